@@ -1,0 +1,71 @@
+"""A library on disk: find its root, list its incident files, load its taxonomy."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+
+from curator.taxonomy import Taxonomy, load_taxonomy
+
+INCIDENTS = "incidents"
+SCHEMA = "schema"
+# Anything in incidents/ that looks meant to be an incident, so that a misnamed or
+# misplaced entry is reported rather than silently skipped.
+_CANDIDATE = re.compile(r"^IL-.*|.*\.ya?ml$")
+
+
+class NotALibrary(Exception):
+    """No folder holding both incidents/ and schema/ was found."""
+
+
+def is_library(path: Path) -> bool:
+    return (path / INCIDENTS).is_dir() and (path / SCHEMA).is_dir()
+
+
+def find_root(start: Path) -> Path:
+    start = start.resolve()
+    for folder in (start, *start.parents):
+        if is_library(folder):
+            return folder
+    raise NotALibrary(
+        f"no library found in {start} or above (a library holds incidents/ and schema/); "
+        "use --root PATH"
+    )
+
+
+@dataclass(frozen=True)
+class Library:
+    root: Path
+
+    @classmethod
+    def at(cls, root: Path | None, cwd: Path | None = None) -> Library:
+        if root is None:
+            return cls(find_root(cwd or Path.cwd()))
+        if not is_library(root):
+            raise NotALibrary(f"{root} is not a library: it needs incidents/ and schema/ folders")
+        return cls(root.resolve())
+
+    @property
+    def incidents_dir(self) -> Path:
+        return self.root / INCIDENTS
+
+    @property
+    def taxonomy_dir(self) -> Path:
+        return self.root / SCHEMA / "taxonomy"
+
+    def incident_paths(self) -> list[Path]:
+        """Every entry of incidents/ meant as an incident, sorted by name."""
+        return sorted(
+            entry
+            for entry in self.incidents_dir.iterdir()
+            if _CANDIDATE.match(entry.name) and not entry.name.startswith(".")
+        )
+
+    def incident_path(self, incident_id: str) -> Path:
+        return self.incidents_dir / f"{incident_id}.yaml"
+
+    @cached_property
+    def taxonomy(self) -> Taxonomy:
+        return load_taxonomy(self.taxonomy_dir)

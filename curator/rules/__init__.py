@@ -1,0 +1,72 @@
+"""The rule registry: the list below is the whole of it. Codes are public API, never reused."""
+
+from types import ModuleType
+
+from curator.rules import (
+    bare_mention,
+    bom,
+    crlf,
+    dangling_reference,
+    deprecated_term,
+    duplicate_id,
+    duplicate_key,
+    empty_file,
+    encoding,
+    file_too_large,
+    forbidden_construct,
+    id_format,
+    id_matches_filename,
+    internal_error,
+    narrative_missing,
+    no_tabs,
+    not_an_incident_file,
+    occurred_in_future,
+    schema,
+    shared_source_url,
+    source_url,
+    taxonomy_invalid,
+    trailing_whitespace,
+    unknown_term,
+    withdrawn_fields,
+    yaml_syntax,
+)
+from curator.rules.base import Rule
+
+ALL: tuple[ModuleType, ...] = (
+    internal_error,
+    yaml_syntax,
+    duplicate_key,
+    encoding,
+    file_too_large,
+    forbidden_construct,
+    empty_file,
+    not_an_incident_file,
+    schema,
+    id_format,
+    id_matches_filename,
+    duplicate_id,
+    withdrawn_fields,
+    unknown_term,
+    deprecated_term,
+    taxonomy_invalid,
+    dangling_reference,
+    narrative_missing,
+    source_url,
+    shared_source_url,
+    occurred_in_future,
+    bare_mention,
+    no_tabs,
+    trailing_whitespace,
+    crlf,
+    bom,
+)
+FILE_RULES = tuple(m for m in ALL if hasattr(m, "check"))
+LIBRARY_RULES = tuple(m for m in ALL if hasattr(m, "check_library"))
+
+
+def by_code() -> dict[str, Rule]:
+    return {module.RULE.code: module.RULE for module in ALL}
+
+
+def documentation(module: ModuleType) -> str:
+    return (module.__doc__ or "").strip()

@@ -1,0 +1,66 @@
+"""No bare `@name` in text.
+
+The review bot echoes incident text into pull-request comments, where `@name` or
+`@org/team` would notify a stranger. Write the name without `@`, or put it in backticks.
+E-mail addresses and URLs (`medium.com/@team`) are not mentions.
+"""
+
+import re
+from collections.abc import Iterator
+
+from curator.findings import Severity
+from curator.load import Position
+from curator.rules.base import FileFindings, IncidentFile, Rule
+
+RULE = Rule(
+    code="IL504",
+    name="bare-mention",
+    severity=Severity.ERROR,
+    summary="Text holds a bare @mention that would notify someone when echoed on GitHub.",
+    failing="lessons: |\n  @ops-team 에 알렸다.\n",
+    passing="lessons: |\n  운영팀(`@ops-team`)에 알렸다.\n",
+)
+MENTION = re.compile(r"(?<![\w@./:`-])@[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(?:/[A-Za-z0-9_.-]+)?")
+_CODE_SPAN = re.compile(r"`[^`\n]*`")
+_TEXT_FIELDS = (
+    "title",
+    "symptom",
+    "trigger",
+    "detection",
+    "actions",
+    "follow_ups",
+    "lessons",
+    "withdrawn_reason",
+    "organizations",
+)
+
+
+def _text_spans(file: IncidentFile) -> Iterator[tuple[Position, Position]]:
+    document = file.loaded.document
+    if document is None:
+        return
+    for path, span in document.value_spans.items():
+        if not path:
+            continue
+        if path[0] in _TEXT_FIELDS or (path[0] == "sources" and path[-1] in ("title", "publisher")):
+            yield span
+
+
+def check(file: IncidentFile) -> FileFindings:
+    if file.incident is None or file.loaded.text is None:
+        return
+    lines = file.loaded.text.splitlines()
+    seen: set[int] = set()
+    for start, end in _text_spans(file):
+        for number in range(start.line, min(end.line, len(lines)) + 1):
+            if number in seen:
+                continue
+            seen.add(number)
+            line = _CODE_SPAN.sub(lambda m: " " * len(m.group()), lines[number - 1])
+            for match in MENTION.finditer(line):
+                yield RULE.at(
+                    file.display,
+                    Position(number, match.start() + 1),
+                    f"bare mention {match.group()!r} would notify someone on GitHub; "
+                    "drop the @ or wrap it in backticks",
+                )

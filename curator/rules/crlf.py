@@ -1,0 +1,34 @@
+"""Lines end with LF, not CRLF.
+
+Mixed line endings make every line of a diff change. Reported once per file, at the first
+CRLF. `curator fix` converts the file.
+"""
+
+from curator.findings import Severity
+from curator.load import Position
+from curator.rules.base import FileFindings, IncidentFile, Rule
+
+RULE = Rule(
+    code="IL603",
+    name="crlf",
+    severity=Severity.ERROR,
+    summary="Lines end with CRLF (Windows) instead of LF.",
+    failing="title: GPU 장애\\r\\n\n",
+    passing="title: GPU 장애\\n\n",
+    fixable=True,
+)
+
+
+def check(file: IncidentFile) -> FileFindings:
+    text = file.loaded.text
+    if text is None or "\r" not in text:
+        return
+    first = text.index("\r")
+    line = text.count("\n", 0, first) + 1
+    column = first - (text.rfind("\n", 0, first) + 1) + 1
+    count = text.count("\r\n") or text.count("\r")
+    yield RULE.at(
+        file.display,
+        Position(line, column),
+        f"{count} line{'s' if count != 1 else ''} end with CR/CRLF; use LF",
+    )

@@ -1,0 +1,31 @@
+"""`related`, `duplicate_of` and `not_duplicate_of` point to incidents that exist.
+
+A reference to an id that no file in the library holds is an error (a typo, or an incident
+that was deleted instead of withdrawn). An incident cannot be related to itself.
+"""
+
+from curator.findings import Severity
+from curator.rules.base import FileFindings, LibraryView, Rule
+
+RULE = Rule(
+    code="IL401",
+    name="dangling-reference",
+    severity=Severity.ERROR,
+    summary="`related`, `duplicate_of` or `not_duplicate_of` names an id no incident has.",
+    failing="related:\n  - IL-9999   # no such incident\n",
+    passing="related:\n  - IL-0025\n",
+)
+
+
+def check_library(library: LibraryView) -> FileFindings:
+    known = library.by_id()
+    for summary in library.files:
+        for field, ref in summary.references:
+            if summary.id is not None and ref.value == summary.id.value:
+                yield RULE.at(summary.display, ref.position, f"{field} names the incident itself")
+            elif ref.value not in known:
+                yield RULE.at(
+                    summary.display,
+                    ref.position,
+                    f"{field} names {ref.value}, but no incident has that id",
+                )

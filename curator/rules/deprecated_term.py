@@ -1,0 +1,33 @@
+"""A deprecated term is replaced by the term its taxonomy entry names.
+
+Terms are never deleted (downstream tools keep them); a deprecated one says which term
+replaces it, and `curator fix` makes the change.
+"""
+
+from curator.findings import Severity
+from curator.rules.base import FileFindings, IncidentFile, Rule
+
+RULE = Rule(
+    code="IL302",
+    name="deprecated-term",
+    severity=Severity.WARNING,
+    summary="A facet uses a deprecated term; the message names its replacement.",
+    failing="facets:\n  components:\n    - old-term   # deprecated, replaced_by: new-term\n",
+    passing="facets:\n  components:\n    - new-term\n",
+    fixable=True,
+)
+
+
+def check(file: IncidentFile) -> FileFindings:
+    if file.incident is None:
+        return
+    for dimension, index, term_id in file.incident.terms():
+        term = file.taxonomy.term(dimension, term_id)
+        if term is None or term.deprecated is None:
+            continue
+        yield RULE.at(
+            file.display,
+            file.position("facets", dimension, index),
+            f"{term_id!r} is deprecated ({term.deprecated.reason.strip()}); "
+            f"use {term.deprecated.replaced_by!r}",
+        )

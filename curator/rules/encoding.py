@@ -1,0 +1,23 @@
+"""Incident files are UTF-8.
+
+A byte sequence that is not UTF-8 (a file saved as CP949/EUC-KR, say) is reported at the
+line and column where decoding failed.
+"""
+
+from curator.findings import Severity
+from curator.load import Problem
+from curator.rules._problems import report
+from curator.rules.base import FileFindings, IncidentFile, Rule
+
+RULE = Rule(
+    code="IL103",
+    name="encoding",
+    severity=Severity.ERROR,
+    summary="The file is not valid UTF-8.",
+    failing="title: \\xc0\\xfc\\xb7\\xc2 (EUC-KR bytes)\n",
+    passing="title: 전력 (UTF-8)\n",
+)
+
+
+def check(file: IncidentFile) -> FileFindings:
+    yield from report(file, Problem.ENCODING, RULE)

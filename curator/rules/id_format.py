@@ -1,0 +1,35 @@
+"""An id is `IL-` followed by four or more digits.
+
+Before a pull request is merged a new incident may carry a placeholder, `IL-NEW-<slug>`
+(lowercase letters, digits and hyphens), which is numbered at merge.
+"""
+
+import re
+
+from curator.findings import Severity
+from curator.model import ID_PATTERN
+from curator.rules.base import FileFindings, IncidentFile, Rule
+
+RULE = Rule(
+    code="IL202",
+    name="id-format",
+    severity=Severity.ERROR,
+    summary="The id is not `IL-` and four or more digits (or an `IL-NEW-<slug>` placeholder).",
+    failing="id: IL-12\n",
+    passing="id: IL-0012\n",
+)
+_ID = re.compile(ID_PATTERN)
+
+
+def check(file: IncidentFile) -> FileFindings:
+    data = file.loaded.data
+    if not isinstance(data, dict) or "id" not in data:
+        return
+    value = data["id"]
+    if not isinstance(value, str) or not _ID.match(value):
+        shown = value if isinstance(value, str) else type(value).__name__
+        yield RULE.at(
+            file.display,
+            file.position("id"),
+            f"id {shown!r} is not of the form IL-0000 (four or more digits) or IL-NEW-<slug>",
+        )

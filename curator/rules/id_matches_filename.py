@@ -1,0 +1,24 @@
+"""The file is named after the incident's id: `id: IL-0137` lives in `IL-0137.yaml`."""
+
+from curator.findings import Severity
+from curator.rules.base import FileFindings, IncidentFile, Rule
+
+RULE = Rule(
+    code="IL203",
+    name="id-matches-filename",
+    severity=Severity.ERROR,
+    summary="The id differs from the file name.",
+    failing="# incidents/IL-0002.yaml\nid: IL-0003\n",
+    passing="# incidents/IL-0003.yaml\nid: IL-0003\n",
+)
+
+
+def check(file: IncidentFile) -> FileFindings:
+    if file.incident is None or file.incident.id == file.path.stem:
+        return
+    yield RULE.at(
+        file.display,
+        file.position("id"),
+        f"id {file.incident.id} differs from the file name {file.path.name}; "
+        f"rename the file to {file.incident.id}.yaml or fix the id",
+    )

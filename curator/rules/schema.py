@@ -1,0 +1,32 @@
+"""The incident must match the incident schema (`schema/incident.schema.json`).
+
+Unknown keys, missing required keys, values of the wrong type, empty lists where one item
+is needed, and malformed dates are reported at the line and column of the offending value
+(or of the mapping that lacks a key). Other rules run once the structure is valid.
+"""
+
+from curator.findings import Severity
+from curator.rules.base import FileFindings, IncidentFile, Rule
+
+RULE = Rule(
+    code="IL201",
+    name="schema",
+    severity=Severity.ERROR,
+    summary="A key, type or value that the incident schema does not allow.",
+    failing=(
+        "status: published\n"
+        "facets:\n"
+        "  causes: capacity-limit   # not a list\n"
+        "severity: high   # unknown key\n"
+    ),
+    passing="status: published\nfacets:\n  causes:\n    - capacity-limit\n",
+)
+
+
+def check(file: IncidentFile) -> FileFindings:
+    document = file.loaded.document
+    for error in file.schema_errors:
+        if error.loc == ("id",):
+            continue  # IL202 explains a malformed id better
+        where = document.locate(error.loc, error.at_key) if document else file.position()
+        yield RULE.at(file.display, where, error.message)

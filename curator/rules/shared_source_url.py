@@ -1,0 +1,49 @@
+"""One public report belongs to one incident.
+
+Two incidents citing the same report (after normalising scheme, `www.`, trailing slash,
+fragment, tracking parameters and archive.org wrappers) are most likely the same event.
+That is allowed only when one is withdrawn as a `duplicate_of` the other.
+"""
+
+from curator.findings import Severity
+from curator.rules.base import FileFindings, FileSummary, LibraryView, Located, Rule
+from curator.urls import normalize_url
+
+RULE = Rule(
+    code="IL502",
+    name="shared-source-url",
+    severity=Severity.ERROR,
+    summary="Two incidents cite the same source URL and neither is a withdrawn duplicate.",
+    failing="# IL-0300.yaml\n  - url: https://example.com/pm\n# IL-0301.yaml\n  - url: http://www.example.com/pm/#x\n",
+    passing="# IL-0301.yaml\nstatus: withdrawn\nduplicate_of: IL-0300\n",
+)
+
+
+def _settled(a: FileSummary, b: FileSummary) -> bool:
+    """One of the two is withdrawn as a duplicate of the other."""
+    if a.id is None or b.id is None:
+        return False
+    return (a.status == "withdrawn" and a.duplicate_of == b.id.value) or (
+        b.status == "withdrawn" and b.duplicate_of == a.id.value
+    )
+
+
+def check_library(library: LibraryView) -> FileFindings:
+    citing: dict[str, list[tuple[FileSummary, Located]]] = {}
+    for summary in library.files:
+        for url in summary.source_urls:
+            citing.setdefault(normalize_url(url.value), []).append((summary, url))
+    for cited in citing.values():
+        for summary, url in cited:
+            others = [
+                other.id.value if other.id else other.display
+                for other, _ in cited
+                if other is not summary and not _settled(summary, other)
+            ]
+            if others:
+                yield RULE.at(
+                    summary.display,
+                    url.position,
+                    f"{url.value} is also cited by {', '.join(sorted(set(others)))}; if it is the "
+                    "same event, withdraw one with duplicate_of",
+                )

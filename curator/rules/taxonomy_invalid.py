@@ -1,0 +1,34 @@
+"""The taxonomy files are valid: schema, unique ids, existing parents and replacements.
+
+Reported against `schema/taxonomy/<dimension>.yaml`: a term id used twice (in any
+dimension), a `parent` or `replaced_by` that is not a term of the same dimension, a cycle of
+parents, a replacement that is itself deprecated.
+"""
+
+from curator.findings import Severity
+from curator.rules.base import FileFindings, LibraryView, Rule
+
+RULE = Rule(
+    code="IL303",
+    name="taxonomy-invalid",
+    severity=Severity.ERROR,
+    summary="A taxonomy file is malformed or links to a term that does not exist.",
+    failing=(
+        "dimension: components\nterms:\n  - id: cilium\n    parent: cni   # no term cni\n    ...\n"
+    ),
+    passing=(
+        "dimension: components\n"
+        "terms:\n"
+        "  - id: cni\n"
+        "    ...\n"
+        "  - id: cilium\n"
+        "    parent: cni\n"
+        "    ...\n"
+    ),
+)
+
+
+def check_library(library: LibraryView) -> FileFindings:
+    for problem in library.taxonomy.problems:
+        display = library.taxonomy_files.get(problem.path, str(problem.path))
+        yield RULE.at(display, problem.position, problem.message)

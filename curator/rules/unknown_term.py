@@ -1,0 +1,35 @@
+"""Every facet is a term of its dimension in `schema/taxonomy/`.
+
+An unknown term is reported with the closest terms by id, Korean and English label, and
+aliases ("did you mean"), and with the dimension it belongs to when it was put under the
+wrong one.
+"""
+
+from curator.findings import Severity
+from curator.rules.base import FileFindings, IncidentFile, Rule
+
+RULE = Rule(
+    code="IL301",
+    name="unknown-term",
+    severity=Severity.ERROR,
+    summary="A facet names a term that its dimension does not have.",
+    failing="facets:\n  components:\n    - ncl\n",
+    passing="facets:\n  components:\n    - nccl\n",
+)
+
+
+def check(file: IncidentFile) -> FileFindings:
+    if file.incident is None:
+        return
+    taxonomy = file.taxonomy
+    for dimension, index, term in file.incident.terms():
+        if taxonomy.term(dimension, term) is not None:
+            continue
+        message = f"{term!r} is not a term of {dimension}"
+        home = taxonomy.dimension_of(term)
+        suggestions = taxonomy.did_you_mean(dimension, term)
+        if home:
+            message += f" (it is a term of {home})"
+        elif suggestions:
+            message += "; did you mean " + " or ".join(repr(s) for s in suggestions) + "?"
+        yield RULE.at(file.display, file.position("facets", dimension, index), message)

@@ -1,0 +1,84 @@
+"""pydantic validation errors → (location, one readable sentence)."""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from curator.load import Path
+
+_KINDS = {
+    "string_type": "text",
+    "list_type": "a list",
+    "dict_type": "a mapping",
+    "model_type": "a mapping",
+    "model_attributes_type": "a mapping",
+}
+
+
+def dotted(loc: Path) -> str:
+    out = ""
+    for part in loc:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out or "the document"
+
+
+@dataclass(frozen=True)
+class SchemaError:
+    loc: Path
+    message: str
+    at_key: bool  # an unknown key is best shown at the key, not at its value
+
+
+def describe_errors(
+    exc: ValidationError, model: type[BaseModel] | None = None
+) -> list[SchemaError]:
+    return [
+        SchemaError(tuple(e["loc"]), _sentence(e, model), e["type"] == "extra_forbidden")
+        for e in exc.errors(include_url=False)
+    ]
+
+
+def _sentence(error: Any, model: type[BaseModel] | None) -> str:
+    loc: Path = tuple(error["loc"])
+    kind, where, value = error["type"], dotted(loc), error.get("input")
+    if kind == "missing":
+        return f"missing required key {where!r}"
+    if kind == "extra_forbidden":
+        return f"unknown key {where!r}" + _suggest_key(loc, model)
+    if kind in _KINDS:
+        return f"{where}: expected {_KINDS[kind]}, found {_describe(value)}"
+    if kind == "too_short":
+        minimum = error.get("ctx", {}).get("min_length", 1)
+        return f"{where}: needs at least {minimum} item{'s' if minimum != 1 else ''}"
+    if kind == "string_too_short":
+        return f"{where}: must not be empty"
+    if kind == "string_pattern_mismatch":
+        pattern = error.get("ctx", {}).get("pattern", "")
+        return f"{where}: {value!r} does not match the pattern {pattern}"
+    if kind == "literal_error":
+        expected = error.get("ctx", {}).get("expected", "")
+        return f"{where}: {value!r} is not one of {expected}"
+    message = str(error["msg"]).removeprefix("Value error, ")
+    return f"{where}: {message}"
+
+
+def _describe(value: Any) -> str:
+    if value is None:
+        return "nothing (null)"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    return f"text {str(value)[:40]!r}"
+
+
+def _suggest_key(loc: Path, model: type[BaseModel] | None) -> str:
+    """Did-you-mean for a misspelt top-level key."""
+    if model is None or len(loc) != 1 or not isinstance(loc[0], str):
+        return ""
+    close = difflib.get_close_matches(loc[0], list(model.model_fields), n=1, cutoff=0.7)
+    return f"; did you mean {close[0]!r}?" if close else ""

@@ -1,0 +1,141 @@
+"""The controlled vocabulary: four dimensions of terms, loaded and checked for consistency."""
+
+from __future__ import annotations
+
+import difflib
+import unicodedata
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from curator.load import START, Position, load_bytes
+from curator.model import DIMENSIONS, Dimension, TaxonomyFile, Term
+from curator.schema_errors import describe_errors
+
+
+@dataclass(frozen=True)
+class TaxonomyProblem:
+    path: Path
+    position: Position
+    message: str
+
+
+@dataclass
+class Taxonomy:
+    terms: dict[str, dict[str, Term]] = field(default_factory=lambda: {d: {} for d in DIMENSIONS})
+    problems: list[TaxonomyProblem] = field(default_factory=list)
+    # Where each term is defined, for messages about the links between terms.
+    origins: dict[str, tuple[Path, Position]] = field(default_factory=dict)
+
+    def term(self, dimension: str, term_id: str) -> Term | None:
+        return self.terms.get(dimension, {}).get(term_id)
+
+    def dimension_of(self, term_id: str) -> str | None:
+        return next((d for d in DIMENSIONS if term_id in self.terms[d]), None)
+
+    def ancestors(self, dimension: str, term_id: str) -> Iterator[str]:
+        seen = {term_id}
+        term = self.term(dimension, term_id)
+        while term is not None and term.parent and term.parent not in seen:
+            seen.add(term.parent)
+            yield term.parent
+            term = self.term(dimension, term.parent)
+
+    def did_you_mean(self, dimension: str, text: str) -> list[str]:
+        """Term ids of `dimension` whose id, label or alias is close to `text`."""
+        names: dict[str, str] = {}
+        for term in self.terms.get(dimension, {}).values():
+            for name in (term.id, term.label.ko, term.label.en, *term.aliases):
+                names.setdefault(fold(name), term.id)
+        wanted = fold(text)
+        if wanted in names:
+            return [names[wanted]]
+        scored: dict[str, float] = {}
+        for name, term_id in names.items():
+            score = difflib.SequenceMatcher(None, wanted, name).ratio()
+            scored[term_id] = max(score, scored.get(term_id, 0.0))
+        best = max(scored.values(), default=0.0)
+        # Only the close calls: a clear winner is offered alone.
+        ranked = sorted(
+            (t for t, s in scored.items() if s >= 0.6 and s >= best - 0.05),
+            key=lambda t: -scored[t],
+        )
+        return ranked[:3]
+
+
+def fold(text: str) -> str:
+    """Case-, width- and separator-insensitive form used to compare names."""
+    text = unicodedata.normalize("NFKC", text).casefold()
+    return "".join(ch for ch in text if ch.isalnum())
+
+
+def load_taxonomy(folder: Path) -> Taxonomy:
+    taxonomy = Taxonomy()
+    for dimension in DIMENSIONS:
+        _load_dimension(taxonomy, folder / f"{dimension}.yaml", dimension)
+    _check_links(taxonomy)
+    return taxonomy
+
+
+def _load_dimension(taxonomy: Taxonomy, path: Path, dimension: Dimension) -> None:
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        taxonomy.problems.append(TaxonomyProblem(path, START, f"cannot read: {exc.strerror}"))
+        return
+    loaded = load_bytes(raw)
+    for problem in loaded.problems:
+        taxonomy.problems.append(TaxonomyProblem(path, problem.position, problem.message))
+    if loaded.document is None:
+        return
+    try:
+        parsed = TaxonomyFile.model_validate(loaded.document.data)
+    except ValidationError as exc:
+        for error in describe_errors(exc, TaxonomyFile):
+            position = loaded.document.locate(error.loc, error.at_key)
+            taxonomy.problems.append(TaxonomyProblem(path, position, error.message))
+        return
+    if parsed.dimension != dimension:
+        taxonomy.problems.append(
+            TaxonomyProblem(
+                path,
+                loaded.document.position(("dimension",)),
+                f"dimension is {parsed.dimension!r} but the file is {dimension}.yaml",
+            )
+        )
+    for index, term in enumerate(parsed.terms):
+        where = loaded.document.position(("terms", index, "id"))
+        other = taxonomy.dimension_of(term.id)
+        if other is not None:
+            taxonomy.problems.append(
+                TaxonomyProblem(path, where, f"term id {term.id!r} is already used in {other}")
+            )
+            continue
+        taxonomy.terms[dimension][term.id] = term
+        taxonomy.origins[term.id] = (path, where)
+
+
+def _check_links(taxonomy: Taxonomy) -> None:
+    for dimension in DIMENSIONS:
+        for term in taxonomy.terms[dimension].values():
+            path, where = taxonomy.origins[term.id]
+            for problem in _link_problems(taxonomy, dimension, term):
+                taxonomy.problems.append(TaxonomyProblem(path, where, problem))
+
+
+def _link_problems(taxonomy: Taxonomy, dimension: str, term: Term) -> Iterator[str]:
+    if term.parent and taxonomy.term(dimension, term.parent) is None:
+        yield f"term {term.id!r}: parent {term.parent!r} is not a term of {dimension}"
+    if term.parent and term.id in taxonomy.ancestors(dimension, term.parent):
+        yield f"term {term.id!r}: its parents form a cycle"
+    if term.deprecated:
+        replacement = taxonomy.term(dimension, term.deprecated.replaced_by)
+        if replacement is None:
+            yield (
+                f"term {term.id!r}: replaced_by {term.deprecated.replaced_by!r} "
+                f"is not a term of {dimension}"
+            )
+        elif replacement.deprecated:
+            yield f"term {term.id!r}: replaced_by {replacement.id!r} is itself deprecated"

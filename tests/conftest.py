@@ -1,0 +1,56 @@
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+DATA = REPO / "tests" / "data"
+BROKEN = DATA / "broken"
+
+
+@dataclass
+class Run:
+    code: int
+    out: str
+    err: str
+
+
+def run_curator(*args: str, cwd: Path = REPO, env: dict[str, str] | None = None) -> Run:
+    """The real `curator` program in a subprocess, as a user would run it."""
+    full_env = {**os.environ, "PYTHONIOENCODING": "utf-8", **(env or {})}
+    proc = subprocess.run(
+        [sys.executable, "-m", "curator", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        env=full_env,
+        check=False,
+    )
+    assert "Traceback" not in proc.stderr, proc.stderr
+    return Run(proc.returncode, proc.stdout, proc.stderr)
+
+
+@pytest.fixture
+def curator():
+    return run_curator
+
+
+def write_library(root: Path, incidents: dict[str, str | bytes]) -> Path:
+    """A small library: the real taxonomy and the given incident files."""
+    (root / "schema" / "taxonomy").mkdir(parents=True)
+    for source in (REPO / "schema" / "taxonomy").glob("*.yaml"):
+        (root / "schema" / "taxonomy" / source.name).write_bytes(source.read_bytes())
+    (root / "incidents").mkdir()
+    for name, content in incidents.items():
+        target = root / "incidents" / name
+        if isinstance(content, bytes):
+            target.write_bytes(content)
+        else:
+            target.write_text(content, encoding="utf-8")
+    return root

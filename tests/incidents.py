@@ -1,0 +1,41 @@
+"""Valid incident texts for tests, built from one template."""
+
+from __future__ import annotations
+
+TEMPLATE = """\
+id: {id}
+title: 공유 스토리지의 메타데이터 포화로 학습 처리량이 떨어졌다
+status: published
+occurred: 2024-05
+organizations:
+  - Example
+facets:
+  causes:
+    - capacity-limit
+  components:
+    - nccl
+  symptoms:
+    - throughput-degradation
+  contributing_factors: []
+symptom: |
+  학습 처리량이 떨어졌다.
+trigger: |
+  노드 수를 늘렸다.
+detection: |
+  처리량 그래프에서 보였다.
+actions:
+  - 데이터를 로컬 디스크로 옮겼다.
+lessons: |
+  작은 규모 시험으로는 알 수 없었다.
+sources:
+  - url: https://example.com/postmortems/{id}
+    title: Storage postmortem
+"""
+
+
+def incident(incident_id: str, *replacements: tuple[str, str]) -> str:
+    text = TEMPLATE.format(id=incident_id)
+    for old, new in replacements:
+        assert old in text, old
+        text = text.replace(old, new, 1)
+    return text

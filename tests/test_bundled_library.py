@@ -1,0 +1,67 @@
+"""The library this repository ships: clean under lint, valid under the published schema."""
+
+from __future__ import annotations
+
+import json
+
+import jsonschema
+import pytest
+from conftest import REPO
+
+from curator.library import Library
+from curator.lint import lint
+from curator.load import load_bytes
+from curator.model import DIMENSIONS
+
+LIBRARY = Library.at(REPO)
+SEED_IDS = ["IL-0025", "IL-0032", "IL-0116", "IL-0128", "IL-0129", "IL-0137", "IL-0198"]
+SEED_CAUSES = {
+    "capacity-limit": "용량 한계",
+    "dependency-failure": "의존성 장애",
+    "dns-network-failure": "DNS·네트워크 장애",
+    "upgrade-incompatibility": "업그레이드로 깨진 호환성",
+    "config-change": "설정 변경",
+    "software-defect": "소프트웨어 결함",
+}
+
+
+def test_lint_is_clean():
+    findings = lint(LIBRARY)
+    assert [f for f in findings if f.severity == "error"] == []
+
+
+def test_seed_incidents_are_present():
+    names = {p.stem for p in LIBRARY.incident_paths()}
+    assert set(SEED_IDS) <= names
+
+
+@pytest.mark.parametrize("path", LIBRARY.incident_paths(), ids=lambda p: p.name)
+def test_every_incident_validates_against_the_published_json_schema(path):
+    schema = json.loads((REPO / "schema" / "incident.schema.json").read_text(encoding="utf-8"))
+    data = load_bytes(path.read_bytes()).data
+    jsonschema.Draft202012Validator(schema).validate(data)
+
+
+def test_every_taxonomy_file_validates_against_its_json_schema():
+    schema = json.loads((REPO / "schema" / "taxonomy.schema.json").read_text(encoding="utf-8"))
+    for dimension in DIMENSIONS:
+        data = load_bytes((LIBRARY.taxonomy_dir / f"{dimension}.yaml").read_bytes()).data
+        jsonschema.Draft202012Validator(schema).validate(data)
+
+
+def test_taxonomy_is_consistent_and_has_the_seed_causes():
+    taxonomy = LIBRARY.taxonomy
+    assert taxonomy.problems == []
+    for term_id, label in SEED_CAUSES.items():
+        term = taxonomy.term("causes", term_id)
+        assert term is not None and term.label.ko == label
+    assert taxonomy.term("causes", "hardware-failure") is not None
+    for dimension in DIMENSIONS:
+        for term in taxonomy.terms[dimension].values():
+            assert term.label.ko.strip() and term.label.en.strip() and term.description.strip()
+
+
+def test_files_are_utf8_without_escapes():
+    for path in LIBRARY.incident_paths():
+        text = path.read_text(encoding="utf-8")
+        assert "\\u" not in text and "\\x" not in text, path.name

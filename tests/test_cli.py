@@ -1,0 +1,162 @@
+"""The CLI surface: commands, flags, output formats and exit statuses are public API."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import REPO, run_curator, write_library
+from incidents import incident
+
+
+@pytest.fixture
+def library(tmp_path):
+    return write_library(
+        tmp_path / "lib",
+        {
+            "IL-0001.yaml": incident("IL-0001"),
+            "IL-0002.yaml": incident("IL-0002", ("    - nccl\n", "    - ncl\n")),
+            "IL-0003.yaml": incident("IL-0003", ("status: published", "status: published  ")),
+        },
+    )
+
+
+def test_clean_library_exits_0_with_a_summary(tmp_path):
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": incident("IL-0001")})
+    run = run_curator("lint", "--root", str(root))
+    assert run.code == 0
+    assert run.out == ""
+    assert "0 errors, 0 warnings in 1 file checked" in run.err
+
+
+def test_warnings_alone_exit_0(tmp_path):
+    root = write_library(
+        tmp_path / "lib",
+        {"IL-0001.yaml": incident("IL-0001", ("status: published", "status: published "))},
+    )
+    run = run_curator("lint", "--root", str(root))
+    assert run.code == 0
+    assert "IL602 [warning] trailing white space (fixable)" in run.out
+
+
+def test_text_format_is_path_line_col_code_severity_message(library):
+    run = run_curator("lint", "--root", str(library))
+    assert run.code == 1
+    lines = run.out.splitlines()
+    assert any(
+        line.endswith(
+            "IL-0002.yaml:11:7: IL301 [error] 'ncl' is not a term of components; "
+            "did you mean 'nccl'?"
+        )
+        for line in lines
+    ), lines
+    assert "1 error, 1 warning (1 fixable with `curator fix`) in 3 files checked" in run.err
+
+
+def test_json_format(library):
+    run = run_curator("lint", "--root", str(library), "--format", "json")
+    assert run.code == 1
+    rows = json.loads(run.out)
+    assert [(r["code"], r["line"], r["column"], r["severity"], r["fixable"]) for r in rows] == [
+        ("IL301", 11, 7, "error", False),
+        ("IL602", 3, 18, "warning", True),
+    ]
+    assert rows[0]["path"].endswith("incidents/IL-0002.yaml")
+    assert run.err == ""  # machine formats print nothing else
+
+
+def test_github_format_escapes_properties_and_data(library):
+    run = run_curator("lint", "--root", str(library), "--format", "github")
+    assert run.code == 1
+    [error, warning] = run.out.splitlines()
+    assert error.startswith("::error file=")
+    assert ",line=11,col=7,title=IL301::'ncl' is not a term of components" in error
+    assert warning.startswith("::warning file=") and "(fixable with `curator fix`)" in warning
+
+
+def test_paths_limit_the_report_but_not_the_cross_file_view(tmp_path):
+    root = write_library(
+        tmp_path / "lib",
+        {
+            "IL-0001.yaml": incident("IL-0001"),
+            "IL-0002.yaml": incident(
+                "IL-0002",
+                (
+                    "https://example.com/postmortems/IL-0002",
+                    "https://example.com/postmortems/IL-0001",
+                ),
+            ),
+        },
+    )
+    run = run_curator("lint", "incidents/IL-0002.yaml", cwd=root)
+    assert run.code == 1
+    assert run.out.startswith("incidents/IL-0002.yaml:")
+    assert "IL502" in run.out and "also cited by IL-0001" in run.out
+    assert "IL-0001.yaml" not in run.out.split(":", 1)[0]
+
+
+def test_root_is_found_from_a_subfolder(library):
+    run = run_curator("lint", "--format", "json", cwd=library / "incidents")
+    assert run.code == 1
+    assert {r["path"] for r in json.loads(run.out)} == {"IL-0002.yaml", "IL-0003.yaml"}
+
+
+def test_no_library_is_a_usage_error(tmp_path):
+    run = run_curator("lint", cwd=tmp_path)
+    assert run.code == 2
+    assert "no library found" in run.err and "--root" in run.err
+
+
+def test_bad_root_is_a_usage_error(tmp_path):
+    run = run_curator("lint", "--root", str(tmp_path))
+    assert run.code == 2
+    assert "is not a library" in run.err
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["lint", "--format", "xml"], "Invalid value for '--format'"),
+        (["lint", "no/such/file.yaml"], "no such file"),
+        (["lint", "--nope"], "No such option"),
+        (["frobnicate"], "No such command"),
+    ],
+)
+def test_usage_errors_exit_2(args, message, library):
+    run = run_curator(*args, cwd=library)
+    assert run.code == 2
+    assert message in run.err
+
+
+def test_internal_error_exits_2_without_traceback(tmp_path):
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": incident("IL-0001")})
+    (root / "incidents").chmod(0o000)
+    try:
+        run = run_curator("lint", "--root", str(root))
+    finally:
+        (root / "incidents").chmod(0o755)
+    # As root the folder stays readable; either way no traceback and a defined status.
+    assert run.code in (0, 2)
+
+
+def test_rules_lists_every_code_and_fixability():
+    run = run_curator("rules")
+    assert run.code == 0
+    assert "IL301  error         unknown-term" in run.out
+    assert "IL604  error    fix  bom" in run.out
+    rows = json.loads(run_curator("rules", "--format", "json").out)
+    assert {"code", "name", "severity", "fixable", "summary"} <= set(rows[0])
+    markdown = run_curator("rules", "--format", "markdown").out
+    assert markdown == (REPO / "docs" / "rules.md").read_text(encoding="utf-8")
+
+
+def test_version_and_help():
+    assert run_curator("--version").out.startswith("curator, version ")
+    help_text = run_curator("lint", "--help").out
+    for flag in ("--root", "--format", "--quiet"):
+        assert flag in help_text
+
+
+def test_quiet_drops_the_summary(library):
+    run = run_curator("lint", "--root", str(library), "--quiet")
+    assert run.code == 1 and run.err == ""

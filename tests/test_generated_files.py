@@ -1,0 +1,32 @@
+"""Generated files must match their generators: schemas from the models, docs from rules."""
+
+from conftest import REPO
+
+from curator.ruledocs import rules_markdown
+from curator.schema import SCHEMAS, render
+
+
+def test_committed_json_schemas_match_the_models():
+    for name in SCHEMAS:
+        committed = (REPO / "schema" / name).read_text(encoding="utf-8")
+        assert committed == render(name), (
+            f"schema/{name} is stale: python -m curator.schema --write"
+        )
+
+
+def test_rules_doc_matches_the_registry():
+    committed = (REPO / "docs" / "rules.md").read_text(encoding="utf-8")
+    assert committed == rules_markdown(), (
+        "docs/rules.md is stale: curator rules --format markdown > docs/rules.md"
+    )
+
+
+def test_every_rule_documents_itself():
+    from curator.rules import ALL, documentation
+
+    codes = [m.RULE.code for m in ALL]
+    assert len(codes) == len(set(codes))
+    for module in ALL:
+        assert documentation(module), module.__name__
+        assert module.RULE.failing.strip() and module.RULE.passing.strip()
+        assert module.RULE.summary.endswith(".")

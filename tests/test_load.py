@@ -1,0 +1,110 @@
+from curator.load import MAX_BYTES, Position, Problem, load_bytes
+
+
+def kinds(raw: bytes) -> list[Problem]:
+    return [p.kind for p in load_bytes(raw).problems]
+
+
+def test_scalars_stay_text_and_nulls_are_none():
+    loaded = load_bytes(b"occurred: 2023\nflag: no\nday: 2023-03-08\nempty:\nquoted: ''\n")
+    assert loaded.data == {
+        "occurred": "2023",
+        "flag": "no",
+        "day": "2023-03-08",
+        "empty": None,
+        "quoted": "",
+    }
+
+
+def test_positions_of_values_and_keys_are_one_based():
+    doc = load_bytes(b"a:\n  - x\n  - y: [1, 2]\n").document
+    assert doc is not None
+    assert doc.position(("a", 0)) == Position(2, 5)
+    assert doc.position(("a", 1, "y", 1)) == Position(3, 12)
+    assert doc.key_position(("a", 1, "y")) == Position(3, 5)
+    # A missing value is located at the nearest enclosing one.
+    assert doc.position(("a", 1, "missing")) == Position(3, 5)
+
+
+def test_block_scalar_span_covers_its_lines():
+    doc = load_bytes(b"a: |\n  one\n  two\nb: x\n").document
+    assert doc is not None
+    start, end = doc.span(("a",))
+    assert (start.line, end.line) == (1, 4)
+    assert doc.data["a"] == "one\ntwo\n"
+
+
+def test_korean_text_round_trips_unchanged():
+    text = "title: 스토리지에서 NCCL 의 처리량이 떨어졌다\n"
+    assert load_bytes(text.encode()).data == {"title": text[7:].strip()}
+
+
+def test_alias_bomb_is_refused_at_the_first_alias():
+    lines = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
+    for i in range(1, 10):
+        prev = chr(ord("a") + i - 1)
+        lines.append(
+            f"{chr(ord('a') + i)}: &{chr(ord('a') + i)} [" + ",".join([f"*{prev}"] * 9) + "]"
+        )
+    loaded = load_bytes("\n".join(lines).encode())
+    assert loaded.document is None
+    [problem] = loaded.problems
+    assert problem.kind is Problem.FORBIDDEN
+    assert problem.position == Position(2, 8)
+
+
+def test_python_tags_are_never_constructed(tmp_path):
+    marker = tmp_path / "pwned"
+    raw = f"a: !!python/object/apply:os.system ['touch {marker}']\n".encode()
+    assert kinds(raw) == [Problem.FORBIDDEN]
+    assert not marker.exists()
+    assert kinds(b"a: !custom x\n") == [Problem.FORBIDDEN]
+    assert kinds(b"a: !!str x\n") == []
+
+
+def test_deep_nesting_is_bounded_without_crashing():
+    raw = b"a: " + b"[" * 200_000 + b"]" * 200_000
+    assert kinds(raw) == [Problem.FORBIDDEN]
+    assert kinds(b"a:\n" + b"- " * 100_000 + b"x\n") == [Problem.FORBIDDEN]
+
+
+def test_huge_file_is_not_parsed():
+    raw = b"a: b\n" * (50 * 1024 * 1024 // 5)
+    loaded = load_bytes(raw)
+    assert [p.kind for p in loaded.problems] == [Problem.TOO_LARGE]
+    assert loaded.text is None
+    assert len(raw) > MAX_BYTES
+
+
+def test_bad_encoding_points_at_the_byte():
+    loaded = load_bytes("title: 한\nx: ".encode() + "전력".encode("euc-kr"))
+    [problem] = loaded.problems
+    assert problem.kind is Problem.ENCODING
+    assert problem.position == Position(2, 4)
+
+
+def test_bom_is_read_through():
+    loaded = load_bytes(b"\xef\xbb\xbfa: b\n")
+    assert loaded.problems == [] and loaded.data == {"a": "b"}
+
+
+def test_empty_and_comment_only_files():
+    assert kinds(b"") == [Problem.EMPTY]
+    assert kinds(b"# nothing\n\n") == [Problem.EMPTY]
+
+
+def test_duplicate_key_is_reported_and_the_later_value_used():
+    loaded = load_bytes(b"a: 1\nb: 2\na: 3\n")
+    assert loaded.data == {"a": "3", "b": "2"}
+    [problem] = loaded.problems
+    assert problem.kind is Problem.DUPLICATE_KEY and problem.position == Position(3, 1)
+
+
+def test_syntax_error_and_control_characters():
+    assert kinds(b"a: [b\n") == [Problem.SYNTAX]
+    assert kinds(b"a: \x07\n") == [Problem.SYNTAX]
+
+
+def test_second_document_and_complex_keys_are_refused():
+    assert kinds(b"a: 1\n---\nb: 2\n") == [Problem.FORBIDDEN]
+    assert kinds(b"? [a]\n: b\n") == [Problem.FORBIDDEN]
