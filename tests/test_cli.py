@@ -6,6 +6,7 @@ import json
 
 import pytest
 from conftest import REPO, run_curator, write_library
+
 from incidents import incident
 
 
