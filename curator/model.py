@@ -92,10 +92,15 @@ class Source(_Strict):
         description="https URL of the original report (not of a list that links to it).",
         examples=["https://status.openai.com/incidents/tljwlz08w539"],
     )
-    title: Text = Field(description="The report's title as published.")
-    publisher: Text | None = Field(default=None, description="Who published the report.")
+    title: Text = Field(
+        description="The report's title as published.",
+        examples=["Multiple engines are down — Incident Report for OpenAI"],
+    )
+    publisher: Text | None = Field(
+        default=None, description="Who published the report.", examples=["OpenAI"]
+    )
     published: PartialDate | None = Field(
-        default=None, description="When the report was published."
+        default=None, description="When the report was published.", examples=["2023-05-16"]
     )
     language: str | None = Field(
         default=None,
@@ -116,38 +121,91 @@ class Incident(_Strict):
         ],
     )
     status: Status = Field(
-        description="`published`, `draft` (narrative may be incomplete) or `withdrawn`."
+        description="`published`, `draft` (narrative may be incomplete) or `withdrawn`.",
+        examples=["published"],
     )
-    occurred: PartialDate | None = Field(default=None, description="When it happened.")
+    occurred: PartialDate | None = Field(
+        default=None, description="When it happened.", examples=["2023-03-08", "2024"]
+    )
     organizations: list[Text] = Field(
         default_factory=list,
         description="Organisations whose systems it happened in; empty when anonymous.",
         examples=[["Datadog"]],
     )
-    facets: Facets
-    symptom: Text | None = Field(default=None, description="증상: what was observed.")
-    trigger: Text | None = Field(default=None, description="촉발: what set it off.")
-    detection: Text | None = Field(default=None, description="감지: how it was noticed.")
+    facets: Facets = Field(
+        description="Taxonomy terms, by dimension.",
+        examples=[
+            {
+                "causes": ["config-change"],
+                "components": ["cni"],
+                "symptoms": ["node-network-loss"],
+                "contributing_factors": ["staging-production-gap"],
+            }
+        ],
+    )
+    symptom: Text | None = Field(
+        default=None,
+        description="증상: what was observed.",
+        examples=["학습을 시작하고 몇 시간 안에 초당 토큰 처리량이 거듭 급락했다.\n"],
+    )
+    trigger: Text | None = Field(
+        default=None,
+        description="촉발: what set it off.",
+        examples=["CNI 설정 변경이 스테이징에 없던 하드웨어 종류의 클러스터에 배포됐다.\n"],
+    )
+    detection: Text | None = Field(
+        default=None,
+        description="감지: how it was noticed.",
+        examples=["노드 지표에서 처리량 급락과 디스크 읽기 지연 급증이 겹쳐 보였다.\n"],
+    )
     actions: list[Text] | None = Field(
-        default=None, description="조치: what was done, one item per action."
+        default=None,
+        description="조치: what was done, one item per action.",
+        examples=[["데이터셋을 각 노드의 로컬 NVMe 로 옮겼다."]],
     )
     follow_ups: list[Text] | None = Field(
-        default=None, description="후속 조치: longer-term work that followed."
+        default=None,
+        description="후속 조치: longer-term work that followed.",
+        examples=[["헬스 체크 도구를 공개했다."]],
     )
-    lessons: Text | None = Field(default=None, description="교훈: what was learned.")
-    sources: list[Source] = Field(min_length=1, description="Public reports, at least one.")
+    lessons: Text | None = Field(
+        default=None,
+        description="교훈: what was learned.",
+        examples=["작은 규모의 시험으로는 운영 규모의 동작을 예측할 수 없었다.\n"],
+    )
+    sources: list[Source] = Field(
+        min_length=1,
+        description="Public reports, at least one.",
+        examples=[
+            [
+                {
+                    "url": "https://status.openai.com/incidents/tljwlz08w539",
+                    "title": "Multiple engines are down",
+                    "publisher": "OpenAI",
+                    "language": "en",
+                }
+            ]
+        ],
+    )
     related: list[IncidentId] = Field(
-        default_factory=list, description="Other incidents worth reading alongside."
+        default_factory=list,
+        description="Other incidents worth reading alongside.",
+        examples=[["IL-0025"]],
     )
     not_duplicate_of: list[IncidentId] = Field(
         default_factory=list,
         description="Incidents a reviewer judged to be different events; never flagged again.",
+        examples=[["IL-0129"]],
     )
     duplicate_of: IncidentId | None = Field(
-        default=None, description="With `status: withdrawn`: the incident this one repeats."
+        default=None,
+        description="With `status: withdrawn`: the incident this one repeats.",
+        examples=["IL-0198"],
     )
     withdrawn_reason: Text | None = Field(
-        default=None, description="With `status: withdrawn`: why it was withdrawn."
+        default=None,
+        description="With `status: withdrawn`: why it was withdrawn.",
+        examples=["같은 사건을 다룬 두 번째 공개 보고서라 IL-0198 로 합쳤다.\n"],
     )
 
     def references(self) -> list[tuple[str, int | None, str]]:
@@ -172,31 +230,67 @@ INCIDENT_KEYS = tuple(Incident.model_fields)
 
 
 class Label(_Strict):
-    ko: Text
-    en: Text
+    """The term's name in Korean and in English."""
+
+    ko: Text = Field(description="Korean label.", examples=["처리량 저하"])
+    en: Text = Field(description="English label.", examples=["Throughput degradation"])
 
 
 class Deprecation(_Strict):
+    """A term that should no longer be used; it stays so that old references resolve."""
+
     replaced_by: TermId = Field(description="The term to use instead.")
-    reason: Text = Field(description="Why the term was deprecated.")
+    reason: Text = Field(
+        description="Why the term was deprecated.", examples=["더 넓은 용어로 합쳤다."]
+    )
 
 
 class Term(_Strict):
     """One value of a taxonomy dimension."""
 
     id: TermId = Field(description="kebab-case, stable forever.")
-    label: Label
-    description: Text = Field(description="What the term means (Korean).")
+    label: Label = Field(
+        description="Korean and English labels.",
+        examples=[{"ko": "처리량 저하", "en": "Throughput degradation"}],
+    )
+    description: Text = Field(
+        description="What the term means (Korean).",
+        examples=["학습이나 서비스의 초당 처리량이 평소보다 크게 떨어진 상태."],
+    )
     aliases: list[Text] = Field(
         default_factory=list,
         description="Words and phrases, in any language, that signal the term in text.",
+        examples=[["처리량", "throughput drop", "tokens per second"]],
     )
-    parent: TermId | None = Field(default=None, description="A broader term of the same dimension.")
-    deprecated: Deprecation | None = None
+    parent: TermId | None = Field(
+        default=None,
+        description="A broader term of the same dimension.",
+        examples=["shared-network-filesystem"],
+    )
+    deprecated: Deprecation | None = Field(
+        default=None,
+        description="Set when the term is replaced by another.",
+        examples=[{"replaced_by": "shared-network-filesystem", "reason": "더 넓은 용어로 합쳤다."}],
+    )
 
 
 class TaxonomyFile(_Strict):
     """One dimension of the taxonomy (`schema/taxonomy/<dimension>.yaml`)."""
 
-    dimension: Dimension
-    terms: list[Term]
+    dimension: Dimension = Field(
+        description="Which dimension the file holds; equals the file name.",
+        examples=["symptoms"],
+    )
+    terms: list[Term] = Field(
+        description="The terms, in display order.",
+        examples=[
+            [
+                {
+                    "id": "throughput-degradation",
+                    "label": {"ko": "처리량 저하", "en": "Throughput degradation"},
+                    "description": "처리량이 평소보다 크게 떨어진 상태.",
+                    "aliases": ["처리량", "throughput drop"],
+                }
+            ]
+        ],
+    )

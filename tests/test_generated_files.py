@@ -1,5 +1,7 @@
 """Generated files must match their generators: schemas from the models, docs from rules."""
 
+import json
+
 from conftest import REPO
 
 from curator.ruledocs import rules_markdown
@@ -30,3 +32,13 @@ def test_every_rule_documents_itself():
         assert documentation(module), module.__name__
         assert module.RULE.failing.strip() and module.RULE.passing.strip()
         assert module.RULE.summary.endswith(".")
+
+
+def test_every_schema_property_has_a_description_and_examples():
+    for name in SCHEMAS:
+        schema = json.loads((REPO / "schema" / name).read_text(encoding="utf-8"))
+        objects = [schema, *schema.get("$defs", {}).values()]
+        for obj in objects:
+            for key, prop in obj.get("properties", {}).items():
+                assert prop.get("description"), f"{name}: {key} has no description"
+                assert "examples" in prop, f"{name}: {key} has no examples"
