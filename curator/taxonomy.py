@@ -28,6 +28,7 @@ class Taxonomy:
     problems: list[TaxonomyProblem] = field(default_factory=list)
     # Where each term is defined, for messages about the links between terms.
     origins: dict[str, tuple[Path, Position]] = field(default_factory=dict)
+    _names: dict[str, dict[str, str]] = field(default_factory=dict, repr=False, compare=False)
 
     def term(self, dimension: str, term_id: str) -> Term | None:
         return self.terms.get(dimension, {}).get(term_id)
@@ -43,19 +44,30 @@ class Taxonomy:
             yield term.parent
             term = self.term(dimension, term.parent)
 
+    def names(self, dimension: str) -> dict[str, str]:
+        """Folded id, labels and aliases → term id, for one dimension (built once)."""
+        if dimension not in self._names:
+            names: dict[str, str] = {}
+            for term in self.terms.get(dimension, {}).values():
+                for name in (term.id, term.label.ko, term.label.en, *term.aliases):
+                    names.setdefault(fold(name), term.id)
+            self._names[dimension] = names
+        return self._names[dimension]
+
     def did_you_mean(self, dimension: str, text: str) -> list[str]:
         """Term ids of `dimension` whose id, label or alias is close to `text`."""
-        names: dict[str, str] = {}
-        for term in self.terms.get(dimension, {}).values():
-            for name in (term.id, term.label.ko, term.label.en, *term.aliases):
-                names.setdefault(fold(name), term.id)
+        names = self.names(dimension)
         wanted = fold(text)
         if wanted in names:
             return [names[wanted]]
+        matcher = difflib.SequenceMatcher(None, b=wanted)  # caches its analysis of `wanted`
         scored: dict[str, float] = {}
         for name, term_id in names.items():
-            score = difflib.SequenceMatcher(None, wanted, name).ratio()
-            scored[term_id] = max(score, scored.get(term_id, 0.0))
+            matcher.set_seq1(name)
+            # The cheap upper bounds rule out most names before the real ratio is computed.
+            if matcher.real_quick_ratio() < 0.6 or matcher.quick_ratio() < 0.6:
+                continue
+            scored[term_id] = max(matcher.ratio(), scored.get(term_id, 0.0))
         best = max(scored.values(), default=0.0)
         # Only the close calls: a clear winner is offered alone.
         ranked = sorted(
