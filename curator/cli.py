@@ -6,6 +6,7 @@ Exit status is public API: 0 clean (warnings allowed), 1 findings, 2 usage or in
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 from collections.abc import Callable
@@ -15,8 +16,15 @@ from typing import Any, TypeVar
 import click
 
 from curator import __version__
+from curator.export import DEFAULT_BASE_URL, ExportError, ExportOptions, ExportRefused, export
+from curator.fix import fix_files
+from curator.fmt import format_files, incident_files
+from curator.ids import CannotAssign, assign
+from curator.ids_git import GitError, assign_and_push
 from curator.library import Library, NotALibrary
-from curator.lint import has_errors, lint
+from curator.lint import display_path, has_errors, lint
+from curator.new import STATUSES, DraftError, Given, gather, write_draft
+from curator.progress import Progress
 from curator.report import FORMATS, render, summary
 from curator.ruledocs import rules_markdown, rules_table
 
@@ -65,7 +73,29 @@ def main() -> None:
 @root_option
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True)
 @click.option("--quiet", "-q", is_flag=True, help="Print findings only, no summary line.")
-def lint_command(paths: tuple[Path, ...], root: Path | None, fmt: str, quiet: bool) -> None:
+@click.option("--release", is_flag=True, help="Check as for a release: placeholder ids are errors.")
+@click.option(
+    "--no-cache",
+    is_flag=True,
+    help="Check every file afresh; neither read nor write .curator-cache/ (it is safe to "
+    "delete at any time).",
+)
+@click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Worker processes for large libraries. Default: one per CPU.",
+)
+def lint_command(
+    paths: tuple[Path, ...],
+    root: Path | None,
+    fmt: str,
+    quiet: bool,
+    release: bool,
+    no_cache: bool,
+    jobs: int | None,
+) -> None:
     """Check incidents against the schema, the taxonomy and the project's rules.
 
     With PATHS, report on those files only; rules that span files still see the whole
@@ -76,7 +106,10 @@ def lint_command(paths: tuple[Path, ...], root: Path | None, fmt: str, quiet: bo
         raise click.UsageError(f"no such file: {', '.join(missing)}")
     library = Library.at(root)
     started = time.perf_counter()
-    findings = lint(library, paths)
+    with Progress("linting", enabled=not quiet) as progress:
+        findings = lint(
+            library, paths, release=release, cache=not no_cache, jobs=jobs, progress=progress
+        )
     click.echo(render(findings, fmt), nl=False)
     if not quiet and fmt == "text":
         files = len(paths) if paths else len(library.incident_paths())
@@ -107,3 +140,524 @@ def rules_command(fmt: str) -> None:
         click.echo(
             f"{row['code']}  {row['severity']:<7}  {fix}  {row['name']:<22}  {row['summary']}"
         )
+
+
+@main.command("export")
+@root_option
+@click.option(
+    "--out",
+    required=True,
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Folder to write; replaced as a whole, and only once the new export is complete.",
+)
+@click.option(
+    "--version",
+    "version",
+    default=None,
+    metavar="TAG",
+    help="Library version to record. Default: `git describe` of HEAD (the tag, on a release).",
+)
+@click.option(
+    "--since",
+    default=None,
+    metavar="REV",
+    help="Revision that changes.json and feed.atom compare with. Default: the previous v* tag.",
+)
+@click.option(
+    "--base-url",
+    default=DEFAULT_BASE_URL,
+    metavar="URL",
+    show_default=True,
+    help="The website the feed links to: incident pages are <base>incidents/<id>/.",
+)
+def export_command(
+    root: Path | None, out: Path, version: str | None, since: str | None, base_url: str
+) -> None:
+    """Write the library at HEAD as versioned JSON, CSV and Atom (see docs/export.md).
+
+    Refuses (exit 1) when lint finds an error or an id is still a placeholder; exit 2 when
+    the library is not a clean git checkout with its full history.
+    """
+    library = Library.at(root)
+    try:
+        manifest = export(library, out, ExportOptions(version, since, base_url))
+    except ExportRefused as refused:
+        click.echo(render(refused.findings, "text"), nl=False)
+        count = len(refused.findings)
+        click.echo(f"curator: export refused: {count} error(s) under lint --release", err=True)
+        sys.exit(EXIT_FINDINGS)
+    except ExportError as exc:
+        click.echo(f"curator: export failed: {exc}", err=True)
+        sys.exit(EXIT_ERROR)
+    click.echo(
+        f"exported {manifest.counts.incidents} incidents, {manifest.version} "
+        f"({manifest.commit[:12]}), to {out}",
+        err=True,
+    )
+
+
+@main.group("github")
+def github_group() -> None:
+    """Talk to GitHub (token from GITHUB_TOKEN, API from GITHUB_API_URL)."""
+
+
+@github_group.command("release")
+@click.option("--repo", "repo_name", required=True, metavar="OWNER/NAME", help="The repository.")
+@click.option("--tag", required=True, help="The release's tag, e.g. v1.2.0.")
+@click.option(
+    "--dir",
+    "export_dir",
+    required=True,
+    type=click.Path(file_okay=False, exists=True, path_type=Path),
+    help="The folder `curator export` wrote.",
+)
+def github_release_command(repo_name: str, tag: str, export_dir: Path) -> None:
+    """Attach an export to the GitHub release of TAG, creating the release if needed.
+
+    Uploads the export's top-level files and a zip of the whole export; assets of the same
+    name are replaced, so a failed run can be repeated.
+    """
+    import tempfile
+
+    # Importing PyGithub adds ~0.1 s to every start-up; only this command needs it.
+    from curator.export.publish import PublishError, publish, release_assets
+    from curator.github.client import GitHubError
+
+    try:
+        with tempfile.TemporaryDirectory() as workdir:
+            assets = release_assets(export_dir, tag, Path(workdir))
+            published = publish(repo_name, tag, assets)
+    except (PublishError, GitHubError) as exc:
+        click.echo(f"curator: release not published: {exc}", err=True)
+        sys.exit(EXIT_ERROR)
+    for name in published.assets:
+        click.echo(name)
+    click.echo(f"{len(published.assets)} assets attached to {published.release_url}", err=True)
+
+
+def _existing(paths: tuple[Path, ...]) -> tuple[Path, ...]:
+    missing = [str(p) for p in paths if not p.exists()]
+    if missing:
+        raise click.UsageError(f"no such file: {', '.join(missing)}")
+    return paths
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'s' * (count != 1)}"
+
+
+@main.command("fmt")
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@root_option
+@click.option("--check", is_flag=True, help="Change nothing; list the files that would change.")
+@click.option("--diff", "show_diff", is_flag=True, help="Change nothing; print unified diffs.")
+def fmt_command(paths: tuple[Path, ...], root: Path | None, check: bool, show_diff: bool) -> None:
+    """Rewrite incident files in the canonical layout (key order, indentation, text style).
+
+    Values and comments are kept; a file that cannot be read is reported and left as it
+    is. Exit 1 when a file could not be formatted, or with --check/--diff when one would
+    change; else 0.
+    """
+    library = Library.at(root)
+    write = not (check or show_diff)
+    results = format_files(incident_files(library, _existing(paths)), write=write)
+    for result in results:
+        if result.refused is not None:
+            where = result.refused.position
+            click.echo(
+                f"{result.display}:{where.line}:{where.column}: cannot format: "
+                f"{result.refused.message}",
+                err=True,
+            )
+        elif result.changed and show_diff:
+            click.echo(result.diff(), nl=False)
+        elif result.changed:
+            click.echo(f"{'reformatted' if write else 'would reformat'} {result.display}")
+    changed = sum(r.changed for r in results)
+    refused = sum(r.refused is not None for r in results)
+    verb = "reformatted" if write else "would be reformatted"
+    note = f"{_plural(changed, 'file')} {verb}, {len(results) - changed - refused} unchanged"
+    click.echo(note + (f", {refused} could not be read" if refused else ""), err=True)
+    sys.exit(EXIT_FINDINGS if refused or (changed and not write) else EXIT_CLEAN)
+
+
+@main.command("fix")
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@root_option
+def fix_command(paths: tuple[Path, ...], root: Path | None) -> None:
+    """Apply the fixes that rules offer (`curator rules` marks them) and print each change.
+
+    A changed file is written in the canonical layout. Exit 1 when a file could not be
+    read or fixed safely (it is left as it is), else 0; run `curator lint` for the rest.
+    """
+    library = Library.at(root)
+    results = fix_files(incident_files(library, _existing(paths)), library.taxonomy)
+    for result in results:
+        if result.refused is not None:
+            where = result.refused.position
+            click.echo(
+                f"{result.display}:{where.line}:{where.column}: cannot fix: "
+                f"{result.refused.message}",
+                err=True,
+            )
+        for change in result.changes:
+            click.echo(
+                f"{result.display}:{change.line}:{change.column}: {change.code} "
+                f"{change.description}"
+            )
+    changes = sum(len(r.changes) for r in results)
+    files = sum(r.changed for r in results)
+    refused = sum(r.refused is not None for r in results)
+    note = f"{_plural(changes, 'change')} in {_plural(files, 'file')}"
+    click.echo(note + (f"; {refused} could not be fixed" if refused else ""), err=True)
+    sys.exit(EXIT_FINDINGS if refused else EXIT_CLEAN)
+
+
+def _ask(question: str, default: str, check: Callable[[str], object]) -> str:
+    def answer(text: str) -> str:
+        try:
+            check(text)
+        except DraftError as exc:
+            raise click.BadParameter(str(exc)) from exc
+        return text
+
+    return str(
+        click.prompt(question, default=default, value_proc=answer, show_default=bool(default))
+    )
+
+
+@main.command("new")
+@root_option
+@click.option("--title", help="One line: what happened, where, with what effect (Korean).")
+@click.option("--source", "source_url", metavar="URL", help="https URL of the public report.")
+@click.option("--source-title", help="The report's title as published.")
+@click.option("--organization", "organizations", multiple=True, help="Repeat for several.")
+@click.option("--occurred", metavar="DATE", help="When it happened: YYYY, YYYY-MM or YYYY-MM-DD.")
+@click.option("--status", type=click.Choice(STATUSES), default="draft", show_default=True)
+@click.option("--cause", "causes", multiple=True, metavar="TERM", help="A causes term id.")
+@click.option("--component", "components", multiple=True, metavar="TERM", help="A component.")
+@click.option("--symptom", "symptoms", multiple=True, metavar="TERM", help="A symptoms term id.")
+@click.option("--factor", "factors", multiple=True, metavar="TERM", help="A contributing factor.")
+@click.option(
+    "--prompt/--no-prompt",
+    "prompt",
+    default=None,
+    help="Ask for what is missing. Default: ask when stdin is a terminal.",
+)
+def new_command(
+    root: Path | None,
+    title: str | None,
+    source_url: str | None,
+    source_title: str | None,
+    organizations: tuple[str, ...],
+    occurred: str | None,
+    status: str,
+    causes: tuple[str, ...],
+    components: tuple[str, ...],
+    symptoms: tuple[str, ...],
+    factors: tuple[str, ...],
+    prompt: bool | None,
+) -> None:
+    """Start a new incident: incidents/IL-NEW-<slug>.yaml, every field laid out with
+    Korean guidance, a placeholder id that is numbered at merge.
+
+    Facets not given are suggested from the title (check them). Exit 2 when a value is
+    unusable or, without a terminal, something required is missing.
+    """
+    library = Library.at(root)
+    facets = {
+        "causes": list(causes),
+        "components": list(components),
+        "symptoms": list(symptoms),
+        "contributing_factors": list(factors),
+    }
+    given = Given(title, source_url, source_title, list(organizations), occurred, status, facets)
+    ask = _ask if (sys.stdin.isatty() if prompt is None else prompt) else None
+    try:
+        path = write_draft(library, gather(library.taxonomy, given, ask))
+    except DraftError as exc:
+        raise click.UsageError(str(exc)) from exc
+    shown = display_path(path)
+    click.echo(shown)
+    click.echo(
+        f"next: fill it in from the source, then `curator fix {shown}`, "
+        f"`curator fmt {shown}` and `curator lint {shown}`",
+        err=True,
+    )
+
+
+def _note(message: str) -> None:
+    click.echo(f"curator: {message}", err=True)
+
+
+@main.command("assign-ids")
+@root_option
+@click.option(
+    "--push",
+    "remote",
+    metavar="REMOTE",
+    help="Start from REMOTE's --branch, commit and push; redo from the new head if the "
+    "branch moved meanwhile.",
+)
+@click.option("--branch", default="main", show_default=True, help="The branch for --push.")
+@click.option("--attempts", default=5, show_default=True, type=click.IntRange(1, 50))
+def assign_ids_command(root: Path | None, remote: str | None, branch: str, attempts: int) -> None:
+    """Give each placeholder id (IL-NEW-...) the next free number: rename its file and
+    rewrite every reference to it. Run by the assign-ids workflow after a merge.
+
+    Exit 1 when the library cannot be numbered safely (a file cannot be read), 2 when git
+    fails.
+    """
+    library = Library.at(root)
+    try:
+        if remote is None:
+            result = assign(library)
+        else:
+            result = assign_and_push(library.root, remote, branch, attempts, _note).plan
+    except CannotAssign as exc:
+        for problem in exc.problems:
+            click.echo(f"curator: cannot number: {problem}", err=True)
+        sys.exit(EXIT_FINDINGS)
+    except GitError as exc:
+        click.echo(f"curator: {exc}", err=True)
+        sys.exit(EXIT_ERROR)
+    for a in result.assignments:
+        click.echo(f"{a.placeholder} → {a.number}  ({display_path(a.new_path)})")
+    for path in result.references:
+        click.echo(f"  references rewritten in {display_path(path)}")
+    click.echo(f"{_plural(len(result.assignments), 'placeholder')} numbered", err=True)
+
+
+# The judgement commands import numpy (~0.1 s); they load it on use so that `curator lint`,
+# run on every commit, does not pay for it.
+def _judge_format_option(command: F) -> F:
+    return click.option(
+        "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
+    )(command)
+
+
+def _bad_input(message: str) -> None:
+    click.echo(f"curator: {message}", err=True)
+    sys.exit(EXIT_ERROR)
+
+
+@main.command("similar")
+@click.argument("paths", nargs=-1, type=click.Path(exists=True, path_type=Path))
+@root_option
+@click.option("--all", "every", is_flag=True, help="Judge every incident of the library.")
+@click.option("--top", default=5, show_default=True, type=click.IntRange(1, 1000))
+@_judge_format_option
+def similar_command(
+    paths: tuple[Path, ...], root: Path | None, every: bool, top: int, fmt: str
+) -> None:
+    """The incidents most likely to describe the same event as each PATH (new files too),
+    ranked, with a score in [0, 1], "duplicate" or "related", and the reasons.
+
+    Pairs already settled (related, duplicate_of, not_duplicate_of) are not shown. Exit 0
+    whatever is found; 2 when an input cannot be read. See docs/judgement.md.
+    """
+    from curator.similarity import commands
+
+    if not paths and not every:
+        raise click.UsageError("give incident files, or --all")
+    library = Library.at(root)
+    try:
+        results = commands.similar(library, paths, every, top)
+    except commands.BadInput as exc:
+        _bad_input(str(exc))
+    if fmt == "json":
+        output = json.dumps(commands.similar_json(results), ensure_ascii=False, indent=2) + "\n"
+    else:
+        output = commands.similar_text(results)
+    click.echo(output, nl=False)
+
+
+@main.command("suggest")
+@click.argument("paths", nargs=-1, type=click.Path(exists=True, path_type=Path))
+@root_option
+@click.option("--all", "every", is_flag=True, help="Judge every incident of the library.")
+@_judge_format_option
+def suggest_command(paths: tuple[Path, ...], root: Path | None, every: bool, fmt: str) -> None:
+    """Facets each PATH probably lacks (with the phrase or the similar incidents that
+    suggest them) and facets it carries that nothing supports ("please check").
+
+    Never an error: exit 0 whatever is suggested; 2 when an input cannot be read.
+    """
+    from curator.similarity import commands
+
+    if not paths and not every:
+        raise click.UsageError("give incident files, or --all")
+    library = Library.at(root)
+    try:
+        results = commands.suggest(library, paths, every)
+    except commands.BadInput as exc:
+        _bad_input(str(exc))
+    if fmt == "json":
+        output = json.dumps(commands.suggest_json(results), ensure_ascii=False, indent=2) + "\n"
+    else:
+        output = commands.suggest_text(results)
+    click.echo(output, nl=False)
+
+
+@main.command("search")
+@click.argument("query", default="")
+@root_option
+@click.option("--cause", multiple=True, help="Only incidents with this cause (or a child).")
+@click.option("--component", multiple=True, help="Only incidents with this component.")
+@click.option("--symptom", multiple=True, help="Only incidents with this symptom.")
+@click.option("--factor", multiple=True, help="Only incidents with this contributing factor.")
+@click.option("--top", default=10, show_default=True, type=click.IntRange(1, 10000))
+@_judge_format_option
+def search_command(
+    query: str,
+    root: Path | None,
+    cause: tuple[str, ...],
+    component: tuple[str, ...],
+    symptom: tuple[str, ...],
+    factor: tuple[str, ...],
+    top: int,
+    fmt: str,
+) -> None:
+    """The taxonomy values QUERY names (추천 필터), then the incidents matching it, ranked,
+    with the filters applied. Exit 2 when a filter names no term."""
+    from curator.similarity import commands
+
+    given = {"cause": cause, "component": component, "symptom": symptom, "factor": factor}
+    filters = {commands.FILTER_DIMENSIONS[k]: list(v) for k, v in given.items() if v}
+    library = Library.at(root)
+    try:
+        report = commands.run_search(library, query, filters, top)
+    except commands.BadInput as exc:
+        _bad_input(str(exc))
+    if fmt == "json":
+        click.echo(json.dumps(report.to_json(), ensure_ascii=False, indent=2))
+    else:
+        click.echo(commands.search_text(report), nl=False)
+
+
+@main.command("review")
+@click.option("--base", required=True, metavar="REV", help="What the change is compared with.")
+@click.option("--head", default="HEAD", show_default=True, metavar="REV", help="The change.")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["markdown", "json", "github"]),
+    default="markdown",
+    show_default=True,
+    help="markdown: the pull-request comment; json: the report; github: annotations, and "
+    "the full report in $GITHUB_STEP_SUMMARY.",
+)
+@click.option(
+    "--json-out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Also write the JSON report to this file (the workflow's artifact).",
+)
+@root_option
+def review_command(
+    base: str, head: str, fmt: str, json_out: Path | None, root: Path | None
+) -> None:
+    """Review the incidents a change adds, changes, renames or removes: lint them in the
+    library at HEAD, look for possible duplicates, suggest facets.
+
+    Compares HEAD with its merge base with BASE, as a pull request's "Files changed" does.
+    Exit 1 when a changed file has a lint error or a published incident was deleted.
+    """
+    # Imported here: the judgement's numpy and the review modules cost every other command
+    # start-up time.
+    from curator.review import ReviewError
+    from curator.review.build import build_review
+    from curator.review.judge import LibraryJudge
+    from curator.review.links import Links
+    from curator.review.output import as_json, rendered, write_summary
+
+    library = Library.at(root)
+    try:
+        review = build_review(library.root, base, head, LibraryJudge)
+    except ReviewError as exc:
+        click.echo(f"curator: {exc}", err=True)
+        sys.exit(EXIT_ERROR)
+    links = Links.from_env()
+    if json_out is not None:
+        json_out.write_text(as_json(review), encoding="utf-8")
+    click.echo(rendered(review, fmt, links), nl=False)
+    if fmt == "github" and write_summary(review, links) is None:
+        click.echo("curator: GITHUB_STEP_SUMMARY is not set; no job summary written", err=True)
+    sys.exit(EXIT_FINDINGS if review.count().errors else EXIT_CLEAN)
+
+
+@github_group.command("comment")
+@click.option("--repo", "repo_name", required=True, metavar="OWNER/NAME")
+@click.option("--pr", "number", required=True, type=click.IntRange(min=1), metavar="N")
+@click.option(
+    "--report",
+    required=True,
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="The JSON report of `curator review` (read as untrusted data).",
+)
+@click.option(
+    "--head-sha",
+    metavar="SHA",
+    help="Post only if this commit is the pull request's head (and the report's).",
+)
+@click.option(
+    "--event",
+    "event_path",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="A workflow_run event ($GITHUB_EVENT_PATH): PR and SHA must agree with it.",
+)
+@click.option("--author", default="github-actions[bot]", show_default=True, help="The bot's login.")
+def github_comment_command(
+    repo_name: str,
+    number: int,
+    report: Path,
+    head_sha: str | None,
+    event_path: Path | None,
+    author: str,
+) -> None:
+    """Post the review as the one bot comment of pull request N: edit it when the report
+    changed, leave it when identical, create it when missing.
+
+    Exit 0 also when GitHub refuses the write (403: no write permission, as on a fork's
+    pull request): the report then goes to the job summary. Posting never decides the
+    verdict; `curator review` and `curator lint` do.
+    """
+    from curator.github.client import Forbidden, GitHubError
+    from curator.github.post import post_comment
+    from curator.github.verify import RunEvent, Stale, valid_sha
+    from curator.review import ReviewError
+    from curator.review.links import Links, valid_repository
+    from curator.review.markdown import COMMENT, MARKER, render
+    from curator.review.output import read_review, write_summary
+
+    if not valid_repository(repo_name):
+        raise click.BadParameter("OWNER/NAME expected", param_hint="--repo")
+    if head_sha is not None and not valid_sha(head_sha):
+        raise click.BadParameter("a full commit SHA expected", param_hint="--head-sha")
+    try:
+        review = read_review(report)
+        event = RunEvent.read(event_path) if event_path else None
+        if head_sha is not None and review.head != head_sha:
+            raise GitHubError(f"the report is for {review.head[:12]}, not {head_sha[:12]}")
+        env_links = Links.from_env({**os.environ, "GITHUB_REPOSITORY": repo_name})
+        run_url = event.html_url if event and event.html_url else env_links.run_url
+        links = Links(env_links.server, repo_name, run_url)
+    except (ReviewError, GitHubError, ValueError) as exc:
+        click.echo(f"curator: {exc}", err=True)
+        sys.exit(EXIT_ERROR)
+    try:
+        outcome = post_comment(
+            repo_name, number, render(review, links, COMMENT), MARKER, head_sha, event, author
+        )
+    except Stale as exc:
+        click.echo(f"curator: {exc}", err=True)
+        sys.exit(EXIT_CLEAN)
+    except Forbidden as exc:
+        where = write_summary(review, links)
+        kept = "the report is in the job summary" if where else "GITHUB_STEP_SUMMARY is not set"
+        click.echo(f"curator: comment not posted: {exc}; {kept}", err=True)
+        sys.exit(EXIT_CLEAN)
+    except GitHubError as exc:
+        click.echo(f"curator: {exc}", err=True)
+        sys.exit(EXIT_ERROR)
+    extra = f" ({_plural(outcome.removed, 'extra copy')} deleted)" if outcome.removed else ""
+    click.echo(f"comment {outcome.action}: {outcome.url}{extra}", err=True)

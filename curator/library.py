@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 from functools import cached_property
@@ -57,10 +58,16 @@ class Library:
 
     def incident_paths(self) -> list[Path]:
         """Every entry of incidents/ meant as an incident, sorted by name."""
+        folder = self.incidents_dir
+        return [folder / name for name in self.incident_names()]
+
+    def incident_names(self) -> list[str]:
+        """The names of `incident_paths`, without making a Path of each (which costs more
+        than the rest of a warm `curator lint` of 100,000 files)."""
         return sorted(
-            entry
-            for entry in self.incidents_dir.iterdir()
-            if _CANDIDATE.match(entry.name) and not entry.name.startswith(".")
+            name
+            for name in os.listdir(self.incidents_dir)
+            if _CANDIDATE.match(name) and not name.startswith(".")
         )
 
     def incident_path(self, incident_id: str) -> Path:

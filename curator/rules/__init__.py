@@ -1,4 +1,8 @@
-"""The rule registry: the list below is the whole of it. Codes are public API, never reused."""
+"""The rule registry: the list below is the whole of it. Codes are public API, never reused.
+
+IL9xx is taken by checks of a change between two revisions, which `curator review` runs
+(IL901 incident-removed: curator/review/removal.py).
+"""
 
 from types import ModuleType
 
@@ -12,6 +16,7 @@ from curator.rules import (
     duplicate_key,
     empty_file,
     encoding,
+    facet_order,
     file_too_large,
     forbidden_construct,
     id_format,
@@ -21,9 +26,11 @@ from curator.rules import (
     no_tabs,
     not_an_incident_file,
     occurred_in_future,
+    placeholder_id,
     schema,
     shared_source_url,
     source_url,
+    source_url_form,
     taxonomy_invalid,
     trailing_whitespace,
     unknown_term,
@@ -46,15 +53,18 @@ ALL: tuple[ModuleType, ...] = (
     id_matches_filename,
     duplicate_id,
     withdrawn_fields,
+    placeholder_id,
     unknown_term,
     deprecated_term,
     taxonomy_invalid,
+    facet_order,
     dangling_reference,
     narrative_missing,
     source_url,
     shared_source_url,
     occurred_in_future,
     bare_mention,
+    source_url_form,
     no_tabs,
     trailing_whitespace,
     crlf,

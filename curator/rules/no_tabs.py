@@ -20,7 +20,7 @@ RULE = Rule(
 
 
 def check(file: IncidentFile) -> FileFindings:
-    if file.loaded.text is None:
+    if file.loaded.text is None or "\t" not in file.loaded.text:
         return
     for number, line in enumerate(file.loaded.text.splitlines(), start=1):
         column = line.find("\t")

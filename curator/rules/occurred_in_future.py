@@ -1,5 +1,7 @@
 """An incident cannot have occurred after today (UTC)."""
 
+import datetime as dt
+
 from curator.findings import Severity
 from curator.model import parse_partial_date
 from curator.rules.base import FileFindings, IncidentFile, Rule
@@ -14,13 +16,24 @@ RULE = Rule(
 )
 
 
-def check(file: IncidentFile) -> FileFindings:
+def _earliest(file: IncidentFile) -> dt.date | None:
     if file.incident is None or file.incident.occurred is None:
-        return
+        return None
     year, month, day = parse_partial_date(file.incident.occurred)
+    return dt.date(year, month or 1, day or 1)
+
+
+def turning_points(file: IncidentFile) -> list[dt.date]:
+    """The days on which `check(file)` starts to answer differently (the lint cache
+    re-checks the file when today has crossed one since its result was kept)."""
+    earliest = _earliest(file)
+    return [earliest] if earliest else []
+
+
+def check(file: IncidentFile) -> FileFindings:
+    earliest = _earliest(file)
     today = file.today
-    earliest = (year, month or 1, day or 1)
-    if earliest > (today.year, today.month, today.day):
+    if earliest is not None and earliest > today:
         yield RULE.at(
             file.display,
             file.position("occurred"),

@@ -6,8 +6,7 @@ That is allowed only when one is withdrawn as a `duplicate_of` the other.
 """
 
 from curator.findings import Severity
-from curator.rules.base import FileFindings, FileSummary, LibraryView, Located, Rule
-from curator.urls import normalize_url
+from curator.rules.base import FileFindings, FileSummary, LibraryView, Rule, SourceUrl
 
 RULE = Rule(
     code="IL502",
@@ -29,11 +28,13 @@ def _settled(a: FileSummary, b: FileSummary) -> bool:
 
 
 def check_library(library: LibraryView) -> FileFindings:
-    citing: dict[str, list[tuple[FileSummary, Located]]] = {}
+    citing: dict[str, list[tuple[FileSummary, SourceUrl]]] = {}
     for summary in library.files:
         for url in summary.source_urls:
-            citing.setdefault(normalize_url(url.value), []).append((summary, url))
+            citing.setdefault(url.normal, []).append((summary, url))
     for cited in citing.values():
+        if len(cited) < 2:
+            continue  # nearly every URL: cited once
         for summary, url in cited:
             others = [
                 other.id.value if other.id else other.display

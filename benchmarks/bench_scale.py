@@ -1,0 +1,415 @@
+"""curator at scale: lint (cold, warm, ten files changed), fmt --check, export and similar,
+side by side with check-jsonschema and plain libyaml parsing of the same files.
+
+    python benchmarks/bench_scale.py --sizes 1000 10000 100000 [--runs 3] [--dir /tmp/bench]
+        [--check-jsonschema PATH] [--only NAME,...] [--slow-runs 1]
+
+For each size, a library is generated (once; reused after) by benchmarks/generate.py into
+DIR/lib-<size> (seed 1, with its defects), and a defect-free copy in DIR/lib-<size>-clean,
+committed to a git repository there, for `curator export` (which refuses a library with
+lint errors) and `bench_similar.py`. Every command runs in its own process; the table gives
+the median wall time and CPU time (user + system, workers included) of `--runs` runs, and
+the peak memory: the largest single process (`ru_maxrss`) and the largest sum over the
+process and its workers at any moment (sampled every 20 ms from /proc). The machine is
+shared and noisy: the ratios, measured in the same run, matter more than the seconds.
+
+Commands (`--only` picks some):
+- floor-load, floor-compose: every file read and given to PyYAML's libyaml loader
+  (`yaml.load(CSafeLoader)`) or composer (`yaml.compose`, nodes with positions), in as many
+  processes as there are CPUs: the practical floor for reading YAML in Python;
+- check-jsonschema: the same files against schema/incident.schema.json, in as many
+  processes as there are CPUs (it has no option for that itself);
+- lint-nocache, lint-cold (empty cache, which the run fills), lint-warm (nothing changed),
+  lint-10-changed and lint-10-moved (ten files edited before each run: a comment added at
+  the end, or at the top so that every line moves);
+- fmt-check, export, similar (the last one runs benchmarks/bench_similar.py).
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+SEED = 1
+PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+SLOW = {"check-jsonschema", "fmt-check", "export"}
+COMMANDS = (
+    "floor-load",
+    "floor-compose",
+    "check-jsonschema",
+    "lint-nocache",
+    "lint-cold",
+    "lint-warm",
+    "lint-10-changed",
+    "lint-10-moved",
+    "fmt-check",
+    "export",
+    "similar",
+)
+
+
+@dataclass
+class Sample:
+    wall: float
+    cpu: float
+    max_rss_mb: float  # the largest single process
+    tree_rss_mb: float  # the largest sum over the process and its descendants
+    code: int
+
+
+# ------------------------------------------------------------------------------------------
+# Running one command and measuring it
+# ------------------------------------------------------------------------------------------
+
+
+def _children_map() -> dict[int, list[int]]:
+    children: dict[int, list[int]] = {}
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/stat", "rb") as stat:
+                fields = stat.read().rsplit(b")", 1)[1].split()
+        except OSError:
+            continue
+        children.setdefault(int(fields[1]), []).append(int(entry.name))
+    return children
+
+
+def _tree_rss(pid: int) -> int:
+    """Bytes resident in `pid` and every process below it, right now."""
+    children, total, todo = _children_map(), 0, [pid]
+    while todo:
+        current = todo.pop()
+        todo += children.get(current, [])
+        try:
+            with open(f"/proc/{current}/statm", "rb") as statm:
+                total += int(statm.read().split()[1]) * PAGE
+        except OSError:
+            continue
+    return total
+
+
+def measure(command: Sequence[str], cwd: Path | None = None) -> Sample:
+    started = time.perf_counter()
+    process = subprocess.Popen(command, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    peak = 0
+    done = threading.Event()
+
+    def sample() -> None:
+        nonlocal peak
+        while not done.wait(0.02):
+            peak = max(peak, _tree_rss(process.pid))
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    stderr = process.stderr.read() if process.stderr else b""
+    _, status, usage = os.wait4(process.pid, 0)
+    wall = time.perf_counter() - started
+    done.set()
+    sampler.join()
+    process.returncode = os.waitstatus_to_exitcode(status)
+    if process.returncode not in (0, 1):
+        sys.stderr.write(stderr.decode(errors="replace")[-2000:])
+        raise SystemExit(f"failed ({process.returncode}): {' '.join(command)}")
+    cpu = usage.ru_utime + usage.ru_stime
+    max_rss = usage.ru_maxrss / 1024  # KB on Linux
+    return Sample(wall, cpu, max_rss, max(peak / 2**20, max_rss), process.returncode)
+
+
+def repeat(
+    runs: int, command: Sequence[str], cwd: Path | None = None, before: Callable | None = None
+) -> list[Sample]:
+    samples = []
+    for run in range(runs):
+        if before:
+            before(run)
+        samples.append(measure(command, cwd))
+    return samples
+
+
+# ------------------------------------------------------------------------------------------
+# The libraries
+# ------------------------------------------------------------------------------------------
+
+
+def library(folder: Path, size: int, clean: bool) -> Path:
+    root = folder / (f"lib-{size}-clean" if clean else f"lib-{size}")
+    if not (root / "manifest.json").is_file():
+        if root.exists():
+            shutil.rmtree(root)
+        options = ["--defects-per-rule", "0"] if clean else []
+        generate = [sys.executable, str(HERE / "generate.py"), str(root), "--count", str(size)]
+        subprocess.run([*generate, "--seed", str(SEED), *options], check=True)
+    if clean and not (root / ".git").is_dir():
+        git = ["git", "-c", "user.name=bench", "-c", "user.email=bench@example.invalid"]
+        subprocess.run([*git, "init", "-q"], cwd=root, check=True)
+        (root / ".gitignore").write_text(".curator-cache/\n")
+        subprocess.run([*git, "add", "-A"], cwd=root, check=True)
+        subprocess.run([*git, "commit", "-q", "-m", "synthetic library"], cwd=root, check=True)
+    return root
+
+
+class Edits:
+    """Ten files edited before each run, restored afterwards. A comment is added at the end
+    (every line stays where it was, like most edits of the text), or with `moved`, at the
+    top (every line moves down: the file's summary for the cross-file rules changes)."""
+
+    def __init__(self, root: Path, moved: bool = False) -> None:
+        names = sorted(p.name for p in (root / "incidents").glob("IL-*.yaml"))
+        step = max(1, len(names) // 10)
+        self.paths = [root / "incidents" / name for name in names[::step][:10]]
+        self.originals = {path: path.read_bytes() for path in self.paths}
+        self.moved = moved
+
+    def __call__(self, run: int) -> None:
+        for path, original in self.originals.items():
+            comment = f"# edited for benchmark run {run}\n".encode()
+            path.write_bytes(comment + original if self.moved else original + comment)
+
+    def restore(self) -> None:
+        for path, original in self.originals.items():
+            path.write_bytes(original)
+
+
+# ------------------------------------------------------------------------------------------
+# Child modes: the floors and the parallel check-jsonschema
+# ------------------------------------------------------------------------------------------
+
+
+def _parse_share(args: tuple[list[str], str]) -> int:
+    import yaml
+
+    files, how = args
+    parse = yaml.load if how == "load" else yaml.compose
+    parsed = 0
+    for name in files:
+        with open(name, "rb") as stream:
+            data = stream.read()
+        try:
+            parse(data, Loader=yaml.CSafeLoader)
+            parsed += 1
+        except yaml.YAMLError:
+            pass
+    return parsed
+
+
+def _shares(files: list[str], count: int) -> list[list[str]]:
+    return [files[i::count] for i in range(count)]
+
+
+def floor(root: Path, how: str, jobs: int) -> None:
+    files = sorted(str(p) for p in (root / "incidents").iterdir() if p.is_file())
+    with multiprocessing.get_context("fork").Pool(jobs) as pool:
+        pool.map(_parse_share, [(share, how) for share in _shares(files, jobs)])
+
+
+def check_jsonschema(root: Path, executable: str, jobs: int) -> None:
+    """check-jsonschema over every file, `jobs` processes at once, in batches that fit on a
+    command line."""
+    names = sorted(p.name for p in (root / "incidents").iterdir() if p.is_file())
+    schema = str(root / "schema" / "incident.schema.json")
+    batches = [names[i : i + 5000] for i in range(0, len(names), 5000)]
+    running: list[subprocess.Popen[bytes]] = []
+    for batch in batches:
+        while len(running) >= jobs:
+            running.pop(0).wait()
+        running.append(
+            subprocess.Popen(
+                [executable, "--schemafile", schema, *batch],
+                cwd=root / "incidents",
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+        )
+    for process in running:
+        process.wait()
+
+
+# ------------------------------------------------------------------------------------------
+# The table
+# ------------------------------------------------------------------------------------------
+
+
+def curator(*args: str) -> list[str]:
+    return [sys.executable, "-m", "curator", *args]
+
+
+def run_size(size: int, args: argparse.Namespace) -> dict[str, list[Sample]]:
+    root, clean = library(args.dir, size, clean=False), library(args.dir, size, clean=True)
+    me = [sys.executable, __file__]
+    cache = root / ".curator-cache"
+    results: dict[str, list[Sample]] = {}
+
+    def runs(name: str) -> int:
+        return args.slow_runs if name in SLOW and size >= 100_000 else args.runs
+
+    def want(name: str) -> bool:
+        return name in args.only
+
+    def drop_cache(_: int) -> None:
+        shutil.rmtree(cache, ignore_errors=True)
+
+    lint = curator("lint", "--root", str(root), "--quiet")  # run from the root, as people do
+    plan: list[tuple[str, list[str], Path | None, Callable | None]] = [
+        ("floor-load", [*me, "--child-floor", "load", str(root)], None, None),
+        ("floor-compose", [*me, "--child-floor", "compose", str(root)], None, None),
+        ("lint-nocache", [*lint, "--no-cache"], root, None),
+        ("lint-cold", lint, root, drop_cache),
+    ]
+    if args.check_jsonschema:
+        check = [*me, "--child-check-jsonschema", args.check_jsonschema, str(root)]
+        plan.insert(2, ("check-jsonschema", check, None, None))
+    for name, command, cwd, before in plan:
+        if want(name):
+            print(f"  {size:,}: {name}", file=sys.stderr)
+            results[name] = repeat(runs(name), command, cwd, before)
+    if want("lint-warm"):
+        print(f"  {size:,}: lint-warm", file=sys.stderr)
+        measure(lint, root)  # fills the cache
+        results["lint-warm"] = repeat(runs("lint-warm"), lint, root)
+    moves = {"lint-10-changed": False, "lint-10-moved": True}
+    if any(want(name) for name in moves):
+        measure(lint, root)  # the cache as a warm run leaves it
+    for name, moved in moves.items():
+        if want(name):
+            print(f"  {size:,}: {name}", file=sys.stderr)
+            edits = Edits(root, moved)
+            try:
+                results[name] = repeat(runs(name), lint, root, before=edits)
+            finally:
+                edits.restore()
+    if want("fmt-check"):
+        print(f"  {size:,}: fmt-check", file=sys.stderr)
+        results["fmt-check"] = repeat(
+            runs("fmt-check"), curator("fmt", "--check", "--root", str(root))
+        )
+    if want("export"):
+        print(f"  {size:,}: export", file=sys.stderr)
+        out = args.dir / f"export-{size}"
+        export = curator("export", "--root", str(clean), "--out", str(out), "--version", "v0.0.0")
+        results["export"] = repeat(runs("export"), export)
+    return results
+
+
+def similar(size: int, args: argparse.Namespace) -> str:
+    script = HERE / "bench_similar.py"
+    if not script.exists():
+        return ""
+    clean = library(args.dir, size, clean=True)
+    command = [sys.executable, str(script), "--root", str(clean), "--runs", str(args.runs)]
+    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    return (
+        done.stdout if done.returncode == 0 else f"(bench_similar.py failed: {done.stderr[-500:]})"
+    )
+
+
+def cell(samples: list[Sample] | None) -> str:
+    if not samples:
+        return "–"
+    wall = statistics.median(s.wall for s in samples)
+    cpu = statistics.median(s.cpu for s in samples)
+    single = max(s.max_rss_mb for s in samples)
+    tree = max(s.tree_rss_mb for s in samples)
+    return f"{wall:.2f} s ({cpu:.1f} CPU s) · {single:.0f} / {tree:.0f} MB"
+
+
+def ratio(results: dict[str, list[Sample]], top: str, bottom: str) -> str:
+    if top not in results or bottom not in results:
+        return "–"
+    a = statistics.median(s.wall for s in results[top])
+    b = statistics.median(s.wall for s in results[bottom])
+    ca = statistics.median(s.cpu for s in results[top])
+    cb = statistics.median(s.cpu for s in results[bottom])
+    return f"{a / b:.2f}× wall, {ca / cb:.2f}× CPU"
+
+
+LABELS = {
+    "floor-load": "libyaml `yaml.load` (CSafeLoader), all CPUs",
+    "floor-compose": "libyaml `yaml.compose` (CSafeLoader), all CPUs",
+    "check-jsonschema": "check-jsonschema, all CPUs",
+    "lint-nocache": "`curator lint --no-cache`",
+    "lint-cold": "`curator lint`, cold (empty cache)",
+    "lint-warm": "`curator lint`, warm (nothing changed)",
+    "lint-10-changed": "`curator lint`, 10 files changed (text)",
+    "lint-10-moved": "`curator lint`, 10 files changed (lines moved)",
+    "fmt-check": "`curator fmt --check`",
+    "export": "`curator export` (defect-free copy)",
+}
+
+
+def machine() -> str:
+    model = "unknown CPU"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    load = " ".join(f"{x:.1f}" for x in os.getloadavg())
+    return (
+        f"{os.cpu_count()} CPUs ({model}), Python {platform.python_version()}, "
+        f"{platform.system()} {platform.release()}; load average {load}"
+    )
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000, 100000])
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--slow-runs", type=int, default=1, help="runs of slow commands at 100k")
+    parser.add_argument("--dir", type=Path, default=Path("/tmp/bench"))
+    parser.add_argument("--check-jsonschema", default=shutil.which("check-jsonschema"))
+    parser.add_argument("--only", type=lambda s: s.split(","), default=list(COMMANDS))
+    parser.add_argument("--child-floor", nargs=2, metavar=("HOW", "ROOT"), help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--child-check-jsonschema", nargs=2, metavar=("EXE", "ROOT"), help=argparse.SUPPRESS
+    )
+    args = parser.parse_args()
+    jobs = os.cpu_count() or 1
+    if args.child_floor:
+        floor(Path(args.child_floor[1]), args.child_floor[0], jobs)
+        return 0
+    if args.child_check_jsonschema:
+        check_jsonschema(Path(args.child_check_jsonschema[1]), args.child_check_jsonschema[0], jobs)
+        return 0
+    args.dir.mkdir(parents=True, exist_ok=True)
+    print(f"machine: {machine()}", file=sys.stderr)
+    table = {size: run_size(size, args) for size in args.sizes}
+    similars = {size: similar(size, args) for size in args.sizes} if "similar" in args.only else {}
+    print(f"Machine: {machine()}. Median of {args.runs} runs ({args.slow_runs} for "
+          f"{', '.join(sorted(SLOW))} at 100k). Cell: wall time (CPU time, workers included) · "
+          "peak RSS of the largest process / of all its processes together.\n")  # fmt: skip
+    print("| command | " + " | ".join(f"{size:,} files" for size in args.sizes) + " |")
+    print("| --- |" + " --- |" * len(args.sizes))
+    for name, label in LABELS.items():
+        if any(name in table[size] for size in args.sizes):
+            print(f"| {label} | " + " | ".join(cell(table[s].get(name)) for s in args.sizes) + " |")
+    for label, top, bottom in (
+        ("lint cold ÷ libyaml load", "lint-cold", "floor-load"),
+        ("lint cold ÷ libyaml compose", "lint-cold", "floor-compose"),
+        ("check-jsonschema ÷ lint cold", "check-jsonschema", "lint-cold"),
+        ("check-jsonschema ÷ lint --no-cache", "check-jsonschema", "lint-nocache"),
+    ):
+        print(f"| {label} | " + " | ".join(ratio(table[s], top, bottom) for s in args.sizes) + " |")
+    for size, text in similars.items():
+        if text:
+            print(f"\n`curator similar`, {size:,} files (benchmarks/bench_similar.py):\n\n{text}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,69 @@
+"""`curator export`: the library at a commit as versioned, reproducible JSON for downstream tools.
+
+collect (git, lint, load) → changes → build each file → write atomically → manifest.
+The formats are documented in docs/export.md and published as JSON Schemas in
+schema/export/, generated from `curator.export.model`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from curator.export.build import (
+    json_bytes,
+    taxonomy_export,
+    write_graph,
+    write_incidents,
+)
+from curator.export.changes import ChangeLog
+from curator.export.collect import collect, released_incidents, timestamp
+from curator.export.errors import ExportError, ExportRefused
+from curator.export.feed import DEFAULT_BASE_URL, feed_bytes
+from curator.export.model import SCHEMA_VERSION, Counts, Manifest
+from curator.export.write import MANIFEST, ExportWriter, check_target
+from curator.library import Library
+
+__all__ = ["DEFAULT_BASE_URL", "ExportError", "ExportOptions", "ExportRefused", "export"]
+
+
+@dataclass(frozen=True)
+class ExportOptions:
+    version: str | None = None  # default: `git describe` of HEAD (the tag, on a release)
+    since: str | None = None  # default: the previous `v*` tag
+    base_url: str = DEFAULT_BASE_URL
+
+
+def export(
+    library: Library, out: Path, options: ExportOptions = ExportOptions(), cwd: Path | None = None
+) -> Manifest:
+    """Export the library at HEAD into `out`; raise ExportRefused or ExportError instead."""
+    check_target(out)  # before the slow part: a wrong --out should fail at once
+    snapshot = collect(library, options.version, cwd)
+    changelog = ChangeLog(snapshot, options.since)
+    generated_at = timestamp(snapshot.head.time)
+    with ExportWriter(out) as writer:
+        summaries = write_incidents(writer, released_incidents(snapshot), changelog.observe)
+        changes = changelog.result()
+        taxonomy = taxonomy_export(snapshot.taxonomy, summaries)
+        writer.write("taxonomy.json", json_bytes(taxonomy))
+        write_graph(writer, snapshot.taxonomy, summaries)
+        writer.write("changes.json", json_bytes(changes))
+        writer.write("feed.atom", feed_bytes(changes, generated_at, options.base_url))
+        published = sum(summary.status == "published" for summary in summaries)
+        manifest = Manifest(
+            schema_version=SCHEMA_VERSION,
+            version=snapshot.version,
+            commit=snapshot.head.sha,
+            generated_at=generated_at,
+            counts=Counts(
+                incidents=len(summaries),
+                published=published,
+                withdrawn=len(summaries) - published,
+                terms=sum(len(d.terms) for d in taxonomy.dimensions),
+                changes=len(changes.changes),
+            ),
+            files=sorted(writer.files, key=lambda file: file.path),
+        )
+        writer.write(MANIFEST, json_bytes(manifest))
+    return manifest

@@ -1,0 +1,126 @@
+"""What changed since the previous release: compared at the level of data, not bytes.
+
+Only files whose blob differs between the two commits are read at the old commit (one
+`git cat-file --batch`), so the cost follows the size of the change, not of the library.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import PurePosixPath
+
+from curator.export.collect import (
+    EXPORTED_STATUSES,
+    Snapshot,
+    id_number,
+    released_data,
+    timestamp,
+)
+from curator.export.errors import ExportError
+from curator.export.git import GitError
+from curator.export.model import Change, Changes, ExportedIncident, ReleasePoint
+from curator.library import INCIDENTS
+from curator.lint import validate
+from curator.load import load_bytes
+from curator.model import INCIDENT_KEYS, NUMBERED_ID_PATTERN, Incident
+
+_NUMBERED = re.compile(NUMBERED_ID_PATTERN)
+
+
+class ChangeLog:
+    """Collects the changes from `since` (a revision; default: the previous `v*` tag) as
+    the export streams past each incident, then adds the incidents that disappeared."""
+
+    def __init__(self, snapshot: Snapshot, since: str | None) -> None:
+        repo = snapshot.repo
+        self.snapshot = snapshot
+        self.until = ReleasePoint(version=snapshot.version, commit=snapshot.head.sha)
+        self.since: ReleasePoint | None = None
+        self.previous: dict[str, tuple[str, Incident | None]] | None = None
+        self.changes: list[Change] = []
+        self.seen: set[str] = set()
+        try:
+            since = since or repo.previous_tag(snapshot.head.sha)
+            if since is not None:
+                base = repo.commit(since)
+                self.since = ReleasePoint(version=repo.describe(base.sha), commit=base.sha)
+                self.previous = _released_at(snapshot, base.sha)
+        except GitError as exc:
+            raise ExportError(str(exc)) from exc
+
+    def observe(self, incident: ExportedIncident) -> None:
+        self.seen.add(incident.id)
+        if self.previous is None or incident.id not in self.previous:
+            self.changes.append(_change(incident, "added", []))
+            return
+        _path, before = self.previous[incident.id]
+        if before is None:
+            return  # the same bytes as then
+        then, now = released_data(before), incident.model_dump()
+        fields = [key for key in INCIDENT_KEYS if then[key] != now[key]]
+        if before.status == "published" and incident.status == "withdrawn":
+            self.changes.append(_change(incident, "withdrawn", fields))
+        elif fields:
+            self.changes.append(_change(incident, "modified", fields))
+
+    def result(self) -> Changes:
+        removed = [
+            _removed(self.snapshot, incident_id, path, before)
+            for incident_id, (path, before) in (self.previous or {}).items()
+            if incident_id not in self.seen and before is not None
+        ]
+        changes = _newest_first([*self.changes, *removed])
+        return Changes(since=self.since, until=self.until, changes=changes)
+
+
+def _released_at(snapshot: Snapshot, rev: str) -> dict[str, tuple[str, Incident | None]]:
+    """The incident files at `rev`, by id → (path, the incident as it was then).
+
+    A file whose blob is unchanged is not read (None): it was released then exactly if it
+    is now. A changed file is listed only if its old version was released (published or
+    withdrawn, with a numbered id).
+    """
+    repo = snapshot.repo
+    now = {entry.path: entry.blob for entry in repo.tree(snapshot.head.sha, INCIDENTS)}
+    then = repo.tree(rev, INCIDENTS)
+    changed = [entry for entry in then if now.get(entry.path) != entry.blob]
+    contents = repo.blobs(entry.blob for entry in changed)
+    released: dict[str, tuple[str, Incident | None]] = {}
+    for entry in then:
+        if now.get(entry.path) == entry.blob:
+            released[PurePosixPath(entry.path).stem] = (entry.path, None)
+            continue
+        incident, _ = validate(load_bytes(contents[entry.blob]))
+        if (
+            incident is not None
+            and incident.status in EXPORTED_STATUSES
+            and _NUMBERED.match(incident.id)
+        ):
+            released[incident.id] = (entry.path, incident)
+    return released
+
+
+def _removed(snapshot: Snapshot, incident_id: str, path: str, before: Incident) -> Change:
+    gone = snapshot.history.gone.get(path)
+    date = timestamp(gone.modified if gone else snapshot.head.time)
+    return Change(
+        id=incident_id, change="removed", date=date, title=before.title, status=None, fields=[]
+    )
+
+
+def _change(incident: ExportedIncident, kind: str, fields: list[str]) -> Change:
+    return Change.model_validate(
+        {
+            "id": incident.id,
+            "change": kind,
+            "date": incident.modified,
+            "title": incident.title,
+            "status": incident.status,
+            "fields": fields,
+        }
+    )
+
+
+def _newest_first(changes: list[Change]) -> list[Change]:
+    by_id = sorted(changes, key=lambda change: id_number(change.id))
+    return sorted(by_id, key=lambda change: change.date, reverse=True)  # stable: ties keep id order

@@ -1,0 +1,150 @@
+"""The library at a commit, as the export sees it: checked, loaded, dated.
+
+The export describes a commit, so the incident and taxonomy files on disk must be exactly
+the committed ones; and it describes a release, so lint errors and placeholder ids stop it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from curator.export.errors import ExportError, ExportRefused
+from curator.export.git import Commit, GitError, Repo
+from curator.export.history import History, file_history
+from curator.export.model import ExportedIncident
+from curator.findings import Severity
+from curator.library import INCIDENTS, Library
+from curator.lint import lint, validate
+from curator.load import load_bytes
+from curator.model import Incident
+from curator.taxonomy import Taxonomy
+
+EXPORTED_STATUSES = ("published", "withdrawn")
+# What the export reads; nothing else in the working tree matters to it.
+LIBRARY_CONTENT = (INCIDENTS, "schema/taxonomy")
+_SHOWN_DIRTY = 10
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    repo: Repo
+    head: Commit
+    version: str
+    taxonomy: Taxonomy
+    history: History
+    files: list[Path]  # every incident file, by id number; drafts are skipped when read
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    """What the aggregate files need of one released incident, kept while the rest streams."""
+
+    id: str
+    title: str
+    status: str
+    occurred: str | None
+    terms: tuple[tuple[str, str], ...]  # (term, dimension), each term once
+    modified: str
+
+    @classmethod
+    def of(cls, incident: ExportedIncident) -> Summary:
+        terms = tuple(dict.fromkeys((term, dimension) for dimension, _i, term in incident.terms()))
+        return cls(
+            incident.id,
+            incident.title,
+            incident.status,
+            incident.occurred,
+            terms,
+            incident.modified,
+        )
+
+
+def id_number(incident_id: str) -> int:
+    """The sort key of a numbered id: IL-9999 comes before IL-10000."""
+    return int(incident_id.removeprefix("IL-"))
+
+
+def open_repo(library: Library) -> Repo:
+    try:
+        repo = Repo(library.root)
+        dirty = repo.dirty(LIBRARY_CONTENT)
+    except GitError as exc:
+        raise ExportError(str(exc)) from exc
+    if dirty:
+        shown = ", ".join(dirty[:_SHOWN_DIRTY]) + (" …" if len(dirty) > _SHOWN_DIRTY else "")
+        raise ExportError(
+            f"{len(dirty)} file(s) under incidents/ or schema/taxonomy/ differ from the "
+            f"commit ({shown}); an export describes a commit: commit them, or export from a "
+            "clean clone"
+        )
+    return repo
+
+
+def check_releasable(library: Library, cwd: Path | None = None) -> None:
+    """Raise ExportRefused when `curator lint --release` would fail: any error, and
+    placeholder ids (`IL-NEW-…`), which a release must not hold."""
+    errors = [f for f in lint(library, cwd=cwd, release=True) if f.severity is Severity.ERROR]
+    if errors:
+        raise ExportRefused(errors)
+
+
+def released_incidents(snapshot: Snapshot) -> Iterator[ExportedIncident]:
+    """The published and withdrawn incidents, by id, dated; read one at a time, after lint
+    has found no error, so that the library is never held in memory twice."""
+    for path in snapshot.files:
+        incident, problems = validate(load_bytes(path.read_bytes()))
+        if incident is None:  # lint passed, so this is a bug, not bad input
+            raise ExportError(f"{path.name} passed lint but does not load: {problems}")
+        if incident.status in EXPORTED_STATUSES:
+            yield dated(incident, snapshot.history, f"{INCIDENTS}/{path.name}")
+
+
+def dated(incident: Incident, history: History, path: str) -> ExportedIncident:
+    dates = history.dates.get(path)
+    if dates is None:
+        raise ExportError(f"{path} has no commit in the history of HEAD")
+    return ExportedIncident.model_validate(
+        {
+            **released_data(incident),
+            "added": timestamp(dates.added),
+            "modified": timestamp(dates.modified),
+        }
+    )
+
+
+def released_data(incident: Incident) -> dict[str, Any]:
+    """The incident's values as released: text without the line break that ends a YAML
+    block scalar (`|`), so that the data does not depend on how the file was laid out."""
+    return _trimmed(incident.model_dump())
+
+
+def _trimmed(value: Any) -> Any:
+    if isinstance(value, str):
+        return value.rstrip("\n")
+    if isinstance(value, list):
+        return [_trimmed(item) for item in value]
+    if isinstance(value, dict):
+        return {key: _trimmed(item) for key, item in value.items()}
+    return value
+
+
+def timestamp(when: dt.datetime) -> str:
+    return when.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def collect(library: Library, version: str | None = None, cwd: Path | None = None) -> Snapshot:
+    repo = open_repo(library)
+    check_releasable(library, cwd)
+    try:
+        head = repo.commit("HEAD")
+        history = file_history(repo.file_events(INCIDENTS, head.sha))
+        version = version or repo.describe(head.sha)
+    except GitError as exc:
+        raise ExportError(str(exc)) from exc
+    # Lint has checked that every file is named by its numbered id.
+    files = sorted(library.incident_paths(), key=lambda path: id_number(path.stem))
+    return Snapshot(repo, head, version, library.taxonomy, history, files)

@@ -1,0 +1,19 @@
+"""Why an export did not happen: the two outcomes the CLI maps to exit statuses."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from curator.findings import Finding
+
+
+class ExportError(Exception):
+    """The export cannot run here (no git history, uncommitted changes, bad --out): exit 2."""
+
+
+class ExportRefused(Exception):
+    """The library is not fit to release (lint errors, placeholder ids): exit 1."""
+
+    def __init__(self, findings: Sequence[Finding]) -> None:
+        super().__init__("the library is not ready for release")
+        self.findings = list(findings)

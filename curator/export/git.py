@@ -1,0 +1,198 @@
+"""The few questions the export asks git, each answered by one `git` process.
+
+Output that could vary with a user's git configuration (colours, signatures, rename
+settings, relative paths) is pinned by flags, so every machine reads the same answers.
+Paths given to and returned by this module are relative to the library root.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import subprocess
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+# Config that would otherwise change what `git log` prints, overridden for every call.
+_PINNED_CONFIG = (
+    "-c", "color.ui=false",
+    "-c", "log.showSignature=false",
+    "-c", "diff.relative=false",
+    "-c", "core.quotePath=false",
+)  # fmt: skip
+
+
+class GitError(Exception):
+    """git is missing, the library is not in a usable checkout, or a command failed."""
+
+
+@dataclass(frozen=True)
+class Commit:
+    sha: str
+    time: dt.datetime  # committer time, UTC
+
+
+@dataclass(frozen=True)
+class TreeEntry:
+    path: str  # relative to the library root
+    blob: str
+
+
+@dataclass(frozen=True)
+class FileEvent:
+    """One file touched by one commit, as `git log --name-status` reports it."""
+
+    commit: Commit
+    status: str  # A, M, D, R (rename), T (type change)
+    path: str
+    old_path: str | None = None  # for renames
+
+
+def utc(timestamp: str) -> dt.datetime:
+    return dt.datetime.fromtimestamp(int(timestamp), dt.UTC)
+
+
+class Repo:
+    """The git checkout that holds a library; `prefix` is the library's folder in it."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        inside = self._try("rev-parse", "--is-inside-work-tree")
+        if inside is None or inside.strip() != b"true":
+            raise GitError(
+                f"{root} is not in a git checkout: export dates every incident from git "
+                "history, so it needs the library's repository (a clone, not a copy)"
+            )
+        if self.run("rev-parse", "--is-shallow-repository").strip() == b"true":
+            raise GitError(
+                "the checkout is shallow, so the history that dates incidents is missing; "
+                "fetch it all (git fetch --unshallow, or actions/checkout with fetch-depth: 0)"
+            )
+        self.prefix = self.run("rev-parse", "--show-prefix").decode().strip()
+
+    def run(self, *args: str, stdin: bytes | None = None) -> bytes:
+        try:
+            proc = subprocess.run(
+                ["git", *_PINNED_CONFIG, *args],
+                cwd=self.root,
+                env={**os.environ, "LC_ALL": "C", "GIT_TERMINAL_PROMPT": "0"},
+                input=stdin,
+                capture_output=True,
+                check=False,
+            )
+        except FileNotFoundError as exc:
+            raise GitError("git is not installed or not on PATH") from exc
+        if proc.returncode != 0:
+            message = proc.stderr.decode(errors="replace").strip().splitlines()
+            raise GitError(f"git {args[0]} failed: {message[-1] if message else proc.returncode}")
+        return proc.stdout
+
+    def _try(self, *args: str) -> bytes | None:
+        try:
+            return self.run(*args)
+        except GitError:
+            return None
+
+    def _relative(self, full_path: str) -> str:
+        return full_path.removeprefix(self.prefix)
+
+    def commit(self, rev: str = "HEAD") -> Commit:
+        """The commit a revision names; `rev` may come from a user, so it is never an option."""
+        sha = None
+        if rev and not rev.startswith("-"):
+            sha = self._try(
+                "rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}"
+            )
+        if not sha:
+            raise GitError(f"{rev!r} is not a commit of this repository")
+        out = self.run("log", "-1", "--format=%H %ct", sha.decode().strip(), "--")
+        full, timestamp = out.decode().split()
+        return Commit(full, utc(timestamp))
+
+    def dirty(self, paths: Iterable[str]) -> list[str]:
+        """Files under `paths` that differ from HEAD, untracked ones included."""
+        out = self.run("status", "--porcelain=v1", "-z", "--untracked-files=all", "--", *paths)
+        tokens = iter(out.decode().split("\0"))
+        found = []
+        for entry in tokens:
+            if not entry:
+                continue
+            found.append(self._relative(entry[3:]))
+            if "R" in entry[:2] or "C" in entry[:2]:
+                next(tokens, None)  # the rename's source path, which has no status of its own
+        return found
+
+    def describe(self, rev: str = "HEAD") -> str:
+        """The release tag at `rev`, else `<tag>-<n>-g<sha>`, else the commit's short sha."""
+        args = ("describe", "--tags", "--match", "v*", "--abbrev=12", "--always", rev)
+        return self.run(*args).decode().strip()
+
+    def previous_tag(self, rev: str = "HEAD") -> str | None:
+        """The newest `v*` tag reachable from the parent of `rev`: the release before it."""
+        out = self._try("describe", "--tags", "--abbrev=0", "--match", "v*", f"{rev}^")
+        return out.decode().strip() if out else None
+
+    def tree(self, rev: str, folder: str) -> list[TreeEntry]:
+        """The blobs under `folder` at `rev`."""
+        out = self.run("ls-tree", "-r", "-z", "--full-name", rev, "--", folder)
+        entries = []
+        for line in out.decode().split("\0"):
+            if not line:
+                continue
+            meta, path = line.split("\t", 1)
+            _mode, kind, blob = meta.split()
+            if kind == "blob":
+                entries.append(TreeEntry(self._relative(path), blob))
+        return entries
+
+    def blobs(self, shas: Iterable[str]) -> dict[str, bytes]:
+        """The contents of the given blobs, read by one `git cat-file --batch`."""
+        wanted = list(dict.fromkeys(shas))
+        if not wanted:
+            return {}
+        out = self.run("cat-file", "--batch", stdin="".join(f"{s}\n" for s in wanted).encode())
+        contents: dict[str, bytes] = {}
+        offset = 0
+        for sha in wanted:
+            header_end = out.index(b"\n", offset)
+            _sha, _kind, size = out[offset:header_end].decode().split()
+            start = header_end + 1
+            contents[sha] = out[start : start + int(size)]
+            offset = start + int(size) + 1
+        return contents
+
+    def file_events(self, folder: str, rev: str = "HEAD") -> Iterator[FileEvent]:
+        """Every change to files under `folder` on the first-parent history of `rev`,
+        oldest first, from a single `git log`.
+
+        First-parent: a merged pull request counts from its merge into the main line, not
+        from the dates of its branch commits.
+        """
+        out = self.run(
+            "log", rev, "--first-parent", "--diff-merges=first-parent", "--reverse",
+            "--no-color", "--find-renames", "--name-status", "-z",
+            "--format=%x01%H %ct", "--", folder,
+        )  # fmt: skip
+        for chunk in out.split(b"\x01")[1:]:
+            header, _, body = chunk.partition(b"\0")
+            sha, timestamp = header.decode().split()
+            commit = Commit(sha, utc(timestamp))
+            tokens = body.lstrip(b"\n").decode().split("\0")
+            yield from _events(commit, tokens, self._relative)
+
+
+def _events(
+    commit: Commit, tokens: list[str], relative: Callable[[str], str]
+) -> Iterator[FileEvent]:
+    index = 0
+    while index < len(tokens) and tokens[index]:
+        status = tokens[index][0]
+        if status in ("R", "C"):
+            old, new = tokens[index + 1], tokens[index + 2]
+            index += 3
+            yield FileEvent(commit, status, relative(new), relative(old))
+        else:
+            path = tokens[index + 1]
+            index += 2
+            yield FileEvent(commit, status, relative(path))

@@ -1,0 +1,112 @@
+"""Attach an export to the GitHub release of its tag, with PyGithub.
+
+A release holds at most 1,000 assets and no folders, so it gets the export's top-level
+files (what most consumers fetch) and one zip of the whole export, per-incident files
+included. Re-running replaces assets of the same name, so a failed job can be retried.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import zipfile
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+import requests
+from github import GithubException, UnknownObjectException
+from github.GitRelease import GitRelease
+from github.Repository import Repository
+
+from curator.export.write import MANIFEST
+from curator.github.client import GitHubError, connect, explain
+from curator.github.retry import GaveUp, RetryPolicy, with_retries
+
+CONTENT_TYPES = {
+    ".json": "application/json",
+    ".csv": "text/csv; charset=utf-8",
+    ".atom": "application/atom+xml",
+    ".zip": "application/zip",
+}
+
+
+class PublishError(Exception):
+    """The folder given is not an export."""
+
+
+@dataclass(frozen=True)
+class Published:
+    release_url: str
+    assets: list[str]
+
+
+def archive_name(tag: str) -> str:
+    return f"incident-library-{tag}.zip"
+
+
+def zip_export(export_dir: Path, target: Path) -> Path:
+    """The whole export as one zip: entries sorted, dated by the commit, fixed permissions."""
+    manifest = json.loads((export_dir / MANIFEST).read_text(encoding="utf-8"))
+    stamp = manifest["generated_at"]  # 2026-11-30T03:25:43Z
+    when = (int(stamp[0:4]), int(stamp[5:7]), int(stamp[8:10]), *map(int, stamp[11:19].split(":")))
+    paths = sorted(p for p in export_dir.rglob("*") if p.is_file())
+    with zipfile.ZipFile(target, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        for path in paths:
+            entry = zipfile.ZipInfo(path.relative_to(export_dir).as_posix(), date_time=when)
+            entry.compress_type = zipfile.ZIP_DEFLATED
+            entry.external_attr = 0o644 << 16
+            archive.writestr(entry, path.read_bytes())
+    return target
+
+
+def release_assets(export_dir: Path, tag: str, workdir: Path) -> list[Path]:
+    if not (export_dir / MANIFEST).is_file():
+        raise PublishError(f"{export_dir} holds no {MANIFEST}; run `curator export` first")
+    top_level = sorted(p for p in export_dir.iterdir() if p.is_file())
+    return [*top_level, zip_export(export_dir, workdir / archive_name(tag))]
+
+
+def publish(
+    repo_name: str, tag: str, assets: list[Path], env: Mapping[str, str] = os.environ
+) -> Published:
+    """Create the release of `tag` if it does not exist, then upload (or replace) `assets`.
+
+    Each step is retried by re-reading GitHub's state first (`curator.github.retry`): an
+    upload whose answer was lost is found by name and replaced, never duplicated.
+    """
+    github = connect(env)
+    try:
+        repo = github.get_repo(repo_name)
+        release = with_retries(lambda: _release(repo, tag), RetryPolicy(), f"release {tag}")
+        for path in assets:
+            with_retries(lambda path=path: _upload(release, path), RetryPolicy(), path.name)
+        return Published(release.html_url, [path.name for path in assets])
+    except (GithubException, GaveUp, requests.RequestException) as exc:
+        raise _explain(exc, f"release {tag} of {repo_name}") from exc
+    finally:
+        github.close()
+
+
+def _release(repo: Repository, tag: str) -> GitRelease:
+    try:
+        return repo.get_release(tag)
+    except UnknownObjectException:
+        return repo.create_git_release(tag, name=tag, message=f"Incident Library {tag}")
+
+
+def _upload(release: GitRelease, path: Path) -> None:
+    for asset in release.get_assets():
+        if asset.name == path.name:
+            asset.delete_asset()
+    content_type = CONTENT_TYPES.get(path.suffix, "application/octet-stream")
+    release.upload_asset(str(path), name=path.name, content_type=content_type)
+
+
+def _explain(exc: BaseException, what: str) -> GitHubError:
+    if isinstance(exc, GithubException) and exc.status == 403:
+        return GitHubError(
+            f"{what}: the token may not write releases ({exc.status}); the job needs "
+            "`permissions: contents: write`"
+        )
+    return explain(exc, what)

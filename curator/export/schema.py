@@ -1,0 +1,93 @@
+"""JSON Schemas of the export's JSON files, generated from `curator.export.model`.
+
+`python -m curator.export.schema --write` refreshes `schema/export/`; a test fails when
+the committed files drift from the models.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel
+
+from curator.export.model import (
+    Changes,
+    ExportedIncident,
+    Graph,
+    IncidentsFile,
+    Manifest,
+    TaxonomyExport,
+)
+from curator.schema import BASE_ID
+
+FOLDER = "export"
+# Schema file name → the model it describes; docs/export.md says which export file uses it.
+SCHEMAS: dict[str, type[BaseModel]] = {
+    "incident.schema.json": ExportedIncident,
+    "incidents.schema.json": IncidentsFile,
+    "taxonomy.schema.json": TaxonomyExport,
+    "graph.schema.json": Graph,
+    "changes.schema.json": Changes,
+    "manifest.schema.json": Manifest,
+}
+# Export file → the schema it is valid against (incidents/*.json all use incident.schema.json).
+FILE_SCHEMAS = {
+    "incidents.json": "incidents.schema.json",
+    "taxonomy.json": "taxonomy.schema.json",
+    "graph.json": "graph.schema.json",
+    "changes.json": "changes.schema.json",
+    "manifest.json": "manifest.schema.json",
+}
+
+
+def schema_for(path: str) -> str | None:
+    """The schema file of an export file, by its path in the export; None for CSV and Atom."""
+    if path.startswith("incidents/") and path.endswith(".json"):
+        return "incident.schema.json"
+    return FILE_SCHEMAS.get(path)
+
+
+def json_schema(name: str) -> dict[str, Any]:
+    """The schema of what the export writes: every key of every object is always present
+    (absent values are `null` or `[]`), so every property is required."""
+    body = SCHEMAS[name].model_json_schema(mode="serialization")
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": f"{BASE_ID}{FOLDER}/{name}",
+        **_all_required(body),
+    }
+
+
+def _all_required(node: Any) -> Any:
+    if isinstance(node, list):
+        return [_all_required(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    result = {key: _all_required(value) for key, value in node.items()}
+    if isinstance(node.get("properties"), dict) and node.get("type") == "object":
+        result["required"] = list(node["properties"])
+    return result
+
+
+def render(name: str) -> str:
+    return json.dumps(json_schema(name), ensure_ascii=False, indent=2) + "\n"
+
+
+def write(folder: Path) -> list[Path]:
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name in SCHEMAS:
+        target = folder / name
+        target.write_text(render(name), encoding="utf-8")
+        written.append(target)
+    return written
+
+
+if __name__ == "__main__":  # pragma: no cover - developer convenience
+    if sys.argv[1:] != ["--write"]:
+        sys.exit("usage: python -m curator.export.schema --write")
+    for path in write(Path("schema") / FOLDER):
+        print(path)

@@ -1,0 +1,117 @@
+"""Write an export into a temporary folder beside `--out`, then swap it into place.
+
+Readers of `--out` see the previous export or the new one, never a mix: the new folder
+is complete before it is renamed in, and on any failure it is deleted and the previous
+export is left as it was. Each file's size and SHA-256 are taken as it is written.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import tempfile
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from types import TracebackType
+from typing import BinaryIO
+
+from curator.export.errors import ExportError
+from curator.export.model import ManifestFile
+
+MANIFEST = "manifest.json"
+
+
+def check_target(out: Path) -> None:
+    """Refuse to replace anything but an earlier export (or an empty folder)."""
+    if not out.exists():
+        if not out.parent.is_dir():
+            raise ExportError(f"cannot write {out}: {out.parent} is not a folder")
+        return
+    if not out.is_dir():
+        raise ExportError(f"{out} exists and is not a folder")
+    if any(out.iterdir()) and not (out / MANIFEST).is_file():
+        raise ExportError(
+            f"{out} is not empty and holds no {MANIFEST}; refusing to replace a folder that "
+            "is not an earlier export"
+        )
+
+
+class HashingFile:
+    def __init__(self, raw: BinaryIO) -> None:
+        self._raw = raw
+        self._digest = hashlib.sha256()
+        self.size = 0
+
+    def write(self, chunk: bytes) -> None:
+        self._raw.write(chunk)
+        self._digest.update(chunk)
+        self.size += len(chunk)
+
+    def hexdigest(self) -> str:
+        return self._digest.hexdigest()
+
+
+class ExportWriter:
+    """`with ExportWriter(out) as writer:` — files go to a temporary folder until the end."""
+
+    def __init__(self, out: Path) -> None:
+        check_target(out)
+        self.out = out
+        self.files: list[ManifestFile] = []
+        self._temp: Path | None = None
+
+    def __enter__(self) -> ExportWriter:
+        self._temp = Path(tempfile.mkdtemp(prefix=f".{self.out.name}.", dir=self.out.parent))
+        return self
+
+    def write(self, path: str, chunks: bytes | Iterable[bytes]) -> ManifestFile:
+        """Write one file (bytes, or chunks streamed in order) and record its checksum."""
+        with self.stream(path) as stream:
+            for chunk in [chunks] if isinstance(chunks, bytes) else chunks:
+                stream.write(chunk)
+        return self.files[-1]
+
+    @contextmanager
+    def stream(self, path: str) -> Iterator[HashingFile]:
+        """A file to write in pieces, for a file too large to build in memory first."""
+        assert self._temp is not None, "use ExportWriter as a context manager"
+        target = self._temp / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with target.open("wb") as raw:
+            stream = HashingFile(raw)
+            yield stream
+        self.files.append(ManifestFile(path=path, size=stream.size, sha256=stream.hexdigest()))
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        assert self._temp is not None
+        if kind is not None:
+            shutil.rmtree(self._temp, ignore_errors=True)
+            return
+        try:
+            _swap(self._temp, self.out)
+        finally:
+            shutil.rmtree(self._temp, ignore_errors=True)
+
+
+def _swap(new: Path, out: Path) -> None:
+    os.chmod(new, 0o755)  # mkdtemp makes it private; an export is meant to be read
+    if not out.exists():
+        os.rename(new, out)
+        return
+    old = Path(tempfile.mkdtemp(prefix=f".{out.name}.old.", dir=out.parent))
+    os.rename(out, old / "export")
+    try:
+        os.rename(new, out)
+    except BaseException:
+        os.rename(old / "export", out)
+        raise
+    finally:
+        if out.exists():
+            shutil.rmtree(old, ignore_errors=True)

@@ -1,0 +1,84 @@
+"""A PyGithub connection configured from the environment, and one-line explanations of
+what GitHub answers when it says no."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+
+import requests
+from github import Auth, Github, GithubException
+
+from curator import __version__
+from curator.github.retry import GaveUp
+
+DEFAULT_API_URL = "https://api.github.com"
+TOKEN_VARIABLE = "GITHUB_TOKEN"
+API_URL_VARIABLE = "GITHUB_API_URL"  # set by Actions; GitHub Enterprise Server's differs
+
+
+class GitHubError(Exception):
+    """A one-line reason a GitHub operation failed; the CLI prints it as it is."""
+
+
+class Forbidden(GitHubError):
+    """403: the token lacks a permission (a read-only token on a pull request from a fork)."""
+
+
+def connect(env: Mapping[str, str] = os.environ) -> Github:
+    token = env.get(TOKEN_VARIABLE, "").strip()
+    if not token:
+        raise GitHubError(f"{TOKEN_VARIABLE} is not set: the token to post with")
+    api_url = env.get(API_URL_VARIABLE, "").strip().rstrip("/") or DEFAULT_API_URL
+    return Github(
+        auth=Auth.Token(token),
+        base_url=api_url,
+        user_agent=f"incident-curator/{__version__}",
+        per_page=100,  # the most GitHub serves per page: fewest requests for long threads
+        timeout=30,
+        retry=None,  # retry.py decides, so that writes are never replayed blindly
+        seconds_between_requests=None,  # a handful of sequential requests per run
+        lazy=True,  # objects are fetched when read: no request for the repository itself
+    )
+
+
+def explain(exc: BaseException, what: str) -> GitHubError:
+    """`exc` as one line that says what to do about it."""
+    if isinstance(exc, GaveUp):
+        return GitHubError(str(exc))
+    if isinstance(exc, requests.RequestException):
+        return GitHubError(f"{what}: cannot reach GitHub ({type(exc).__name__}: {exc})")
+    if not isinstance(exc, GithubException):
+        return GitHubError(f"{what}: {type(exc).__name__}: {exc}")
+    message = exc.message or (exc.data.get("message") if isinstance(exc.data, dict) else None)
+    said = f" ({exc.status} {message})" if message else f" ({exc.status})"
+    if exc.status == 401:
+        return GitHubError(
+            f"{what}: GitHub does not accept the token{said}; "
+            f"{TOKEN_VARIABLE} is missing, expired or not meant for this server"
+        )
+    if exc.status == 403:
+        return Forbidden(
+            f"{what}: the token may not do this{said}; a workflow needs "
+            "`permissions: pull-requests: write`, which GitHub never grants to a "
+            "`pull_request` run from a fork (comment from a `workflow_run` workflow instead)"
+        )
+    if exc.status == 404:
+        return GitHubError(
+            f"{what}: not found{said}; check the repository and the pull request number, "
+            f"and that the token can see the repository ({API_URL_VARIABLE} for GitHub "
+            "Enterprise)"
+        )
+    if exc.status == 422:
+        return GitHubError(f"{what}: GitHub rejected the request{said}: {_errors(exc)}")
+    return GitHubError(f"{what}: GitHub answered{said}")
+
+
+def _errors(exc: GithubException) -> str:
+    errors = exc.data.get("errors") if isinstance(exc.data, dict) else None
+    if not isinstance(errors, list) or not errors:
+        return "no details given"
+    first = errors[0]
+    if isinstance(first, dict):
+        return str(first.get("message") or first.get("code") or first)
+    return str(first)

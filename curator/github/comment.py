@@ -1,0 +1,71 @@
+"""One bot comment per pull request: found by a hidden marker and its author, then edited,
+left alone or created.
+
+A comment counts as ours only if it carries the marker *and* was written by the bot's
+account, so a person quoting the marker is never edited. Every page of comments is read
+(100 per page). Each attempt reads the thread afresh before writing, so a write that failed
+after GitHub had in fact stored it (a 502 from the proxy in front) is found on the next
+attempt instead of being made twice; extra copies left by two runs racing are deleted.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from github.IssueComment import IssueComment
+from github.PullRequest import PullRequest
+
+from curator.github.retry import RetryPolicy, with_retries
+
+DEFAULT_AUTHOR = "github-actions[bot]"  # who GITHUB_TOKEN writes as
+
+Action = Literal["created", "edited", "unchanged"]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    action: Action
+    url: str
+    removed: int = 0  # extra copies of our comment that were deleted
+
+
+def own_comments(pull: PullRequest, marker: str, author: str) -> list[IssueComment]:
+    """Our comments on `pull`, oldest first, over every page."""
+    return [
+        comment
+        for comment in pull.get_issue_comments()
+        if marker in (comment.body or "")
+        and comment.user is not None
+        and comment.user.login == author
+    ]
+
+
+def upsert(
+    pull: PullRequest,
+    body: str,
+    marker: str,
+    author: str = DEFAULT_AUTHOR,
+    policy: RetryPolicy | None = None,
+) -> Outcome:
+    if marker not in body:
+        raise ValueError("the comment body must carry the marker, or it could not be found again")
+    return with_retries(
+        lambda: _reconcile(pull, body, marker, author),
+        policy or RetryPolicy(),
+        f"commenting on pull request #{pull.number}",
+    )
+
+
+def _reconcile(pull: PullRequest, body: str, marker: str, author: str) -> Outcome:
+    mine = own_comments(pull, marker, author)
+    if not mine:
+        created = pull.create_issue_comment(body)
+        return Outcome("created", created.html_url)
+    keep, extra = mine[0], mine[1:]
+    for comment in extra:
+        comment.delete()
+    if keep.body == body:
+        return Outcome("unchanged", keep.html_url, len(extra))
+    keep.edit(body)
+    return Outcome("edited", keep.html_url, len(extra))

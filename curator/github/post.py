@@ -1,0 +1,54 @@
+"""Post a rendered comment on a pull request, after checking that it belongs there."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+
+from github import GithubException
+from github.PullRequest import PullRequest
+from github.Repository import Repository
+
+from curator.github.client import GitHubError, connect, explain
+from curator.github.comment import DEFAULT_AUTHOR, Outcome, upsert
+from curator.github.retry import GaveUp, RetryPolicy, with_retries
+from curator.github.verify import RunEvent, check_event, check_pull
+
+
+def post_comment(
+    repo: str,
+    number: int,
+    body: str,
+    marker: str,
+    head_sha: str | None = None,
+    event: RunEvent | None = None,
+    author: str = DEFAULT_AUTHOR,
+    env: Mapping[str, str] = os.environ,
+    policy: RetryPolicy | None = None,
+) -> Outcome:
+    """Create, edit or leave the one bot comment on pull request `number` of `repo`.
+
+    With `head_sha`, only if that commit is the pull request's head (and, with `event`, the
+    commit and number agree with the workflow_run event). Raises GitHubError (Forbidden for a
+    403, Stale when the pull request has moved on, Mismatch for a forged artifact).
+    """
+    policy = policy or RetryPolicy()
+    if event is not None:
+        if head_sha is None:
+            raise GitHubError("--event needs --head-sha: the commit the report is for")
+        check_event(event, repo, number, head_sha)
+    what = f"pull request #{number} of {repo}"
+    try:
+        repository = connect(env).get_repo(repo)
+        pull = with_retries(lambda: _fetch(repository, number), policy, f"reading {what}")
+        if head_sha is not None:
+            check_pull(pull, repo, head_sha, event)
+        return upsert(pull, body, marker, author, policy)
+    except (GithubException, GaveUp, OSError) as exc:
+        raise explain(exc, f"commenting on {what}") from exc
+
+
+def _fetch(repository: Repository, number: int) -> PullRequest:
+    pull = repository.get_pull(number)
+    pull.head  # noqa: B018 - completes the lazy object: one GET, retried as a whole here
+    return pull

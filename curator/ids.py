@@ -1,0 +1,162 @@
+"""`curator assign-ids`: give every placeholder id (`IL-NEW-<slug>`) its number.
+
+The next free number is one more than the highest number any file of the library holds,
+withdrawn incidents included (and, given `reserved`, numbers of files deleted in the
+history), so a number is never given twice. Placeholders are numbered in the order of
+their ids, so the result depends on nothing but the files. Each renamed incident's file
+follows its id, and every `related`, `duplicate_of` and `not_duplicate_of` naming it is
+rewritten through the canonical writer.
+
+Everything is computed before anything is written: a library the tool cannot read in
+full is refused as a whole, since an unreadable file might hold a reference.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+
+from curator.library import Library
+from curator.load import load_bytes
+from curator.model import NUMBERED_ID_PATTERN
+from curator.rules.placeholder_id import is_placeholder
+from curator.write.atomic import write_atomic
+from curator.write.canonical import Refused, render
+
+_NUMBERED = re.compile(NUMBERED_ID_PATTERN)
+REFERENCE_LISTS = ("related", "not_duplicate_of")
+
+
+class CannotAssign(Exception):
+    """The library is not in a state where numbers can be given safely."""
+
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__("; ".join(problems))
+        self.problems = problems
+
+
+@dataclass(frozen=True)
+class Assignment:
+    placeholder: str
+    number: str
+    old_path: Path
+    new_path: Path
+
+
+@dataclass
+class Plan:
+    assignments: list[Assignment] = field(default_factory=list)
+    rewrites: dict[Path, bytes] = field(default_factory=dict)  # final path → new bytes
+    references: list[Path] = field(default_factory=list)  # other files whose refs changed
+
+    def mapping(self) -> dict[str, str]:
+        return {a.placeholder: a.number for a in self.assignments}
+
+
+def number_of(incident_id: str) -> int | None:
+    return int(incident_id[3:]) if _NUMBERED.match(incident_id) else None
+
+
+def plan(library: Library, reserved: Iterable[int] = ()) -> Plan:
+    """What `assign` would do; reads everything, writes nothing."""
+    files: dict[Path, tuple[bytes, Any]] = {}
+    problems: list[str] = []
+    for path in library.incident_paths():
+        if not path.is_file():
+            continue
+        raw = path.read_bytes()
+        loaded = load_bytes(raw)
+        if loaded.problems:
+            problems.append(f"{path.name}: cannot be read ({loaded.problems[0].message})")
+        files[path] = (raw, loaded.data)
+    taken = set(reserved)
+    placeholders: dict[str, Path] = {}
+    for path, (_, data) in files.items():
+        taken |= {n for n in (number_of(path.stem), number_of(_id(data) or "")) if n is not None}
+        incident_id = _id(data)
+        if incident_id is None or not is_placeholder(incident_id):
+            continue
+        if incident_id != path.stem:
+            problems.append(f"{path.name}: holds id {incident_id}; the file name must match")
+        elif incident_id in placeholders:
+            problems.append(f"{incident_id} is used by {placeholders[incident_id].name} too")
+        placeholders[incident_id] = path
+    if problems:
+        raise CannotAssign(problems)
+    first = max(taken, default=0) + 1
+    result = Plan()
+    for offset, placeholder in enumerate(sorted(placeholders)):
+        number = f"IL-{first + offset:04d}"
+        old = placeholders[placeholder]
+        result.assignments.append(
+            Assignment(placeholder, number, old, old.with_name(number + ".yaml"))
+        )
+    _plan_rewrites(result, files)
+    return result
+
+
+def _id(data: Any) -> str | None:
+    value = data.get("id") if isinstance(data, dict) else None
+    return value if isinstance(value, str) else None
+
+
+def _plan_rewrites(result: Plan, files: dict[Path, tuple[bytes, Any]]) -> None:
+    mapping = result.mapping()
+    renamed = {a.old_path: a.new_path for a in result.assignments}
+    problems: list[str] = []
+    for path, (raw, data) in files.items():
+        if path not in renamed and not _refers_to(data, mapping):
+            continue
+        try:
+            text = render(raw, lambda tree: renumber(tree, mapping))
+        except Refused as refused:
+            problems.append(f"{path.name}: {refused.message}")
+            continue
+        result.rewrites[renamed.get(path, path)] = text.encode("utf-8")
+        if path not in renamed:
+            result.references.append(path)
+    if problems:
+        raise CannotAssign(problems)
+
+
+def _refers_to(data: Any, mapping: dict[str, str]) -> bool:
+    if not isinstance(data, dict):
+        return False
+    refs = [data.get("duplicate_of")]
+    for key in REFERENCE_LISTS:
+        value = data.get(key)
+        refs += value if isinstance(value, list) else []
+    return any(isinstance(ref, str) and ref in mapping for ref in refs)
+
+
+def renumber(tree: Any, mapping: dict[str, str]) -> None:
+    """Replace placeholder ids by their numbers in the id and every reference, in place."""
+    if not isinstance(tree, CommentedMap):
+        return
+    for key in ("id", "duplicate_of"):
+        value = tree.get(key)
+        if isinstance(value, str) and value in mapping:
+            tree[key] = mapping[value]
+    for key in REFERENCE_LISTS:
+        refs = tree.get(key)
+        for index, ref in enumerate(refs if isinstance(refs, CommentedSeq) else ()):
+            if isinstance(ref, str) and ref in mapping:
+                refs[index] = mapping[ref]
+
+
+def assign(library: Library, reserved: Iterable[int] = ()) -> Plan:
+    """Number every placeholder: write renamed files first (never over an existing file),
+    then the references, then remove the placeholder files."""
+    result = plan(library, reserved)
+    for assignment in result.assignments:
+        write_atomic(assignment.new_path, result.rewrites[assignment.new_path], exclusive=True)
+    for path in result.references:
+        write_atomic(path, result.rewrites[path])
+    for assignment in result.assignments:
+        assignment.old_path.unlink()
+    return result

@@ -1,0 +1,93 @@
+"""`curator assign-ids --push`: number placeholders on the default branch and push the
+result, redoing the work when another push got there first.
+
+Each attempt starts from the remote branch as it is now (fetch, then reset to it), numbers
+the placeholders, commits and pushes. git refuses a push that is not a fast-forward, so if
+anything landed on the branch meanwhile — a merge, or another numbering run — the push
+fails, and the next attempt numbers again from the new head: two runs can never give out
+the same number. The workflow also serialises runs (a concurrency group); this loop covers
+what that cannot, such as a merge landing between fetch and push.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from curator.ids import Plan, assign, number_of
+from curator.library import INCIDENTS, Library
+
+_DELETED_INCIDENT = re.compile(rf"^{INCIDENTS}/(IL-[0-9]{{4,}})\.ya?ml$")
+
+
+class GitError(Exception):
+    """A git command failed for a reason other than a concurrent push."""
+
+
+@dataclass(frozen=True)
+class Pushed:
+    plan: Plan
+    attempts: int
+    commit: str | None  # None when there was nothing to number
+
+
+def git(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        ["git", *args], cwd=root, capture_output=True, text=True, encoding="utf-8", check=False
+    )
+
+
+def _must(root: Path, *args: str) -> str:
+    done = git(root, *args)
+    if done.returncode != 0:
+        detail = (done.stderr or done.stdout).strip().splitlines()
+        raise GitError(f"git {' '.join(args)} failed: {detail[-1] if detail else done.returncode}")
+    return done.stdout.strip()
+
+
+def deleted_numbers(root: Path) -> set[int]:
+    """Numbers of incident files that the history shows deleted: never to be given again."""
+    done = git(root, "log", "--diff-filter=D", "--name-only", "--format=", "--", INCIDENTS)
+    numbers = set()
+    for line in done.stdout.splitlines() if done.returncode == 0 else ():
+        match = _DELETED_INCIDENT.match(line.strip())
+        number = number_of(match.group(1)) if match else None
+        if number is not None:
+            numbers.add(number)
+    return numbers
+
+
+def commit_message(result: Plan) -> str:
+    lines = [f"{a.placeholder} → {a.number}" for a in result.assignments]
+    return "Number new incidents\n\n" + "\n".join(lines) + "\n"
+
+
+def assign_and_push(
+    root: Path,
+    remote: str,
+    branch: str,
+    attempts: int = 5,
+    log: Callable[[str], None] = lambda _: None,
+) -> Pushed:
+    if _must(root, "status", "--porcelain"):
+        raise GitError("the working tree has uncommitted changes; --push starts from the remote")
+    for attempt in range(1, attempts + 1):
+        _must(root, "fetch", "--quiet", remote, branch)
+        base = _must(root, "rev-parse", "FETCH_HEAD")
+        _must(root, "reset", "--quiet", "--hard", base)
+        result = assign(Library.at(root), deleted_numbers(root))
+        if not result.assignments:
+            return Pushed(result, attempt, None)
+        _must(root, "add", "--all", "--", INCIDENTS)
+        _must(root, "commit", "--quiet", "-m", commit_message(result))
+        pushed = git(root, "push", "--quiet", remote, f"HEAD:refs/heads/{branch}")
+        if pushed.returncode == 0:
+            return Pushed(result, attempt, _must(root, "rev-parse", "HEAD"))
+        _must(root, "fetch", "--quiet", remote, branch)
+        if _must(root, "rev-parse", "FETCH_HEAD") == base:  # not a race: give up now
+            raise GitError(f"git push failed: {pushed.stderr.strip()}")
+        log(f"{branch} moved while numbering (attempt {attempt} of {attempts}); numbering again")
+    raise GitError(f"{branch} kept moving; gave up after {attempts} attempts")

@@ -1,0 +1,334 @@
+"""`curator new`: a draft incident with a placeholder id, every field laid out, and short
+Korean guidance beside each field as YAML comments.
+
+The draft is valid as it stands (`curator lint` shows only the placeholder warning), so a
+contributor can commit early and fill it in from the source step by step.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import unicodedata
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from curator.library import Library
+from curator.model import DIMENSIONS, PARTIAL_DATE_PATTERN, parse_partial_date
+from curator.rules import source_url_form
+from curator.taxonomy import Taxonomy, fold
+from curator.urls import url_problem
+from curator.write.atomic import write_atomic
+from curator.write.canonical import render
+
+REQUIRED_DIMENSIONS = ("causes", "components", "symptoms")
+STATUSES = ("draft", "published")
+_SLUG_WORDS = 5
+
+
+class DraftError(ValueError):
+    """A value given for the draft that the library would not accept."""
+
+
+@dataclass
+class Draft:
+    title: str
+    source_url: str
+    source_title: str | None = None
+    organizations: list[str] = field(default_factory=list)
+    occurred: str | None = None
+    status: str = "draft"
+    facets: dict[str, list[str]] = field(default_factory=dict)
+
+
+# Checking what was given ----------------------------------------------------------------
+
+
+def check_title(title: str) -> str:
+    title = " ".join(title.split())
+    if not title:
+        raise DraftError("the title is empty")
+    return title
+
+
+def check_source_url(url: str) -> str:
+    url = url.strip()
+    problem = url_problem(url)
+    if problem:
+        raise DraftError(f"source URL {url!r} {problem}")
+    return url
+
+
+def check_occurred(text: str) -> str | None:
+    text = text.strip()
+    if not text:
+        return None
+    if not re.match(PARTIAL_DATE_PATTERN, text):
+        raise DraftError(f"occurred {text!r} is not YYYY, YYYY-MM or YYYY-MM-DD")
+    try:
+        parse_partial_date(text)
+    except ValueError as exc:
+        raise DraftError(f"occurred {text!r} is not a real date") from exc
+    return text
+
+
+def check_terms(taxonomy: Taxonomy, dimension: str, terms: list[str]) -> list[str]:
+    """Known, current term ids of `dimension`, sorted and without repeats."""
+    for term_id in terms:
+        term = taxonomy.term(dimension, term_id)
+        if term is None:
+            hint = taxonomy.did_you_mean(dimension, term_id)
+            also = f"; did you mean {', '.join(hint)}?" if hint else ""
+            raise DraftError(f"{term_id!r} is not a term of {dimension}{also}")
+        if term.deprecated is not None:
+            raise DraftError(f"{term_id!r} is deprecated; use {term.deprecated.replaced_by!r}")
+    return sorted(set(terms))
+
+
+def split_list(text: str) -> list[str]:
+    return [item.strip() for item in text.split(",") if item.strip()]
+
+
+# Guessing what was not given ------------------------------------------------------------
+
+
+def suggest_terms(taxonomy: Taxonomy, text: str) -> dict[str, list[str]]:
+    """Per dimension, the term whose label or alias is the longest phrase found in `text`.
+    Only a starting point: the draft says so, and the contributor checks it."""
+    haystack = fold(text)
+    suggested: dict[str, list[str]] = {}
+    for dimension in DIMENSIONS:
+        best, best_length = None, 0
+        for term in taxonomy.terms[dimension].values():
+            if term.deprecated is not None:
+                continue
+            for name in (term.id.replace("-", " "), term.label.ko, term.label.en, *term.aliases):
+                needle = fold(name)
+                short = len(needle) < (3 if needle.isascii() else 2)
+                if not short and needle in haystack and len(needle) > best_length:
+                    best, best_length = term.id, len(needle)
+        suggested[dimension] = [best] if best else []
+    return suggested
+
+
+def slug_for(title: str, source_url: str) -> str:
+    """Lowercase ASCII words of the title (Korean is not transliterated), else of the
+    source's path or host, else a short hash of the title."""
+    words = _ascii_words(title)
+    if not words:
+        parts = urlsplit(source_url)
+        segments = [s for s in parts.path.split("/") if s]
+        words = _ascii_words(segments[-1]) if segments else []
+        if not words:
+            host = (parts.hostname or "").removeprefix("www.")
+            words = _ascii_words(host.rsplit(".", 1)[0])
+    if not words:
+        return hashlib.sha256(title.encode("utf-8")).hexdigest()[:8]
+    return "-".join(words[:_SLUG_WORDS])
+
+
+def _ascii_words(text: str) -> list[str]:
+    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    return re.findall(r"[a-z0-9]+", ascii_text.lower())
+
+
+def placeholder_for(library: Library, slug: str) -> str:
+    """`IL-NEW-<slug>`, with `-2`, `-3`, ... if a file already has that name."""
+    candidate, number = f"IL-NEW-{slug}", 1
+    while library.incident_path(candidate).exists():
+        number += 1
+        candidate = f"IL-NEW-{slug}-{number}"
+    return candidate
+
+
+# Asking for what is missing ------------------------------------------------------------
+
+# (question, default answer, check) → the answer; the check raises DraftError to ask again.
+Ask = Callable[[str, str, Callable[[str], object]], str]
+_QUESTIONS = {
+    "causes": "원인 causes",
+    "components": "구성 요소 components",
+    "symptoms": "증상 symptoms",
+    "contributing_factors": "기여 요인 contributing_factors (없으면 빈칸)",
+}
+
+
+@dataclass
+class Given:
+    """What the command line said; None or empty where it said nothing."""
+
+    title: str | None = None
+    source_url: str | None = None
+    source_title: str | None = None
+    organizations: list[str] = field(default_factory=list)
+    occurred: str | None = None
+    status: str = "draft"
+    facets: dict[str, list[str]] = field(default_factory=dict)
+
+
+def gather(taxonomy: Taxonomy, given: Given, ask: Ask | None) -> Draft:
+    """A checked draft from the options, asking (when `ask` is given) for what is missing.
+    Facets not given are suggested from the title; without `ask` a required dimension
+    that has neither is an error naming the option to use."""
+    title = check_title(_value(given.title, "--title", "제목 title", "", check_title, ask))
+    url = check_source_url(
+        _value(given.source_url, "--source", "출처 URL source", "", check_source_url, ask)
+    )
+    source_title = given.source_title
+    if source_title is None and ask is not None:
+        source_title = ask("출처 글의 제목 source title (모르면 빈칸)", "", str) or None
+    organizations = given.organizations
+    if not organizations and ask is not None:
+        organizations = split_list(ask("조직 organizations (쉼표로 구분, 없으면 빈칸)", "", str))
+    occurred = given.occurred
+    if occurred is None and ask is not None:
+        occurred = ask("일어난 때 occurred: YYYY[-MM[-DD]] (모르면 빈칸)", "", check_occurred)
+    draft = Draft(
+        title,
+        url,
+        (source_title or "").strip() or None,
+        [" ".join(o.split()) for o in organizations if o.strip()],
+        check_occurred(occurred or ""),
+        given.status,
+    )
+    suggested = suggest_terms(taxonomy, f"{title} {url}")
+    for dimension in DIMENSIONS:
+        draft.facets[dimension] = _terms(taxonomy, dimension, given, suggested, ask)
+    return draft
+
+
+def _value(
+    value: str | None,
+    option: str,
+    question: str,
+    default: str,
+    check: Callable[[str], object],
+    ask: Ask | None,
+) -> str:
+    if value is not None:
+        return value
+    if ask is None:
+        raise DraftError(f"{option} is needed (or run `curator new` in a terminal to be asked)")
+    return ask(question, default, check)
+
+
+def _terms(
+    taxonomy: Taxonomy,
+    dimension: str,
+    given: Given,
+    suggested: dict[str, list[str]],
+    ask: Ask | None,
+) -> list[str]:
+    if given.facets.get(dimension):
+        return check_terms(taxonomy, dimension, given.facets[dimension])
+    default = ", ".join(suggested.get(dimension, []))
+    if ask is not None:
+
+        def check(text: str) -> list[str]:
+            terms = check_terms(taxonomy, dimension, split_list(text))
+            if not terms and dimension in REQUIRED_DIMENSIONS:
+                raise DraftError(f"{dimension} needs at least one term")
+            return terms
+
+        return check(ask(_QUESTIONS[dimension], default, check))
+    if not default and dimension in REQUIRED_DIMENSIONS:
+        option = {"causes": "--cause", "components": "--component", "symptoms": "--symptom"}
+        raise DraftError(
+            f"no {dimension} term could be guessed from the title; give {option[dimension]} TERM "
+            f"(the terms are in schema/taxonomy/{dimension}.yaml)"
+        )
+    return suggested.get(dimension, []) if dimension in REQUIRED_DIMENSIONS else []
+
+
+# Writing --------------------------------------------------------------------------------
+
+
+def render_draft(incident_id: str, draft: Draft) -> str:
+    """The new file's text: every field, each with a Korean hint; canonical already."""
+    org_lines = [f"  - {_scalar(org)}" for org in draft.organizations]
+    occurred = (
+        f"occurred: {draft.occurred}  # 일어난 때: YYYY, YYYY-MM 또는 YYYY-MM-DD"
+        if draft.occurred
+        else "# occurred: 2024-05  # 일어난 때: YYYY, YYYY-MM 또는 YYYY-MM-DD (모르면 비워 둠)"
+    )
+    source_url = source_url_form.tidy(draft.source_url)
+    source_title = draft.source_title or source_url
+    lines = [
+        "# 새 사건 초안. 출처(공개된 글)에 적힌 사실만 쓰세요:"
+        " 숫자·날짜·원인·조치·교훈을 지어내지 않습니다.",
+        "# 쓰는 법: CONTRIBUTING.md · 검사: curator lint · 정리: curator fix, curator fmt",
+        f"id: {incident_id}  # 임시 id. 병합 뒤 봇이 번호를 매깁니다 (curator assign-ids).",
+        f"title: {_scalar(draft.title)}  # 한 줄: 무엇이, 어디서, 어떤 결과로",
+        f"status: {draft.status}  # draft(초안) → 서술 다섯 항목을 모두 채우면 published",
+        occurred,
+        "organizations:"
+        + ("  # 시스템의 주인이나 보고한 조직" if org_lines else " []  # 익명이면 []"),
+        *org_lines,
+        "facets:  # 분류: schema/taxonomy/*.yaml 의 용어 id. 미리 채운 값은 제안이니 확인하세요.",
+        *_facet_lines(draft.facets),
+        "symptom:  # 증상: 무엇이 보였나. 여러 줄은 `symptom: |` 아래에 두 칸 들여 씁니다.",
+        "trigger:  # 촉발: 무엇이 일을 일으켰나",
+        "detection:  # 감지: 어떻게 알아챘나 (출처에 없으면 비워 둠)",
+        "actions:  # 조치: 한 일을 한 줄에 하나씩 `  - ...` 로",
+        "follow_ups:  # 후속 조치: 나중에 한 일 (없으면 비워 둠)",
+        "lessons:  # 교훈: 출처가 말한 교훈 (없으면 비워 둠)",
+        "sources:  # 출처: 원문 글 (그 글을 모아 둔 목록이 아니라)",
+        f"  - url: {_scalar(source_url)}",
+        f"    title: {_scalar(source_title)}  # "
+        + ("원문 제목 그대로" if draft.source_title else "지금은 URL: 원문 제목으로 바꾸세요"),
+        "    # publisher: 펴낸 곳",
+        "    # published: 2024-05-01  # 펴낸 날",
+        "    # language: en  # 원문 언어: en, ko, ...",
+        "related: []  # 함께 읽을 사건 id, 예: [IL-0137]",
+        "not_duplicate_of: []  # 봇이 중복 후보로 짚었지만 다른 사건인 id",
+        "# status: withdrawn 일 때만 (같은 사건이 이미 있을 때):",
+        "# duplicate_of: IL-0137  # 이 사건과 같은 사건의 id",
+        "# withdrawn_reason: |  # 철회한 까닭",
+        "#   ...",
+    ]
+    return render(("\n".join(lines) + "\n").encode("utf-8"))
+
+
+def _facet_lines(facets: dict[str, list[str]]) -> list[str]:
+    hints = {
+        "causes": "원인 (1개 이상)",
+        "components": "관련 구성 요소 (1개 이상)",
+        "symptoms": "드러난 증상 (1개 이상)",
+        "contributing_factors": "기여 요인 (없으면 [])",
+    }
+    lines: list[str] = []
+    for dimension in DIMENSIONS:
+        terms = facets.get(dimension, [])
+        if terms:
+            lines.append(f"  {dimension}:  # {hints[dimension]}")
+            lines += [f"    - {term}" for term in terms]
+        else:
+            lines.append(f"  {dimension}: []  # {hints[dimension]}")
+    return lines
+
+
+_PLAIN = re.compile(r"[^\s\-?:,\[\]{}#&*!|>'\"%@`][^\n]*")
+_NOT_PLAIN = re.compile(r": | #|[\x00-\x1f\x7f]")
+
+
+def _scalar(text: str) -> str:
+    """`text` as one YAML scalar: plain when safe, else double-quoted (JSON's quoting is
+    valid YAML and keeps Korean as it is)."""
+    plain = (
+        _PLAIN.fullmatch(text)
+        and not _NOT_PLAIN.search(text)
+        and not text.endswith((" ", ":"))
+        and text not in ("~", "null", "Null", "NULL")
+    )
+    return text if plain else json.dumps(text, ensure_ascii=False)
+
+
+def write_draft(library: Library, draft: Draft) -> Path:
+    """Write the draft as `incidents/IL-NEW-<slug>.yaml`; never overwrites a file."""
+    incident_id = placeholder_for(library, slug_for(draft.title, draft.source_url))
+    path = library.incident_path(incident_id)
+    write_atomic(path, render_draft(incident_id, draft).encode("utf-8"), exclusive=True)
+    return path

@@ -1,0 +1,69 @@
+"""A review as GitHub workflow commands: annotations on the changed lines.
+
+GitHub shows at most 10 error and 10 warning annotations (and 10 notices) per step and
+drops the rest silently, so the most important ones are printed and one notice says how many
+were left out and where they are (the job summary).
+"""
+
+from __future__ import annotations
+
+from curator.findings import Finding, Severity
+from curator.report import github_annotation
+from curator.review.model import ReportFinding, Review
+
+PER_STEP = 10  # GitHub's limit for each of error, warning and notice annotations
+
+
+def annotations(review: Review) -> list[str]:
+    findings = [f for file in review.files for f in file.findings]
+    errors = [f for f in findings if f.severity == "error"]
+    warnings = [f for f in findings if f.severity == "warning"]
+    lines = [github_annotation(_finding(f)) for f in errors[:PER_STEP] + warnings[:PER_STEP]]
+    notices = [(file.path, match) for file in review.files for match in file.duplicates()]
+    omitted_errors = max(len(errors) - PER_STEP, 0)
+    omitted_warnings = max(len(warnings) - PER_STEP, 0)
+    room = PER_STEP - 1 if omitted_errors or omitted_warnings else PER_STEP
+    for path, match in notices[:room]:
+        message = f"possible duplicate of {match.id} (score {match.score:.2f}): {match.title or ''}"
+        lines.append(_command("notice", path, 1, "possible duplicate", message))
+    if omitted_errors or omitted_warnings or len(notices) > room:
+        lines.append(
+            _command(
+                "notice",
+                None,
+                None,
+                "more in the job summary",
+                f"{omitted_errors} more errors, {omitted_warnings} more warnings and "
+                f"{max(len(notices) - room, 0)} more possible duplicates are not shown as "
+                "annotations (GitHub shows 10 of each kind per step); the job summary lists "
+                "them all",
+            )
+        )
+    return lines
+
+
+def _finding(finding: ReportFinding) -> Finding:
+    return Finding(
+        finding.path,
+        finding.line,
+        finding.column,
+        finding.code,
+        Severity(finding.severity),
+        finding.message,
+        finding.fixable,
+    )
+
+
+def _escape_data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _escape_property(text: str) -> str:
+    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def _command(level: str, path: str | None, line: int | None, title: str, message: str) -> str:
+    properties = [f"title={_escape_property(title)}"]
+    if path is not None:
+        properties = [f"file={_escape_property(path)}", f"line={line}", *properties]
+    return f"::{level} {','.join(properties)}::{_escape_data(message)}"

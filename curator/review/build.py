@@ -1,0 +1,169 @@
+"""Build the review of a change: git diff → lint at the head → removal check → judgements.
+
+The head is read from the checkout itself when it is that commit and nothing under the
+library differs from it (the CI case: no copy), and otherwise from the commit, written to a
+temporary folder with `git archive`: `curator review` never checks anything out, and what it
+lints is exactly the commit it names, whatever the working tree holds.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+from curator.findings import Finding, Severity
+from curator.library import INCIDENTS, SCHEMA, Library
+from curator.lint import lint
+from curator.load import load_bytes
+from curator.model import DIMENSIONS
+from curator.review import git, removal
+from curator.review.git import FileChange
+from curator.review.model import FacetJudgement, FileReview, Match, ReportFinding, Review
+
+
+class Judge(Protocol):
+    """What `similar` and `suggest` say about one incident file of the head library."""
+
+    def matches(self, path: Path) -> list[Match]: ...
+
+    def suggestions(self, path: Path) -> list[FacetJudgement]: ...
+
+
+@dataclass(frozen=True)
+class Revisions:
+    repo: Path  # the checkout's top folder
+    prefix: str  # the library's folder in the repository, "" at its top
+    base: str  # the merge base of the two revisions: what the change is compared with
+    head: str
+
+
+def resolve(root: Path, base: str, head: str) -> Revisions:
+    repo = git.toplevel(root)
+    prefix = root.resolve().relative_to(repo).as_posix()
+    prefix = "" if prefix == "." else prefix
+    base_sha, head_sha = git.commit_of(repo, base), git.commit_of(repo, head)
+    return Revisions(repo, prefix, git.merge_base(repo, base_sha, head_sha), head_sha)
+
+
+def _in_library(prefix: str, *names: str) -> str:
+    return "/".join(p for p in (prefix, *names) if p)
+
+
+@contextmanager
+def tree_at(revisions: Revisions) -> Iterator[Path]:
+    """A folder laid out like the repository, holding the library as it is at the head."""
+    folders = [_in_library(revisions.prefix, name) for name in (INCIDENTS, SCHEMA)]
+    repo = revisions.repo
+    if git.head_commit(repo) == revisions.head and git.is_clean(repo, *folders):
+        yield repo
+        return
+    with tempfile.TemporaryDirectory(prefix="curator-review-") as temporary:
+        tree = Path(temporary).resolve()
+        git.materialise(repo, revisions.head, tree, *folders)
+        yield tree
+
+
+def build_review(root: Path, base: str, head: str, judge_for: JudgeFactory | None = None) -> Review:
+    """The review of what changed in the library at `root` from `base` to `head`."""
+    revisions = resolve(root, base, head)
+    changes = git.changed_files(
+        revisions.repo,
+        revisions.base,
+        revisions.head,
+        _in_library(revisions.prefix, INCIDENTS) + "/",
+        _in_library(revisions.prefix, SCHEMA, "taxonomy") + "/",
+    )
+    with tree_at(revisions) as tree:
+        library = Library.at(tree / revisions.prefix if revisions.prefix else tree)
+        findings = lint(library, cwd=tree)
+        judge = judge_for(library) if judge_for and changes else None
+        files = [_file_review(c, tree, findings, judge) for c in changes]
+        head_ids = {path.stem for path in library.incident_paths()}
+    files = [_with_removal(f, c, revisions, head_ids) for f, c in zip(files, changes, strict=True)]
+    touched = {c.path for c in changes}
+    elsewhere = sum(f.severity is Severity.ERROR and f.path not in touched for f in findings)
+    return Review(
+        base=revisions.base,
+        head=revisions.head,
+        root=revisions.prefix,
+        files=files,
+        errors_elsewhere=elsewhere,
+    )
+
+
+class JudgeFactory(Protocol):
+    def __call__(self, library: Library) -> Judge: ...
+
+
+def _file_review(
+    change: FileChange, tree: Path, findings: Sequence[Finding], judge: Judge | None
+) -> FileReview:
+    if change.change == "removed":
+        return FileReview(path=change.path, change="removed")
+    path = tree / change.path
+    data = _data(path)
+    own = [ReportFinding.of(f) for f in findings if f.path == change.path]
+    is_incident = path.parent.name == INCIDENTS and isinstance(data, dict)
+    # A withdrawn incident repeats another by definition: nothing to judge.
+    if not is_incident or data.get("status") == "withdrawn":
+        judge = None
+    return FileReview(
+        path=change.path,
+        change=change.change,
+        old_path=change.old_path,
+        id=_text(data, "id"),
+        title=_text(data, "title"),
+        facets=_facets(data),
+        findings=own,
+        matches=judge.matches(path) if judge else [],
+        suggestions=judge.suggestions(path) if judge else [],
+    )
+
+
+def _with_removal(
+    review: FileReview, change: FileChange, revisions: Revisions, head_ids: set[str]
+) -> FileReview:
+    """Add the IL901 finding when the change makes a published id disappear."""
+    if change.change not in ("removed", "renamed"):
+        return review
+    old_path = change.old_path or change.path
+    if not old_path.startswith(_in_library(revisions.prefix, INCIDENTS) + "/"):
+        return review
+    removed = removal.removed_id(git.file_at(revisions.repo, revisions.base, old_path))
+    if removed is None or removed[0] in head_ids:
+        return review
+    renamed_to = change.path if change.change == "renamed" else None
+    extra = ReportFinding.of(removal.finding(old_path, removed, renamed_to))
+    update: dict[str, Any] = {"findings": [extra, *review.findings]}
+    if change.change == "removed":
+        update["id"] = removed[0]
+    return review.model_copy(update=update)
+
+
+def _data(path: Path) -> Any:
+    try:
+        document = load_bytes(path.read_bytes()).document
+    except OSError:
+        return None
+    return document.data if document else None
+
+
+def _text(data: Any, key: str) -> str | None:
+    value = data.get(key) if isinstance(data, dict) else None
+    return value if isinstance(value, str) else None
+
+
+def _facets(data: Any) -> dict[str, list[str]]:
+    facets = data.get("facets") if isinstance(data, dict) else None
+    if not isinstance(facets, dict):
+        return {}
+    found: dict[str, list[str]] = {}
+    for dimension in DIMENSIONS:
+        terms = facets.get(dimension)
+        if isinstance(terms, list):
+            found[dimension] = [t for t in terms if isinstance(t, str)]
+    return found

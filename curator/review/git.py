@@ -1,0 +1,182 @@
+"""The git plumbing `curator review` needs: revisions, the changed files, old contents, and
+the library as it stands at a commit. Nothing here interprets incidents.
+
+Every call is `git` with a list of arguments (no shell), `--end-of-options` before anything a
+user typed, and NUL-separated output, so no file name or revision can be taken for an option
+or split wrongly.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import tarfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from typing import Literal
+
+from curator.review import ReviewError
+
+Change = Literal["added", "changed", "renamed", "removed"]
+
+_STATUS: dict[str, Change] = {"A": "added", "M": "changed", "T": "changed", "R": "renamed"}
+_STATUS["D"] = "removed"
+_ENV = {"LC_ALL": "C", "GIT_TERMINAL_PROMPT": "0", "GIT_OPTIONAL_LOCKS": "0"}
+
+
+class GitError(ReviewError):
+    """git is missing, the folder is not a checkout, or a revision does not exist."""
+
+
+@dataclass(frozen=True)
+class FileChange:
+    change: Change
+    path: str  # repository-relative, as at the head (as at the base when removed)
+    old_path: str | None = None  # the path at the base, for renames
+
+
+def run_git(cwd: Path, *args: str, binary: bool = False) -> bytes:
+    try:
+        proc = subprocess.run(
+            ["git", "-C", str(cwd), *args],
+            capture_output=True,
+            env={**os.environ, **_ENV},
+            check=False,
+        )
+    except FileNotFoundError as exc:
+        raise GitError("git is not installed (curator review needs it)") from exc
+    if proc.returncode != 0:
+        message = proc.stderr.decode("utf-8", "replace").strip().splitlines()
+        raise GitError(message[-1] if message else f"git {args[0]} failed")
+    return proc.stdout
+
+
+def toplevel(folder: Path) -> Path:
+    try:
+        out = run_git(folder, "rev-parse", "--show-toplevel")
+    except GitError as exc:
+        raise GitError(f"{folder} is not inside a git checkout ({exc})") from exc
+    return Path(out.decode("utf-8").strip()).resolve()
+
+
+def commit_of(repo: Path, revision: str) -> str:
+    """The full SHA of the commit `revision` names."""
+    if not revision or revision.startswith("-"):
+        raise GitError(f"{revision!r} is not a revision")
+    try:
+        out = run_git(
+            repo, "rev-parse", "--verify", "--quiet", "--end-of-options", revision + "^{commit}"
+        )
+    except GitError:
+        out = b""
+    sha = out.decode("ascii", "replace").strip()
+    if not sha:
+        raise GitError(f"no commit {revision!r} in {repo} (fetch it first?)")
+    return sha
+
+
+def merge_base(repo: Path, base: str, head: str) -> str:
+    """Where `head` forked from `base`: what a pull request's "Files changed" compares with.
+    Falls back to `base` itself for unrelated histories."""
+    try:
+        out = run_git(repo, "merge-base", "--end-of-options", base, head)
+    except GitError:
+        return base
+    return out.decode("ascii").strip() or base
+
+
+def changed_files(repo: Path, base: str, head: str, *folders: str) -> list[FileChange]:
+    """Files under `folders` (repository-relative, ending in /) that differ from base to head,
+    renames detected."""
+    out = run_git(
+        repo,
+        "diff",
+        "--name-status",
+        "-z",
+        "-M",
+        "--no-relative",
+        "--no-ext-diff",
+        "--end-of-options",
+        base,
+        head,
+        "--",
+        *folders,
+    )
+    return list(_parse_name_status(out))
+
+
+def _parse_name_status(out: bytes) -> Iterator[FileChange]:
+    fields = [f.decode("utf-8", "surrogateescape") for f in out.split(b"\0")]
+    i = 0
+    while i < len(fields) and fields[i]:
+        status = fields[i][0]
+        if status in "RC":
+            old, new = fields[i + 1], fields[i + 2]
+            i += 3
+            if status == "C":  # a copy leaves the original in place: the copy is new
+                yield FileChange("added", new)
+            else:
+                yield FileChange("renamed", new, old)
+            continue
+        path = fields[i + 1]
+        i += 2
+        yield FileChange(_STATUS.get(status, "changed"), path)
+
+
+def file_at(repo: Path, commit: str, path: str) -> bytes | None:
+    """The bytes of `path` at `commit`, or None if it is not a file there."""
+    try:
+        return run_git(repo, "cat-file", "blob", f"{commit}:{path}")
+    except GitError:
+        return None
+
+
+def head_commit(repo: Path) -> str | None:
+    try:
+        return commit_of(repo, "HEAD")
+    except GitError:
+        return None
+
+
+def is_clean(repo: Path, *paths: str) -> bool:
+    """No staged, unstaged or untracked change under `paths`."""
+    out = run_git(repo, "status", "--porcelain", "-z", "--untracked-files=all", "--", *paths)
+    return out == b""
+
+
+def materialise(repo: Path, commit: str, target: Path, *paths: str) -> None:
+    """Write `paths` as they are at `commit` under `target`, without touching the checkout,
+    its index or its worktree list (`git archive`, read as a stream)."""
+    try:
+        proc = subprocess.Popen(
+            ["git", "-C", str(repo), "archive", "--format=tar", commit, "--", *paths],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env={**os.environ, **_ENV},
+        )
+    except FileNotFoundError as exc:
+        raise GitError("git is not installed (curator review needs it)") from exc
+    assert proc.stdout is not None and proc.stderr is not None
+    with proc, tarfile.open(fileobj=proc.stdout, mode="r|") as tar:
+        for member in tar:
+            _extract(tar, member, target)
+        error = proc.stderr.read().decode("utf-8", "replace").strip()
+    if proc.returncode != 0:
+        raise GitError(error.splitlines()[-1] if error else "git archive failed")
+
+
+def _extract(tar: tarfile.TarFile, member: tarfile.TarInfo, target: Path) -> None:
+    # Only plain files and folders with relative paths inside the target: a tree holding
+    # symlinks or odd names cannot make us write elsewhere.
+    relative = PurePosixPath(member.name)
+    if relative.is_absolute() or ".." in relative.parts:
+        return
+    destination = target.joinpath(*relative.parts)
+    if member.isdir():
+        destination.mkdir(parents=True, exist_ok=True)
+    elif member.isfile():
+        destination.parent.mkdir(parents=True, exist_ok=True)
+        source = tar.extractfile(member)
+        if source is not None:
+            destination.write_bytes(source.read())

@@ -1,0 +1,59 @@
+"""Make text from incident files inert in GitHub-flavoured Markdown.
+
+Anything an incident (or a forged report) holds is shown as the characters it is, never
+interpreted: no HTML, no link, image, heading, emphasis, code or table syntax, no autolinked
+URL, and no `@mention`, `@org/team` or `#123` reference that would notify someone or
+cross-link an issue. Nothing from data ever starts a line, so block syntax (lists, quotes,
+headings, fences) cannot begin inside it either.
+
+How, in this order:
+1. control, format (zero-width, bidi) and line-break characters become one space;
+2. `&`, `<`, `>` become entities: no tag (`</details>`, `<img>`), comment or autolink;
+3. ASCII punctuation with a meaning in Markdown gets a backslash;
+4. a zero-width space (as the entity `&#8203;`) is put after every `@`, after a `#` that
+   precedes a digit, and inside `://` and `www.`: GitHub's mention, reference and autolink
+   matchers need those characters adjacent, and a reader sees no difference.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from urllib.parse import quote
+
+ZWSP = "&#8203;"
+_MARKDOWN = re.compile(r"([\\`*_\[\]{}()#!|~$])")
+_SPACES = re.compile(r"\s+")
+# One pass, so that the `#` of an inserted `&#8203;` is never matched again.
+_NOTIFIERS = re.compile(r"@|#(?=[0-9])|(?<=[A-Za-z]):(?=//)|(?i:\bwww)(?=\.)")
+
+
+def _flatten(text: str) -> str:
+    chars = (" " if unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") else ch for ch in text)
+    return _SPACES.sub(" ", "".join(chars)).strip()
+
+
+def shorten(text: str, limit: int) -> str:
+    """At most `limit` characters, ending in … when cut (before escaping, so that no
+    entity or escape is cut in half)."""
+    return text if len(text) <= limit else text[: max(limit - 1, 0)].rstrip() + "…"
+
+
+def inert(text: str, limit: int = 500) -> str:
+    """`text` as inline Markdown that renders exactly as the characters it holds."""
+    text = shorten(_flatten(text), limit)
+    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    text = _MARKDOWN.sub(r"\\\1", text)
+    return _NOTIFIERS.sub(lambda m: m.group(0) + ZWSP, text)
+
+
+def link(label: str, url: str) -> str:
+    """A Markdown link whose label is inert; `url` must be built by the caller from trusted
+    parts and `url_path` segments."""
+    return f"[{label}]({url})"
+
+
+def url_path(path: str) -> str:
+    """A repository path as a URL path: every character that could end the link or the path
+    (space, parentheses, `#`, `?`, quotes) percent-encoded."""
+    return quote(path, safe="/")

@@ -1,0 +1,295 @@
+"""A review as Markdown: the pull-request comment and the job summary.
+
+Layout: the hidden marker, one status line, the head commit and the workflow run; then one
+section per changed file that has something to say; then how to reproduce and how to settle
+a false duplicate. Every string from the review passes through `inert()`; links are built
+only by `Links`. The text never exceeds the size limit it is given: past it, whole file
+sections shrink to one line each, then to a count, and a note says where the full report is.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from curator import __version__
+from curator.model import DIMENSIONS, ID_PATTERN, TERM_ID_PATTERN
+from curator.review.inert import inert, link
+from curator.review.links import Links
+from curator.review.model import (
+    Evidence,
+    FileReview,
+    Match,
+    ReportFinding,
+    Review,
+    TermJudgement,
+)
+
+MARKER = "<!-- curator-review -->"
+COMMENT_LIMIT = 65_536  # GitHub refuses longer issue comments (counted in UTF-16 units)
+SUMMARY_LIMIT = 1024 * 1024  # bytes per step of $GITHUB_STEP_SUMMARY
+VISIBLE = 5  # list entries shown before the rest is folded into <details>
+
+_ID = re.compile(ID_PATTERN)
+_TERM = re.compile(TERM_ID_PATTERN)
+
+Measure = Callable[[str], int]
+
+
+def utf16_length(text: str) -> int:
+    return len(text.encode("utf-16-le")) // 2
+
+
+def utf8_length(text: str) -> int:
+    return len(text.encode("utf-8"))
+
+
+@dataclass(frozen=True)
+class Budget:
+    """A size limit, how to measure against it, and where the untrimmed report is."""
+
+    limit: int
+    measure: Measure
+    full_report: str
+
+
+COMMENT = Budget(
+    COMMENT_LIMIT,
+    utf16_length,
+    "the job summary of the workflow run and its `review` artifact",
+)
+SUMMARY = Budget(SUMMARY_LIMIT, utf8_length, "the `review` artifact of the workflow run")
+
+
+def render(review: Review, links: Links, budget: Budget = COMMENT) -> str:
+    head = _header(review, links)
+    sections = [_Section(f, links, review) for f in review.files if _has_news(f)]
+    quiet = len(review.files) - len(sections)
+    if quiet:
+        sections_tail = [f"{_plural(quiet, 'other changed file')}: nothing to report.\n"]
+    else:
+        sections_tail = []
+    foot = _footer(review)
+    full = "\n".join([head, *(s.full for s in sections), *sections_tail, foot])
+    if budget.measure(full) <= budget.limit:
+        return full
+    return _trimmed(head, sections, sections_tail, foot, budget)
+
+
+# --- the parts -----------------------------------------------------------------------------
+
+
+def _header(review: Review, links: Links) -> str:
+    counts = review.count()
+    status = " · ".join(
+        [
+            _mark(counts.errors, "error"),
+            _mark(counts.warnings, "warning"),
+            _mark(counts.duplicates, "possible duplicate"),
+            _mark(counts.suggestions, "facet suggestion"),
+        ]
+    )
+    short = review.head[:12]
+    commit_url = links.commit(review.head)
+    where = [f"Head {link(f'`{short}`', commit_url) if commit_url else f'`{short}`'}"]
+    if links.run_url:
+        where.append(link("workflow run", links.run_url))
+    where.append(f"{_plural(len(review.files), 'file')} changed under the library")
+    lines = [MARKER, f"### {status}", "", " · ".join(where), ""]
+    if review.errors_elsewhere:
+        lines += [
+            f"⚠️ {_plural(review.errors_elsewhere, 'error')} in files this pull request does "
+            "not change; rules that span files (ids, references, source URLs) report on both "
+            "sides, so some may come from this change. `curator lint` lists them all.",
+            "",
+        ]
+    return "\n".join(lines)
+
+
+def _mark(count: int, noun: str) -> str:
+    return f"{'❌' if count else '✅'} {_plural(count, noun)}"
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+def _has_news(file: FileReview) -> bool:
+    return bool(file.findings or file.matches or file.missing() or file.unsupported())
+
+
+class _Section:
+    """One changed file, in full and as one line (for when the comment must shrink)."""
+
+    def __init__(self, file: FileReview, links: Links, review: Review) -> None:
+        self.file = file
+        self.full = _file_section(file, links, review)
+        self.compact = f"- {_file_title(file, links, review)}: {_tally(file)}\n"
+
+
+def _file_title(file: FileReview, links: Links, review: Review) -> str:
+    sha = review.base if file.change == "removed" else review.head
+    url = links.blob(sha, file.path)
+    name = inert(file.path, 200)
+    return link(name, url) if url else f"**{name}**"
+
+
+def _tally(file: FileReview) -> str:
+    parts = [
+        _plural(len(file.errors()), "error"),
+        _plural(len(file.warnings()), "warning"),
+        _plural(len(file.duplicates()), "possible duplicate"),
+        _plural(len(file.missing()), "facet suggestion"),
+    ]
+    return ", ".join(parts)
+
+
+def _file_section(file: FileReview, links: Links, review: Review) -> str:
+    change = file.change
+    if file.old_path:
+        change += f" from {inert(file.old_path, 200)}"
+    lines = [f"#### 📄 {_file_title(file, links, review)} ({change})"]
+    if file.id or file.title:
+        lines += ["", " · ".join(inert(t, 300) for t in (file.id, file.title) if t)]
+    sha = review.base if file.change == "removed" else review.head
+    for severity, found in (("Errors", file.errors()), ("Warnings", file.warnings())):
+        if found:
+            items = [_finding(f, links, sha) for f in found]
+            lines += ["", f"**{severity}**", "", *_folded(items, severity.lower())]
+    if file.duplicates():
+        lines += ["", "**Possible duplicates**", "", *_matches(file.duplicates(), links, review)]
+    if file.related():
+        table = _matches(file.related(), links, review)
+        lines += ["", *_details(f"{_plural(len(file.related()), 'related incident')}", table)]
+    if file.missing():
+        lines += ["", "**Suggested facets** — add them if the evidence holds:", ""]
+        lines += _folded([_judgement(d, t) for d, t in file.missing()], "suggestions")
+        lines += ["", "Ready to paste:", "", *_snippet(file)]
+    if file.unsupported():
+        lines += ["", "**Facets nothing in the text supports** — please check:", ""]
+        lines += _folded([_judgement(d, t) for d, t in file.unsupported()], "facets")
+    return "\n".join(lines) + "\n"
+
+
+def _finding(finding: ReportFinding, links: Links, sha: str) -> str:
+    url = links.blob(sha, finding.path, finding.line)
+    where = f"line {finding.line}"
+    where = link(where, url) if url else where
+    fix = " (fixable with `curator fix`)" if finding.fixable else ""
+    return f"- {where} · **{finding.code}** · {inert(finding.message)}{fix}"
+
+
+def _matches(matches: Sequence[Match], links: Links, review: Review) -> list[str]:
+    rows = ["| incident | title | score | reasons |", "| --- | --- | --- | --- |"]
+    for match in matches[:50]:
+        name = inert(match.id, 60)
+        url = (
+            links.blob(review.head, review.incident_path(match.id)) if _ID.match(match.id) else None
+        )
+        title = inert(match.title or "", 200)
+        reasons = "; ".join(inert(r, 200) for r in match.reasons[:8])
+        rows.append(
+            f"| {link(name, url) if url else name} | {title} | {match.score:.2f} | {reasons} |"
+        )
+    if len(matches) > 50:
+        rows.append(f"| … | {len(matches) - 50} more in the full report | | |")
+    return rows
+
+
+def _judgement(dimension: str, judged: TermJudgement) -> str:
+    term = f"`{judged.term}`" if _TERM.match(judged.term) else inert(judged.term, 80)
+    text = f"- **{dimension}** · {term} · score {judged.score:.2f}"
+    shown = [_evidence(e) for e in judged.evidence[:6]]
+    if shown:
+        text += " · " + "; ".join(shown)
+    return text
+
+
+def _evidence(evidence: Evidence) -> str:
+    parts = []
+    if evidence.phrase is not None:
+        where = f" in {inert(evidence.field, 40)}" if evidence.field else ""
+        parts.append(f"“{inert(evidence.phrase, 120)}”{where}")
+    if evidence.incident is not None:
+        similarity = f" ({evidence.similarity:.2f})" if evidence.similarity is not None else ""
+        parts.append(f"{inert(evidence.incident, 60)} carries it{similarity}")
+    return ", ".join(parts)
+
+
+def _snippet(file: FileReview) -> list[str]:
+    """The whole `facets:` block with the suggested terms added: only valid term ids, so
+    nothing from data can close the code fence."""
+    suggested = {(d, t.term) for d, t in file.missing() if _TERM.match(t.term)}
+    lines = ["```yaml", "facets:"]
+    for dimension in DIMENSIONS:
+        current = [t for t in file.facets.get(dimension, []) if _TERM.match(t)]
+        extra = [t for d, t in sorted(suggested) if d == dimension and t not in current]
+        if not current and not extra:
+            lines.append(f"  {dimension}: []")
+            continue
+        lines.append(f"  {dimension}:")
+        lines += [f"    - {term}" for term in current]
+        lines += [f"    - {term}  # suggested" for term in extra]
+    return [*lines, "```"]
+
+
+def _folded(items: list[str], what: str) -> list[str]:
+    if len(items) <= VISIBLE + 1:
+        return items
+    return [*items[:VISIBLE], "", *_details(f"{len(items) - VISIBLE} more {what}", items[VISIBLE:])]
+
+
+def _details(summary: str, body: list[str]) -> list[str]:
+    # Blank lines around the body, or GitHub does not render the Markdown inside.
+    return ["<details>", f"<summary>{summary}</summary>", "", *body, "", "</details>"]
+
+
+def _footer(review: Review) -> str:
+    base, head = review.base[:12], review.head[:12]
+    return "\n".join(
+        [
+            "---",
+            "",
+            f"**Reproduce locally:** `curator review --base {base} --head {head}` in a "
+            "checkout that has both commits (`pip install -e .` first).",
+            "",
+            "**A false duplicate?** If the incidents describe different events, list the "
+            "other id under `not_duplicate_of` in this incident and push; the pair is not "
+            "flagged again:",
+            "",
+            "```yaml",
+            "not_duplicate_of:",
+            "  - IL-0000  # the incident it was taken for",
+            "```",
+            "",
+            f"<sub>curator {__version__}</sub>",
+            "",
+        ]
+    )
+
+
+def _trimmed(
+    head: str, sections: list[_Section], tail: list[str], foot: str, budget: Budget
+) -> str:
+    note = (
+        f"> ✂️ This report was trimmed to fit GitHub's limit of {budget.limit:,} "
+        f"{'characters' if budget.measure is utf16_length else 'bytes'}. "
+        f"The full report is in {budget.full_report}.\n"
+    )
+    fixed = "\n".join([head, note, *tail, foot])
+    room = budget.limit - budget.measure(fixed) - 200  # 200: the "N more files" line
+    parts: list[str] = []
+    omitted = 0
+    for section in sections:
+        for text in (section.full, section.compact):
+            cost = budget.measure(text) + 1
+            if cost <= room:
+                parts.append(text)
+                room -= cost
+                break
+        else:
+            omitted += 1
+    if omitted:
+        parts.append(f"… and {_plural(omitted, 'more file')} with findings, in the full report.\n")
+    return "\n".join([head, note, *parts, *tail, foot])

@@ -1,0 +1,145 @@
+"""The review of a change to the library: one value that every renderer reads.
+
+It is also the JSON that `curator review --format json` prints and that the comment workflow
+reads back from an artifact. That artifact comes from a pull request's own workflow run, so it
+is untrusted: the model validates shape, bounds counts and patterns here, and the renderers
+treat every string as data.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from curator.findings import Finding
+from curator.model import DIMENSIONS, Dimension
+
+REPORT_VERSION = 1
+SHA_PATTERN = r"^[0-9a-f]{40}(?:[0-9a-f]{24})?$"  # SHA-1 or SHA-256 object names
+CODE_PATTERN = r"^[A-Z]{2}[0-9]{3}$"
+
+Sha = Annotated[str, Field(pattern=SHA_PATTERN)]
+Score = Annotated[float, Field(ge=0.0, le=1.0)]
+Change = Literal["added", "changed", "renamed", "removed"]
+# Generous bounds: real reports are far below them; a forged artifact cannot make the
+# renderers walk millions of entries.
+_MANY = 10_000
+
+
+class _Value(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class ReportFinding(_Value):
+    path: str
+    line: int = Field(ge=1)
+    column: int = Field(ge=1)
+    code: str = Field(pattern=CODE_PATTERN)
+    severity: Literal["error", "warning"]
+    message: str
+    fixable: bool = False
+
+    @classmethod
+    def of(cls, finding: Finding) -> ReportFinding:
+        return cls.model_validate(finding.to_json())
+
+
+class Match(_Value):
+    """Another incident that may describe the same event (`kind: duplicate`) or is worth
+    reading alongside (`kind: related`), as `curator similar` ranks it."""
+
+    id: str
+    score: Score
+    reasons: list[str] = Field(default_factory=list, max_length=100)
+    kind: Literal["duplicate", "related"]
+    title: str | None = None
+
+
+class Evidence(_Value):
+    """Why a term was suggested: a phrase found in one of the incident's fields, or a
+    similar incident that carries the term."""
+
+    phrase: str | None = None
+    field: str | None = None
+    incident: str | None = None
+    similarity: float | None = None
+
+
+class TermJudgement(_Value):
+    """One taxonomy term `curator suggest` judged: missing from the facets, or unsupported."""
+
+    term: str
+    score: Score
+    evidence: list[Evidence] = Field(default_factory=list, max_length=100)
+
+
+class FacetJudgement(_Value):
+    dimension: Dimension
+    missing: list[TermJudgement] = Field(default_factory=list, max_length=_MANY)
+    unsupported: list[TermJudgement] = Field(default_factory=list, max_length=_MANY)
+
+
+class FileReview(_Value):
+    """One changed file: what the linter found, and the judgements on the incident in it."""
+
+    path: str = Field(description="Repository-relative path at the head (at the base if removed).")
+    change: Change
+    old_path: str | None = None
+    id: str | None = None
+    title: str | None = None
+    facets: dict[Dimension, list[str]] = Field(
+        default_factory=dict, description="The facets the incident carries at the head."
+    )
+    findings: list[ReportFinding] = Field(default_factory=list, max_length=_MANY)
+    matches: list[Match] = Field(default_factory=list, max_length=_MANY)
+    suggestions: list[FacetJudgement] = Field(default_factory=list, max_length=len(DIMENSIONS))
+
+    def errors(self) -> list[ReportFinding]:
+        return [f for f in self.findings if f.severity == "error"]
+
+    def warnings(self) -> list[ReportFinding]:
+        return [f for f in self.findings if f.severity == "warning"]
+
+    def duplicates(self) -> list[Match]:
+        return [m for m in self.matches if m.kind == "duplicate"]
+
+    def related(self) -> list[Match]:
+        return [m for m in self.matches if m.kind == "related"]
+
+    def missing(self) -> list[tuple[str, TermJudgement]]:
+        return [(j.dimension, t) for j in self.suggestions for t in j.missing]
+
+    def unsupported(self) -> list[tuple[str, TermJudgement]]:
+        return [(j.dimension, t) for j in self.suggestions for t in j.unsupported]
+
+
+class Review(_Value):
+    version: Literal[1] = REPORT_VERSION
+    base: Sha = Field(description="The commit compared against (the merge base).")
+    head: Sha
+    root: str = Field(
+        default="", description="The library's folder in the repository; empty at its top."
+    )
+    files: list[FileReview] = Field(default_factory=list, max_length=100_000)
+    errors_elsewhere: int = Field(
+        default=0, ge=0, description="Errors in library files this change does not touch."
+    )
+
+    def count(self) -> Counts:
+        return Counts(
+            errors=sum(len(f.errors()) for f in self.files),
+            warnings=sum(len(f.warnings()) for f in self.files),
+            duplicates=sum(len(f.duplicates()) for f in self.files),
+            suggestions=sum(len(f.missing()) for f in self.files),
+        )
+
+    def incident_path(self, incident_id: str) -> str:
+        return f"{self.root}/incidents/{incident_id}.yaml".lstrip("/")
+
+
+class Counts(_Value):
+    errors: int
+    warnings: int
+    duplicates: int
+    suggestions: int

@@ -1,0 +1,58 @@
+"""Published ids are withdrawn, never deleted.
+
+Downstream tools cite incidents by id for years; a deleted file would break every such
+citation, and its number could be handed out again. An incident that should go away is set
+to `status: withdrawn` with a `withdrawn_reason` (and `duplicate_of` when it repeats another).
+Only drafts and unnumbered `IL-NEW-…` placeholders, which no release ever carried, may be
+deleted. This needs two revisions, so `curator review` runs it, not `curator lint`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from curator.findings import Finding, Severity
+from curator.load import START, load_bytes
+from curator.model import NUMBERED_ID_PATTERN
+from curator.rules.base import Rule
+
+RULE = Rule(
+    code="IL901",
+    name="incident-removed",
+    severity=Severity.ERROR,
+    summary="A change deletes a published or withdrawn incident instead of withdrawing it.",
+    failing="# base: incidents/IL-0007.yaml (status: published)\n# head: the file is gone\n",
+    passing="# head: incidents/IL-0007.yaml\nstatus: withdrawn\nwithdrawn_reason: |\n  ...\n",
+)
+_NUMBERED = re.compile(NUMBERED_ID_PATTERN)
+
+
+def removed_id(raw: bytes | None) -> tuple[str, int, int] | None:
+    """(id, line, column) of the incident in `raw` (a file as it was at the base) if that
+    incident may not be deleted; None for drafts, placeholders and files without an id."""
+    if raw is None:
+        return None
+    document = load_bytes(raw).document
+    data = document.data if document else None
+    if not isinstance(data, dict):
+        return None
+    incident_id, status = data.get("id"), data.get("status")
+    if not isinstance(incident_id, str) or not _NUMBERED.match(incident_id):
+        return None
+    if status == "draft":
+        return None
+    position = document.position(("id",))
+    return incident_id, position.line, position.column
+
+
+def finding(path: str, removed: tuple[str, int, int], renamed_to: str | None = None) -> Finding:
+    incident_id, line, column = removed
+    how = f"renamed to {renamed_to}, so" if renamed_to else "deleted:"
+    message = (
+        f"{incident_id} is {how} its id disappears from the library; published ids are "
+        "withdrawn, never deleted: keep the file with `status: withdrawn` and a "
+        "`withdrawn_reason` (and `duplicate_of` if it repeats another incident)"
+    )
+    if renamed_to:
+        return RULE.at(renamed_to, START, message)
+    return Finding(path, line, column, RULE.code, RULE.severity, message, RULE.fixable)

@@ -1,0 +1,47 @@
+"""A placeholder id (`IL-NEW-<slug>`) is numbered when its pull request is merged.
+
+Contributors cannot know which number will be free at merge, so a new incident carries a
+placeholder, and other new incidents of the same pull request may refer to it. After the
+merge, `curator assign-ids` (run by the `assign-ids` workflow) gives it the next free
+number, renames the file and rewrites every reference. `curator lint --release` makes this
+warning an error: a release never holds placeholders.
+"""
+
+import re
+from dataclasses import replace
+
+from curator.findings import Finding, Severity
+from curator.model import ID_PATTERN, NUMBERED_ID_PATTERN
+from curator.rules.base import FileFindings, IncidentFile, Rule
+
+RULE = Rule(
+    code="IL206",
+    name="placeholder-id",
+    severity=Severity.WARNING,
+    summary="A placeholder id `IL-NEW-<slug>`, numbered at merge (an error with --release).",
+    failing="# incidents/IL-NEW-weka-eviction.yaml, in a release\nid: IL-NEW-weka-eviction\n",
+    passing="# incidents/IL-0266.yaml\nid: IL-0266\n",
+)
+_ID = re.compile(ID_PATTERN)
+_NUMBERED = re.compile(NUMBERED_ID_PATTERN)
+
+
+def is_placeholder(incident_id: str) -> bool:
+    return bool(_ID.match(incident_id)) and not _NUMBERED.match(incident_id)
+
+
+def check(file: IncidentFile) -> FileFindings:
+    if file.incident is not None and is_placeholder(file.incident.id):
+        yield RULE.at(
+            file.display,
+            file.position("id"),
+            f"placeholder id {file.incident.id}, numbered at merge (`curator assign-ids`)",
+        )
+
+
+def for_release(finding: Finding) -> Finding:
+    """In a release a placeholder is an error: nothing may cite an id that will change."""
+    if finding.code != RULE.code:
+        return finding
+    message = finding.message.split(",")[0] + ": a release cannot hold placeholders; run "
+    return replace(finding, severity=Severity.ERROR, message=message + "`curator assign-ids`")

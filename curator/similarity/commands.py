@@ -1,0 +1,191 @@
+"""What `curator similar`, `suggest` and `search` do, between the CLI's flags and its output.
+
+The JSON shapes here are public API (docs/judgement.md): a list with one object per input,
+in the order the inputs were given, so that inputs without an id, or with the same id, stay
+apart.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from curator.library import Library
+from curator.lint import expand
+from curator.model import DIMENSIONS
+from curator.similarity.index import Index
+from curator.similarity.records import Record, read_record
+from curator.similarity.search import SearchReport, search
+from curator.similarity.similar import Judge, Match
+from curator.similarity.store import load_index
+from curator.similarity.suggest import DimensionSuggestions, Suggester
+
+FILTER_DIMENSIONS = {
+    "cause": "causes",
+    "component": "components",
+    "symptom": "symptoms",
+    "factor": "contributing_factors",
+}
+
+
+class BadInput(Exception):
+    """An input that cannot be judged (missing, unreadable, not a YAML mapping)."""
+
+
+@dataclass(frozen=True)
+class Input:
+    record: Record
+    display: str
+
+
+def inputs(library: Library, index: Index, paths: Sequence[Path], every: bool) -> list[Input]:
+    """The incidents to judge: the files given, or with `every` the whole library."""
+    if every:
+        return [
+            Input(record, record.path)
+            for r in index.records
+            if (record := read_record(library.root / r.path, r.path)) is not None
+        ]
+    found = []
+    for path in expand(paths):
+        display = _library_path(library, path)
+        record = read_record(path, display)
+        if record is None:
+            raise BadInput(f"{path}: not an incident file (run `curator lint {path}`)")
+        found.append(Input(record, str(path)))
+    return found
+
+
+def _library_path(library: Library, path: Path) -> str:
+    """Inside the library, the path as the index spells it, so the file is not its own match."""
+    try:
+        return path.resolve().relative_to(library.root).as_posix()
+    except ValueError:
+        return str(path)
+
+
+def similar(
+    library: Library, paths: Sequence[Path], every: bool, top: int
+) -> list[tuple[Input, list[Match]]]:
+    index = load_index(library)
+    judge = Judge(index)
+    return [
+        (given, judge.similar(given.record, top)) for given in inputs(library, index, paths, every)
+    ]
+
+
+def similar_json(results: list[tuple[Input, list[Match]]]) -> list[dict[str, Any]]:
+    return [
+        {"input": given.display, "id": given.record.id, "matches": [m.to_json() for m in matches]}
+        for given, matches in results
+    ]
+
+
+def similar_text(results: list[tuple[Input, list[Match]]]) -> str:
+    lines = []
+    for given, matches in results:
+        duplicates = sum(m.kind == "duplicate" for m in matches)
+        related = len(matches) - duplicates
+        lines.append(
+            f"{given.display} ({given.record.id}): {_count(duplicates, 'possible duplicate')}, "
+            f"{related} related"
+        )
+        for match in matches:
+            lines.append(f"  {match.kind:<9}  {match.score:.2f}  {match.id}  {match.title}")
+            lines += [f"{'':15}- {reason}" for reason in match.reasons]
+    return "\n".join(lines) + "\n" if lines else ""
+
+
+def suggest(
+    library: Library, paths: Sequence[Path], every: bool
+) -> list[tuple[Input, dict[str, DimensionSuggestions]]]:
+    index = load_index(library)
+    suggester = Suggester(index, library.taxonomy)
+    return [
+        (given, suggester.suggest(given.record)) for given in inputs(library, index, paths, every)
+    ]
+
+
+def suggest_json(
+    results: list[tuple[Input, dict[str, DimensionSuggestions]]],
+) -> list[dict[str, Any]]:
+    return [
+        {
+            "input": given.display,
+            "id": given.record.id,
+            "facets": {d: found[d].to_json() for d in DIMENSIONS},
+        }
+        for given, found in results
+    ]
+
+
+def suggest_text(results: list[tuple[Input, dict[str, DimensionSuggestions]]]) -> str:
+    lines = []
+    for given, found in results:
+        lines.append(f"{given.display} ({given.record.id}):")
+        quiet = True
+        for dimension in DIMENSIONS:
+            for kind, items in (
+                ("missing", found[dimension].missing),
+                ("please check", found[dimension].unsupported),
+            ):
+                for item in items:
+                    quiet = False
+                    lines.append(f"  {dimension}: {kind} {item.term} ({item.score:.2f})")
+                    lines += [f"      - {_evidence_text(e)}" for e in item.evidence]
+                    if kind == "please check" and not item.evidence:
+                        lines.append(
+                            "      - nothing in the text or the most similar incidents supports it"
+                        )
+        if quiet:
+            lines.append("  facets look complete: nothing to add, nothing unsupported")
+    return "\n".join(lines) + "\n" if lines else ""
+
+
+def _evidence_text(evidence: dict[str, Any]) -> str:
+    if "phrase" in evidence:
+        return f"{evidence['field']}: “{evidence['phrase']}”"
+    similarity = evidence["similarity"]
+    return f"similar incident {evidence['incident']} carries it (similarity {similarity:.2f})"
+
+
+def run_search(
+    library: Library, query: str, filters: dict[str, list[str]], top: int
+) -> SearchReport:
+    taxonomy = library.taxonomy
+    for dimension, terms in filters.items():
+        for term in terms:
+            if taxonomy.term(dimension, term) is None:
+                hint = taxonomy.did_you_mean(dimension, term)
+                suggestion = f"; did you mean {', '.join(hint)}?" if hint else ""
+                raise BadInput(f"{term!r} is not a term of {dimension}{suggestion}")
+    return search(load_index(library), taxonomy, query, filters, top)
+
+
+def search_text(report: SearchReport) -> str:
+    lines = []
+    if report.recognised:
+        lines.append("추천 필터 (recognised in the query):")
+        lines += [
+            f"  {r.dimension}: {r.term} ({r.label}) ← “{r.phrase}”" for r in report.recognised
+        ]
+    else:
+        lines.append("추천 필터: no taxonomy value recognised in the query")
+    if report.filters:
+        applied = ", ".join(f"{d}={t}" for d, terms in report.filters.items() for t in terms)
+        lines.append(f"filters applied: {applied}")
+    shown = len(report.results)
+    lines.append(
+        f"{report.total} matching incident{'s' * (report.total != 1)}"
+        + (f", top {shown}:" if shown else "")
+    )
+    for result in report.results:
+        lines.append(f"  {result.score:.2f}  {result.id}  {result.title}")
+        lines.append(f"{'':8}- {'; '.join(result.reasons)}")
+    return "\n".join(lines) + "\n"
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}{'s' * (number != 1)}"

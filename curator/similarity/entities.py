@@ -1,0 +1,169 @@
+"""Distinctive entities: the facts that two write-ups of one event share in any language.
+
+Numbers with their units ("4,088개" and "4,088 GPUs" are both `4088`; "8시간" and "8 hours"
+are both `8h`), product and model names (H100, SmolLM3), versions and package strings
+(249.11-0ubuntu3.7), error names (XID 79, SERVFAIL), CVE ids, host names and proper names
+written in Latin script. Each is reduced to one lower-case spelling.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from curator.similarity.text import ENGLISH_STOPWORDS, words
+
+_MAGNITUDES = {
+    "천": 1_000, "만": 10_000, "억": 100_000_000,
+    "thousand": 1_000, "million": 1_000_000, "billion": 1_000_000_000,
+}  # fmt: skip
+
+_UNITS = {
+    "tb": "tb", "tib": "tb", "테라바이트": "tb", "pb": "pb", "pib": "pb",
+    "gb": "gb", "gib": "gb", "기가바이트": "gb", "mb": "mb", "mib": "mb", "kb": "kb",
+    "tbps": "tbps", "gbps": "gbps", "gb/s": "gbps", "mbps": "mbps", "tflops": "tflops",
+    "pflops": "pflops", "ghz": "ghz", "mhz": "mhz", "w": "w", "kw": "kw", "mw": "mw",
+    "%": "%", "퍼센트": "%", "percent": "%",
+    "시간": "h", "hours": "h", "hour": "h", "hrs": "h", "hr": "h", "h": "h",
+    "분": "min", "minutes": "min", "minute": "min", "mins": "min", "min": "min",
+    "초": "s", "seconds": "s", "second": "s", "secs": "s", "sec": "s",
+    "밀리초": "ms", "ms": "ms", "milliseconds": "ms",
+    "일": "d", "days": "d", "day": "d",
+    "주": "w", "weeks": "wk", "week": "wk",
+    "개월": "mo", "months": "mo", "month": "mo",
+    "년": "y", "years": "y", "year": "y",
+}  # fmt: skip
+_UNIT_ALTERNATIVES = "|".join(re.escape(u) for u in sorted(_UNITS, key=len, reverse=True))
+_DIGITS = r"(?:\d{1,3}(?:,\d{3})+|\d+)"
+# One pattern, read once: where two kinds could start at the same place, the earlier wins.
+_ENTITY = re.compile(
+    # The look-ahead lets the engine skip Korean text without trying every alternative (3x).
+    r"(?=[A-Za-z0-9])(?:"
+    + "|".join(
+        [
+            r"(?P<cve>\b(?i:cve)-\d{4}-\d{4,}\b)",
+            r"(?P<xid>\b(?i:xid\s*(?:error\s*)?)(?P<xid_code>\d+)\b)",
+            # Three or more dotted parts, or two and a package suffix: 249.11-0ubuntu3.7,
+            # 1.1.1.1, v1.28.3.
+            r"(?P<version>(?<![\w.])v?\d+(?:\.\d+){2,}(?:[-+~][0-9A-Za-z][0-9A-Za-z.+~]*)?(?!\w)"
+            r"|(?<![\w.])v?\d+\.\d+[-+~](?=[0-9A-Za-z.+~]*[A-Za-z])[0-9A-Za-z][0-9A-Za-z.+~]*)",
+            # Dates and clock times are compared through `occurred`, not as numbers.
+            r"(?P<date>\b\d{4}-\d{2}(?:-\d{2})?\b|\b\d{1,2}:\d{2}(?::\d{2})?\b"
+            r"|\d{4}\s*년(?:\s*\d{1,2}\s*월)?(?:\s*\d{1,2}\s*일)?|\d{1,2}\s*월\s*\d{1,2}\s*일)",
+            # A number, a magnitude (1만 6,384 · 400 million), a unit (8시간 · 24 TB).
+            rf"(?P<quantity>(?P<number>(?<![\w.,]){_DIGITS})(?P<fraction>\.\d+)?"
+            r"(?:\s*(?P<magnitude>억|만|천|(?i:thousand|million|billion)(?![a-z]))"
+            rf"(?:\s*(?P<rest>{_DIGITS})(?P<rest_thousands>천)?)?)?"
+            rf"(?:\s?(?P<unit>(?i:{_UNIT_ALTERNATIVES}))(?![a-z0-9]))?(?!\d))",
+            # Letters and digits mixed: H100, B200, SmolLM3, HBM3, text-davinci-003, 70B.
+            r"(?P<model>(?<![\w.-])(?=[\w.-]*[A-Za-z])(?=[\w.-]*\d)[A-Za-z0-9]+"
+            r"(?:[-_.][A-Za-z0-9]+)*(?![\w-]))",
+            # Two capitals or more (NCCL, MegaScale, iDRAC, GitHub), dotted and hyphenated
+            # names (systemd-networkd, redis-py, slack.com), error constants (CUDA_ERROR_X).
+            r"(?P<name>(?<![\w.-])(?:[A-Za-z]*[A-Z][A-Za-z]*[A-Z][A-Za-z]*"
+            r"|[a-z][a-z0-9]*(?:[-.][a-z0-9]+)+|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)(?![\w-]))",
+            r"(?P<capitalised>(?<![\w.-])[A-Z][a-z][a-z0-9]+(?![\w-]))",
+        ]
+    )
+    + ")"
+)
+_PLURAL_ACRONYM = re.compile(r"^[A-Z]{2,}s$")
+_SENTENCE_END = ".!?:;\n"
+_MONTHS = words(
+    "january february march april may june july august september october november december "
+    "monday tuesday wednesday thursday friday saturday sunday"
+)
+# Common words that look like names when they open an English sentence or title.
+_NOT_NAMES = (
+    ENGLISH_STOPWORDS
+    | _MONTHS
+    | words(
+        "incident incidents outage postmortem summary update customers customer engineers team "
+        "follow-up follow-ups root-cause e.g i.e"
+    )
+)
+_SMALLEST_BARE_NUMBER = 10
+
+
+def entities(text: str) -> set[str]:
+    """The distinctive entities of `text`, each in one canonical lower-case spelling."""
+    text = unicodedata.normalize("NFKC", text)
+    found = set()
+    for match in _ENTITY.finditer(text):
+        kind = match.lastgroup
+        value = _CANONICAL[kind](match) if kind else None
+        if value:
+            found.add(value)
+    return found
+
+
+def _plain(number: str, fraction: str | None = None) -> str:
+    digits = number.replace(",", "")
+    if fraction and fraction.strip(".0"):
+        return f"{int(digits)}{fraction.rstrip('0')}"
+    return str(int(digits))
+
+
+def _quantity(match: re.Match[str]) -> str | None:
+    number = _plain(match.group("number"), match.group("fraction"))
+    magnitude = match.group("magnitude")
+    if magnitude:
+        value = float(number) * _MAGNITUDES[magnitude.lower()]
+        if match.group("rest"):
+            rest = int(match.group("rest").replace(",", ""))
+            value += rest * (1_000 if match.group("rest_thousands") else 1)
+        number = str(int(value))
+    unit = match.group("unit")
+    if unit:
+        unit = _UNITS[unit.lower()]
+        if unit == "y" and 1900 <= float(number) <= 2100:
+            return None  # a year, not a duration
+        return f"{number}{unit}"
+    value = float(number)
+    if value < _SMALLEST_BARE_NUMBER or (number.isdigit() and 1970 <= value <= 2039):
+        return None
+    return number
+
+
+def _name(match: re.Match[str]) -> str | None:
+    name = match.group(0)
+    if _PLURAL_ACRONYM.match(name):
+        name = name[:-1]
+    name = name.lower()
+    return None if name in _NOT_NAMES or len(name) < 3 else name
+
+
+def _capitalised(match: re.Match[str]) -> str | None:
+    word = match.group(0).lower()
+    if word in _NOT_NAMES:
+        return None
+    # An English sentence may open with any word; a Korean one only with a name.
+    if _opens_sentence(match.string, match.start()) and _latin_follows(match.string, match.end()):
+        return None
+    return word
+
+
+def _opens_sentence(text: str, start: int) -> bool:
+    i = start - 1
+    while i >= 0 and text[i] in " \t":
+        i -= 1
+    return i < 0 or text[i] in _SENTENCE_END
+
+
+def _latin_follows(text: str, end: int) -> bool:
+    i = end
+    while i < len(text) and text[i] in " \t":
+        i += 1
+    return i < len(text) and text[i].isascii() and text[i].isalpha()
+
+
+_CANONICAL = {
+    "cve": lambda m: m.group(0).lower(),
+    "xid": lambda m: f"xid {m.group('xid_code')}",
+    "version": lambda m: m.group(0).lower().removeprefix("v"),
+    "date": lambda m: None,
+    "quantity": _quantity,
+    "model": lambda m: m.group(0).lower(),
+    "name": _name,
+    "capitalised": _capitalised,
+}

@@ -1,0 +1,175 @@
+"""Find taxonomy terms in text by their labels and aliases, in Korean and English.
+
+An alias matches when its words appear in order in the text's tokens (text.tokens), where
+- a Korean alias word matches a text word that *starts* with it, so particles and endings
+  attached to the text word do not matter (처리량 → 처리량이, 처리량은);
+- a Korean alias word that is a verb (…다) or a noun made from one (…ㅁ: 멈춤, 끊김) matches
+  up to the first consonant of its last syllable, because Korean contracts that syllable
+  with the ending (멈춤 → 멈췄다, 떨어지다 → 떨어졌다);
+- English words match after light stemming and case folding (flapping → flap);
+- one unrelated word may stand between two alias words (학습이 갑자기 멈췄다);
+- spacing may differ: "처리량저하" matches 처리량 저하, and "타임 아웃" matches 타임아웃.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from curator.model import DIMENSIONS
+from curator.similarity.text import strip_particle, tokens
+from curator.taxonomy import Taxonomy
+
+_FIRST, _LAST = 0xAC00, 0xD7A3
+_SYLLABLES_PER_INITIAL = 588  # 21 vowels × 28 finals
+_FINAL_M = 16  # index of ㅁ among the final consonants
+
+
+def _is_hangul(token: str) -> bool:
+    return _FIRST <= ord(token[0]) <= _LAST
+
+
+def _initial(syllable: str) -> int:
+    return (ord(syllable) - _FIRST) // _SYLLABLES_PER_INITIAL
+
+
+def _final(syllable: str) -> int:
+    return (ord(syllable) - _FIRST) % 28
+
+
+@dataclass(frozen=True)
+class Word:
+    """One word of an alias and how it may match a word of the text."""
+
+    text: str
+    loose: bool  # Korean verb or -ㅁ noun: the last syllable's vowel and final may change
+
+    @classmethod
+    def of(cls, token: str) -> Word:
+        if not _is_hangul(token):
+            return cls(token, False)
+        if token.endswith("다") and len(token) >= 3:
+            return cls(token[:-1], True)
+        stripped = strip_particle(token)
+        loose = len(stripped) >= 2 and _final(stripped[-1]) == _FINAL_M
+        return cls(stripped, loose)
+
+    @property
+    def key(self) -> str:
+        """What a text word must begin with to be worth a closer look."""
+        return self.text[0] if _is_hangul(self.text) else self.text
+
+    def matches(self, word: str) -> bool:
+        if not _is_hangul(self.text):
+            return word == self.text
+        if word.startswith(self.text):
+            return True
+        if not self.loose or len(word) < len(self.text):
+            return False
+        head = self.text[:-1]
+        last = word[len(head)]
+        return (
+            word.startswith(head) and _is_hangul(last) and _initial(last) == _initial(self.text[-1])
+        )
+
+
+@dataclass(frozen=True)
+class Phrase:
+    """A label or alias of a term, as the words to look for."""
+
+    dimension: str
+    term: str
+    text: str
+    words: tuple[Word, ...]
+
+    def match_at(self, found: list[str], start: int) -> int | None:
+        """The end of a match beginning at found[start], or None."""
+        position = start
+        for i, word in enumerate(self.words):
+            if i > 0:
+                # One unrelated word may stand between two words of the phrase.
+                if position < len(found) and word.matches(found[position]):
+                    pass
+                elif position + 1 < len(found) and word.matches(found[position + 1]):
+                    position += 1
+                else:
+                    return None
+            elif not word.matches(found[position]):
+                return None
+            position += 1
+        return position
+
+    def joined(self) -> Word | None:
+        """The phrase written without spaces, when all its words are Korean."""
+        if len(self.words) < 2 or not all(_is_hangul(w.text) for w in self.words):
+            return None
+        return Word("".join(w.text for w in self.words), self.words[-1].loose)
+
+
+@dataclass(frozen=True)
+class Hit:
+    dimension: str
+    term: str
+    phrase: str  # the label or alias that matched
+    field: str
+
+
+class Matcher:
+    """Every label and alias of a taxonomy, indexed by the start of its first word."""
+
+    def __init__(self, taxonomy: Taxonomy) -> None:
+        self.by_key: dict[str, list[Phrase]] = {}
+        self.joined: dict[str, list[tuple[Word, Phrase]]] = {}
+        self._seen: set[tuple[str, tuple[Word, ...]]] = set()
+        for dimension in DIMENSIONS:
+            for term in taxonomy.terms[dimension].values():
+                if term.deprecated:
+                    continue
+                names = (term.label.ko, term.label.en, term.id.replace("-", " "), *term.aliases)
+                for name in dict.fromkeys(names):
+                    self._add(dimension, term.id, name)
+
+    def _add(self, dimension: str, term: str, name: str) -> None:
+        found = tokens(name)
+        if not found:
+            return
+        phrase = Phrase(dimension, term, name, tuple(Word.of(t) for t in found))
+        if (term, phrase.words) in self._seen:  # "NCCL" and "nccl" are one phrase
+            return
+        self._seen.add((term, phrase.words))
+        self.by_key.setdefault(phrase.words[0].key, []).append(phrase)
+        joined = phrase.joined()
+        if joined is not None:
+            self.joined.setdefault(joined.key, []).append((joined, phrase))
+
+    def find(self, text: str, field: str = "text") -> Iterator[Hit]:
+        """Every (term, phrase) found in `text`, once each."""
+        found = tokens(text)
+        seen: set[tuple[str, str]] = set()
+        for start in range(len(found)):
+            for phrase in self._matches_at(found, start):
+                if (phrase.term, phrase.text) not in seen:
+                    seen.add((phrase.term, phrase.text))
+                    yield Hit(phrase.dimension, phrase.term, phrase.text, field)
+
+    def _matches_at(self, found: list[str], start: int) -> Iterator[Phrase]:
+        word = found[start]
+        for phrase in self._candidates(word):
+            if phrase.match_at(found, start):
+                yield phrase
+        # Spacing variants: an alias written apart found written together ("처리량저하가")…
+        for joined, phrase in self.joined.get(word[0], []):
+            if joined.matches(word):
+                yield phrase
+        # …and one written together found apart ("타임 아웃").
+        if start + 1 < len(found) and _is_hangul(word) and _is_hangul(found[start + 1]):
+            together = word + found[start + 1]
+            for phrase in self._candidates(together):
+                first = phrase.words[0]
+                spans_both = len(first.text) > len(word) and first.matches(together)
+                if len(phrase.words) == 1 and spans_both:
+                    yield phrase
+
+    def _candidates(self, word: str) -> list[Phrase]:
+        key = word[0] if _is_hangul(word) else word
+        return self.by_key.get(key, [])

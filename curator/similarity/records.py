@@ -1,0 +1,163 @@
+"""Incident file → `Record`: the few values judgement needs, read leniently.
+
+A file with a lint error (a missing field, a wrong type somewhere) still has a title and a
+narrative worth comparing — a new incident in a pull request is exactly such a file — so
+values of the wrong type are dropped one by one instead of rejecting the file. Only a file
+that is not a YAML mapping at all yields no record; `curator lint` says why.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from curator.load import MAX_BYTES, load_bytes
+from curator.model import DIMENSIONS
+from curator.taxonomy import fold
+from curator.urls import normalize_url
+
+NARRATIVE = ("symptom", "trigger", "detection", "lessons")
+NARRATIVE_LISTS = ("actions", "follow_ups")
+# Where phrase evidence was found, in the order a reviewer reads an incident.
+TEXT_FIELDS = ("title", *NARRATIVE[:3], "actions", "follow_ups", "lessons", "sources")
+
+_FAST = getattr(yaml, "CBaseLoader", None)
+# libyaml's composer recurses in C, so deeply nested input must go through load.py, which
+# bounds depth. Incident files nest three levels; brackets only appear inside text.
+_MAX_BRACKETS_FOR_FAST_PATH = 64
+
+
+@dataclass(frozen=True)
+class Record:
+    id: str
+    path: str
+    title: str
+    status: str
+    occurred: str | None
+    organizations: tuple[str, ...]
+    urls: tuple[str, ...]
+    facets: dict[str, tuple[str, ...]]
+    settled: frozenset[str]
+    duplicate_of: str | None
+    fields: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def text(self) -> str:
+        """Title and narrative (and source titles): what text similarity compares."""
+        return "\n".join(self.fields.values())
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "path": self.path,
+            "title": self.title,
+            "status": self.status,
+            "occurred": self.occurred,
+            "organizations": list(self.organizations),
+            "urls": list(self.urls),
+            "facets": {d: list(t) for d, t in self.facets.items()},
+            "settled": sorted(self.settled),
+            "duplicate_of": self.duplicate_of,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Record:
+        return cls(
+            id=data["id"],
+            path=data["path"],
+            title=data["title"],
+            status=data["status"],
+            occurred=data["occurred"],
+            organizations=tuple(data["organizations"]),
+            urls=tuple(data["urls"]),
+            facets={d: tuple(t) for d, t in data["facets"].items()},
+            settled=frozenset(data["settled"]),
+            duplicate_of=data["duplicate_of"],
+        )
+
+    def organisation_keys(self) -> set[str]:
+        return {key for name in self.organizations if (key := organisation_key(name))}
+
+
+@lru_cache(maxsize=65536)
+def organisation_key(name: str) -> str:
+    """How organisation names are compared ("Hugging Face" = "HuggingFace"); memoised, as a
+    large library repeats a few thousand names."""
+    return fold(name)
+
+
+def parse_mapping(raw: bytes) -> dict[str, Any] | None:
+    """The YAML mapping in `raw`, with every scalar as text, or None."""
+    if len(raw) > MAX_BYTES:
+        return None
+    data: Any = None
+    fast = _FAST is not None and (raw.count(b"[") + raw.count(b"{")) < _MAX_BRACKETS_FOR_FAST_PATH
+    if fast:
+        try:
+            # BaseLoader constructs only str, list and dict: no tag is ever acted on.
+            data = yaml.load(raw, Loader=_FAST)
+        except (yaml.YAMLError, ValueError):
+            fast = False
+    if not fast:
+        data = load_bytes(raw).data
+    return data if isinstance(data, dict) else None
+
+
+def read_record(path: Path, display: str | None = None) -> Record | None:
+    try:
+        raw = path.read_bytes()
+    except OSError:
+        return None
+    data = parse_mapping(raw)
+    return None if data is None else record_of(data, display or str(path), path.stem)
+
+
+def record_of(data: dict[str, Any], display: str, stem: str) -> Record:
+    incident_id = _text(data.get("id")) or stem
+    facets = data.get("facets") if isinstance(data.get("facets"), dict) else {}
+    sources = [s for s in _list(data.get("sources")) if isinstance(s, dict)]
+    settled = {*_texts(data.get("related")), *_texts(data.get("not_duplicate_of"))}
+    duplicate_of = _text(data.get("duplicate_of"))
+    if duplicate_of:
+        settled.add(duplicate_of)
+    fields = {"title": _text(data.get("title")) or ""}
+    for name in TEXT_FIELDS[1:]:
+        if name == "sources":
+            value = "\n".join(t for s in sources if (t := _text(s.get("title"))))
+        elif name in NARRATIVE_LISTS:
+            value = "\n".join(_texts(data.get(name)))
+        else:
+            value = _text(data.get(name)) or ""
+        if value:
+            fields[name] = value
+    return Record(
+        id=incident_id,
+        path=display,
+        title=fields["title"],
+        status=sys.intern(_text(data.get("status")) or "published"),
+        occurred=_text(data.get("occurred")),
+        organizations=tuple(map(sys.intern, _texts(data.get("organizations")))),
+        urls=tuple(dict.fromkeys(normalize_url(u) for s in sources if (u := _text(s.get("url"))))),
+        # Interned: 100k records repeat the same few hundred term ids and statuses.
+        facets={d: tuple(map(sys.intern, _texts(facets.get(d)))) for d in DIMENSIONS},
+        settled=frozenset(settled - {incident_id}),
+        duplicate_of=duplicate_of,
+        fields=fields,
+    )
+
+
+def _text(value: Any) -> str | None:
+    return (value.strip() or None) if isinstance(value, str) else None
+
+
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
+def _texts(value: Any) -> list[str]:
+    return [t for item in _list(value) if (t := _text(item))]

@@ -1,0 +1,154 @@
+"""`curator search`: the taxonomy values a query names, then the incidents that match it.
+
+Like the seed page's search box: the query is read for labels and aliases of taxonomy terms
+(its "추천 필터", recognised filters), and incidents are ranked by how well they match the
+words of the query and how many of the recognised terms they carry. Filters given
+explicitly (`--cause`, `--component`, …) are hard: an incident must carry the term or one of
+its children. Withdrawn incidents are left out (they repeat another incident).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from curator.similarity.entities import entities
+from curator.similarity.index import Index
+from curator.similarity.phrases import Matcher
+from curator.taxonomy import Taxonomy
+
+TEXT_FULL = 0.3  # a query's cosine to a document at which text evidence is full
+TERM_WEIGHT = 0.6
+ENTITY_WEIGHT = 0.5
+DEFAULT_TOP = 10
+MIN_SCORE = 0.1  # below this, a shared syllable or two: noise, not a match
+
+
+@dataclass(frozen=True)
+class Recognised:
+    dimension: str
+    term: str
+    label: str
+    phrase: str
+
+    def to_json(self) -> dict[str, str]:
+        return {
+            "dimension": self.dimension,
+            "term": self.term,
+            "label": self.label,
+            "phrase": self.phrase,
+        }
+
+
+@dataclass(frozen=True)
+class Result:
+    id: str
+    title: str
+    path: str
+    score: float
+    reasons: list[str]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "score": self.score,
+            "title": self.title,
+            "path": self.path,
+            "reasons": self.reasons,
+        }
+
+
+@dataclass
+class SearchReport:
+    query: str
+    recognised: list[Recognised]
+    filters: dict[str, list[str]]
+    results: list[Result] = field(default_factory=list)
+    total: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "query": self.query,
+            "recognised": [r.to_json() for r in self.recognised],
+            "filters": self.filters,
+            "total": self.total,
+            "results": [r.to_json() for r in self.results],
+        }
+
+
+def recognise(matcher: Matcher, taxonomy: Taxonomy, query: str) -> list[Recognised]:
+    found: dict[tuple[str, str], Recognised] = {}
+    for hit in matcher.find(query, "query"):
+        term = taxonomy.term(hit.dimension, hit.term)
+        if term is not None and (hit.dimension, hit.term) not in found:
+            found[(hit.dimension, hit.term)] = Recognised(
+                hit.dimension, hit.term, term.label.ko, hit.phrase
+            )
+    # A parent named only through its child's phrase adds nothing to the child.
+    implied = {
+        (r.dimension, a) for r in found.values() for a in taxonomy.ancestors(r.dimension, r.term)
+    }
+    return [r for key, r in found.items() if key not in implied]
+
+
+def search(
+    index: Index,
+    taxonomy: Taxonomy,
+    query: str,
+    filters: dict[str, list[str]],
+    top: int = DEFAULT_TOP,
+    matcher: Matcher | None = None,
+) -> SearchReport:
+    matcher = matcher or Matcher(taxonomy)
+    recognised = recognise(matcher, taxonomy, query)
+    report = SearchReport(query, recognised, filters)
+    n = len(index)
+    if n == 0:
+        return report
+    cosine = index.cosine(index.vector(query)) if query.strip() else np.zeros(n)
+    names = entities(query)
+    cols = index.entity_columns(names)
+    named = index.shared_rarity(cols) > 0 if len(cols) else np.zeros(n, dtype=bool)
+    rows = [
+        row
+        for row, record in enumerate(index.records)
+        if record.status != "withdrawn" and _passes(taxonomy, record.facets, filters)
+    ]
+    scored = []
+    for row in rows:
+        record = index.records[row]
+        carried = [r for r in recognised if _carries(taxonomy, record.facets, r.dimension, r.term)]
+        text = min(1.0, float(cosine[row]) / TEXT_FULL)
+        coverage = len(carried) / len(recognised) if recognised else 0.0
+        score = 1.0 - (1.0 - text) * (1.0 - TERM_WEIGHT * coverage) * (
+            1.0 - ENTITY_WEIGHT * named[row]
+        )
+        if score < MIN_SCORE and query.strip():
+            continue
+        reasons = [f"carries {r.term} ({r.label})" for r in carried]
+        shared = names & index.entities_of(row)
+        if shared:
+            reasons.append("mentions " + ", ".join(sorted(shared)))
+        reasons.append(f"text similarity {cosine[row]:.2f}")
+        scored.append(Result(record.id, record.title, record.path, round(score, 3), reasons))
+    scored.sort(key=lambda r: (-r.score, r.id))
+    report.total = len(scored)
+    report.results = scored[:top]
+    return report
+
+
+def _carries(
+    taxonomy: Taxonomy, facets: dict[str, tuple[str, ...]], dimension: str, term: str
+) -> bool:
+    return any(
+        own == term or term in taxonomy.ancestors(dimension, own)
+        for own in facets.get(dimension, ())
+    )
+
+
+def _passes(
+    taxonomy: Taxonomy, facets: dict[str, tuple[str, ...]], filters: dict[str, list[str]]
+) -> bool:
+    return all(_carries(taxonomy, facets, d, t) for d, terms in filters.items() for t in terms)

@@ -1,0 +1,275 @@
+"""`curator similar`: the incidents most likely to describe the same event, with reasons.
+
+Each kind of evidence gives a strength in [0, 1]:
+- the same normalised source URL: decisive, the score is 1;
+- text similarity (cosine of TF-IDF vectors, see index.py), ramped from `TEXT_FLOOR`;
+- shared distinctive entities, by their summed rarity (see index.Index.shared_rarity);
+- the same organisation, more the closer the `occurred` dates.
+The score is 1 − Π(1 − strength): the chance that at least one piece of evidence is right if
+they were independent. Dates that are known on both sides and lie far apart are evidence
+*against*: the score is then multiplied by `DATE_CONFLICT_FACTOR`. docs/judgement.md
+explains the numbers and how they were chosen.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any, Literal
+
+import numpy as np
+
+from curator.similarity.entities import entities
+from curator.similarity.index import Index
+from curator.similarity.records import Record, organisation_key
+
+DUPLICATE_THRESHOLD = 0.6
+MIN_SCORE = 0.2
+TEXT_FLOOR, TEXT_FULL, TEXT_WEIGHT = 0.08, 0.40, 0.95
+ENTITY_FLOOR, ENTITY_SCALE = 0.5, 3.0
+DATE_CONFLICT_DAYS = 31  # apart by more than this: different events
+DAY_CONFLICT_DAYS = 7  # when both dates name a day, reports of one event agree closer
+DATE_CONFLICT_FACTOR = 0.5
+_SHOWN_ENTITIES = 6
+
+Kind = Literal["duplicate", "related"]
+
+
+@dataclass(frozen=True)
+class Match:
+    id: str
+    title: str
+    path: str
+    score: float
+    kind: Kind
+    reasons: list[str]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "score": self.score,
+            "kind": self.kind,
+            "reasons": self.reasons,
+            "title": self.title,
+            "path": self.path,
+        }
+
+
+def occurred_range(text: str | None) -> tuple[int, int] | None:
+    """A partial date as the first and last day it may mean (proleptic ordinals)."""
+    if not text:
+        return None
+    try:
+        parts = [int(p) for p in text.split("-")]
+        year, month, day = parts[0], parts[1] if len(parts) > 1 else None, None
+        if len(parts) > 2:
+            day = parts[2]
+        if day is not None and month is not None:
+            first = last = dt.date(year, month, day)
+        elif month is not None:
+            first = dt.date(year, month, 1)
+            last = (dt.date(year + month // 12, month % 12 + 1, 1)) - dt.timedelta(days=1)
+        else:
+            first, last = dt.date(year, 1, 1), dt.date(year, 12, 31)
+    except (ValueError, IndexError):
+        return None
+    return first.toordinal(), last.toordinal()
+
+
+class Dates:
+    """Every incident's `occurred` as arrays of first and last day (-1 when unknown)."""
+
+    def __init__(self, records: list[Record]) -> None:
+        ranges = [occurred_range(r.occurred) or (-1, -1) for r in records]
+        self.first = np.array([r[0] for r in ranges], dtype=np.int64)
+        self.last = np.array([r[1] for r in ranges], dtype=np.int64)
+
+
+class Judge:
+    """Scores one incident against every incident of an index."""
+
+    def __init__(self, index: Index) -> None:
+        self.index = index
+
+    @cached_property
+    def dates(self) -> Dates:
+        return Dates(self.index.records)
+
+    def similar(
+        self,
+        record: Record,
+        top: int = 5,
+        honour_settled: bool = True,
+        exclude: frozenset[str] = frozenset(),
+    ) -> list[Match]:
+        if len(self.index) == 0:
+            return []
+        evidence = Evidence.of(self, record)
+        score = evidence.combined()
+        for row in self._excluded(record, honour_settled, exclude):
+            score[row] = -1.0
+        # Scores are final here: reasons are worked out for the shown matches only.
+        rows = _top(score, top)
+        return [evidence.match(row, float(score[row])) for row in rows if score[row] >= MIN_SCORE]
+
+    def neighbours(
+        self, record: Record, count: int, exclude: frozenset[str] = frozenset()
+    ) -> list[tuple[int, float]]:
+        """The `count` rows most similar to `record` by any evidence, settled or not."""
+        if len(self.index) == 0:
+            return []
+        score = Evidence.of(self, record).combined()
+        for row in self._excluded(record, False, exclude):
+            score[row] = -1.0
+        return [(row, float(score[row])) for row in _top(score, count) if score[row] > 0]
+
+    def _excluded(self, record: Record, honour_settled: bool, exclude: frozenset[str]) -> list[int]:
+        index = self.index
+        rows = [index.by_path[record.path]] if record.path in index.by_path else []
+        rows += index.by_id.get(record.id, [])
+        for other in exclude:
+            rows += index.by_id.get(other, [])
+        if honour_settled:
+            # Settled either way round; a withdrawn duplicate of a settled incident counts too.
+            for other in record.settled:
+                rows += index.by_id.get(other, []) + index.duplicates_of.get(other, [])
+            rows += index.settled_with.get(record.id, [])
+        return rows
+
+
+@dataclass
+class Evidence:
+    """Every strength of one incident against all rows of the index."""
+
+    judge: Judge
+    record: Record
+    cosine: np.ndarray
+    entity_names: set[str]
+    rarity: np.ndarray
+    organisation: np.ndarray
+    conflict: np.ndarray
+    url_rows: set[int]
+
+    @classmethod
+    def of(cls, judge: Judge, record: Record) -> Evidence:
+        index = judge.index
+        n = len(index)
+        names = entities(record.text) - record.organisation_keys()
+        cols = index.entity_columns(names)
+        organisation, conflict = _organisation_and_dates(judge, record)
+        url_rows = {row for url in record.urls for row in index.by_url.get(url, [])}
+        return cls(
+            judge,
+            record,
+            index.cosine(index.vector(record.text)),
+            names,
+            index.shared_rarity(cols) if len(cols) else np.zeros(n),
+            organisation,
+            conflict,
+            url_rows,
+        )
+
+    def text_strength(self) -> np.ndarray:
+        ramp = (self.cosine - TEXT_FLOOR) / (TEXT_FULL - TEXT_FLOOR)
+        return np.clip(ramp, 0.0, 1.0) * TEXT_WEIGHT
+
+    def entity_strength(self) -> np.ndarray:
+        return 1.0 - np.exp(-np.maximum(self.rarity - ENTITY_FLOOR, 0.0) / ENTITY_SCALE)
+
+    def combined(self) -> np.ndarray:
+        doubt = (1.0 - self.text_strength()) * (1.0 - self.entity_strength())
+        doubt *= 1.0 - self.organisation
+        score = 1.0 - doubt
+        score[self.conflict] *= DATE_CONFLICT_FACTOR
+        for row in self.url_rows:
+            score[row] = 1.0
+        return score
+
+    def match(self, row: int, score: float) -> Match:
+        other = self.judge.index.records[row]
+        score = round(score, 3)
+        kind: Kind = "duplicate" if score >= DUPLICATE_THRESHOLD else "related"
+        return Match(other.id, other.title, other.path, score, kind, self.reasons(row))
+
+    def reasons(self, row: int) -> list[str]:
+        index = self.judge.index
+        other = index.records[row]
+        reasons = [f"same source URL {url}" for url in self.record.urls if url in other.urls]
+        shared_orgs = _shared_organisations(self.record, other)
+        if shared_orgs:
+            dates = f"occurred {self.record.occurred or '?'} vs {other.occurred or '?'}"
+            reasons.append(f"same organisation {shared_orgs[0]}, {dates}")
+        if self.conflict[row]:
+            reasons.append(
+                f"occurred {self.record.occurred} vs {other.occurred}: far apart, "
+                "so probably a different event"
+            )
+        shared = self.entity_names & index.entities_of(row) - other.organisation_keys()
+        if shared:
+            rarity = {name: float(index.entity_rarity[index.entity_ids[name]]) for name in shared}
+            ranked = sorted(shared, key=lambda name: (-rarity[name], name))
+            more = len(ranked) - _SHOWN_ENTITIES
+            listed = ", ".join(ranked[:_SHOWN_ENTITIES]) + (f" (+{more} more)" if more > 0 else "")
+            reasons.append(f"shared entities: {listed}")
+        reasons.append(f"text similarity {self.cosine[row]:.2f}")
+        if other.duplicate_of:
+            reasons.append(f"{other.id} is withdrawn as a duplicate of {other.duplicate_of}")
+        return reasons
+
+
+def _top(score: np.ndarray, count: int) -> list[int]:
+    """Rows of the `count` highest scores, highest first (ties by row)."""
+    count = min(len(score), count)
+    if count <= 0:
+        return []
+    rows = np.argpartition(-score, count - 1)[:count]
+    return [int(r) for r in rows[np.lexsort((rows, -score[rows]))]]
+
+
+def _shared_organisations(one: Record, other: Record) -> list[str]:
+    keys = other.organisation_keys()
+    return [name for name in one.organizations if name and organisation_key(name) in keys]
+
+
+def _organisation_and_dates(judge: Judge, record: Record) -> tuple[np.ndarray, np.ndarray]:
+    """Strength of "same organisation, close dates" per row, and rows whose dates conflict."""
+    index = judge.index
+    n = len(index)
+    strength = np.zeros(n)
+    dates = judge.dates
+    mine = occurred_range(record.occurred)
+    known = dates.first >= 0
+    gap = np.full(n, -1, dtype=np.int64)
+    if mine is not None:
+        gap[known] = np.maximum(
+            0, np.maximum(dates.first[known], mine[0]) - np.minimum(dates.last[known], mine[1])
+        )
+    conflict = gap > DATE_CONFLICT_DAYS
+    if mine is not None and mine[0] == mine[1]:
+        both_days = dates.first == dates.last
+        conflict |= both_days & (gap > DAY_CONFLICT_DAYS)
+    keys = record.organisation_keys()
+    rows = sorted({r for key in keys for r in index.by_organisation.get(key, [])})
+    if rows:
+        picked = np.array(rows, dtype=np.int64)
+        # How vague the vaguer of the two dates is: "2023" overlaps much more than a day.
+        own_width = mine[1] - mine[0] if mine else 0
+        width = np.maximum(dates.last[picked] - dates.first[picked], own_width)
+        strength[picked] = _date_strength(gap[picked], width)
+    return strength, conflict
+
+
+def _date_strength(gap: np.ndarray, width: np.ndarray) -> np.ndarray:
+    """Same organisation: how strongly the dates say "same event" (gap -1: a date unknown)."""
+    strength = np.full(len(gap), 0.15)
+    close = gap >= 0
+    same_day = close & (gap == 0) & (width == 0)
+    overlapping = close & (gap == 0) & (width > 0)
+    strength[same_day] = 0.75
+    strength[overlapping] = np.where(width[overlapping] <= 31, 0.55, 0.25)
+    near = close & (gap > 0)
+    strength[near] = np.select(
+        [gap[near] <= DAY_CONFLICT_DAYS, gap[near] <= DATE_CONFLICT_DAYS], [0.45, 0.3], default=0.0
+    )
+    return strength

@@ -1,0 +1,131 @@
+"""The index on disk: `.curator-cache/similarity-<context>/index.npz` at the library root.
+
+The folder comes from the project's cache store (curator/cache.py), with the content key
+below as its context, so it shares that store's guarantees and housekeeping: the folder's
+own identity is part of the context (a cache folder committed to git or copied from
+elsewhere is never read), and only the few most recently used contexts are kept.
+- Keyed by content: the key hashes every incident file's name and bytes, the index format
+  and the tool version, so a cached index is never stale — any change gives a new folder.
+- Safe to delete at any time: a missing or unreadable file is rebuilt.
+- Safe under concurrent runs: each writer writes its own temporary file in the same folder
+  and renames it into place (atomic on POSIX and Windows); readers see a whole file or none.
+- Never executes data: numpy arrays are loaded with `allow_pickle=False` and the records
+  travel as JSON, so a corrupt file can at worst be rejected.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+import zipfile
+from pathlib import Path
+
+import numpy as np
+
+from curator import __version__
+from curator.cache import Store
+from curator.library import Library
+from curator.similarity.index import Index, Postings, build
+from curator.similarity.records import Record
+
+FORMAT = 2
+INDEX_FILE = "index.npz"
+
+
+def index_path(library: Library) -> Path | None:
+    """Where the index of the library as it is now belongs; None if caching is off."""
+    context = [f"similarity-index {FORMAT}", __version__, library_key(library)]
+    folder = Store.open(library.root, "similarity", context).folder
+    return folder / INDEX_FILE if folder is not None else None
+
+
+def library_key(library: Library) -> str:
+    digest = hashlib.sha256(f"similarity-index:{FORMAT}:{__version__}".encode())
+    for path in library.incident_paths():
+        try:
+            content = hashlib.sha256(path.read_bytes()).digest()
+        except OSError:
+            content = b"unreadable"
+        digest.update(path.name.encode("utf-8") + b"\0" + content)
+    return digest.hexdigest()[:32]
+
+
+def load_index(library: Library, use_cache: bool = True) -> Index:
+    """The library's index: from the cache when it holds this content, else built (and
+    written to the cache, when the library folder is writable)."""
+    path = index_path(library) if use_cache else None
+    if path is None:
+        return build(library)
+    cached = read(path)
+    if cached is not None:
+        return cached
+    index = build(library)
+    write(index, path)
+    return index
+
+
+def read(path: Path) -> Index | None:
+    try:
+        with np.load(path, allow_pickle=False) as arrays:
+            meta = json.loads(arrays["meta"].tobytes().decode("utf-8"))
+            if meta.get("format") != FORMAT:
+                return None
+            listed = json.loads(arrays["records"].tobytes().decode("utf-8"))
+            records = [Record.from_json(r) for r in listed]
+            entity_cols = arrays["entity_rows"]
+            doc_cols = arrays["doc_entity_rows"]
+            return Index(
+                records=records,
+                idf=arrays["idf"],
+                text=Postings(arrays["text_indptr"], arrays["text_rows"], arrays["text_values"]),
+                entity_names=meta["entity_names"],
+                entity_rarity=arrays["entity_rarity"],
+                entity_postings=Postings(
+                    arrays["entity_indptr"], entity_cols, np.ones(len(entity_cols), np.float32)
+                ),
+                doc_entities=Postings(
+                    arrays["doc_entity_indptr"], doc_cols, np.ones(len(doc_cols), np.float32)
+                ),
+                skipped=meta["skipped"],
+            )
+    except (OSError, ValueError, KeyError, TypeError, zipfile.BadZipFile, UnicodeDecodeError):
+        return None
+
+
+def write(index: Index, path: Path) -> bool:
+    """Write atomically; False (and nothing left behind) if the folder is not writable."""
+    meta = {"format": FORMAT, "entity_names": index.entity_names, "skipped": index.skipped}
+    # A JSON list made one record at a time: 100k records as one list of dicts would
+    # briefly cost hundreds of megabytes.
+    listed = ",".join(json.dumps(r.to_json(), ensure_ascii=False) for r in index.records)
+    records = np.frombuffer(f"[{listed}]".encode(), np.uint8)
+    del listed
+    encoded = np.frombuffer(json.dumps(meta, ensure_ascii=False).encode("utf-8"), np.uint8)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".part")
+    except OSError:
+        return False
+    try:
+        with os.fdopen(handle, "wb") as out:
+            np.savez(
+                out,
+                meta=encoded,
+                records=records,
+                idf=index.idf,
+                text_indptr=index.text.indptr,
+                text_rows=index.text.rows,
+                text_values=index.text.values,
+                entity_rarity=index.entity_rarity,
+                entity_indptr=index.entity_postings.indptr,
+                entity_rows=index.entity_postings.rows,
+                doc_entity_indptr=index.doc_entities.indptr,
+                doc_entity_rows=index.doc_entities.rows,
+            )
+        os.replace(temporary, path)
+    except OSError:
+        Path(temporary).unlink(missing_ok=True)
+        return False
+    return True

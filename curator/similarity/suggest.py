@@ -1,0 +1,172 @@
+"""`curator suggest`: facets an incident probably lacks, and facets nothing supports.
+
+Two kinds of evidence for a term, each a strength in [0, 1]:
+- phrases: a label or alias of the term found in the incident's text (phrases.py); how much
+  it counts depends on the field it was found in (`FIELD_STRENGTH`: a title or symptom
+  says more about the incident than its lessons do);
+- neighbours: the share of the `NEIGHBOURS` most similar incidents (similar.py), weighted by
+  similarity, that carry the term or one of its children.
+The score is 1 − (1 − phrases)(1 − neighbours). A child term implies its parent, so a term's
+evidence counts for its ancestors too, and only the most specific term is suggested.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from curator.model import DIMENSIONS
+from curator.similarity.index import Index
+from curator.similarity.phrases import Hit, Matcher
+from curator.similarity.records import Record
+from curator.similarity.similar import Judge
+from curator.taxonomy import Taxonomy
+
+FIELD_STRENGTH = {
+    "title": 0.6,
+    "symptom": 0.55,
+    "trigger": 0.55,
+    "detection": 0.4,
+    "actions": 0.4,
+    "follow_ups": 0.3,
+    "lessons": 0.3,
+    "sources": 0.45,
+}
+NEIGHBOURS = 10
+SUGGEST_THRESHOLD = 0.45
+UNSUPPORTED_BELOW = 0.2
+_SHOWN_NEIGHBOURS = 3
+
+
+@dataclass
+class TermEvidence:
+    phrases: list[Hit] = field(default_factory=list)
+    neighbours: list[tuple[str, float]] = field(default_factory=list)
+    phrase_strength: float = 0.0
+    neighbour_strength: float = 0.0
+
+    @property
+    def score(self) -> float:
+        return 1.0 - (1.0 - self.phrase_strength) * (1.0 - self.neighbour_strength)
+
+    def to_json(self) -> list[dict[str, Any]]:
+        shown = [{"phrase": h.phrase, "field": h.field} for h in self.phrases]
+        shown += [
+            {"incident": incident, "similarity": round(similarity, 3)}
+            for incident, similarity in self.neighbours[:_SHOWN_NEIGHBOURS]
+        ]
+        return shown
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    term: str
+    score: float
+    evidence: list[dict[str, Any]]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"term": self.term, "score": self.score, "evidence": self.evidence}
+
+
+@dataclass
+class DimensionSuggestions:
+    missing: list[Suggestion] = field(default_factory=list)
+    unsupported: list[Suggestion] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "missing": [s.to_json() for s in self.missing],
+            "unsupported": [s.to_json() for s in self.unsupported],
+        }
+
+
+class Suggester:
+    def __init__(self, index: Index, taxonomy: Taxonomy, judge: Judge | None = None) -> None:
+        self.index = index
+        self.taxonomy = taxonomy
+        self.judge = judge or Judge(index)
+        self.matcher = Matcher(taxonomy)
+
+    def evidence(
+        self, record: Record, exclude: frozenset[str] = frozenset()
+    ) -> dict[str, dict[str, TermEvidence]]:
+        """Per dimension and term, the evidence that `record` should carry it. Its own
+        facets are not read; `exclude` keeps incidents out of the neighbours."""
+        found: dict[str, dict[str, TermEvidence]] = {
+            d: defaultdict(TermEvidence) for d in DIMENSIONS
+        }
+        for name, text in record.fields.items():
+            for hit in self.matcher.find(text, name):
+                for term in self._with_ancestors(hit.dimension, hit.term):
+                    found[hit.dimension][term].phrases.append(hit)
+        for dimension in DIMENSIONS:
+            for evidence in found[dimension].values():
+                evidence.phrase_strength = _phrase_strength(evidence.phrases)
+        self._add_neighbours(found, record, exclude)
+        return {d: dict(terms) for d, terms in found.items()}
+
+    def _add_neighbours(
+        self, found: dict[str, dict[str, TermEvidence]], record: Record, exclude: frozenset[str]
+    ) -> None:
+        neighbours = self.judge.neighbours(record, NEIGHBOURS, exclude) if NEIGHBOURS else []
+        # Weak neighbours (all dissimilar) must not add up to strong evidence.
+        total = max(sum(similarity for _, similarity in neighbours), 1.0)
+        if total <= 0:
+            return
+        for row, similarity in neighbours:
+            other = self.index.records[row]
+            for dimension in DIMENSIONS:
+                carried = {
+                    term
+                    for own in other.facets.get(dimension, ())
+                    for term in self._with_ancestors(dimension, own)
+                }
+                for term in carried:
+                    evidence = found[dimension][term]
+                    evidence.neighbours.append((other.id, similarity))
+                    evidence.neighbour_strength += similarity / total
+
+    def _with_ancestors(self, dimension: str, term: str) -> list[str]:
+        return [term, *self.taxonomy.ancestors(dimension, term)]
+
+    def predict(self, evidence: dict[str, TermEvidence], dimension: str) -> list[str]:
+        """The most specific terms whose score reaches SUGGEST_THRESHOLD."""
+        strong = {t for t, e in evidence.items() if e.score >= SUGGEST_THRESHOLD}
+        strong = {t for t in strong if self.taxonomy.term(dimension, t) is not None}
+        implied = {a for t in strong for a in self.taxonomy.ancestors(dimension, t)}
+        return sorted(strong - implied, key=lambda t: (-evidence[t].score, t))
+
+    def suggest(self, record: Record) -> dict[str, DimensionSuggestions]:
+        evidence = self.evidence(record)
+        return {d: self._judge_dimension(record, d, evidence[d]) for d in DIMENSIONS}
+
+    def _judge_dimension(
+        self, record: Record, dimension: str, evidence: dict[str, TermEvidence]
+    ) -> DimensionSuggestions:
+        carried = set(record.facets.get(dimension, ()))
+        implied = {a for t in carried for a in self.taxonomy.ancestors(dimension, t)}
+        result = DimensionSuggestions()
+        for term in self.predict(evidence, dimension):
+            if term not in carried | implied:
+                result.missing.append(_suggestion(term, evidence[term]))
+        for term in sorted(carried):
+            support = evidence.get(term, TermEvidence())
+            if support.score < UNSUPPORTED_BELOW and self.taxonomy.term(dimension, term):
+                result.unsupported.append(_suggestion(term, support))
+        return result
+
+
+def _suggestion(term: str, evidence: TermEvidence) -> Suggestion:
+    return Suggestion(term, round(evidence.score, 3), evidence.to_json())
+
+
+def _phrase_strength(hits: list[Hit]) -> float:
+    """Strongest field counts; each other field where the term appears adds to it."""
+    by_field: dict[str, float] = {}
+    for hit in hits:
+        by_field[hit.field] = FIELD_STRENGTH.get(hit.field, 0.3)
+    doubt = 1.0
+    for strength in by_field.values():
+        doubt *= 1.0 - strength
+    return 1.0 - doubt

@@ -1,0 +1,124 @@
+"""Text → comparable units, for Korean and English alike.
+
+Two views of the same text:
+- *features* for similarity: character 2- and 3-grams inside runs of Hangul (Korean glues
+  particles and endings to words — 스토리지에서, NCCL의 — so whole words rarely repeat, but
+  their first syllables do) and lightly stemmed words for Latin script. Each feature is a
+  64-bit integer so that a whole library's vocabulary fits in numpy arrays.
+- *tokens* for phrase matching (taxonomy aliases in text): words split at every change of
+  script, with stand-alone Korean particles dropped.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+from functools import lru_cache
+
+import numpy as np
+
+HANGUL_FIRST, HANGUL_LAST = 0xAC00, 0xD7A3
+_TOKEN = re.compile(r"[가-힣]+|[a-z\u00e0-\u024f]+[0-9]*[a-z\u00e0-\u024f0-9]*|[0-9]+")
+_LATIN_WORD = re.compile(r"[a-z\u00e0-\u024f][a-z\u00e0-\u024f0-9]+")
+# Set on word features so that they never meet a Hangul n-gram (those stay below 2**63).
+_WORD_BIT = np.uint64(1 << 63)
+
+
+# Particles and copulas that Korean writers in this library put after a space when the word
+# before them is in Latin script ("NCCL 의", "Imbue 는"). Alone, they carry no meaning.
+def words(text: str) -> frozenset[str]:
+    """A set of words written as one string (easier to read and edit than a list)."""
+    return frozenset(text.split())
+
+
+PARTICLES = words(
+    "이 가 은 는 을 를 의 에 에서 에게 로 으로 와 과 도 만 까지 부터 보다 처럼 이다 였다 이었다 "
+    "라는 이라는 란 이란 나 이나 와도 과도 에도 에는 에서는 로는 으로는 조차 마저 께서"
+)
+# Endings stripped from the *aliases* of taxonomy terms (never from incident text), so that
+# an alias written with a particle ("처리량이") still matches "처리량은", "처리량 저하".
+_ALIAS_PARTICLES = tuple(sorted(PARTICLES, key=len, reverse=True))
+
+ENGLISH_STOPWORDS = words(
+    """a an the and or but if of to in on at by for with from as is are was were be been being
+    it its this that these those there their they them we our us you your he she his her i
+    not no so than then too very can could would should will shall may might must do does did
+    done have has had having into onto over under about after before during while when where
+    which who whom whose what why how all any both each few more most other some such only own
+    same just also out up down off again further once here via per"""
+)
+
+
+def normalise(text: str) -> str:
+    """NFKC (full-width → ASCII, compatibility jamo → syllables) and case folding."""
+    return unicodedata.normalize("NFKC", text).casefold()
+
+
+@lru_cache(maxsize=65536)
+def stem(word: str) -> str:
+    """A light English stemmer: plural, -ed and -ing, a final e, doubled consonants.
+
+    It only has to map the inflections of one word to one string, the same way on both
+    sides of a comparison (flapping, flapped, flaps → flap); it need not be a real root.
+    """
+    if len(word) <= 3 or not word.isalpha():
+        return word
+    if word.endswith("sses"):
+        word = word[:-2]
+    elif word.endswith("ies") and len(word) > 4:
+        word = word[:-3] + "y"
+    elif word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        word = word[:-1]
+    for suffix in ("ing", "ed"):
+        base = word[: -len(suffix)]
+        if word.endswith(suffix) and len(base) >= 3 and any(v in base for v in "aeiouy"):
+            word = base
+            if len(word) > 3 and word[-1] == word[-2] and word[-1] not in "lsz":
+                word = word[:-1]
+            break
+    if word.endswith("e") and len(word) > 3:
+        word = word[:-1]
+    return word
+
+
+def tokens(text: str) -> list[str]:
+    """Normalised words split at script changes; stand-alone particles dropped; English
+    words stemmed. "NCCL의 타임아웃이" → ["nccl", "타임아웃이"]."""
+    found = []
+    for token in _TOKEN.findall(normalise(text)):
+        if token in PARTICLES:
+            continue
+        found.append(stem(token) if token[0].isalpha() and token.isascii() else token)
+    return found
+
+
+def strip_particle(token: str) -> str:
+    """An alias word without a trailing particle, when at least two syllables remain."""
+    if not ("가" <= token[0] <= "힣"):
+        return token
+    for particle in _ALIAS_PARTICLES:
+        if token.endswith(particle) and len(token) - len(particle) >= 2:
+            return token[: -len(particle)]
+    return token
+
+
+@lru_cache(maxsize=262144)
+def _word_feature(word: str) -> int:
+    digest = hashlib.blake2b(word.encode("utf-8"), digest_size=8).digest()
+    return int.from_bytes(digest, "little") | (1 << 63)
+
+
+def features(text: str) -> np.ndarray:
+    """Every feature occurrence of `text` as uint64 (repeats kept: they are the counts)."""
+    folded = normalise(text)
+    points = np.frombuffer(folded.encode("utf-32-le"), dtype=np.uint32).astype(np.uint64)
+    hangul = (points >= HANGUL_FIRST) & (points <= HANGUL_LAST)
+    pair = hangul[:-1] & hangul[1:]
+    bigrams = (points[:-1] << np.uint64(21)) | points[1:]
+    triple = pair[:-1] & hangul[2:]
+    trigrams = (points[:-2] << np.uint64(42)) | (points[1:-1] << np.uint64(21)) | points[2:]
+    words = [
+        _word_feature(stem(w)) for w in _LATIN_WORD.findall(folded) if w not in ENGLISH_STOPWORDS
+    ]
+    return np.concatenate([bigrams[pair], trigrams[triple], np.array(words, dtype=np.uint64)])

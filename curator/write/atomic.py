@@ -1,0 +1,45 @@
+"""Write a file so that readers see either the old bytes or the new ones, never half."""
+
+from __future__ import annotations
+
+import os
+import stat
+import tempfile
+from pathlib import Path
+
+
+def write_atomic(path: Path, data: bytes, *, exclusive: bool = False) -> None:
+    """Replace `path` with `data` (write a temporary file beside it, then rename).
+
+    The file keeps its permission bits. With `exclusive`, the file must not exist yet and
+    an existing one is never overwritten, even by a concurrent writer (FileExistsError).
+    """
+    mode = _mode_for(path, exclusive)
+    # A leading dot keeps the temporary file out of every listing of incidents/.
+    fd, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    temporary = Path(name)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(temporary, mode)
+        if exclusive:
+            os.link(temporary, path)  # fails, atomically, if `path` exists
+            temporary.unlink()
+        else:
+            os.replace(temporary, path)
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
+
+
+def _mode_for(path: Path, exclusive: bool) -> int:
+    if not exclusive:
+        try:
+            return stat.S_IMODE(path.stat().st_mode)
+        except FileNotFoundError:
+            pass
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask

@@ -1,0 +1,245 @@
+"""The one layout of an incident file, written through ruamel.yaml's round-trip mode.
+
+The layout: keys in the order of the fields of `curator.model` (unknown keys after them,
+as they were), 2-space indentation with list items indented under their key
+(`  - item`), block style for every non-empty list and mapping, multi-line text as a
+literal block scalar (`|`), long lines never folded, UTF-8 without escapes, LF line ends,
+exactly one final newline, keys unquoted. Comments and the quoting of values stay as the
+author wrote them; an explicit `!!str` tag, which the loader ignores, is dropped.
+
+Rewriting is refused rather than risked: the input must be a file the linter's loader
+accepts, ruamel.yaml must read the same values from it as the loader, and the output must
+load to exactly the values intended and carry every comment of the input. A refused file
+is never written.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from ruamel.yaml import YAML
+from ruamel.yaml.comments import CommentedMap, CommentedSeq, TaggedScalar
+from ruamel.yaml.error import MarkedYAMLError, YAMLError
+from ruamel.yaml.resolver import VersionedResolver
+from ruamel.yaml.scalarstring import (
+    DoubleQuotedScalarString,
+    FoldedScalarString,
+    LiteralScalarString,
+    PlainScalarString,
+    ScalarString,
+    SingleQuotedScalarString,
+)
+
+from curator.load import START, Position, load_bytes
+from curator.model import DIMENSIONS, INCIDENT_KEYS, Source
+from curator.write.comments import comments
+
+SOURCE_KEYS = tuple(Source.model_fields)
+Edit = Callable[[Any], None]
+
+
+class Refused(Exception):
+    """The file cannot be rewritten safely; it is left exactly as it is."""
+
+    def __init__(self, position: Position, message: str) -> None:
+        super().__init__(message)
+        self.position = position
+        self.message = message
+
+
+_NULL = re.compile(r"^(?:~|null|Null|NULL|)$")  # as `curator.load` reads nulls
+_NULL_ONLY = {first: [("tag:yaml.org,2002:null", _NULL)] for first in ("", "~", "n", "N")}
+
+
+class _TextResolver(VersionedResolver):
+    """Every plain scalar is text, as in `curator.load`; only the empty value, `~` and
+    `null` are null. ruamel would otherwise read `2023-3-8` as a date and write it back
+    as `2023-03-08`."""
+
+    @property
+    def versioned_resolver(self) -> Any:
+        return _NULL_ONLY
+
+
+def _yaml() -> YAML:
+    yaml = YAML(typ="rt")
+    yaml.Resolver = _TextResolver
+    yaml.preserve_quotes = True
+    yaml.allow_unicode = True
+    yaml.width = sys.maxsize  # never fold a line: Korean text must not break mid-word
+    yaml.indent(mapping=2, sequence=4, offset=2)
+    return yaml
+
+
+def render(raw: bytes, edit: Edit | None = None) -> str:
+    """The canonical text of an incident file, after `edit` (which changes the
+    round-trip tree in place) if given. Raises Refused instead of losing anything."""
+    loaded = load_bytes(raw)
+    if loaded.problems or loaded.text is None:
+        problem = loaded.problems[0] if loaded.problems else None
+        raise Refused(
+            problem.position if problem else START,
+            f"cannot be read ({problem.message if problem else 'not text'}); fix it by hand",
+        )
+    # CR and CRLF are line breaks to YAML, but ruamel keeps them inside comments.
+    text = loaded.text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+    tree = parse(text)
+    if plain(tree) != loaded.data:
+        raise Refused(START, "ruamel.yaml reads this file differently from the linter")
+    if edit is not None:
+        edit(tree)
+    intended = plain(tree)
+    canonicalise(tree)
+    out = dump(tree)
+    _verify(out, intended, comments(text))
+    return out
+
+
+def parse(text: str) -> Any:
+    try:
+        return _yaml().load(text)
+    except MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        where = Position(mark.line + 1, mark.column + 1) if mark is not None else START
+        raise Refused(where, f"ruamel.yaml cannot read it: {exc.problem or exc}") from exc
+    except (YAMLError, ValueError, TypeError) as exc:
+        raise Refused(START, f"ruamel.yaml cannot read it: {exc}") from exc
+
+
+def dump(tree: Any) -> str:
+    stream = io.StringIO()
+    _yaml().dump(tree, stream)
+    # Blank lines and comments at the very end are kept by ruamel; the layout wants one
+    # newline. (A keep-chomped `|+` text at the end is closed by `...`, so this is safe.)
+    return stream.getvalue().rstrip("\n") + "\n"  # (not rstrip(): U+00A0 may be a value)
+
+
+def plain(node: Any) -> Any:
+    """The round-trip tree as the loader's plain values (dicts, lists, text, None)."""
+    if isinstance(node, dict):
+        return {plain(key): plain(value) for key, value in node.items()}
+    if isinstance(node, list):
+        return [plain(item) for item in node]
+    if node is None or isinstance(node, str):
+        return None if node is None else str(node)
+    if isinstance(node, TaggedScalar):  # `!!str 7`: the loader reads the text, so do we
+        return str(node.value)
+    # ruamel builds numbers, booleans and dates only for explicit tags (`!!int 5`).
+    raise Refused(START, f"an explicit tag makes a {type(node).__name__}; remove the tag")
+
+
+def _verify(out: str, intended: Any, expected_comments: list[str]) -> None:
+    reloaded = load_bytes(out.encode("utf-8"))
+    if reloaded.problems or reloaded.data != intended:
+        raise Refused(START, "the rewritten file would not hold the same values; please report")
+    if sorted(comments(out)) != sorted(expected_comments):
+        raise Refused(START, "the rewritten file would lose or move a comment; please report")
+
+
+def canonicalise(tree: Any) -> None:
+    """Key order, collection styles and text styles of the layout, in place."""
+    if isinstance(tree, CommentedMap):
+        _order(tree, INCIDENT_KEYS)
+        if isinstance(tree.get("facets"), CommentedMap):
+            _order(tree["facets"], DIMENSIONS)
+        sources = tree.get("sources")
+        for source in sources if isinstance(sources, CommentedSeq) else ():
+            if isinstance(source, CommentedMap):
+                _order(source, SOURCE_KEYS)
+    _restyle(tree)
+
+
+def _order(mapping: CommentedMap, keys: tuple[str, ...]) -> None:
+    """Known keys first, in `keys` order; unknown keys after them in their own order.
+    Moving a key moves the comments ruamel attached to it."""
+    rank = {key: index for index, key in enumerate(keys)}
+    wanted = sorted(mapping, key=lambda key: rank.get(key, len(rank)))
+    if list(mapping) != wanted:
+        for key in wanted:
+            mapping.move_to_end(key)
+
+
+def _plain_keys(mapping: CommentedMap) -> None:
+    """Keys are written plain (the emitter quotes one that needs it), in the same order
+    and with the same comments."""
+    if not any(isinstance(key, ScalarString) for key in mapping):
+        return
+    for key in list(mapping):
+        comment = mapping.ca.items.pop(key, None)
+        value = mapping[key]
+        del mapping[key]
+        mapping[str(key)] = value
+        if comment is not None:
+            mapping.ca.items[str(key)] = comment
+
+
+def _restyle(node: Any) -> None:
+    if not isinstance(node, CommentedMap | CommentedSeq):
+        return
+    if len(node):
+        node.fa.set_block_style()
+    if isinstance(node, CommentedMap):
+        _plain_keys(node)
+    for key in list(node) if isinstance(node, CommentedMap) else range(len(node)):
+        value = node[key]
+        if isinstance(value, TaggedScalar):  # the tag goes; the text and its quoting stay
+            value = node[key] = _QUOTED.get(value.style, PlainScalarString)(value.value)
+        if not isinstance(value, str):
+            _restyle(value)
+            continue
+        styled = _text_style(value)
+        # A comment on a block header (`key: >  # ...`) can only stay on a block header.
+        header = getattr(value, "comment", None)
+        if styled is value or (header and not isinstance(styled, LiteralScalarString)):
+            continue
+        if header:
+            styled.comment = header
+        node[key] = styled
+
+
+_QUOTED: dict[str | None, type[ScalarString]] = {
+    '"': DoubleQuotedScalarString,
+    "'": SingleQuotedScalarString,
+    "|": LiteralScalarString,
+    ">": FoldedScalarString,
+}
+
+# Characters a literal block cannot hold as themselves (YAML 1.1 line breaks, a BOM) or at
+# all (C0/C1 controls other than tab and newline); such text stays double-quoted.
+_NOT_LITERAL = re.compile(
+    r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\ufeff\ud800-\udfff\ufffe\uffff]"
+)
+_TRAILING_SPACE = re.compile(r"[ \t]$", re.MULTILINE)
+_LEADING_TAB = re.compile(r"^\t", re.MULTILINE)  # libyaml takes it for bad indentation
+
+
+def _text_style(value: str) -> str:
+    """Multi-line text as a literal block when one can hold it exactly, else double-quoted;
+    one-line text leaves block style (a `|-` one-liner becomes a plain scalar); any other
+    quoting is the author's and stays."""
+    if "\n" in value:
+        wanted = LiteralScalarString if _literal_ok(value) else DoubleQuotedScalarString
+        return value if type(value) is wanted else wanted(value)
+    if isinstance(value, LiteralScalarString | FoldedScalarString):
+        # Plain unless the emitter finds the text needs quotes. (A bare `str` would not do:
+        # ruamel gives a new value the style of the one it replaces.)
+        return PlainScalarString(value)
+    return value
+
+
+def _literal_ok(value: str) -> bool:
+    """A literal block shows this text exactly and plainly. Not so for trailing spaces
+    (invisible), a tab starting a line, a leading or only blank line, or blank lines at the
+    end (they need `|+` and a `...` after the document): such text stays double-quoted."""
+    return (
+        not _NOT_LITERAL.search(value)
+        and not _TRAILING_SPACE.search(value)
+        and not _LEADING_TAB.search(value)
+        and not value.startswith("\n")
+        and not value.endswith("\n\n")
+        and bool(value.strip())
+    )

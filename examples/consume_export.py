@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+"""Read an Incident Library export using nothing but the Python standard library.
+
+    python3 examples/consume_export.py EXPORT_DIR [--component TERM_ID]
+
+1. Checks that the export's schema version is one this reader understands (same major).
+2. Verifies every file listed in manifest.json: its size and SHA-256.
+3. Lists the published incidents by component, in taxonomy order.
+
+Exit status: 0 verified, 1 the export failed verification, 2 usage error.
+Copy and adapt it freely; docs/export.md describes every file it reads.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+from pathlib import Path, PurePosixPath
+
+SUPPORTED_MAJOR = 1  # schema_version 1.x.y: later minor versions only add fields
+
+
+def load_json(folder: Path, name: str) -> dict:
+    with (folder / name).open(encoding="utf-8") as stream:
+        return json.load(stream)
+
+
+def verify(folder: Path, manifest: dict) -> list[str]:
+    """What is wrong with the export; empty when every file matches the manifest."""
+    major = int(manifest["schema_version"].split(".")[0])
+    if major != SUPPORTED_MAJOR:
+        return [f"schema_version {manifest['schema_version']} is not {SUPPORTED_MAJOR}.x"]
+    problems = []
+    for entry in manifest["files"]:
+        relative = PurePosixPath(entry["path"])
+        if relative.is_absolute() or ".." in relative.parts:
+            problems.append(f"{entry['path']}: not a path inside the export")
+            continue
+        path = folder.joinpath(*relative.parts)
+        if not path.is_file():
+            problems.append(f"{entry['path']}: missing")
+            continue
+        data = path.read_bytes()
+        if len(data) != entry["size"]:
+            problems.append(f"{entry['path']}: {len(data)} bytes, manifest says {entry['size']}")
+        elif hashlib.sha256(data).hexdigest() != entry["sha256"]:
+            problems.append(f"{entry['path']}: SHA-256 does not match the manifest")
+    return problems
+
+
+def incidents_by_component(incidents: list[dict], taxonomy: dict) -> list[tuple[dict, list]]:
+    """(component term, its published incidents), in taxonomy order, terms in use only."""
+    published = [incident for incident in incidents if incident["status"] == "published"]
+    components = next(d for d in taxonomy["dimensions"] if d["id"] == "components")
+    grouped = []
+    for term in components["terms"]:
+        carriers = [i for i in published if term["id"] in i["facets"]["components"]]
+        if carriers:
+            grouped.append((term, carriers))
+    return grouped
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("export_dir", type=Path)
+    parser.add_argument("--component", help="list only this component term id")
+    args = parser.parse_args(argv)
+    if not (args.export_dir / "manifest.json").is_file():
+        print(f"{args.export_dir}: no manifest.json; is this an export?", file=sys.stderr)
+        return 2
+    manifest = load_json(args.export_dir, "manifest.json")
+    problems = verify(args.export_dir, manifest)
+    if problems:
+        for problem in problems:
+            print(f"FAILED {problem}", file=sys.stderr)
+        return 1
+    print(
+        f"Incident Library {manifest['version']} (commit {manifest['commit'][:12]}, "
+        f"{manifest['generated_at']}), schema {manifest['schema_version']}: "
+        f"{len(manifest['files'])} files verified"
+    )
+    incidents = load_json(args.export_dir, "incidents.json")["incidents"]
+    taxonomy = load_json(args.export_dir, "taxonomy.json")
+    for term, carriers in incidents_by_component(incidents, taxonomy):
+        if args.component and term["id"] != args.component:
+            continue
+        ko, en = term["label"]["ko"], term["label"]["en"]
+        label = ko if ko == en else f"{ko} / {en}"
+        print(f"\n{label} ({term['id']}): {len(carriers)}")
+        for incident in carriers:
+            print(f"  {incident['id']}  {incident['occurred'] or '-':<10}  {incident['title']}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,597 @@
+"""`curator export`: files, contract (schemas), integrity (determinism, atomicity, refusal)."""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import hashlib
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import jsonschema
+import pytest
+from conftest import REPO, run_curator, write_library
+
+from curator.export import ExportOptions, ExportRefused, export
+from curator.export.build import json_text
+from curator.export.git import Commit, FileEvent
+from curator.export.history import file_history
+from curator.export.model import SCHEMA_VERSION
+from curator.export.schema import SCHEMAS, render, schema_for
+from curator.library import Library
+from incidents import incident
+
+AGGREGATES = {"incidents.json", "incidents.csv", "taxonomy.json", "graph.json"}
+ATOM = "{http://www.w3.org/2005/Atom}"
+
+
+class GitLibrary:
+    """A small library in its own git repository, committed at fixed times."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = write_library(root, {})
+        self.git("init", "-q", "-b", "main")
+
+    def git(self, *args: str, when: str = "2024-01-01T00:00:00") -> str:
+        env = {
+            **os.environ,
+            "GIT_AUTHOR_NAME": "Test",
+            "GIT_AUTHOR_EMAIL": "test@example.invalid",
+            "GIT_COMMITTER_NAME": "Test",
+            "GIT_COMMITTER_EMAIL": "test@example.invalid",
+            "GIT_AUTHOR_DATE": f"{when}+00:00",
+            "GIT_COMMITTER_DATE": f"{when}+00:00",
+        }
+        proc = subprocess.run(
+            ["git", "-c", "commit.gpgsign=false", "-c", "tag.gpgsign=false", *args],
+            cwd=self.root,
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        return proc.stdout.strip()
+
+    def write(self, name: str, text: str) -> None:
+        (self.root / "incidents" / name).write_text(text, encoding="utf-8")
+
+    def commit(self, when: str, message: str = "change") -> str:
+        self.git("add", "-A")
+        self.git("commit", "-q", "-m", message, when=when)
+        return self.git("rev-parse", "HEAD")
+
+
+GPU = ("    - nccl\n", "    - nccl\n    - gpu\n")  # IL-0002 carries one more component
+
+
+def withdrawn(incident_id: str, duplicate_of: str) -> str:
+    return (
+        incident(incident_id, ("status: published", "status: withdrawn"))
+        + f"duplicate_of: {duplicate_of}\nwithdrawn_reason: |\n  {duplicate_of} 와 같은 사건.\n"
+    )
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> GitLibrary:
+    """v1.0.0: IL-0001 and IL-0002 published, IL-0003 a withdrawn duplicate, IL-0004 a draft."""
+    repo = GitLibrary(tmp_path / "lib")
+    repo.write("IL-0001.yaml", incident("IL-0001"))
+    repo.write("IL-0002.yaml", incident("IL-0002", GPU))
+    repo.commit("2024-01-01T10:00:00", "first incidents")
+    repo.write("IL-0003.yaml", withdrawn("IL-0003", "IL-0001"))
+    repo.write("IL-0004.yaml", incident("IL-0004", ("status: published", "status: draft")))
+    repo.commit("2024-02-01T10:00:00", "more")
+    repo.git("tag", "v1.0.0")
+    return repo
+
+
+def files_of(folder: Path) -> dict[str, bytes]:
+    return {
+        path.relative_to(folder).as_posix(): path.read_bytes()
+        for path in sorted(folder.rglob("*"))
+        if path.is_file()
+    }
+
+
+def run_export(repo: GitLibrary, out: Path, *args: str):
+    return run_curator("export", "--root", str(repo.root), "--out", str(out), *args)
+
+
+def load(folder: Path, name: str):
+    return json.loads((folder / name).read_text(encoding="utf-8"))
+
+
+# --- the files ---------------------------------------------------------------------------
+
+
+def test_export_writes_every_file(repo, tmp_path):
+    out = tmp_path / "out"
+    run = run_export(repo, out)
+    assert run.code == 0, run.err
+    assert "exported 3 incidents, v1.0.0" in run.err
+    assert set(files_of(out)) == {
+        "incidents/IL-0001.json",
+        "incidents/IL-0002.json",
+        "incidents/IL-0003.json",
+        "incidents.json",
+        "incidents.csv",
+        "taxonomy.json",
+        "graph.json",
+        "changes.json",
+        "feed.atom",
+        "manifest.json",
+    }
+
+
+def test_incidents_carry_every_field_and_git_dates_but_never_drafts(repo, tmp_path):
+    repo.write(
+        "IL-0001.yaml", incident("IL-0001", ("organizations:\n  - Example", "organizations: []"))
+    )
+    repo.commit("2024-03-05T08:30:00")
+    out = tmp_path / "out"
+    assert run_export(repo, out).code == 0
+    listed = load(out, "incidents.json")["incidents"]
+    assert [i["id"] for i in listed] == ["IL-0001", "IL-0002", "IL-0003"]  # no draft IL-0004
+    first = listed[0]
+    assert list(first) == [
+        "id", "title", "status", "occurred", "organizations", "facets", "symptom", "trigger",
+        "detection", "actions", "follow_ups", "lessons", "sources", "related",
+        "not_duplicate_of", "duplicate_of", "withdrawn_reason", "added", "modified",
+    ]  # fmt: skip
+    assert first["added"] == "2024-01-01T10:00:00Z"
+    assert first["modified"] == "2024-03-05T08:30:00Z"
+    assert first["organizations"] == []
+    assert first["symptom"] == "학습 처리량이 떨어졌다."  # the block scalar's line break is layout
+    assert first["follow_ups"] is None and first["sources"][0]["publisher"] is None
+    withdrawn_one = load(out, "incidents/IL-0003.json")
+    assert withdrawn_one["status"] == "withdrawn"
+    assert withdrawn_one["duplicate_of"] == "IL-0001"
+    assert withdrawn_one["withdrawn_reason"] == "IL-0001 와 같은 사건."
+    assert withdrawn_one["added"] == withdrawn_one["modified"] == "2024-02-01T10:00:00Z"
+    for item in listed:
+        assert load(out, f"incidents/{item['id']}.json") == item
+
+
+def test_ids_sort_by_number_not_by_text(tmp_path):
+    repo = GitLibrary(tmp_path / "lib")
+    for incident_id in ("IL-10000", "IL-9999", "IL-0002"):
+        repo.write(f"{incident_id}.yaml", incident(incident_id))
+    repo.commit("2024-01-01T00:00:00")
+    out = tmp_path / "out"
+    assert run_export(repo, out).code == 0
+    ids = [i["id"] for i in load(out, "incidents.json")["incidents"]]
+    assert ids == ["IL-0002", "IL-9999", "IL-10000"]
+
+
+def test_a_numbered_placeholder_keeps_the_date_it_was_first_committed(tmp_path):
+    repo = GitLibrary(tmp_path / "lib")
+    repo.write("IL-NEW-weka.yaml", incident("IL-NEW-weka"))
+    repo.commit("2024-01-01T00:00:00", "new incident")
+    repo.git("mv", "incidents/IL-NEW-weka.yaml", "incidents/IL-0007.yaml")
+    repo.write("IL-0007.yaml", incident("IL-0007"))
+    repo.commit("2024-01-02T00:00:00", "assign ids")
+    repo.write("IL-0007.yaml", incident("IL-0007", ("occurred: 2024-05", "occurred: 2024-06")))
+    repo.commit("2024-01-03T00:00:00", "fix date")
+    out = tmp_path / "out"
+    assert run_export(repo, out).code == 0
+    exported = load(out, "incidents/IL-0007.json")
+    assert (exported["added"], exported["modified"]) == (
+        "2024-01-01T00:00:00Z",
+        "2024-01-03T00:00:00Z",
+    )
+
+
+def test_taxonomy_counts_published_incidents_per_term(repo, tmp_path):
+    out = tmp_path / "out"
+    assert run_export(repo, out).code == 0
+    taxonomy = load(out, "taxonomy.json")
+    assert [d["id"] for d in taxonomy["dimensions"]] == [
+        "causes", "components", "symptoms", "contributing_factors",
+    ]  # fmt: skip
+    assert taxonomy["dimensions"][0]["label"] == {"ko": "원인", "en": "Causes"}
+    terms = {t["id"]: t for d in taxonomy["dimensions"] for t in d["terms"]}
+    # IL-0003 (withdrawn) also carries them, and is not counted.
+    assert terms["capacity-limit"]["count"] == 2
+    assert terms["capacity-limit"]["incidents"] == ["IL-0001", "IL-0002"]
+    assert terms["gpu"]["incidents"] == ["IL-0002"]
+    real = Library.at(REPO).taxonomy
+    assert len(terms) == sum(len(real.terms[d]) for d in real.terms)
+    for term_id, term in terms.items():
+        dimension = real.dimension_of(term_id)
+        assert dimension is not None
+        source = real.term(dimension, term_id)
+        assert source is not None
+        assert term["label"] == source.label.model_dump()
+        assert term["parent"] == source.parent
+        assert all(terms[child]["parent"] == term_id for child in term["children"])
+        if source.deprecated:
+            assert term["deprecated"]["replaced_by"] == source.deprecated.replaced_by
+
+
+def test_graph_links_incidents_to_terms_and_counts_cooccurrence(repo, tmp_path):
+    out = tmp_path / "out"
+    assert run_export(repo, out).code == 0
+    graph = load(out, "graph.json")
+    incidents = [n["id"] for n in graph["nodes"] if n["kind"] == "incident"]
+    assert incidents == ["IL-0001", "IL-0002"]  # published only
+    facet_edges = {(e["source"], e["target"]) for e in graph["edges"] if e["kind"] == "facet"}
+    assert ("IL-0002", "gpu") in facet_edges and ("IL-0001", "gpu") not in facet_edges
+    cooccurrence = {
+        (e["source"], e["target"]): e["count"]
+        for e in graph["edges"]
+        if e["kind"] == "co-occurrence"
+    }
+    assert cooccurrence[("capacity-limit", "nccl")] == 2
+    assert cooccurrence[("gpu", "nccl")] == 1
+    assert all(a < b for a, b in cooccurrence)
+    node_ids = [n["id"] for n in graph["nodes"]]
+    assert len(node_ids) == len(set(node_ids))
+
+
+def test_csv_is_one_row_per_incident_with_joined_facets_for_excel(repo, tmp_path):
+    repo.write("IL-0005.yaml", incident("IL-0005", ("  - 데이터를", "  - =HYPERLINK(1) 데이터를")))
+    repo.commit("2024-03-01T00:00:00")
+    out = tmp_path / "out"
+    assert run_export(repo, out).code == 0
+    raw = (out / "incidents.csv").read_bytes()
+    assert raw.startswith(b"\xef\xbb\xbfid,title,status,")
+    assert b"\r\n" in raw
+    rows = list(csv.DictReader(io.StringIO(raw.decode("utf-8-sig"), newline="")))
+    assert [r["id"] for r in rows] == ["IL-0001", "IL-0002", "IL-0003", "IL-0005"]
+    assert rows[1]["components"] == "nccl;gpu"
+    assert rows[2]["duplicate_of"] == "IL-0001"
+    assert rows[0]["sources"] == "https://example.com/postmortems/IL-0001"
+    assert rows[3]["actions"] == "'=HYPERLINK(1) 데이터를 로컬 디스크로 옮겼다."
+
+
+# --- changes and feed ------------------------------------------------------------------
+
+
+def test_changes_since_the_previous_tag_newest_first(repo, tmp_path):
+    repo.write("IL-0002.yaml", incident("IL-0002", GPU, ("occurred: 2024-05", "occurred: 2024-04")))
+    repo.commit("2024-03-01T00:00:00", "fix IL-0002")
+    repo.write("IL-0001.yaml", withdrawn("IL-0001", "IL-0002"))
+    repo.write("IL-0003.yaml", incident("IL-0003"))  # un-withdrawn: a data change
+    repo.write("IL-0004.yaml", incident("IL-0004"))  # draft → published: new to consumers
+    repo.commit("2024-04-01T00:00:00", "rework")
+    repo.git("tag", "v1.1.0")
+    out = tmp_path / "out"
+    assert run_export(repo, out).code == 0
+    changes = load(out, "changes.json")
+    assert changes["since"]["version"] == "v1.0.0"
+    assert changes["until"]["version"] == "v1.1.0"
+    assert [(c["id"], c["change"], c["date"]) for c in changes["changes"]] == [
+        ("IL-0001", "withdrawn", "2024-04-01T00:00:00Z"),
+        ("IL-0003", "modified", "2024-04-01T00:00:00Z"),
+        ("IL-0004", "added", "2024-04-01T00:00:00Z"),
+        ("IL-0002", "modified", "2024-03-01T00:00:00Z"),
+    ]
+    by_id = {c["id"]: c for c in changes["changes"]}
+    assert by_id["IL-0002"]["fields"] == ["occurred"]
+    assert by_id["IL-0001"]["fields"] == ["status", "duplicate_of", "withdrawn_reason"]
+    assert by_id["IL-0001"]["status"] == "withdrawn"
+
+
+def test_first_release_lists_everything_as_added(tmp_path):
+    repo = GitLibrary(tmp_path / "lib")
+    repo.write("IL-0001.yaml", incident("IL-0001"))
+    repo.commit("2024-01-01T00:00:00")
+    out = tmp_path / "out"
+    assert run_export(repo, out, "--version", "v0.1.0").code == 0
+    changes = load(out, "changes.json")
+    assert changes["since"] is None
+    assert [(c["id"], c["change"]) for c in changes["changes"]] == [("IL-0001", "added")]
+    assert load(out, "manifest.json")["version"] == "v0.1.0"
+
+
+def test_since_names_any_revision_and_a_deleted_incident_is_reported(repo, tmp_path):
+    first = repo.git("rev-list", "--max-parents=0", "HEAD")
+    repo.git("rm", "-q", "incidents/IL-0002.yaml")
+    repo.commit("2024-05-01T00:00:00", "delete (against policy)")
+    out = tmp_path / "out"
+    assert run_export(repo, out, "--since", first).code == 0
+    changes = load(out, "changes.json")
+    assert changes["since"]["commit"] == first
+    assert [(c["id"], c["change"], c["status"]) for c in changes["changes"]] == [
+        ("IL-0002", "removed", None),
+        ("IL-0003", "added", "withdrawn"),
+    ]
+    assert changes["changes"][0]["date"] == "2024-05-01T00:00:00Z"
+    bad = run_export(repo, tmp_path / "other", "--since", "no-such-rev")
+    assert bad.code == 2 and "'no-such-rev' is not a commit" in bad.err
+    planted = tmp_path / "planted"
+    injected = run_export(repo, tmp_path / "other", f"--since=--output={planted}")
+    assert injected.code == 2 and "is not a commit" in injected.err
+    assert not list(tmp_path.glob("planted*"))  # a revision is never taken for a git option
+
+
+def test_feed_is_atom_with_ids_dates_and_links(repo, tmp_path):
+    repo.write("IL-0002.yaml", incident("IL-0002", GPU, ("occurred: 2024-05", "occurred: 2024-04")))
+    repo.commit("2024-03-01T00:00:00")
+    out = tmp_path / "out"
+    assert run_export(repo, out, "--base-url", "https://example.org/library").code == 0
+    feed = ET.fromstring((out / "feed.atom").read_bytes())
+    assert feed.tag == f"{ATOM}feed"
+    for required in ("id", "title", "updated", "author"):
+        assert feed.find(f"{ATOM}{required}") is not None, required
+    assert feed.findtext(f"{ATOM}updated") == "2024-03-01T00:00:00Z"  # the commit's time
+    self_link = feed.find(f"{ATOM}link[@rel='self']")
+    assert self_link is not None
+    assert self_link.get("href") == "https://example.org/library/latest/feed.atom"
+    entries = feed.findall(f"{ATOM}entry")
+    assert len(entries) == 1
+    entry = entries[0]
+    assert entry.findtext(f"{ATOM}updated") == "2024-03-01T00:00:00Z"
+    assert "IL-0002" in (entry.findtext(f"{ATOM}title") or "")
+    links = {link.get("type"): link.get("href") for link in entry.findall(f"{ATOM}link")}
+    assert links["text/html"] == "https://example.org/library/incidents/IL-0002/"
+    assert links["application/json"] == "https://example.org/library/latest/incidents/IL-0002.json"
+    assert (entry.findtext(f"{ATOM}id") or "").startswith(links["text/html"])
+
+
+# --- the contract ------------------------------------------------------------------------
+
+
+def test_every_export_file_validates_against_its_published_schema(repo, tmp_path):
+    out = tmp_path / "out"
+    assert run_export(repo, out).code == 0
+    validated = set()
+    for path in files_of(out):
+        name = schema_for(path)
+        if name is None:
+            assert path in ("incidents.csv", "feed.atom")
+            continue
+        schema = json.loads((REPO / "schema" / "export" / name).read_text(encoding="utf-8"))
+        jsonschema.Draft202012Validator.check_schema(schema)
+        jsonschema.Draft202012Validator(schema).validate(load(out, path))
+        validated.add(name)
+    assert validated == set(SCHEMAS)
+
+
+def test_the_schemas_reject_what_the_contract_forbids():
+    schema = json.loads((REPO / "schema" / "export" / "incident.schema.json").read_text("utf-8"))
+    validator = jsonschema.Draft202012Validator(schema)
+    item = json.loads(json_text({}))  # start from nothing: every key is required
+    assert not validator.is_valid(item)
+    manifest = json.loads((REPO / "schema" / "export" / "manifest.schema.json").read_text("utf-8"))
+    assert not jsonschema.Draft202012Validator(manifest).is_valid(
+        {"schema_version": "1", "version": "v1", "commit": "x", "generated_at": "now"}
+    )
+
+
+def test_committed_export_schemas_match_the_models():
+    for name in SCHEMAS:
+        committed = (REPO / "schema" / "export" / name).read_text(encoding="utf-8")
+        assert committed == render(name), (
+            f"schema/export/{name} is stale: python -m curator.export.schema --write "
+            "(and bump SCHEMA_VERSION: minor when adding, major when removing or renaming)"
+        )
+
+
+def test_every_schema_property_is_described():
+    def undescribed(node, where):
+        if isinstance(node, dict):
+            for key, value in node.get("properties", {}).items():
+                if "description" not in value:
+                    yield f"{where}.{key}"
+            for key, value in node.items():
+                yield from undescribed(value, f"{where}/{key}")
+        elif isinstance(node, list):
+            for value in node:
+                yield from undescribed(value, where)
+
+    for name in SCHEMAS:
+        schema = json.loads((REPO / "schema" / "export" / name).read_text(encoding="utf-8"))
+        assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+        assert schema.get("description"), name
+        assert list(undescribed(schema, name)) == []
+
+
+# --- integrity ---------------------------------------------------------------------------
+
+
+def test_same_commit_exports_byte_identical_files_from_any_clone(repo, tmp_path):
+    first, second, third = tmp_path / "a", tmp_path / "b", tmp_path / "deeper" / "c"
+    assert run_export(repo, first).code == 0
+    assert run_export(repo, second).code == 0
+    clone = tmp_path / "elsewhere" / "clone"
+    subprocess.run(["git", "clone", "-q", str(repo.root), str(clone)], check=True)
+    third.parent.mkdir()
+    assert run_curator("export", "--root", str(clone), "--out", str(third)).code == 0
+    exported = files_of(first)
+    assert exported == files_of(second) == files_of(third)
+    text = b"".join(exported.values())
+    assert str(tmp_path).encode() not in text  # no absolute paths
+    assert b"\\u" not in text  # Korean is written as UTF-8, never escaped
+    assert b"\r\n" not in b"".join(v for k, v in exported.items() if k != "incidents.csv")
+
+
+def test_manifest_describes_the_commit_and_checks_every_file(repo, tmp_path):
+    out = tmp_path / "out"
+    assert run_export(repo, out).code == 0
+    manifest = load(out, "manifest.json")
+    head = repo.git("rev-parse", "HEAD")
+    assert manifest["schema_version"] == SCHEMA_VERSION == "1.0.0"
+    assert (manifest["version"], manifest["commit"]) == ("v1.0.0", head)
+    assert manifest["generated_at"] == "2024-02-01T10:00:00Z"
+    assert manifest["counts"] == {
+        "incidents": 3, "published": 2, "withdrawn": 1,
+        "terms": len(load(out, "taxonomy.json")["dimensions"][0]["terms"])
+        + sum(len(d["terms"]) for d in load(out, "taxonomy.json")["dimensions"][1:]),
+        "changes": 3,
+    }  # fmt: skip
+    exported = files_of(out)
+    listed = {entry["path"]: entry for entry in manifest["files"]}
+    assert set(listed) == set(exported) - {"manifest.json"}
+    for path, data in exported.items():
+        if path != "manifest.json":
+            assert listed[path]["size"] == len(data)
+            assert listed[path]["sha256"] == hashlib.sha256(data).hexdigest()
+
+
+def test_editing_one_incident_changes_only_its_file_and_the_aggregates(repo, tmp_path):
+    before, after = tmp_path / "before", tmp_path / "after"
+    assert run_export(repo, before).code == 0
+    repo.write("IL-0002.yaml", incident("IL-0002", ("    - nccl\n", "    - nccl\n    - nvlink\n")))
+    repo.commit("2024-06-01T00:00:00", "IL-0002: add nvlink")
+    assert run_export(repo, after).code == 0
+    old, new = files_of(before), files_of(after)
+    assert set(old) == set(new)
+    changed = sorted(path for path in new if old[path] != new[path])
+    print("changed between the two exports:", *changed, sep="\n  ")
+    assert changed == sorted(
+        {"incidents/IL-0002.json", "changes.json", "feed.atom", "manifest.json", *AGGREGATES}
+    )
+    change = load(after, "changes.json")["changes"]
+    assert [(c["id"], c["change"], c["fields"]) for c in change] == [
+        ("IL-0002", "modified", ["facets"])
+    ]
+
+
+def test_incidents_json_is_streamed_as_one_dump_would_write_it(repo, tmp_path):
+    out = tmp_path / "out"
+    assert run_export(repo, out).code == 0
+    streamed = (out / "incidents.json").read_text(encoding="utf-8")
+    assert streamed == json_text(json.loads(streamed)) + "\n"
+    drafts_only = GitLibrary(tmp_path / "drafts")
+    drafts_only.write("IL-0001.yaml", incident("IL-0001", ("status: published", "status: draft")))
+    drafts_only.commit("2024-01-01T00:00:00")
+    assert run_export(drafts_only, tmp_path / "empty").code == 0
+    assert (tmp_path / "empty" / "incidents.json").read_bytes() == b'{\n  "incidents": []\n}\n'
+
+
+def test_a_failure_midway_leaves_the_previous_export_intact(repo, tmp_path, monkeypatch):
+    out = tmp_path / "out"
+    export(Library.at(repo.root), out)
+    previous = files_of(out)
+    repo.write("IL-0002.yaml", incident("IL-0002", GPU, ("occurred: 2024-05", "occurred: 2024-04")))
+    repo.commit("2024-06-01T00:00:00")
+
+    def broken_graph(*args):  # by then the incident files are written: a failure mid-way
+        raise OSError("disk full")
+
+    monkeypatch.setattr("curator.export.write_graph", broken_graph)
+    with pytest.raises(OSError, match="disk full"):
+        export(Library.at(repo.root), out)
+    assert files_of(out) == previous
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["lib", "out"]  # no temp folder left
+    monkeypatch.undo()
+    export(Library.at(repo.root), out)
+    assert files_of(out) != previous
+
+
+def test_refuses_to_replace_a_folder_that_is_not_an_export(repo, tmp_path):
+    precious = tmp_path / "home"
+    precious.mkdir()
+    (precious / "notes.txt").write_text("keep me", encoding="utf-8")
+    run = run_export(repo, precious)
+    assert run.code == 2
+    assert "refusing to replace a folder that is not an earlier export" in run.err
+    assert (precious / "notes.txt").read_text(encoding="utf-8") == "keep me"
+
+
+def test_refuses_lint_errors_with_the_findings_and_keeps_the_old_export(repo, tmp_path):
+    out = tmp_path / "out"
+    assert run_export(repo, out).code == 0
+    previous = files_of(out)
+    repo.write("IL-0002.yaml", incident("IL-0002", ("    - nccl\n", "    - ncl\n")))
+    repo.commit("2024-06-01T00:00:00")
+    run = run_export(repo, out)
+    assert run.code == 1
+    assert "incidents/IL-0002.yaml:" in run.out and "[error]" in run.out and "'ncl'" in run.out
+    assert "export refused: 1 error(s) under lint --release" in run.err
+    assert files_of(out) == previous
+
+
+def test_refuses_placeholder_ids(tmp_path):
+    repo = GitLibrary(tmp_path / "lib")
+    repo.write("IL-0001.yaml", incident("IL-0001"))
+    repo.write("IL-NEW-weka.yaml", incident("IL-NEW-weka", ("status: published", "status: draft")))
+    repo.commit("2024-01-01T00:00:00")
+    run = run_export(repo, tmp_path / "out")
+    assert run.code == 1
+    assert "incidents/IL-NEW-weka.yaml:1:5: IL206 [error] placeholder id IL-NEW-weka" in run.out
+    assert not (tmp_path / "out").exists()
+    with pytest.raises(ExportRefused) as refused:
+        export(Library.at(repo.root), tmp_path / "out", ExportOptions())
+    assert [f.code for f in refused.value.findings] == ["IL206"]
+
+
+def test_needs_a_git_checkout_with_full_history_and_no_uncommitted_changes(repo, tmp_path):
+    copy = tmp_path / "copy"
+    shutil.copytree(repo.root, copy, ignore=shutil.ignore_patterns(".git"))
+    run = run_curator("export", "--root", str(copy), "--out", str(tmp_path / "o1"))
+    assert run.code == 2 and "is not in a git checkout" in run.err
+
+    shallow = tmp_path / "shallow"
+    url = repo.root.as_uri()
+    subprocess.run(["git", "clone", "-q", "--depth", "1", url, str(shallow)], check=True)
+    run = run_curator("export", "--root", str(shallow), "--out", str(tmp_path / "o2"))
+    assert run.code == 2 and "the checkout is shallow" in run.err
+
+    repo.write("IL-0009.yaml", incident("IL-0009"))
+    run = run_export(repo, tmp_path / "o3")
+    assert run.code == 2
+    assert "incidents/IL-0009.yaml" in run.err and "commit them" in run.err
+    assert not any((tmp_path / name).exists() for name in ("o1", "o2", "o3"))
+
+
+# --- the consumer example ----------------------------------------------------------------
+
+
+def run_consumer(*args: str) -> subprocess.CompletedProcess[str]:
+    """`-I -S`: isolated, without site-packages, so only the standard library is importable."""
+    return subprocess.run(
+        [sys.executable, "-I", "-S", str(REPO / "examples" / "consume_export.py"), *args],
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        check=False,
+    )
+
+
+def test_consumer_example_verifies_and_lists_incidents_by_component(repo, tmp_path):
+    out = tmp_path / "out"
+    assert run_export(repo, out).code == 0
+    run = run_consumer(str(out))
+    assert run.returncode == 0, run.stderr
+    print(run.stdout)
+    lines = run.stdout.splitlines()
+    assert lines[0].startswith("Incident Library v1.0.0 (commit ")
+    assert lines[0].endswith("schema 1.0.0: 9 files verified")
+    assert "NCCL (nccl): 2" in lines
+    assert "GPU (gpu): 1" in lines
+    assert any(line.startswith("  IL-0002  2024-05") for line in lines)
+    assert not any("IL-0003" in line for line in lines)  # withdrawn
+
+    (out / "incidents" / "IL-0001.json").write_bytes(b"{}")
+    tampered = run_consumer(str(out))
+    assert tampered.returncode == 1
+    assert "FAILED incidents/IL-0001.json: 2 bytes, manifest says" in tampered.stderr
+
+
+def test_history_follows_renames_and_restores_keep_the_first_date():
+    def at(day: int) -> Commit:
+        return Commit(f"{day:040d}", dt.datetime(2024, 1, day, tzinfo=dt.UTC))
+
+    history = file_history(
+        [
+            FileEvent(at(1), "A", "incidents/IL-NEW-x.yaml"),
+            FileEvent(at(2), "M", "incidents/IL-NEW-x.yaml"),
+            FileEvent(at(3), "R", "incidents/IL-0001.yaml", "incidents/IL-NEW-x.yaml"),
+            FileEvent(at(4), "D", "incidents/IL-0001.yaml"),
+            FileEvent(at(5), "A", "incidents/IL-0001.yaml"),
+            FileEvent(at(6), "A", "incidents/IL-0002.yaml"),
+            FileEvent(at(7), "D", "incidents/IL-0002.yaml"),
+        ]
+    )
+    days = {path: (d.added.day, d.modified.day) for path, d in history.dates.items()}
+    assert days == {"incidents/IL-0001.yaml": (1, 5)}
+    gone = {path: (d.added.day, d.modified.day) for path, d in history.gone.items()}
+    assert gone == {"incidents/IL-NEW-x.yaml": (1, 3), "incidents/IL-0002.yaml": (6, 7)}

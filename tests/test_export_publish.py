@@ -1,0 +1,323 @@
+"""`curator github release`: PyGithub over real HTTP against a local stand-in for GitHub.
+
+The stand-in answers the release endpoints the command uses as GitHub's REST API does:
+paths, status codes, JSON shapes (`url`, the `upload_url` template, asset objects), `Link`
+pagination and error bodies. The shared stand-in of the review bot (tests/github_server.py)
+serves pull requests and comments only, and reads every request body as JSON, so binary
+asset uploads cannot go through it; these few routes live here instead.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+import zipfile
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+from conftest import run_curator
+from test_export import GitLibrary, files_of, run_consumer
+
+from curator.export.publish import publish
+from incidents import incident
+
+OWNER, NAME, TOKEN = "incident-library", "library", "test-token"
+TOP_LEVEL = [
+    "changes.json", "feed.atom", "graph.json", "incidents.csv", "incidents.json",
+    "manifest.json", "taxonomy.json",
+]  # fmt: skip
+
+
+@dataclass
+class FakeGitHub:
+    base: str = ""
+    releases: dict[int, dict[str, Any]] = field(default_factory=dict)
+    assets: dict[int, dict[str, Any]] = field(default_factory=dict)
+    blobs: dict[int, bytes] = field(default_factory=dict)
+    log: list[str] = field(default_factory=list)
+    next_id: int = 1
+    lose_answer_to: set[str] = field(default_factory=set)  # uploads stored, then a 502
+
+    def new_id(self) -> int:
+        self.next_id += 1
+        return self.next_id
+
+    def release_json(self, release: dict[str, Any]) -> dict[str, Any]:
+        number = release["id"]
+        api = f"{self.base}/repos/{OWNER}/{NAME}/releases/{number}"
+        return {
+            **release,
+            "url": api,
+            "assets_url": f"{api}/assets",
+            "upload_url": f"{self.base}/api/uploads/repos/{OWNER}/{NAME}/releases/{number}"
+            "/assets{?name,label}",
+            "html_url": f"https://github.com/{OWNER}/{NAME}/releases/tag/{release['tag_name']}",
+            "assets": [a for a in self.assets.values() if a["release_id"] == number],
+        }
+
+
+def make_handler(state: FakeGitHub) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"  # keep-alive, as GitHub answers
+
+        def log_message(self, *args: Any) -> None:  # the test keeps its own log
+            pass
+
+        def _send(self, status: int, body: Any = None, headers: dict[str, str] | None = None):
+            data = b"" if body is None else json.dumps(body).encode()
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json; charset=utf-8")
+            self.send_header("Content-Length", str(len(data)))
+            self.send_header("X-RateLimit-Limit", "5000")
+            self.send_header("X-RateLimit-Remaining", "4999")
+            for key, value in (headers or {}).items():
+                self.send_header(key, value)
+            self.end_headers()
+            self.wfile.write(data)
+
+        def _error(self, status: int, message: str) -> None:
+            self._send(
+                status,
+                {
+                    "message": message,
+                    "documentation_url": "https://docs.github.com/rest",
+                    "status": str(status),
+                },
+            )
+
+        def _route(self, method: str) -> None:
+            url = urlsplit(self.path)
+            query = parse_qs(url.query)
+            body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+            state.log.append(
+                f"{method} {url.path}" + (f"?name={query['name'][0]}" if "name" in query else "")
+            )
+            if self.headers.get("Authorization") not in (f"token {TOKEN}", f"Bearer {TOKEN}"):
+                return self._error(401, "Bad credentials")
+            repo = f"/repos/{OWNER}/{NAME}"
+            if match := re.fullmatch(rf"{repo}/releases/tags/(.+)", url.path):
+                found = [r for r in state.releases.values() if r["tag_name"] == match[1]]
+                if not found:
+                    return self._error(404, "Not Found")
+                return self._send(200, state.release_json(found[0]))
+            if method == "POST" and url.path == f"{repo}/releases":
+                data = json.loads(body)
+                if any(r["tag_name"] == data["tag_name"] for r in state.releases.values()):
+                    return self._error(422, "Validation Failed")
+                number = state.new_id()
+                state.releases[number] = {
+                    "id": number,
+                    "tag_name": data["tag_name"],
+                    "name": data.get("name"),
+                    "body": data.get("body"),
+                    "draft": False,
+                    "prerelease": False,
+                }
+                return self._send(201, state.release_json(state.releases[number]))
+            if method == "GET" and (
+                match := re.fullmatch(rf"{repo}/releases/(\d+)/assets", url.path)
+            ):
+                return self._page(
+                    [a for a in state.assets.values() if a["release_id"] == int(match[1])],
+                    url.path,
+                    query,
+                )
+            if method == "POST" and (
+                match := re.fullmatch(rf"/api/uploads{repo}/releases/(\d+)/assets", url.path)
+            ):
+                release_id, name = int(match[1]), query["name"][0]
+                if any(
+                    a["name"] == name and a["release_id"] == release_id
+                    for a in state.assets.values()
+                ):
+                    return self._send(
+                        422,
+                        {
+                            "message": "Validation Failed",
+                            "errors": [
+                                {
+                                    "resource": "ReleaseAsset",
+                                    "code": "already_exists",
+                                    "field": "name",
+                                }
+                            ],
+                        },
+                    )
+                number = state.new_id()
+                state.blobs[number] = body
+                state.assets[number] = {
+                    "id": number,
+                    "release_id": release_id,
+                    "name": name,
+                    "label": "",
+                    "state": "uploaded",
+                    "content_type": self.headers.get("Content-Type"),
+                    "size": len(body),
+                    "download_count": 0,
+                    "url": f"{state.base}{repo}/releases/assets/{number}",
+                    "browser_download_url": f"https://github.com/{OWNER}/{NAME}/releases/download/x/{name}",
+                }
+                if name in state.lose_answer_to:  # a proxy timing out after the write
+                    state.lose_answer_to.discard(name)
+                    return self._error(502, "Server Error")
+                return self._send(201, state.assets[number])
+            if method == "DELETE" and (
+                match := re.fullmatch(rf"{repo}/releases/assets/(\d+)", url.path)
+            ):
+                state.assets.pop(int(match[1]))
+                return self._send(204)
+            return self._error(404, "Not Found")
+
+        def _page(self, items: list[Any], path: str, query: dict[str, list[str]]) -> None:
+            per_page = int(query.get("per_page", ["30"])[0])
+            page = int(query.get("page", ["1"])[0])
+            chunk = items[(page - 1) * per_page : page * per_page]
+            headers = {}
+            if page * per_page < len(items):
+                headers["Link"] = (
+                    f'<{state.base}{path}?per_page={per_page}&page={page + 1}>; rel="next"'
+                )
+            self._send(200, chunk, headers)
+
+        def do_GET(self) -> None:
+            self._route("GET")
+
+        def do_POST(self) -> None:
+            self._route("POST")
+
+        def do_DELETE(self) -> None:
+            self._route("DELETE")
+
+    return Handler
+
+
+@pytest.fixture
+def github() -> Iterator[FakeGitHub]:
+    state = FakeGitHub()
+    server = ThreadingHTTPServer(("127.0.0.1", 0), make_handler(state))
+    state.base = f"http://127.0.0.1:{server.server_address[1]}"
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield state
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture
+def exported(tmp_path: Path) -> Path:
+    repo = GitLibrary(tmp_path / "lib")
+    repo.write("IL-0001.yaml", incident("IL-0001"))
+    repo.write("IL-0002.yaml", incident("IL-0002"))
+    repo.commit("2024-01-01T00:00:00")
+    repo.git("tag", "v1.0.0")
+    out = tmp_path / "export"
+    assert run_curator("export", "--root", str(repo.root), "--out", str(out)).code == 0
+    return out
+
+
+def release(github: FakeGitHub, export_dir: Path, token: str = TOKEN):
+    env = {"GITHUB_TOKEN": token, "GITHUB_API_URL": github.base}
+    return run_curator(
+        "github", "release", "--repo", f"{OWNER}/{NAME}", "--tag", "v1.0.0",
+        "--dir", str(export_dir), env=env,
+    )  # fmt: skip
+
+
+def test_first_run_creates_the_release_and_uploads_the_export(github, exported, tmp_path):
+    run = release(github, exported)
+    assert run.code == 0, run.err
+    print("\n".join(github.log))
+    repo = f"/repos/{OWNER}/{NAME}"
+    assets = [*TOP_LEVEL, "incident-library-v1.0.0.zip"]
+    assert github.log == [
+        f"GET {repo}/releases/tags/v1.0.0",
+        f"POST {repo}/releases",
+        *[
+            line
+            for name in assets
+            for line in (
+                f"GET {repo}/releases/2/assets",
+                f"POST /api/uploads{repo}/releases/2/assets?name={name}",
+            )
+        ],
+    ]
+    assert run.out.split() == assets
+    assert [r["tag_name"] for r in github.releases.values()] == ["v1.0.0"]
+    by_name = {a["name"]: a for a in github.assets.values()}
+    for name in TOP_LEVEL:
+        assert github.blobs[by_name[name]["id"]] == (exported / name).read_bytes()
+    assert by_name["manifest.json"]["content_type"] == "application/json"
+    assert by_name["feed.atom"]["content_type"] == "application/atom+xml"
+    archive = tmp_path / "downloaded.zip"
+    archive.write_bytes(github.blobs[by_name["incident-library-v1.0.0.zip"]["id"]])
+    unpacked = tmp_path / "unpacked"
+    with zipfile.ZipFile(archive) as opened:
+        opened.extractall(unpacked)
+    assert files_of(unpacked) == files_of(exported)
+    assert run_consumer(str(unpacked)).returncode == 0
+
+
+def small_assets(folder: Path) -> list[Path]:
+    folder.mkdir()
+    for name in ("manifest.json", "incidents.json"):
+        (folder / name).write_text(json.dumps({"name": name}) + "\n", encoding="utf-8")
+    return [folder / "manifest.json", folder / "incidents.json"]
+
+
+# In-process from here: PyGithub waits a second between writes, as GitHub asks of clients,
+# so these use two small assets rather than a whole export.
+
+
+def test_a_repeated_run_replaces_the_assets_instead_of_failing(github, tmp_path):
+    env = {"GITHUB_TOKEN": TOKEN, "GITHUB_API_URL": github.base}
+    assets = small_assets(tmp_path / "assets")
+    publish(f"{OWNER}/{NAME}", "v1.0.0", assets, env)
+    first_ids = {a["id"] for a in github.assets.values()}
+    github.log.clear()
+    (tmp_path / "assets" / "manifest.json").write_text("{}\n", encoding="utf-8")
+    published = publish(f"{OWNER}/{NAME}", "v1.0.0", assets, env)
+    assert published.assets == ["manifest.json", "incidents.json"]
+    assert len(github.releases) == 1
+    by_name = {a["name"]: a for a in github.assets.values()}
+    assert sorted(by_name) == ["incidents.json", "manifest.json"]
+    assert not first_ids & {a["id"] for a in github.assets.values()}
+    assert github.blobs[by_name["manifest.json"]["id"]] == b"{}\n"
+    assert sum(line.startswith("DELETE ") for line in github.log) == 2
+
+
+def test_an_upload_whose_answer_is_lost_is_retried_without_a_duplicate(github, tmp_path):
+    env = {"GITHUB_TOKEN": TOKEN, "GITHUB_API_URL": github.base}
+    github.lose_answer_to.add("manifest.json")
+    publish(f"{OWNER}/{NAME}", "v1.0.0", small_assets(tmp_path / "assets"), env)
+    names = [a["name"] for a in github.assets.values()]
+    assert sorted(names) == ["incidents.json", "manifest.json"]
+    uploads = [line for line in github.log if line.endswith("?name=manifest.json")]
+    assert len(uploads) == 2  # stored, answer lost; found by name, replaced
+    assert sum(line.startswith("DELETE ") for line in github.log) == 1
+
+
+def test_a_refused_token_is_one_line_and_exit_2(github, exported):
+    run = release(github, exported, token="wrong")
+    assert run.code == 2
+    assert run.err.startswith("curator: release not published: release v1.0.0 of ")
+    assert "GitHub does not accept the token (401 Bad credentials)" in run.err
+    assert len(run.err.strip().splitlines()) == 1
+    assert github.assets == {}
+
+
+def test_without_a_token_nothing_is_sent(github, exported):
+    run = release(github, exported, token="")
+    assert run.code == 2 and "GITHUB_TOKEN is not set" in run.err
+    assert github.log == []
+
+
+def test_a_folder_that_is_not_an_export_is_refused(github, tmp_path):
+    run = release(github, tmp_path)
+    assert run.code == 2 and "holds no manifest.json" in run.err
+    assert github.log == []

@@ -1,0 +1,191 @@
+"""`curator fix`: every fix a rule offers, what it prints, and what it never does."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+
+import pytest
+from conftest import BROKEN, REPO, run_curator, write_library
+
+from curator.fix import FIXED_CODES
+from curator.library import Library
+from curator.lint import lint
+from curator.load import load_bytes
+from curator.rules import ALL
+from curator.write.canonical import render
+from incidents import incident
+
+DEPRECATED_TERM = """\
+  - id: old-storage
+    label:
+      ko: 옛 스토리지
+      en: Old storage
+    description: 공유 네트워크 파일 시스템으로 합친 옛 용어.
+    deprecated:
+      replaced_by: shared-network-filesystem
+      reason: 공유 네트워크 파일 시스템으로 합쳤다.
+"""
+
+
+def fixable_findings(root):
+    return [(f.path, f.code) for f in lint(Library.at(root), cwd=root) if f.fixable]
+
+
+def relative(path):
+    return os.path.relpath(path, REPO)
+
+
+def test_every_fixable_rule_has_a_fix_and_every_fix_a_fixable_rule():
+    assert {m.RULE.code for m in ALL if m.RULE.fixable} == FIXED_CODES
+
+
+def test_text_fixes_repair_even_a_file_the_parser_refuses(tmp_path):
+    text = incident("IL-0001", ("title: ", "title:\t"), ("  causes:\n", "\tcauses:\n"))
+    text = text.replace("status: published", "status: published  ").replace("\n", "\r\n")
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": b"\xef\xbb\xbf" + text.encode()})
+    path = root / "incidents" / "IL-0001.yaml"
+    before = {code for _, code in fixable_findings(root)}
+    assert before == {"IL601", "IL602", "IL603", "IL604"}
+    run = run_curator("fix", "--root", str(root))
+    assert run.code == 0, run
+    shown = relative(path)
+    assert run.out.splitlines() == [
+        f"{shown}:1:1: IL603 changed 27 CR/CRLF line end(s) to LF",
+        f"{shown}:1:1: IL604 removed the byte-order mark",
+        f"{shown}:2:7: IL601 replaced tab(s) with spaces",
+        f"{shown}:3:18: IL602 removed trailing space",
+        f"{shown}:8:1: IL601 replaced tab(s) with spaces",
+    ]
+    assert "5 changes in 1 file" in run.err
+    assert lint(Library.at(root)) == []
+    assert path.read_text(encoding="utf-8") == incident("IL-0001")
+
+
+def test_value_fixes_keep_comments_and_write_the_canonical_layout(tmp_path):
+    text = incident(
+        "IL-0001",
+        (
+            "    - nccl\n",
+            "    - old-storage  # 옛 용어\n    - nccl\n    - shared-network-filesystem\n",
+        ),
+        (
+            "  symptoms:\n    - throughput-degradation\n",
+            "  symptoms: [training-stall, job-crash, job-crash]\n",
+        ),
+        (
+            "https://example.com/postmortems/IL-0001",
+            "https://Example.com:443/pm?utm_source=feed&id=7#:~:text=GPU",
+        ),
+    )
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": text})
+    with (root / "schema" / "taxonomy" / "components.yaml").open("a", encoding="utf-8") as f:
+        f.write(DEPRECATED_TERM)
+    path = root / "incidents" / "IL-0001.yaml"
+    assert sorted(code for _, code in fixable_findings(root)) == [
+        "IL302",
+        "IL304",
+        "IL304",
+        "IL505",
+    ]
+    run = run_curator("fix", str(path), "--root", str(root))
+    assert run.code == 0, run
+    shown = relative(path)
+    assert run.out.splitlines() == [
+        f"{shown}:11:7: IL302 facets.components: old-storage → shared-network-filesystem",
+        f"{shown}:11:7: IL304 facets.components: removed repeated shared-network-filesystem"
+        " and sorted",
+        f"{shown}:14:14: IL304 facets.symptoms: removed repeated job-crash and sorted",
+        f"{shown}:27:10: IL505 sources[0].url: https://Example.com:443/pm?utm_source=feed&id=7"
+        "#:~:text=GPU → https://example.com/pm?id=7",
+    ]
+    fixed = path.read_text(encoding="utf-8")
+    # The end-of-line comment stays with its item through replacement and sorting.
+    assert "  components:\n    - nccl\n    - shared-network-filesystem # 옛 용어\n" in fixed
+    assert "  symptoms:\n    - job-crash\n    - training-stall\n" in fixed
+    assert "  - url: https://example.com/pm?id=7\n" in fixed
+    assert render(fixed.encode("utf-8")) == fixed  # canonical
+    assert fixable_findings(root) == []
+
+
+def test_unsafe_url_changes_are_left_to_people(tmp_path):
+    url = "http://www.example.com/pm/#section-2"
+    text = incident("IL-0001", ("https://example.com/postmortems/IL-0001", url))
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": text})
+    run = run_curator("fix", "--root", str(root))
+    assert run.code == 0 and run.out == ""
+    assert url in (root / "incidents" / "IL-0001.yaml").read_text(encoding="utf-8")
+    assert [f.code for f in lint(Library.at(root))] == ["IL501"]
+
+
+def test_a_file_without_fixable_findings_is_not_touched_even_if_not_canonical(tmp_path):
+    text = incident("IL-0001").replace(
+        "organizations:\n  - Example\n", "organizations: [Example]\n"
+    )
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": text})
+    run = run_curator("fix", "--root", str(root))
+    assert run.code == 0 and run.out == ""
+    assert "0 changes in 0 files" in run.err
+    assert (root / "incidents" / "IL-0001.yaml").read_text(encoding="utf-8") == text
+
+
+def test_a_file_that_cannot_be_fixed_safely_is_reported_and_left_alone(tmp_path):
+    raw = b"\xef\xbb\xbfid: IL-0001\nid: IL-0001  \n"
+    root = write_library(
+        tmp_path / "lib",
+        {"IL-0001.yaml": raw, "IL-0002.yaml": incident("IL-0002", ("title: ", "title:\t"))},
+    )
+    run = run_curator("fix", "--root", str(root))
+    assert run.code == 1
+    assert "IL-0001.yaml:2:1: cannot fix: cannot be read (key 'id' appears again" in run.err
+    assert (root / "incidents" / "IL-0001.yaml").read_bytes() == raw
+    assert "IL-0002.yaml:2:7: IL601 replaced tab(s) with spaces" in run.out  # others go on
+    assert lint(Library.at(root), [root / "incidents" / "IL-0002.yaml"]) == []
+
+
+def test_fix_over_the_broken_examples_leaves_no_fixable_finding(tmp_path):
+    root = tmp_path / "broken"
+    shutil.copytree(BROKEN, root)
+    before = {p.name: p.read_bytes() for p in (root / "incidents").iterdir() if p.is_file()}
+    assert fixable_findings(root)
+    run = run_curator("fix", "--root", str(root))
+    assert run.code == 1  # some examples cannot be read at all; they are named
+    for path, code in fixable_findings(root):  # only in files fix could not read, named
+        assert f"{os.path.basename(path)}:" in run.err, (path, code)
+        assert load_bytes((root / path).read_bytes()).problems, (path, code)
+    for name, raw in before.items():
+        after = (root / "incidents" / name).read_bytes()
+        if after != raw:
+            assert load_bytes(after).problems == [], name
+            assert f"{name}:" in run.out
+        elif load_bytes(raw).problems:
+            assert f"{name}:" in run.err, name
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "github"])
+def test_lint_marks_the_new_fixable_rules_in_every_format(tmp_path, fmt):
+    text = incident(
+        "IL-0001",
+        ("    - nccl\n", "    - nccl\n    - gpu\n"),
+        ("postmortems/IL-0001", "postmortems/IL-0001?fbclid=x"),
+    )
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": text})
+    run = run_curator("lint", "--root", str(root), "--format", fmt)
+    assert run.code == 0
+    if fmt == "json":
+        rows = {r["code"]: r["fixable"] for r in json.loads(run.out)}
+        assert rows == {"IL304": True, "IL505": True}
+    else:
+        mark = "(fixable)" if fmt == "text" else "(fixable with `curator fix`)"
+        lines = run.out.splitlines()
+        assert len(lines) == 2 and all(line.endswith(mark) for line in lines), lines
+
+
+def test_rules_shows_which_rules_can_fix():
+    run = run_curator("rules", "--format", "json")
+    table = {row["code"]: row["fixable"] for row in json.loads(run.out)}
+    assert {code for code, fixable in table.items() if fixable} == FIXED_CODES
+    text = run_curator("rules").out.splitlines()
+    assert any(line.startswith("IL505  warning  fix  source-url-form") for line in text)
+    assert any(line.startswith("IL304  warning  fix  facet-order") for line in text)

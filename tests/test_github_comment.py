@@ -1,0 +1,399 @@
+"""`curator github comment`: PyGithub over real HTTP against tests/github_server.py, fed the
+real webhook payloads in ../shared/github."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import REPO, run_curator, write_library
+from github_server import FakeGitHub, primary_rate_limit, secondary_rate_limit
+
+from curator.github.client import Forbidden, GitHubError
+from curator.github.post import post_comment
+from curator.github.retry import RetryPolicy
+from curator.github.verify import Mismatch, RunEvent, Stale
+
+EXAMPLES = REPO.parent / "shared" / "github" / "webhook-examples.json"
+MARKER = "<!-- curator-review -->"
+BOT = "github-actions[bot]"
+HEAD = "ec26c3e57ca3a959ca5aad62de7213c562f8c821"  # the head of PR #2 in the payloads
+
+
+def payloads(event: str) -> list[dict[str, Any]]:
+    return json.loads(EXAMPLES.read_text(encoding="utf-8"))[event]
+
+
+def opened_pull() -> dict[str, Any]:
+    return next(p for p in payloads("pull_request") if p["action"] == "opened")["pull_request"]
+
+
+def fork_pull() -> dict[str, Any]:
+    """The same pull request, its branch in a fork (what a first-time contributor opens)."""
+    pull = opened_pull()
+    pull["head"]["repo"]["full_name"] = "contributor/Hello-World"
+    pull["head"]["repo"]["fork"] = True
+    pull["head"]["label"] = "contributor:changes"
+    return pull
+
+
+def run_event(pull: dict[str, Any], tmp_path: Path, fork: bool = False) -> Path:
+    """A workflow_run event for the review run of `pull`. The payloads' workflow_run
+    examples are of repository_dispatch runs; the fields a pull_request run carries are set
+    as GitHub sets them (no `pull_requests` entry for a fork's branch)."""
+    event = next(p for p in payloads("workflow_run") if p["workflow_run"]["pull_requests"])
+    run = event["workflow_run"]
+    run["event"] = "pull_request"
+    run["head_sha"] = pull["head"]["sha"]
+    run["head_repository"]["full_name"] = pull["head"]["repo"]["full_name"]
+    event["repository"]["full_name"] = repo = pull["base"]["repo"]["full_name"]
+    run["html_url"] = f"https://github.com/{repo}/actions/runs/{run['id']}"
+    run["pull_requests"] = [] if fork else [{"number": pull["number"], "head": pull["head"]}]
+    path = tmp_path / "event.json"
+    path.write_text(json.dumps(event), encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def github() -> Iterator[FakeGitHub]:
+    server = FakeGitHub()
+    server.add_token("bot-token", BOT)
+    server.add_token("read-only", BOT, write=False)
+    with server.running():
+        yield server
+
+
+def env(server: FakeGitHub, token: str = "bot-token") -> dict[str, str]:
+    return {"GITHUB_TOKEN": token, "GITHUB_API_URL": server.url}
+
+
+def no_wait() -> tuple[RetryPolicy, list[float]]:
+    waits: list[float] = []
+    return RetryPolicy(sleep=waits.append), waits
+
+
+def body(text: str) -> str:
+    return f"{MARKER}\n{text}\n"
+
+
+def post(server: FakeGitHub, text: str, **kw: Any) -> Any:
+    pull = server.repos["Codertocat/Hello-World"]["pulls"][2]
+    policy = kw.pop("policy", None) or no_wait()[0]
+    return post_comment(
+        "Codertocat/Hello-World",
+        pull["number"],
+        body(text),
+        MARKER,
+        env=kw.pop("env", None) or env(server),
+        policy=policy,
+        **kw,
+    )
+
+
+def bot_comments(server: FakeGitHub) -> list[dict[str, Any]]:
+    return [
+        c
+        for c in server.thread("Codertocat/Hello-World", 2)
+        if MARKER in c["body"] and c["user"]["login"] == BOT
+    ]
+
+
+def test_payloads_are_found_beside_the_repository():
+    assert EXAMPLES.is_file(), "CI needs ../shared/github beside the clone"
+    assert opened_pull()["head"]["sha"] == HEAD
+
+
+def test_first_run_creates_changed_edits_identical_writes_nothing(github):
+    github.add_pull(opened_pull())
+    assert post(github, "report 1", head_sha=HEAD).action == "created"
+    first = github.requests()
+    assert post(github, "report 2").action == "edited"
+    changed = github.requests()[len(first) :]
+    assert post(github, "report 2").action == "unchanged"
+    identical = github.requests()[len(first) + len(changed) :]
+
+    assert first == [
+        "GET /repos/Codertocat/Hello-World/pulls/2 → 200",
+        "GET /repos/Codertocat/Hello-World/issues/2/comments?per_page=100 → 200",
+        "POST /repos/Codertocat/Hello-World/issues/2/comments → 201",
+    ]
+    assert changed[-1].startswith("PATCH /repos/Codertocat/Hello-World/issues/comments/")
+    assert [r.split()[0] for r in identical] == ["GET", "GET"]  # read only, nothing written
+    [comment] = bot_comments(github)
+    assert comment["body"] == body("report 2")
+
+
+def test_more_than_100_comments_still_finds_its_own_on_a_later_page(github):
+    github.add_pull(opened_pull())
+    for i in range(60):
+        github.add_comment("Codertocat/Hello-World", 2, f"comment {i}", "reviewer")
+    post(github, "report 1")
+    for i in range(150):
+        github.add_comment("Codertocat/Hello-World", 2, f"later comment {i}", "reviewer")
+    start = len(github.log)
+    assert post(github, "report 2").action == "edited"
+    pages = [r.path for r in github.log[start:] if r.method == "GET" and "comments" in r.path]
+    assert len(pages) == 3  # 211 comments, 100 a page, Link rel="next" followed
+    assert pages[1].startswith("/repositories/186853002/issues/2/comments?")
+    assert len(bot_comments(github)) == 1
+    assert bot_comments(github)[0]["body"] == body("report 2")
+
+
+def test_a_comment_by_someone_else_with_the_marker_is_left_alone(github):
+    github.add_pull(opened_pull())
+    quoted = f"> {MARKER}\n> the bot said this; I disagree"
+    github.add_comment("Codertocat/Hello-World", 2, quoted, "Codertocat")
+    assert post(github, "report").action == "created"
+    thread = github.thread("Codertocat/Hello-World", 2)
+    assert [c["body"] for c in thread] == [quoted, body("report")]
+    assert not any(r.method == "PATCH" for r in github.log)
+
+
+def test_502_then_success_ends_with_exactly_one_comment(github):
+    github.add_pull(opened_pull())
+    github.fail("POST", r"/issues/2/comments$", 502)
+    policy, waits = no_wait()
+    assert post(github, "report", policy=policy).action == "created"
+    assert len(bot_comments(github)) == 1
+    assert waits == [2.0]
+    assert [r.status for r in github.log if r.method == "POST"] == [502, 201]
+
+
+def test_502_after_github_stored_the_comment_is_not_posted_twice(github):
+    # The proxy times out after the write landed: replaying the POST would make two.
+    github.add_pull(opened_pull())
+    github.fail("POST", r"/issues/2/comments$", 502, after_write=True)
+    assert post(github, "report").action == "unchanged"
+    assert len(bot_comments(github)) == 1
+    assert [r.status for r in github.log if r.method == "POST"] == [502]
+
+
+def test_extra_copies_from_racing_runs_are_deleted(github):
+    github.add_pull(opened_pull())
+    github.add_comment("Codertocat/Hello-World", 2, body("old"), BOT, kind="Bot")
+    github.add_comment("Codertocat/Hello-World", 2, body("older race"), BOT, kind="Bot")
+    outcome = post(github, "new")
+    assert (outcome.action, outcome.removed) == ("edited", 1)
+    assert [c["body"] for c in bot_comments(github)] == [body("new")]
+
+
+def test_secondary_rate_limit_waits_as_long_as_retry_after_says(github):
+    github.add_pull(opened_pull())
+    github.fail("GET", r"/issues/2/comments$", **secondary_rate_limit(retry_after=7))
+    policy, waits = no_wait()
+    assert post(github, "report", policy=policy).action == "created"
+    assert waits == [7.0]
+
+
+def test_primary_rate_limit_waits_until_the_reset(github):
+    github.add_pull(opened_pull())
+    github.fail("GET", r"/pulls/2$", **primary_rate_limit(reset_in=30))
+    policy, waits = no_wait()
+    assert post(github, "report", policy=policy).action == "created"
+    assert len(waits) == 1 and 29 <= waits[0] <= 32
+
+
+def test_a_rate_limit_reset_an_hour_away_gives_up_at_once_with_one_line(github):
+    github.add_pull(opened_pull())
+    github.fail("GET", r"/pulls/2$", **primary_rate_limit(reset_in=3600))
+    policy, waits = no_wait()
+    with pytest.raises(GitHubError, match=r"asks to wait 3\d\d\d s, more than the 90 s") as info:
+        post(github, "report", policy=policy)
+    assert waits == [] and "\n" not in str(info.value)
+    assert bot_comments(github) == []
+
+
+def test_persistent_5xx_gives_up_after_bounded_attempts(github):
+    github.add_pull(opened_pull())
+    github.fail("GET", r"/pulls/2$", 503, times=99)
+    policy, waits = no_wait()
+    with pytest.raises(GitHubError, match=r"server error \(503.*still after 5 attempts"):
+        post(github, "report", policy=policy)
+    assert waits == [2.0, 4.0, 8.0, 16.0]
+    assert len(github.log) == 5
+
+
+def test_403_on_a_fork_pull_request_is_forbidden_not_a_crash(github):
+    github.add_pull(fork_pull())
+    with pytest.raises(Forbidden, match="Resource not accessible by integration"):
+        post(github, "report", env=env(github, "read-only"))
+    assert bot_comments(github) == []
+    assert [r.status for r in github.log] == [200, 200, 403]  # a 403 is never retried
+
+
+@pytest.mark.parametrize(
+    ("token", "number", "expected"),
+    [
+        ("wrong-token", 2, "does not accept the token (401 Bad credentials)"),
+        ("bot-token", 99, "not found (404 Not Found); check the repository"),
+    ],
+)
+def test_401_and_404_are_explained_in_one_line(github, token, number, expected):
+    github.add_pull(opened_pull())
+    with pytest.raises(GitHubError) as info:
+        post_comment("Codertocat/Hello-World", number, body("r"), MARKER, env=env(github, token))
+    assert expected in str(info.value) and "\n" not in str(info.value)
+
+
+def test_422_is_explained_with_githubs_reason(github):
+    github.add_pull(opened_pull())
+    with pytest.raises(GitHubError, match=r"rejected the request.*body is too long"):
+        post(github, "x" * 70_000)
+
+
+def test_the_artifact_must_match_the_event_and_the_pull_request(github, tmp_path):
+    pull = github.add_pull(opened_pull())
+    event = RunEvent.read(run_event(pull, tmp_path))
+    assert post(github, "ok", head_sha=HEAD, event=event).action == "created"
+    forged = "0" * 40
+    with pytest.raises(Mismatch, match="the artifact names commit 000000000000"):
+        post(github, "forged", head_sha=forged, event=event)
+    with pytest.raises(Mismatch, match="names pull request #3"):
+        post_comment("Codertocat/Hello-World", 3, body("x"), MARKER, HEAD, event, env=env(github))
+    assert [c["body"] for c in bot_comments(github)] == [body("ok")]
+
+
+def test_a_report_for_an_older_commit_is_stale_and_not_posted(github):
+    github.add_pull(opened_pull())
+    with pytest.raises(Stale, match="is now at ec26c3e57ca3"):
+        post(github, "old report", head_sha="1" * 40)
+    assert bot_comments(github) == []
+
+
+# --- the command, as the workflow runs it -----------------------------------------------------
+
+
+def report_file(tmp_path: Path, head: str = HEAD, message: str = "bad term") -> Path:
+    report = {
+        "base": "a" * 40,
+        "head": head,
+        "files": [
+            {
+                "path": "incidents/IL-0300.yaml",
+                "change": "added",
+                "id": "IL-0300",
+                "findings": [
+                    {
+                        "path": "incidents/IL-0300.yaml",
+                        "line": 11,
+                        "column": 7,
+                        "code": "IL301",
+                        "severity": "error",
+                        "message": message,
+                    }
+                ],
+            }
+        ],
+    }
+    path = tmp_path / "review.json"
+    path.write_text(json.dumps(report), encoding="utf-8")
+    return path
+
+
+def comment_cli(server: FakeGitHub, tmp_path: Path, *extra: str, token: str = "bot-token"):
+    summary = tmp_path / "summary.md"
+    summary.touch()
+    run = run_curator(
+        "github",
+        "comment",
+        "--repo",
+        "Codertocat/Hello-World",
+        "--pr",
+        "2",
+        "--report",
+        str(report_file(tmp_path)),
+        *extra,
+        env={**env(server, token), "GITHUB_STEP_SUMMARY": str(summary)},
+    )
+    return run, summary.read_text(encoding="utf-8")
+
+
+def test_cli_posts_the_rendered_report_once(github, tmp_path):
+    pull = github.add_pull(opened_pull())
+    event = run_event(pull, tmp_path)
+    args = ("--head-sha", HEAD, "--event", str(event))
+    run, _ = comment_cli(github, tmp_path, *args)
+    assert run.code == 0, run.err
+    assert (
+        "comment created: https://github.com/Codertocat/Hello-World/pull/2#issuecomment-" in run.err
+    )
+    [comment] = bot_comments(github)
+    assert comment["body"].startswith(MARKER + "\n### ❌ 1 error")
+    link = f"https://github.com/Codertocat/Hello-World/blob/{HEAD}/incidents/IL-0300.yaml#L11"
+    assert f"[line 11]({link})" in comment["body"]
+    run_url = "https://github.com/Codertocat/Hello-World/actions/runs/289782451"
+    assert f"[workflow run]({run_url})" in comment["body"]
+    run, _ = comment_cli(github, tmp_path, *args)
+    assert run.code == 0 and "comment unchanged" in run.err
+    assert len(bot_comments(github)) == 1
+
+
+def test_cli_without_write_permission_exits_0_and_fills_the_job_summary(github, tmp_path):
+    pull = github.add_pull(fork_pull())
+    event = run_event(pull, tmp_path, fork=True)
+    args = ("--head-sha", HEAD, "--event", str(event))
+    run, summary = comment_cli(github, tmp_path, *args, token="read-only")
+    assert run.code == 0
+    assert run.err.count("\n") == 1 and "comment not posted" in run.err
+    assert "pull-requests: write" in run.err and "the report is in the job summary" in run.err
+    assert summary.startswith(MARKER) and "**IL301**" in summary
+    assert bot_comments(github) == []
+
+
+def test_cli_refuses_a_forged_artifact_with_exit_2(github, tmp_path):
+    pull = github.add_pull(opened_pull())
+    event = run_event(pull, tmp_path)
+    run, _ = comment_cli(github, tmp_path, "--head-sha", "f" * 40, "--event", str(event))
+    assert run.code == 2
+    assert "the report is for ec26c3e57ca3, not ffffffffffff" in run.err
+    assert github.log == []  # refused before asking GitHub anything
+
+
+def test_cli_rejects_a_report_that_is_not_one(github, tmp_path):
+    github.add_pull(opened_pull())
+    bad = tmp_path / "review.json"
+    bad.write_text('{"head": "<script>", "files": 3}', encoding="utf-8")
+    run = run_curator(
+        "github", "comment", "--repo", "Codertocat/Hello-World", "--pr", "2", "--report",
+        str(bad), env=env(github),
+    )  # fmt: skip
+    assert run.code == 2 and "is not a curator review report" in run.err
+    assert github.log == []
+
+
+def test_a_300_file_pull_request_stays_under_the_comment_limit(github, tmp_path):
+    from test_review import commit, git
+
+    from incidents import incident
+
+    repo = write_library(tmp_path / "repo", {"IL-0001.yaml": incident("IL-0001")})
+    git(repo, "init", "-q", "-b", "main")
+    commit(repo, "base")
+    git(repo, "checkout", "-q", "-b", "many")
+    for n in range(2, 302):  # each with an error and a warning
+        broken = incident(
+            f"IL-{n:04d}",
+            ("occurred: 2024-05", "occurred: 2999-05"),
+            ("status: published", "status: published "),
+        )
+        (repo / "incidents" / f"IL-{n:04d}.yaml").write_text(broken, encoding="utf-8")
+    head = commit(repo, "300 incidents")
+    out = tmp_path / "review.json"
+    run = run_curator(
+        "review", "--base", "main", "--format", "json", "--json-out", str(out), cwd=repo
+    )
+    assert run.code == 1 and len(json.loads(run.out)["files"]) == 300
+    pull = opened_pull()
+    pull["head"]["sha"] = head
+    github.add_pull(pull)
+    posted = run_curator(
+        "github", "comment", "--repo", "Codertocat/Hello-World", "--pr", "2", "--report",
+        str(out), "--head-sha", head, env=env(github),
+    )  # fmt: skip
+    assert posted.code == 0, posted.err
+    [comment] = bot_comments(github)
+    assert len(comment["body"]) <= 65_536
+    assert "This report was trimmed to fit GitHub's limit" in comment["body"]

@@ -1,0 +1,299 @@
+"""Placeholder ids: valid in a pull request, numbered at merge, never twice the same number."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+from conftest import REPO, run_curator, write_library
+
+from curator.ids import CannotAssign, assign, plan
+from curator.library import Library
+from curator.lint import lint
+from curator.load import load_bytes
+from incidents import incident
+
+
+def placeholder(slug: str, *replacements: tuple[str, str]) -> str:
+    text = incident(f"IL-NEW-{slug}", *replacements)
+    return text.replace("postmortems/IL-NEW-", "postmortems/new-")
+
+
+def ids_in(root: Path) -> dict[str, dict]:
+    return {p.stem: load_bytes(p.read_bytes()).data for p in sorted((root / "incidents").iterdir())}
+
+
+# In a pull request ---------------------------------------------------------------------------
+
+
+def test_a_placeholder_is_a_warning_and_may_be_referenced(tmp_path):
+    root = write_library(
+        tmp_path / "lib",
+        {
+            "IL-0001.yaml": incident("IL-0001"),
+            "IL-NEW-alpha.yaml": placeholder("alpha"),
+            "IL-NEW-beta.yaml": placeholder(
+                "beta", ("sources:", "related:\n  - IL-NEW-alpha\nsources:")
+            ),
+        },
+    )
+    run = run_curator("lint", "--root", str(root), "--format", "json")
+    assert run.code == 0
+    rows = json.loads(run.out)
+    assert [(r["code"], r["severity"]) for r in rows] == [("IL206", "warning")] * 2
+    assert rows[0]["message"] == (
+        "placeholder id IL-NEW-alpha, numbered at merge (`curator assign-ids`)"
+    )
+
+
+def test_lint_release_makes_placeholders_errors(tmp_path):
+    root = write_library(tmp_path / "lib", {"IL-NEW-alpha.yaml": placeholder("alpha")})
+    run = run_curator("lint", "--release", "--root", str(root))
+    assert run.code == 1
+    assert run.out.rstrip().endswith(
+        "IL206 [error] placeholder id IL-NEW-alpha: a release cannot hold placeholders; "
+        "run `curator assign-ids`"
+    )
+    assert run_curator("lint", "--root", str(root)).code == 0
+
+
+# Numbering -----------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def library(tmp_path):
+    withdrawn = incident(
+        "IL-0007",
+        ("status: published", "status: withdrawn"),
+        ("sources:", "duplicate_of: IL-0001\nwithdrawn_reason: |\n  IL-0001 과 같다.\nsources:"),
+    )
+    return write_library(
+        tmp_path / "lib",
+        {
+            "IL-0001.yaml": incident(
+                "IL-0001", ("sources:", "related:\n  - IL-NEW-beta  # 같은 PR 의 사건\nsources:")
+            ),
+            "IL-0007.yaml": withdrawn,  # withdrawn: its number is taken for ever
+            "IL-NEW-beta.yaml": placeholder(
+                "beta",
+                ("sources:", "related:\n  - IL-NEW-alpha\n  - IL-0001\nsources:"),
+                ("id: IL-NEW-beta", "# 새 사건\nid: IL-NEW-beta"),
+            ),
+            "IL-NEW-alpha.yaml": placeholder(
+                "alpha", ("sources:", "not_duplicate_of: [IL-NEW-beta]\nsources:")
+            ),
+        },
+    )
+
+
+def test_assign_ids_numbers_after_the_highest_in_id_order_and_rewrites_references(library):
+    run = run_curator("assign-ids", "--root", str(library))
+    assert run.code == 0, run
+    incidents = library / "incidents"
+    assert run.out.splitlines() == [
+        f"IL-NEW-alpha → IL-0008  ({os.path.relpath(incidents / 'IL-0008.yaml', REPO)})",
+        f"IL-NEW-beta → IL-0009  ({os.path.relpath(incidents / 'IL-0009.yaml', REPO)})",
+        f"  references rewritten in {os.path.relpath(incidents / 'IL-0001.yaml', REPO)}",
+    ]
+    found = ids_in(library)
+    assert sorted(found) == ["IL-0001", "IL-0007", "IL-0008", "IL-0009"]
+    assert {stem: data["id"] for stem, data in found.items()} == {s: s for s in found}
+    assert found["IL-0001"]["related"] == ["IL-0009"]
+    assert found["IL-0008"]["not_duplicate_of"] == ["IL-0009"]
+    assert found["IL-0009"]["related"] == ["IL-0008", "IL-0001"]
+    # The comment stays beside the reference (at the column it had).
+    assert re.search(
+        r"\n  - IL-0009 +# 같은 PR 의 사건\n", (incidents / "IL-0001.yaml").read_text()
+    )
+    assert (incidents / "IL-0009.yaml").read_text("utf-8").startswith("# 새 사건\nid: IL-0009\n")
+    assert lint(Library.at(library), release=True) == []
+    again = run_curator("assign-ids", "--root", str(library))
+    assert again.code == 0 and again.out == "" and "0 placeholders numbered" in again.err
+
+
+def test_numbers_held_only_by_a_file_name_or_the_history_are_never_given(library):
+    (library / "incidents" / "IL-0040.yaml").write_text("id: [broken\n", encoding="utf-8")
+    with pytest.raises(CannotAssign) as refused:
+        plan(Library.at(library))
+    assert refused.value.problems[0].startswith("IL-0040.yaml: cannot be read")
+    (library / "incidents" / "IL-0040.yaml").write_text(
+        incident("IL-0040").replace("id: IL-0040", "id: IL-0003"), encoding="utf-8"
+    )
+    assert [a.number for a in plan(Library.at(library)).assignments] == ["IL-0041", "IL-0042"]
+    reserved = {50}
+    assert [a.number for a in plan(Library.at(library), reserved).assignments] == [
+        "IL-0051",
+        "IL-0052",
+    ]
+
+
+def test_an_unreadable_library_is_refused_as_a_whole_and_nothing_changes(library):
+    broken = library / "incidents" / "IL-0002.yaml"
+    broken.write_bytes(b"id: IL-0002\nrelated: [IL-NEW-alpha\n")
+    before = {p.name: p.read_bytes() for p in (library / "incidents").iterdir()}
+    run = run_curator("assign-ids", "--root", str(library))
+    assert run.code == 1
+    assert "curator: cannot number: IL-0002.yaml: cannot be read (YAML syntax error" in run.err
+    assert {p.name: p.read_bytes() for p in (library / "incidents").iterdir()} == before
+
+
+def test_a_placeholder_whose_file_name_differs_is_refused(library):
+    (library / "incidents" / "IL-NEW-alpha.yaml").rename(
+        library / "incidents" / "IL-NEW-gamma.yaml"
+    )
+    with pytest.raises(CannotAssign) as refused:
+        assign(Library.at(library))
+    assert refused.value.problems == [
+        "IL-NEW-gamma.yaml: holds id IL-NEW-alpha; the file name must match"
+    ]
+    assert sorted(ids_in(library)) == ["IL-0001", "IL-0007", "IL-NEW-beta", "IL-NEW-gamma"]
+
+
+# At merge: the workflow's push loop ----------------------------------------------------------
+
+
+def git(cwd: Path, *args: str) -> str:
+    done = subprocess.run(
+        ["git", *args], cwd=cwd, capture_output=True, text=True, check=True, env=GIT_ENV
+    )
+    return done.stdout.strip()
+
+
+GIT_ENV = {
+    **os.environ,
+    "GIT_AUTHOR_NAME": "test",
+    "GIT_AUTHOR_EMAIL": "test@example.com",
+    "GIT_COMMITTER_NAME": "test",
+    "GIT_COMMITTER_EMAIL": "test@example.com",
+    "GIT_CONFIG_GLOBAL": os.devnull,
+    "GIT_CONFIG_NOSYSTEM": "1",
+}
+
+
+@pytest.fixture
+def remote(tmp_path):
+    """A bare `origin` whose main holds a library with one placeholder, and two clones:
+    `bot` (where the workflow runs) and `human` (someone merging at the same time)."""
+    origin = tmp_path / "origin.git"
+    git(tmp_path, "init", "--quiet", "--bare", "--initial-branch=main", str(origin))
+    seed = write_library(
+        tmp_path / "seed",
+        {"IL-0001.yaml": incident("IL-0001"), "IL-NEW-alpha.yaml": placeholder("alpha")},
+    )
+    git(seed, "init", "--quiet", "--initial-branch=main")
+    git(seed, "add", ".")
+    git(seed, "commit", "--quiet", "-m", "seed")
+    git(seed, "push", "--quiet", str(origin), "main")
+    for name in ("bot", "human"):
+        git(tmp_path, "clone", "--quiet", str(origin), name)
+    return tmp_path
+
+
+def race_on_first_push(bot: Path, script: str) -> None:
+    """A pre-push hook in `bot` that, on the first push only, runs `script` in `human`:
+    the branch moves between the bot's fetch and its push."""
+    hook = bot / ".git" / "hooks" / "pre-push"
+    hook.write_text(
+        "#!/bin/sh\n"
+        "unset GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE\n"
+        f'[ -e "{bot}/.raced" ] && exit 0\n'
+        f'touch "{bot}/.raced"\n'
+        f'cd "{bot.parent / "human"}" && {script}\n',
+        encoding="utf-8",
+    )
+    hook.chmod(0o755)
+
+
+def curator_cmd() -> str:
+    return f'"{sys.executable}" -m curator'
+
+
+def push_run(bot: Path):
+    return run_curator("assign-ids", "--push", "origin", "--branch", "main", cwd=bot, env=GIT_ENV)
+
+
+def main_files(tmp_path: Path) -> dict[str, dict]:
+    check = tmp_path / "check"
+    git(tmp_path, "clone", "--quiet", str(tmp_path / "origin.git"), str(check))
+    return ids_in(check)
+
+
+def test_push_numbers_commits_and_pushes(remote):
+    run = push_run(remote / "bot")
+    assert run.code == 0, run
+    assert run.out.startswith("IL-NEW-alpha → IL-0002")
+    assert sorted(main_files(remote)) == ["IL-0001", "IL-0002"]
+    log = git(remote / "bot", "log", "-1", "--format=%s%n%b")
+    assert log.splitlines()[:2] == ["Number new incidents", "IL-NEW-alpha → IL-0002"]
+
+
+def test_a_merge_landing_during_the_run_is_detected_and_numbered_again(remote):
+    beta = placeholder("beta").replace("'", "'\\''")
+    race_on_first_push(
+        remote / "bot",
+        f"printf '%s' '{beta}' > incidents/IL-NEW-beta.yaml && git add -A && "
+        "git commit --quiet -m 'merge beta' && git push --quiet origin main",
+    )
+    run = push_run(remote / "bot")
+    assert run.code == 0, run
+    assert "main moved while numbering (attempt 1 of 5); numbering again" in run.err
+    assert run.out.splitlines()[:2] == [
+        "IL-NEW-alpha → IL-0002  (incidents/IL-0002.yaml)",
+        "IL-NEW-beta → IL-0003  (incidents/IL-0003.yaml)",
+    ]
+    files = main_files(remote)
+    assert sorted(files) == ["IL-0001", "IL-0002", "IL-0003"]
+    assert [d["id"] for d in files.values()] == ["IL-0001", "IL-0002", "IL-0003"]
+
+
+def test_a_concurrent_numbering_run_is_detected_and_no_number_is_given_twice(remote):
+    race_on_first_push(
+        remote / "bot", f"{curator_cmd()} assign-ids --push origin --branch main >/dev/null 2>&1"
+    )
+    run = push_run(remote / "bot")
+    assert run.code == 0, run
+    assert "main moved while numbering (attempt 1 of 5)" in run.err
+    assert "0 placeholders numbered" in run.err  # the other run had numbered alpha already
+    files = main_files(remote)
+    assert sorted(files) == ["IL-0001", "IL-0002"]
+    history = git(remote / "bot", "log", "--format=%s", "origin/main")
+    assert history.splitlines().count("Number new incidents") == 1
+
+
+def test_push_refuses_a_dirty_tree_and_reports_a_failing_push(remote):
+    bot = remote / "bot"
+    (bot / "incidents" / "IL-0001.yaml").write_text("changed\n", encoding="utf-8")
+    run = push_run(bot)
+    assert run.code == 2 and "uncommitted changes" in run.err
+    git(bot, "checkout", "--quiet", "--", ".")
+    hook = bot / ".git" / "hooks" / "pre-push"
+    hook.write_text("#!/bin/sh\necho 'protected branch' >&2\nexit 1\n", encoding="utf-8")
+    hook.chmod(0o755)
+    run = push_run(bot)
+    assert run.code == 2 and "git push failed" in run.err and "protected branch" in run.err
+    assert sorted(main_files(remote)) == ["IL-0001", "IL-NEW-alpha"]
+
+
+# The workflow --------------------------------------------------------------------------------
+
+
+def test_the_workflow_is_serialised_pinned_least_privileged_and_injection_free():
+    path = REPO / ".github" / "workflows" / "assign-ids.yml"
+    text = path.read_text(encoding="utf-8")
+    workflow = yaml.safe_load(text)
+    assert workflow["concurrency"] == {"group": "assign-ids", "cancel-in-progress": False}
+    assert workflow["permissions"] == {}
+    [job] = workflow["jobs"].values()
+    assert job["permissions"] == {"contents": "write"}
+    for step in job["steps"]:
+        if "uses" in step:
+            assert re.fullmatch(r"[\w.-]+/[\w.-]+@[0-9a-f]{40}", step["uses"]), step["uses"]
+        assert "${{" not in step.get("run", ""), step
+    runs = "\n".join(step.get("run", "") for step in job["steps"])
+    assert "curator assign-ids --push origin" in runs

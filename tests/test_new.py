@@ -1,0 +1,175 @@
+"""`curator new`: a valid draft with a placeholder id, every field laid out, Korean hints."""
+
+from __future__ import annotations
+
+import os
+import pty
+import re
+import select
+import subprocess
+import sys
+import time
+
+from conftest import REPO, run_curator, write_library
+
+from curator.library import Library
+from curator.lint import lint
+from curator.load import load_bytes
+from curator.model import INCIDENT_KEYS
+from curator.new import slug_for
+from curator.write.canonical import render
+
+TITLE = "NCCL 타임아웃으로 H100 클러스터의 학습이 멈췄다"
+SOURCE = "https://example.com/blog/nccl-hang?utm_source=rss"
+
+
+def new(root, *args):
+    return run_curator("new", "--root", str(root), "--no-prompt", *args)
+
+
+def test_a_draft_from_options_is_valid_canonical_and_fully_laid_out(tmp_path):
+    root = write_library(tmp_path / "lib", {})
+    run = new(
+        root,
+        *("--title", TITLE, "--source", SOURCE, "--organization", "Example Corp"),
+        *("--occurred", "2024-05", "--cause", "software-defect"),
+    )
+    assert run.code == 0, run
+    path = root / "incidents" / "IL-NEW-nccl-h100.yaml"
+    assert run.out.strip() == os.path.relpath(path, REPO)
+    text = path.read_text(encoding="utf-8")
+    data = load_bytes(text.encode("utf-8")).data
+    assert data["id"] == "IL-NEW-nccl-h100" and data["title"] == TITLE
+    assert data["status"] == "draft" and data["occurred"] == "2024-05"
+    assert data["organizations"] == ["Example Corp"]
+    assert data["facets"] == {
+        "causes": ["software-defect"],  # given
+        "components": ["nccl"],  # suggested from the title
+        "symptoms": ["training-stall"],
+        "contributing_factors": [],
+    }
+    tidied = "https://example.com/blog/nccl-hang"  # tracking parameter dropped (IL505)
+    assert data["sources"] == [{"url": tidied, "title": tidied}]
+    # Every field of the schema is there, as a key or as a commented-out line.
+    for key in INCIDENT_KEYS:
+        assert re.search(rf"^#? ?{key}:", text, re.MULTILINE), key
+    assert "# 증상: 무엇이 보였나" in text and "원문 제목으로 바꾸세요" in text
+    findings = lint(Library.at(root))
+    assert [(f.code, f.severity) for f in findings] == [("IL206", "warning")]
+    assert render(text.encode("utf-8")) == text  # `curator fmt` has nothing to do
+    check = run_curator("lint", "--root", str(root))
+    assert check.code == 0 and "IL206 [warning] placeholder id IL-NEW-nccl-h100" in check.out
+
+
+def test_a_korean_title_takes_its_slug_from_the_source_and_names_never_collide(tmp_path):
+    root = write_library(tmp_path / "lib", {})
+    args = ("--title", "학습 작업이 멈췄다", "--source", "https://example.com/pm/gpu-outage-2024/")
+    args += ("--cause", "hardware-failure", "--component", "gpu", "--symptom", "training-stall")
+    assert new(root, *args).code == 0
+    assert new(root, *args).code == 0
+    names = sorted(p.name for p in (root / "incidents").iterdir())
+    assert names == ["IL-NEW-gpu-outage-2024-2.yaml", "IL-NEW-gpu-outage-2024.yaml"]
+    assert [f.code for f in lint(Library.at(root))] == ["IL206", "IL502", "IL206", "IL502"]
+
+
+def test_slugs():
+    assert slug_for("NCCL 타임아웃: H100 8대", "https://x.org/") == "nccl-h100-8"
+    assert slug_for("학습 중단", "https://www.example.com/blog/") == "blog"
+    assert slug_for("학습 중단", "https://www.example.com/") == "example"
+    assert re.fullmatch(r"[0-9a-f]{8}", slug_for("학습 중단", "https://가.한국/"))
+
+
+def test_without_a_terminal_missing_or_bad_values_are_usage_errors_and_nothing_is_written(
+    tmp_path,
+):
+    root = write_library(tmp_path / "lib", {})
+    cases = [
+        ((), "--title is needed"),
+        (("--title", "학습 중단"), "--source is needed"),
+        (("--title", "학습 중단", "--source", "http://example.com/pm"), "sources must be https"),
+        (("--title", "학습 중단", "--source", SOURCE), "no causes term could be guessed"),
+        (
+            ("--title", TITLE, "--source", SOURCE, "--cause", "sofware-defect"),
+            "'sofware-defect' is not a term of causes; did you mean software-defect?",
+        ),
+        (
+            ("--title", TITLE, "--source", SOURCE, "--cause", "config-change"),
+            None,
+        ),
+        (("--title", TITLE, "--source", SOURCE, "--occurred", "2024-13"), "not a real date"),
+    ]
+    for args, message in cases:
+        run = new(root, *args)
+        if message is None:
+            assert run.code == 0, run
+            (root / "incidents" / "IL-NEW-nccl-h100.yaml").unlink()
+            continue
+        assert run.code == 2, (args, run)
+        assert message in run.err, (args, run.err)
+        assert list((root / "incidents").iterdir()) == []
+
+
+def test_in_a_terminal_it_asks_for_what_is_missing(tmp_path):
+    root = write_library(tmp_path / "lib", {})
+    answers = [
+        TITLE,
+        "http://example.com/pm",  # refused: asked again
+        "https://example.com/pm",
+        "NCCL hang postmortem",
+        "Example, Other Org",
+        "2024-05-07",
+        "software-defect",
+        "",  # accept the suggested component
+        "",  # and symptom
+        "scale-only-behaviour",
+    ]
+    output = _in_terminal(["new", "--root", str(root)], answers)
+    assert "sources must be https" in output
+    path = root / "incidents" / "IL-NEW-nccl-h100.yaml"
+    data = load_bytes(path.read_bytes()).data
+    assert data["sources"] == [{"url": "https://example.com/pm", "title": "NCCL hang postmortem"}]
+    assert data["organizations"] == ["Example", "Other Org"]
+    assert data["occurred"] == "2024-05-07"
+    assert data["facets"]["components"] == ["nccl"]
+    assert data["facets"]["contributing_factors"] == ["scale-only-behaviour"]
+    assert [f.code for f in lint(Library.at(root))] == ["IL206"]
+
+
+def _in_terminal(args: list[str], answers: list[str]) -> str:
+    """Run curator with a pseudo-terminal as stdin/stdout, typing `answers` as asked."""
+    leader, follower = pty.openpty()
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8", "COLUMNS": "200"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "curator", *args],
+        stdin=follower,
+        stdout=follower,
+        stderr=follower,
+        cwd=REPO,
+        env=env,
+    )
+    os.close(follower)
+    seen, asked_at = b"", 0
+    pending = list(answers)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([leader], [], [], 0.2)
+        if ready:
+            try:
+                chunk = os.read(leader, 4096)
+            except OSError:
+                break
+            if not chunk:
+                break
+            seen += chunk
+            if pending and seen[asked_at:].rstrip().endswith(b":"):
+                os.write(leader, pending.pop(0).encode("utf-8") + b"\n")
+                asked_at = len(seen)
+        elif proc.poll() is not None:
+            break
+    proc.wait(timeout=10)
+    os.close(leader)
+    output = seen.decode("utf-8", errors="replace")
+    assert "Traceback" not in output, output
+    assert proc.returncode == 0, output
+    assert pending == [], output
+    return output

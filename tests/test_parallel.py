@@ -1,0 +1,137 @@
+"""Worker processes change nothing but speed; progress shows on terminals only."""
+
+from __future__ import annotations
+
+import io
+import os
+from pathlib import Path
+
+import pytest
+from conftest import run_curator
+from synthetic import expected_findings, synthetic_library
+
+import curator.lint as engine
+from curator.library import Library
+from curator.lint import lint
+from curator.progress import Progress
+
+
+@pytest.fixture(scope="module")
+def generated(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict]:
+    return synthetic_library(tmp_path_factory.mktemp("par") / "lib", count=250, seed=11)
+
+
+def test_parallel_and_serial_runs_report_the_same_findings(generated):
+    root, manifest = generated
+    library = Library.at(root)
+    serial = lint(library, cwd=root, jobs=1)
+    parallel = lint(library, cwd=root, jobs=2)
+    assert parallel == serial  # same findings, same order, same messages
+    assert {(f.path, f.line, f.column, f.code) for f in parallel} == expected_findings(manifest)
+
+
+def test_results_come_back_to_the_file_they_belong_to(generated):
+    root, _ = generated
+    library = Library.at(root)
+    paths = [str(path) for path in library.incident_paths()]
+    displays = engine.display_paths(paths, root)
+    tasks = [
+        (index, path, display)
+        for index, (path, display) in enumerate(zip(paths, displays, strict=True))
+    ]
+    results = dict(engine.run_checks(tasks, library.taxonomy, engine.dt.date(2026, 1, 1), jobs=2))
+    assert sorted(results) == list(range(len(paths)))
+    for index, path in enumerate(paths):
+        assert results[index].summary.stem == Path(path).stem
+
+
+_PARENT = os.getpid()
+_REAL_CHECK_CHUNK = engine._check_chunk_in_worker
+
+
+def _die_in_a_worker(chunk):
+    """`_check_chunk_in_worker`, in a worker killed halfway (the out-of-memory killer, say).
+    At module level so that the pool can send it to the workers by name."""
+    if os.getpid() != _PARENT and any(path.endswith("IL-0100.yaml") for _, path, _ in chunk):
+        Path(os.environ["CURATOR_TEST_DIED"]).write_text("yes")
+        os._exit(1)
+    return _REAL_CHECK_CHUNK(chunk)
+
+
+def test_a_worker_that_dies_costs_time_not_findings(generated, monkeypatch, tmp_path):
+    root, manifest = generated
+    monkeypatch.setenv("CURATOR_TEST_DIED", str(tmp_path / "died"))
+    monkeypatch.setattr(engine, "_check_chunk_in_worker", _die_in_a_worker)
+    findings = lint(Library.at(root), cwd=root, jobs=2)
+    assert (tmp_path / "died").exists()
+    assert {(f.path, f.line, f.column, f.code) for f in findings} == expected_findings(manifest)
+
+
+def test_small_runs_stay_in_one_process_and_large_ones_use_every_cpu():
+    assert engine._workers(engine.PARALLEL_FROM - 1, None) == 1
+    assert engine._workers(engine.PARALLEL_FROM, None) == (os.cpu_count() or 1)
+    assert engine._workers(10, 4) == 4
+    assert engine._workers(3, 4) == 3
+    assert engine._workers(0, 4) == 1
+
+
+def test_progress_is_reported_up_to_the_total(generated):
+    root, _ = generated
+    calls: list[tuple[int, int]] = []
+    lint(Library.at(root), cwd=root, jobs=2, progress=lambda d, t: calls.append((d, t)))
+    total = len(Library.at(root).incident_paths())
+    assert calls[-1] == (total, total)
+    assert [d for d, _ in calls] == sorted(d for d, _ in calls)
+
+
+class Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_a_long_run_on_a_terminal_shows_files_done_total_and_rate():
+    out, clock = Terminal(), Clock()
+    progress = Progress("linting", out, clock=clock)
+    clock.now += 1.0
+    progress(5_000, 100_000)  # 1 s for 5%: a 20 s run
+    assert out.getvalue() == "\r\x1b[Klinting 5,000/100,000 files (5,000 files/s)"
+    clock.now += 0.01
+    progress(5_050, 100_000)  # too soon to redraw
+    assert out.getvalue().count("linting") == 1
+    clock.now += 1.0
+    progress(100_000, 100_000)
+    assert out.getvalue().endswith("linting 100,000/100,000 files (49,751 files/s)")
+    progress.close()
+    assert out.getvalue().endswith("\r\x1b[K")  # erased: the summary starts on a clean line
+
+
+def test_no_progress_for_short_runs_pipes_or_quiet():
+    clock = Clock()
+    short = Terminal()
+    progress = Progress("linting", short, clock=clock)
+    clock.now += 0.6
+    progress(900, 1_000)  # will be over in 0.7 s
+    progress.close()
+    assert short.getvalue() == ""
+    for stream, enabled in ((io.StringIO(), True), (Terminal(), False)):
+        progress = Progress("linting", stream, enabled=enabled, clock=clock)
+        clock.now += 5
+        progress(1, 1_000)
+        progress.close()
+        assert stream.getvalue() == ""
+
+
+def test_the_cli_prints_no_progress_when_stderr_is_not_a_terminal(generated):
+    root, _ = generated
+    run = run_curator("lint", "--root", str(root), "--no-cache", "--jobs", "2")
+    assert run.code == 1
+    assert "\r" not in run.err and "\x1b" not in run.err
+    assert "files checked" in run.err

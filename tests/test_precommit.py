@@ -1,0 +1,192 @@
+"""pre-commit: the real program refuses a commit with a broken incident, then lets the
+same commit through once `curator fix` and `curator fmt` have run. No network is used:
+the hooks are `repo: local` ones running the curator installed here."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import yaml
+from conftest import REPO, write_library
+
+from incidents import incident
+
+HOOKS = REPO / ".pre-commit-hooks.yaml"
+CONFIG = REPO / ".pre-commit-config.yaml"
+PRE_COMMIT = shutil.which("pre-commit") or str(Path(sys.executable).parent / "pre-commit")
+
+
+def environment(home: Path) -> dict[str, str]:
+    return {
+        **os.environ,
+        # `curator` and `pre-commit` from this environment, whatever the caller's PATH.
+        "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
+        "PRE_COMMIT_HOME": str(home / "pre-commit-cache"),
+        "GIT_AUTHOR_NAME": "contributor",
+        "GIT_AUTHOR_EMAIL": "contributor@example.com",
+        "GIT_COMMITTER_NAME": "contributor",
+        "GIT_COMMITTER_EMAIL": "contributor@example.com",
+        "GIT_CONFIG_GLOBAL": os.devnull,
+        "GIT_CONFIG_NOSYSTEM": "1",
+        "PYTHONIOENCODING": "utf-8",
+    }
+
+
+def run(cwd: Path, env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        args, cwd=cwd, env=env, capture_output=True, text=True, encoding="utf-8", check=False
+    )
+
+
+def library_repo(root: Path, incidents: dict[str, str]) -> Path:
+    """A small library as a contributor's repository has it, with this repo's .gitignore
+    (so lint's cache folder stays out of commits)."""
+    repo = write_library(root, incidents)
+    (repo / ".gitignore").write_text((REPO / ".gitignore").read_text("utf-8"), "utf-8")
+    (repo / ".pre-commit-config.yaml").write_text(local_config(), encoding="utf-8")
+    return repo
+
+
+def local_config() -> str:
+    """This repository's curator hooks (the local ones), without the networked ruff repo."""
+    config = yaml.safe_load(CONFIG.read_text(encoding="utf-8"))
+    [local] = [repo for repo in config["repos"] if repo["repo"] == "local"]
+    return yaml.safe_dump({"repos": [local]}, sort_keys=False)
+
+
+def test_the_published_hooks_and_the_config_are_valid_and_agree():
+    env = environment(Path("/tmp"))
+    for command, path in (("validate-manifest", HOOKS), ("validate-config", CONFIG)):
+        done = run(REPO, env, PRE_COMMIT, command, str(path))
+        assert done.returncode == 0, done.stderr + done.stdout
+    published = {hook["id"]: hook for hook in yaml.safe_load(HOOKS.read_text(encoding="utf-8"))}
+    assert set(published) == {"curator-lint", "curator-fmt"}
+    local = yaml.safe_load(local_config())["repos"][0]["hooks"]
+    for hook in local:
+        assert hook["entry"] == published[hook["id"]]["entry"]
+        assert hook["files"] == published[hook["id"]]["files"]
+    for hook in published.values():
+        assert hook["language"] == "python" and hook["pass_filenames"] is True
+
+
+def test_a_broken_incident_is_refused_then_goes_through_after_fix_and_fmt(tmp_path):
+    repo = library_repo(tmp_path / "repo", {"IL-0001.yaml": incident("IL-0001")})
+    env = environment(tmp_path)
+    for args in (
+        ("init", "--quiet", "--initial-branch=main"),
+        ("add", "."),
+        ("commit", "-qm", "library"),
+    ):
+        assert run(repo, env, "git", *args).returncode == 0
+    installed = run(repo, env, PRE_COMMIT, "install")
+    assert installed.returncode == 0, installed.stderr
+
+    broken = incident(
+        "IL-NEW-storage",
+        ("status: published", "status: published  "),  # trailing space (IL602)
+        ("  causes:\n", "\tcauses:\n"),  # a tab: not even YAML any more (IL601, IL101)
+        ("postmortems/IL-NEW-storage", "postmortems/storage"),
+    )
+    path = repo / "incidents" / "IL-NEW-storage.yaml"
+    path.write_text(broken, encoding="utf-8")
+    run(repo, env, "git", "add", "incidents")
+    refused = run(repo, env, "git", "commit", "-m", "Add a storage incident")
+    assert refused.returncode != 0
+    shown = refused.stdout + refused.stderr
+    assert "curator lint (incident rules)" in shown and "Failed" in shown
+    assert "incidents/IL-NEW-storage.yaml:8:1: IL601 [error] tab character" in shown
+    assert "cannot format: cannot be read" in shown  # fmt leaves what it cannot read alone
+    assert run(repo, env, "git", "rev-list", "--count", "HEAD").stdout.strip() == "1"
+
+    fixed = run(repo, env, "curator", "fix", "incidents/IL-NEW-storage.yaml")
+    assert fixed.returncode == 0, fixed.stderr
+    formatted = run(repo, env, "curator", "fmt", "incidents/IL-NEW-storage.yaml")
+    assert formatted.returncode == 0, formatted.stderr
+    run(repo, env, "git", "add", "incidents")
+    accepted = run(repo, env, "git", "commit", "-m", "Add a storage incident")
+    assert accepted.returncode == 0, accepted.stdout + accepted.stderr
+    hooks = accepted.stdout + accepted.stderr
+    assert re.search(r"curator lint \(incident rules\)\.+Passed", hooks), hooks
+    assert re.search(r"curator fmt \(canonical incident layout\)\.+Passed", hooks), hooks
+    assert run(repo, env, "git", "rev-list", "--count", "HEAD").stdout.strip() == "2"
+    committed = run(repo, env, "git", "show", "HEAD:incidents/IL-NEW-storage.yaml").stdout
+    assert committed == incident(
+        "IL-NEW-storage", ("postmortems/IL-NEW-storage", "postmortems/storage")
+    )
+
+
+def test_the_fmt_hook_rewrites_a_messy_file_and_stops_the_commit_once(tmp_path):
+    repo = library_repo(tmp_path / "repo", {})
+    env = environment(tmp_path)
+    run(repo, env, "git", "init", "--quiet", "--initial-branch=main")
+    assert run(repo, env, PRE_COMMIT, "install").returncode == 0
+    messy = incident("IL-0001").replace(
+        "organizations:\n  - Example\n", "organizations: [Example]\n"
+    )
+    (repo / "incidents" / "IL-0001.yaml").write_text(messy, encoding="utf-8")
+    run(repo, env, "git", "add", ".")
+    first = run(repo, env, "git", "commit", "-m", "library")
+    assert first.returncode != 0
+    assert "files were modified by this hook" in first.stdout + first.stderr
+    assert (repo / "incidents" / "IL-0001.yaml").read_text(encoding="utf-8") == incident("IL-0001")
+    run(repo, env, "git", "add", ".")
+    second = run(repo, env, "git", "commit", "-m", "library")
+    assert second.returncode == 0, second.stdout + second.stderr
+
+
+# The guide and the templates -----------------------------------------------------------------
+
+GUIDE = REPO / "CONTRIBUTING.md"
+
+
+def test_the_guides_example_incident_passes_lint_and_is_canonical(tmp_path):
+    from curator.library import Library
+    from curator.lint import lint
+    from curator.write.canonical import render
+
+    text = GUIDE.read_text(encoding="utf-8")
+    section = text[text.index("## 4.") : text.index("## 5.")]
+    example = re.search(r"```yaml\n(.*?)```", section, re.DOTALL).group(1)
+    root = write_library(
+        tmp_path / "lib", {"IL-0198.yaml": example, "IL-0116.yaml": incident("IL-0116")}
+    )
+    assert lint(Library.at(root)) == []
+    assert render(example.encode("utf-8")) == example
+
+
+def test_every_command_the_guide_names_exists():
+    text = GUIDE.read_text(encoding="utf-8")
+    named = set(re.findall(r"`?curator ([a-z][a-z-]+)", text))
+    help_text = run(REPO, environment(Path("/tmp")), sys.executable, "-m", "curator", "--help")
+    commands = set(re.findall(r"^  ([a-z][a-z-]+)  ", help_text.stdout, re.MULTILINE))
+    assert named and named <= commands, named - commands
+
+
+def test_the_pull_request_checklist_matches_the_guides_reviewer_checklist():
+    template = (REPO / ".github" / "PULL_REQUEST_TEMPLATE.md").read_text(encoding="utf-8")
+    text = GUIDE.read_text(encoding="utf-8")
+    guide = text[text.index("## 7.") : text.index("## 8.")]
+    assert len(re.findall(r"^- \[ \] ", template, re.MULTILINE)) == len(
+        re.findall(r"^- \[ \] ", guide, re.MULTILINE)
+    )
+
+
+def test_the_issue_forms_are_well_formed():
+    forms = sorted((REPO / ".github" / "ISSUE_TEMPLATE").glob("*.yml"))
+    assert [p.name for p in forms] == ["suggest-edit.yml", "suggest-incident.yml"]
+    kinds = {"markdown", "input", "textarea", "dropdown", "checkboxes"}
+    for path in forms:
+        form = yaml.safe_load(path.read_text(encoding="utf-8"))
+        assert form["name"] and form["description"] and form["body"], path.name
+        ids = [item["id"] for item in form["body"] if item["type"] != "markdown"]
+        assert len(ids) == len(set(ids)), path.name
+        for item in form["body"]:
+            assert item["type"] in kinds and item["attributes"], (path.name, item)
+            if item["type"] == "dropdown":
+                assert item["attributes"]["options"]
+        assert any(item.get("validations", {}).get("required") for item in form["body"])

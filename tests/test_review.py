@@ -1,0 +1,243 @@
+"""`curator review` on real git repositories: what changed, linted at the head, judged."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+from conftest import run_curator, write_library
+
+from curator.review.build import build_review
+from incidents import incident
+
+AUTHOR = ["-c", "user.name=Test", "-c", "user.email=test@example.com"]
+
+
+def git(repo: Path, *args: str) -> str:
+    proc = subprocess.run(
+        ["git", "-C", str(repo), *AUTHOR, *args], capture_output=True, text=True, check=True
+    )
+    return proc.stdout.strip()
+
+
+def commit(repo: Path, message: str) -> str:
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", message)
+    return git(repo, "rev-parse", "HEAD")
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    """A repository whose main branch holds three incidents; the work happens on a branch."""
+    root = write_library(
+        tmp_path / "repo",
+        {
+            "IL-0001.yaml": incident("IL-0001"),
+            "IL-0002.yaml": incident("IL-0002"),
+            "IL-0003.yaml": incident("IL-0003", ("status: published", "status: draft")),
+        },
+    )
+    git(root, "init", "-q", "-b", "main")
+    commit(root, "base")
+    git(root, "checkout", "-q", "-b", "change")
+    return root
+
+
+def write(root: Path, name: str, text: str) -> None:
+    (root / "incidents" / name).write_text(text, encoding="utf-8")
+
+
+def review_json(root: Path, *args: str) -> tuple[int, dict]:
+    run = run_curator("review", "--base", "main", "--format", "json", *args, cwd=root)
+    return run.code, json.loads(run.out)
+
+
+# Different enough from the template that git does not pair it with a deleted file.
+DIFFERENT = (
+    ("공유 스토리지의 메타데이터 포화로 학습 처리량이 떨어졌다", "DNS 설정 변경으로 API 가 멈췄다"),
+    ("학습 처리량이 떨어졌다.", "API 응답이 모두 실패했다.\n  재시도가 몰려 부하가 커졌다."),
+    ("노드 수를 늘렸다.", "권한 서버의 레코드를 바꿨다.\n  캐시가 만료되자 퍼졌다."),
+    ("처리량 그래프에서 보였다.", "외부 사용자 신고로 알았다."),
+    ("데이터를 로컬 디스크로 옮겼다.", "레코드를 되돌리고 캐시를 비웠다."),
+    ("작은 규모 시험으로는 알 수 없었다.", "설정 변경도 단계적으로 배포해야 한다."),
+)
+
+
+def test_added_changed_renamed_and_removed_files_are_found(repo):
+    write(repo, "IL-0004.yaml", incident("IL-0004", *DIFFERENT))
+    write(
+        repo,
+        "IL-0002.yaml",
+        incident("IL-0002", ("학습 처리량이 떨어졌다.", "처리량이 반으로 줄었다.")),
+    )
+    (repo / "incidents" / "IL-0003.yaml").unlink()  # a draft: may be deleted
+    commit(repo, "change")
+    code, report = review_json(repo)
+    assert code == 0
+    changes = {(f["path"], f["change"]) for f in report["files"]}
+    assert changes == {
+        ("incidents/IL-0002.yaml", "changed"),
+        ("incidents/IL-0003.yaml", "removed"),
+        ("incidents/IL-0004.yaml", "added"),
+    }
+    assert report["head"] == git(repo, "rev-parse", "HEAD")
+    assert report["base"] == git(repo, "rev-parse", "main")
+
+
+def test_deleting_a_published_incident_is_an_error(repo):
+    (repo / "incidents" / "IL-0002.yaml").unlink()
+    commit(repo, "remove")
+    code, report = review_json(repo)
+    assert code == 1
+    [file] = report["files"]
+    assert (file["path"], file["change"], file["id"]) == (
+        "incidents/IL-0002.yaml",
+        "removed",
+        "IL-0002",
+    )
+    [finding] = file["findings"]
+    assert (finding["code"], finding["line"], finding["severity"]) == ("IL901", 1, "error")
+    assert "withdrawn, never deleted" in finding["message"]
+
+
+def test_withdrawing_instead_of_deleting_passes(repo):
+    withdrawn = incident(
+        "IL-0002",
+        ("status: published", "status: withdrawn"),
+        ("    title: Storage postmortem\n", "    title: Storage postmortem\nduplicate_of: IL-0001\n"
+         "withdrawn_reason: |\n  같은 사건이다.\n"),
+        ("https://example.com/postmortems/IL-0002", "https://example.com/other/IL-0002"),
+    )  # fmt: skip
+    write(repo, "IL-0002.yaml", withdrawn)
+    commit(repo, "withdraw")
+    code, report = review_json(repo)
+    assert code == 0, report
+    assert [f["change"] for f in report["files"]] == ["changed"]
+
+
+def test_a_rename_that_drops_a_published_id_is_an_error(repo):
+    git(repo, "mv", "incidents/IL-0002.yaml", "incidents/IL-0009.yaml")
+    write(repo, "IL-0009.yaml", incident("IL-0009"))
+    commit(repo, "renumber")
+    code, report = review_json(repo)
+    assert code == 1
+    [file] = report["files"]
+    assert (file["change"], file["old_path"]) == ("renamed", "incidents/IL-0002.yaml")
+    assert [f["code"] for f in file["findings"]] == ["IL901"]
+    assert "IL-0002 is renamed to incidents/IL-0009.yaml" in file["findings"][0]["message"]
+
+
+def test_changed_files_are_linted_in_the_context_of_the_whole_library(repo):
+    # IL-0005 reuses IL-0001's source URL: a cross-file rule, reported on both files.
+    write(repo, "IL-0005.yaml", incident("IL-0005", ("postmortems/IL-0005", "postmortems/IL-0001")))
+    write(repo, "IL-0006.yaml", incident("IL-0006", ("    - nccl\n", "    - ncl\n")))
+    commit(repo, "add")
+    code, report = review_json(repo)
+    assert code == 1
+    codes = {f["path"]: [x["code"] for x in f["findings"]] for f in report["files"]}
+    assert codes == {"incidents/IL-0005.yaml": ["IL502"], "incidents/IL-0006.yaml": ["IL301"]}
+    assert report["errors_elsewhere"] == 1  # IL-0001 now shares its URL too
+
+
+def test_head_is_read_from_the_commit_not_the_working_tree(repo):
+    write(repo, "IL-0004.yaml", incident("IL-0004", ("    - nccl\n", "    - ncl\n")))
+    head = commit(repo, "broken")
+    git(repo, "checkout", "-q", "main")  # the checkout is elsewhere,
+    write(repo, "IL-0004.yaml", incident("IL-0004"))  # and holds a fixed copy, uncommitted
+    review = build_review(repo, "main", head)
+    [file] = review.files
+    assert [f.code for f in file.findings] == ["IL301"]
+    assert review.head == head
+
+
+def test_library_in_a_subfolder_of_the_repository(tmp_path):
+    repo = tmp_path / "repo"
+    write_library(repo / "library", {"IL-0001.yaml": incident("IL-0001")})
+    git(repo, "init", "-q", "-b", "main")
+    commit(repo, "base")
+    write(repo / "library", "IL-0002.yaml", incident("IL-0002", ("    - nccl\n", "    - ncl\n")))
+    commit(repo, "add")
+    run = run_curator("review", "--base", "HEAD~1", "--format", "json", cwd=repo / "library")
+    report = json.loads(run.out)
+    assert report["root"] == "library"
+    [file] = report["files"]
+    assert file["path"] == "library/incidents/IL-0002.yaml"
+    assert file["findings"][0]["path"] == "library/incidents/IL-0002.yaml"
+
+
+def test_a_duplicate_is_found_and_facets_are_judged(repo):
+    duplicate = incident(
+        "IL-0004",
+        ("https://example.com/postmortems/IL-0004", "https://example.com/postmortems/IL-0002"),
+        ("    - capacity-limit\n", "    - hardware-failure\n"),
+    )
+    write(repo, "IL-0004.yaml", duplicate)
+    commit(repo, "add a duplicate")
+    _, report = review_json(repo)
+    [file] = report["files"]
+    duplicates = [m for m in file["matches"] if m["kind"] == "duplicate"]
+    assert duplicates and duplicates[0]["id"] == "IL-0002" and duplicates[0]["score"] == 1.0
+    assert any("same source URL" in r for r in duplicates[0]["reasons"])
+    causes = next(s for s in file["suggestions"] if s["dimension"] == "causes")
+    assert "capacity-limit" in [t["term"] for t in causes["missing"]]
+    assert file["facets"]["causes"] == ["hardware-failure"]
+
+
+def test_formats_and_exit_statuses(repo, tmp_path):
+    write(repo, "IL-0004.yaml", incident("IL-0004", ("    - nccl\n", "    - ncl\n")))
+    commit(repo, "add")
+    summary = tmp_path / "summary.md"
+    env = {
+        "GITHUB_STEP_SUMMARY": str(summary),
+        "GITHUB_REPOSITORY": "octo/lib",
+        "GITHUB_RUN_ID": "7",
+    }
+    out = tmp_path / "review.json"
+    run = run_curator(
+        "review", "--base", "main", "--format", "github", "--json-out", str(out), cwd=repo, env=env
+    )
+    assert run.code == 1
+    assert run.out.startswith("::error file=incidents/IL-0004.yaml,line=11,col=7,title=IL301::")
+    text = summary.read_text(encoding="utf-8")
+    assert "[workflow run](https://github.com/octo/lib/actions/runs/7)" in text
+    assert json.loads(out.read_text(encoding="utf-8"))["files"][0]["id"] == "IL-0004"
+    markdown = run_curator("review", "--base", "main", cwd=repo)
+    assert markdown.code == 1 and markdown.out.startswith("<!-- curator-review -->\n### ❌ 1 error")
+
+
+def test_nothing_changed_is_clean(repo):
+    run = run_curator("review", "--base", "main", cwd=repo)
+    assert run.code == 0
+    assert "✅ 0 errors · ✅ 0 warnings · ✅ 0 possible duplicates" in run.out
+    assert "0 files changed under the library" in run.out
+
+
+@pytest.mark.parametrize("revision", ["no-such-branch", "--output=/tmp/x", ""])
+def test_a_bad_revision_is_one_line_and_exit_2(repo, revision):
+    run = run_curator("review", "--base", revision, cwd=repo)
+    assert run.code == 2
+    assert run.err.startswith("curator: ") and run.err.count("\n") == 1
+
+
+def test_outside_a_git_checkout_is_exit_2(tmp_path):
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": incident("IL-0001")})
+    run = run_curator("review", "--base", "main", "--root", str(root))
+    assert run.code == 2 and "is not inside a git checkout" in run.err
+
+
+def test_hostile_text_in_an_incident_file_comes_out_inert(repo):
+    title = '"</details><img src=x> @octo-org/team [x](https://evil.example) ![i](y) | a | #1"'
+    write(repo, "IL-0004.yaml", incident("IL-0004", (
+        "title: 공유 스토리지의 메타데이터 포화로 학습 처리량이 떨어졌다", f"title: {title}"),
+        ("    - nccl\n", "    - ncl\n")))  # fmt: skip
+    commit(repo, "hostile")
+    run = run_curator("review", "--base", "main", cwd=repo, env={"GITHUB_REPOSITORY": "o/r"})
+    assert run.code == 1
+    line = next(line for line in run.out.splitlines() if line.startswith("IL-0004 · "))
+    assert line == (
+        "IL-0004 · &lt;/details&gt;&lt;img src=x&gt; @&#8203;octo-org/team "
+        "\\[x\\]\\(https:&#8203;//evil.example\\) \\!\\[i\\]\\(y\\) \\| a \\| \\#&#8203;1"
+    )
+    assert "</details>" not in run.out.replace("\n</details>", "")

@@ -1,0 +1,334 @@
+"""The review comment: pinned by snapshots, inert to hostile incident text, within GitHub's
+size limits; and the annotations, within GitHub's per-step limits.
+
+Snapshots live in tests/snapshots/; after an intended change to the layout, rewrite them
+with `UPDATE_SNAPSHOTS=1 python -m pytest tests/test_review_markdown.py` and read the diff.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from curator.review.annotations import annotations
+from curator.review.inert import ZWSP, inert
+from curator.review.links import Links
+from curator.review.markdown import COMMENT, COMMENT_LIMIT, SUMMARY, render, utf16_length
+from curator.review.model import (
+    Evidence,
+    FacetJudgement,
+    FileReview,
+    Match,
+    ReportFinding,
+    Review,
+    TermJudgement,
+)
+
+SNAPSHOTS = Path(__file__).parent / "snapshots"
+BASE, HEAD = "1" * 40, "2" * 40
+REPOSITORY = "octo-org/incident-library"
+LINKS = Links(
+    repository=REPOSITORY, run_url=f"https://github.com/{REPOSITORY}/actions/runs/123456789"
+)
+OURS = f"https://github.com/{REPOSITORY}/"
+
+
+def assert_snapshot(name: str, text: str) -> None:
+    path = SNAPSHOTS / name
+    if os.environ.get("UPDATE_SNAPSHOTS") == "1":
+        path.parent.mkdir(exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    assert path.exists(), f"no snapshot {path}: run with UPDATE_SNAPSHOTS=1 to write it"
+    expected = path.read_text(encoding="utf-8")
+    assert text == expected, f"{name} differs from its snapshot (UPDATE_SNAPSHOTS=1 rewrites)"
+
+
+def finding(line: int, code: str, message: str, severity: str = "error", **kw: object):
+    path = str(kw.pop("path", "incidents/IL-0300.yaml"))
+    return ReportFinding(
+        path=path, line=line, column=7, code=code, severity=severity, message=message, **kw
+    )
+
+
+def sample() -> Review:
+    """A pull request adding IL-0300 (a duplicate of IL-0198, a wrong cause, a typo in a
+    component) and deleting IL-0007."""
+    added = FileReview(
+        path="incidents/IL-0300.yaml",
+        change="added",
+        id="IL-0300",
+        title="자동 보안 패치가 systemd 를 재시작해 노드들이 네트워크를 잃었다",
+        facets={
+            "causes": ["hardware-failure"],
+            "components": ["systemd-netwrkd"],
+            "symptoms": ["node-network-loss"],
+            "contributing_factors": [],
+        },
+        findings=[
+            finding(
+                11,
+                "IL301",
+                "'systemd-netwrkd' is not a term of components; did you mean 'systemd-networkd'?",
+            ),
+            finding(3, "IL602", "trailing white space", "warning", fixable=True),
+        ],
+        matches=[
+            Match(
+                id="IL-0198",
+                score=0.93,
+                kind="duplicate",
+                title="무인 보안 업데이트로 재시작된 systemd-networkd 가 라우팅 규칙을 지웠다",
+                reasons=[
+                    "same organisation Datadog, occurred 2023-03-08 vs 2023-03-08",
+                    "shared entities: 249.11-0ubuntu3.7, cilium",
+                    "text similarity 0.41",
+                ],
+            ),
+            Match(id="IL-0116", score=0.31, kind="related", title="CNI 설정 변경", reasons=[]),
+        ],
+        suggestions=[
+            FacetJudgement(
+                dimension="causes",
+                missing=[
+                    TermJudgement(
+                        term="upgrade-incompatibility",
+                        score=0.84,
+                        evidence=[
+                            Evidence(phrase="보안 패치", field="title"),
+                            Evidence(incident="IL-0198", similarity=0.93),
+                        ],
+                    )
+                ],
+                unsupported=[TermJudgement(term="hardware-failure", score=0.0)],
+            ),
+            FacetJudgement(
+                dimension="components",
+                missing=[
+                    TermJudgement(
+                        term="unattended-upgrades",
+                        score=0.88,
+                        evidence=[Evidence(phrase="unattended-upgrades", field="trigger")],
+                    )
+                ],
+            ),
+        ],
+    )
+    removed = FileReview(
+        path="incidents/IL-0007.yaml",
+        change="removed",
+        id="IL-0007",
+        findings=[
+            finding(
+                1,
+                "IL901",
+                "IL-0007 is deleted: its id disappears from the library",
+                path="incidents/IL-0007.yaml",
+            ),
+        ],
+    )
+    quiet = FileReview(path="incidents/IL-0012.yaml", change="changed", id="IL-0012")
+    return Review(base=BASE, head=HEAD, files=[added, removed, quiet])
+
+
+def test_the_comment_snapshot():
+    assert_snapshot("review_comment.md", render(sample(), LINKS, COMMENT))
+
+
+def test_the_local_comment_snapshot_has_no_links():
+    text = render(sample(), Links(), COMMENT)
+    assert "](" not in text
+    assert_snapshot("review_comment_local.md", text)
+
+
+def test_status_line_first_then_head_and_run():
+    lines = render(sample(), LINKS, COMMENT).splitlines()
+    assert lines[0] == "<!-- curator-review -->"
+    assert lines[1] == (
+        "### ❌ 2 errors · ❌ 1 warning · ❌ 1 possible duplicate · ❌ 2 facet suggestions"
+    )
+    assert f"[`222222222222`]({OURS}commit/{HEAD})" in lines[3]
+    assert f"[workflow run]({OURS}actions/runs/123456789)" in lines[3]
+    clean = Review(base=BASE, head=HEAD).model_copy()
+    assert render(clean, LINKS, COMMENT).splitlines()[1] == (
+        "### ✅ 0 errors · ✅ 0 warnings · ✅ 0 possible duplicates · ✅ 0 facet suggestions"
+    )
+
+
+def test_findings_link_to_their_line_at_the_head_and_removed_files_at_the_base():
+    text = render(sample(), LINKS, COMMENT)
+    assert f"[line 11]({OURS}blob/{HEAD}/incidents/IL-0300.yaml#L11) · **IL301**" in text
+    assert f"[line 1]({OURS}blob/{BASE}/incidents/IL-0007.yaml#L1) · **IL901**" in text
+    assert f"| [IL-0198]({OURS}blob/{HEAD}/incidents/IL-0198.yaml) |" in text
+
+
+# --- hostile text ------------------------------------------------------------------------------
+
+HOSTILE = (
+    "<img src=x onerror=alert(1)></details><details open><summary>x</summary> "
+    "[click me](https://evil.example/phish) ![tracker](https://evil.example/t.png) "
+    "<https://evil.example/auto> www.evil.example @octo-org/security-team @admin "
+    "#1 # Heading **bold** _em_ ~~strike~~ $x^2$ | a | b | `code` <!-- "
+    "\n\n## injected heading\n- list\n```\nfence\n```\n| x | y |\n</sub>"
+)
+
+
+def hostile_review() -> Review:
+    judged = TermJudgement(
+        term="nccl\n```\n@admin", score=0.9, evidence=[Evidence(phrase=HOSTILE, field=HOSTILE)]
+    )
+    file = FileReview(
+        path="incidents/IL-0300.yaml) [x](https://evil.example",
+        change="renamed",
+        old_path=HOSTILE,
+        id=HOSTILE,
+        title=HOSTILE,
+        facets={"causes": ["capacity-limit", "x\n```\n@admin"]},
+        findings=[
+            finding(2, "IL201", HOSTILE, path=HOSTILE),
+            finding(2, "IL201", "up and out", path="../../../../evil-org/evil/blob/main/x"),
+            *(finding(i, "IL602", HOSTILE, "warning") for i in range(3, 12)),
+            finding(12, "IL602", "evil.example", "warning", path="incidents/./../../x"),
+        ],
+        matches=[
+            Match(id=HOSTILE, score=0.9, kind="duplicate", title=HOSTILE, reasons=[HOSTILE]),
+            Match(id="IL-0001](https://evil.example", score=0.3, kind="related", title=HOSTILE),
+        ],
+        suggestions=[FacetJudgement(dimension="causes", missing=[judged], unsupported=[judged])],
+    )
+    return Review(base=BASE, head=HEAD, files=[file])
+
+
+def test_hostile_incident_text_comes_out_inert():
+    text = render(hostile_review(), LINKS, COMMENT)
+    # Only our own tags, balanced.
+    tags = set(re.findall(r"<[^>]*>", text))
+    assert tags <= {
+        "<!-- curator-review -->",
+        "<details>",
+        "</details>",
+        "<summary>",
+        "</summary>",
+        "<sub>",
+        "</sub>",
+    }
+    assert text.count("<details>") == text.count("</details>") == 2
+    # Links and images only where we put them, to this repository.
+    assert "![" not in text.replace("\\![", "")
+    targets = re.findall(r"(?<!\\)\]\(([^)]*)\)", text)
+    assert targets and all(t.startswith(OURS) for t in targets), targets
+    assert all(re.fullmatch(r"[A-Za-z0-9%/._~:#-]+", t) and "/.." not in t for t in targets)
+    # No mention, team mention, issue reference or autolink can fire.
+    assert not re.search(r"@[A-Za-z0-9]", text)
+    assert not re.search(r"(?<!&)#[0-9]", text)
+    assert "://evil" not in text and "www.evil" not in text
+    # No heading, list, quote or fence starts from data; no table row gains a column.
+    for line in text.splitlines():
+        if line.startswith("#"):
+            assert line.startswith(("### ✅", "### ❌", "#### 📄 ")), line
+        if line.startswith("|"):
+            assert len(re.findall(r"(?<!\\)\|", line)) == 5, line
+    assert "\n## injected" not in text and "\n- list" not in text
+    fences = [line for line in text.splitlines() if line.startswith("```")]
+    assert fences == ["```yaml", "```", "```yaml", "```"]
+    snippet = text.split("```yaml\n")[1].split("```")[0]
+    assert "@" not in snippet and "    - capacity-limit\n" in snippet
+
+
+def _unescaped(text: str, specials: str) -> list[str]:
+    found, i = [], 0
+    while i < len(text):
+        if text[i] == "\\":
+            i += 2
+            continue
+        if text[i] in specials:
+            found.append(text[i])
+        i += 1
+    return found
+
+
+@given(st.text())
+def test_inert_text_has_no_markup_whatever_the_input(text):
+    out = inert(text, 10_000)
+    assert "\n" not in out and "\r" not in out
+    assert "<" not in out and ">" not in out
+    assert _unescaped(out.replace(ZWSP, ""), "[]`*_|~$!#()") == []
+    assert all(out[i + 1 :].startswith(ZWSP) for i, ch in enumerate(out) if ch == "@")
+
+
+def test_inert_keeps_korean_and_cuts_long_text():
+    assert inert("스토리지에서 NCCL의 타임아웃") == "스토리지에서 NCCL의 타임아웃"
+    assert inert("가" * 600, 10) == "가" * 9 + "…"
+
+
+# --- size limits ---------------------------------------------------------------------------------
+
+
+def big_review(files: int) -> Review:
+    message = "'ncl' is not a term of components; did you mean 'nccl'? " * 4
+    reviews = [
+        FileReview(
+            path=f"incidents/IL-{1000 + i:04d}.yaml",
+            change="added",
+            id=f"IL-{1000 + i:04d}",
+            title="공유 스토리지의 메타데이터 포화로 학습 처리량이 떨어졌다 " * 3,
+            findings=[
+                finding(n + 1, "IL301", message, path=f"incidents/IL-{1000 + i:04d}.yaml")
+                for n in range(20)
+            ],
+            matches=[
+                Match(
+                    id=f"IL-{i:04d}",
+                    score=0.8,
+                    kind="duplicate",
+                    title="제목 " * 30,
+                    reasons=["same organisation Example, occurred 2024-05 vs 2024-05"] * 3,
+                )
+            ],
+        )
+        for i in range(files)
+    ]
+    return Review(base=BASE, head=HEAD, files=reviews)
+
+
+def test_a_300_file_review_is_trimmed_to_the_comment_limit_with_a_note():
+    review = big_review(300)
+    text = render(review, LINKS, COMMENT)
+    assert utf16_length(text) <= COMMENT_LIMIT
+    assert "This report was trimmed to fit GitHub's limit of 65,536 characters" in text
+    assert "the job summary of the workflow run and its `review` artifact" in text
+    assert "#### 📄" in text  # the first files in full
+    assert re.search(r"… and \d+ more files with findings", text)
+    assert text.rstrip().endswith("<sub>curator 0.1.0</sub>")  # the footer survives
+    assert text.count("<details>") == text.count("</details>")
+
+
+def test_the_job_summary_holds_more_but_stays_within_1_mib():
+    review = big_review(300)
+    summary = render(review, LINKS, SUMMARY)
+    assert len(summary.encode("utf-8")) <= 1024 * 1024
+    assert len(summary) > 10 * len(render(review, LINKS, COMMENT))
+    huge = render(big_review(1000), LINKS, SUMMARY)  # 8.5 MB before trimming
+    assert len(huge.encode("utf-8")) <= 1024 * 1024 and "1,048,576 bytes" in huge
+
+
+def test_annotations_respect_githubs_ten_per_kind_and_say_what_was_left_out():
+    file = FileReview(
+        path="incidents/IL-0300.yaml",
+        change="added",
+        findings=[finding(i, "IL301", "bad\nline") for i in range(1, 26)]
+        + [finding(i, "IL602", "ws", "warning") for i in range(1, 16)],
+        matches=[Match(id=f"IL-{i:04d}", score=0.9, kind="duplicate") for i in range(12)],
+    )
+    lines = annotations(Review(base=BASE, head=HEAD, files=[file]))
+    kinds = [line.split(" ", 1)[0] for line in lines]
+    assert kinds.count("::error") == 10 and kinds.count("::warning") == 10
+    assert kinds.count("::notice") == 10
+    assert lines[-1].endswith(
+        "::15 more errors, 5 more warnings and 3 more possible duplicates are not shown as "
+        "annotations (GitHub shows 10 of each kind per step); the job summary lists them all"
+    )
+    assert all("\n" not in line for line in lines) and "bad%0Aline" in lines[0]

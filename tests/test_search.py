@@ -1,0 +1,92 @@
+"""`curator search`: taxonomy values recognised in the query, ranked incidents, filters."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import run_curator, write_library
+
+from incidents import incident
+
+STALL = (
+    ("학습 처리량이 떨어졌다.", "NCCL 타임아웃 뒤 학습이 멈췄다."),
+    ("    - throughput-degradation\n", "    - training-stall\n"),
+)
+
+
+@pytest.fixture
+def library(tmp_path):
+    withdrawn = (
+        incident(
+            "IL-0004",
+            *STALL,
+            ("status: published", "status: withdrawn"),
+            ("https://example.com/postmortems/IL-0004", "https://example.com/other"),
+        )
+        + "duplicate_of: IL-0001\nwithdrawn_reason: |\n  같은 사건이다.\n"
+    )
+    return write_library(
+        tmp_path / "lib",
+        {
+            "IL-0001.yaml": incident("IL-0001", *STALL),
+            "IL-0002.yaml": incident("IL-0002"),
+            "IL-0003.yaml": incident(
+                "IL-0003",
+                ("    - nccl\n", "    - weka\n"),
+                ("학습 처리량이 떨어졌다.", "Weka 스토리지의 메타데이터 서버가 포화됐다."),
+            ),
+            "IL-0004.yaml": withdrawn,
+        },
+    )
+
+
+def search_json(*args: str) -> dict:
+    run = run_curator("search", *args, "--format", "json")
+    assert run.code == 0, run.err
+    return json.loads(run.out)
+
+
+def test_query_values_are_recognised_like_the_seed_pages_filters(library):
+    found = search_json("NCCL 타임아웃 때문에 학습이 멈춤", "--root", str(library))
+    recognised = {(r["dimension"], r["term"]) for r in found["recognised"]}
+    assert recognised == {("components", "nccl"), ("symptoms", "training-stall")}
+    ids = [r["id"] for r in found["results"]]
+    assert ids[0] == "IL-0001"  # carries both recognised values
+    assert "IL-0004" not in ids  # withdrawn: it repeats IL-0001
+    top = found["results"][0]
+    assert set(top) >= {"id", "score", "title", "reasons"}
+    assert "carries training-stall (학습 멈춤)" in top["reasons"]
+    assert "carries nccl (NCCL)" in top["reasons"]
+
+
+def test_scores_are_ordered_and_in_range(library):
+    found = search_json("NCCL 타임아웃", "--root", str(library))
+    scores = [r["score"] for r in found["results"]]
+    assert scores == sorted(scores, reverse=True)
+    assert all(0 < s <= 1 for s in scores)
+    assert found["total"] == len(found["results"])
+
+
+def test_explicit_filters_are_hard_and_include_children(library):
+    found = search_json("처리량", "--component", "weka", "--root", str(library))
+    assert [r["id"] for r in found["results"]] == ["IL-0003"]
+    assert found["filters"] == {"components": ["weka"]}
+    parent = search_json("", "--component", "shared-network-filesystem", "--root", str(library))
+    assert [r["id"] for r in parent["results"]] == ["IL-0003"]  # weka is its child
+
+
+def test_unknown_filter_term_is_a_usage_error_with_a_hint(library):
+    run = run_curator("search", "x", "--component", "ncl", "--root", str(library))
+    assert run.code == 2
+    assert "'ncl' is not a term of components; did you mean nccl?" in run.err
+
+
+def test_text_output_shows_filters_then_results(library):
+    run = run_curator("search", "NCCL 타임아웃 때문에 학습이 멈춤", "--root", str(library))
+    assert run.code == 0
+    lines = run.out.splitlines()
+    assert lines[0] == "추천 필터 (recognised in the query):"
+    assert "  components: nccl (NCCL) ← “NCCL”" in lines
+    assert any(line.startswith("  symptoms: training-stall (") for line in lines)
+    assert any("  IL-0001  " in line for line in lines)

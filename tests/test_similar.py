@@ -1,0 +1,416 @@
+"""`curator similar`: text and entities in two languages, scores and reasons, settled pairs,
+the on-disk index, and the evaluation figures held above their floors."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import pytest
+from conftest import REPO, run_curator, write_library
+
+from curator.library import Library
+from curator.similarity import store
+from curator.similarity.entities import entities
+from curator.similarity.index import build
+from curator.similarity.records import read_record
+from curator.similarity.similar import DUPLICATE_THRESHOLD, Judge, occurred_range
+from curator.similarity.text import stem, tokens
+from incidents import incident
+
+sys.path.insert(0, str(REPO / "tests" / "eval"))
+import run as evaluation
+
+EVAL = REPO / "tests" / "eval" / "incidents"
+
+SYSTEMD = """\
+id: {id}
+title: 무인 보안 업데이트로 재시작된 systemd-networkd 가 규칙을 지워 노드가 네트워크를 잃었다
+status: published
+occurred: 2023-03-08
+organizations:
+  - Datadog
+facets:
+  causes:
+    - upgrade-incompatibility
+  components:
+    - systemd-networkd
+  symptoms:
+    - node-network-loss
+  contributing_factors: []
+symptom: |
+  여러 리전의 노드가 한꺼번에 네트워크 연결을 잃었다.
+trigger: |
+  Ubuntu 저장소에 올라온 systemd 패치 249.11-0ubuntu3.7 을 무인 업그레이드가 설치했다.
+detection: |
+  모든 리전의 경보가 동시에 울렸다.
+actions:
+  - 인스턴스 수천 대를 재시작했다.
+lessons: |
+  무인 업데이트는 단계적 배포를 거치지 않는다.
+sources:
+  - url: {url}
+    title: Infrastructure connectivity issue
+"""
+
+
+def systemd(incident_id: str, url: str, *replacements: tuple[str, str]) -> str:
+    text = SYSTEMD.format(id=incident_id, url=url)
+    for old, new in replacements:
+        assert old in text, old
+        text = text.replace(old, new, 1)
+    return text
+
+
+ENGLISH = """\
+id: IL-NEW-english
+title: An unattended upgrade to systemd 249.11-0ubuntu3.7 restarted systemd-networkd
+status: draft
+occurred: 2023-03-08
+organizations:
+  - Datadog
+facets:
+  causes:
+    - upgrade-incompatibility
+  components:
+    - systemd-networkd
+  symptoms:
+    - node-network-loss
+sources:
+  - url: https://example.org/news/datadog-outage
+    title: Datadog outage explained
+"""
+
+
+def similar_json(*args: str) -> list[dict]:
+    run = run_curator("similar", *args, "--format", "json")
+    assert run.code == 0, run.err
+    return json.loads(run.out)
+
+
+# --- text and entities ----------------------------------------------------------------------
+
+
+def test_korean_particles_and_latin_script_split_into_tokens():
+    assert tokens("NCCL의 타임아웃이") == ["nccl", "타임아웃이"]
+    assert tokens("Imbue 는 H100 을") == ["imbu", "h100"]
+
+
+def test_english_inflections_stem_alike():
+    assert stem("flapping") == stem("flapped") == stem("flaps") == "flap"
+    assert stem("caching") == stem("cached") == stem("caches")
+    assert stem("stalled") == stem("stalls") == "stall"
+
+
+@pytest.mark.parametrize(
+    ("korean", "english", "shared"),
+    [
+        ("H100 4,088개와 서버 511대", "4,088 H100 GPUs in 511 servers", {"4088", "511", "h100"}),
+        ("8시간 넘게 걸렸다", "took over 8 hours", {"8h"}),
+        ("약 24 TB 데이터셋", "a 24TB dataset", {"24tb"}),
+        ("H100 1만 6,384개", "16,384 H100 GPUs", {"16384", "h100"}),
+        ("4억 달러", "$400 million", {"400000000"}),
+        ("62분 동안", "for 62 minutes", {"62min"}),
+    ],
+)
+def test_numbers_with_units_read_the_same_in_korean_and_english(korean, english, shared):
+    assert shared <= entities(korean) & entities(english)
+
+
+def test_versions_cves_error_names_and_product_names_are_entities():
+    found = entities(
+        "systemd 249.11-0ubuntu3.7 (CVE-2023-26604) 뒤 XID 79 오류, SmolLM3 과 systemd-networkd, "
+        "SERVFAIL 이 났다"
+    )
+    assert {
+        "249.11-0ubuntu3.7",
+        "cve-2023-26604",
+        "xid 79",
+        "smollm3",
+        "systemd-networkd",
+        "servfail",
+    } <= found
+
+
+def test_dates_and_years_are_not_number_entities():
+    assert entities("2023년 3월 8일 06:00 UTC, 2023-03-08") == {"utc"}
+
+
+def test_partial_dates_become_day_ranges():
+    day = occurred_range("2023-03-08")
+    month = occurred_range("2023-03")
+    assert day is not None and month is not None
+    assert day[0] == day[1] and month[0] <= day[0] <= month[1]
+    assert month[1] - month[0] == 30
+    assert occurred_range("2023-02-30") is None
+
+
+# --- the command ------------------------------------------------------------------------------
+
+
+def test_same_source_url_is_decisive_and_reasoned(tmp_path):
+    url = "https://www.example.com/blog/outage/?utm_source=feed"
+    root = write_library(
+        tmp_path / "lib",
+        {
+            "IL-0001.yaml": systemd("IL-0001", url),
+            "IL-0002.yaml": incident("IL-0002", ("https://example.com/postmortems/IL-0002", url)),
+        },
+    )
+    [result] = similar_json(str(root / "incidents" / "IL-0001.yaml"), "--root", str(root))
+    assert result["id"] == "IL-0001"
+    [match] = result["matches"]
+    assert match["id"] == "IL-0002"
+    assert match["score"] == 1.0
+    assert match["kind"] == "duplicate"
+    assert "same source URL https://example.com/blog/outage" in match["reasons"]
+    assert set(match) >= {"id", "score", "kind", "reasons"}
+
+
+def test_a_new_file_outside_the_library_finds_the_same_event_across_languages(tmp_path):
+    root = write_library(
+        tmp_path / "lib",
+        {
+            "IL-0001.yaml": systemd("IL-0001", "https://example.com/a"),
+            "IL-0002.yaml": incident("IL-0002"),
+        },
+    )
+    new = tmp_path / "IL-NEW-english.yaml"
+    new.write_text(ENGLISH, encoding="utf-8")
+    [result] = similar_json(str(new), "--root", str(root))
+    top = result["matches"][0]
+    assert top["id"] == "IL-0001"
+    assert top["kind"] == "duplicate" and top["score"] >= DUPLICATE_THRESHOLD
+    assert "same organisation Datadog, occurred 2023-03-08 vs 2023-03-08" in top["reasons"]
+    shared = next(r for r in top["reasons"] if r.startswith("shared entities: "))
+    assert "249.11-0ubuntu3.7" in shared and "systemd-networkd" in shared
+    assert all(m["id"] != "IL-0002" or m["kind"] == "related" for m in result["matches"])
+
+
+def test_text_output_lists_kind_score_id_and_reasons(tmp_path):
+    root = write_library(
+        tmp_path / "lib", {"IL-0001.yaml": systemd("IL-0001", "https://example.com/a")}
+    )
+    new = tmp_path / "IL-NEW-english.yaml"
+    new.write_text(ENGLISH, encoding="utf-8")
+    run = run_curator("similar", str(new), "--root", str(root))
+    assert run.code == 0
+    lines = run.out.splitlines()
+    assert lines[0] == f"{new} (IL-NEW-english): 1 possible duplicate, 0 related"
+    assert lines[1].startswith("  duplicate  0.") and "  IL-0001  " in lines[1]
+    assert "- same organisation Datadog, occurred 2023-03-08 vs 2023-03-08" in lines[2]
+
+
+@pytest.mark.parametrize(
+    "settle",
+    [
+        ("related:\n  - IL-0002\n", "IL-0001"),
+        ("not_duplicate_of:\n  - IL-0002\n", "IL-0001"),
+        ("not_duplicate_of:\n  - IL-0001\n", "IL-0002"),  # settled by the other side
+    ],
+)
+def test_settled_pairs_are_never_flagged_again(tmp_path, settle):
+    text, holder = settle
+    files = {
+        "IL-0001.yaml": systemd("IL-0001", "https://example.com/one"),
+        "IL-0002.yaml": systemd("IL-0002", "https://example.com/two"),
+    }
+    files[f"{holder}.yaml"] += text
+    root = write_library(tmp_path / "lib", files)
+    assert run_curator("lint", "--root", str(root)).code == 0
+    results = similar_json("--all", "--root", str(root))
+    assert [r["matches"] for r in results] == [[], []]
+    (root / "incidents" / f"{holder}.yaml").write_text(files[f"{holder}.yaml"].replace(text, ""))
+    unsettled = similar_json("--all", "--root", str(root))
+    assert [[m["kind"] for m in r["matches"]] for r in unsettled] == [["duplicate"]] * 2
+
+
+def test_withdrawn_duplicate_is_settled_and_named(tmp_path):
+    withdrawn = (
+        systemd(
+            "IL-0002",
+            "https://example.com/b",
+            ("status: published", "status: withdrawn"),
+        )
+        + "duplicate_of: IL-0001\nwithdrawn_reason: |\n  같은 사건이다.\n"
+    )
+    root = write_library(
+        tmp_path / "lib",
+        {
+            "IL-0001.yaml": systemd("IL-0001", "https://example.com/a"),
+            "IL-0002.yaml": withdrawn,
+        },
+    )
+    by_input = {r["id"]: r["matches"] for r in similar_json("--all", "--root", str(root))}
+    assert by_input == {"IL-0001": [], "IL-0002": []}
+    new = tmp_path / "IL-NEW-english.yaml"
+    new.write_text(ENGLISH, encoding="utf-8")
+    [result] = similar_json(str(new), "--root", str(root))
+    reasons = {m["id"]: m["reasons"] for m in result["matches"]}
+    assert "IL-0002 is withdrawn as a duplicate of IL-0001" in reasons["IL-0002"]
+
+
+def test_far_apart_dates_count_against_a_match(tmp_path):
+    root = write_library(
+        tmp_path / "lib",
+        {
+            "IL-0001.yaml": systemd("IL-0001", "https://example.com/a"),
+            "IL-0002.yaml": systemd(
+                "IL-0002", "https://example.com/b", ("occurred: 2023-03-08", "occurred: 2019-06")
+            ),
+        },
+    )
+    [result] = similar_json(str(root / "incidents" / "IL-0001.yaml"), "--root", str(root))
+    [match] = result["matches"]
+    assert (
+        "occurred 2023-03-08 vs 2019-06: far apart, so probably a different event"
+        in match["reasons"]
+    )
+    assert match["kind"] == "related"
+
+
+def test_usage_and_input_errors_exit_2_without_traceback(tmp_path):
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": incident("IL-0001")})
+    assert run_curator("similar", "--root", str(root)).code == 2
+    broken = tmp_path / "broken.yaml"
+    broken.write_text("- just\n- a list\n", encoding="utf-8")
+    run = run_curator("similar", str(broken), "--root", str(root))
+    assert run.code == 2
+    assert "not an incident file" in run.err
+    assert run_curator("similar", str(tmp_path / "missing.yaml"), "--root", str(root)).code == 2
+
+
+def test_not_duplicate_of_is_checked_by_the_dangling_reference_rule(tmp_path):
+    root = write_library(
+        tmp_path / "lib",
+        {
+            "IL-0001.yaml": incident("IL-0001") + "not_duplicate_of:\n  - IL-0002\n",
+            "IL-0002.yaml": incident("IL-0002") + "not_duplicate_of:\n  - IL-9999\n",
+        },
+    )
+    run = run_curator("lint", "--root", str(root))
+    assert run.code == 1
+    assert "IL401 [error] not_duplicate_of names IL-9999, but no incident has that id" in run.out
+    assert "IL-0001.yaml" not in run.out
+
+
+# --- the index on disk ------------------------------------------------------------------------
+
+
+def test_index_is_cached_by_content_and_rebuilt_when_anything_changes(tmp_path):
+    root = write_library(
+        tmp_path / "lib",
+        {
+            "IL-0001.yaml": incident("IL-0001"),
+            "IL-0002.yaml": systemd("IL-0002", "https://e.com/a"),
+        },
+    )
+    library = Library.at(root)
+    first = store.load_index(library)
+    cached = list((root / ".curator-cache").glob("similarity-*/index.npz"))
+    assert cached == [store.index_path(library)]
+    again = store.read(cached[0])
+    assert again is not None and [r.id for r in again.records] == [r.id for r in first.records]
+    key = store.library_key(library)
+    (root / "incidents" / "IL-0001.yaml").write_text(
+        incident("IL-0001", ("Example", "Other")), encoding="utf-8"
+    )
+    assert store.library_key(library) != key
+    changed = store.load_index(library)
+    assert changed.records[0].organizations == ("Other",)
+    assert len(list((root / ".curator-cache").glob("similarity-*/index.npz"))) == 2
+
+
+def test_a_corrupt_or_planted_cache_file_is_ignored(tmp_path):
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": incident("IL-0001")})
+    library = Library.at(root)
+    planted = store.index_path(library)
+    assert planted is not None
+    planted.write_bytes(b"PK\x03\x04 not a real archive")
+    assert store.read(planted) is None
+    index = store.load_index(library)
+    assert [r.id for r in index.records] == ["IL-0001"]
+    assert store.read(planted) is not None  # rewritten whole, atomically
+
+
+def test_concurrent_runs_share_the_cache_safely(tmp_path):
+    import subprocess
+
+    root = write_library(
+        tmp_path / "lib",
+        {f"IL-000{i}.yaml": systemd(f"IL-000{i}", f"https://e.com/{i}") for i in range(1, 6)},
+    )
+    command = [sys.executable, "-m", "curator", "similar", "--all", "--format", "json"]
+    runs = [
+        subprocess.Popen([*command, "--root", str(root)], stdout=subprocess.PIPE, text=True)
+        for _ in range(4)
+    ]
+    outputs = [run.communicate()[0] for run in runs]
+    assert [run.returncode for run in runs] == [0, 0, 0, 0]
+    assert len(set(outputs)) == 1 and json.loads(outputs[0])[0]["matches"]
+    cached = list((root / ".curator-cache").glob("similarity-*/*"))
+    assert [p.name for p in cached] == ["index.npz"]  # no temporary file left behind
+    assert similar_json("--all", "--root", str(root)) == json.loads(outputs[0])
+
+
+def test_index_search_matches_brute_force_cosine(tmp_path):
+    """The column-gather of the inverted index equals a plain dot product."""
+    import numpy as np
+
+    root = write_library(
+        tmp_path / "lib",
+        {
+            "IL-0001.yaml": incident("IL-0001"),
+            "IL-0002.yaml": systemd("IL-0002", "https://e.com/a"),
+            "IL-0003.yaml": systemd("IL-0003", "https://e.com/b", ("Datadog", "Example")),
+        },
+    )
+    library = Library.at(root)
+    index = build(library)
+    query = read_record(root / "incidents" / "IL-0002.yaml")
+    assert query is not None
+    vector = index.vector(query.text)
+    got = index.cosine(vector)
+    for row in range(len(index)):
+        other = read_record(root / index.records[row].path)
+        assert other is not None
+        doc = index.vector(other.text)
+        _, mine, theirs = np.intersect1d(vector.cols, doc.cols, return_indices=True)
+        expected = float(vector.weights[mine] @ doc.weights[theirs])
+        assert got[row] == pytest.approx(expected, abs=1e-5)
+    assert int(np.argmax(got)) == 1
+    assert Judge(index).similar(query)[0].id == "IL-0003"
+
+
+# --- quality, on the labelled evaluation set ---------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def report():
+    return evaluation.evaluate(REPO)
+
+
+def test_duplicates_are_found(report):
+    figures = report.all_pairs
+    assert figures.queries >= 19
+    assert figures.recall_at_1 >= 0.9, figures.misses
+    assert figures.recall_at_5 >= 0.95, figures.misses
+
+
+def test_korean_and_english_write_ups_of_one_event_find_each_other(report):
+    assert report.written_pairs.queries == 3
+    assert report.written_pairs.recall_at_1 >= 0.66, report.written_pairs.misses
+
+
+def test_flagged_duplicates_are_precise(report):
+    figures = report.all_pairs
+    assert figures.flagged >= 12
+    assert figures.precision >= 0.9
+    assert figures.hard_negatives >= 300
+    assert figures.hard_negatives_flagged <= 2
+
+
+def test_new_english_write_up_is_flagged_against_the_bundled_library():
+    [result] = similar_json(str(EVAL / "IL-NEW-datadog-systemd-en.yaml"), "--root", str(REPO))
+    top = result["matches"][0]
+    assert (top["id"], top["kind"]) == ("IL-0198", "duplicate")

@@ -1,0 +1,120 @@
+"""Every workflow in .github/workflows passes actionlint and zizmor, and keeps the rules the
+project holds workflows to: actions pinned by commit, least-privilege permissions per job,
+no expression of untrusted input inside a script, and a comment workflow that runs no code
+from the pull request."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from conftest import REPO
+
+WORKFLOWS = sorted((REPO / ".github" / "workflows").glob("*.y*ml"))
+PINNED = re.compile(r"^[\w.-]+/[\w./-]+@[0-9a-f]{40}$")
+
+
+def tool(name: str) -> str:
+    found = shutil.which(name)
+    assert found, f"{name} is not installed: pip install '.[test]'"
+    return found
+
+
+def offline_env() -> dict[str, str]:
+    # zizmor goes online only with a token; without one it audits the files alone.
+    hidden = {"GH_TOKEN", "GITHUB_TOKEN", "ZIZMOR_GITHUB_TOKEN"}
+    return {k: v for k, v in os.environ.items() if k not in hidden}
+
+
+def load(path: Path) -> dict[Any, Any]:
+    # PyYAML reads the key `on` as True (YAML 1.1); both spellings are accepted below.
+    return yaml.safe_load(path.read_text(encoding="utf-8"))
+
+
+def test_there_are_workflows():
+    names = {p.name for p in WORKFLOWS}
+    assert {"ci.yml", "review.yml", "comment.yml"} <= names
+
+
+def test_actionlint_reports_nothing():
+    proc = subprocess.run(
+        [tool("actionlint"), "-no-color", *map(str, WORKFLOWS)],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        check=False,
+    )
+    assert (proc.returncode, proc.stdout) == (0, ""), proc.stdout + proc.stderr
+
+
+def test_zizmor_reports_nothing():
+    proc = subprocess.run(
+        [tool("zizmor"), "--offline", "--no-progress", *map(str, WORKFLOWS)],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        env=offline_env(),
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "No findings to report" in proc.stdout, proc.stdout
+
+
+@pytest.mark.parametrize("path", WORKFLOWS, ids=lambda p: p.name)
+def test_actions_are_pinned_by_commit_with_the_version_noted(path):
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        match = re.match(r"^\s*(?:-\s+)?uses:\s*(\S+)(.*)$", line)
+        if not match or match.group(1).startswith("./"):
+            continue
+        assert PINNED.match(match.group(1)), f"{path.name}:{number}: not pinned: {line}"
+        assert re.match(r"\s+# v\d", match.group(2)), f"{path.name}:{number}: no version note"
+
+
+@pytest.mark.parametrize("path", WORKFLOWS, ids=lambda p: p.name)
+def test_every_job_declares_its_permissions_and_the_default_is_narrow(path):
+    workflow = load(path)
+    assert workflow.get("permissions") in ({}, {"contents": "read"}), path.name
+    for name, job in workflow["jobs"].items():
+        assert "permissions" in job, f"{path.name}: job {name} has no permissions"
+        assert "write-all" not in str(job["permissions"]), f"{path.name}: job {name}"
+
+
+@pytest.mark.parametrize("path", WORKFLOWS, ids=lambda p: p.name)
+def test_no_expression_inside_a_script(path):
+    for name, job in load(path)["jobs"].items():
+        for step in job.get("steps", []):
+            assert "${{" not in step.get("run", ""), f"{path.name}: {name}: use env: instead"
+
+
+def test_ci_and_review_hold_only_a_read_token_and_no_secrets():
+    for name in ("ci.yml", "review.yml"):
+        text = (REPO / ".github" / "workflows" / name).read_text(encoding="utf-8")
+        assert "secrets." not in text, name
+        for job in load(REPO / ".github" / "workflows" / name)["jobs"].values():
+            assert job["permissions"] == {"contents": "read"}, name
+
+
+def test_comment_workflow_writes_comments_only_and_runs_no_pull_request_code():
+    path = REPO / ".github" / "workflows" / "comment.yml"
+    workflow = load(path)
+    triggers = workflow.get("on", workflow.get(True))
+    assert triggers == {"workflow_run": {"workflows": ["review"], "types": ["completed"]}}
+    [job] = workflow["jobs"].values()
+    assert job["permissions"] == {"actions": "read", "pull-requests": "write"}
+    checkout = next(s for s in job["steps"] if s.get("uses", "").startswith("actions/checkout"))
+    assert "ref" not in checkout.get("with", {})  # the default branch, not the PR's head
+    assert checkout["with"]["persist-credentials"] is False
+    download = next(s for s in job["steps"] if "download-artifact" in s.get("uses", ""))
+    assert download["with"]["path"].startswith("${{ runner.temp }}")
+    steps = [s.get("uses", "") + s.get("run", "") for s in job["steps"]]
+    assert steps.index(download["uses"]) > next(
+        i for i, s in enumerate(steps) if "pip install ." in s
+    )  # curator is installed before the untrusted artifact is on disk
+    post = job["steps"][-1]["run"]
+    assert "--head-sha" in post and "--event" in post and "--report" in post
