@@ -169,6 +169,10 @@ def _syntax_problem(exc: yaml.MarkedYAMLError) -> LoadProblem:
     mark = exc.problem_mark or exc.context_mark
     where = _mark(mark) if mark is not None else START
     what = exc.problem or "invalid YAML"
+    if "nesting depth" in what:
+        # libyaml ≥ 0.2.5 refuses nesting past 1000 levels while scanning ahead; the same
+        # input is refused here at MAX_DEPTH on older builds. One verdict either way.
+        return LoadProblem(Problem.FORBIDDEN, where, f"nesting deeper than {MAX_DEPTH} levels")
     if exc.context:
         what = f"{what} ({exc.context})"
     return LoadProblem(Problem.SYNTAX, where, f"YAML syntax error: {what}")
