@@ -22,6 +22,7 @@ import hashlib
 import multiprocessing
 import os
 import signal
+import stat
 import sys
 import traceback
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -107,11 +108,15 @@ def parse_incident(
 
 def check_file(path: Path, display: str, taxonomy: Taxonomy, today: dt.date) -> Checked:
     """Findings of the single-file rules, and what the cross-file rules need."""
-    entry = list(not_an_incident_file.check_entry(path, display))
-    if entry:
-        return Checked(entry, FileSummary(display, path.stem))
     try:
         before = os.stat(path)  # before reading: a change after it shows as a new stat
+    except OSError:
+        before = None
+    if before is None or not stat.S_ISREG(before.st_mode) or path.suffix != ".yaml":
+        entry = list(not_an_incident_file.check_entry(path, display))
+        if entry:
+            return Checked(entry, FileSummary(display, path.stem))
+    try:
         raw = path.read_bytes()
     except OSError as exc:
         message = f"cannot read the file: {exc.strerror or exc}"
@@ -127,7 +132,7 @@ def check_file(path: Path, display: str, taxonomy: Taxonomy, today: dt.date) -> 
     except Exception as exc:  # a bug in a rule must not stop the run; never cached
         return Checked([_internal(display, exc)], FileSummary(display, path.stem))
     digest = hashlib.sha256(raw).hexdigest()
-    return Checked(findings, summary, digest, settled_stat(before), points)
+    return Checked(findings, summary, digest, settled_stat(before) if before else None, points)
 
 
 def _internal(display: str, exc: BaseException) -> Finding:

@@ -224,7 +224,7 @@ def _build(text: str, problems: list[LoadProblem]) -> Document | None:
     documents = 0
     stack: list[_Open] = []
     top: _Open | None = None  # stack[-1], or None at the top level
-    spans = document.value_spans
+    spans, keys = document.value_spans, document.key_positions
     try:
         while True:
             event = parser.get_event()
@@ -238,11 +238,28 @@ def _build(text: str, problems: list[LoadProblem]) -> Document | None:
                         raise _Forbidden(start, f"tag {tag} is not allowed; {_PLAIN_ONLY}")
                 elif not event.style and value in _NULLS:
                     value = None
-                if top is not None and top.is_mapping and top.pending_key is None:
-                    _open_key(top, value, start, document, problems)
-                    continue
+                # `_open_key` and `_place`, inlined for the usual cases.
+                if top is None:
+                    document.data = value
+                    path = ()
+                elif top.is_mapping:
+                    key = top.pending_key
+                    if key is None:  # this scalar is a key
+                        if value is None or value in top.seen_keys:
+                            _open_key(top, value, start, document, problems)
+                        else:
+                            top.seen_keys.add(value)
+                            keys[(*top.path, value)] = start
+                            top.pending_key = value
+                        continue
+                    top.container[key] = value
+                    top.pending_key = None
+                    path = (*top.path, key)
+                else:
+                    container = top.container
+                    path = (*top.path, len(container))
+                    container.append(value)
                 mark = event.end_mark
-                path = _place(value, top, document)
                 spans[path] = (start, _new_tuple(Position, (mark.line + 1, mark.column + 1)))
             elif kind is _MappingEnd or kind is _SequenceEnd:
                 closed = stack.pop()

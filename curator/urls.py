@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
@@ -17,6 +18,7 @@ _DEFAULT_PORTS = {"http": 80, "https": 443}
 _SPACE = re.compile(r"\s")  # what str.isspace() matches, found in C rather than per character
 
 
+@functools.lru_cache(maxsize=1024)  # several rules ask about the same URLs of a file in turn
 def url_problem(url: str) -> str | None:
     """Why `url` is not a usable https source URL, or None."""
     if _SPACE.search(url):

@@ -3,8 +3,6 @@
 It is invisible, changes block-scalar text, and makes noisy diffs. `curator fix` removes it.
 """
 
-import re
-
 from curator.findings import Severity
 from curator.load import Position
 from curator.rules.base import FileFindings, IncidentFile, Rule
@@ -18,12 +16,11 @@ RULE = Rule(
     passing="title: GPU 장애\n",
     fixable=True,
 )
-_ANY_TRAILING = re.compile("[ \t\u3000\u00a0]\r?(?:\n|\\Z)")
 
 
 def check(file: IncidentFile) -> FileFindings:
-    if file.loaded.text is None or not _ANY_TRAILING.search(file.loaded.text):
-        return  # the common case, found in one pass in C
+    if file.loaded.text is None:
+        return
     for number, line in enumerate(file.loaded.text.split("\n"), start=1):
         line = line.removesuffix("\r")
         stripped = line.rstrip(" \t\u3000\u00a0")
