@@ -44,7 +44,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 SEED = 1
 PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
-SLOW = {"check-jsonschema", "fmt-check", "export"}
+SLOW = {"check-jsonschema", "fmt-check", "export", "similar"}
 COMMANDS = (
     "floor-load",
     "floor-compose",
@@ -152,7 +152,7 @@ def library(folder: Path, size: int, clean: bool) -> Path:
             shutil.rmtree(root)
         options = ["--defects-per-rule", "0"] if clean else []
         generate = [sys.executable, str(HERE / "generate.py"), str(root), "--count", str(size)]
-        subprocess.run([*generate, "--seed", str(SEED), *options], check=True)
+        subprocess.run([*generate, "--seed", str(SEED), *options], check=True, stdout=sys.stderr)
     if clean and not (root / ".git").is_dir():
         git = ["git", "-c", "user.name=bench", "-c", "user.email=bench@example.invalid"]
         subprocess.run([*git, "init", "-q"], cwd=root, check=True)
@@ -176,8 +176,10 @@ class Edits:
 
     def __call__(self, run: int) -> None:
         for path, original in self.originals.items():
-            comment = f"# edited for benchmark run {run}\n".encode()
-            path.write_bytes(comment + original if self.moved else original + comment)
+            if self.moved:  # lines move by a different amount each run: new summaries
+                path.write_bytes(b"# edited for a benchmark\n" * (run + 1) + original)
+            else:
+                path.write_bytes(original + f"# edited for benchmark run {run}\n".encode())
 
     def restore(self) -> None:
         for path, original in self.originals.items():
@@ -309,7 +311,8 @@ def similar(size: int, args: argparse.Namespace) -> str:
     if not script.exists():
         return ""
     clean = library(args.dir, size, clean=True)
-    command = [sys.executable, str(script), "--root", str(clean), "--runs", str(args.runs)]
+    runs = args.slow_runs if size >= 100_000 else args.runs
+    command = [sys.executable, str(script), "--root", str(clean), "--runs", str(runs)]
     done = subprocess.run(command, capture_output=True, text=True, check=False)
     return (
         done.stdout if done.returncode == 0 else f"(bench_similar.py failed: {done.stderr[-500:]})"

@@ -112,7 +112,7 @@ def lint_command(
         )
     click.echo(render(findings, fmt), nl=False)
     if not quiet and fmt == "text":
-        files = len(paths) if paths else len(library.incident_paths())
+        files = len(paths) if paths else len(library.incident_names())
         elapsed = time.perf_counter() - started
         click.echo(f"{summary(findings, files)} ({elapsed:.2f}s)", err=True)
     sys.exit(EXIT_FINDINGS if has_errors(findings) else EXIT_CLEAN)
@@ -170,8 +170,19 @@ def rules_command(fmt: str) -> None:
     show_default=True,
     help="The website the feed links to: incident pages are <base>incidents/<id>/.",
 )
+@click.option(
+    "--no-cache",
+    is_flag=True,
+    help="Lint and read every file afresh; neither read nor write .curator-cache/ (it is "
+    "safe to delete at any time).",
+)
 def export_command(
-    root: Path | None, out: Path, version: str | None, since: str | None, base_url: str
+    root: Path | None,
+    out: Path,
+    version: str | None,
+    since: str | None,
+    base_url: str,
+    no_cache: bool,
 ) -> None:
     """Write the library at HEAD as versioned JSON, CSV and Atom (see docs/export.md).
 
@@ -180,7 +191,8 @@ def export_command(
     """
     library = Library.at(root)
     try:
-        manifest = export(library, out, ExportOptions(version, since, base_url))
+        options = ExportOptions(version, since, base_url, cache=not no_cache)
+        manifest = export(library, out, options)
     except ExportRefused as refused:
         click.echo(render(refused.findings, "text"), nl=False)
         count = len(refused.findings)
@@ -251,7 +263,15 @@ def _plural(count: int, word: str) -> str:
 @root_option
 @click.option("--check", is_flag=True, help="Change nothing; list the files that would change.")
 @click.option("--diff", "show_diff", is_flag=True, help="Change nothing; print unified diffs.")
-def fmt_command(paths: tuple[Path, ...], root: Path | None, check: bool, show_diff: bool) -> None:
+@click.option(
+    "--no-cache",
+    is_flag=True,
+    help="Render every file afresh; neither read nor write .curator-cache/ (it is safe to "
+    "delete at any time).",
+)
+def fmt_command(
+    paths: tuple[Path, ...], root: Path | None, check: bool, show_diff: bool, no_cache: bool
+) -> None:
     """Rewrite incident files in the canonical layout (key order, indentation, text style).
 
     Values and comments are kept; a file that cannot be read is reported and left as it
@@ -260,7 +280,10 @@ def fmt_command(paths: tuple[Path, ...], root: Path | None, check: bool, show_di
     """
     library = Library.at(root)
     write = not (check or show_diff)
-    results = format_files(incident_files(library, _existing(paths)), write=write)
+    files = incident_files(library, _existing(paths))
+    with Progress("formatting" if write else "checking") as progress:
+        cache = None if no_cache else library
+        results = format_files(files, write=write, cache=cache, progress=progress)
     for result in results:
         if result.refused is not None:
             where = result.refused.position

@@ -55,7 +55,7 @@ from curator.rules.base import FileSummary, IncidentFile, LibraryView
 from curator.schema_errors import SchemaError, describe_errors
 from curator.taxonomy import Taxonomy
 
-PARALLEL_FROM = 400  # files to check before worker processes pay off (benchmarks/README.md)
+PARALLEL_FROM = 200  # files to check before worker processes pay off (benchmarks/README.md)
 Progress = Callable[[int, int], None]
 Task = tuple[int, str, str]  # (index, path, display)
 _TURNING_POINTS = [r.turning_points for r in FILE_RULES if hasattr(r, "turning_points")]
@@ -187,6 +187,8 @@ def lint(
 
 
 class _Run:
+    """One call of `lint`: what stays the same whether or not a cache is used."""
+
     def __init__(
         self,
         library: Library,
@@ -229,7 +231,7 @@ class _Run:
         taxonomy_files = {
             p: display_path(p, self.cwd) for p in sorted(library.taxonomy_dir.glob("*.yaml"))
         }
-        key = fingerprint(entries, checked, list(taxonomy_files.values()))
+        key = fingerprint(entries, checked, list(taxonomy_files.values())) if store else ""
         kept = store.library_findings(key) if store else None
         if kept is not None:
             return kept
@@ -276,7 +278,7 @@ def check_files(
         else:
             results[index] = kept
     done = len(paths) - len(tasks)
-    for index, result in run_checks(tasks, taxonomy, today, jobs):
+    for index, result in run_checks(tasks, taxonomy, today, jobs, keep=store is not None):
         results[index] = result
         if store:
             store.put(paths[index], day, result)
@@ -288,9 +290,14 @@ def check_files(
 
 
 def run_checks(
-    tasks: Sequence[Task], taxonomy: Taxonomy, today: dt.date, jobs: int | None = None
+    tasks: Sequence[Task],
+    taxonomy: Taxonomy,
+    today: dt.date,
+    jobs: int | None = None,
+    keep: bool = False,
 ) -> Iterator[tuple[int, Checked]]:
-    """(index, result) of each task as it finishes; in worker processes if it pays."""
+    """(index, result) of each task as it finishes; in worker processes if it pays. With
+    `keep` (results go to the cache), workers also work out what the cache needs."""
     workers = _workers(len(tasks), jobs)
     if workers == 1:
         yield from _check_chunk(tasks, taxonomy, today)
@@ -300,7 +307,7 @@ def run_checks(
     chunks = [tasks[i : i + size] for i in range(0, len(tasks), size)]
     failed: list[Sequence[Task]] = []
     pool = ProcessPoolExecutor(
-        workers, _process_context(), initializer=_start_worker, initargs=(taxonomy, today)
+        workers, _process_context(), initializer=_start_worker, initargs=(taxonomy, today, keep)
     )
     try:
         futures = {pool.submit(_check_chunk_in_worker, chunk): chunk for chunk in chunks}
@@ -338,14 +345,18 @@ def _check_chunk(
 _worker: dict[str, Any] = {}
 
 
-def _start_worker(taxonomy: Taxonomy, today: dt.date) -> None:
+def _start_worker(taxonomy: Taxonomy, today: dt.date, keep: bool) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the main process's to handle
     gc.disable()  # see `without_cyclic_gc`; a worker lives for one run
-    _worker.update(taxonomy=taxonomy, today=today)
+    _worker.update(taxonomy=taxonomy, today=today, keep=keep)
 
 
 def _check_chunk_in_worker(chunk: Sequence[Task]) -> list[tuple[int, Checked]]:
-    return _check_chunk(chunk, _worker["taxonomy"], _worker["today"])
+    results = _check_chunk(chunk, _worker["taxonomy"], _worker["today"])
+    if _worker["keep"]:  # the cache's hash of each summary: worked out here, in parallel
+        for _, result in results:
+            _ = result.summary_key
+    return results
 
 
 @contextlib.contextmanager

@@ -115,7 +115,7 @@ class Checked:
         # From a worker process, in plain values: a third of the cost of pickling objects.
         rows = [_finding_row(f) for f in self.findings]
         state = (rows, self.digest, self.stat, self.turning_points, self.display)
-        return (_unpickle, (*state, self.summary_data, self.summary_key))
+        return (_unpickle, (*state, self.summary_data, self._summary_key))
 
     @property
     def summary(self) -> FileSummary:
@@ -154,7 +154,7 @@ def _unpickle(
     points: Sequence[str],
     display: str,
     data: list[Any],
-    summary_key: str,
+    summary_key: str | None,
 ) -> Checked:
     result = Checked([_finding(display, row) for row in rows], None, digest, stat, points)
     result.display, result._data, result._summary_key = display, data, summary_key
@@ -184,7 +184,8 @@ def settled_stat(st: os.stat_result) -> str | None:
 
 
 def _stat_text(st: os.stat_result) -> str:
-    # One text rather than four numbers: 100,000 of them are read on every run.
+    # One text rather than four numbers: 100,000 of them are read on every run. (Inlined in
+    # `ResultCache.get`: keep the two alike.)
     return f"{st.st_size}:{st.st_mtime_ns}:{st.st_ctime_ns}:{st.st_ino}"
 
 
@@ -196,6 +197,7 @@ class ResultCache:
         self.results = results
         self.summaries = summaries
         self.prefix = f"{root}{os.sep}"
+        self.cut = len(self.prefix)
         self.seen: set[str] = {_LIBRARY_RECORD}  # keys of this run's files: the rest go
 
     @classmethod
@@ -221,8 +223,9 @@ class ResultCache:
         return path[len(self.prefix) :] if path.startswith(self.prefix) else path
 
     def get(self, path: str, display: str, today: str) -> Checked | None:
-        """The kept result for the file at `path`, if it still holds; `today` in ISO form."""
-        key = self._key(path)
+        """The kept result for the file at `path`, if it still holds; `today` in ISO form.
+        (Asked for every file of every run: written for speed, with `_key` inlined.)"""
+        key = path[self.cut :] if path.startswith(self.prefix) else path
         self.seen.add(key)
         entry = self.results.get(key)
         if entry is None:
@@ -235,14 +238,12 @@ class ResultCache:
             return None  # not a regular .yaml file: `check_entry` has something to say
         try:
             digest, known, kept_display, then, points, findings, _ = entry
-            if kept_display is not None and kept_display != display:
-                return None
-            if kept_display is None and display != key:
+            if display != (key if kept_display is None else kept_display):
                 return None
             for point in points:  # ISO days compare as text
                 if (today >= point) != (then >= point):
                     return None
-            if known != _stat_text(st):
+            if known != f"{st.st_size}:{st.st_mtime_ns}:{st.st_ctime_ns}:{st.st_ino}":
                 if not self._same_bytes(path, digest):
                     return None
                 known = settled_stat(st)  # touched, checked out again …: same bytes

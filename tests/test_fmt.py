@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 import os
 import re
+import shutil
 import stat
 import tempfile
 from pathlib import Path
@@ -21,7 +22,8 @@ from conftest import REPO, run_curator, write_library
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from curator.fmt import format_file, format_files
+from curator import fmt
+from curator.fmt import Formatted, format_file, format_files
 from curator.library import Library
 from curator.load import MAX_BYTES, load_bytes
 from curator.model import DIMENSIONS, INCIDENT_KEYS
@@ -478,3 +480,71 @@ def test_format_file_reports_without_writing(messy_library):
     result = format_file(path)
     assert result.changed and result.after == CANONICAL.encode("utf-8")
     assert path.read_text(encoding="utf-8") == MESSY
+
+
+# Speed: kept verdicts and worker processes -----------------------------------------------
+
+
+def test_a_canonical_file_is_rendered_once_and_its_verdict_never_outlives_its_bytes(
+    messy_library, monkeypatch
+):
+    library = Library.at(messy_library)
+    canonical = messy_library / "incidents" / "IL-0002.yaml"
+    messy = MESSY.encode("utf-8")
+    paths = sorted((messy_library / "incidents").glob("*.yaml"))
+    first = format_files(paths, write=False, cache=library)
+    assert [r.changed for r in first] == [True, False]  # IL-0001 is MESSY, IL-0002 canonical
+    rendered: list[bytes] = []
+
+    def counting(raw: bytes, *args: Any) -> str:
+        rendered.append(raw)
+        return render(raw, *args)
+
+    monkeypatch.setattr(fmt, "render", counting)
+    again = format_files(paths, write=False, cache=library)
+    assert rendered == [messy]  # the canonical file cost a hash, the messy one a render
+    assert [(r.before, r.after) for r in again] == [(r.before, r.after) for r in first]
+
+    moved = canonical.read_text(encoding="utf-8").replace("  - nccl", "  -   nccl")
+    canonical.write_text(moved, encoding="utf-8")  # same values, no longer canonical
+    [_, result] = format_files(paths, write=False, cache=library)
+    assert rendered[-1] == moved.encode("utf-8") and result.changed
+
+    shutil.rmtree(messy_library / ".curator-cache")  # safe to delete at any time
+    rendered.clear()
+    assert format_files(paths, write=False, cache=library)[1].changed
+    assert rendered == [messy, moved.encode("utf-8")]
+
+
+def test_workers_format_exactly_as_one_process_does(tmp_path):
+    files = {
+        f"IL-{n:04d}.yaml": MESSY.replace("IL-0001", f"IL-{n:04d}")
+        if n % 3
+        else incident(f"IL-{n:04d}")
+        for n in range(1, 25)
+    }
+    files["IL-0099.yaml"] = UNREADABLE["syntax"]
+    root = write_library(tmp_path / "lib", files)
+    paths = sorted((root / "incidents").glob("*.yaml"))
+
+    def outcome(results: list[Formatted]) -> list[tuple[Any, ...]]:
+        return [
+            (r.display, r.before, r.after, r.refused and (r.refused.position, r.refused.message))
+            for r in results
+        ]
+
+    serial = outcome(format_files(paths, write=False, jobs=1))
+    assert serial == outcome(format_files(paths, write=False, jobs=2))
+    assert sum(after is None for _, _, after, _ in serial) == 1  # the broken file, refused
+
+
+def test_check_keeps_verdicts_unless_told_not_to(messy_library):
+    cache = messy_library / ".curator-cache"
+    run = run_curator("fmt", "--check", "--no-cache", cwd=messy_library)
+    assert run.code == 1 and not cache.exists()
+    for _ in range(2):  # the second run finds IL-0002's verdict and says the same
+        run = run_curator("fmt", "--check", cwd=messy_library)
+        assert run.code == 1
+        assert run.out == f"would reformat {Path('incidents', 'IL-0001.yaml')}\n"
+        assert "1 file would be reformatted, 1 unchanged" in run.err
+    assert [p.name.split("-")[0] for p in cache.iterdir() if p.is_dir()] == ["fmt"]

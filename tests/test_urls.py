@@ -1,5 +1,10 @@
-import pytest
+import re
 
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from curator import urls
 from curator.urls import normalize_url, url_problem
 
 
@@ -52,3 +57,45 @@ def test_url_problems(url, problem):
 
 def test_good_url_has_no_problem():
     assert url_problem("https://status.openai.com/incidents/tljwlz08w539") is None
+
+
+_HOSTS = [
+    "example.com",
+    "www.example.com",
+    "EXAMPLE.com",
+    "web.archive.org",
+    "archive.org",
+    "a.b-c.d",
+    "localhost",
+    ".example.com",
+    "example.com.",
+    "a..b",
+    "example.com:443",
+    "user@example.com",
+    "exa mple.com",
+    "[::1]",
+]
+_URLS = st.builds(
+    lambda lead, scheme, host, path: lead + scheme + host + path,
+    st.sampled_from(["", " ", "\t"]),
+    st.sampled_from(["https://", "http://", "HTTPS://", "https:/", ""]),
+    st.sampled_from(_HOSTS),
+    st.text(alphabet="aZ09._~!$&'()*+,;=:@%-/?#[] \t\n한", max_size=16),
+)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(_URLS)
+def test_the_plain_url_shortcut_changes_no_answer(url):
+    """`urls` answers plain https URLs without parsing them; the answers are the same."""
+    from curator.rules.source_url_form import tidy
+
+    def answers() -> tuple[object, ...]:
+        url_problem.cache_clear()
+        return normalize_url(url), url_problem(url), tidy(url)
+
+    shortcut = answers()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(urls, "_PLAIN", re.compile(r"(?!)"))  # matches nothing
+        assert answers() == shortcut
+    url_problem.cache_clear()

@@ -1,6 +1,7 @@
 """`curator export`: the library at a commit as versioned, reproducible JSON for downstream tools.
 
-collect (git, lint, load) → changes → build each file → write atomically → manifest.
+collect (git, lint) → render each incident (released) → changes → build each aggregate file
+→ write atomically → manifest.
 The formats are documented in docs/export.md and published as JSON Schemas in
 schema/export/, generated from `curator.export.model`.
 """
@@ -10,19 +11,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from curator.export.build import (
-    json_bytes,
-    taxonomy_export,
-    write_graph,
-    write_incidents,
-)
+from curator.export.build import json_bytes, taxonomy_export, write_graph
 from curator.export.changes import ChangeLog
-from curator.export.collect import collect, released_incidents, timestamp
+from curator.export.collect import collect, timestamp
 from curator.export.errors import ExportError, ExportRefused
 from curator.export.feed import DEFAULT_BASE_URL, feed_bytes
 from curator.export.model import SCHEMA_VERSION, Counts, Manifest
+from curator.export.released import ReleasedCache, write_incidents
 from curator.export.write import MANIFEST, ExportWriter, check_target
 from curator.library import Library
+from curator.lint import without_cyclic_gc
 
 __all__ = ["DEFAULT_BASE_URL", "ExportError", "ExportOptions", "ExportRefused", "export"]
 
@@ -32,6 +30,8 @@ class ExportOptions:
     version: str | None = None  # default: `git describe` of HEAD (the tag, on a release)
     since: str | None = None  # default: the previous `v*` tag
     base_url: str = DEFAULT_BASE_URL
+    cache: bool = True  # keep lint results and parsed incidents in .curator-cache/
+    jobs: int | None = None  # worker processes; default: one per CPU for a large library
 
 
 def export(
@@ -39,11 +39,12 @@ def export(
 ) -> Manifest:
     """Export the library at HEAD into `out`; raise ExportRefused or ExportError instead."""
     check_target(out)  # before the slow part: a wrong --out should fail at once
-    snapshot = collect(library, options.version, cwd)
+    snapshot = collect(library, options.version, cwd, options.cache)
     changelog = ChangeLog(snapshot, options.since)
     generated_at = timestamp(snapshot.head.time)
-    with ExportWriter(out) as writer:
-        summaries = write_incidents(writer, released_incidents(snapshot), changelog.observe)
+    cache = ReleasedCache(library, options.cache)
+    with ExportWriter(out) as writer, without_cyclic_gc():
+        summaries = write_incidents(writer, snapshot, cache, changelog.observe, options.jobs)
         changes = changelog.result()
         taxonomy = taxonomy_export(snapshot.taxonomy, summaries)
         writer.write("taxonomy.json", json_bytes(taxonomy))

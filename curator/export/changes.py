@@ -6,9 +6,11 @@ Only files whose blob differs between the two commits are read at the old commit
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import PurePosixPath
 
+from curator.export.build import Summary
 from curator.export.collect import (
     EXPORTED_STATUSES,
     Snapshot,
@@ -18,7 +20,7 @@ from curator.export.collect import (
 )
 from curator.export.errors import ExportError
 from curator.export.git import GitError
-from curator.export.model import Change, Changes, ExportedIncident, ReleasePoint
+from curator.export.model import Change, Changes, ReleasePoint
 from curator.library import INCIDENTS
 from curator.lint import validate
 from curator.load import load_bytes
@@ -48,7 +50,9 @@ class ChangeLog:
         except GitError as exc:
             raise ExportError(str(exc)) from exc
 
-    def observe(self, incident: ExportedIncident) -> None:
+    def observe(self, incident: Summary, released: str) -> None:
+        """See one released incident: its summary, and its released data (compact JSON,
+        decoded only if its file changed since `since`)."""
         self.seen.add(incident.id)
         if self.previous is None or incident.id not in self.previous:
             self.changes.append(_change(incident, "added", []))
@@ -56,7 +60,7 @@ class ChangeLog:
         _path, before = self.previous[incident.id]
         if before is None:
             return  # the same bytes as then
-        then, now = released_data(before), incident.model_dump()
+        then, now = released_data(before), json.loads(released)
         fields = [key for key in INCIDENT_KEYS if then[key] != now[key]]
         if before.status == "published" and incident.status == "withdrawn":
             self.changes.append(_change(incident, "withdrawn", fields))
@@ -108,7 +112,7 @@ def _removed(snapshot: Snapshot, incident_id: str, path: str, before: Incident) 
     )
 
 
-def _change(incident: ExportedIncident, kind: str, fields: list[str]) -> Change:
+def _change(incident: Summary, kind: str, fields: list[str]) -> Change:
     return Change.model_validate(
         {
             "id": incident.id,

@@ -7,7 +7,6 @@ the committed ones; and it describes a release, so lint errors and placeholder i
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -15,11 +14,9 @@ from typing import Any
 from curator.export.errors import ExportError, ExportRefused
 from curator.export.git import Commit, GitError, Repo
 from curator.export.history import History, file_history
-from curator.export.model import ExportedIncident
 from curator.findings import Severity
 from curator.library import INCIDENTS, Library
-from curator.lint import lint, validate
-from curator.load import load_bytes
+from curator.lint import lint
 from curator.model import Incident
 from curator.taxonomy import Taxonomy
 
@@ -37,30 +34,7 @@ class Snapshot:
     taxonomy: Taxonomy
     history: History
     files: list[Path]  # every incident file, by id number; drafts are skipped when read
-
-
-@dataclass(frozen=True, slots=True)
-class Summary:
-    """What the aggregate files need of one released incident, kept while the rest streams."""
-
-    id: str
-    title: str
-    status: str
-    occurred: str | None
-    terms: tuple[tuple[str, str], ...]  # (term, dimension), each term once
-    modified: str
-
-    @classmethod
-    def of(cls, incident: ExportedIncident) -> Summary:
-        terms = tuple(dict.fromkeys((term, dimension) for dimension, _i, term in incident.terms()))
-        return cls(
-            incident.id,
-            incident.title,
-            incident.status,
-            incident.occurred,
-            terms,
-            incident.modified,
-        )
+    blobs: dict[str, str]  # git's object id of each incident file at HEAD, by path
 
 
 def id_number(incident_id: str) -> int:
@@ -84,36 +58,14 @@ def open_repo(library: Library) -> Repo:
     return repo
 
 
-def check_releasable(library: Library, cwd: Path | None = None) -> None:
+def check_releasable(library: Library, cwd: Path | None = None, cache: bool = True) -> None:
     """Raise ExportRefused when `curator lint --release` would fail: any error, and
-    placeholder ids (`IL-NEW-…`), which a release must not hold."""
-    errors = [f for f in lint(library, cwd=cwd, release=True) if f.severity is Severity.ERROR]
+    placeholder ids (`IL-NEW-…`), which a release must not hold. With `cache`, lint keeps
+    and uses its results in `.curator-cache/`, as `curator lint` does."""
+    findings = lint(library, cwd=cwd, release=True, cache=cache)
+    errors = [f for f in findings if f.severity is Severity.ERROR]
     if errors:
         raise ExportRefused(errors)
-
-
-def released_incidents(snapshot: Snapshot) -> Iterator[ExportedIncident]:
-    """The published and withdrawn incidents, by id, dated; read one at a time, after lint
-    has found no error, so that the library is never held in memory twice."""
-    for path in snapshot.files:
-        incident, problems = validate(load_bytes(path.read_bytes()))
-        if incident is None:  # lint passed, so this is a bug, not bad input
-            raise ExportError(f"{path.name} passed lint but does not load: {problems}")
-        if incident.status in EXPORTED_STATUSES:
-            yield dated(incident, snapshot.history, f"{INCIDENTS}/{path.name}")
-
-
-def dated(incident: Incident, history: History, path: str) -> ExportedIncident:
-    dates = history.dates.get(path)
-    if dates is None:
-        raise ExportError(f"{path} has no commit in the history of HEAD")
-    return ExportedIncident.model_validate(
-        {
-            **released_data(incident),
-            "added": timestamp(dates.added),
-            "modified": timestamp(dates.modified),
-        }
-    )
 
 
 def released_data(incident: Incident) -> dict[str, Any]:
@@ -136,15 +88,18 @@ def timestamp(when: dt.datetime) -> str:
     return when.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def collect(library: Library, version: str | None = None, cwd: Path | None = None) -> Snapshot:
+def collect(
+    library: Library, version: str | None = None, cwd: Path | None = None, cache: bool = True
+) -> Snapshot:
     repo = open_repo(library)
-    check_releasable(library, cwd)
+    check_releasable(library, cwd, cache)
     try:
         head = repo.commit("HEAD")
         history = file_history(repo.file_events(INCIDENTS, head.sha))
         version = version or repo.describe(head.sha)
+        blobs = {entry.path: entry.blob for entry in repo.tree(head.sha, INCIDENTS)}
     except GitError as exc:
         raise ExportError(str(exc)) from exc
     # Lint has checked that every file is named by its numbered id.
     files = sorted(library.incident_paths(), key=lambda path: id_number(path.stem))
-    return Snapshot(repo, head, version, library.taxonomy, history, files)
+    return Snapshot(repo, head, version, library.taxonomy, history, files, blobs)

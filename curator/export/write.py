@@ -38,6 +38,14 @@ def check_target(out: Path) -> None:
         )
 
 
+def write_file(folder: Path, path: str, data: bytes) -> ManifestFile:
+    """Write one whole file of an export under `folder` (an `ExportWriter`'s), from any
+    process: the per-incident files are written by the workers that render them."""
+    with open(folder / path, "wb") as out:
+        out.write(data)
+    return ManifestFile(path=path, size=len(data), sha256=hashlib.sha256(data).hexdigest())
+
+
 class HashingFile:
     def __init__(self, raw: BinaryIO) -> None:
         self._raw = raw
@@ -65,6 +73,16 @@ class ExportWriter:
     def __enter__(self) -> ExportWriter:
         self._temp = Path(tempfile.mkdtemp(prefix=f".{self.out.name}.", dir=self.out.parent))
         return self
+
+    @property
+    def folder(self) -> Path:
+        """The temporary folder being filled, for files written by `write_file`."""
+        assert self._temp is not None, "use ExportWriter as a context manager"
+        return self._temp
+
+    def add(self, file: ManifestFile) -> None:
+        """Record a file that `write_file` wrote into `folder`."""
+        self.files.append(file)
 
     def write(self, path: str, chunks: bytes | Iterable[bytes]) -> ManifestFile:
         """Write one file (bytes, or chunks streamed in order) and record its checksum."""

@@ -14,7 +14,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from curator.findings import Severity
 from curator.rules.base import FileFindings, IncidentFile, Rule
-from curator.urls import url_problem
+from curator.urls import is_plain, url_problem
 
 RULE = Rule(
     code="IL505",
@@ -37,7 +37,7 @@ _TRACKING = re.compile(
 
 def tidy(url: str) -> str:
     """`url` without the noise this rule names; unchanged unless it is a valid https URL."""
-    if url_problem(url) is not None:
+    if is_plain(url) or url_problem(url) is not None:
         return url
     parts = urlsplit(url)
     host = parts.netloc.rsplit("@", 1)

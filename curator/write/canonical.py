@@ -50,6 +50,10 @@ class Refused(Exception):
         self.position = position
         self.message = message
 
+    def __reduce__(self) -> tuple[type[Refused], tuple[Position, str]]:
+        # How a worker process (`curator fmt` on many files) sends it back.
+        return (Refused, (self.position, self.message))
+
 
 _NULL = re.compile(r"^(?:~|null|Null|NULL|)$")  # as `curator.load` reads nulls
 _NULL_ONLY = {first: [("tag:yaml.org,2002:null", _NULL)] for first in ("", "~", "n", "N")}

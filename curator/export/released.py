@@ -1,0 +1,237 @@
+"""Every released incident, rendered once: its file `incidents/IL-NNNN.json`, its part of
+incidents.json, its CSV record, and the summary that the aggregate files need.
+
+At 100,000 incidents this is most of an export, so:
+- the incidents are rendered in worker processes (`curator.workers`), which also write the
+  per-incident files; the results come back in id order, so the bytes do not change;
+- parsing is the costly part (libyaml and the model), so the released data of each file
+  is kept in `.curator-cache/` (the "export" store) under the file's git blob id. The id
+  is computed here from the very bytes that were parsed, and an entry is kept only when it
+  equals the blob committed at HEAD: an entry can only ever describe those bytes. A file
+  that differs from its blob (a git filter, say) is parsed every time. The store's context
+  names the code that parses (curator's source and the versions of Python, pydantic,
+  PyYAML and libyaml).
+
+Whether its data was cached or not, every incident is validated through
+`ExportedIncident` before anything is written.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import sys
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import pydantic
+import yaml
+
+from curator import __version__
+from curator.cache import Store
+from curator.export.build import CSV_HEADER, Summary, csv_line, json_dump
+from curator.export.collect import EXPORTED_STATUSES, Snapshot, released_data, timestamp
+from curator.export.errors import ExportError
+from curator.export.model import ExportedIncident, ManifestFile
+from curator.export.write import ExportWriter, write_file
+from curator.library import INCIDENTS, Library
+from curator.lint import validate
+from curator.lint_cache import source_digest
+from curator.load import load_bytes
+from curator.workers import Workers, worker_count
+
+# Incidents to render before worker processes pay off (~0.3 ms each to read and render,
+# ~20 ms to start a worker).
+PARALLEL_FROM = 400
+_CHUNK = 200
+
+try:
+    from yaml._yaml import get_version_string as _libyaml_version  # type: ignore[import-not-found]
+except ImportError:  # pragma: no cover - depends on the PyYAML build
+
+    def _libyaml_version() -> str:
+        return "none"
+
+
+class Task(NamedTuple):  # (named tuples: 100,000 of each cross between processes)
+    """One incident file to render, with what the main process knows of it."""
+
+    path: str
+    blob: str | None  # its object id at HEAD (None: not committed)
+    dates: tuple[str, str] | None  # added, modified (None: no commit in the history)
+    released: str | None  # its released data from the cache (compact JSON), if there
+
+
+class Rendered(NamedTuple):
+    """What the main process does with one incident; `summary` is None for a draft."""
+
+    blob: str | None
+    released: str  # the released data, compact JSON: for the cache and the change log
+    fresh: bool  # parsed from bytes equal to the blob: worth keeping in the cache
+    summary: Summary | None = None
+    file: ManifestFile | None = None
+    nested: bytes = b""  # the incident as incidents.json holds it (indented, no comma)
+    record: bytes = b""  # its CSV record
+
+
+class ReleasedCache:
+    """Released data by blob id, in the "export" store of `curator.cache`. Read all at once
+    and let go (`lookup`), so that each text is freed once its incident is rendered; what a
+    run parsed is kept (`keep`) in a store of its own, opened only if there is any."""
+
+    def __init__(self, library: Library, enabled: bool = True) -> None:
+        self.open: Callable[[], Store] | None = None
+        if enabled:
+            self.open = functools.partial(Store.open, library.root, "export", context())
+        self._new: Store | None = None
+
+    def lookup(self, blobs: Iterable[str]) -> dict[str, str]:
+        if self.open is None:
+            return {}
+        store = self.open()
+        found = {blob: store.get(blob) for blob in blobs}
+        return {blob: text for blob, text in found.items() if isinstance(text, str)}
+
+    def keep(self, blob: str, released: str) -> None:
+        if self.open is not None:
+            if self._new is None:
+                self._new = self.open()
+            self._new.put(blob, released)
+
+    def save(self, blobs: set[str]) -> None:
+        """Write what was kept, and forget the entries of blobs other than these (the
+        commit's) in the shards written."""
+        if self._new is not None:
+            self._new.save(blobs.__contains__)
+
+
+def context() -> list[str]:
+    """Everything the released data of a file depends on besides its bytes."""
+    return [
+        __version__,
+        source_digest(),
+        sys.version,
+        f"pydantic {pydantic.VERSION}",
+        f"PyYAML {yaml.__version__}",
+        f"libyaml {_libyaml_version()}",
+    ]
+
+
+Observer = Callable[[Summary, str], None]
+
+
+def write_incidents(
+    writer: ExportWriter,
+    snapshot: Snapshot,
+    cache: ReleasedCache,
+    observe: Observer,
+    jobs: int | None = None,
+) -> list[Summary]:
+    """`incidents/IL-NNNN.json`, `incidents.json` and `incidents.csv` in one pass, each
+    incident rendered once and then let go; `observe` sees every released incident's summary
+    and data (compact JSON) on the way.
+
+    `incidents.json` is streamed: the same bytes as dumping the whole list at once.
+    """
+    summaries: list[Summary] = []
+    (writer.folder / INCIDENTS).mkdir()
+    count = worker_count(len(snapshot.files), PARALLEL_FROM, jobs)
+    with (
+        Workers(count) as workers,
+        writer.stream("incidents.json") as aggregate,
+        writer.stream("incidents.csv") as table,
+    ):
+        todo = tasks(snapshot, cache)  # (after the workers start: they need none of it)
+        aggregate.write(b'{\n  "incidents": [')
+        table.write(CSV_HEADER)
+        items: list[bytes] = []  # written a chunk at a time: fewer, larger writes
+        records: list[bytes] = []
+        for rendered in render_all(workers, todo, writer.folder):
+            if rendered.fresh and rendered.blob is not None:
+                cache.keep(rendered.blob, rendered.released)
+            if rendered.summary is None or rendered.file is None:
+                continue  # a draft
+            writer.add(rendered.file)
+            items.append(rendered.nested)
+            records.append(rendered.record)
+            observe(rendered.summary, rendered.released)
+            summaries.append(rendered.summary)
+            # The first item goes at once, so that every later batch starts with a comma.
+            if len(items) == _CHUNK or len(summaries) == 1:
+                aggregate.write((b"\n" if len(summaries) == 1 else b",\n") + b",\n".join(items))
+                table.write(b"".join(records))
+                items, records = [], []
+        if items:
+            aggregate.write(b",\n" + b",\n".join(items))
+            table.write(b"".join(records))
+        aggregate.write(b"\n  ]\n}\n" if summaries else b"]\n}\n")
+    cache.save(set(snapshot.blobs.values()))
+    return summaries
+
+
+def tasks(snapshot: Snapshot, cache: ReleasedCache) -> deque[Task]:
+    """A task for every incident file, by id; taken off the queue as they are rendered."""
+    cached = cache.lookup(snapshot.blobs.values())
+    stamps = functools.cache(timestamp)  # most commits touch many files
+    found: deque[Task] = deque()
+    for path in snapshot.files:
+        relative = f"{INCIDENTS}/{path.name}"
+        blob = snapshot.blobs.get(relative)
+        dates = snapshot.history.dates.get(relative)
+        when = (stamps(dates.added), stamps(dates.modified)) if dates else None
+        found.append(Task(str(path), blob, when, cached.pop(blob, None) if blob else None))
+    return found
+
+
+def render_all(workers: Workers, tasks: deque[Task], folder: Path) -> Iterator[Rendered]:
+    """`render` for every task, in order, emptying `tasks` as it goes."""
+    taken = (tasks.popleft() for _ in range(len(tasks)))
+    return workers.in_order(functools.partial(render, folder=folder), taken, _CHUNK)
+
+
+def render(task: Task, folder: Path) -> Rendered:
+    """Read (unless cached), validate and render one incident; write its own file under
+    `folder`, the export's temporary folder (`incidents/` must exist there)."""
+    if task.released is not None:
+        try:
+            return _render(task, folder, json.loads(task.released), task.released, False)
+        except (ValueError, KeyError, TypeError):  # (a ValidationError is a ValueError)
+            pass  # not what curator keeps: read the file, and keep what it holds instead
+    with open(task.path, "rb") as stream:
+        raw = stream.read()
+    incident, problems = validate(load_bytes(raw))
+    if incident is None:  # lint passed, so this is a bug, not bad input
+        raise ExportError(f"{task.path} passed lint but does not load: {problems}")
+    data = released_data(incident)
+    fresh = task.blob is not None and blob_id(raw, len(task.blob)) == task.blob
+    return _render(task, folder, data, compact(data), fresh)
+
+
+def _render(task: Task, folder: Path, data: dict[str, Any], released: str, fresh: bool) -> Rendered:
+    if data["status"] not in EXPORTED_STATUSES:
+        return Rendered(task.blob, released, fresh)
+    if task.dates is None:
+        raise ExportError(f"{task.path} has no commit in the history of HEAD")
+    added, modified = task.dates
+    incident = ExportedIncident.model_validate({**data, "added": added, "modified": modified})
+    text = json_dump(incident.model_dump(mode="json"))
+    file = write_file(folder, f"{INCIDENTS}/{incident.id}.json", text + b"\n")
+    nested = b"    " + text.replace(b"\n", b"\n    ")
+    summary = Summary.of(incident)
+    return Rendered(task.blob, released, fresh, summary, file, nested, csv_line(incident))
+
+
+def compact(data: Any) -> str:
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+
+
+def blob_id(raw: bytes, length: int) -> str:
+    """git's object id of a file with these bytes (`git hash-object`), in the repository's
+    hash: SHA-1 (40 hex digits) or SHA-256 (64)."""
+    digest = hashlib.sha1() if length == 40 else hashlib.sha256()
+    digest.update(b"blob %d\0" % len(raw))
+    digest.update(raw)
+    return digest.hexdigest()

@@ -1,0 +1,131 @@
+"""Work spread over worker processes, results in order, for commands that handle every file.
+
+`curator fmt` and `curator export` do the same work for each of up to 100,000 files, and
+one process uses one core. `Workers.in_order` gives that work to one process per CPU in
+chunks and hands the results back in the order of the items, so that what a command writes
+does not depend on which worker was faster. Workers change nothing but speed: a chunk whose
+worker died (killed, out of memory) is done again here, so its error, if it has one, is
+raised where it would have been raised without workers.
+"""
+
+from __future__ import annotations
+
+import gc
+import itertools
+import multiprocessing
+import os
+import signal
+import sys
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from types import TracebackType
+from typing import Any, TypeVar
+
+_AHEAD = 4  # chunks in flight per worker
+Item = TypeVar("Item")
+Result = TypeVar("Result")
+
+
+def worker_count(items: int, parallel_from: int, jobs: int | None = None) -> int:
+    """How many processes to use: `jobs` if given, else one per CPU once there are enough
+    items to pay for starting them."""
+    if jobs is not None:
+        return max(1, min(jobs, items))
+    return (os.cpu_count() or 1) if items >= parallel_from else 1
+
+
+class Workers:
+    """`with Workers(count) as workers:` — `count` worker processes (none if it is 1),
+    started on entering: before the caller builds what only it needs, which workers forked
+    later would map too (and appear to hold, to anything that sums their memory)."""
+
+    def __init__(self, count: int) -> None:
+        self.count = count
+        self._pool: ProcessPoolExecutor | None = None
+
+    def __enter__(self) -> Workers:
+        if self.count > 1:
+            self._pool = ProcessPoolExecutor(
+                self.count, _process_context(), initializer=_start_worker
+            )
+            self._pool.submit(int).result()  # forks every worker now
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        if self._pool is not None:  # on Ctrl-C or an error, do not start waiting chunks
+            self._pool.shutdown(wait=True, cancel_futures=True)
+
+    def in_order(
+        self, work: Callable[[Item], Result], items: Iterable[Item], chunk_size: int = 100
+    ) -> Iterator[Result]:
+        """`work(item)` for each item, in the order of `items`, which are taken as they are
+        needed. `work` must be picklable (a module-level function, or a `functools.partial`
+        of one) when there are workers."""
+        pool = self._pool
+        if pool is None:
+            yield from map(work, items)
+            return
+        chunks = _chunks(items, chunk_size)
+        # A few chunks per worker in flight: enough to keep every worker busy, few enough
+        # that results waiting for their turn do not pile up in memory.
+        pending = deque(
+            _submit(pool, work, c) for c in itertools.islice(chunks, self.count * _AHEAD)
+        )
+        while pending:
+            future, chunk = pending.popleft()
+            results = _result(future, work, chunk)
+            following = next(chunks, None)
+            if following is not None:
+                pending.append(_submit(pool, work, following))
+            yield from results
+
+
+def _submit(
+    pool: ProcessPoolExecutor, work: Callable[[Item], Result], chunk: list[Item]
+) -> tuple[Future[list[Result]] | None, list[Item]]:
+    try:
+        return pool.submit(_do_chunk, work, chunk), chunk
+    except RuntimeError:  # the pool broke (a worker died): the chunk is done here
+        return None, chunk
+
+
+def _result(
+    future: Future[list[Result]] | None, work: Callable[[Item], Result], chunk: list[Item]
+) -> list[Result]:
+    if future is not None:
+        try:
+            return future.result()
+        except Exception:  # a worker died, or the work failed: do it again here
+            pass
+    return _do_chunk(work, chunk)
+
+
+def _chunks(items: Iterable[Item], size: int) -> Iterator[list[Item]]:
+    remaining = iter(items)
+    while chunk := list(itertools.islice(remaining, size)):
+        yield chunk
+
+
+def _do_chunk(work: Callable[[Item], Result], chunk: list[Item]) -> list[Result]:
+    return [work(item) for item in chunk]
+
+
+def _process_context() -> Any:
+    # fork starts a worker in milliseconds with everything already imported; elsewhere
+    # (macOS, Windows) the platform's default start method is the safe one.
+    if sys.platform.startswith("linux"):
+        return multiprocessing.get_context("fork")
+    return multiprocessing.get_context()
+
+
+def _start_worker() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the main process's to handle
+    # A worker lives for one run and makes millions of small acyclic objects: the cyclic
+    # collector would only walk them again and again (see `curator.lint.without_cyclic_gc`).
+    gc.disable()

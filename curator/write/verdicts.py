@@ -1,0 +1,72 @@
+"""Which bytes are already canonical: the verdicts `curator fmt` keeps between runs.
+
+One entry per verdict, in the "fmt" store of `curator.cache` (`.curator-cache/`): the key is
+the SHA-256 of a file's bytes, present only if rendering exactly those bytes gave them back
+unchanged. Rendering depends on nothing else but the code that renders, so the store's
+context names all of it: curator's own source (the layout, the loader, the model's key
+order), and the versions of Python, ruamel.yaml, PyYAML, libyaml and pydantic. Only
+verdicts that a render actually gave are kept (never "the output of a render is canonical",
+which would lean on the formatter being idempotent rather than prove it).
+
+The store guarantees the rest: a corrupt or foreign shard is ignored, the folder may be
+deleted at any time, and concurrent runs cost misses at worst. Entries are never pruned
+within a context: each is ~70 bytes, and a new curator version starts a new store (the
+older ones are deleted after a few).
+"""
+
+from __future__ import annotations
+
+import sys
+
+import pydantic
+import ruamel.yaml
+import yaml
+
+from curator import __version__
+from curator.cache import Store
+from curator.library import Library
+from curator.lint_cache import source_digest
+
+try:
+    from yaml._yaml import get_version_string as _libyaml_version  # type: ignore[import-not-found]
+except ImportError:  # pragma: no cover - depends on the PyYAML build
+
+    def _libyaml_version() -> str:
+        return "none"
+
+
+_CANONICAL = 1
+
+
+def context() -> list[str]:
+    """Everything a render depends on besides the bytes rendered."""
+    return [
+        __version__,
+        source_digest(),
+        sys.version,
+        f"ruamel.yaml {ruamel.yaml.__version__}",
+        f"PyYAML {yaml.__version__}",
+        f"libyaml {_libyaml_version()}",
+        f"pydantic {pydantic.VERSION}",
+    ]
+
+
+class Verdicts:
+    """`canonical(digest)` for bytes seen canonical before; `remember(digest)` when a
+    render has just shown it; `save()` at the end of the run."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    @classmethod
+    def open(cls, library: Library) -> Verdicts:
+        return cls(Store.open(library.root, "fmt", context()))
+
+    def canonical(self, digest: str) -> bool:
+        return self.store.get(digest) == _CANONICAL
+
+    def remember(self, digest: str) -> None:
+        self.store.put(digest, _CANONICAL)
+
+    def save(self) -> None:
+        self.store.save()

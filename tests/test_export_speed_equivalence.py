@@ -1,0 +1,172 @@
+"""What makes `curator export` fast changes no byte of it: worker processes, the cache of
+parsed incidents (`.curator-cache/`, keyed by git blob id) and the faster JSON writer."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+from conftest import run_curator
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from synthetic import synthetic_library
+
+import curator.export.released as released
+from curator.cache import Store
+from curator.export import ExportOptions, export
+from curator.export.build import json_dump
+from curator.library import Library
+from curator.workers import Workers
+from incidents import incident
+
+GIT = ["git", "-c", "user.name=Test", "-c", "user.email=test@example.invalid"]
+
+
+def git(root: Path, *args: str) -> str:
+    return subprocess.run(
+        [*GIT, *args], cwd=root, check=True, capture_output=True, text=True
+    ).stdout.strip()
+
+
+def files_of(folder: Path) -> dict[str, bytes]:
+    return {
+        path.relative_to(folder).as_posix(): path.read_bytes()
+        for path in sorted(folder.rglob("*"))
+        if path.is_file()
+    }
+
+
+@pytest.fixture
+def library(tmp_path: Path) -> Library:
+    """A generated library of 40 incidents (published and drafts), one more published and
+    one withdrawn, committed to git; the cache folder is ignored, as in a real library."""
+    root, _ = synthetic_library(tmp_path / "lib", count=40, seed=5, defects_per_rule=0)
+    incidents = root / "incidents"
+    (incidents / "IL-0901.yaml").write_text(incident("IL-0901"), encoding="utf-8")
+    (incidents / "IL-0902.yaml").write_text(
+        incident("IL-0902", ("status: published", "status: withdrawn"))
+        + "duplicate_of: IL-0901\nwithdrawn_reason: |\n  IL-0901 과 같은 사건.\n",
+        encoding="utf-8",
+    )
+    (root / ".gitignore").write_text(".curator-cache/\n", encoding="utf-8")
+    git(root, "init", "-q")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "library")
+    return Library.at(root)
+
+
+def exported(library: Library, out: Path, **options: object) -> dict[str, bytes]:
+    export(library, out, ExportOptions(version="v1.0.0", **options), cwd=library.root)
+    return files_of(out)
+
+
+def test_parallel_serial_cached_and_uncached_exports_are_the_same_bytes(library, tmp_path):
+    plain = exported(library, tmp_path / "plain", cache=False, jobs=1)
+    assert '"status": "withdrawn"' in plain["incidents/IL-0902.json"].decode()
+    assert len([p for p in plain if p.startswith("incidents/")]) == 39  # no drafts
+    cold = exported(library, tmp_path / "cold", jobs=2)  # fills the cache, in two workers
+    warm = exported(library, tmp_path / "warm", jobs=2)
+    warm_serial = exported(library, tmp_path / "warm-serial", jobs=1)
+    assert plain == cold == warm == warm_serial
+
+
+def test_a_warm_export_reads_no_incident_file_and_a_changed_one_is_read_again(
+    library, tmp_path, monkeypatch
+):
+    exported(library, tmp_path / "first", jobs=1)
+    parsed: list[bytes] = []
+    real_load = released.load_bytes
+
+    def counting_load(raw: bytes):
+        parsed.append(raw)
+        return real_load(raw)
+
+    monkeypatch.setattr(released, "load_bytes", counting_load)
+    again = exported(library, tmp_path / "again", jobs=1)
+    assert parsed == []  # every incident came from the cache
+    assert again == files_of(tmp_path / "first")
+
+    path = library.incident_path("IL-0901")
+    path.write_text(incident("IL-0901", ("occurred: 2024-05", "occurred: 2023-11")), "utf-8")
+    git(library.root, "commit", "-q", "-am", "IL-0901: the date")
+    changed = exported(library, tmp_path / "changed", jobs=1)
+    assert parsed == [path.read_bytes()]  # only the changed file, whose blob is new
+    assert json.loads(changed["incidents/IL-0901.json"])["occurred"] == "2023-11"
+    monkeypatch.setattr(released, "load_bytes", real_load)
+    assert changed == exported(library, tmp_path / "fresh", cache=False, jobs=1)
+
+
+def test_a_cache_entry_that_curator_did_not_write_is_ignored(library, tmp_path):
+    truth = exported(library, tmp_path / "truth", cache=False, jobs=1)
+    store = Store.open(library.root, "export", released.context())
+    store.put(git(library.root, "rev-parse", "HEAD:incidents/IL-0901.yaml"), "not json")
+    wrong = json.dumps({"status": "published"})  # JSON, but not an incident
+    store.put(git(library.root, "rev-parse", "HEAD:incidents/IL-0902.yaml"), wrong)
+    store.save()
+    assert exported(library, tmp_path / "after", jobs=1) == truth
+
+
+def test_blob_ids_are_gits(tmp_path):
+    for raw in (b"", b"id: IL-0001\n", "한국어 텍스트\n".encode() * 300):
+        path = tmp_path / "file"
+        path.write_bytes(raw)
+        expected = subprocess.run(
+            ["git", "hash-object", str(path)], check=True, capture_output=True, text=True
+        ).stdout.strip()
+        assert released.blob_id(raw, len(expected)) == expected
+
+
+def test_the_cli_export_uses_and_fills_the_cache_unless_told_not_to(library, tmp_path):
+    root = library.root
+    assert run_curator("export", "--root", str(root), "--out", str(tmp_path / "a")).code == 0
+    stores = sorted(p.name.split("-")[0] for p in (root / ".curator-cache").iterdir())
+    assert "export" in stores and "lint" in stores
+    uncached = tmp_path / "b"
+    run = run_curator("export", "--root", str(root), "--out", str(uncached), "--no-cache")
+    assert run.code == 0
+    assert files_of(tmp_path / "a") == files_of(uncached)
+
+
+# The JSON writer ---------------------------------------------------------------------------
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**53), 2**53) | st.text(),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
+    max_leaves=30,
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(JSON_VALUES)
+def test_json_dump_writes_what_json_dumps_writes(value):
+    expected = json.dumps(value, ensure_ascii=False, indent=2).encode("utf-8")
+    assert json_dump(value) == expected
+
+
+def test_json_dump_escapes_exactly_the_characters_json_dumps_escapes():
+    every = "".join(map(chr, range(0x250))) + "\u2028\u2029\ufeff한글😀\U0010ffff"
+    value = {every: [every, {"": every}], "빈 목록": [], "빈 객체": {}}
+    assert json_dump(value) == json.dumps(value, ensure_ascii=False, indent=2).encode()
+
+
+# Worker processes ------------------------------------------------------------------------
+
+_PARENT = os.getpid()
+
+
+def _double_or_die(number: int) -> int:
+    """Doubles; in a worker, dies on 13 (as the out-of-memory killer would end it)."""
+    if number == 13 and os.getpid() != _PARENT:
+        os._exit(1)
+    return number * 2
+
+
+def test_workers_give_results_in_order_and_redo_the_share_of_a_worker_that_died():
+    with Workers(2) as workers:
+        results = list(workers.in_order(_double_or_die, range(100), chunk_size=3))
+    assert results == [number * 2 for number in range(100)]
