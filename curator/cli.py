@@ -191,7 +191,7 @@ def export_command(
     """
     library = Library.at(root)
     try:
-        options = ExportOptions(version, since, base_url, cache=not no_cache)
+        options = ExportOptions(version, since, base_url, cache=not no_cache, progress=Progress)
         manifest = export(library, out, options)
     except ExportRefused as refused:
         click.echo(render(refused.findings, "text"), nl=False)

@@ -103,17 +103,19 @@ def format_files(
             digests.append(digest)
     done = len(paths) - len(todo)
     indices = [index for index, result in enumerate(results) if result is None]
-    with Workers(worker_count(len(todo), PARALLEL_FROM, jobs)) as workers:
-        rendered = workers.in_order(_format_task, todo, chunk_size=8)
-        for index, digest, result in zip(indices, digests, rendered, strict=True):
-            results[index] = result
-            if verdicts is not None and result.after == result.before:
-                verdicts.remember(digest)
-            done += 1
-            if progress is not None:
-                progress(done, len(paths))
-    if verdicts is not None:
-        verdicts.save()
+    try:
+        with Workers(worker_count(len(todo), PARALLEL_FROM, jobs)) as workers:
+            rendered = workers.in_order(_format_task, todo, chunk_size=8)
+            for index, digest, result in zip(indices, digests, rendered, strict=True):
+                results[index] = result
+                if verdicts is not None and result.after == result.before:
+                    verdicts.remember(digest)
+                done += 1
+                if progress is not None:
+                    progress(done, len(paths))
+    finally:  # an interrupted run keeps the verdicts it found
+        if verdicts is not None:
+            verdicts.save()
     if write:
         for result in results:
             assert result is not None

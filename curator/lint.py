@@ -300,7 +300,8 @@ def run_checks(
     `keep` (results go to the cache), workers also work out what the cache needs."""
     workers = _workers(len(tasks), jobs)
     if workers == 1:
-        yield from _check_chunk(tasks, taxonomy, today)
+        for index, path, display in tasks:  # one by one, for the progress line
+            yield index, check_file(Path(path), display, taxonomy, today)
         return
     # Small chunks keep every worker busy to the end and the progress line moving.
     size = max(8, min(250, len(tasks) // (workers * 8)))

@@ -75,13 +75,19 @@ def test_small_runs_stay_in_one_process_and_large_ones_use_every_cpu():
     assert engine._workers(0, 4) == 1
 
 
-def test_progress_is_reported_up_to_the_total(generated):
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_progress_is_reported_as_files_are_done_up_to_the_total(generated, jobs):
     root, _ = generated
     calls: list[tuple[int, int]] = []
-    lint(Library.at(root), cwd=root, jobs=2, progress=lambda d, t: calls.append((d, t)))
+    lint(Library.at(root), cwd=root, jobs=jobs, progress=lambda d, t: calls.append((d, t)))
     total = len(Library.at(root).incident_paths())
     assert calls[-1] == (total, total)
-    assert [d for d, _ in calls] == sorted(d for d, _ in calls)
+    done = [d for d, _ in calls]
+    assert done == sorted(done)
+    if jobs == 1:  # file by file, not all at the end
+        assert done == list(range(1, total + 1))
+    else:  # chunk by chunk
+        assert len(done) >= 4
 
 
 class Terminal(io.StringIO):

@@ -8,6 +8,8 @@ schema/export/, generated from `curator.export.model`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,6 +23,7 @@ from curator.export.released import ReleasedCache, write_incidents
 from curator.export.write import MANIFEST, ExportWriter, check_target
 from curator.library import Library
 from curator.lint import without_cyclic_gc
+from curator.progress import Progress
 
 __all__ = ["DEFAULT_BASE_URL", "ExportError", "ExportOptions", "ExportRefused", "export"]
 
@@ -32,6 +35,7 @@ class ExportOptions:
     base_url: str = DEFAULT_BASE_URL
     cache: bool = True  # keep lint results and parsed incidents in .curator-cache/
     jobs: int | None = None  # worker processes; default: one per CPU for a large library
+    progress: Callable[[str], Progress] | None = None  # a progress line for each long step
 
 
 def export(
@@ -39,12 +43,16 @@ def export(
 ) -> Manifest:
     """Export the library at HEAD into `out`; raise ExportRefused or ExportError instead."""
     check_target(out)  # before the slow part: a wrong --out should fail at once
-    snapshot = collect(library, options.version, cwd, options.cache)
+    with _progress(options, "linting") as progress:
+        snapshot = collect(library, options.version, cwd, options.cache, progress)
     changelog = ChangeLog(snapshot, options.since)
     generated_at = timestamp(snapshot.head.time)
     cache = ReleasedCache(library, options.cache)
     with ExportWriter(out) as writer, without_cyclic_gc():
-        summaries = write_incidents(writer, snapshot, cache, changelog.observe, options.jobs)
+        with _progress(options, "exporting") as progress:
+            summaries = write_incidents(
+                writer, snapshot, cache, changelog.observe, options.jobs, progress
+            )
         changes = changelog.result()
         taxonomy = taxonomy_export(snapshot.taxonomy, summaries)
         writer.write("taxonomy.json", json_bytes(taxonomy))
@@ -68,3 +76,7 @@ def export(
         )
         writer.write(MANIFEST, json_bytes(manifest))
     return manifest
+
+
+def _progress(options: ExportOptions, what: str) -> AbstractContextManager[Progress | None]:
+    return options.progress(what) if options.progress else nullcontext()

@@ -4,7 +4,8 @@ JSON: UTF-8 without escapes, two-space indent (graph.json: one node or edge per 
 in model order, LF, final newline. Every object is validated through its model in
 `curator.export.model` before it is written. The per-incident files, incidents.json,
 incidents.csv and graph.json are streamed, so memory follows the number of incidents, not
-the size of their text.
+the size of their text; each incident's own pieces are rendered by
+`curator.export.released`, in worker processes.
 """
 
 from __future__ import annotations
@@ -44,8 +45,9 @@ DIMENSION_LABELS = {
 
 def json_dump(data: Any) -> bytes:
     """`json.dumps(data, ensure_ascii=False, indent=2).encode()`, byte for byte, five times
-    faster (pydantic's serialiser, in Rust; tests/test_export_speed.py holds them to the
-    same bytes). For the export's values: text, integers, booleans, null, lists, objects."""
+    faster (pydantic's serialiser, in Rust; tests/test_export_speed_equivalence.py holds
+    them to the same bytes). For the export's values: text, integers, booleans, null,
+    lists, objects (no floats)."""
     return to_json(data, indent=2)
 
 
@@ -87,8 +89,13 @@ class Summary(NamedTuple):
 
 
 def _incident_node(incident: ExportedIncident) -> str:
-    node = {"kind": "incident", "id": incident.id, "title": incident.title}
-    return graph_line({**node, "occurred": incident.occurred}, NODE)
+    node = {
+        "kind": "incident",
+        "id": incident.id,
+        "title": incident.title,
+        "occurred": incident.occurred,
+    }
+    return graph_line(node, NODE)
 
 
 def _facet_edges(incident_id: str, terms: tuple[tuple[str, str], ...]) -> str:
@@ -195,9 +202,14 @@ def _term_nodes(taxonomy: Taxonomy, published: list[Summary]) -> Iterator[str]:
     carriers = published_terms(published)
     for dimension in DIMENSIONS:
         for term in taxonomy.terms[dimension].values():
-            count = len(carriers.get(term.id, []))
-            node = {"kind": "term", "id": term.id, "dimension": dimension, "label": term.label}
-            yield graph_line({**node, "count": count}, NODE)
+            node = {
+                "kind": "term",
+                "id": term.id,
+                "dimension": dimension,
+                "label": term.label,
+                "count": len(carriers.get(term.id, [])),
+            }
+            yield graph_line(node, NODE)
 
 
 def _cooccurrence_edges(published: list[Summary]) -> Iterator[str]:

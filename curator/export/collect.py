@@ -1,4 +1,5 @@
-"""The library at a commit, as the export sees it: checked, loaded, dated.
+"""The library at a commit, as the export sees it: checked, listed with each file's git blob,
+dated. (The incidents themselves are read by `curator.export.released`.)
 
 The export describes a commit, so the incident and taxonomy files on disk must be exactly
 the committed ones; and it describes a release, so lint errors and placeholder ids stop it.
@@ -16,6 +17,7 @@ from curator.export.git import Commit, GitError, Repo
 from curator.export.history import History, file_history
 from curator.findings import Severity
 from curator.library import INCIDENTS, Library
+from curator.lint import Progress as Step
 from curator.lint import lint
 from curator.model import Incident
 from curator.taxonomy import Taxonomy
@@ -58,11 +60,13 @@ def open_repo(library: Library) -> Repo:
     return repo
 
 
-def check_releasable(library: Library, cwd: Path | None = None, cache: bool = True) -> None:
+def check_releasable(
+    library: Library, cwd: Path | None = None, cache: bool = True, progress: Step | None = None
+) -> None:
     """Raise ExportRefused when `curator lint --release` would fail: any error, and
     placeholder ids (`IL-NEW-…`), which a release must not hold. With `cache`, lint keeps
     and uses its results in `.curator-cache/`, as `curator lint` does."""
-    findings = lint(library, cwd=cwd, release=True, cache=cache)
+    findings = lint(library, cwd=cwd, release=True, cache=cache, progress=progress)
     errors = [f for f in findings if f.severity is Severity.ERROR]
     if errors:
         raise ExportRefused(errors)
@@ -89,10 +93,14 @@ def timestamp(when: dt.datetime) -> str:
 
 
 def collect(
-    library: Library, version: str | None = None, cwd: Path | None = None, cache: bool = True
+    library: Library,
+    version: str | None = None,
+    cwd: Path | None = None,
+    cache: bool = True,
+    progress: Step | None = None,
 ) -> Snapshot:
     repo = open_repo(library)
-    check_releasable(library, cwd, cache)
+    check_releasable(library, cwd, cache, progress)
     try:
         head = repo.commit("HEAD")
         history = file_history(repo.file_events(INCIDENTS, head.sha))

@@ -38,6 +38,7 @@ from curator.export.errors import ExportError
 from curator.export.model import ExportedIncident, ManifestFile
 from curator.export.write import ExportWriter, write_file
 from curator.library import INCIDENTS, Library
+from curator.lint import Progress as Step
 from curator.lint import validate
 from curator.lint_cache import source_digest
 from curator.load import load_bytes
@@ -129,10 +130,11 @@ def write_incidents(
     cache: ReleasedCache,
     observe: Observer,
     jobs: int | None = None,
+    progress: Step | None = None,
 ) -> list[Summary]:
     """`incidents/IL-NNNN.json`, `incidents.json` and `incidents.csv` in one pass, each
     incident rendered once and then let go; `observe` sees every released incident's summary
-    and data (compact JSON) on the way.
+    and data (compact JSON) on the way; `progress`, (files done, files in all).
 
     `incidents.json` is streamed: the same bytes as dumping the whole list at once.
     """
@@ -149,7 +151,9 @@ def write_incidents(
         table.write(CSV_HEADER)
         items: list[bytes] = []  # written a chunk at a time: fewer, larger writes
         records: list[bytes] = []
-        for rendered in render_all(workers, todo, writer.folder):
+        for done, rendered in enumerate(render_all(workers, todo, writer.folder), 1):
+            if progress is not None:
+                progress(done, len(snapshot.files))
             if rendered.fresh and rendered.blob is not None:
                 cache.keep(rendered.blob, rendered.released)
             if rendered.summary is None or rendered.file is None:
