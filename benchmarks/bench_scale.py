@@ -22,12 +22,14 @@ Commands (`--only` picks some):
 - lint-nocache, lint-cold (empty cache, which the run fills), lint-warm (nothing changed),
   lint-10-changed and lint-10-moved (ten files edited before each run: a comment added at
   the end, or at the top so that every line moves);
-- fmt-check, export, similar (the last one runs benchmarks/bench_similar.py).
+- fmt-check and export, each cold (empty cache) and warm (nothing changed), and similar
+  (which runs benchmarks/bench_similar.py).
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import multiprocessing
 import os
 import platform
@@ -55,7 +57,9 @@ COMMANDS = (
     "lint-10-changed",
     "lint-10-moved",
     "fmt-check",
+    "fmt-check-warm",
     "export",
+    "export-warm",
     "similar",
 )
 
@@ -245,6 +249,10 @@ def check_jsonschema(root: Path, executable: str, jobs: int) -> None:
 # ------------------------------------------------------------------------------------------
 
 
+def _drop(cache: Path, _run: int) -> None:
+    shutil.rmtree(cache, ignore_errors=True)
+
+
 def curator(*args: str) -> list[str]:
     return [sys.executable, "-m", "curator", *args]
 
@@ -261,8 +269,7 @@ def run_size(size: int, args: argparse.Namespace) -> dict[str, list[Sample]]:
     def want(name: str) -> bool:
         return name in args.only
 
-    def drop_cache(_: int) -> None:
-        shutil.rmtree(cache, ignore_errors=True)
+    drop_cache = functools.partial(_drop, cache)
 
     lint = curator("lint", "--root", str(root), "--quiet")  # run from the root, as people do
     plan: list[tuple[str, list[str], Path | None, Callable | None]] = [
@@ -293,16 +300,21 @@ def run_size(size: int, args: argparse.Namespace) -> dict[str, list[Sample]]:
                 results[name] = repeat(runs(name), lint, root, before=edits)
             finally:
                 edits.restore()
-    if want("fmt-check"):
-        print(f"  {size:,}: fmt-check", file=sys.stderr)
-        results["fmt-check"] = repeat(
-            runs("fmt-check"), curator("fmt", "--check", "--root", str(root))
-        )
-    if want("export"):
-        print(f"  {size:,}: export", file=sys.stderr)
-        out = args.dir / f"export-{size}"
-        export = curator("export", "--root", str(clean), "--out", str(out), "--version", "v0.0.0")
-        results["export"] = repeat(runs("export"), export)
+    out = args.dir / f"export-{size}"
+    export = curator("export", "--root", str(clean), "--out", str(out), "--version", "v0.0.0")
+    cached_commands = (
+        ("fmt-check", curator("fmt", "--check", "--root", str(root)), root),
+        ("export", export, clean),
+    )
+    for name, command, where in cached_commands:
+        if want(name):  # cold: an empty cache, which the run fills
+            print(f"  {size:,}: {name}", file=sys.stderr)
+            empty = functools.partial(_drop, where / ".curator-cache")
+            results[name] = repeat(runs(name), command, where, empty)
+        if want(f"{name}-warm"):  # nothing changed since the last run
+            print(f"  {size:,}: {name}-warm", file=sys.stderr)
+            measure(command, where)
+            results[f"{name}-warm"] = repeat(runs(f"{name}-warm"), command, where)
     return results
 
 
@@ -348,8 +360,10 @@ LABELS = {
     "lint-warm": "`curator lint`, warm (nothing changed)",
     "lint-10-changed": "`curator lint`, 10 files changed (text)",
     "lint-10-moved": "`curator lint`, 10 files changed (lines moved)",
-    "fmt-check": "`curator fmt --check`",
-    "export": "`curator export` (defect-free copy)",
+    "fmt-check": "`curator fmt --check`, cold (empty cache)",
+    "fmt-check-warm": "`curator fmt --check`, warm",
+    "export": "`curator export`, cold (defect-free copy, empty cache)",
+    "export-warm": "`curator export`, warm",
 }
 
 

@@ -401,7 +401,6 @@ class Writeup:
     actions: list[str]
     follow_ups: list[str]
     sources: list[dict[str, str]]
-    related: list[str] = field(default_factory=list)
     duplicate_of: str | None = None
     withdrawn_reason: str | None = None
     used: dict[str, list[str]] = field(default_factory=dict)  # templates already said
@@ -511,9 +510,6 @@ def render(w: Writeup) -> list[str]:
             for key in ("publisher", "published", "language")
             if key in source
         ]
-    if w.related:
-        lines.append("related:")
-        lines += [f"  - {ref}" for ref in w.related]
     if w.duplicate_of:
         lines.append(f"duplicate_of: {w.duplicate_of}")
     if w.withdrawn_reason:

@@ -207,6 +207,7 @@ class ResultCache:
         summaries = Store.open(library.root, "lint-summary", parts)
         if not (results.enabled and summaries.enabled):
             return None
+        results.read_all()  # every run asks about every file of the library
         return cls(results, summaries, library.root)
 
     @classmethod
@@ -256,6 +257,7 @@ class ResultCache:
             return None  # not what this version writes: check the file again
 
     def summary_data(self, key: str, summary_key: str) -> list[Any] | None:
+        self.summaries.read_all()  # at the first summary asked for: the rest will follow
         kept = self.summaries.get(key)
         if not isinstance(kept, list) or len(kept) != 2 or kept[0] != summary_key:
             return None
