@@ -27,6 +27,7 @@ import sys
 import traceback
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -59,6 +60,20 @@ PARALLEL_FROM = 200  # files to check before worker processes pay off (benchmark
 Progress = Callable[[int, int], None]
 Task = tuple[int, str, str]  # (index, path, display)
 _TURNING_POINTS = [r.turning_points for r in FILE_RULES if hasattr(r, "turning_points")]
+Compute = Callable[[IncidentFile, bytes], Any]
+
+
+@dataclass(frozen=True)
+class Extra:
+    """Work a caller wants done on each file while lint has it parsed, so that no file is
+    parsed twice (`curator export` takes each incident's released data this way).
+    `compute(file, raw)` runs wherever the file is checked, a worker process perhaps (so it
+    must be picklable: a module-level function or a `functools.partial` of one); `take(path,
+    value)` then runs here, in the order results arrive. Files whose result came from the
+    cache are not parsed, so they get neither: the caller must cope with a missing value."""
+
+    compute: Compute
+    take: Callable[[str, Any], None]
 
 
 def display_path(path: Path, cwd: Path | None = None) -> str:
@@ -106,8 +121,11 @@ def parse_incident(
     return IncidentFile(path, display, loaded, incident, errors, taxonomy, today)
 
 
-def check_file(path: Path, display: str, taxonomy: Taxonomy, today: dt.date) -> Checked:
-    """Findings of the single-file rules, and what the cross-file rules need."""
+def check_file(
+    path: Path, display: str, taxonomy: Taxonomy, today: dt.date, extra: Compute | None = None
+) -> Checked:
+    """Findings of the single-file rules, and what the cross-file rules need; and `extra`'s
+    value for the parsed file, if asked for."""
     try:
         before = os.stat(path)  # before reading: a change after it shows as a new stat
     except OSError:
@@ -129,10 +147,13 @@ def check_file(path: Path, display: str, taxonomy: Taxonomy, today: dt.date) -> 
         findings = [finding for rule in FILE_RULES for finding in rule.check(file)]
         points = [day.isoformat() for turning in _TURNING_POINTS for day in turning(file)]
         summary = FileSummary.of(file)
+        value = extra(file, raw) if extra is not None else None
     except Exception as exc:  # a bug in a rule must not stop the run; never cached
         return Checked([_internal(display, exc)], FileSummary(display, path.stem))
     digest = hashlib.sha256(raw).hexdigest()
-    return Checked(findings, summary, digest, settled_stat(before) if before else None, points)
+    result = Checked(findings, summary, digest, settled_stat(before) if before else None, points)
+    result.extra = value
+    return result
 
 
 def _internal(display: str, exc: BaseException) -> Finding:
@@ -165,15 +186,17 @@ def lint(
     cache: bool = False,
     jobs: int | None = None,
     progress: Progress | None = None,
+    extra: Extra | None = None,
 ) -> list[Finding]:
     """Every finding for `paths` (default: the whole library), with cross-file rules seeing
     the whole library either way. With `release`, placeholder ids are errors.
 
     `cache` keeps results in `.curator-cache/` at the library root; `jobs` caps the worker
     processes (default: one per CPU, when there are enough files); `progress` is called
-    with (files done, files in all) as the run goes.
+    with (files done, files in all) as the run goes; `extra`, see `Extra`.
     """
-    run = _Run(library, today or dt.datetime.now(dt.UTC).date(), cwd, jobs, progress)
+    today = today or dt.datetime.now(dt.UTC).date()
+    run = _Run(library, today, cwd, jobs, progress, extra)
     with without_cyclic_gc():
         try:
             findings = run.findings(paths, ResultCache.open(library) if cache else None)
@@ -196,12 +219,14 @@ class _Run:
         cwd: Path | None,
         jobs: int | None,
         progress: Progress | None,
+        extra: Extra | None = None,
     ) -> None:
         self.library = library
         self.today = today
         self.cwd = cwd
         self.jobs = jobs
         self.progress = progress
+        self.extra = extra
 
     def findings(self, paths: Sequence[Path], store: ResultCache | None) -> list[Finding]:
         library, cwd = self.library, self.cwd
@@ -212,7 +237,7 @@ class _Run:
         entries = list(dict.fromkeys([*(f"{folder}{os.sep}{n}" for n in names), *selected]))
         displays = display_paths(entries, cwd)
         checked = check_files(
-            entries, displays, taxonomy, self.today, store, self.jobs, self.progress
+            entries, displays, taxonomy, self.today, store, self.jobs, self.progress, self.extra
         )
         findings = [finding for result in checked for finding in result.findings]
         findings += self.library_findings(entries, checked, store)
@@ -265,6 +290,7 @@ def check_files(
     store: ResultCache | None = None,
     jobs: int | None = None,
     progress: Progress | None = None,
+    extra: Extra | None = None,
 ) -> list[Checked]:
     """`check_file` for every path, in order: from the cache where it holds the answer,
     the rest in worker processes or here."""
@@ -278,7 +304,11 @@ def check_files(
         else:
             results[index] = kept
     done = len(paths) - len(tasks)
-    for index, result in run_checks(tasks, taxonomy, today, jobs, keep=store is not None):
+    compute = extra.compute if extra else None
+    for index, result in run_checks(tasks, taxonomy, today, jobs, store is not None, compute):
+        if extra is not None and result.extra is not None:
+            extra.take(paths[index], result.extra)
+            result.extra = None  # the caller has it now; results live to the end of the run
         results[index] = result
         if store:
             store.put(paths[index], day, result)
@@ -295,20 +325,24 @@ def run_checks(
     today: dt.date,
     jobs: int | None = None,
     keep: bool = False,
+    extra: Compute | None = None,
 ) -> Iterator[tuple[int, Checked]]:
     """(index, result) of each task as it finishes; in worker processes if it pays. With
     `keep` (results go to the cache), workers also work out what the cache needs."""
     workers = _workers(len(tasks), jobs)
     if workers == 1:
         for index, path, display in tasks:  # one by one, for the progress line
-            yield index, check_file(Path(path), display, taxonomy, today)
+            yield index, check_file(Path(path), display, taxonomy, today, extra)
         return
     # Small chunks keep every worker busy to the end and the progress line moving.
     size = max(8, min(250, len(tasks) // (workers * 8)))
     chunks = [tasks[i : i + size] for i in range(0, len(tasks), size)]
     failed: list[Sequence[Task]] = []
     pool = ProcessPoolExecutor(
-        workers, _process_context(), initializer=_start_worker, initargs=(taxonomy, today, keep)
+        workers,
+        _process_context(),
+        initializer=_start_worker,
+        initargs=(taxonomy, today, keep, extra),
     )
     try:
         futures = {pool.submit(_check_chunk_in_worker, chunk): chunk for chunk in chunks}
@@ -320,7 +354,7 @@ def run_checks(
     finally:  # on Ctrl-C, do not wait for the chunks not yet started
         pool.shutdown(wait=True, cancel_futures=True)
     for chunk in failed:
-        yield from _check_chunk(chunk, taxonomy, today)
+        yield from _check_chunk(chunk, taxonomy, today, extra)
 
 
 def _workers(count: int, jobs: int | None) -> int:
@@ -338,22 +372,24 @@ def _process_context() -> Any:
 
 
 def _check_chunk(
-    chunk: Sequence[Task], taxonomy: Taxonomy, today: dt.date
+    chunk: Sequence[Task], taxonomy: Taxonomy, today: dt.date, extra: Compute | None = None
 ) -> list[tuple[int, Checked]]:
-    return [(i, check_file(Path(path), display, taxonomy, today)) for i, path, display in chunk]
+    return [
+        (i, check_file(Path(path), display, taxonomy, today, extra)) for i, path, display in chunk
+    ]
 
 
 _worker: dict[str, Any] = {}
 
 
-def _start_worker(taxonomy: Taxonomy, today: dt.date, keep: bool) -> None:
+def _start_worker(taxonomy: Taxonomy, today: dt.date, keep: bool, extra: Compute | None) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the main process's to handle
     gc.disable()  # see `without_cyclic_gc`; a worker lives for one run
-    _worker.update(taxonomy=taxonomy, today=today, keep=keep)
+    _worker.update(taxonomy=taxonomy, today=today, keep=keep, extra=extra)
 
 
 def _check_chunk_in_worker(chunk: Sequence[Task]) -> list[tuple[int, Checked]]:
-    results = _check_chunk(chunk, _worker["taxonomy"], _worker["today"])
+    results = _check_chunk(chunk, _worker["taxonomy"], _worker["today"], _worker["extra"])
     if _worker["keep"]:  # the cache's hash of each summary: worked out here, in parallel
         for _, result in results:
             _ = result.summary_key

@@ -72,6 +72,7 @@ class Checked:
         "_summary_key",
         "digest",
         "display",
+        "extra",
         "findings",
         "stat",
         "turning_points",
@@ -95,6 +96,7 @@ class Checked:
         self._summary_key: str | None = None
         self._cache: ResultCache | None = None
         self._key = ""
+        self.extra: Any = None  # what `lint.Extra.compute` gave for this file; never kept
 
     @classmethod
     def kept(
@@ -108,14 +110,14 @@ class Checked:
             None,
             None,
         )
-        result._cache, result._key = cache, key
+        result._cache, result._key, result.extra = cache, key, None
         return result
 
     def __reduce__(self) -> tuple[Any, ...]:
         # From a worker process, in plain values: a third of the cost of pickling objects.
         rows = [_finding_row(f) for f in self.findings]
         state = (rows, self.digest, self.stat, self.turning_points, self.display)
-        return (_unpickle, (*state, self.summary_data, self._summary_key))
+        return (_unpickle, (*state, self.summary_data, self._summary_key, self.extra))
 
     @property
     def summary(self) -> FileSummary:
@@ -155,9 +157,11 @@ def _unpickle(
     display: str,
     data: list[Any],
     summary_key: str | None,
+    extra: Any,
 ) -> Checked:
     result = Checked([_finding(display, row) for row in rows], None, digest, stat, points)
     result.display, result._data, result._summary_key = display, data, summary_key
+    result.extra = extra
     return result
 
 

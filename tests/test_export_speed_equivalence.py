@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from synthetic import synthetic_library
 
 import curator.export.released as released
+import curator.lint
 from curator.cache import Store
 from curator.export import ExportOptions, export
 from curator.export.build import json_dump
@@ -73,10 +74,9 @@ def test_parallel_serial_cached_and_uncached_exports_are_the_same_bytes(library,
     assert plain == cold == warm == warm_serial
 
 
-def test_a_warm_export_reads_no_incident_file_and_a_changed_one_is_read_again(
+def test_an_export_parses_each_file_once_and_a_warm_one_only_what_changed(
     library, tmp_path, monkeypatch
 ):
-    exported(library, tmp_path / "first", jobs=1)
     parsed: list[bytes] = []
     real_load = released.load_bytes
 
@@ -84,17 +84,24 @@ def test_a_warm_export_reads_no_incident_file_and_a_changed_one_is_read_again(
         parsed.append(raw)
         return real_load(raw)
 
+    # Lint parses what its cache does not hold, and hands the export the released data.
+    monkeypatch.setattr(curator.lint, "load_bytes", counting_load)
     monkeypatch.setattr(released, "load_bytes", counting_load)
+    exported(library, tmp_path / "first", jobs=1)
+    every_file = sorted(path.read_bytes() for path in library.incident_paths())
+    assert sorted(parsed) == every_file  # each file once, drafts too: lint reads them all
+    parsed.clear()
     again = exported(library, tmp_path / "again", jobs=1)
-    assert parsed == []  # every incident came from the cache
+    assert parsed == []  # every incident came from the caches
     assert again == files_of(tmp_path / "first")
 
     path = library.incident_path("IL-0901")
     path.write_text(incident("IL-0901", ("occurred: 2024-05", "occurred: 2023-11")), "utf-8")
     git(library.root, "commit", "-q", "-am", "IL-0901: the date")
     changed = exported(library, tmp_path / "changed", jobs=1)
-    assert parsed == [path.read_bytes()]  # only the changed file, whose blob is new
+    assert parsed == [path.read_bytes()]  # only the changed file, and only once
     assert json.loads(changed["incidents/IL-0901.json"])["occurred"] == "2023-11"
+    monkeypatch.setattr(curator.lint, "load_bytes", real_load)
     monkeypatch.setattr(released, "load_bytes", real_load)
     assert changed == exported(library, tmp_path / "fresh", cache=False, jobs=1)
 
@@ -170,3 +177,34 @@ def test_workers_give_results_in_order_and_redo_the_share_of_a_worker_that_died(
     with Workers(2) as workers:
         results = list(workers.in_order(_double_or_die, range(100), chunk_size=3))
     assert results == [number * 2 for number in range(100)]
+
+
+def test_unchanged_incident_files_are_linked_from_the_export_they_replace(library, tmp_path):
+    out = tmp_path / "out"
+    exported(library, out, jobs=1)
+    kept = out / sorted((out / "incidents").iterdir())[0]
+    changed = out / "incidents" / "IL-0901.json"
+    kept_inode, changed_inode = kept.stat().st_ino, changed.stat().st_ino
+    path = library.incident_path("IL-0901")
+    path.write_text(incident("IL-0901", ("occurred: 2024-05", "occurred: 2023-11")), "utf-8")
+    git(library.root, "commit", "-q", "-am", "IL-0901: the date")
+    again = exported(library, out, jobs=2)
+    assert kept.stat().st_ino == kept_inode  # the same file, linked into the new export
+    assert changed.stat().st_ino != changed_inode  # written afresh: its bytes changed
+    assert kept.stat().st_nlink == 1  # the export it came from is gone
+    assert again == exported(library, tmp_path / "fresh", cache=False, jobs=1)
+
+
+def test_a_tampered_or_symlinked_file_of_the_old_export_is_never_linked(library, tmp_path):
+    out = tmp_path / "out"
+    truth = exported(library, out, jobs=1)
+    first, second = sorted(p for p in truth if p.startswith("incidents/"))[:2]
+    tampered = out / first
+    tampered.write_bytes(tampered.read_bytes().replace(b'"title": "', b'"title": "X'))
+    outside = tmp_path / "outside.json"
+    outside.write_bytes(truth[second])  # the right bytes, but elsewhere
+    (out / second).unlink()
+    (out / second).symlink_to(outside)
+    assert exported(library, out, jobs=1) == truth
+    assert not (out / second).is_symlink()
+    assert (out / second).stat().st_ino != outside.stat().st_ino

@@ -1,5 +1,6 @@
 """The library at a commit, as the export sees it: checked, listed with each file's git blob,
-dated. (The incidents themselves are read by `curator.export.released`.)
+dated. (The incidents are rendered by `curator.export.released`; lint hands over the
+released data of each file it parses, so that no file is parsed twice.)
 
 The export describes a commit, so the incident and taxonomy files on disk must be exactly
 the committed ones; and it describes a release, so lint errors and placeholder ids stop it.
@@ -8,18 +9,22 @@ the committed ones; and it describes a release, so lint errors and placeholder i
 from __future__ import annotations
 
 import datetime as dt
+import functools
+import hashlib
+import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from curator.export.errors import ExportError, ExportRefused
 from curator.export.git import Commit, GitError, Repo
 from curator.export.history import History, file_history
 from curator.findings import Severity
 from curator.library import INCIDENTS, Library
+from curator.lint import Extra, lint
 from curator.lint import Progress as Step
-from curator.lint import lint
 from curator.model import Incident
+from curator.rules.base import IncidentFile
 from curator.taxonomy import Taxonomy
 
 EXPORTED_STATUSES = ("published", "withdrawn")
@@ -37,6 +42,15 @@ class Snapshot:
     history: History
     files: list[Path]  # every incident file, by id number; drafts are skipped when read
     blobs: dict[str, str]  # git's object id of each incident file at HEAD, by path
+    parsed: dict[str, Parsed]  # what lint parsed this run, by absolute path (text)
+
+
+class Parsed(NamedTuple):
+    """One incident file as lint parsed it: the git object id of the bytes parsed, and the
+    released data (compact JSON)."""
+
+    blob: str
+    released: str
 
 
 def id_number(incident_id: str) -> int:
@@ -61,15 +75,39 @@ def open_repo(library: Library) -> Repo:
 
 
 def check_releasable(
-    library: Library, cwd: Path | None = None, cache: bool = True, progress: Step | None = None
+    library: Library,
+    cwd: Path | None = None,
+    cache: bool = True,
+    progress: Step | None = None,
+    extra: Extra | None = None,
 ) -> None:
     """Raise ExportRefused when `curator lint --release` would fail: any error, and
     placeholder ids (`IL-NEW-…`), which a release must not hold. With `cache`, lint keeps
     and uses its results in `.curator-cache/`, as `curator lint` does."""
-    findings = lint(library, cwd=cwd, release=True, cache=cache, progress=progress)
+    findings = lint(library, cwd=cwd, release=True, cache=cache, progress=progress, extra=extra)
     errors = [f for f in findings if f.severity is Severity.ERROR]
     if errors:
         raise ExportRefused(errors)
+
+
+def parse_released(file: IncidentFile, raw: bytes, hash_length: int) -> Parsed | None:
+    """What the export needs of a file lint has just parsed (`lint.Extra.compute`)."""
+    if file.incident is None:
+        return None
+    return Parsed(blob_id(raw, hash_length), compact(released_data(file.incident)))
+
+
+def compact(data: Any) -> str:
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+
+
+def blob_id(raw: bytes, length: int) -> str:
+    """git's object id of a file with these bytes (`git hash-object`), in the repository's
+    hash: SHA-1 (40 hex digits) or SHA-256 (64)."""
+    digest = hashlib.sha1() if length == 40 else hashlib.sha256()
+    digest.update(b"blob %d\0" % len(raw))
+    digest.update(raw)
+    return digest.hexdigest()
 
 
 def released_data(incident: Incident) -> dict[str, Any]:
@@ -100,14 +138,20 @@ def collect(
     progress: Step | None = None,
 ) -> Snapshot:
     repo = open_repo(library)
-    check_releasable(library, cwd, cache, progress)
     try:
         head = repo.commit("HEAD")
+        blobs = {entry.path: entry.blob for entry in repo.tree(head.sha, INCIDENTS)}
+    except GitError as exc:
+        raise ExportError(str(exc)) from exc
+    parsed: dict[str, Parsed] = {}
+    hash_length = len(head.sha)  # 40 (SHA-1) or 64 (SHA-256), as every object id
+    compute = functools.partial(parse_released, hash_length=hash_length)
+    check_releasable(library, cwd, cache, progress, Extra(compute, parsed.__setitem__))
+    try:
         history = file_history(repo.file_events(INCIDENTS, head.sha))
         version = version or repo.describe(head.sha)
-        blobs = {entry.path: entry.blob for entry in repo.tree(head.sha, INCIDENTS)}
     except GitError as exc:
         raise ExportError(str(exc)) from exc
     # Lint has checked that every file is named by its numbered id.
     files = sorted(library.incident_paths(), key=lambda path: id_number(path.stem))
-    return Snapshot(repo, head, version, library.taxonomy, history, files, blobs)
+    return Snapshot(repo, head, version, library.taxonomy, history, files, blobs, parsed)

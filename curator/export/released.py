@@ -4,13 +4,15 @@ incidents.json, its CSV record, and the summary that the aggregate files need.
 At 100,000 incidents this is most of an export, so:
 - the incidents are rendered in worker processes (`curator.workers`), which also write the
   per-incident files; the results come back in id order, so the bytes do not change;
-- parsing is the costly part (libyaml and the model), so the released data of each file
-  is kept in `.curator-cache/` (the "export" store) under the file's git blob id. The id
-  is computed here from the very bytes that were parsed, and an entry is kept only when it
-  equals the blob committed at HEAD: an entry can only ever describe those bytes. A file
-  that differs from its blob (a git filter, say) is parsed every time. The store's context
-  names the code that parses (curator's source and the versions of Python, pydantic,
-  PyYAML and libyaml).
+- parsing is the costly part (libyaml and the model), so no file is parsed twice: lint
+  hands over the released data of every file it parses (`Snapshot.parsed`), and the
+  released data of each file is kept in `.curator-cache/` (the "export" store) under the
+  file's git blob id, for the files a warm lint does not parse. The id is computed from
+  the very bytes that were parsed, and an entry is kept only when it equals the blob
+  committed at HEAD: an entry can only ever describe those bytes. A file that differs
+  from its blob (a git filter, say) is parsed every time. The store's context names the
+  code that parses (curator's source and the versions of Python, pydantic, PyYAML and
+  libyaml).
 
 Whether its data was cached or not, every incident is validated through
 `ExportedIncident` before anything is written.
@@ -19,8 +21,8 @@ Whether its data was cached or not, every incident is validated through
 from __future__ import annotations
 
 import functools
-import hashlib
 import json
+import os
 import sys
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
@@ -33,7 +35,14 @@ import yaml
 from curator import __version__
 from curator.cache import Store
 from curator.export.build import CSV_HEADER, Summary, csv_line, json_dump
-from curator.export.collect import EXPORTED_STATUSES, Snapshot, released_data, timestamp
+from curator.export.collect import (
+    EXPORTED_STATUSES,
+    Snapshot,
+    blob_id,
+    compact,
+    released_data,
+    timestamp,
+)
 from curator.export.errors import ExportError
 from curator.export.model import ExportedIncident, ManifestFile
 from curator.export.write import ExportWriter, write_file
@@ -63,7 +72,8 @@ class Task(NamedTuple):  # (named tuples: 100,000 of each cross between processe
     path: str
     blob: str | None  # its object id at HEAD (None: not committed)
     dates: tuple[str, str] | None  # added, modified (None: no commit in the history)
-    released: str | None  # its released data from the cache (compact JSON), if there
+    released: str | None  # its released data (compact JSON), if lint or the cache had it
+    fresh: bool  # `released` was parsed this run from bytes equal to the blob: keep it
 
 
 class Rendered(NamedTuple):
@@ -151,7 +161,8 @@ def write_incidents(
         table.write(CSV_HEADER)
         items: list[bytes] = []  # written a chunk at a time: fewer, larger writes
         records: list[bytes] = []
-        for done, rendered in enumerate(render_all(workers, todo, writer.folder), 1):
+        rendering = render_all(workers, todo, writer.folder, writer.previous)
+        for done, rendered in enumerate(rendering, 1):
             if progress is not None:
                 progress(done, len(snapshot.files))
             if rendered.fresh and rendered.blob is not None:
@@ -178,30 +189,44 @@ def write_incidents(
 
 def tasks(snapshot: Snapshot, cache: ReleasedCache) -> deque[Task]:
     """A task for every incident file, by id; taken off the queue as they are rendered."""
-    cached = cache.lookup(snapshot.blobs.values())
+    parsed = snapshot.parsed
+    missing = {b for p, b in _blobs_by_path(snapshot) if parsed.get(p, (None,))[0] != b}
+    cached = cache.lookup(missing) if missing else {}
     stamps = functools.cache(timestamp)  # most commits touch many files
     found: deque[Task] = deque()
-    for path in snapshot.files:
-        relative = f"{INCIDENTS}/{path.name}"
-        blob = snapshot.blobs.get(relative)
-        dates = snapshot.history.dates.get(relative)
+    for path, blob in _blobs_by_path(snapshot):
+        dates = snapshot.history.dates.get(f"{INCIDENTS}/{os.path.basename(path)}")
         when = (stamps(dates.added), stamps(dates.modified)) if dates else None
-        found.append(Task(str(path), blob, when, cached.pop(blob, None) if blob else None))
+        fresh = parsed.pop(path, None)
+        if blob is not None and fresh is not None and fresh.blob == blob:
+            found.append(Task(path, blob, when, fresh.released, True))
+        else:
+            found.append(Task(path, blob, when, cached.pop(blob, None) if blob else None, False))
     return found
 
 
-def render_all(workers: Workers, tasks: deque[Task], folder: Path) -> Iterator[Rendered]:
+def _blobs_by_path(snapshot: Snapshot) -> Iterator[tuple[str, str | None]]:
+    for path in snapshot.files:
+        yield str(path), snapshot.blobs.get(f"{INCIDENTS}/{path.name}")
+
+
+def render_all(
+    workers: Workers, tasks: deque[Task], folder: Path, previous: Path | None = None
+) -> Iterator[Rendered]:
     """`render` for every task, in order, emptying `tasks` as it goes."""
     taken = (tasks.popleft() for _ in range(len(tasks)))
-    return workers.in_order(functools.partial(render, folder=folder), taken, _CHUNK)
+    work = functools.partial(render, folder=folder, previous=previous)
+    return workers.in_order(work, taken, _CHUNK)
 
 
-def render(task: Task, folder: Path) -> Rendered:
+def render(task: Task, folder: Path, previous: Path | None = None) -> Rendered:
     """Read (unless cached), validate and render one incident; write its own file under
-    `folder`, the export's temporary folder (`incidents/` must exist there)."""
+    `folder`, the export's temporary folder (`incidents/` must exist there), or link it
+    from `previous`, the export being replaced, where it holds the same bytes."""
     if task.released is not None:
         try:
-            return _render(task, folder, json.loads(task.released), task.released, False)
+            data = json.loads(task.released)
+            return _render(task, (folder, previous), data, task.released, task.fresh)
         except (ValueError, KeyError, TypeError):  # (a ValidationError is a ValueError)
             pass  # not what curator keeps: read the file, and keep what it holds instead
     with open(task.path, "rb") as stream:
@@ -211,10 +236,16 @@ def render(task: Task, folder: Path) -> Rendered:
         raise ExportError(f"{task.path} passed lint but does not load: {problems}")
     data = released_data(incident)
     fresh = task.blob is not None and blob_id(raw, len(task.blob)) == task.blob
-    return _render(task, folder, data, compact(data), fresh)
+    return _render(task, (folder, previous), data, compact(data), fresh)
 
 
-def _render(task: Task, folder: Path, data: dict[str, Any], released: str, fresh: bool) -> Rendered:
+def _render(
+    task: Task,
+    folders: tuple[Path, Path | None],
+    data: dict[str, Any],
+    released: str,
+    fresh: bool,
+) -> Rendered:
     if data["status"] not in EXPORTED_STATUSES:
         return Rendered(task.blob, released, fresh)
     if task.dates is None:
@@ -222,20 +253,8 @@ def _render(task: Task, folder: Path, data: dict[str, Any], released: str, fresh
     added, modified = task.dates
     incident = ExportedIncident.model_validate({**data, "added": added, "modified": modified})
     text = json_dump(incident.model_dump(mode="json"))
-    file = write_file(folder, f"{INCIDENTS}/{incident.id}.json", text + b"\n")
+    folder, previous = folders
+    file = write_file(folder, f"{INCIDENTS}/{incident.id}.json", text + b"\n", previous)
     nested = b"    " + text.replace(b"\n", b"\n    ")
     summary = Summary.of(incident)
     return Rendered(task.blob, released, fresh, summary, file, nested, csv_line(incident))
-
-
-def compact(data: Any) -> str:
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-
-
-def blob_id(raw: bytes, length: int) -> str:
-    """git's object id of a file with these bytes (`git hash-object`), in the repository's
-    hash: SHA-1 (40 hex digits) or SHA-256 (64)."""
-    digest = hashlib.sha1() if length == 40 else hashlib.sha256()
-    digest.update(b"blob %d\0" % len(raw))
-    digest.update(raw)
-    return digest.hexdigest()

@@ -3,6 +3,13 @@
 Readers of `--out` see the previous export or the new one, never a mix: the new folder
 is complete before it is renamed in, and on any failure it is deleted and the previous
 export is left as it was. Each file's size and SHA-256 are taken as it is written.
+
+A per-incident file whose bytes are already in the previous export is hard-linked from
+there instead of written: making a file costs 100–200 µs on the machine of
+benchmarks/README.md, a link 12 µs, and most incidents do not change between two
+exports. The link is made only after reading the old file and finding exactly the new
+bytes; the previous export is deleted once this one is swapped in, so nothing else holds
+the file afterwards.
 """
 
 from __future__ import annotations
@@ -38,12 +45,31 @@ def check_target(out: Path) -> None:
         )
 
 
-def write_file(folder: Path, path: str, data: bytes) -> ManifestFile:
+def write_file(folder: Path, path: str, data: bytes, previous: Path | None = None) -> ManifestFile:
     """Write one whole file of an export under `folder` (an `ExportWriter`'s), from any
-    process: the per-incident files are written by the workers that render them."""
-    with open(folder / path, "wb") as out:
-        out.write(data)
+    process: the per-incident files are written by the workers that render them. With
+    `previous` (the export being replaced), link the file from there if it holds `data`."""
+    target = folder / path
+    if previous is None or not _linked(previous / path, target, data):
+        with open(target, "wb") as out:
+            out.write(data)
     return ManifestFile(path=path, size=len(data), sha256=hashlib.sha256(data).hexdigest())
+
+
+def _linked(old: Path, target: Path, data: bytes) -> bool:
+    """Hard-link `old` as `target` if it is a regular file holding exactly `data`."""
+    try:
+        descriptor = os.open(old, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return False  # not there (a new incident), or a symbolic link: never followed
+    try:
+        with os.fdopen(descriptor, "rb") as stream:
+            if stream.read(len(data) + 1) != data:
+                return False
+        os.link(old, target, follow_symlinks=False)
+    except OSError:  # no hard links here (another file system, say): write it instead
+        return False
+    return True
 
 
 class HashingFile:
@@ -73,6 +99,11 @@ class ExportWriter:
     def __enter__(self) -> ExportWriter:
         self._temp = Path(tempfile.mkdtemp(prefix=f".{self.out.name}.", dir=self.out.parent))
         return self
+
+    @property
+    def previous(self) -> Path | None:
+        """The export this one replaces, if there is one (see `write_file`)."""
+        return self.out if (self.out / MANIFEST).is_file() else None
 
     @property
     def folder(self) -> Path:
