@@ -12,7 +12,7 @@ from conftest import REPO, run_curator, write_library
 from curator.library import Library
 from curator.similarity import store
 from curator.similarity.entities import entities
-from curator.similarity.index import build
+from curator.similarity.index import build, build_from
 from curator.similarity.records import read_record
 from curator.similarity.similar import DUPLICATE_THRESHOLD, Judge, occurred_range
 from curator.similarity.text import stem, tokens
@@ -414,3 +414,15 @@ def test_new_english_write_up_is_flagged_against_the_bundled_library():
     [result] = similar_json(str(EVAL / "IL-NEW-datadog-systemd-en.yaml"), "--root", str(REPO))
     top = result["matches"][0]
     assert (top["id"], top["kind"]) == ("IL-0198", "duplicate")
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_building_the_index_reports_progress_up_to_every_file(tmp_path, workers):
+    items = [(path, path.name) for path in sorted((REPO / "incidents").glob("*.yaml"))]
+    items = items * 40  # past the point where worker processes are used
+    calls: list[tuple[int, int]] = []
+    index = build_from(items, workers, lambda done, total: calls.append((done, total)))
+    assert len(index.records) == len(items)
+    assert calls[-1] == (len(items), len(items))
+    assert [done for done, _ in calls] == sorted({done for done, _ in calls})  # rising
+    assert len(calls) == -(-len(items) // 1000)  # one call per chunk of files

@@ -15,7 +15,7 @@ from typing import Any
 from curator.library import Library
 from curator.lint import expand
 from curator.model import DIMENSIONS
-from curator.similarity.index import Index
+from curator.similarity.index import Index, Progress
 from curator.similarity.records import Record, read_record
 from curator.similarity.search import SearchReport, search
 from curator.similarity.similar import Judge, Match
@@ -67,9 +67,9 @@ def _library_path(library: Library, path: Path) -> str:
 
 
 def similar(
-    library: Library, paths: Sequence[Path], every: bool, top: int
+    library: Library, paths: Sequence[Path], every: bool, top: int, progress: Progress | None = None
 ) -> list[tuple[Input, list[Match]]]:
-    index = load_index(library)
+    index = load_index(library, progress=progress)
     judge = Judge(index)
     return [
         (given, judge.similar(given.record, top)) for given in inputs(library, index, paths, every)
@@ -99,9 +99,9 @@ def similar_text(results: list[tuple[Input, list[Match]]]) -> str:
 
 
 def suggest(
-    library: Library, paths: Sequence[Path], every: bool
+    library: Library, paths: Sequence[Path], every: bool, progress: Progress | None = None
 ) -> list[tuple[Input, dict[str, DimensionSuggestions]]]:
-    index = load_index(library)
+    index = load_index(library, progress=progress)
     suggester = Suggester(index, library.taxonomy)
     return [
         (given, suggester.suggest(given.record)) for given in inputs(library, index, paths, every)
@@ -152,7 +152,11 @@ def _evidence_text(evidence: dict[str, Any]) -> str:
 
 
 def run_search(
-    library: Library, query: str, filters: dict[str, list[str]], top: int
+    library: Library,
+    query: str,
+    filters: dict[str, list[str]],
+    top: int,
+    progress: Progress | None = None,
 ) -> SearchReport:
     taxonomy = library.taxonomy
     for dimension, terms in filters.items():
@@ -161,7 +165,7 @@ def run_search(
                 hint = taxonomy.did_you_mean(dimension, term)
                 suggestion = f"; did you mean {', '.join(hint)}?" if hint else ""
                 raise BadInput(f"{term!r} is not a term of {dimension}{suggestion}")
-    return search(load_index(library), taxonomy, query, filters, top)
+    return search(load_index(library, progress=progress), taxonomy, query, filters, top)
 
 
 def search_text(report: SearchReport) -> str:

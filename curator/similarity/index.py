@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from functools import cached_property
@@ -222,14 +222,22 @@ class Index:
         return {self.entity_names[c] for c in self.doc_entities.column(row)}
 
 
-def build(library: Library, workers: int | None = None) -> Index:
+Progress = Callable[[int, int], None]
+
+
+def build(library: Library, workers: int | None = None, progress: Progress | None = None) -> Index:
+    """`progress`, if given, is called with (files read, files in all) as the build goes."""
     paths = library.incident_paths()
     items = [(p, p.relative_to(library.root).as_posix()) for p in paths if p.is_file()]
-    return build_from(items, workers)
+    return build_from(items, workers, progress)
 
 
-def build_from(items: Sequence[tuple[Path, str]], workers: int | None = None) -> Index:
-    chunks = _extract_all(items, workers)
+def build_from(
+    items: Sequence[tuple[Path, str]],
+    workers: int | None = None,
+    progress: Progress | None = None,
+) -> Index:
+    chunks = _extract_all(items, workers, progress or _silent)
     records = [r for chunk in chunks for r in chunk.records]
     idf, text = _text_postings(chunks, len(records))
     names, rarity, by_entity, by_doc = _entity_postings([e for c in chunks for e in c.entities])
@@ -237,13 +245,32 @@ def build_from(items: Sequence[tuple[Path, str]], workers: int | None = None) ->
     return Index(records, idf, text, names, rarity, by_entity, by_doc, skipped)
 
 
-def _extract_all(items: Sequence[tuple[Path, str]], workers: int | None) -> list[Chunk]:
+def _silent(done: int, total: int) -> None:
+    pass
+
+
+def _extract_all(
+    items: Sequence[tuple[Path, str]], workers: int | None, progress: Progress
+) -> list[Chunk]:
     workers = workers if workers is not None else (os.cpu_count() or 1)
     batches = [list(items[i : i + _CHUNK]) for i in range(0, len(items), _CHUNK)]
     if workers <= 1 or len(items) < _PARALLEL_FROM:
-        return [extract_chunk(batch) for batch in batches]
+        return _gather(map(extract_chunk, batches), batches, progress)
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        return list(pool.map(extract_chunk, batches))
+        return _gather(pool.map(extract_chunk, batches), batches, progress)
+
+
+def _gather(
+    extracted: Iterable[Chunk], batches: list[list[tuple[Path, str]]], progress: Progress
+) -> list[Chunk]:
+    total = sum(map(len, batches))
+    chunks: list[Chunk] = []
+    done = 0
+    for chunk, batch in zip(extracted, batches, strict=True):
+        chunks.append(chunk)
+        done += len(batch)
+        progress(done, total)
+    return chunks
 
 
 def _text_postings(chunks: list[Chunk], n: int) -> tuple[np.ndarray, Postings]:

@@ -27,7 +27,7 @@ import numpy as np
 from curator import __version__
 from curator.cache import Store
 from curator.library import Library
-from curator.similarity.index import Index, Postings, build
+from curator.similarity.index import Index, Postings, Progress, build
 from curator.similarity.records import Record
 
 FORMAT = 2
@@ -52,16 +52,16 @@ def library_key(library: Library) -> str:
     return digest.hexdigest()[:32]
 
 
-def load_index(library: Library, use_cache: bool = True) -> Index:
+def load_index(library: Library, use_cache: bool = True, progress: Progress | None = None) -> Index:
     """The library's index: from the cache when it holds this content, else built (and
-    written to the cache, when the library folder is writable)."""
+    written to the cache, when the library folder is writable); `progress` sees the build."""
     path = index_path(library) if use_cache else None
     if path is None:
-        return build(library)
+        return build(library, progress=progress)
     cached = read(path)
     if cached is not None:
         return cached
-    index = build(library)
+    index = build(library, progress=progress)
     write(index, path)
     return index
 
