@@ -13,13 +13,13 @@ from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 
-from curator.export.build import json_bytes, taxonomy_export, write_graph
+from curator.export.build import Summary, json_bytes, taxonomy_export, write_graph
 from curator.export.changes import ChangeLog
-from curator.export.collect import collect, timestamp
+from curator.export.collect import Snapshot, collect, timestamp
 from curator.export.errors import ExportError, ExportRefused
 from curator.export.feed import DEFAULT_BASE_URL, feed_bytes
 from curator.export.model import SCHEMA_VERSION, Counts, Manifest
-from curator.export.released import ReleasedCache, write_incidents
+from curator.export.released import ReleasedCache, render_workers, write_incidents
 from curator.export.write import MANIFEST, ExportWriter, check_target
 from curator.library import Library
 from curator.lint import without_cyclic_gc
@@ -43,38 +43,51 @@ def export(
 ) -> Manifest:
     """Export the library at HEAD into `out`; raise ExportRefused or ExportError instead."""
     check_target(out)  # before the slow part: a wrong --out should fail at once
-    with _progress(options, "linting") as progress:
-        snapshot = collect(library, options.version, cwd, options.cache, progress)
-    changelog = ChangeLog(snapshot, options.since)
+    with render_workers(library, options.jobs) as workers:  # first: see render_workers
+        with _progress(options, "linting") as progress:
+            snapshot = collect(library, options.version, cwd, options.cache, progress)
+        changelog = ChangeLog(snapshot, options.since)
+        cache = ReleasedCache(library, options.cache)
+        with ExportWriter(out) as writer, without_cyclic_gc():
+            with _progress(options, "exporting") as progress:
+                summaries = write_incidents(
+                    writer, snapshot, cache, changelog.observe, workers, progress
+                )
+            manifest = _write_the_rest(writer, snapshot, changelog, summaries, options)
+    return manifest
+
+
+def _write_the_rest(
+    writer: ExportWriter,
+    snapshot: Snapshot,
+    changelog: ChangeLog,
+    summaries: list[Summary],
+    options: ExportOptions,
+) -> Manifest:
+    """The files made from every incident's summary, and the manifest, last."""
+    changes = changelog.result()
+    taxonomy = taxonomy_export(snapshot.taxonomy, summaries)
+    writer.write("taxonomy.json", json_bytes(taxonomy))
+    write_graph(writer, snapshot.taxonomy, summaries)
+    writer.write("changes.json", json_bytes(changes))
     generated_at = timestamp(snapshot.head.time)
-    cache = ReleasedCache(library, options.cache)
-    with ExportWriter(out) as writer, without_cyclic_gc():
-        with _progress(options, "exporting") as progress:
-            summaries = write_incidents(
-                writer, snapshot, cache, changelog.observe, options.jobs, progress
-            )
-        changes = changelog.result()
-        taxonomy = taxonomy_export(snapshot.taxonomy, summaries)
-        writer.write("taxonomy.json", json_bytes(taxonomy))
-        write_graph(writer, snapshot.taxonomy, summaries)
-        writer.write("changes.json", json_bytes(changes))
-        writer.write("feed.atom", feed_bytes(changes, generated_at, options.base_url))
-        published = sum(summary.status == "published" for summary in summaries)
-        manifest = Manifest(
-            schema_version=SCHEMA_VERSION,
-            version=snapshot.version,
-            commit=snapshot.head.sha,
-            generated_at=generated_at,
-            counts=Counts(
-                incidents=len(summaries),
-                published=published,
-                withdrawn=len(summaries) - published,
-                terms=sum(len(d.terms) for d in taxonomy.dimensions),
-                changes=len(changes.changes),
-            ),
-            files=sorted(writer.files, key=lambda file: file.path),
-        )
-        writer.write(MANIFEST, json_bytes(manifest))
+    writer.write("feed.atom", feed_bytes(changes, generated_at, options.base_url))
+    published = sum(summary.status == "published" for summary in summaries)
+    manifest = Manifest(
+        schema_version=SCHEMA_VERSION,
+        version=snapshot.version,
+        commit=snapshot.head.sha,
+        generated_at=generated_at,
+        counts=Counts(
+            incidents=len(summaries),
+            published=published,
+            withdrawn=len(summaries) - published,
+            terms=sum(len(d.terms) for d in taxonomy.dimensions),
+            changes=len(changes.changes),
+        ),
+        files=sorted(writer.files, key=lambda file: file.path),
+    )
+    writer.write(MANIFEST, json_bytes(manifest))
     return manifest
 
 

@@ -134,29 +134,34 @@ def context() -> list[str]:
 Observer = Callable[[Summary, str], None]
 
 
+def render_workers(library: Library, jobs: int | None = None) -> Workers:
+    """The worker processes that render the incidents. Start them (enter the result) before
+    anything large is read: a worker forked later would map all of it too."""
+    return Workers(worker_count(len(library.incident_names()), PARALLEL_FROM, jobs))
+
+
 def write_incidents(
     writer: ExportWriter,
     snapshot: Snapshot,
     cache: ReleasedCache,
     observe: Observer,
-    jobs: int | None = None,
+    workers: Workers,
     progress: Step | None = None,
 ) -> list[Summary]:
     """`incidents/IL-NNNN.json`, `incidents.json` and `incidents.csv` in one pass, each
-    incident rendered once and then let go; `observe` sees every released incident's summary
-    and data (compact JSON) on the way; `progress`, (files done, files in all).
+    incident rendered once (by `workers`, see `render_workers`) and then let go; `observe`
+    sees every released incident's summary and data (compact JSON) on the way;
+    `progress`, (files done, files in all).
 
     `incidents.json` is streamed: the same bytes as dumping the whole list at once.
     """
     summaries: list[Summary] = []
     (writer.folder / INCIDENTS).mkdir()
-    count = worker_count(len(snapshot.files), PARALLEL_FROM, jobs)
     with (
-        Workers(count) as workers,
         writer.stream("incidents.json") as aggregate,
         writer.stream("incidents.csv") as table,
     ):
-        todo = tasks(snapshot, cache)  # (after the workers start: they need none of it)
+        todo = tasks(snapshot, cache)
         aggregate.write(b'{\n  "incidents": [')
         table.write(CSV_HEADER)
         items: list[bytes] = []  # written a chunk at a time: fewer, larger writes
