@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -24,28 +25,43 @@ SCHEMAS: dict[str, type[BaseModel]] = {
 
 def json_schema(model: type[BaseModel], name: str) -> dict[str, Any]:
     body = model.model_json_schema(mode="validation")
-    return {
-        "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "$id": BASE_ID + name,
-        **body,
-    }
+    return with_header(body, BASE_ID + name)
+
+
+def with_header(body: dict[str, Any], schema_id: str) -> dict[str, Any]:
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": schema_id, **body}
+
+
+def schema_text(schema: dict[str, Any]) -> str:
+    return json.dumps(schema, ensure_ascii=False, indent=2) + "\n"
 
 
 def render(name: str) -> str:
-    return json.dumps(json_schema(SCHEMAS[name], name), ensure_ascii=False, indent=2) + "\n"
+    return schema_text(json_schema(SCHEMAS[name], name))
 
 
 def write(folder: Path) -> list[Path]:
+    return write_all(folder, SCHEMAS, render)
+
+
+def write_all(folder: Path, names: Iterable[str], render: Callable[[str], str]) -> list[Path]:
+    """Write `render(name)` to `folder/name` for each name; the paths written."""
+    folder.mkdir(parents=True, exist_ok=True)
     written = []
-    for name in SCHEMAS:
+    for name in names:
         target = folder / name
         target.write_text(render(name), encoding="utf-8")
         written.append(target)
     return written
 
 
-if __name__ == "__main__":  # pragma: no cover - developer convenience
+def main(write: Callable[[Path], list[Path]], folder: Path, module: str) -> None:
+    """`python -m <module> --write`: refresh the schemas in `folder`."""
     if sys.argv[1:] != ["--write"]:
-        sys.exit("usage: python -m curator.schema --write")
-    for path in write(Path("schema")):
+        sys.exit(f"usage: python -m {module} --write")
+    for path in write(folder):
         print(path)
+
+
+if __name__ == "__main__":  # pragma: no cover - developer convenience
+    main(write, Path("schema"), "curator.schema")

@@ -6,8 +6,6 @@ the committed files drift from the models.
 
 from __future__ import annotations
 
-import json
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +19,7 @@ from curator.export.model import (
     Manifest,
     TaxonomyExport,
 )
-from curator.schema import BASE_ID
+from curator.schema import BASE_ID, main, schema_text, with_header, write_all
 
 FOLDER = "export"
 # Schema file name → the model it describes; docs/export.md says which export file uses it.
@@ -54,11 +52,7 @@ def json_schema(name: str) -> dict[str, Any]:
     """The schema of what the export writes: every key of every object is always present
     (absent values are `null` or `[]`), so every property is required."""
     body = SCHEMAS[name].model_json_schema(mode="serialization")
-    return {
-        "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "$id": f"{BASE_ID}{FOLDER}/{name}",
-        **_all_required(body),
-    }
+    return with_header(_all_required(body), f"{BASE_ID}{FOLDER}/{name}")
 
 
 def _all_required(node: Any) -> Any:
@@ -73,21 +67,12 @@ def _all_required(node: Any) -> Any:
 
 
 def render(name: str) -> str:
-    return json.dumps(json_schema(name), ensure_ascii=False, indent=2) + "\n"
+    return schema_text(json_schema(name))
 
 
 def write(folder: Path) -> list[Path]:
-    folder.mkdir(parents=True, exist_ok=True)
-    written = []
-    for name in SCHEMAS:
-        target = folder / name
-        target.write_text(render(name), encoding="utf-8")
-        written.append(target)
-    return written
+    return write_all(folder, SCHEMAS, render)
 
 
 if __name__ == "__main__":  # pragma: no cover - developer convenience
-    if sys.argv[1:] != ["--write"]:
-        sys.exit("usage: python -m curator.export.schema --write")
-    for path in write(Path("schema") / FOLDER):
-        print(path)
+    main(write, Path("schema") / FOLDER, "curator.export.schema")
