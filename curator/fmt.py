@@ -1,18 +1,25 @@
 """`curator fmt`: put incident files into the canonical layout (see `curator.write`).
 
 A round trip through ruamel.yaml costs ~5 ms a file, ten minutes for 100,000 files, and
-almost every file of a library is already canonical. So, with a cache (what the CLI does),
-the verdict "these bytes are canonical" is kept by the SHA-256 of the bytes
-(`curator.write.verdicts`), and an unchanged file costs a read and a hash; the files that
-must be rendered are rendered in worker processes when there are enough of them.
+almost every file of a library is already canonical. So a file is first given to
+`curator.write.fastcheck`, which proves in ~0.1 ms that most canonical files are canonical
+(and answers "don't know" for the rest, which are rendered). With a cache (what the CLI
+does), the verdict "these bytes are canonical" is also kept by the SHA-256 of the bytes
+(`curator.write.verdicts`), and an unchanged file costs a read and a hash.
+
+Memory: the main process reads each file, looks its verdict up, and hands the bytes of the
+files still to check to worker processes as it goes; it keeps the bytes of the files that
+change (to print a diff or write them), and of the others only when asked to. Workers are
+forked once there is enough to check, before anything large is built.
 """
 
 from __future__ import annotations
 
 import difflib
 import hashlib
+import itertools
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,16 +28,27 @@ from curator.lint import display_path, display_paths, expand
 from curator.workers import Workers, worker_count
 from curator.write.atomic import write_atomic
 from curator.write.canonical import Refused, render
+from curator.write.fastcheck import is_canonical
 from curator.write.verdicts import Verdicts
 
-# Files to render before worker processes pay off: a render costs ~5 ms, a worker ~20 ms.
+# Files to check before worker processes pay off: a render costs ~5 ms, a worker ~20 ms.
 PARALLEL_FROM = 16
+# Files a worker checks per task: a fast check costs ~0.1 ms and a task ~0.2 ms of passing
+# data between processes, so a task holds many files; few enough that a chunk of files
+# that all need a render (~5 ms each) does not leave the other workers idle for long.
+CHUNK_MAX = 64
 Progress = Callable[[int, int], None]
+# What a worker finds for one file: None if it is canonical, its canonical bytes if they
+# differ, or why it cannot be formatted. Small, so that little crosses between processes.
+Outcome = bytes | Refused | None
+_Task = tuple[int, bytes]  # (index of the file, its bytes)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Formatted:
-    """One file: its bytes before and after, or why it was left alone."""
+    """One file: its bytes before and after, or why it was left alone. When the bytes of
+    unchanged files are not kept (`format_files(keep_unchanged=False)`), an unchanged file
+    has empty `before` and `after`."""
 
     path: Path
     display: str
@@ -67,12 +85,18 @@ def format_file(path: Path, cwd: Path | None = None) -> Formatted:
 
 
 def format_bytes(path: Path, display: str, before: bytes) -> Formatted:
+    return _formatted(path, display, before, canonical_form(before), keep_unchanged=True)
+
+
+def canonical_form(before: bytes) -> Outcome:
+    """None if `before` is canonical; else its canonical bytes, or why there are none."""
+    if is_canonical(before):  # a proof, in a fraction of a render's time
+        return None
     try:
         after = render(before).encode("utf-8")
     except Refused as refused:
-        return Formatted(path, display, before, refused=refused)
-    # The same object when nothing changes: 100,000 files are held once, not twice.
-    return Formatted(path, display, before, before if after == before else after)
+        return refused
+    return None if after == before else after
 
 
 def format_files(
@@ -83,47 +107,107 @@ def format_files(
     cache: Library | None = None,
     jobs: int | None = None,
     progress: Progress | None = None,
+    keep_unchanged: bool = True,
 ) -> list[Formatted]:
     """Every file in its canonical form, in order; with `write`, changed files are
     rewritten (atomically). `cache`: the library whose `.curator-cache/` keeps verdicts;
-    `jobs` caps the worker processes; `progress` is called with (files done, files in all).
+    `jobs` caps the worker processes; `progress` is called with (files done, files in all);
+    `keep_unchanged=False` drops the bytes of unchanged files (100,000 files need not be
+    held to say which few change).
     """
-    verdicts = Verdicts.open(cache) if cache is not None else None
-    displays = display_paths([os.path.abspath(path) for path in paths], cwd)
-    results: list[Formatted | None] = [None] * len(paths)
-    todo: list[tuple[Path, str, bytes]] = []
-    digests: list[str] = []
-    for index, (path, display) in enumerate(zip(paths, displays, strict=True)):
-        before = path.read_bytes()
-        digest = hashlib.sha256(before).hexdigest()
-        if verdicts is not None and verdicts.canonical(digest):
-            results[index] = Formatted(path, display, before, before)
-        else:
-            todo.append((path, display, before))
-            digests.append(digest)
-    done = len(paths) - len(todo)
-    indices = [index for index, result in enumerate(results) if result is None]
+    run = _Run(paths, cwd, cache, progress, keep_unchanged)
     try:
-        with Workers(worker_count(len(todo), PARALLEL_FROM, jobs)) as workers:
-            rendered = workers.in_order(_format_task, todo, chunk_size=8)
-            for index, digest, result in zip(indices, digests, rendered, strict=True):
-                results[index] = result
-                if verdicts is not None and result.after == result.before:
-                    verdicts.remember(digest)
-                done += 1
-                if progress is not None:
-                    progress(done, len(paths))
+        tasks = run.tasks()
+        # Fork workers only if enough files need checking, and before much is held.
+        first = list(itertools.islice(tasks, PARALLEL_FROM))
+        enough = len(first) == PARALLEL_FROM
+        count = worker_count(len(paths) if enough else len(first), PARALLEL_FROM, jobs)
+        with Workers(count) as workers:
+            size = max(1, min(CHUNK_MAX, len(paths) // (8 * count)))
+            checked = workers.in_order(_check_task, itertools.chain(first, tasks), size)
+            for index, outcome in checked:
+                run.finish(index, outcome)
     finally:  # an interrupted run keeps the verdicts it found
-        if verdicts is not None:
-            verdicts.save()
+        if run.verdicts is not None:
+            run.verdicts.save()
+    results = run.results()
     if write:
         for result in results:
-            assert result is not None
             if result.changed:
                 assert result.after is not None
                 write_atomic(result.path, result.after)
-    return results  # type: ignore[return-value]  # every slot is filled above
+    return results
 
 
-def _format_task(task: tuple[Path, str, bytes]) -> Formatted:
-    return format_bytes(*task)
+class _Run:
+    """The state of one `format_files` run in the main process: results by index, and
+    the bytes (and digests) of the files that workers are checking."""
+
+    def __init__(
+        self,
+        paths: Sequence[Path],
+        cwd: Path | None,
+        cache: Library | None,
+        progress: Progress | None,
+        keep_unchanged: bool,
+    ) -> None:
+        self.paths = paths
+        self.displays = display_paths([os.path.abspath(path) for path in paths], cwd)
+        self.verdicts = Verdicts.open(cache) if cache is not None else None
+        self.progress = progress
+        self.keep_unchanged = keep_unchanged
+        self.slots: list[Formatted | None] = [None] * len(paths)
+        self.pending: dict[int, tuple[bytes, str | None]] = {}  # index → (bytes, digest)
+        self.done = 0
+
+    def tasks(self) -> Iterator[_Task]:
+        """The files whose verdict is not known, read as the workers need them; the others
+        are settled on the way."""
+        for index, path in enumerate(self.paths):
+            before = path.read_bytes()
+            digest = None
+            if self.verdicts is not None:
+                digest = hashlib.sha256(before).hexdigest()
+                if self.verdicts.canonical(digest):
+                    self._settle(index, before, None)
+                    continue
+            self.pending[index] = (before, digest)
+            yield index, before
+
+    def finish(self, index: int, outcome: Outcome) -> None:
+        before, digest = self.pending.pop(index)
+        if outcome is None and digest is not None:
+            # A fast-check verdict is kept like a render's: it is a proof that a render
+            # gives the bytes back, and it is tied to the code that gave it (the store's
+            # context includes curator's source, fastcheck.py too). Without it a warm run
+            # would repeat the fast check, ~10x the cost of a read and a hash.
+            self.verdicts.remember(digest)  # type: ignore[union-attr]  # digest implies it
+        self._settle(index, before, outcome)
+
+    def _settle(self, index: int, before: bytes, outcome: Outcome) -> None:
+        path, display = self.paths[index], self.displays[index]
+        self.slots[index] = _formatted(path, display, before, outcome, self.keep_unchanged)
+        self.done += 1
+        if self.progress is not None:
+            self.progress(self.done, len(self.paths))
+
+    def results(self) -> list[Formatted]:
+        assert not self.pending and all(slot is not None for slot in self.slots)
+        return self.slots  # type: ignore[return-value]  # every slot is filled
+
+
+def _formatted(
+    path: Path, display: str, before: bytes, outcome: Outcome, keep_unchanged: bool
+) -> Formatted:
+    if isinstance(outcome, Refused):
+        return Formatted(path, display, before, refused=outcome)
+    if outcome is not None:
+        return Formatted(path, display, before, outcome)
+    if not keep_unchanged:
+        return Formatted(path, display, b"", b"")
+    return Formatted(path, display, before, before)  # one object: held once, not twice
+
+
+def _check_task(task: _Task) -> tuple[int, Outcome]:
+    index, before = task
+    return index, canonical_form(before)

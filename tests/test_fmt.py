@@ -27,7 +27,7 @@ from curator.fmt import Formatted, format_file, format_files
 from curator.library import Library
 from curator.load import MAX_BYTES, load_bytes
 from curator.model import DIMENSIONS, INCIDENT_KEYS
-from curator.write import atomic
+from curator.write import atomic, fastcheck
 from curator.write.canonical import SOURCE_KEYS, Refused, render
 from curator.write.comments import comments
 from incidents import incident
@@ -516,6 +516,13 @@ def test_a_canonical_file_is_rendered_once_and_its_verdict_never_outlives_its_by
     assert rendered == [messy, moved.encode("utf-8")]
 
 
+def outcome(results: list[Formatted]) -> list[tuple[Any, ...]]:
+    return [
+        (r.display, r.before, r.after, r.refused and (r.refused.position, r.refused.message))
+        for r in results
+    ]
+
+
 def test_workers_format_exactly_as_one_process_does(tmp_path):
     files = {
         f"IL-{n:04d}.yaml": MESSY.replace("IL-0001", f"IL-{n:04d}")
@@ -526,13 +533,6 @@ def test_workers_format_exactly_as_one_process_does(tmp_path):
     files["IL-0099.yaml"] = UNREADABLE["syntax"]
     root = write_library(tmp_path / "lib", files)
     paths = sorted((root / "incidents").glob("*.yaml"))
-
-    def outcome(results: list[Formatted]) -> list[tuple[Any, ...]]:
-        return [
-            (r.display, r.before, r.after, r.refused and (r.refused.position, r.refused.message))
-            for r in results
-        ]
-
     serial = outcome(format_files(paths, write=False, jobs=1))
     assert serial == outcome(format_files(paths, write=False, jobs=2))
     assert sum(after is None for _, _, after, _ in serial) == 1  # the broken file, refused
@@ -548,3 +548,58 @@ def test_check_keeps_verdicts_unless_told_not_to(messy_library):
         assert run.out == f"would reformat {Path('incidents', 'IL-0001.yaml')}\n"
         assert "1 file would be reformatted, 1 unchanged" in run.err
     assert [p.name.split("-")[0] for p in cache.iterdir() if p.is_dir()] == ["fmt"]
+
+
+def test_canonical_files_are_proven_so_without_a_render(tmp_path, monkeypatch):
+    """The fast check (`curator.write.fastcheck`) recognises the canonical files; only the
+    others cost a ruamel.yaml render."""
+    files = {f"IL-{n:04d}.yaml": incident(f"IL-{n:04d}") for n in range(1, 21)}
+    files["IL-0099.yaml"] = MESSY
+    root = write_library(tmp_path / "lib", files)
+    rendered: list[bytes] = []
+
+    def counting(raw: bytes, *args: Any) -> str:
+        rendered.append(raw)
+        return render(raw, *args)
+
+    monkeypatch.setattr(fmt, "render", counting)
+    paths = sorted((root / "incidents").glob("*.yaml"))
+    results = format_files(paths, write=False, jobs=1)
+    assert rendered == [MESSY.encode("utf-8")]
+    assert [r.changed for r in results] == [False] * 20 + [True]
+
+
+def test_a_fast_verdict_is_kept_like_a_rendered_one(messy_library, monkeypatch):
+    library = Library.at(messy_library)
+    paths = sorted((messy_library / "incidents").glob("*.yaml"))
+    format_files(paths, write=False, cache=library)
+    asked: list[bytes] = []
+
+    def counting(raw: bytes) -> bool:
+        asked.append(raw)
+        return fastcheck.is_canonical(raw)
+
+    monkeypatch.setattr(fmt, "is_canonical", counting)
+    [messy, canonical] = format_files(paths, write=False, cache=library)
+    assert asked == [MESSY.encode("utf-8")]  # IL-0002's verdict was kept
+    assert messy.changed and not canonical.changed
+
+
+def test_the_bytes_of_unchanged_files_are_dropped_when_asked(tmp_path):
+    """What `curator fmt` asks for: enough to list, diff and write the files that change,
+    and not the bytes of the 100,000 that do not; with workers or without."""
+    files = {f"IL-{n:04d}.yaml": incident(f"IL-{n:04d}") for n in range(1, 30)}
+    files["IL-0050.yaml"] = MESSY
+    files["IL-0099.yaml"] = UNREADABLE["syntax"]
+    root = write_library(tmp_path / "lib", files)
+    paths = sorted((root / "incidents").glob("*.yaml"))
+    kept = format_files(paths, write=False, jobs=1)
+    for jobs in (1, 2):
+        dropped = format_files(paths, write=False, jobs=jobs, keep_unchanged=False)
+        for full, light in zip(kept, dropped, strict=True):
+            assert (light.changed, light.diff()) == (full.changed, full.diff())
+            if full.changed or full.refused is not None:
+                assert outcome([light]) == outcome([full])
+            else:
+                assert (light.display, light.before, light.after) == (full.display, b"", b"")
+    assert [r.changed for r in kept].count(True) == 1 and kept[-1].refused is not None
