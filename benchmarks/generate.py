@@ -642,6 +642,13 @@ def _not_an_incident_file(slot: Slot, lib: Library) -> None:  # IL107
     slot.expect(0, 1, "IL107")
 
 
+def _comment_after_text(slot: Slot, lib: Library) -> None:  # IL108
+    i = slot.find("title: ")
+    column = len(slot.lines[i]) + 2
+    slot.lines[i] += " #2 보고서"  # (one space: text that YAML takes for a comment)
+    slot.expect(i, column, "IL108")
+
+
 def _schema(slot: Slot, lib: Library) -> None:  # IL201
     slot.lines.append("severity: high")
     slot.expect(len(slot.lines) - 1, 1, "IL201")
@@ -783,6 +790,7 @@ DEFECTS: dict[str, Mutation] = {
     "IL105": _forbidden,
     "IL106": _empty,
     "IL107": _not_an_incident_file,
+    "IL108": _comment_after_text,
     "IL201": _schema,
     "IL202": _id_format,
     "IL203": _id_mismatch,

@@ -9,6 +9,7 @@ from types import ModuleType
 from curator.rules import (
     bare_mention,
     bom,
+    comment_in_text,
     crlf,
     dangling_reference,
     deprecated_term,
@@ -48,6 +49,7 @@ ALL: tuple[ModuleType, ...] = (
     forbidden_construct,
     empty_file,
     not_an_incident_file,
+    comment_in_text,
     schema,
     id_format,
     id_matches_filename,

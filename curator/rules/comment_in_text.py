@@ -1,0 +1,75 @@
+"""No comment on the same line as a text value.
+
+In YAML, ` #` ends an unquoted value and starts a comment, so `title: Incident #19009 보고서`
+is the title "Incident": the rest of the line is silently dropped, from the file's data and
+from every export. A comment meant as one is set off by two spaces (`title: ...  # why`,
+as `curator new` writes them, and as yamllint asks); a `#` after a single space in prose is
+text (an issue number, a channel name) more often than not, so that is an error in the text
+fields. Quote the whole value if the `#` belongs to it, or set the comment off.
+"""
+
+import re
+from typing import Any
+
+from curator.findings import Severity
+from curator.load import Position
+from curator.rules.base import FileFindings, IncidentFile, Rule
+
+RULE = Rule(
+    code="IL108",
+    name="comment-after-text",
+    severity=Severity.ERROR,
+    summary="`#` one space after unquoted text: YAML drops the rest of the line as a comment.",
+    failing="title: Networking Incident #19009 보고서\n",
+    passing='title: "Networking Incident #19009 보고서"\n',
+)
+
+TEXT_FIELDS = frozenset({"title", "symptom", "trigger", "detection", "lessons", "withdrawn_reason"})
+TEXT_LISTS = frozenset({"organizations", "actions", "follow_ups"})
+SOURCE_TEXT = frozenset({"title", "publisher"})
+_COMMENT = re.compile(r"[ \t]#")  # one space: two or more set off a comment meant as one
+_QUOTES = ("'", '"')
+
+
+def check(file: IncidentFile) -> FileFindings:
+    document, text = file.loaded.document, file.loaded.text
+    if document is None or text is None or "#" not in text:
+        return
+    lines = text.split("\n")
+    for path, (start, end) in document.value_spans.items():
+        if start.line != end.line or not is_text(path):
+            continue  # (a multi-line value is a block, where `#` is text)
+        if _value(document.data, path) is None:
+            continue  # (an empty value: nothing to drop)
+        line = lines[end.line - 1]
+        comment = _COMMENT.match(line, end.column - 1)
+        if comment is None or line[start.column - 1 : start.column] in _QUOTES:
+            continue  # (a quoted value is whole; a comment after it drops nothing)
+        where = Position(end.line, comment.end())
+        dropped = line[comment.end() - 1 :].rstrip()
+        yield RULE.at(
+            file.display,
+            where,
+            f"`{dropped}` is a YAML comment, not part of {_name(path)}; quote the whole "
+            "value if it belongs to it, or set a comment off with two spaces before `#`",
+        )
+
+
+def is_text(path: tuple[Any, ...]) -> bool:
+    """A value written as prose: where a `#` is more likely text than a comment."""
+    if len(path) == 1:
+        return path[0] in TEXT_FIELDS
+    if len(path) == 2:
+        return path[0] in TEXT_LISTS and isinstance(path[1], int)
+    return len(path) == 3 and path[0] == "sources" and path[2] in SOURCE_TEXT
+
+
+def _value(data: Any, path: tuple[Any, ...]) -> Any:
+    for part in path:
+        data = data[part]
+    return data
+
+
+def _name(path: tuple[Any, ...]) -> str:
+    parts = [f"[{part}]" if isinstance(part, int) else f".{part}" for part in path]
+    return "".join(parts).removeprefix(".")

@@ -1,0 +1,67 @@
+"""IL108: a ` #` after unquoted text drops the rest of the line; where it is and is not one."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import pytest
+
+from curator.lint import parse_incident
+from curator.rules import comment_in_text
+from curator.taxonomy import load_taxonomy
+from incidents import incident
+
+REPO = Path(__file__).resolve().parent.parent
+TITLE = "title: 공유 스토리지의 메타데이터 포화로 학습 처리량이 떨어졌다"
+
+
+def findings(text: str) -> list[tuple[int, int, str]]:
+    taxonomy = load_taxonomy(REPO / "schema" / "taxonomy")
+    path = Path("IL-0001.yaml")
+    file = parse_incident(path, path.name, text.encode(), taxonomy, dt.date(2026, 1, 1))
+    assert file.incident is not None and not file.loaded.problems  # a valid file, read
+    return [(f.line, f.column, f.message) for f in comment_in_text.check(file)]
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "line", "column", "lost"),
+    [
+        ("title: 공유", "title: Incident #19009 공유", 2, 17, "`#19009 공유"),
+        ("  - Example", "  - Example # 주최 기관", 6, 13, "`# 주최 기관`"),
+        ("로컬 디스크로 옮겼다.", "로컬 디스크로 옮겼다 #7", 22, 22, "`#7`"),
+        ("    title: Storage postmortem", "    title: Storage postmortem #3", 27, 31, "`#3`"),
+    ],
+)
+def test_a_comment_after_unquoted_text_is_an_error_that_names_what_was_dropped(
+    old, new, line, column, lost
+):
+    [(found_line, found_column, message)] = findings(incident("IL-0001", (old, new)))
+    assert (found_line, found_column) == (line, column)
+    assert lost in message
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        (TITLE, f'title: "Incident #19009 {TITLE[7:]}"  # 원문 제목'),  # quoted: whole
+        ("status: published", "status: published # 출처 확인 뒤"),  # not a text field
+        ("  - Example", "  - Example  # 주최 기관"),  # two spaces: a comment meant as one
+        ("title: 공유", "title: 공유 스토리지\t\t# 탭 둘"),  # (libyaml reads tabs there too)
+        ("  학습 처리량이 떨어졌다.", "  학습 처리량이 떨어졌다. #3 은 텍스트다."),  # a block
+        ("옮겼다.", "옮겼다.(#2226)"),  # no space before `#`: text
+        ("postmortems/{id}", "postmortems/{id}#timeline"),  # a URL's fragment
+        ("sources:", "# 출처\nsources:"),  # a comment on its own line
+        ("detection: |\n  처리량 그래프에서 보였다.", "detection: # 모름"),  # empty: nothing lost
+    ],
+)
+def test_quoted_values_blocks_other_fields_and_own_line_comments_are_fine(old, new):
+    text = incident("IL-0001", (old.replace("{id}", "IL-0001"), new.replace("{id}", "IL-0001")))
+    assert findings(text) == []
+
+
+def test_the_bundled_library_keeps_every_hash_in_its_text():
+    taxonomy = load_taxonomy(REPO / "schema" / "taxonomy")
+    for path in sorted((REPO / "incidents").glob("*.yaml")):
+        file = parse_incident(path, path.name, path.read_bytes(), taxonomy, dt.date(2026, 1, 1))
+        assert list(comment_in_text.check(file)) == [], path.name
