@@ -22,7 +22,7 @@ from curator.fmt import format_files, incident_files
 from curator.ids import CannotAssign, assign
 from curator.ids_git import GitError, assign_and_push
 from curator.library import Library, NotALibrary
-from curator.lint import display_path, has_errors, lint
+from curator.lint import display_path, expand, has_errors, lint
 from curator.new import STATUSES, DraftError, Given, gather, write_draft
 from curator.progress import Progress
 from curator.report import FORMATS, render, summary
@@ -112,7 +112,7 @@ def lint_command(
         )
     click.echo(render(findings, fmt), nl=False)
     if not quiet and fmt == "text":
-        files = len(paths) if paths else len(library.incident_names())
+        files = len(expand(paths)) if paths else len(library.incident_names())
         elapsed = time.perf_counter() - started
         click.echo(f"{summary(findings, files)} ({elapsed:.2f}s)", err=True)
     sys.exit(EXIT_FINDINGS if has_errors(findings) else EXIT_CLEAN)
@@ -176,6 +176,7 @@ def rules_command(fmt: str) -> None:
     help="Lint and read every file afresh; neither read nor write .curator-cache/ (it is "
     "safe to delete at any time).",
 )
+@click.option("-q", "--quiet", is_flag=True, help="No progress line and no closing summary.")
 def export_command(
     root: Path | None,
     out: Path,
@@ -183,6 +184,7 @@ def export_command(
     since: str | None,
     base_url: str,
     no_cache: bool,
+    quiet: bool,
 ) -> None:
     """Write the library at HEAD as versioned JSON, CSV and Atom (see docs/export.md).
 
@@ -191,7 +193,8 @@ def export_command(
     """
     library = Library.at(root)
     try:
-        options = ExportOptions(version, since, base_url, cache=not no_cache, progress=Progress)
+        progress = None if quiet else Progress
+        options = ExportOptions(version, since, base_url, cache=not no_cache, progress=progress)
         manifest = export(library, out, options)
     except ExportRefused as refused:
         click.echo(render(refused.findings, "text"), nl=False)
@@ -201,6 +204,8 @@ def export_command(
     except ExportError as exc:
         click.echo(f"curator: export failed: {exc}", err=True)
         sys.exit(EXIT_ERROR)
+    if quiet:
+        return
     click.echo(
         f"exported {manifest.counts.incidents} incidents, {manifest.version} "
         f"({manifest.commit[:12]}), to {out}",
@@ -283,7 +288,9 @@ def fmt_command(
     files = incident_files(library, _existing(paths))
     with Progress("formatting" if write else "checking") as progress:
         cache = None if no_cache else library
-        results = format_files(files, write=write, cache=cache, progress=progress)
+        results = format_files(
+            files, write=write, cache=cache, progress=progress, keep_unchanged=False
+        )
     for result in results:
         if result.refused is not None:
             where = result.refused.position
@@ -459,6 +466,13 @@ def _judge_format_option(command: F) -> F:
     )(command)
 
 
+def _quiet_option(command: F) -> F:
+    # Building the index of a large library takes a while; on a terminal it shows progress.
+    return click.option(
+        "-q", "--quiet", is_flag=True, help="No progress line while the index is built."
+    )(command)
+
+
 def _bad_input(message: str) -> None:
     click.echo(f"curator: {message}", err=True)
     sys.exit(EXIT_ERROR)
@@ -470,8 +484,9 @@ def _bad_input(message: str) -> None:
 @click.option("--all", "every", is_flag=True, help="Judge every incident of the library.")
 @click.option("--top", default=5, show_default=True, type=click.IntRange(1, 1000))
 @_judge_format_option
+@_quiet_option
 def similar_command(
-    paths: tuple[Path, ...], root: Path | None, every: bool, top: int, fmt: str
+    paths: tuple[Path, ...], root: Path | None, every: bool, top: int, fmt: str, quiet: bool
 ) -> None:
     """The incidents most likely to describe the same event as each PATH (new files too),
     ranked, with a score in [0, 1], "duplicate" or "related", and the reasons.
@@ -485,7 +500,8 @@ def similar_command(
         raise click.UsageError("give incident files, or --all")
     library = Library.at(root)
     try:
-        results = commands.similar(library, paths, every, top)
+        with Progress("indexing", enabled=not quiet) as progress:
+            results = commands.similar(library, paths, every, top, progress)
     except commands.BadInput as exc:
         _bad_input(str(exc))
     if fmt == "json":
@@ -500,7 +516,10 @@ def similar_command(
 @root_option
 @click.option("--all", "every", is_flag=True, help="Judge every incident of the library.")
 @_judge_format_option
-def suggest_command(paths: tuple[Path, ...], root: Path | None, every: bool, fmt: str) -> None:
+@_quiet_option
+def suggest_command(
+    paths: tuple[Path, ...], root: Path | None, every: bool, fmt: str, quiet: bool
+) -> None:
     """Facets each PATH probably lacks (with the phrase or the similar incidents that
     suggest them) and facets it carries that nothing supports ("please check").
 
@@ -512,7 +531,8 @@ def suggest_command(paths: tuple[Path, ...], root: Path | None, every: bool, fmt
         raise click.UsageError("give incident files, or --all")
     library = Library.at(root)
     try:
-        results = commands.suggest(library, paths, every)
+        with Progress("indexing", enabled=not quiet) as progress:
+            results = commands.suggest(library, paths, every, progress)
     except commands.BadInput as exc:
         _bad_input(str(exc))
     if fmt == "json":
@@ -531,6 +551,7 @@ def suggest_command(paths: tuple[Path, ...], root: Path | None, every: bool, fmt
 @click.option("--factor", multiple=True, help="Only incidents with this contributing factor.")
 @click.option("--top", default=10, show_default=True, type=click.IntRange(1, 10000))
 @_judge_format_option
+@_quiet_option
 def search_command(
     query: str,
     root: Path | None,
@@ -540,6 +561,7 @@ def search_command(
     factor: tuple[str, ...],
     top: int,
     fmt: str,
+    quiet: bool,
 ) -> None:
     """The taxonomy values QUERY names (추천 필터), then the incidents matching it, ranked,
     with the filters applied. Exit 2 when a filter names no term."""
@@ -549,7 +571,8 @@ def search_command(
     filters = {commands.FILTER_DIMENSIONS[k]: list(v) for k, v in given.items() if v}
     library = Library.at(root)
     try:
-        report = commands.run_search(library, query, filters, top)
+        with Progress("indexing", enabled=not quiet) as progress:
+            report = commands.run_search(library, query, filters, top, progress)
     except commands.BadInput as exc:
         _bad_input(str(exc))
     if fmt == "json":

@@ -196,3 +196,8 @@ def test_hostile_files_each_yield_a_finding_and_the_run_goes_on(tmp_path):
         ("IL-0006.yaml", "IL107"),
     }
     assert "pwned" not in run.out + run.err
+
+
+def test_a_folder_given_counts_the_files_inside(library):
+    run = run_curator("lint", "--root", str(library), str(library / "incidents"))
+    assert "in 3 files checked" in run.err

@@ -595,3 +595,11 @@ def test_history_follows_renames_and_restores_keep_the_first_date():
     assert days == {"incidents/IL-0001.yaml": (1, 5)}
     gone = {path: (d.added.day, d.modified.day) for path, d in history.gone.items()}
     assert gone == {"incidents/IL-NEW-x.yaml": (1, 3), "incidents/IL-0002.yaml": (6, 7)}
+
+
+def test_quiet_export_prints_nothing_and_writes_the_same_files(repo, tmp_path):
+    loud, quiet = tmp_path / "loud", tmp_path / "quiet"
+    assert run_export(repo, loud).err.startswith("exported 3 incidents")
+    run = run_export(repo, quiet, "--quiet")
+    assert (run.code, run.out, run.err) == (0, "", "")
+    assert files_of(quiet) == files_of(loud)
