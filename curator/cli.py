@@ -274,8 +274,14 @@ def _plural(count: int, word: str) -> str:
     help="Render every file afresh; neither read nor write .curator-cache/ (it is safe to "
     "delete at any time).",
 )
+@click.option("-q", "--quiet", is_flag=True, help="No progress line and no closing summary.")
 def fmt_command(
-    paths: tuple[Path, ...], root: Path | None, check: bool, show_diff: bool, no_cache: bool
+    paths: tuple[Path, ...],
+    root: Path | None,
+    check: bool,
+    show_diff: bool,
+    no_cache: bool,
+    quiet: bool,
 ) -> None:
     """Rewrite incident files in the canonical layout (key order, indentation, text style).
 
@@ -286,7 +292,7 @@ def fmt_command(
     library = Library.at(root)
     write = not (check or show_diff)
     files = incident_files(library, _existing(paths))
-    with Progress("formatting" if write else "checking") as progress:
+    with Progress("formatting" if write else "checking", enabled=not quiet) as progress:
         cache = None if no_cache else library
         results = format_files(
             files, write=write, cache=cache, progress=progress, keep_unchanged=False
@@ -307,7 +313,8 @@ def fmt_command(
     refused = sum(r.refused is not None for r in results)
     verb = "reformatted" if write else "would be reformatted"
     note = f"{_plural(changed, 'file')} {verb}, {len(results) - changed - refused} unchanged"
-    click.echo(note + (f", {refused} could not be read" if refused else ""), err=True)
+    if not quiet:
+        click.echo(note + (f", {refused} could not be read" if refused else ""), err=True)
     sys.exit(EXIT_FINDINGS if refused or (changed and not write) else EXIT_CLEAN)
 
 

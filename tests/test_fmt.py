@@ -422,6 +422,13 @@ def test_check_lists_what_would_change_and_changes_nothing(messy_library):
     assert path.read_text(encoding="utf-8") == MESSY
 
 
+def test_quiet_check_lists_the_files_and_nothing_else(messy_library):
+    path = messy_library / "incidents" / "IL-0001.yaml"
+    run = run_curator("fmt", "--check", "--quiet", "--root", str(messy_library))
+    assert (run.code, run.err) == (1, "")
+    assert run.out.splitlines() == [f"would reformat {os.path.relpath(path, REPO)}"]
+
+
 def test_diff_prints_a_unified_diff_and_changes_nothing(messy_library):
     path = messy_library / "incidents" / "IL-0001.yaml"
     run = run_curator("fmt", "--diff", str(path), "--root", str(messy_library))
