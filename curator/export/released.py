@@ -73,7 +73,6 @@ class Task(NamedTuple):  # (named tuples: 100,000 of each cross between processe
     blob: str | None  # its object id at HEAD (None: not committed)
     dates: tuple[str, str] | None  # added, modified (None: no commit in the history)
     released: str | None  # its released data (compact JSON), if lint or the cache had it
-    fresh: bool  # `released` was parsed this run from bytes equal to the blob: keep it
 
 
 class Rendered(NamedTuple):
@@ -114,9 +113,11 @@ class ReleasedCache:
 
     def save(self, blobs: set[str]) -> None:
         """Write what was kept, and forget the entries of blobs other than these (the
-        commit's) in the shards written."""
+        commit's) in the shards written; then let go of it all (a later `keep` starts
+        afresh), so that the texts are freed as soon as nothing else needs them."""
         if self._new is not None:
             self._new.save(blobs.__contains__)
+            self._new = None
 
 
 def context() -> list[str]:
@@ -204,9 +205,13 @@ def tasks(snapshot: Snapshot, cache: ReleasedCache) -> deque[Task]:
         when = (stamps(dates.added), stamps(dates.modified)) if dates else None
         fresh = parsed.pop(path, None)
         if blob is not None and fresh is not None and fresh.blob == blob:
-            found.append(Task(path, blob, when, fresh.released, True))
+            cache.keep(blob, fresh.released)
+            found.append(Task(path, blob, when, fresh.released))
         else:
-            found.append(Task(path, blob, when, cached.pop(blob, None) if blob else None, False))
+            found.append(Task(path, blob, when, cached.pop(blob, None) if blob else None))
+    # What lint parsed is kept now, not after rendering: then each text is freed as soon
+    # as its incident is rendered, instead of all of them being held to the end.
+    cache.save(set(snapshot.blobs.values()))
     return found
 
 
@@ -231,7 +236,7 @@ def render(task: Task, folder: Path, previous: Path | None = None) -> Rendered:
     if task.released is not None:
         try:
             data = json.loads(task.released)
-            return _render(task, (folder, previous), data, task.released, task.fresh)
+            return _render(task, (folder, previous), data, task.released, False)
         except (ValueError, KeyError, TypeError):  # (a ValidationError is a ValueError)
             pass  # not what curator keeps: read the file, and keep what it holds instead
     with open(task.path, "rb") as stream:
