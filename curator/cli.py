@@ -15,8 +15,7 @@ from typing import Any, TypeVar
 
 import click
 
-from curator import __version__
-from curator.export import DEFAULT_BASE_URL, ExportError, ExportOptions, ExportRefused, export
+from curator import WEBSITE, __version__
 from curator.fix import fix_files
 from curator.fmt import format_files, incident_files
 from curator.ids import CannotAssign, assign
@@ -165,7 +164,7 @@ def rules_command(fmt: str) -> None:
 )
 @click.option(
     "--base-url",
-    default=DEFAULT_BASE_URL,
+    default=WEBSITE,
     metavar="URL",
     show_default=True,
     help="The website the feed links to: incident pages are <base>incidents/<id>/.",
@@ -191,6 +190,10 @@ def export_command(
     Refuses (exit 1) when lint finds an error or an id is still a placeholder; exit 2 when
     the library is not a clean git checkout with its full history.
     """
+    # (Imported here: the export's models cost ~0.1 s to build, which `curator lint`, run
+    # on every commit, should not pay.)
+    from curator.export import ExportError, ExportOptions, ExportRefused, export
+
     library = Library.at(root)
     try:
         progress = None if quiet else Progress
