@@ -11,7 +11,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 import click
 
@@ -483,7 +483,35 @@ def _quiet_option(command: F) -> F:
     )(command)
 
 
-def _bad_input(message: str) -> None:
+def _judged_library(root: Path | None, paths: tuple[Path, ...], every: bool) -> Library:
+    if not paths and not every:
+        raise click.UsageError("give incident files, or --all")
+    return Library.at(root)
+
+
+def _judge_and_print(
+    judge: Callable[[Progress], Any],
+    to_json: Callable[[Any], Any],
+    to_text: Callable[[Any], str],
+    fmt: str,
+    quiet: bool,
+) -> None:
+    """Run a judgement (building the index, with its progress line) and print it."""
+    from curator.similarity.commands import BadInput
+
+    try:
+        with Progress("indexing", enabled=not quiet) as progress:
+            results = judge(progress)
+    except BadInput as exc:
+        _bad_input(str(exc))
+    if fmt == "json":
+        output = json.dumps(to_json(results), ensure_ascii=False, indent=2) + "\n"
+    else:
+        output = to_text(results)
+    click.echo(output, nl=False)
+
+
+def _bad_input(message: str) -> NoReturn:
     click.echo(f"curator: {message}", err=True)
     sys.exit(EXIT_ERROR)
 
@@ -506,19 +534,14 @@ def similar_command(
     """
     from curator.similarity import commands
 
-    if not paths and not every:
-        raise click.UsageError("give incident files, or --all")
-    library = Library.at(root)
-    try:
-        with Progress("indexing", enabled=not quiet) as progress:
-            results = commands.similar(library, paths, every, top, progress)
-    except commands.BadInput as exc:
-        _bad_input(str(exc))
-    if fmt == "json":
-        output = json.dumps(commands.similar_json(results), ensure_ascii=False, indent=2) + "\n"
-    else:
-        output = commands.similar_text(results)
-    click.echo(output, nl=False)
+    library = _judged_library(root, paths, every)
+    _judge_and_print(
+        lambda progress: commands.similar(library, paths, every, top, progress),
+        commands.similar_json,
+        commands.similar_text,
+        fmt,
+        quiet,
+    )
 
 
 @main.command("suggest")
@@ -537,19 +560,14 @@ def suggest_command(
     """
     from curator.similarity import commands
 
-    if not paths and not every:
-        raise click.UsageError("give incident files, or --all")
-    library = Library.at(root)
-    try:
-        with Progress("indexing", enabled=not quiet) as progress:
-            results = commands.suggest(library, paths, every, progress)
-    except commands.BadInput as exc:
-        _bad_input(str(exc))
-    if fmt == "json":
-        output = json.dumps(commands.suggest_json(results), ensure_ascii=False, indent=2) + "\n"
-    else:
-        output = commands.suggest_text(results)
-    click.echo(output, nl=False)
+    library = _judged_library(root, paths, every)
+    _judge_and_print(
+        lambda progress: commands.suggest(library, paths, every, progress),
+        commands.suggest_json,
+        commands.suggest_text,
+        fmt,
+        quiet,
+    )
 
 
 @main.command("search")
