@@ -1,0 +1,66 @@
+"""Where a `curator export` spends its time: wall, CPU and memory at each step.
+
+    python benchmarks/bench_export_phases.py LIBRARY OUT [--cold]
+
+LIBRARY is a git repository of incidents (`bench_scale.py` makes `/tmp/bench/lib-N-clean`);
+OUT the export folder (put it on tmpfs, e.g. /dev/shm/export, to leave the disk out).
+`--cold` deletes LIBRARY/.curator-cache and OUT first. Prints one line per step boundary:
+seconds since start, CPU seconds of this process and of its finished workers, and this
+process's resident memory now and at its peak.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import re
+import resource
+import shutil
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+from curator.export import ExportOptions, export
+from curator.library import Library
+
+START = time.perf_counter()
+
+
+def usage() -> str:
+    me = resource.getrusage(resource.RUSAGE_SELF)
+    workers = resource.getrusage(resource.RUSAGE_CHILDREN)
+    status = Path("/proc/self/status").read_text()
+    rss, peak = (
+        int(re.search(rf"{k}:\s+(\d+)", status).group(1)) // 1024 for k in ("VmRSS", "VmHWM")
+    )  # type: ignore[union-attr]
+    return (
+        f"main {me.ru_utime:.1f}+{me.ru_stime:.1f} CPU s, workers {workers.ru_utime:.1f}"
+        f"+{workers.ru_stime:.1f} CPU s (user+system); RSS {rss} MB, peak {peak} MB"
+    )
+
+
+@contextlib.contextmanager
+def step(what: str) -> Iterator[Callable[[int, int], None]]:
+    print(f"{time.perf_counter() - START:6.1f} s  start {what:<10} {usage()}", flush=True)
+    yield lambda done, total: None
+    print(f"{time.perf_counter() - START:6.1f} s  end   {what:<10} {usage()}", flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("library", type=Path)
+    parser.add_argument("out", type=Path)
+    parser.add_argument("--cold", action="store_true", help="no cache, no earlier export")
+    args = parser.parse_args()
+    library = Library.at(args.library.resolve())
+    if args.cold:
+        shutil.rmtree(library.root / ".curator-cache", ignore_errors=True)
+        shutil.rmtree(args.out, ignore_errors=True)
+    global START
+    START = time.perf_counter()
+    export(library, args.out, ExportOptions(version="v0.0.0", progress=step), cwd=library.root)
+    print(f"{time.perf_counter() - START:6.1f} s  done             {usage()}")
+
+
+if __name__ == "__main__":
+    main()
