@@ -51,6 +51,11 @@ class CuratorGroup(click.Group):
             ctx.exit(EXIT_ERROR)
 
 
+def quiet_option(help: str) -> Callable[[F], F]:
+    """`-q/--quiet`: long runs show progress on a terminal unless told not to."""
+    return click.option("-q", "--quiet", is_flag=True, help=help)
+
+
 def root_option(command: F) -> F:
     return click.option(
         "--root",
@@ -175,7 +180,7 @@ def rules_command(fmt: str) -> None:
     help="Lint and read every file afresh; neither read nor write .curator-cache/ (it is "
     "safe to delete at any time).",
 )
-@click.option("-q", "--quiet", is_flag=True, help="No progress line and no closing summary.")
+@quiet_option("No progress line and no closing summary.")
 def export_command(
     root: Path | None,
     out: Path,
@@ -277,7 +282,7 @@ def _plural(count: int, word: str) -> str:
     help="Render every file afresh; neither read nor write .curator-cache/ (it is safe to "
     "delete at any time).",
 )
-@click.option("-q", "--quiet", is_flag=True, help="No progress line and no closing summary.")
+@quiet_option("No progress line and no closing summary.")
 def fmt_command(
     paths: tuple[Path, ...],
     root: Path | None,
@@ -476,13 +481,6 @@ def _judge_format_option(command: F) -> F:
     )(command)
 
 
-def _quiet_option(command: F) -> F:
-    # Building the index of a large library takes a while; on a terminal it shows progress.
-    return click.option(
-        "-q", "--quiet", is_flag=True, help="No progress line while the index is built."
-    )(command)
-
-
 def _judged_library(root: Path | None, paths: tuple[Path, ...], every: bool) -> Library:
     if not paths and not every:
         raise click.UsageError("give incident files, or --all")
@@ -522,7 +520,7 @@ def _bad_input(message: str) -> NoReturn:
 @click.option("--all", "every", is_flag=True, help="Judge every incident of the library.")
 @click.option("--top", default=5, show_default=True, type=click.IntRange(1, 1000))
 @_judge_format_option
-@_quiet_option
+@quiet_option("No progress line while the index is built.")
 def similar_command(
     paths: tuple[Path, ...], root: Path | None, every: bool, top: int, fmt: str, quiet: bool
 ) -> None:
@@ -549,7 +547,7 @@ def similar_command(
 @root_option
 @click.option("--all", "every", is_flag=True, help="Judge every incident of the library.")
 @_judge_format_option
-@_quiet_option
+@quiet_option("No progress line while the index is built.")
 def suggest_command(
     paths: tuple[Path, ...], root: Path | None, every: bool, fmt: str, quiet: bool
 ) -> None:
@@ -579,7 +577,7 @@ def suggest_command(
 @click.option("--factor", multiple=True, help="Only incidents with this contributing factor.")
 @click.option("--top", default=10, show_default=True, type=click.IntRange(1, 10000))
 @_judge_format_option
-@_quiet_option
+@quiet_option("No progress line while the index is built.")
 def search_command(
     query: str,
     root: Path | None,

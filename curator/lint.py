@@ -19,11 +19,8 @@ import contextlib
 import datetime as dt
 import gc
 import hashlib
-import multiprocessing
 import os
-import signal
 import stat
-import sys
 import traceback
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -55,6 +52,7 @@ from curator.rules import (
 from curator.rules.base import FileSummary, IncidentFile, LibraryView
 from curator.schema_errors import SchemaError, describe_errors
 from curator.taxonomy import Taxonomy
+from curator.workers import prepare_worker, process_context, worker_count
 
 PARALLEL_FROM = 200  # files to check before worker processes pay off (benchmarks/README.md)
 Progress = Callable[[int, int], None]
@@ -329,7 +327,7 @@ def run_checks(
 ) -> Iterator[tuple[int, Checked]]:
     """(index, result) of each task as it finishes; in worker processes if it pays. With
     `keep` (results go to the cache), workers also work out what the cache needs."""
-    workers = _workers(len(tasks), jobs)
+    workers = worker_count(len(tasks), PARALLEL_FROM, jobs)
     if workers == 1:
         for index, path, display in tasks:  # one by one, for the progress line
             yield index, check_file(Path(path), display, taxonomy, today, extra)
@@ -340,7 +338,7 @@ def run_checks(
     failed: list[Sequence[Task]] = []
     pool = ProcessPoolExecutor(
         workers,
-        _process_context(),
+        process_context(),
         initializer=_start_worker,
         initargs=(taxonomy, today, keep, extra),
     )
@@ -357,20 +355,6 @@ def run_checks(
         yield from _check_chunk(chunk, taxonomy, today, extra)
 
 
-def _workers(count: int, jobs: int | None) -> int:
-    if jobs is not None:
-        return max(1, min(jobs, count))
-    return (os.cpu_count() or 1) if count >= PARALLEL_FROM else 1
-
-
-def _process_context() -> Any:
-    # fork starts a worker in milliseconds with everything already imported; elsewhere
-    # (macOS, Windows) the platform's default start method is the safe one.
-    if sys.platform.startswith("linux"):
-        return multiprocessing.get_context("fork")
-    return multiprocessing.get_context()
-
-
 def _check_chunk(
     chunk: Sequence[Task], taxonomy: Taxonomy, today: dt.date, extra: Compute | None = None
 ) -> list[tuple[int, Checked]]:
@@ -383,8 +367,7 @@ _worker: dict[str, Any] = {}
 
 
 def _start_worker(taxonomy: Taxonomy, today: dt.date, keep: bool, extra: Compute | None) -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the main process's to handle
-    gc.disable()  # see `without_cyclic_gc`; a worker lives for one run
+    prepare_worker()
     _worker.update(taxonomy=taxonomy, today=today, keep=keep, extra=extra)
 
 

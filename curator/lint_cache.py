@@ -375,14 +375,36 @@ _new = tuple.__new__
 
 def context(library: Library) -> list[str]:
     """Everything a file's findings depend on besides its bytes, path and today's date."""
-    parts = [__version__, sys.version, pydantic.VERSION, yaml.__version__, source_digest()]
-    parts += [module.RULE.code for module in ALL]
+    parts = [*code_context(), *(module.RULE.code for module in ALL)]
     for path in sorted(library.taxonomy_dir.glob("*.yaml")):
         try:
             parts.append(f"{path.name}:{hashlib.sha256(path.read_bytes()).hexdigest()}")
         except OSError:
             parts.append(f"{path.name}:unreadable")
     return parts
+
+
+def code_context(*others: str) -> list[str]:
+    """What every cached result of curator depends on besides its input: curator's own
+    source and the versions of what parses (Python, pydantic, PyYAML, libyaml), and
+    `others` (the versions of anything else the result depends on)."""
+    return [
+        __version__,
+        source_digest(),
+        sys.version,
+        f"pydantic {pydantic.VERSION}",
+        f"PyYAML {yaml.__version__}",
+        f"libyaml {_libyaml_version()}",
+        *others,
+    ]
+
+
+try:
+    from yaml._yaml import get_version_string as _libyaml_version  # type: ignore[import-not-found]
+except ImportError:  # pragma: no cover - depends on the PyYAML build
+
+    def _libyaml_version() -> str:
+        return "none"
 
 
 def source_digest() -> str:

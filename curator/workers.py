@@ -47,7 +47,7 @@ class Workers:
     def __enter__(self) -> Workers:
         if self.count > 1:
             self._pool = ProcessPoolExecutor(
-                self.count, _process_context(), initializer=_start_worker
+                self.count, process_context(), initializer=prepare_worker
             )
             self._pool.submit(int).result()  # forks every worker now
         return self
@@ -116,7 +116,7 @@ def _do_chunk(work: Callable[[Item], Result], chunk: list[Item]) -> list[Result]
     return [work(item) for item in chunk]
 
 
-def _process_context() -> Any:
+def process_context() -> Any:
     # fork starts a worker in milliseconds with everything already imported; elsewhere
     # (macOS, Windows) the platform's default start method is the safe one.
     if sys.platform.startswith("linux"):
@@ -124,7 +124,8 @@ def _process_context() -> Any:
     return multiprocessing.get_context()
 
 
-def _start_worker() -> None:
+def prepare_worker() -> None:
+    """What every worker process of curator does first."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the main process's to handle
     # A worker lives for one run and makes millions of small acyclic objects: the cyclic
     # collector would only walk them again and again (see `curator.lint.without_cyclic_gc`).

@@ -14,6 +14,7 @@ import curator.lint as engine
 from curator.library import Library
 from curator.lint import lint
 from curator.progress import Progress
+from curator.workers import worker_count
 
 
 @pytest.fixture(scope="module")
@@ -68,11 +69,12 @@ def test_a_worker_that_dies_costs_time_not_findings(generated, monkeypatch, tmp_
 
 
 def test_small_runs_stay_in_one_process_and_large_ones_use_every_cpu():
-    assert engine._workers(engine.PARALLEL_FROM - 1, None) == 1
-    assert engine._workers(engine.PARALLEL_FROM, None) == (os.cpu_count() or 1)
-    assert engine._workers(10, 4) == 4
-    assert engine._workers(3, 4) == 3
-    assert engine._workers(0, 4) == 1
+    start = engine.PARALLEL_FROM
+    assert worker_count(start - 1, start, None) == 1
+    assert worker_count(start, start, None) == (os.cpu_count() or 1)
+    assert worker_count(10, start, 4) == 4
+    assert worker_count(3, start, 4) == 3
+    assert worker_count(0, start, 4) == 1
 
 
 @pytest.mark.parametrize("jobs", [1, 2])

@@ -23,16 +23,11 @@ from __future__ import annotations
 import functools
 import json
 import os
-import sys
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
 
-import pydantic
-import yaml
-
-from curator import __version__
 from curator.cache import Store
 from curator.export.build import CSV_HEADER, Summary, csv_line, json_dump
 from curator.export.collect import (
@@ -49,7 +44,7 @@ from curator.export.write import ExportWriter, write_file
 from curator.library import INCIDENTS, Library
 from curator.lint import Progress as Step
 from curator.lint import validate
-from curator.lint_cache import source_digest
+from curator.lint_cache import code_context
 from curator.load import load_bytes
 from curator.workers import Workers, worker_count
 
@@ -57,13 +52,6 @@ from curator.workers import Workers, worker_count
 # ~20 ms to start a worker).
 PARALLEL_FROM = 400
 _CHUNK = 200
-
-try:
-    from yaml._yaml import get_version_string as _libyaml_version  # type: ignore[import-not-found]
-except ImportError:  # pragma: no cover - depends on the PyYAML build
-
-    def _libyaml_version() -> str:
-        return "none"
 
 
 class Task(NamedTuple):  # (named tuples: 100,000 of each cross between processes)
@@ -122,14 +110,7 @@ class ReleasedCache:
 
 def context() -> list[str]:
     """Everything the released data of a file depends on besides its bytes."""
-    return [
-        __version__,
-        source_digest(),
-        sys.version,
-        f"pydantic {pydantic.VERSION}",
-        f"PyYAML {yaml.__version__}",
-        f"libyaml {_libyaml_version()}",
-    ]
+    return code_context()
 
 
 Observer = Callable[[Summary, str], None]

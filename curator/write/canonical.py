@@ -226,7 +226,7 @@ def _text_style(value: str) -> str:
     one-line text leaves block style (a `|-` one-liner becomes a plain scalar); any other
     quoting is the author's and stays."""
     if "\n" in value:
-        wanted = LiteralScalarString if _literal_ok(value) else DoubleQuotedScalarString
+        wanted = LiteralScalarString if literal_ok(value) else DoubleQuotedScalarString
         return value if type(value) is wanted else wanted(value)
     if isinstance(value, LiteralScalarString | FoldedScalarString):
         # Plain unless the emitter finds the text needs quotes. (A bare `str` would not do:
@@ -235,7 +235,7 @@ def _text_style(value: str) -> str:
     return value
 
 
-def _literal_ok(value: str) -> bool:
+def literal_ok(value: str) -> bool:
     """A literal block shows this text exactly and plainly. Not so for trailing spaces
     (invisible), a tab starting a line, a leading or only blank line, or blank lines at the
     end (they need `|+` and a `...` after the document): such text stays double-quoted."""

@@ -32,7 +32,7 @@ import yaml
 
 from curator.load import MAX_BYTES
 from curator.model import DIMENSIONS, INCIDENT_KEYS
-from curator.write.canonical import SOURCE_KEYS, _literal_ok
+from curator.write.canonical import SOURCE_KEYS, literal_ok
 
 try:
     from yaml._yaml import CParser as _Parser  # type: ignore[import-not-found]
@@ -233,10 +233,10 @@ def _plain(value: str) -> str:
 
 
 def _literal(value: str, column: int) -> str:
-    """A literal block ruamel keeps literal (multi-line text that `_literal_ok` accepts)
+    """A literal block ruamel keeps literal (multi-line text that `literal_ok` accepts)
     with no indentation indicator (first line not starting with a space) and clip `|` or
-    strip `|-` chomping (`_literal_ok` refuses the trailing blank lines of `|+`)."""
-    if "\n" not in value or not _literal_ok(value) or value[0] == " ":
+    strip `|-` chomping (`literal_ok` refuses the trailing blank lines of `|+`)."""
+    if "\n" not in value or not literal_ok(value) or value[0] == " ":
         raise _Unsure
     body, header = (value[:-1], "|\n") if value.endswith("\n") else (value, "|-\n")
     indent = " " * column

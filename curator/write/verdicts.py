@@ -16,39 +16,18 @@ older ones are deleted after a few).
 
 from __future__ import annotations
 
-import sys
-
-import pydantic
 import ruamel.yaml
-import yaml
 
-from curator import __version__
 from curator.cache import Store
 from curator.library import Library
-from curator.lint_cache import source_digest
-
-try:
-    from yaml._yaml import get_version_string as _libyaml_version  # type: ignore[import-not-found]
-except ImportError:  # pragma: no cover - depends on the PyYAML build
-
-    def _libyaml_version() -> str:
-        return "none"
-
+from curator.lint_cache import code_context
 
 _CANONICAL = 1
 
 
 def context() -> list[str]:
     """Everything a render depends on besides the bytes rendered."""
-    return [
-        __version__,
-        source_digest(),
-        sys.version,
-        f"ruamel.yaml {ruamel.yaml.__version__}",
-        f"PyYAML {yaml.__version__}",
-        f"libyaml {_libyaml_version()}",
-        f"pydantic {pydantic.VERSION}",
-    ]
+    return code_context(f"ruamel.yaml {ruamel.yaml.__version__}")
 
 
 class Verdicts:
