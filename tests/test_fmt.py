@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 import yaml
 from conftest import REPO, run_curator, write_library
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from curator import fmt
@@ -229,6 +229,8 @@ YAMLISH = st.text(st.sampled_from(list("ab: -#[]{}|>'\"\n\t&*!,?~%@`가\r")), ma
 
 @PROPERTY
 @given(st.binary(max_size=300) | YAMLISH.map(str.encode))
+@example(b"\r\r-")  # blank lines first: one fewer at each pass, once
+@example(b"\n\n\nid: IL-0001\n")
 def test_arbitrary_bytes_are_refused_or_keep_their_values(raw):
     try:
         out = render(raw)

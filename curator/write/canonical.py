@@ -119,7 +119,9 @@ def dump(tree: Any) -> str:
     _yaml().dump(tree, stream)
     # Blank lines and comments at the very end are kept by ruamel; the layout wants one
     # newline. (A keep-chomped `|+` text at the end is closed by `...`, so this is safe.)
-    return stream.getvalue().rstrip("\n") + "\n"  # (not rstrip(): U+00A0 may be a value)
+    # Blank lines at the very start it keeps but one, so each pass would drop one more:
+    # the layout starts at the first line that holds something.
+    return stream.getvalue().strip("\n") + "\n"  # (not strip(): U+00A0 may be a value)
 
 
 def plain(node: Any) -> Any:
