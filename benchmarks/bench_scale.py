@@ -21,7 +21,8 @@ Commands (`--only` picks some):
   processes as there are CPUs (it has no option for that itself);
 - lint-nocache, lint-cold (empty cache, which the run fills), lint-warm (nothing changed),
   lint-10-changed and lint-10-moved (ten files edited before each run: a comment added at
-  the end, or at the top so that every line moves);
+  the end, or at the top so that every line moves), lint-10-added (ten new incidents, as
+  a pull request adds them: the cross-file rules must read every summary again);
 - fmt-check and export, each cold (empty cache) and warm (nothing changed), and similar
   (which runs benchmarks/bench_similar.py).
 """
@@ -33,6 +34,7 @@ import functools
 import multiprocessing
 import os
 import platform
+import re
 import shutil
 import statistics
 import subprocess
@@ -56,6 +58,7 @@ COMMANDS = (
     "lint-warm",
     "lint-10-changed",
     "lint-10-moved",
+    "lint-10-added",
     "fmt-check",
     "fmt-check-warm",
     "export",
@@ -190,6 +193,28 @@ class Edits:
             path.write_bytes(original)
 
 
+class Additions(Edits):
+    """Ten new incidents before each run (copies of ten others under new ids, citing new
+    reports), the previous run's removed: new values for the cross-file rules each time."""
+
+    def __call__(self, run: int) -> None:
+        self.restore()
+        for index, original in enumerate(self.originals.values()):
+            number = 900_000 + 10 * run + index
+            text = original.decode("utf-8")
+            text = re.sub(r"(?m)^id: IL-\d+$", f"id: IL-{number}", text)
+            text = text.replace("url: https://", f"url: https://run{run}.")
+            (self.folder / f"IL-{number}.yaml").write_text(text, encoding="utf-8")
+
+    @property
+    def folder(self) -> Path:
+        return next(iter(self.originals)).parent
+
+    def restore(self) -> None:
+        for path in self.folder.glob("IL-9?????.yaml"):
+            path.unlink()
+
+
 # ------------------------------------------------------------------------------------------
 # Child modes: the floors and the parallel check-jsonschema
 # ------------------------------------------------------------------------------------------
@@ -297,13 +322,17 @@ def run_size(size: int, args: argparse.Namespace) -> dict[str, list[Sample]]:
         print(f"  {size:,}: lint-warm", file=sys.stderr)
         measure(lint, root)  # fills the cache
         results["lint-warm"] = repeat(runs("lint-warm"), lint, root)
-    moves = {"lint-10-changed": False, "lint-10-moved": True}
-    if any(want(name) for name in moves):
+    changes = {
+        "lint-10-changed": functools.partial(Edits, moved=False),
+        "lint-10-moved": functools.partial(Edits, moved=True),
+        "lint-10-added": Additions,
+    }
+    if any(want(name) for name in changes):
         measure(lint, root)  # the cache as a warm run leaves it
-    for name, moved in moves.items():
+    for name, change in changes.items():
         if want(name):
             print(f"  {size:,}: {name}", file=sys.stderr)
-            edits = Edits(root, moved)
+            edits = change(root)
             try:
                 results[name] = repeat(runs(name), lint, root, before=edits)
             finally:
@@ -370,6 +399,7 @@ LABELS = {
     "lint-warm": "`curator lint`, warm (nothing changed)",
     "lint-10-changed": "`curator lint`, 10 files changed (text)",
     "lint-10-moved": "`curator lint`, 10 files changed (lines moved)",
+    "lint-10-added": "`curator lint`, 10 files added",
     "fmt-check": "`curator fmt --check`, cold (empty cache)",
     "fmt-check-warm": "`curator fmt --check`, warm",
     "export": "`curator export`, cold (defect-free copy, no cache, no earlier export)",

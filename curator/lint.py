@@ -255,10 +255,14 @@ class _Run:
             p: display_path(p, self.cwd) for p in sorted(library.taxonomy_dir.glob("*.yaml"))
         }
         key = fingerprint(entries, checked, list(taxonomy_files.values())) if store else ""
-        kept = store.library_findings(key) if store else None
+        by_display = {result.display: result for result in checked} if store else {}
+        kept = store.library_findings(key, by_display) if store else None
         if kept is not None:
             return kept
-        view = LibraryView(self.summaries(entries, checked), library.taxonomy, taxonomy_files)
+        if store:
+            store.read_summaries()
+        summaries = self.summaries(entries, checked)
+        view = LibraryView(summaries, library.taxonomy, taxonomy_files)
         findings: list[Finding] = []
         for rule in LIBRARY_RULES:
             try:
@@ -266,7 +270,8 @@ class _Run:
             except Exception as exc:  # pragma: no cover - defensive, as in check_file
                 findings.append(_internal(display_path(library.root, self.cwd), exc))
         if store:
-            store.keep_library_findings(key, findings)
+            by_path = {summary.display: summary for summary in summaries}
+            store.keep_library_findings(key, findings, by_display, by_path)
         return findings
 
     def summaries(self, entries: Sequence[str], checked: Sequence[Checked]) -> list[FileSummary]:
@@ -373,9 +378,9 @@ def _start_worker(taxonomy: Taxonomy, today: dt.date, keep: bool, extra: Compute
 
 def _check_chunk_in_worker(chunk: Sequence[Task]) -> list[tuple[int, Checked]]:
     results = _check_chunk(chunk, _worker["taxonomy"], _worker["today"], _worker["extra"])
-    if _worker["keep"]:  # the cache's hash of each summary: worked out here, in parallel
+    if _worker["keep"]:  # the cache's hashes of each summary: worked out here, in parallel
         for _, result in results:
-            _ = result.summary_key
+            _ = result.summary_key, result.values_key
     return results
 
 

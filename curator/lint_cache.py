@@ -4,7 +4,8 @@ One entry per file, in the "lint" store of `curator.cache` (`.curator-cache/`), 
 file's path relative to the library root:
 
     [sha256 of the bytes, "size:mtime:ctime:inode" when settled, display path (null when
-     it is the key itself), day checked, turning points, findings, hash of the summary]
+     it is the key itself), day checked, turning points, findings, hash of the summary,
+     hash of the summary's values (positions left out)]
 
 and its summary (what the cross-file rules read) in the "lint-summary" store, apart, since
 most runs do not need it: [hash of the summary, summary].
@@ -20,8 +21,11 @@ An entry answers for a file only if all of these hold:
   the future stops being one: `occurred_in_future.turning_points`).
 
 The findings of the cross-file rules are kept too, as one record for the whole library,
-keyed by the hash of every file's (path, display, summary hash): a run that changed no
-summary (nothing, or only the text of some incidents) decodes no summary at all.
+keyed by the hash of every file's (path, display, hash of the summary's values): a run that
+changed no value the cross-file rules read (nothing, only text, or only where things are:
+most edits move lines) decodes no summary at all. Those rules decide on values alone and
+put each finding at a place the summary of its file records (`anchors`), so a kept
+finding in a file whose places moved is put at the same anchor of its new summary.
 """
 
 from __future__ import annotations
@@ -70,6 +74,7 @@ class Checked:
         "_key",
         "_summary",
         "_summary_key",
+        "_values_key",
         "digest",
         "display",
         "extra",
@@ -94,6 +99,7 @@ class Checked:
         self._summary = summary
         self._data: list[Any] | None = None
         self._summary_key: str | None = None
+        self._values_key: str | None = None
         self._cache: ResultCache | None = None
         self._key = ""
         self.extra: Any = None  # what `lint.Extra.compute` gave for this file; never kept
@@ -103,7 +109,16 @@ class Checked:
         cls, cache: ResultCache, key: str, display: str, entry: list[Any], findings: list[Finding]
     ) -> Checked:
         result = cls.__new__(cls)  # (no __init__: a warm lint makes 100,000 of these)
-        result.digest, result.stat, _, _, result.turning_points, _, result._summary_key = entry
+        (
+            result.digest,
+            result.stat,
+            _,
+            _,
+            result.turning_points,
+            _,
+            result._summary_key,
+            result._values_key,
+        ) = entry
         result.findings, result.display, result._summary, result._data = (
             findings,
             display,
@@ -117,7 +132,8 @@ class Checked:
         # From a worker process, in plain values: a third of the cost of pickling objects.
         rows = [_finding_row(f) for f in self.findings]
         state = (rows, self.digest, self.stat, self.turning_points, self.display)
-        return (_unpickle, (*state, self.summary_data, self._summary_key, self.extra))
+        keys = (self._summary_key, self._values_key)
+        return (_unpickle, (*state, self.summary_data, *keys, self.extra))
 
     @property
     def summary(self) -> FileSummary:
@@ -143,10 +159,17 @@ class Checked:
 
     @property
     def summary_key(self) -> str:
-        """A hash of the summary: what the cross-file findings are kept under."""
+        """A hash of the summary: whether the places of its cross-file findings moved."""
         if self._summary_key is None:
             self._summary_key = _hash(self.summary_data)
         return self._summary_key
+
+    @property
+    def values_key(self) -> str:
+        """A hash of the summary's values: what the cross-file findings are kept under."""
+        if self._values_key is None:
+            self._values_key = _hash(summary_values(self.summary_data))
+        return self._values_key
 
 
 def _unpickle(
@@ -157,11 +180,12 @@ def _unpickle(
     display: str,
     data: list[Any],
     summary_key: str | None,
+    values_key: str | None,
     extra: Any,
 ) -> Checked:
     result = Checked([_finding(display, row) for row in rows], None, digest, stat, points)
-    result.display, result._data, result._summary_key = display, data, summary_key
-    result.extra = extra
+    result.display, result._data, result.extra = display, data, extra
+    result._summary_key, result._values_key = summary_key, values_key
     return result
 
 
@@ -242,7 +266,7 @@ class ResultCache:
         if not (stat.S_ISREG(st.st_mode) and path.endswith(".yaml")):
             return None  # not a regular .yaml file: `check_entry` has something to say
         try:
-            digest, known, kept_display, then, points, findings, _ = entry
+            digest, known, kept_display, then, points, findings, _, _ = entry
             if display != (key if kept_display is None else kept_display):
                 return None
             for point in points:  # ISO days compare as text
@@ -260,9 +284,12 @@ class ResultCache:
         except (ValueError, TypeError, IndexError):
             return None  # not what this version writes: check the file again
 
+    def read_summaries(self) -> None:
+        """Read every kept summary now, before the cross-file rules ask for all of them."""
+        self.summaries.read_all()
+
     def summary_data(self, key: str, summary_key: str) -> list[Any] | None:
-        self.summaries.read_all()  # at the first summary asked for: the rest will follow
-        kept = self.summaries.get(key)
+        kept = self.summaries.get(key)  # from its shard alone, unless `read_summaries` ran
         if not isinstance(kept, list) or len(kept) != 2 or kept[0] != summary_key:
             return None
         return kept[1]
@@ -281,6 +308,7 @@ class ResultCache:
         key = self._key(path)
         self.seen.add(key)
         summary_key = result.summary_key
+        values_key = result.values_key
         findings = [_finding_row(f) for f in result.findings]
         self.results.put(
             key,
@@ -292,25 +320,53 @@ class ResultCache:
                 result.turning_points,
                 findings,
                 summary_key,
+                values_key,
             ],
         )
         self.summaries.put(key, [summary_key, result.summary_data])
 
-    def library_findings(self, fingerprint: str) -> list[Finding] | None:
-        """The cross-file findings kept for a library whose files had `fingerprint`."""
+    def library_findings(self, fingerprint: str, files: dict[str, Checked]) -> list[Finding] | None:
+        """The cross-file findings kept for a library whose files had `fingerprint`, each
+        put where its anchor is now; `files`, this run's results by display path."""
         record = self.results.get(_LIBRARY_RECORD)
         try:
             if record is None or record[0] != fingerprint:
                 return None
-            return [Finding(*row[:4], Severity(row[4]), *row[5:]) for row in record[1]]
+            rows = []
+            for path, line, column, code, severity, message, fixable, anchor, key in record[1]:
+                result = files.get(path)
+                place = _place(result, Position(line, column), anchor, key)
+                if place is None:
+                    return None
+                key = key if result is None else result.summary_key
+                rows.append([path, *place, code, severity, message, fixable, anchor, key])
+            found = [Finding(*row[:4], Severity(row[4]), *row[5:7]) for row in rows]
         except (ValueError, TypeError, IndexError):
             return None
+        if rows != record[1]:  # kept as they are now: the next run need not move them again
+            self.results.put(_LIBRARY_RECORD, [fingerprint, rows])
+        return found
 
-    def keep_library_findings(self, fingerprint: str, findings: list[Finding]) -> None:
-        rows = [
-            [f.path, f.line, f.column, f.code, str(f.severity), f.message, f.fixable]
-            for f in findings
-        ]
+    def keep_library_findings(
+        self,
+        fingerprint: str,
+        findings: list[Finding],
+        files: dict[str, Checked],
+        summaries: dict[str, FileSummary],
+    ) -> None:
+        """Keep the cross-file findings of a library whose files had `fingerprint`, each
+        with its anchor in `summaries` (what the rules read, by display path)."""
+        rows = []
+        for f in findings:
+            result = files.get(f.path)
+            anchor, key = None, None
+            if result is not None:
+                places = anchors(summaries[f.path])
+                at = (f.line, f.column)
+                anchor = places.index(at) if at in places else None
+                key = result.summary_key
+            row = [f.path, f.line, f.column, f.code, str(f.severity), f.message, f.fixable]
+            rows.append([*row, anchor, key])
         self.results.put(_LIBRARY_RECORD, [fingerprint, rows])
 
     def save(self) -> None:
@@ -318,12 +374,39 @@ class ResultCache:
         self.summaries.save(self.seen.__contains__)
 
 
+def _place(
+    result: Checked | None, kept: Position, anchor: int | None, key: str | None
+) -> Position | None:
+    """Where a kept cross-file finding is now: where it was, if its file's summary is the
+    same (or it is not an incident file); else at its anchor in the new summary; None if
+    it cannot be told (a finding at no anchor, in a file whose places moved)."""
+    if result is None or result.summary_key == key:
+        return kept
+    try:
+        places = anchors(result.summary)
+    except MissingSummary:  # lost to a concurrent run: work everything out again
+        return None
+    if anchor is None or anchor >= len(places):
+        return None
+    return places[anchor]
+
+
+def anchors(summary: FileSummary) -> list[Position]:
+    """The places of a summary that a cross-file finding can be at, in an order that only
+    its values decide: the same values, the same list (places aside)."""
+    places = [summary.id.position] if summary.id else []
+    places += [ref.position for _, ref in summary.references]
+    places += [url.position for url in summary.source_urls]
+    return places
+
+
 def fingerprint(paths: Sequence[str], results: Sequence[Checked], extra: Sequence[str]) -> str:
     """What the cross-file rules' findings depend on, besides the context: every file's
-    path, display and summary. An edit that leaves a summary as it was (most edits of the
-    text) leaves the cross-file findings as they were."""
+    path, display and the values of its summary. An edit that leaves those values as they
+    were (most edits: text, or lines moved) leaves the cross-file findings as they were,
+    but for their places (`ResultCache.library_findings`)."""
     lines = [
-        f"{path}\0{result.display}\0{result.summary_key}"
+        f"{path}\0{result.display}\0{result.values_key}"
         for path, result in zip(paths, results, strict=True)
     ]
     return hashlib.sha256(
@@ -341,6 +424,19 @@ def encode_summary(s: FileSummary) -> list[Any]:
         s.duplicate_of,
         [[name, ref.value, *ref.position] for name, ref in s.references],
         [[u.value, *u.position, None if u.normal == u.value else u.normal] for u in s.source_urls],
+    ]
+
+
+def summary_values(data: list[Any]) -> list[Any]:
+    """An encoded summary without its places (see `encode_summary`)."""
+    stem, incident_id, status, duplicate_of, references, urls = data
+    return [
+        stem,
+        None if incident_id is None else incident_id[0],
+        status,
+        duplicate_of,
+        [[name, value] for name, value, _line, _col in references],
+        [[value, normal] for value, _line, _col, normal in urls],
     ]
 
 

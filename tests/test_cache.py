@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import hashlib
 import inspect
@@ -19,12 +20,12 @@ from synthetic import expected_findings, synthetic_library
 import curator.lint as engine
 import curator.lint_cache as kept
 from curator.cache import FOLDER, KEEP_CONTEXTS, SHARDS, Store
-from curator.findings import Finding
+from curator.findings import Finding, Severity
 from curator.library import Library
 from curator.lint import lint
 from curator.load import Position
-from curator.rules import FILE_RULES, occurred_in_future
-from curator.rules.base import FileSummary, Located, SourceUrl
+from curator.rules import FILE_RULES, LIBRARY_RULES, occurred_in_future
+from curator.rules.base import FileSummary, LibraryView, Located, SourceUrl
 from incidents import incident
 
 TODAY = dt.date(2026, 6, 1)
@@ -270,8 +271,17 @@ def test_the_cache_folder_is_ignored_by_git_anywhere():
 
 
 def _shift_lines(path: Path) -> None:
-    """Add a comment at the top: every position in the file moves, so its summary changes."""
+    """Add a comment at the top: every position in the file moves, so its summary changes
+    (but not the values in it)."""
     path.write_bytes(b"# moved\n" + path.read_bytes())
+
+
+def _change_a_value(path: Path) -> None:
+    """Cite another report in place of the first source: a value the cross-file rules read."""
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    first = next(i for i, line in enumerate(lines) if line.startswith("  - url: "))
+    lines[first] = f"  - url: https://changed.example/{path.stem}\n"
+    path.write_text("".join(lines), encoding="utf-8")
 
 
 def test_a_lost_summary_is_worked_out_again(tmp_path):
@@ -279,12 +289,8 @@ def test_a_lost_summary_is_worked_out_again(tmp_path):
     run(root)
     for shard in (root / FOLDER).glob("lint-summary-*/*.json"):
         shard.unlink()  # as if a concurrent run had won every summary shard
-    _shift_lines(root / "incidents" / "IL-0100.yaml")
-    moved = {
-        (path, line + (path == "incidents/IL-0100.yaml"), column, code)
-        for path, line, column, code in expected_findings(manifest)
-    }
-    assert set(run(root)) == moved
+    _change_a_value(root / "incidents" / "IL-0100.yaml")  # the cross-file rules must run
+    assert set(run(root)) == expected_findings(manifest)
 
 
 def test_a_summary_of_an_unexpected_shape_means_starting_afresh(library):
@@ -295,24 +301,167 @@ def test_a_summary_of_an_unexpected_shape_means_starting_afresh(library):
     summary_key, _ = summaries.get(key)
     summaries.put(key, [summary_key, ["only", "three", "fields"]])
     summaries.save()
-    _shift_lines(library / "incidents" / "IL-0001.yaml")  # the cross-file rules must run
-    moved = [(p, line + (p == "incidents/IL-0001.yaml"), c, code) for p, line, c, code in expected]
-    assert run(library, today=TODAY) == moved
+    _change_a_value(library / "incidents" / "IL-0001.yaml")  # the cross-file rules must run
+    assert run(library, today=TODAY) == expected
 
 
-def test_edits_that_keep_every_summary_reuse_the_cross_file_findings(tmp_path, monkeypatch):
-    root, manifest = synthetic_library(tmp_path / "lib", count=200)
-    run(root)
+def _spy_on_summaries(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """One item for each time the cross-file rules needed every summary."""
     calls: list[int] = []
     real = engine._Run.summaries
     monkeypatch.setattr(engine._Run, "summaries", lambda *a: calls.append(1) or real(*a))
+    return calls
+
+
+def test_edits_that_keep_every_value_reuse_the_cross_file_findings(tmp_path, monkeypatch):
+    root, manifest = synthetic_library(tmp_path / "lib", count=200)
+    run(root)
+    calls = _spy_on_summaries(monkeypatch)
     path = root / "incidents" / "IL-0100.yaml"
     path.write_bytes(path.read_bytes() + b"# a comment at the end moves nothing\n")
     assert set(run(root)) == expected_findings(manifest)
-    assert calls == []
     _shift_lines(path)
-    run(root)
+    assert set(run(root)) == expected_findings(manifest)
+    assert calls == []
+    _change_a_value(path)
+    assert set(run(root)) == expected_findings(manifest)
     assert calls == [1]
+
+
+def test_kept_cross_file_findings_follow_their_lines(tmp_path, monkeypatch):
+    root, manifest = synthetic_library(tmp_path / "lib", count=200)
+    expected = expected_findings(manifest)
+    cross_file = {"IL204", "IL401", "IL502"}
+    holders = sorted({path for path, _l, _c, code in expected if code in cross_file})
+    assert len(holders) >= 4  # a shared URL (two files), a dangling reference, a duplicate id
+    run(root)
+    calls = _spy_on_summaries(monkeypatch)
+
+    def moved(shifts: dict[str, int]) -> set[tuple[str, int, int, str]]:
+        return {(path, line + shifts.get(path, 0), col, code) for path, line, col, code in expected}
+
+    for path in holders:
+        _shift_lines(root / path)
+    assert set(run(root)) == moved(dict.fromkeys(holders, 1))
+    assert set(run(root)) == moved(dict.fromkeys(holders, 1))  # nothing changed since
+    for _ in range(2):  # from findings kept after an earlier move
+        _shift_lines(root / holders[0])
+    shifts = {**dict.fromkeys(holders, 1), holders[0]: 3}
+    assert set(run(root)) == moved(shifts)
+    assert calls == []
+    assert set(lint_without_cache(root)) == moved(shifts)
+    # The findings were kept where they are now: a later run reads no summary to move them.
+    asked: list[str] = []
+    real = kept.ResultCache.summary_data
+    monkeypatch.setattr(
+        kept.ResultCache,
+        "summary_data",
+        lambda self, key, *a: asked.append(key) or real(self, key, *a),
+    )
+    assert set(run(root)) == moved(shifts)
+    assert asked == []
+
+
+def lint_without_cache(root: Path) -> list[tuple[str, int, int, str]]:
+    findings = lint(Library.at(root), cwd=root, cache=False, jobs=1)
+    return [(f.path, f.line, f.column, f.code) for f in findings]
+
+
+def _elsewhere(summary: FileSummary, shift: int) -> FileSummary:
+    """The same summary with every place moved, each by its own amount."""
+
+    def at(position: Position, i: int) -> Position:
+        return Position(position.line + shift + i, position.column + i % 3)
+
+    return dataclasses.replace(
+        summary,
+        id=summary.id._replace(position=at(summary.id.position, 0)) if summary.id else None,
+        references=[
+            (name, ref._replace(position=at(ref.position, i + 1)))
+            for i, (name, ref) in enumerate(summary.references)
+        ],
+        source_urls=[
+            url._replace(position=at(url.position, i + 50))
+            for i, url in enumerate(summary.source_urls)
+        ],
+    )
+
+
+def test_cross_file_rules_decide_on_values_and_report_at_anchors(tmp_path):
+    """What keeping cross-file findings across moved lines rests on (see curator.lint_cache):
+    every cross-file rule decides on the values of the summaries alone, and reports each
+    finding at an anchor of its file's summary."""
+    root, _ = synthetic_library(tmp_path / "lib", count=200)
+    library = Library.at(root)
+    paths = sorted((root / "incidents").glob("IL-*.yaml"))
+    summaries = [
+        engine.check_file(path, f"incidents/{path.name}", library.taxonomy, TODAY).summary
+        for path in paths
+    ]
+    moved = [_elsewhere(summary, 3 + k % 5) for k, summary in enumerate(summaries)]
+
+    def findings(files: list[FileSummary]) -> list[Finding]:
+        view = LibraryView(files, library.taxonomy, {})
+        return sorted(f for rule in LIBRARY_RULES for f in rule.check_library(view))
+
+    before, after = findings(summaries), findings(moved)
+    assert {f.code for f in before} >= {"IL204", "IL401", "IL502"}
+    old = {s.display: kept.anchors(s) for s in summaries}
+    new = {s.display: kept.anchors(s) for s in moved}
+    relocated = []
+    for f in before:
+        if f.path not in old:  # a taxonomy file: nothing moved there
+            relocated.append(f)
+            continue
+        line, column = new[f.path][old[f.path].index((f.line, f.column))]
+        relocated.append(dataclasses.replace(f, line=line, column=column))
+    assert after == sorted(relocated)
+
+
+def test_a_kept_cross_file_finding_at_no_anchor_is_worked_out_again(library):
+    """Every cross-file finding is at a place its file's summary records today; should a
+    future rule put one elsewhere, moving that file's lines must not leave it behind."""
+    root = Library.at(library)
+    cache = kept.ResultCache.open(root)
+    assert cache is not None
+    path = library / "incidents" / "IL-0001.yaml"
+    display = "incidents/IL-0001.yaml"
+    before = engine.check_file(path, display, root.taxonomy, TODAY)
+    stray = Finding(display, 7, 3, "IL999", Severity.ERROR, "not at an anchor")
+    at_id = Finding(display, *before.summary.id.position, "IL998", Severity.ERROR, "at the id")
+    summaries = {display: before.summary}
+    cache.keep_library_findings("key", [stray, at_id], {display: before}, summaries)
+    assert cache.library_findings("key", {display: before}) == [stray, at_id]
+    _shift_lines(path)
+    after = engine.check_file(path, display, root.taxonomy, TODAY)
+    assert after.values_key == before.values_key and after.summary_key != before.summary_key
+    assert cache.library_findings("key", {display: after}) is None
+    cache.keep_library_findings("key", [at_id], {display: before}, summaries)
+    moved = Finding(display, at_id.line + 1, at_id.column, "IL998", Severity.ERROR, "at the id")
+    assert cache.library_findings("key", {display: after}) == [moved]
+    assert cache.library_findings("another key", {display: after}) is None
+
+
+def test_a_kept_cross_file_finding_whose_summary_is_lost_is_worked_out_again(library):
+    root = Library.at(library)
+    path = library / "incidents" / "IL-0001.yaml"
+    display = "incidents/IL-0001.yaml"
+    before = engine.check_file(path, display, root.taxonomy, TODAY)
+    at_id = Finding(display, *before.summary.id.position, "IL998", Severity.ERROR, "at the id")
+    _shift_lines(path)
+    after = engine.check_file(path, display, root.taxonomy, TODAY)
+    cache = kept.ResultCache.open(root)
+    assert cache is not None
+    cache.put(str(path), TODAY.isoformat(), after)
+    cache.keep_library_findings("key", [at_id], {display: before}, {display: before.summary})
+    cache.save()
+    for shard in (library / FOLDER).glob("lint-summary-*/*.json"):
+        shard.unlink()  # as if a concurrent run had won every summary shard
+    cache = kept.ResultCache.open(root)
+    assert cache is not None
+    again = cache.get(str(path), display, TODAY.isoformat())
+    assert again is not None and again.summary_key == after.summary_key
+    assert cache.library_findings("key", {display: again}) is None
 
 
 @pytest.mark.parametrize(
