@@ -12,7 +12,7 @@ most runs do not need it: [hash of the summary, summary].
 
 An entry answers for a file only if all of these hold:
 - the store's context matches: curator's own source, the Python, pydantic and PyYAML
-  versions, the rule codes, and the bytes of the taxonomy files (`context`);
+  versions, the rule codes, and the bytes of the taxonomy files this run loaded (`context`);
 - the file's bytes hash to the same SHA-256 — or its (size, mtime, ctime, inode) equal the
   ones recorded, which is recorded only once the file had not changed for two seconds, so
   that no later change can carry the same times (`settled_stat`);
@@ -470,14 +470,14 @@ _new = tuple.__new__
 
 
 def context(library: Library) -> list[str]:
-    """Everything a file's findings depend on besides its bytes, path and today's date."""
-    parts = [*code_context(), *(module.RULE.code for module in ALL)]
-    for path in sorted(library.taxonomy_dir.glob("*.yaml")):
-        try:
-            parts.append(f"{path.name}:{hashlib.sha256(path.read_bytes()).hexdigest()}")
-        except OSError:
-            parts.append(f"{path.name}:unreadable")
-    return parts
+    """Everything a file's findings depend on besides its bytes, path and today's date:
+    among them the taxonomy, as this run loaded it."""
+    sources = library.taxonomy.sources
+    return [
+        *code_context(),
+        *(module.RULE.code for module in ALL),
+        *(f"{name}:{sources[name]}" for name in sorted(sources)),
+    ]
 
 
 def code_context(*others: str) -> list[str]:

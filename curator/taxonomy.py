@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import hashlib
 import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -28,6 +29,10 @@ class Taxonomy:
     problems: list[TaxonomyProblem] = field(default_factory=list)
     # Where each term is defined, for messages about the links between terms.
     origins: dict[str, tuple[Path, Position]] = field(default_factory=dict)
+    # What each dimension file held as it was read (the SHA-256 of its bytes, or why it
+    # could not be read): what a cached result that depends on the taxonomy is kept under,
+    # taken from the very bytes loaded, so that a save while curator runs cannot split them.
+    sources: dict[str, str] = field(default_factory=dict)
     _names: dict[str, dict[str, str]] = field(default_factory=dict, repr=False, compare=False)
 
     def term(self, dimension: str, term_id: str) -> Term | None:
@@ -95,8 +100,11 @@ def _load_dimension(taxonomy: Taxonomy, path: Path, dimension: Dimension) -> Non
     try:
         raw = path.read_bytes()
     except OSError as exc:
-        taxonomy.problems.append(TaxonomyProblem(path, START, f"cannot read: {exc.strerror}"))
+        message = f"cannot read: {exc.strerror}"
+        taxonomy.sources[path.name] = message
+        taxonomy.problems.append(TaxonomyProblem(path, START, message))
         return
+    taxonomy.sources[path.name] = hashlib.sha256(raw).hexdigest()
     loaded = load_bytes(raw)
     for problem in loaded.problems:
         taxonomy.problems.append(TaxonomyProblem(path, problem.position, problem.message))
