@@ -13,11 +13,12 @@ from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 
+from curator import WEBSITE
 from curator.export.build import Summary, json_bytes, taxonomy_export, write_graph
 from curator.export.changes import ChangeLog
 from curator.export.collect import Snapshot, collect, timestamp
 from curator.export.errors import ExportError, ExportRefused
-from curator.export.feed import DEFAULT_BASE_URL, feed_bytes
+from curator.export.feed import feed_bytes
 from curator.export.model import SCHEMA_VERSION, Counts, Manifest
 from curator.export.released import ReleasedCache, render_workers, write_incidents
 from curator.export.write import MANIFEST, ExportWriter, check_target
@@ -25,14 +26,14 @@ from curator.library import Library
 from curator.lint import without_cyclic_gc
 from curator.progress import Progress
 
-__all__ = ["DEFAULT_BASE_URL", "ExportError", "ExportOptions", "ExportRefused", "export"]
+__all__ = ["ExportError", "ExportOptions", "ExportRefused", "export"]
 
 
 @dataclass(frozen=True)
 class ExportOptions:
     version: str | None = None  # default: `git describe` of HEAD (the tag, on a release)
     since: str | None = None  # default: the previous `v*` tag
-    base_url: str = DEFAULT_BASE_URL
+    base_url: str = WEBSITE
     cache: bool = True  # keep lint results and parsed incidents in .curator-cache/
     jobs: int | None = None  # worker processes; default: one per CPU for a large library
     progress: Callable[[str], Progress] | None = None  # a progress line for each long step

@@ -8,11 +8,9 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from curator import WEBSITE
 from curator.export.model import Change, Changes
 
 ATOM = "http://www.w3.org/2005/Atom"
-DEFAULT_BASE_URL = WEBSITE
 # The newest entries only: feed readers poll the whole file. changes.json is complete.
 FEED_LIMIT = 500
 _KIND_KO = {"added": "추가", "modified": "수정", "withdrawn": "철회", "removed": "삭제"}
