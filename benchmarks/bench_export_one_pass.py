@@ -4,13 +4,14 @@
 
 An experiment, not a command of curator: it measures the design "render inside lint's
 workers" before anyone builds it. Each file is checked by every single-file rule and its
-incident rendered (validated as `ExportedIncident`, dumped, its own JSON file written, its
-CSV record and graph lines made) in one worker call, in id order on all CPUs, while the
-main process streams `incidents.json` and `incidents.csv`. Everything else an export does
-is left out: the cross-file rules, git history (fixed dates here), the caches, the
-aggregate files, the manifest. So its time is a floor for that design, to compare with
-`bench_export_phases.py --cold` on the same library in the same sitting. LIBRARY is a
-library folder (`bench_scale.py` makes `/tmp/bench/lib-N-clean`); OUT is replaced.
+incident rendered by the export's own code (validated as `ExportedIncident`, dumped, its
+own JSON file written, its CSV record and graph lines made) in one worker call, in id
+order on all CPUs, while the main process streams `incidents.json` and `incidents.csv`.
+Everything else an export does is left out: the cross-file rules, git history (fixed
+dates here), the caches, the aggregate files, the manifest. So its time is a floor for
+that design, to compare with `bench_export_phases.py --cold` on the same library in the
+same sitting. LIBRARY is a library folder (`bench_scale.py` makes
+`/tmp/bench/lib-N-clean`); OUT is replaced.
 """
 
 from __future__ import annotations
@@ -24,10 +25,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from curator.export.build import Summary, csv_line, json_dump
-from curator.export.collect import EXPORTED_STATUSES, parse_released, released_data
-from curator.export.model import ExportedIncident
-from curator.export.write import write_file
+from curator.export.collect import parse_released, released_data
+from curator.export.released import Task, _render
 from curator.library import Library
 from curator.lint import check_file, without_cyclic_gc
 from curator.lint_cache import Checked
@@ -39,19 +38,14 @@ WHEN = "2024-01-01T00:00:00Z"
 
 
 def render_parsed(file: IncidentFile, raw: bytes, out: Path) -> Any:
-    """What the export needs of one parsed file, worked out where lint parsed it."""
-    incident = file.incident
-    if incident is None:
+    """What the export needs of one parsed file, worked out where lint parsed it: the
+    export's own render (`curator.export.released`), and what its cache would keep."""
+    if file.incident is None:
         return None
-    data = released_data(incident)
-    if data["status"] not in EXPORTED_STATUSES:
-        return None
-    exported = ExportedIncident.model_validate({**data, "added": WHEN, "modified": WHEN})
-    text = json_dump(exported.model_dump(mode="json"))
-    written = write_file(out, f"incidents/{exported.id}.json", text + b"\n")
-    nested = b"    " + text.replace(b"\n", b"\n    ")
-    kept = parse_released(file, raw, 40)  # what the export's cache would keep
-    return written, nested, csv_line(exported), Summary.of(exported), kept
+    data = released_data(file.incident)
+    task = Task(str(file.path), None, (WHEN, WHEN), None)
+    rendered = _render(task, (out, None), data, "", False)
+    return rendered, parse_released(file, raw, 40)
 
 
 def one_pass(path: str, taxonomy: Taxonomy, today: dt.date, out: Path) -> Checked:
@@ -82,10 +76,9 @@ def main() -> None:
         open(args.out / "incidents.csv", "wb") as table,
     ):
         for result in workers.in_order(work, paths, 200):
-            if result.extra is not None:
-                _written, nested, record, _summary, _kept = result.extra
-                aggregate.write(nested + b",\n")
-                table.write(record)
+            if result.extra is not None and result.extra[0].summary is not None:
+                aggregate.write(result.extra[0].nested + b",\n")
+                table.write(result.extra[0].record)
                 rendered += 1
             result.extra = None
     wall = time.perf_counter() - start
