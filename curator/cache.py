@@ -121,6 +121,28 @@ class Store:
                 _write_atomic(self.folder / f"{index:02x}.json", header + body)
         self._dirty.clear()
 
+    def write_blob(self, name: str, body: bytes) -> str:
+        """Keep `body` as one file beside the shards, checked the same way; its SHA-256,
+        by which `read_blob` takes it back. (For a value read whole or not at all.)"""
+        digest = hashlib.sha256(body).hexdigest()
+        if self.folder is not None:
+            with contextlib.suppress(OSError):  # as in `save`: a miss later, nothing else
+                _write_atomic(self.folder / name, _FORMAT + b" " + digest.encode() + b"\n" + body)
+        return digest
+
+    def read_blob(self, name: str, digest: str) -> bytes | None:
+        """The body kept under `name`, if it is still the one whose SHA-256 is `digest`."""
+        if self.folder is None:
+            return None
+        try:
+            raw = (self.folder / name).read_bytes()
+        except OSError:
+            return None
+        header, _, body = raw.partition(b"\n")
+        if header != _FORMAT + b" " + digest.encode() or hashlib.sha256(body).hexdigest() != digest:
+            return None  # another run's, torn, or corrupted
+        return body
+
     def _shard(self, index: int) -> dict[str, Any]:
         shard = self._shards.get(index)
         if shard is None:

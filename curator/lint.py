@@ -32,12 +32,15 @@ from pydantic import ValidationError
 
 from curator.findings import Finding, Severity
 from curator.library import Library
+from curator.library_index import LibraryIndex, key_hashes
 from curator.lint_cache import (
     Checked,
     CorruptEntry,
     MissingSummary,
     ResultCache,
+    findings_of,
     fingerprint,
+    relocated,
     settled_stat,
 )
 from curator.load import START, Loaded, load_bytes
@@ -225,6 +228,7 @@ class _Run:
         self.jobs = jobs
         self.progress = progress
         self.extra = extra
+        self.unsure = False  # whether the cross-file findings may not match the files' lines
 
     def findings(self, paths: Sequence[Path], store: ResultCache | None) -> list[Finding]:
         library, cwd = self.library, self.cwd
@@ -249,29 +253,88 @@ class _Run:
     def library_findings(
         self, entries: Sequence[str], checked: Sequence[Checked], store: ResultCache | None
     ) -> list[Finding]:
-        """The cross-file rules' findings; kept, when nothing they see has changed."""
-        library = self.library
+        """The cross-file rules' findings: kept, when nothing they see has changed; worked
+        out again for the files a change concerns, when the cache can tell which those are
+        (`curator.library_index`); else worked out again from every file."""
         taxonomy_files = {
-            p: display_path(p, self.cwd) for p in sorted(library.taxonomy_dir.glob("*.yaml"))
+            p: display_path(p, self.cwd) for p in sorted(self.library.taxonomy_dir.glob("*.yaml"))
         }
-        key = fingerprint(entries, checked, list(taxonomy_files.values())) if store else ""
-        by_display = {result.display: result for result in checked} if store else {}
-        kept = store.library_findings(key, by_display) if store else None
-        if kept is not None:
-            return kept
-        if store:
-            store.read_summaries()
+        if store is None:
+            return self.run_library_rules(self.summaries(entries, checked), taxonomy_files)
+        extra = list(taxonomy_files.values())
+        lines = store.lines(entries, checked)
+        key = fingerprint(lines, extra)
+        by_display = {result.display: result for result in checked}
+        found = store.library_findings(key, by_display)
+        if found is None:
+            found = self.changed_library_findings(store, key, lines, by_display, taxonomy_files)
+        if found is not None:
+            return found
+        store.read_summaries()
         summaries = self.summaries(entries, checked)
-        view = LibraryView(summaries, library.taxonomy, taxonomy_files)
+        findings = self.run_library_rules(summaries, taxonomy_files)
+        rows = store.rows(findings, by_display, {summary.display: summary for summary in summaries})
+        index = LibraryIndex.build(zip(lines, map(key_hashes, summaries), strict=True))
+        if not self.unsure:
+            store.keep_library_findings(key, rows, index, extra)
+        return findings
+
+    def changed_library_findings(
+        self,
+        store: ResultCache,
+        key: str,
+        lines: Sequence[str],
+        files: dict[str, Checked],
+        taxonomy_files: dict[Path, str],
+    ) -> list[Finding] | None:
+        """The cross-file findings, from those kept for the library as it was, the rules
+        rerun on the files holding a key that a file which came, went or changed held
+        (before or after); None when the cache cannot say what the library was. `lines`
+        are the files' (`ResultCache.lines`), `files` their results by display path, both
+        in the library's order."""
+        extra = list(taxonomy_files.values())
+        state = store.library_state(extra)
+        if state is None or len(files) != len(lines):  # (two files shown alike: not here)
+            return None
+        rows, index = state
+        now = dict(zip(lines, files.values(), strict=True))
+        gone = [i for i, line in enumerate(index.lines) if line not in now]
+        known = set(index.lines)
+        came = [(line, result) for line, result in now.items() if line not in known]
+        try:
+            came_keys = [(line, key_hashes(result.summary)) for line, result in came]
+            changed = index.keys_of(gone).union(*(hashes for _, hashes in came_keys))
+            left = set(gone)
+            concerned = {now[index.lines[i]] for i in index.holders(changed) if i not in left}
+            concerned.update(result for _, result in came)
+            # In the library's order, as the rules would see them all (messages list files).
+            summaries = [result.summary for result in files.values() if result in concerned]
+        except MissingSummary:  # a result kept without its summary: work everything out
+            return None
+        findings = self.run_library_rules(summaries, taxonomy_files)
+        by_path = {summary.display: summary for summary in summaries}
+        fresh = store.rows(findings, files, by_path)
+        if any(row[7] is None and row[0] in files for row in fresh):
+            return None  # at no anchor: which files it depends on cannot be told
+        kept = [row for row in rows if row[9] is not None and row[9] not in changed]
+        # (Rows with no key are in no file: the taxonomy's, found again with every run.)
+        moved = relocated(kept, files)
+        if moved is None:
+            return None
+        rows = [*moved, *(row for row in fresh if row[9] is None or row[9] in changed)]
+        store.keep_library_findings(key, rows, index.changed(gone, came_keys), extra)
+        return findings_of(rows)
+
+    def run_library_rules(
+        self, summaries: list[FileSummary], taxonomy_files: dict[Path, str]
+    ) -> list[Finding]:
+        view = LibraryView(summaries, self.library.taxonomy, taxonomy_files)
         findings: list[Finding] = []
         for rule in LIBRARY_RULES:
             try:
                 findings += rule.check_library(view)
             except Exception as exc:  # pragma: no cover - defensive, as in check_file
-                findings.append(_internal(display_path(library.root, self.cwd), exc))
-        if store:
-            by_path = {summary.display: summary for summary in summaries}
-            store.keep_library_findings(key, findings, by_display, by_path)
+                findings.append(_internal(display_path(self.library.root, self.cwd), exc))
         return findings
 
     def summaries(self, entries: Sequence[str], checked: Sequence[Checked]) -> list[FileSummary]:
@@ -282,6 +345,8 @@ class _Run:
             except MissingSummary:  # its result was kept, its summary lost: check it again
                 again = check_file(Path(path), result.display, self.library.taxonomy, self.today)
                 summaries.append(again.summary)
+                # Changed since it was found unchanged: its line no longer tells its values.
+                self.unsure |= again.values_key != result.values_key
         return summaries
 
 

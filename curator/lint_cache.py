@@ -26,6 +26,11 @@ changed no value the cross-file rules read (nothing, only text, or only where th
 most edits move lines) decodes no summary at all. Those rules decide on values alone and
 put each finding at a place the summary of its file records (`anchors`), so a kept
 finding in a file whose places moved is put at the same anchor of its new summary.
+Beside the record, in one file of its own, is the index of the library the record was
+worked out for (`curator.library_index`): a run that changed values in a few files, or
+added or removed a few, reruns the cross-file rules on the files holding the keys those
+files held or hold, and keeps the rest of the record. The record names the index by its
+SHA-256, so an index another run wrote since is never taken for this record's.
 """
 
 from __future__ import annotations
@@ -47,12 +52,14 @@ from curator import __version__
 from curator.cache import Store
 from curator.findings import Finding, Severity
 from curator.library import Library
+from curator.library_index import LibraryIndex, anchor_keys, key_hash
 from curator.load import Position
 from curator.rules import ALL
 from curator.rules.base import FileSummary, Located, SourceUrl
 
 SETTLED_NS = 2_000_000_000  # a file's stat is trusted once it is this much older than now
 _LIBRARY_RECORD = "library"  # never a file's key: those are paths
+_INDEX = "library-index.json"  # beside the shards of "lint" (`curator.library_index`)
 
 
 class CorruptEntry(Exception):
@@ -325,53 +332,113 @@ class ResultCache:
         )
         self.summaries.put(key, [summary_key, result.summary_data])
 
+    def lines(self, paths: Sequence[str], results: Sequence[Checked]) -> list[str]:
+        """What the cross-file findings depend on of each file: its key, display path and
+        the hash of its summary's values (see `fingerprint` and `curator.library_index`).
+        (For every file of every run: written for speed, with `_key` inlined.)"""
+        cut, prefix = self.cut, self.prefix
+        return [
+            f"{p[cut:] if p.startswith(prefix) else p}\0{result.display}\0{result.values_key}"
+            for p, result in zip(paths, results, strict=True)
+        ]
+
     def library_findings(self, fingerprint: str, files: dict[str, Checked]) -> list[Finding] | None:
         """The cross-file findings kept for a library whose files had `fingerprint`, each
         put where its anchor is now; `files`, this run's results by display path."""
-        record = self.results.get(_LIBRARY_RECORD)
-        try:
-            if record is None or record[0] != fingerprint:
-                return None
-            rows = []
-            for path, line, column, code, severity, message, fixable, anchor, key in record[1]:
-                result = files.get(path)
-                place = _place(result, Position(line, column), anchor, key)
-                if place is None:
-                    return None
-                key = key if result is None else result.summary_key
-                rows.append([path, *place, code, severity, message, fixable, anchor, key])
-            found = [Finding(*row[:4], Severity(row[4]), *row[5:7]) for row in rows]
-        except (ValueError, TypeError, IndexError):
+        record = self._record()
+        if record is None or record[0] != fingerprint:
+            return None
+        rows = relocated(record[1], files)
+        if rows is None:
             return None
         if rows != record[1]:  # kept as they are now: the next run need not move them again
-            self.results.put(_LIBRARY_RECORD, [fingerprint, rows])
-        return found
+            self.results.put(_LIBRARY_RECORD, [fingerprint, rows, *record[2:]])
+        return findings_of(rows)
 
-    def keep_library_findings(
-        self,
-        fingerprint: str,
-        findings: list[Finding],
-        files: dict[str, Checked],
-        summaries: dict[str, FileSummary],
-    ) -> None:
-        """Keep the cross-file findings of a library whose files had `fingerprint`, each
-        with its anchor in `summaries` (what the rules read, by display path)."""
+    def library_state(self, extra: list[str]) -> tuple[list[list[Any]], LibraryIndex] | None:
+        """The kept cross-file findings (as rows) and the index of the library they were
+        worked out for, if both are still there and that library had the same `extra`."""
+        record = self._record()
+        if record is None or record[2] is None or record[3] != extra:
+            return None
+        body = self.results.read_blob(_INDEX, record[2])
+        index = LibraryIndex.decode(body) if body is not None else None
+        return None if index is None else (record[1], index)
+
+    def _record(self) -> list[Any] | None:
+        record = self.results.get(_LIBRARY_RECORD)
+        if not (isinstance(record, list) and len(record) == 4 and isinstance(record[1], list)):
+            return None
+        if not all(isinstance(row, list) and len(row) == len(_ROW) for row in record[1]):
+            return None
+        return record
+
+    def rows(
+        self, findings: list[Finding], files: dict[str, Checked], summaries: dict[str, FileSummary]
+    ) -> list[list[Any]]:
+        """Cross-file findings as kept: each with its anchor in `summaries` (what the rules
+        read, by display path), the hash of its file's summary and of its anchor's key."""
         rows = []
         for f in findings:
             result = files.get(f.path)
-            anchor, key = None, None
+            anchor, summary_key, hashed = None, None, None
             if result is not None:
-                places = anchors(summaries[f.path])
+                summary = summaries[f.path]
+                places = anchors(summary)
                 at = (f.line, f.column)
-                anchor = places.index(at) if at in places else None
-                key = result.summary_key
+                if at in places:
+                    anchor = places.index(at)
+                    hashed = key_hash(anchor_keys(summary)[anchor])
+                summary_key = result.summary_key
             row = [f.path, f.line, f.column, f.code, str(f.severity), f.message, f.fixable]
-            rows.append([*row, anchor, key])
-        self.results.put(_LIBRARY_RECORD, [fingerprint, rows])
+            rows.append([*row, anchor, summary_key, hashed])
+        return rows
+
+    def keep_library_findings(
+        self, fingerprint: str, rows: list[list[Any]], index: LibraryIndex | None, extra: list[str]
+    ) -> None:
+        """Keep the cross-file findings (`rows`) of a library whose files had `fingerprint`,
+        and the index of that library, by which a later change reruns the rules on the
+        files it concerns alone — unless a finding in a file is at no anchor, which no
+        index can tell the cause of."""
+        if any(row[7] is None and row[8] is not None for row in rows):
+            index = None
+        digest = self.results.write_blob(_INDEX, index.encode()) if index else None
+        self.results.put(_LIBRARY_RECORD, [fingerprint, rows, digest, extra])
 
     def save(self) -> None:
         self.results.save(self.seen.__contains__)
         self.summaries.save(self.seen.__contains__)
+
+
+# A kept cross-file finding: the finding; the index of its anchor (`anchors`); the hash of
+# its file's summary when it was found; the hash of its anchor's key (`key_hash`).
+_ROW = ("path", "line", "column", "code", "severity", "message", "fixable", "anchor", "summary")
+_ROW += ("key",)
+
+
+def relocated(rows: list[list[Any]], files: dict[str, Checked]) -> list[list[Any]] | None:
+    """Kept cross-file findings (as rows), each put where its anchor is now; None if one
+    cannot be placed."""
+    moved = []
+    try:
+        for path, line, column, code, severity, message, fixable, anchor, key, hashed in rows:
+            result = files.get(path)
+            place = _place(result, Position(line, column), anchor, key)
+            if place is None:
+                return None
+            key = key if result is None else result.summary_key
+            moved.append([path, *place, code, severity, message, fixable, anchor, key, hashed])
+    except (ValueError, TypeError, IndexError):
+        return None
+    return moved
+
+
+def findings_of(rows: list[list[Any]]) -> list[Finding] | None:
+    try:
+        return [Finding(*row[:4], Severity(row[4]), *row[5:7]) for row in rows]
+    except (ValueError, TypeError):
+        return None
 
 
 def _place(
@@ -400,18 +467,14 @@ def anchors(summary: FileSummary) -> list[Position]:
     return places
 
 
-def fingerprint(paths: Sequence[str], results: Sequence[Checked], extra: Sequence[str]) -> str:
+def fingerprint(lines: Sequence[str], extra: Sequence[str]) -> str:
     """What the cross-file rules' findings depend on, besides the context: every file's
-    path, display and the values of its summary. An edit that leaves those values as they
-    were (most edits: text, or lines moved) leaves the cross-file findings as they were,
-    but for their places (`ResultCache.library_findings`)."""
-    lines = [
-        f"{path}\0{result.display}\0{result.values_key}"
-        for path, result in zip(paths, results, strict=True)
-    ]
-    return hashlib.sha256(
-        "\n".join([*lines, *extra]).encode("utf-8", "surrogateescape")
-    ).hexdigest()
+    line (`ResultCache.line`: its path, display and the values of its summary), in any
+    order, and `extra`. An edit that leaves those values as they were (most edits: text,
+    or lines moved) leaves the cross-file findings as they were, but for their places
+    (`ResultCache.library_findings`)."""
+    text = "\n".join([*sorted(lines), *extra])
+    return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()
 
 
 def encode_summary(s: FileSummary) -> list[Any]:

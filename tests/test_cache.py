@@ -12,6 +12,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import REPO, run_curator, write_library
@@ -22,6 +23,7 @@ import curator.lint_cache as kept
 from curator.cache import FOLDER, KEEP_CONTEXTS, SHARDS, Store
 from curator.findings import Finding, Severity
 from curator.library import Library
+from curator.library_index import anchor_keys
 from curator.lint import lint
 from curator.load import Position
 from curator.rules import FILE_RULES, LIBRARY_RULES, occurred_in_future
@@ -58,7 +60,8 @@ def checks(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 
 def run(root: Path, **options: object) -> list[tuple[str, int, int, str]]:
-    findings = lint(Library.at(root), cwd=root, cache=True, jobs=1, **options)  # type: ignore[arg-type]
+    options = {"cache": True, **options}
+    findings = lint(Library.at(root), cwd=root, jobs=1, **options)  # type: ignore[arg-type]
     return [(f.path, f.line, f.column, f.code) for f in findings]
 
 
@@ -306,10 +309,15 @@ def test_a_summary_of_an_unexpected_shape_means_starting_afresh(library):
 
 
 def _spy_on_summaries(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """One item for each time the cross-file rules needed every summary."""
+    """How many summaries the cross-file rules read, each time they ran."""
     calls: list[int] = []
-    real = engine._Run.summaries
-    monkeypatch.setattr(engine._Run, "summaries", lambda *a: calls.append(1) or real(*a))
+    real = engine._Run.run_library_rules
+
+    def spy(self: engine._Run, summaries: list[FileSummary], *rest: Any) -> list[Finding]:
+        calls.append(len(summaries))
+        return real(self, summaries, *rest)
+
+    monkeypatch.setattr(engine._Run, "run_library_rules", spy)
     return calls
 
 
@@ -323,9 +331,61 @@ def test_edits_that_keep_every_value_reuse_the_cross_file_findings(tmp_path, mon
     _shift_lines(path)
     assert set(run(root)) == expected_findings(manifest)
     assert calls == []
-    _change_a_value(path)
+
+
+def test_a_changed_value_reruns_the_cross_file_rules_on_the_files_it_concerns(
+    tmp_path, monkeypatch
+):
+    root, manifest = synthetic_library(tmp_path / "lib", count=200)
+    run(root)
+    calls = _spy_on_summaries(monkeypatch)
+    path = root / "incidents" / "IL-0100.yaml"
+    _change_a_value(path)  # a new, unshared URL: no other file holds one of its keys
     assert set(run(root)) == expected_findings(manifest)
     assert calls == [1]
+    other = root / "incidents" / "IL-0101.yaml"
+    other.write_text(path.read_text(encoding="utf-8").replace("IL-0100", "IL-0101"), "utf-8")
+    findings = run(root)  # IL-0101 now cites IL-0100's new URL: both are reported
+    before = {(path, code) for path, _, _, code in expected_findings(manifest)}
+    shared = {(path, code) for path, _, _, code in findings} - before
+    assert shared == {("incidents/IL-0100.yaml", "IL502"), ("incidents/IL-0101.yaml", "IL502")}
+    assert calls[1] < 10  # the two files, and those holding IL-0101's other keys
+    assert findings == run(root, cache=False)  # as without a cache
+
+
+def test_findings_worked_out_again_list_other_files_in_the_library_order(tmp_path):
+    """The rules see the files a change concerns in the order of the whole library, so
+    that a message naming several files reads as it would without a cache."""
+    root, _ = synthetic_library(tmp_path / "lib", count=200)
+    folder = root / "incidents"
+    texts = {path: path.read_bytes() for path in sorted(folder.glob("IL-*.yaml"))}
+    first, second, third = [
+        p for p, text in texts.items() if b"\nid: %b\n" % p.stem.encode() in b"\n" + text
+    ][:3]
+    for path in (second, third):  # the first one's id, used twice more
+        path.write_bytes(
+            texts[path].replace(b"id: %b" % path.stem.encode(), b"id: %b" % first.stem.encode())
+        )
+    run(root)
+    _change_a_value(third)  # the last of the three: the rules see it first
+    ids = [f.message for f in lint(Library.at(root), cwd=root, cache=True) if f.code == "IL204"]
+    others = f"incidents/{second.name}, incidents/{third.name}"
+    assert f"id {first.stem} is also used by {others}" in ids
+    assert run(root) == run(root, cache=False)
+
+
+def test_lint_without_a_kept_index_works_out_every_file_again(tmp_path, monkeypatch):
+    root, manifest = synthetic_library(tmp_path / "lib", count=200)
+    run(root)
+    for index in (root / FOLDER).glob("lint-*/library-index.json"):
+        index.write_bytes(index.read_bytes() + b" ")  # no longer the one the record names
+    calls = _spy_on_summaries(monkeypatch)
+    _change_a_value(root / "incidents" / "IL-0100.yaml")
+    assert set(run(root)) == expected_findings(manifest)
+    assert calls == [200]
+    _change_a_value(root / "incidents" / "IL-0101.yaml")
+    assert set(run(root)) == expected_findings(manifest)
+    assert calls[0] == 200 and calls[1] < 10  # with the index the run before wrote
 
 
 def test_kept_cross_file_findings_follow_their_lines(tmp_path, monkeypatch):
@@ -418,6 +478,47 @@ def test_cross_file_rules_decide_on_values_and_report_at_anchors(tmp_path):
     assert after == sorted(relocated)
 
 
+def test_cross_file_rules_are_local_to_keys(tmp_path):
+    """What rerunning the cross-file rules on the files a change concerns rests on (see
+    curator.library_index): a finding at an anchor is the same whether the rules see the
+    whole library or only the files holding the anchor's key."""
+    root, _ = synthetic_library(tmp_path / "lib", count=200)
+    library = Library.at(root)
+    summaries = [
+        engine.check_file(path, f"incidents/{path.name}", library.taxonomy, TODAY).summary
+        for path in sorted((root / "incidents").glob("IL-*.yaml"))
+    ]
+
+    def at_key(files: list[FileSummary], key: str) -> list[Finding]:
+        view = LibraryView(files, library.taxonomy, {})
+        found = [f for rule in LIBRARY_RULES for f in rule.check_library(view)]
+        by_path = {s.display: s for s in files}
+        return sorted(f for f in found if f.path in by_path and key_of(by_path[f.path], f) == key)
+
+    def key_of(summary: FileSummary, finding: Finding) -> str:
+        anchor = kept.anchors(summary).index((finding.line, finding.column))
+        return anchor_keys(summary)[anchor]
+
+    keys = {key for summary in summaries for key in anchor_keys(summary)}
+    reported = 0
+    for key in sorted(keys):
+        holders = [s for s in summaries if key in anchor_keys(s)]
+        whole = at_key(summaries, key)
+        assert at_key(holders, key) == whole, key
+        reported += bool(whole)
+    assert reported >= 3  # a duplicate id, a dangling reference, a shared URL at least
+
+
+def keep(
+    cache: kept.ResultCache,
+    fingerprint: str,
+    findings: list[Finding],
+    files: dict[str, kept.Checked],
+    summaries: dict[str, FileSummary],
+) -> None:
+    cache.keep_library_findings(fingerprint, cache.rows(findings, files, summaries), None, [])
+
+
 def test_a_kept_cross_file_finding_at_no_anchor_is_worked_out_again(library):
     """Every cross-file finding is at a place its file's summary records today; should a
     future rule put one elsewhere, moving that file's lines must not leave it behind."""
@@ -430,13 +531,13 @@ def test_a_kept_cross_file_finding_at_no_anchor_is_worked_out_again(library):
     stray = Finding(display, 7, 3, "IL999", Severity.ERROR, "not at an anchor")
     at_id = Finding(display, *before.summary.id.position, "IL998", Severity.ERROR, "at the id")
     summaries = {display: before.summary}
-    cache.keep_library_findings("key", [stray, at_id], {display: before}, summaries)
+    keep(cache, "key", [stray, at_id], {display: before}, summaries)
     assert cache.library_findings("key", {display: before}) == [stray, at_id]
     _shift_lines(path)
     after = engine.check_file(path, display, root.taxonomy, TODAY)
     assert after.values_key == before.values_key and after.summary_key != before.summary_key
     assert cache.library_findings("key", {display: after}) is None
-    cache.keep_library_findings("key", [at_id], {display: before}, summaries)
+    keep(cache, "key", [at_id], {display: before}, summaries)
     moved = Finding(display, at_id.line + 1, at_id.column, "IL998", Severity.ERROR, "at the id")
     assert cache.library_findings("key", {display: after}) == [moved]
     assert cache.library_findings("another key", {display: after}) is None
@@ -453,7 +554,7 @@ def test_a_kept_cross_file_finding_whose_summary_is_lost_is_worked_out_again(lib
     cache = kept.ResultCache.open(root)
     assert cache is not None
     cache.put(str(path), TODAY.isoformat(), after)
-    cache.keep_library_findings("key", [at_id], {display: before}, {display: before.summary})
+    keep(cache, "key", [at_id], {display: before}, {display: before.summary})
     cache.save()
     for shard in (library / FOLDER).glob("lint-summary-*/*.json"):
         shard.unlink()  # as if a concurrent run had won every summary shard

@@ -3,6 +3,12 @@
 A rule module defines `RULE` (its metadata) and either `check(file)` for one incident file
 or `check_library(library)` for rules that span files. Checks are pure: they read the
 context and yield findings; they never read files or print.
+
+What lint's cache keeps of `check_library` rests on three promises, each held by a test
+in tests/test_cache.py: a rule decides on the values of the summaries, not their places;
+it reports a finding in an incident file at a place the file's summary records (its id, a
+reference, a source URL); and that finding depends only on the files holding the same key
+(the same id, or the same URL's normal form: `curator.library_index`).
 """
 
 from __future__ import annotations
