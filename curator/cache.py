@@ -40,6 +40,9 @@ from typing import Any
 FOLDER = ".curator-cache"
 SHARDS = 256  # a run that changes a few files rewrites a few small shards
 _DIGITS = 20  # of the context's hash, in a store's folder name
+# A file name that is not UTF-8 reaches Python as text with lone surrogates (PEP 383); kept
+# as such, keys and values go back and forth unchanged.
+_UNDECODABLE = "surrogatepass"
 KEEP_CONTEXTS = 3  # other contexts kept (a branch with other code); older ones are removed
 _FORMAT = b"curator-cache-1"
 _TAG = (
@@ -115,7 +118,8 @@ class Store:
             return
         for index in sorted(self._dirty):
             entries = {k: v for k, v in self._shards[index].items() if keep(k)}
-            body = json.dumps(entries, ensure_ascii=False, separators=(",", ":")).encode()
+            text = json.dumps(entries, ensure_ascii=False, separators=(",", ":"))
+            body = text.encode("utf-8", _UNDECODABLE)
             header = _FORMAT + b" " + hashlib.sha256(body).hexdigest().encode() + b"\n"
             with contextlib.suppress(OSError):  # deleted mid-run, read-only, disk full: a miss
                 _write_atomic(self.folder / f"{index:02x}.json", header + body)
@@ -161,7 +165,7 @@ class Store:
         if header != expected:
             return {}  # torn, corrupted or foreign: not one entry of it is trusted
         try:
-            entries = json.loads(body)
+            entries = json.loads(body.decode("utf-8", _UNDECODABLE))
         except ValueError:
             return {}
         return entries if isinstance(entries, dict) else {}

@@ -597,3 +597,13 @@ def test_old_contexts_are_removed_and_other_kinds_kept(library, monkeypatch):
     folders = [p.name for p in (library / FOLDER).iterdir() if p.is_dir()]
     assert len([f for f in folders if f.startswith("lint-summary-")]) == 1 + KEEP_CONTEXTS
     assert len([f for f in folders if not f.startswith("lint-summary-")]) == 1 + KEEP_CONTEXTS
+
+
+def test_a_file_name_not_in_utf8_is_kept_like_any_other(library, checks):
+    name = os.fsdecode(b"IL-\xff.yaml")  # a lone surrogate in Python (PEP 383)
+    (library / "incidents" / name).write_bytes(b"")
+    first = run(library, today=TODAY)
+    assert (f"incidents/{name}", 1, 1, "IL106") in first
+    checks.clear()
+    assert run(library, today=TODAY) == first
+    assert checks == []  # every file from the cache, that one included
