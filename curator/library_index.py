@@ -118,6 +118,8 @@ class LibraryIndex:
             keys.frombytes(base64.b64decode(data["keys"], validate=True))
         except (ValueError, TypeError, KeyError):
             return None
-        if not isinstance(lines, list) or len(counts) != len(lines) or sum(counts) != len(keys):
+        if not (isinstance(lines, list) and all(isinstance(line, str) for line in lines)):
+            return None
+        if len(counts) != len(lines) or sum(counts) != len(keys):
             return None
         return cls(lines, counts, keys)
