@@ -34,6 +34,7 @@ from curator.findings import Finding, Severity
 from curator.library import Library
 from curator.library_index import LibraryIndex, key_hashes
 from curator.lint_cache import (
+    KEY,
     Checked,
     CorruptEntry,
     MissingSummary,
@@ -42,6 +43,7 @@ from curator.lint_cache import (
     fingerprint,
     relocated,
     settled_stat,
+    unanchored,
 )
 from curator.load import START, Loaded, load_bytes
 from curator.model import Incident
@@ -314,14 +316,14 @@ class _Run:
         findings = self.run_library_rules(summaries, taxonomy_files)
         by_path = {summary.display: summary for summary in summaries}
         fresh = store.rows(findings, files, by_path)
-        if any(row[7] is None and row[0] in files for row in fresh):
+        if unanchored(fresh):
             return None  # at no anchor: which files it depends on cannot be told
-        kept = [row for row in rows if row[9] is not None and row[9] not in changed]
+        kept = [row for row in rows if row[KEY] is not None and row[KEY] not in changed]
         # (Rows with no key are in no file: the taxonomy's, found again with every run.)
         moved = relocated(kept, files)
         if moved is None:
             return None
-        rows = [*moved, *(row for row in fresh if row[9] is None or row[9] in changed)]
+        rows = [*moved, *(row for row in fresh if row[KEY] is None or row[KEY] in changed)]
         store.keep_library_findings(key, rows, index.changed(gone, came_keys), extra)
         return findings_of(rows)
 

@@ -401,7 +401,7 @@ class ResultCache:
         and the index of that library, by which a later change reruns the rules on the
         files it concerns alone — unless a finding in a file is at no anchor, which no
         index can tell the cause of."""
-        if any(row[7] is None and row[8] is not None for row in rows):
+        if unanchored(rows):
             index = None
         digest = self.results.write_blob(_INDEX, index.encode()) if index else None
         self.results.put(_LIBRARY_RECORD, [fingerprint, rows, digest, extra])
@@ -413,8 +413,17 @@ class ResultCache:
 
 # A kept cross-file finding: the finding; the index of its anchor (`anchors`); the hash of
 # its file's summary when it was found; the hash of its anchor's key (`key_hash`).
-_ROW = ("path", "line", "column", "code", "severity", "message", "fixable", "anchor", "summary")
-_ROW += ("key",)
+_ROW = (
+    *("path", "line", "column", "code", "severity", "message", "fixable"),
+    *("anchor", "summary", "key"),
+)
+ANCHOR, SUMMARY, KEY = 7, 8, 9  # where those are in a row
+
+
+def unanchored(rows: list[list[Any]]) -> bool:
+    """Whether a finding in an incident file is at no anchor (which the index cannot
+    tell the cause of). Findings elsewhere (the taxonomy's) have no summary either."""
+    return any(row[ANCHOR] is None and row[SUMMARY] is not None for row in rows)
 
 
 def relocated(rows: list[list[Any]], files: dict[str, Checked]) -> list[list[Any]] | None:
@@ -469,7 +478,7 @@ def anchors(summary: FileSummary) -> list[Position]:
 
 def fingerprint(lines: Sequence[str], extra: Sequence[str]) -> str:
     """What the cross-file rules' findings depend on, besides the context: every file's
-    line (`ResultCache.line`: its path, display and the values of its summary), in any
+    line (`ResultCache.lines`: its path, display and the values of its summary), in any
     order, and `extra`. An edit that leaves those values as they were (most edits: text,
     or lines moved) leaves the cross-file findings as they were, but for their places
     (`ResultCache.library_findings`)."""
