@@ -374,6 +374,41 @@ def test_findings_worked_out_again_list_other_files_in_the_library_order(tmp_pat
     assert run(root) == run(root, cache=False)
 
 
+def test_a_file_changed_while_its_lost_summary_is_worked_out_again_keeps_no_record(
+    tmp_path, monkeypatch
+):
+    """A result kept without its summary is checked again when the cross-file rules need
+    it; if the file changed since it was found unchanged, the findings come from values
+    the cache did not record for it, and must not be kept under the values it did."""
+    root, _ = synthetic_library(tmp_path / "lib", count=200)
+    folder = root / "incidents"
+    moving, other = folder / "IL-0100.yaml", folder / "IL-0102.yaml"
+    old = moving.read_bytes()
+    url = next(line for line in other.read_bytes().splitlines() if line.startswith(b"  - url: "))
+    lines = old.splitlines(keepends=True)
+    first = next(i for i, line in enumerate(lines) if line.startswith(b"  - url: "))
+    new = b"".join([*lines[:first], url + b"\n", *lines[first + 1 :]])  # cites other's report
+    run(root)
+    for kept_apart in [*folder.parent.glob(f"{FOLDER}/lint-summary-*/*.json")]:
+        kept_apart.unlink()  # as if a concurrent run had won every summary shard
+    for index in folder.parent.glob(f"{FOLDER}/lint-*/library-index.json"):
+        index.unlink()
+    _change_a_value(folder / "IL-0101.yaml")  # the cross-file rules must run on every file
+    real = engine.check_file
+
+    def edited_meanwhile(path: Path, *args: Any) -> kept.Checked:
+        if path == moving and moving.read_bytes() == old:
+            moving.write_bytes(new)
+        return real(path, *args)
+
+    monkeypatch.setattr(engine, "check_file", edited_meanwhile)
+    during = run(root)
+    assert ("incidents/IL-0102.yaml", "IL502") in {(p, c) for p, _, _, c in during}
+    monkeypatch.setattr(engine, "check_file", real)
+    moving.write_bytes(old)  # back to the bytes the cache recorded for it
+    assert run(root) == run(root, cache=False)
+
+
 def test_lint_without_a_kept_index_works_out_every_file_again(tmp_path, monkeypatch):
     root, manifest = synthetic_library(tmp_path / "lib", count=200)
     run(root)
