@@ -2,7 +2,7 @@
 a large library reruns those rules on the few files it concerns, not on all of them.
 
 The cross-file rules are local to *keys*. Each place of a summary that a cross-file
-finding can be at (an anchor: `lint_cache.anchors`) has a key (`anchor_keys`): the id
+finding can be at (an anchor) has a key (`anchored` lists both): the id
 itself for the file's id and for each reference to an id, the normal form for a source
 URL. A finding at an anchor depends only on the summaries of the files that hold the
 anchor's key among theirs: whether an id is used twice, or exists at all, is told by the
@@ -28,15 +28,22 @@ from array import array
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from curator.load import Position
 from curator.rules.base import FileSummary
 
 
+def anchored(summary: FileSummary) -> list[tuple[Position, str]]:
+    """The places of a summary that a cross-file finding can be at (its anchors), each
+    with its key, in an order that only its values decide: the same values, the same
+    list (places aside)."""
+    found = [(summary.id.position, f"id:{summary.id.value}")] if summary.id else []
+    found += [(ref.position, f"id:{ref.value}") for _, ref in summary.references]
+    found += [(url.position, f"url:{url.normal}") for url in summary.source_urls]
+    return found
+
+
 def anchor_keys(summary: FileSummary) -> list[str]:
-    """The key of each anchor of `summary`, in the order of `lint_cache.anchors`."""
-    keys = [f"id:{summary.id.value}"] if summary.id else []
-    keys += [f"id:{ref.value}" for _, ref in summary.references]
-    keys += [f"url:{url.normal}" for url in summary.source_urls]
-    return keys
+    return [key for _, key in anchored(summary)]
 
 
 def key_hash(key: str) -> int:

@@ -39,6 +39,7 @@ from curator.lint_cache import (
     CorruptEntry,
     MissingSummary,
     ResultCache,
+    finding_rows,
     findings_of,
     fingerprint,
     relocated,
@@ -275,7 +276,7 @@ class _Run:
         store.read_summaries()
         summaries = self.summaries(entries, checked)
         findings = self.run_library_rules(summaries, taxonomy_files)
-        rows = store.rows(findings, by_display, {summary.display: summary for summary in summaries})
+        rows = finding_rows(findings, by_display, {s.display: s for s in summaries})
         index = LibraryIndex.build(zip(lines, map(key_hashes, summaries), strict=True))
         if not self.unsure:
             store.keep_library_findings(key, rows, index, extra)
@@ -315,7 +316,7 @@ class _Run:
             return None
         findings = self.run_library_rules(summaries, taxonomy_files)
         by_path = {summary.display: summary for summary in summaries}
-        fresh = store.rows(findings, files, by_path)
+        fresh = finding_rows(findings, files, by_path)
         if unanchored(fresh):
             return None  # at no anchor: which files it depends on cannot be told
         kept = [row for row in rows if row[KEY] is not None and row[KEY] not in changed]

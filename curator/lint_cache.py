@@ -52,7 +52,7 @@ from curator import __version__
 from curator.cache import Store
 from curator.findings import Finding, Severity
 from curator.library import Library
-from curator.library_index import LibraryIndex, anchor_keys, key_hash
+from curator.library_index import LibraryIndex, anchored, key_hash
 from curator.load import Position
 from curator.rules import ALL
 from curator.rules.base import FileSummary, Located, SourceUrl
@@ -373,27 +373,6 @@ class ResultCache:
             return None
         return record
 
-    def rows(
-        self, findings: list[Finding], files: dict[str, Checked], summaries: dict[str, FileSummary]
-    ) -> list[list[Any]]:
-        """Cross-file findings as kept: each with its anchor in `summaries` (what the rules
-        read, by display path), the hash of its file's summary and of its anchor's key."""
-        rows = []
-        for f in findings:
-            result = files.get(f.path)
-            anchor, summary_key, hashed = None, None, None
-            if result is not None:
-                summary = summaries[f.path]
-                places = anchors(summary)
-                at = (f.line, f.column)
-                if at in places:
-                    anchor = places.index(at)
-                    hashed = key_hash(anchor_keys(summary)[anchor])
-                summary_key = result.summary_key
-            row = [f.path, f.line, f.column, f.code, str(f.severity), f.message, f.fixable]
-            rows.append([*row, anchor, summary_key, hashed])
-        return rows
-
     def keep_library_findings(
         self, fingerprint: str, rows: list[list[Any]], index: LibraryIndex | None, extra: list[str]
     ) -> None:
@@ -424,6 +403,28 @@ def unanchored(rows: list[list[Any]]) -> bool:
     """Whether a finding in an incident file is at no anchor (which the index cannot
     tell the cause of). Findings elsewhere (the taxonomy's) have no summary either."""
     return any(row[ANCHOR] is None and row[SUMMARY] is not None for row in rows)
+
+
+def finding_rows(
+    findings: list[Finding], files: dict[str, Checked], summaries: dict[str, FileSummary]
+) -> list[list[Any]]:
+    """Cross-file findings as kept: each with its anchor in `summaries` (what the rules
+    read, by display path), the hash of its file's summary and of its anchor's key."""
+    rows = []
+    for f in findings:
+        result = files.get(f.path)
+        anchor, summary_key, hashed = None, None, None
+        if result is not None:
+            found = anchored(summaries[f.path])
+            places = [place for place, _ in found]
+            at = (f.line, f.column)
+            if at in places:
+                anchor = places.index(at)
+                hashed = key_hash(found[anchor][1])
+            summary_key = result.summary_key
+        row = [f.path, f.line, f.column, f.code, str(f.severity), f.message, f.fixable]
+        rows.append([*row, anchor, summary_key, hashed])
+    return rows
 
 
 def relocated(rows: list[list[Any]], files: dict[str, Checked]) -> list[list[Any]] | None:
@@ -468,12 +469,8 @@ def _place(
 
 
 def anchors(summary: FileSummary) -> list[Position]:
-    """The places of a summary that a cross-file finding can be at, in an order that only
-    its values decide: the same values, the same list (places aside)."""
-    places = [summary.id.position] if summary.id else []
-    places += [ref.position for _, ref in summary.references]
-    places += [url.position for url in summary.source_urls]
-    return places
+    """The places of `summary`'s anchors (`library_index.anchored`)."""
+    return [place for place, _ in anchored(summary)]
 
 
 def fingerprint(lines: Sequence[str], extra: Sequence[str]) -> str:

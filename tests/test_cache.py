@@ -551,7 +551,8 @@ def keep(
     files: dict[str, kept.Checked],
     summaries: dict[str, FileSummary],
 ) -> None:
-    cache.keep_library_findings(fingerprint, cache.rows(findings, files, summaries), None, [])
+    rows = kept.finding_rows(findings, files, summaries)
+    cache.keep_library_findings(fingerprint, rows, None, [])
 
 
 def test_a_kept_cross_file_finding_at_no_anchor_is_worked_out_again(library):
