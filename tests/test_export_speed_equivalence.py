@@ -3,6 +3,8 @@ parsed incidents (`.curator-cache/`, keyed by git blob id) and the faster JSON w
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import os
 import subprocess
@@ -12,14 +14,20 @@ import pytest
 from conftest import run_curator
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pydantic import ValidationError
 from synthetic import synthetic_library
 
 import curator.export.released as released
 import curator.lint
 from curator.cache import Store
 from curator.export import ExportOptions, export
-from curator.export.build import json_dump
+from curator.export.build import _csv_record, _facet_edges, json_dump, model_json
+from curator.export.collect import compact, released_data
+from curator.export.model import ExportedIncident
 from curator.library import Library
+from curator.lint import validate
+from curator.load import load_bytes
+from curator.model import DIMENSIONS, NUMBERED_ID_PATTERN, TERM_ID_PATTERN
 from curator.workers import Workers
 from incidents import incident
 
@@ -159,6 +167,67 @@ def test_json_dump_escapes_exactly_the_characters_json_dumps_escapes():
     every = "".join(map(chr, range(0x250))) + "\u2028\u2029\ufeff한글😀\U0010ffff"
     value = {every: [every, {"": every}], "빈 목록": [], "빈 객체": {}}
     assert json_dump(value) == json.dumps(value, ensure_ascii=False, indent=2).encode()
+
+
+@settings(max_examples=500, deadline=None)
+@given(JSON_VALUES)
+def test_compact_writes_what_json_dumps_writes_without_spaces(value):
+    assert compact(value) == json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def test_an_incident_is_written_as_json_dumps_writes_its_dump(library):
+    written = 0
+    for path in library.incident_paths():
+        incident, _ = validate(load_bytes(path.read_bytes()))
+        assert incident is not None
+        data = released_data(incident)
+        if data["status"] == "draft":
+            continue
+        when = {"added": "2024-01-02T03:04:05Z", "modified": "2025-06-07T08:09:10Z"}
+        exported = ExportedIncident.model_validate({**data, **when})
+        expected = json.dumps(exported.model_dump(mode="json"), ensure_ascii=False, indent=2)
+        assert model_json(exported) == expected.encode("utf-8")
+        written += 1
+    assert written == 39
+
+
+CELLS = st.lists(
+    st.text(st.sampled_from("\",;\r\n '=a한") | st.characters(blacklist_categories=("Cs",))),
+    min_size=2,  # (a record of one empty field is `""` to csv.writer; ours have 22 fields)
+    max_size=6,
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(CELLS)
+def test_a_csv_record_is_what_csv_writer_writes(cells):
+    buffer = io.StringIO(newline="")
+    csv.writer(buffer, lineterminator="\r\n", quoting=csv.QUOTE_MINIMAL).writerow(cells)
+    assert _csv_record(cells) == buffer.getvalue().encode("utf-8")
+
+
+TERMS = st.tuples(st.from_regex(TERM_ID_PATTERN, fullmatch=True), st.sampled_from(DIMENSIONS))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.from_regex(NUMBERED_ID_PATTERN, fullmatch=True), st.lists(TERMS, max_size=5))
+def test_facet_edges_are_the_lines_json_dumps_writes(incident_id, terms):
+    edges = (
+        {"kind": "facet", "source": incident_id, "target": term, "dimension": dimension}
+        for term, dimension in terms
+    )
+    expected = ",\n    ".join(json.dumps(edge, ensure_ascii=False) for edge in edges)
+    assert _facet_edges(incident_id, tuple(terms)) == expected
+
+
+@pytest.mark.parametrize(
+    ("incident_id", "term", "dimension"),
+    [("IL-0001", 'a"b', "causes"), ("IL-0001", "한글", "causes"), ('IL-0001"', "a", "causes"),
+     ("IL-0001", "a", "causes\\")],
+)  # fmt: skip
+def test_a_facet_edge_that_json_would_escape_is_refused_not_written(incident_id, term, dimension):
+    with pytest.raises(ValidationError):
+        _facet_edges(incident_id, ((term, dimension),))
 
 
 # Worker processes ------------------------------------------------------------------------

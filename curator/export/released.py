@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from curator.cache import Store
-from curator.export.build import CSV_HEADER, Summary, csv_line, json_dump
+from curator.export.build import CSV_HEADER, Summary, csv_line, model_json
 from curator.export.collect import (
     EXPORTED_STATUSES,
     Snapshot,
@@ -78,13 +78,14 @@ class Rendered(NamedTuple):
 class ReleasedCache:
     """Released data by blob id, in the "export" store of `curator.cache`. Read all at once
     and let go (`lookup`), so that each text is freed once its incident is rendered; what a
-    run parsed is kept (`keep`) in a store of its own, opened only if there is any."""
+    run parsed is kept (`keep`) and written in one go (`save`), a shard at a time, so that
+    the store's old texts are never all in memory beside the new ones."""
 
     def __init__(self, library: Library, enabled: bool = True) -> None:
         self.open: Callable[[], Store] | None = None
         if enabled:
             self.open = functools.partial(Store.open, library.root, "export", context())
-        self._new: Store | None = None
+        self._new: dict[str, str] = {}
 
     def lookup(self, blobs: Iterable[str]) -> dict[str, str]:
         if self.open is None:
@@ -95,17 +96,15 @@ class ReleasedCache:
 
     def keep(self, blob: str, released: str) -> None:
         if self.open is not None:
-            if self._new is None:
-                self._new = self.open()
-            self._new.put(blob, released)
+            self._new[blob] = released
 
     def save(self, blobs: set[str]) -> None:
         """Write what was kept, and forget the entries of blobs other than these (the
         commit's) in the shards written; then let go of it all (a later `keep` starts
         afresh), so that the texts are freed as soon as nothing else needs them."""
-        if self._new is not None:
-            self._new.save(blobs.__contains__)
-            self._new = None
+        if self.open is not None and self._new:
+            self.open().update(self._new, blobs.__contains__)
+            self._new = {}
 
 
 def context() -> list[str]:
@@ -243,7 +242,7 @@ def _render(
         raise ExportError(f"{task.path} has no commit in the history of HEAD")
     added, modified = task.dates
     incident = ExportedIncident.model_validate({**data, "added": added, "modified": modified})
-    text = json_dump(incident.model_dump(mode="json"))
+    text = model_json(incident)
     folder, previous = folders
     file = write_file(folder, f"{INCIDENTS}/{incident.id}.json", text + b"\n", previous)
     nested = b"    " + text.replace(b"\n", b"\n    ")
