@@ -33,7 +33,7 @@ import re
 import shutil
 import tempfile
 import zlib
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -114,16 +114,35 @@ class Store:
     def save(self, keep: Callable[[str], bool] = lambda key: True) -> None:
         """Write the shards that changed, without their entries that `keep` refuses (for
         files deleted or renamed since)."""
+        for index in sorted(self._dirty):
+            self._write(index, self._shards[index], keep)
+        self._dirty.clear()
+
+    def update(self, entries: Mapping[str, Any], keep: Callable[[str], bool]) -> None:
+        """Write `entries` at once, for many values that this run will not read back: each
+        shard they fall in is read, merged, written without the entries `keep` refuses, and
+        let go before the next, so that at most one shard's old values are in memory
+        rather than the whole store's."""
+        keys: dict[int, list[str]] = {}
+        for key in entries:
+            keys.setdefault(_shard_of(key), []).append(key)
+        for index in sorted(keys):
+            shard = self._shards.pop(index, None) or self._read(index)
+            shard.update((key, entries[key]) for key in keys[index])
+            self._write(index, shard, keep)
+            self._dirty.discard(index)
+            if self._all is not None:
+                self._all.update((key, entries[key]) for key in keys[index])
+
+    def _write(self, index: int, shard: dict[str, Any], keep: Callable[[str], bool]) -> None:
         if self.folder is None:
             return
-        for index in sorted(self._dirty):
-            entries = {k: v for k, v in self._shards[index].items() if keep(k)}
-            text = json.dumps(entries, ensure_ascii=False, separators=(",", ":"))
-            body = text.encode("utf-8", _UNDECODABLE)
-            header = _FORMAT + b" " + hashlib.sha256(body).hexdigest().encode() + b"\n"
-            with contextlib.suppress(OSError):  # deleted mid-run, read-only, disk full: a miss
-                _write_atomic(self.folder / f"{index:02x}.json", header + body)
-        self._dirty.clear()
+        entries = {k: v for k, v in shard.items() if keep(k)}
+        text = json.dumps(entries, ensure_ascii=False, separators=(",", ":"))
+        body = text.encode("utf-8", _UNDECODABLE)
+        header = _FORMAT + b" " + hashlib.sha256(body).hexdigest().encode() + b"\n"
+        with contextlib.suppress(OSError):  # deleted mid-run, read-only, disk full: a miss
+            _write_atomic(self.folder / f"{index:02x}.json", header + body)
 
     def write_blob(self, name: str, body: bytes) -> str:
         """Keep `body` as one file beside the shards, checked the same way; its SHA-256,

@@ -20,7 +20,7 @@ from synthetic import expected_findings, synthetic_library
 
 import curator.lint as engine
 import curator.lint_cache as kept
-from curator.cache import FOLDER, KEEP_CONTEXTS, SHARDS, Store
+from curator.cache import FOLDER, KEEP_CONTEXTS, SHARDS, Store, _shard_of
 from curator.findings import Finding, Severity
 from curator.library import Library
 from curator.library_index import anchor_keys
@@ -643,3 +643,24 @@ def test_a_file_name_not_in_utf8_is_kept_like_any_other(library, checks):
     checks.clear()
     assert run(library, today=TODAY) == first
     assert checks == []  # every file from the cache, that one included
+
+
+def test_an_update_merges_into_the_shards_and_holds_none_of_them(tmp_path):
+    store = Store.open(tmp_path, "export", ["context"])
+    for number in range(1000):
+        store.put(f"k{number}", f"old {number}")
+    store.save()
+    updated = {f"k{number}": f"new {number}" for number in range(500)}
+    store = Store.open(tmp_path, "export", ["context"])
+    store.update(updated, keep=lambda key: key in updated or int(key[1:]) % 2 == 0)
+    assert store._shards == {}  # each shard let go once written
+    written = {_shard_of(key) for key in updated}
+    again = Store.open(tmp_path, "export", ["context"])
+    for number in range(1000):
+        key = f"k{number}"
+        if number < 500:
+            assert again.get(key) == f"new {number}"
+        elif number % 2 == 0 or _shard_of(key) not in written:
+            assert again.get(key) == f"old {number}"  # kept, or in a shard not rewritten
+        else:
+            assert again.get(key) is None  # refused by `keep` in a shard rewritten
