@@ -139,18 +139,17 @@ class Store:
             return
         entries = {k: v for k, v in shard.items() if keep(k)}
         text = json.dumps(entries, ensure_ascii=False, separators=(",", ":"))
-        body = text.encode("utf-8", _UNDECODABLE)
-        header = _FORMAT + b" " + hashlib.sha256(body).hexdigest().encode() + b"\n"
+        _digest, framed = _frame(text.encode("utf-8", _UNDECODABLE))
         with contextlib.suppress(OSError):  # deleted mid-run, read-only, disk full: a miss
-            _write_atomic(self.folder / f"{index:02x}.json", header + body)
+            _write_atomic(self.folder / f"{index:02x}.json", framed)
 
     def write_blob(self, name: str, body: bytes) -> str:
         """Keep `body` as one file beside the shards, checked the same way; its SHA-256,
         by which `read_blob` takes it back. (For a value read whole or not at all.)"""
-        digest = hashlib.sha256(body).hexdigest()
+        digest, framed = _frame(body)
         if self.folder is not None:
             with contextlib.suppress(OSError):  # as in `save`: a miss later, nothing else
-                _write_atomic(self.folder / name, _FORMAT + b" " + digest.encode() + b"\n" + body)
+                _write_atomic(self.folder / name, framed)
         return digest
 
     def read_blob(self, name: str, digest: str) -> bytes | None:
@@ -161,10 +160,10 @@ class Store:
             raw = (self.folder / name).read_bytes()
         except OSError:
             return None
-        header, _, body = raw.partition(b"\n")
-        if header != _FORMAT + b" " + digest.encode() or hashlib.sha256(body).hexdigest() != digest:
+        framed = _unframe(raw)
+        if framed is None or framed[0] != digest:
             return None  # another run's, torn, or corrupted
-        return body
+        return framed[1]
 
     def _shard(self, index: int) -> dict[str, Any]:
         shard = self._shards.get(index)
@@ -179,15 +178,29 @@ class Store:
             raw = (self.folder / f"{index:02x}.json").read_bytes()
         except OSError:
             return {}
-        header, _, body = raw.partition(b"\n")
-        expected = _FORMAT + b" " + hashlib.sha256(body).hexdigest().encode()
-        if header != expected:
+        framed = _unframe(raw)
+        if framed is None:
             return {}  # torn, corrupted or foreign: not one entry of it is trusted
         try:
-            entries = json.loads(body.decode("utf-8", _UNDECODABLE))
+            entries = json.loads(framed[1].decode("utf-8", _UNDECODABLE))
         except ValueError:
             return {}
         return entries if isinstance(entries, dict) else {}
+
+
+def _frame(body: bytes) -> tuple[str, bytes]:
+    """`body` as a file of the store holds it, after a line naming the format and the
+    body's SHA-256; and that SHA-256."""
+    digest = hashlib.sha256(body).hexdigest()
+    return digest, _FORMAT + b" " + digest.encode() + b"\n" + body
+
+
+def _unframe(raw: bytes) -> tuple[str, bytes] | None:
+    """The SHA-256 and body of a file `_frame` wrote; None for a file torn, corrupted or
+    of another format."""
+    header, _, body = raw.partition(b"\n")
+    digest = hashlib.sha256(body).hexdigest()
+    return (digest, body) if header == _FORMAT + b" " + digest.encode() else None
 
 
 def _shard_of(key: str) -> int:

@@ -56,7 +56,7 @@ def key_hashes(summary: FileSummary) -> list[int]:
 
 @dataclass
 class LibraryIndex:
-    lines: list[str]  # one per file (`lint_cache.ResultCache.line`)
+    lines: list[str]  # one per file (`lint_cache.ResultCache.lines`)
     counts: array  # how many keys each file holds, in the order of `lines`
     keys: array  # the hashes of those keys, one file after another
 

@@ -664,3 +664,15 @@ def test_an_update_merges_into_the_shards_and_holds_none_of_them(tmp_path):
             assert again.get(key) == f"old {number}"  # kept, or in a shard not rewritten
         else:
             assert again.get(key) is None  # refused by `keep` in a shard rewritten
+
+
+def test_a_blob_is_taken_back_whole_and_only_by_its_own_digest(tmp_path):
+    store = Store.open(tmp_path, "lint", ["context"])
+    first = store.write_blob("index.json", b"first")
+    assert store.read_blob("index.json", first) == b"first"
+    second = store.write_blob("index.json", "둘째".encode())  # another run's, since
+    assert store.read_blob("index.json", first) is None
+    assert store.read_blob("index.json", second) == "둘째".encode()
+    path = store.folder / "index.json"
+    path.write_bytes(path.read_bytes()[:-1])  # torn
+    assert store.read_blob("index.json", second) is None
