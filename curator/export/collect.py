@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import hashlib
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -41,7 +42,7 @@ class Snapshot:
     version: str
     taxonomy: Taxonomy
     history: History
-    files: list[Path]  # every incident file, by id number; drafts are skipped when read
+    files: list[str]  # every incident file's path, by id number; drafts are skipped when read
     blobs: dict[str, str]  # git's object id of each incident file at HEAD, by path
     parsed: dict[str, Parsed]  # what lint parsed this run, by absolute path (text)
 
@@ -155,6 +156,9 @@ def collect(
         version = version or repo.describe(head.sha)
     except GitError as exc:
         raise ExportError(str(exc)) from exc
-    # Lint has checked that every file is named by its numbered id.
-    files = sorted(library.incident_paths(), key=lambda path: id_number(path.stem))
+    # Lint has checked that every file is named by its numbered id. Paths are strings, as
+    # lint names them (making 100,000 Path objects and their stems costs 0.2-0.4 s more).
+    folder = str(library.incidents_dir)
+    names = sorted(library.incident_names(), key=lambda name: id_number(os.path.splitext(name)[0]))
+    files = [f"{folder}{os.sep}{name}" for name in names]
     return Snapshot(repo, head, version, library.taxonomy, history, files, blobs, parsed)

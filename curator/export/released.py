@@ -197,7 +197,7 @@ def tasks(snapshot: Snapshot, cache: ReleasedCache) -> deque[Task]:
 
 def _blobs_by_path(snapshot: Snapshot) -> Iterator[tuple[str, str | None]]:
     for path in snapshot.files:
-        yield str(path), snapshot.blobs.get(f"{INCIDENTS}/{path.name}")
+        yield path, snapshot.blobs.get(f"{INCIDENTS}/{os.path.basename(path)}")
 
 
 def render_all(
