@@ -57,8 +57,8 @@ def key_hashes(summary: FileSummary) -> list[int]:
 @dataclass
 class LibraryIndex:
     lines: list[str]  # one per file (`lint_cache.ResultCache.lines`)
-    counts: array  # how many keys each file holds, in the order of `lines`
-    keys: array  # the hashes of those keys, one file after another
+    counts: array[int]  # how many keys each file holds, in the order of `lines`
+    keys: array[int]  # the hashes of those keys, one file after another
 
     @classmethod
     def build(cls, files: Iterable[tuple[str, Sequence[int]]]) -> LibraryIndex:

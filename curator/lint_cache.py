@@ -299,7 +299,8 @@ class ResultCache:
         kept = self.summaries.get(key)  # from its shard alone, unless `read_summaries` ran
         if not isinstance(kept, list) or len(kept) != 2 or kept[0] != summary_key:
             return None
-        return kept[1]
+        data = kept[1]
+        return data if isinstance(data, list) else None
 
     @staticmethod
     def _same_bytes(path: str, digest: str) -> bool:
@@ -446,9 +447,14 @@ def relocated(rows: list[list[Any]], files: dict[str, Checked]) -> list[list[Any
 
 def findings_of(rows: list[list[Any]]) -> list[Finding] | None:
     try:
-        return [Finding(*row[:4], Severity(row[4]), *row[5:7]) for row in rows]
+        return [_library_finding(row) for row in rows]
     except (ValueError, TypeError):
         return None
+
+
+def _library_finding(row: list[Any]) -> Finding:
+    path, line, column, code, severity, message, fixable = row[:7]
+    return Finding(path, line, column, code, Severity(severity), message, fixable)
 
 
 def _place(
@@ -565,7 +571,7 @@ def code_context(*others: str) -> list[str]:
 
 
 try:
-    from yaml._yaml import get_version_string as _libyaml_version  # type: ignore[import-not-found]
+    from yaml._yaml import get_version_string as _libyaml_version
 except ImportError:  # pragma: no cover - depends on the PyYAML build
 
     def _libyaml_version() -> str:

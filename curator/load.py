@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 import yaml
 
 try:  # libyaml is ~10x faster; the pure-Python parser is a correct fallback.
-    from yaml._yaml import CParser as _Parser  # type: ignore[import-not-found]
+    from yaml._yaml import CParser as _Parser
 except ImportError:  # pragma: no cover - depends on the PyYAML build
     from yaml.parser import Parser as _PyParser
     from yaml.reader import Reader
@@ -201,7 +201,9 @@ class _Open:
     __slots__ = ("container", "is_mapping", "path", "pending_key", "seen_keys", "start")
 
     def __init__(self, is_mapping: bool, path: Path, start: Position) -> None:
-        self.container: dict[str, Any] | list[Any] = {} if is_mapping else []
+        # A dict if `is_mapping`, else a list. `Any`, since `_build`'s hot loop branches on
+        # `is_mapping`, which a type checker cannot connect to the container's type.
+        self.container: Any = {} if is_mapping else []
         self.is_mapping = is_mapping
         self.path = path
         self.start = start
@@ -225,9 +227,10 @@ def _build(text: str, problems: list[LoadProblem]) -> Document | None:
     stack: list[_Open] = []
     top: _Open | None = None  # stack[-1], or None at the top level
     spans, keys = document.value_spans, document.key_positions
+    path: Path
     try:
         while True:
-            event = parser.get_event()
+            event: Any = parser.get_event()  # dispatched on its exact type below
             kind = type(event)
             if kind is _ScalarEvent:
                 mark = event.start_mark

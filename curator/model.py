@@ -21,8 +21,8 @@ NUMBERED_ID_PATTERN = r"^IL-[0-9]{4,}$"
 TERM_ID_PATTERN = r"^[a-z0-9]+(?:-[a-z0-9]+)*$"
 PARTIAL_DATE_PATTERN = r"^[0-9]{4}(?:-[0-9]{2}(?:-[0-9]{2})?)?$"
 
-DIMENSIONS = ("causes", "components", "symptoms", "contributing_factors")
 Dimension = Literal["causes", "components", "symptoms", "contributing_factors"]
+DIMENSIONS: tuple[Dimension, ...] = ("causes", "components", "symptoms", "contributing_factors")
 Status = Literal["published", "draft", "withdrawn"]
 NARRATIVE_FIELDS = ("symptom", "trigger", "detection", "actions", "lessons")
 

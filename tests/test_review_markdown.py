@@ -14,7 +14,7 @@ from pathlib import Path
 from hypothesis import given
 from hypothesis import strategies as st
 
-from curator.review.annotations import annotations
+from curator.review.annotations import workflow_commands
 from curator.review.inert import ZWSP, inert
 from curator.review.links import Links
 from curator.review.markdown import COMMENT, COMMENT_LIMIT, SUMMARY, render, utf16_length
@@ -323,7 +323,7 @@ def test_annotations_respect_githubs_ten_per_kind_and_say_what_was_left_out():
         + [finding(i, "IL602", "ws", "warning") for i in range(1, 16)],
         matches=[Match(id=f"IL-{i:04d}", score=0.9, kind="duplicate") for i in range(12)],
     )
-    lines = annotations(Review(base=BASE, head=HEAD, files=[file]))
+    lines = workflow_commands(Review(base=BASE, head=HEAD, files=[file]))
     kinds = [line.split(" ", 1)[0] for line in lines]
     assert kinds.count("::error") == 10 and kinds.count("::warning") == 10
     assert kinds.count("::notice") == 10

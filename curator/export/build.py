@@ -186,7 +186,7 @@ _NEXT_LINE = ",\n    "  # between two items of a list in graph.json
 _BATCH = 5000  # lines per write
 
 
-def graph_line(item: dict[str, Any], adapter: TypeAdapter) -> str:
+def graph_line(item: dict[str, Any], adapter: TypeAdapter[Any]) -> str:
     """One node or edge of graph.json, validated through its model."""
     return _LINE.encode(adapter.dump_python(adapter.validate_python(item), mode="json"))
 
@@ -254,7 +254,7 @@ def csv_cell(value: Any, separator: str = LIST_SEPARATOR) -> str:
 
 
 def csv_row(incident: ExportedIncident) -> list[str]:
-    cells = {
+    cells: dict[str, str] = {
         "sources": csv_cell([source.url for source in incident.sources]),
         "actions": csv_cell(incident.actions, TEXT_LIST_SEPARATOR),
         "follow_ups": csv_cell(incident.follow_ups, TEXT_LIST_SEPARATOR),

@@ -7,6 +7,8 @@ included. Re-running replaces assets of the same name, so a failed job can be re
 
 from __future__ import annotations
 
+import datetime as dt
+import functools
 import json
 import os
 import zipfile
@@ -49,7 +51,8 @@ def zip_export(export_dir: Path, target: Path) -> Path:
     """The whole export as one zip: entries sorted, dated by the commit, fixed permissions."""
     manifest = json.loads((export_dir / MANIFEST).read_text(encoding="utf-8"))
     stamp = manifest["generated_at"]  # 2026-11-30T03:25:43Z
-    when = (int(stamp[0:4]), int(stamp[5:7]), int(stamp[8:10]), *map(int, stamp[11:19].split(":")))
+    moment = dt.datetime.strptime(stamp, "%Y-%m-%dT%H:%M:%SZ")
+    when = (moment.year, moment.month, moment.day, moment.hour, moment.minute, moment.second)
     paths = sorted(p for p in export_dir.rglob("*") if p.is_file())
     with zipfile.ZipFile(target, "w", compression=zipfile.ZIP_DEFLATED) as archive:
         for path in paths:
@@ -80,7 +83,7 @@ def publish(
         repo = github.get_repo(repo_name)
         release = with_retries(lambda: _release(repo, tag), RetryPolicy(), f"release {tag}")
         for path in assets:
-            with_retries(lambda path=path: _upload(release, path), RetryPolicy(), path.name)
+            with_retries(functools.partial(_upload, release, path), RetryPolicy(), path.name)
         return Published(release.html_url, [path.name for path in assets])
     except (GithubException, GaveUp, requests.RequestException) as exc:
         raise _explain(exc, f"release {tag} of {repo_name}") from exc

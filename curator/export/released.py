@@ -176,7 +176,9 @@ def write_incidents(
 def tasks(snapshot: Snapshot, cache: ReleasedCache) -> deque[Task]:
     """A task for every incident file, by id; taken off the queue as they are rendered."""
     parsed = snapshot.parsed
-    missing = {b for p, b in _blobs_by_path(snapshot) if parsed.get(p, (None,))[0] != b}
+    missing = {
+        b for p, b in _blobs_by_path(snapshot) if b is not None and parsed.get(p, (None,))[0] != b
+    }
     cached = cache.lookup(missing) if missing else {}
     stamps = functools.cache(timestamp)  # most commits touch many files
     found: deque[Task] = deque()

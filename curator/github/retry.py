@@ -68,7 +68,7 @@ def is_rate_limit(exc: GithubException) -> bool:
 
 def wait_for(exc: BaseException, attempt: int, policy: RetryPolicy) -> float | None:
     """Seconds to wait before trying again after `exc`, or None if it must not be retried."""
-    backoff = policy.base_delay * 2**attempt
+    backoff: float = policy.base_delay * 2**attempt
     if isinstance(exc, requests.ConnectionError | requests.Timeout):
         return backoff
     if not isinstance(exc, GithubException):

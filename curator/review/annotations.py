@@ -14,7 +14,7 @@ from curator.review.model import ReportFinding, Review
 PER_STEP = 10  # GitHub's limit for each of error, warning and notice annotations
 
 
-def annotations(review: Review) -> list[str]:
+def workflow_commands(review: Review) -> list[str]:
     findings = [f for file in review.files for f in file.findings]
     errors = [f for f in findings if f.severity == "error"]
     warnings = [f for f in findings if f.severity == "warning"]

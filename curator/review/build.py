@@ -19,7 +19,7 @@ from curator.findings import Finding, Severity
 from curator.library import INCIDENTS, SCHEMA, Library
 from curator.lint import lint
 from curator.load import load_bytes
-from curator.model import DIMENSIONS
+from curator.model import DIMENSIONS, Dimension
 from curator.review import git, removal
 from curator.review.git import FileChange
 from curator.review.model import FacetJudgement, FileReview, Match, ReportFinding, Review
@@ -157,11 +157,11 @@ def _text(data: Any, key: str) -> str | None:
     return value if isinstance(value, str) else None
 
 
-def _facets(data: Any) -> dict[str, list[str]]:
+def _facets(data: Any) -> dict[Dimension, list[str]]:
     facets = data.get("facets") if isinstance(data, dict) else None
     if not isinstance(facets, dict):
         return {}
-    found: dict[str, list[str]] = {}
+    found: dict[Dimension, list[str]] = {}
     for dimension in DIMENSIONS:
         terms = facets.get(dimension)
         if isinstance(terms, list):

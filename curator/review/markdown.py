@@ -146,7 +146,7 @@ def _tally(file: FileReview) -> str:
 
 
 def _file_section(file: FileReview, links: Links, review: Review) -> str:
-    change = file.change
+    change: str = file.change
     if file.old_path:
         change += f" from {inert(file.old_path, 200)}"
     lines = [f"#### 📄 {_file_title(file, links, review)} ({change})"]

@@ -8,14 +8,14 @@ treat every string as data.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from curator.findings import Finding
 from curator.model import DIMENSIONS, Dimension
 
-REPORT_VERSION = 1
+REPORT_VERSION: Final = 1
 SHA_PATTERN = r"^[0-9a-f]{40}(?:[0-9a-f]{24})?$"  # SHA-1 or SHA-256 object names
 CODE_PATTERN = r"^[A-Z]{2}[0-9]{3}$"
 

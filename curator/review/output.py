@@ -10,7 +10,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from curator.review import ReviewError
-from curator.review.annotations import annotations
+from curator.review.annotations import workflow_commands
 from curator.review.links import Links
 from curator.review.markdown import COMMENT, SUMMARY, render
 from curator.review.model import Review
@@ -30,7 +30,7 @@ def rendered(review: Review, fmt: str, links: Links) -> str:
     if fmt == "json":
         return as_json(review)
     if fmt == "github":
-        return "".join(line + "\n" for line in annotations(review))
+        return "".join(line + "\n" for line in workflow_commands(review))
     return render(review, links, COMMENT)
 
 

@@ -33,9 +33,9 @@ def removed_id(raw: bytes | None) -> tuple[str, int, int] | None:
     if raw is None:
         return None
     document = load_bytes(raw).document
-    data = document.data if document else None
-    if not isinstance(data, dict):
+    if document is None or not isinstance(document.data, dict):
         return None
+    data = document.data
     incident_id, status = data.get("id"), data.get("status")
     if not isinstance(incident_id, str) or not _NUMBERED.match(incident_id):
         return None

@@ -31,9 +31,8 @@ def turning_points(file: IncidentFile) -> list[dt.date]:
 
 
 def check(file: IncidentFile) -> FileFindings:
-    earliest = _earliest(file)
-    today = file.today
-    if earliest is not None and earliest > today:
+    earliest, today = _earliest(file), file.today
+    if earliest is not None and earliest > today and file.incident is not None:
         yield RULE.at(
             file.display,
             file.position("occurred"),

@@ -26,7 +26,7 @@ NARRATIVE_LISTS = ("actions", "follow_ups")
 # Where phrase evidence was found, in the order a reviewer reads an incident.
 TEXT_FIELDS = ("title", *NARRATIVE[:3], "actions", "follow_ups", "lessons", "sources")
 
-_FAST = getattr(yaml, "CBaseLoader", None)
+_FAST: type[yaml.CBaseLoader] | None = getattr(yaml, "CBaseLoader", None)
 # libyaml's composer recurses in C, so deeply nested input must go through load.py, which
 # bounds depth. Incident files nest three levels; brackets only appear inside text.
 _MAX_BRACKETS_FOR_FAST_PATH = 64
@@ -96,14 +96,15 @@ def parse_mapping(raw: bytes) -> dict[str, Any] | None:
     if len(raw) > MAX_BYTES:
         return None
     data: Any = None
-    fast = _FAST is not None and (raw.count(b"[") + raw.count(b"{")) < _MAX_BRACKETS_FOR_FAST_PATH
-    if fast:
+    few_brackets = raw.count(b"[") + raw.count(b"{") < _MAX_BRACKETS_FOR_FAST_PATH
+    loader = _FAST if few_brackets else None
+    if loader is not None:
         try:
             # BaseLoader constructs only str, list and dict: no tag is ever acted on.
-            data = yaml.load(raw, Loader=_FAST)
+            data = yaml.load(raw, Loader=loader)
         except (yaml.YAMLError, ValueError):
-            fast = False
-    if not fast:
+            loader = None
+    if loader is None:
         data = load_bytes(raw).data
     return data if isinstance(data, dict) else None
 
@@ -119,7 +120,8 @@ def read_record(path: Path, display: str | None = None) -> Record | None:
 
 def record_of(data: dict[str, Any], display: str, stem: str) -> Record:
     incident_id = _text(data.get("id")) or stem
-    facets = data.get("facets") if isinstance(data.get("facets"), dict) else {}
+    given = data.get("facets")
+    facets: dict[str, Any] = given if isinstance(given, dict) else {}
     sources = [s for s in _list(data.get("sources")) if isinstance(s, dict)]
     settled = {*_texts(data.get("related")), *_texts(data.get("not_duplicate_of"))}
     duplicate_of = _text(data.get("duplicate_of"))

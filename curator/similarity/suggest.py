@@ -51,7 +51,7 @@ class TermEvidence:
         return 1.0 - (1.0 - self.phrase_strength) * (1.0 - self.neighbour_strength)
 
     def to_json(self) -> list[dict[str, Any]]:
-        shown = [{"phrase": h.phrase, "field": h.field} for h in self.phrases]
+        shown: list[dict[str, Any]] = [{"phrase": h.phrase, "field": h.field} for h in self.phrases]
         shown += [
             {"incident": incident, "similarity": round(similarity, 3)}
             for incident, similarity in self.neighbours[:_SHOWN_NEIGHBOURS]

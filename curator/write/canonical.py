@@ -200,10 +200,12 @@ def _restyle(node: Any) -> None:
         styled = _text_style(value)
         # A comment on a block header (`key: >  # ...`) can only stay on a block header.
         header = getattr(value, "comment", None)
-        if styled is value or (header and not isinstance(styled, LiteralScalarString)):
+        if styled is value:
             continue
         if header:
-            styled.comment = header
+            if not isinstance(styled, LiteralScalarString):
+                continue
+            styled.comment = header  # type: ignore[attr-defined]  # (ruamel's __slots__)
         node[key] = styled
 
 
@@ -233,7 +235,8 @@ def _text_style(value: str) -> str:
     if isinstance(value, LiteralScalarString | FoldedScalarString):
         # Plain unless the emitter finds the text needs quotes. (A bare `str` would not do:
         # ruamel gives a new value the style of the one it replaces.)
-        return PlainScalarString(value)
+        plain: str = PlainScalarString(value)
+        return plain
     return value
 
 

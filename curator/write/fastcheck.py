@@ -35,9 +35,9 @@ from curator.model import DIMENSIONS, INCIDENT_KEYS
 from curator.write.canonical import SOURCE_KEYS, literal_ok
 
 try:
-    from yaml._yaml import CParser as _Parser  # type: ignore[import-not-found]
+    from yaml._yaml import CParser as _Parser
 except ImportError:  # pragma: no cover - depends on the PyYAML build
-    _Parser = None  # without libyaml the check would cost what it saves: always "don't know"
+    _Parser = None  # type: ignore[assignment,misc]  # without libyaml the check would cost what it saves: always "don't know"
 
 NextEvent = Callable[[], Any]
 Rank = dict[str, int]
@@ -104,7 +104,7 @@ def _expect(event: Any, kind: type) -> Any:
     return event
 
 
-def _collection(event: Any, kind: type) -> None:
+def _collection(event: Any, kind: type[Any]) -> None:
     """A block mapping or sequence, without tag or anchor."""
     if type(event) is not kind or event.flow_style or event.tag or event.anchor:
         raise _Unsure
