@@ -5,6 +5,7 @@ Exit status is public API: 0 clean (warnings allowed), 1 findings, 2 usage or in
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import sys
@@ -46,6 +47,12 @@ class CuratorGroup(click.Group):
         except KeyboardInterrupt:
             click.echo("curator: interrupted", err=True)
             ctx.exit(EXIT_ERROR)
+        except BrokenPipeError:
+            # The reader went away (`curator fmt --diff | head`). Point stdout at devnull so
+            # that flushing it at exit does not fail a second time.
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            click.echo("curator: output closed before all of it was written", err=True)
+            ctx.exit(EXIT_ERROR)
         except Exception as exc:
             click.echo(f"curator: internal error: {type(exc).__name__}: {exc}", err=True)
             ctx.exit(EXIT_ERROR)
@@ -70,6 +77,12 @@ def root_option(command: F) -> F:
 @click.version_option(__version__, prog_name="curator")
 def main() -> None:
     """Tools for the Incident Library: lint, format, judge and export incident reports."""
+    # A file name that is not UTF-8 is text with lone surrogates here (PEP 383). Printed
+    # as `\udcff`, it cannot fail the run, and in JSON output it is the escape that reads
+    # back as the same name.
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors="backslashreplace")
 
 
 @main.command("lint")
@@ -642,6 +655,11 @@ def review_command(
     from curator.review.links import Links
     from curator.review.output import as_json, rendered, write_summary
 
+    if json_out is not None and not json_out.absolute().parent.is_dir():
+        # Checked first: a review of a large change takes a while to find out otherwise.
+        raise click.BadParameter(
+            f"{json_out.parent} is not a folder that exists", param_hint="'--json-out'"
+        )
     library = Library.at(root)
     try:
         review = build_review(library.root, base, head, LibraryJudge)
@@ -650,7 +668,11 @@ def review_command(
         sys.exit(EXIT_ERROR)
     links = Links.from_env()
     if json_out is not None:
-        json_out.write_text(as_json(review), encoding="utf-8")
+        try:
+            json_out.write_text(as_json(review), encoding="utf-8")
+        except OSError as exc:
+            click.echo(f"curator: cannot write {json_out}: {exc.strerror}", err=True)
+            sys.exit(EXIT_ERROR)
     click.echo(rendered(review, fmt, links), nl=False)
     if fmt == "github" and write_summary(review, links) is None:
         click.echo("curator: GITHUB_STEP_SUMMARY is not set; no job summary written", err=True)

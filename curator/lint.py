@@ -213,6 +213,17 @@ def lint(
     return sorted(set(findings), key=_order)
 
 
+def _absolute(path: Path) -> str:
+    """`path` made absolute as the library's own paths are, its folder resolved but not its
+    last part: a symlinked incident named on the command line (as pre-commit does) is then
+    checked under its own name, as when the whole library is linted, and a link that loops
+    is a finding (IL107), not a crash."""
+    try:
+        return str(path.absolute().parent.resolve() / path.name)
+    except (OSError, RuntimeError):  # a loop in the folders above: leave the path as given
+        return str(path.absolute())
+
+
 class _Run:
     """One call of `lint`: what stays the same whether or not a cache is used."""
 
@@ -236,7 +247,7 @@ class _Run:
     def findings(self, paths: Sequence[Path], store: ResultCache | None) -> list[Finding]:
         library, cwd = self.library, self.cwd
         taxonomy = library.taxonomy
-        selected = [str(p.resolve()) for p in expand(paths)]
+        selected = [_absolute(p) for p in expand(paths)]
         folder = str(library.incidents_dir)
         names = library.incident_names()
         entries = list(dict.fromkeys([*(f"{folder}{os.sep}{n}" for n in names), *selected]))

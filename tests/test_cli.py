@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 
 import pytest
 from conftest import REPO, run_curator, write_library
@@ -201,3 +203,49 @@ def test_hostile_files_each_yield_a_finding_and_the_run_goes_on(tmp_path):
 def test_a_folder_given_counts_the_files_inside(library):
     run = run_curator("lint", "--root", str(library), str(library / "incidents"))
     assert "in 3 files checked" in run.err
+
+
+def test_a_symlinked_incident_named_on_the_command_line_is_checked_under_its_own_name(
+    library, tmp_path
+):
+    # pre-commit names files; the verdict must be the one a lint of the whole library gives.
+    outside = tmp_path / "elsewhere.yaml"
+    link = library / "incidents" / "IL-0001.yaml"
+    outside.write_bytes(link.read_bytes())
+    link.unlink()
+    link.symlink_to(outside)
+    whole = run_curator("lint", "--root", str(library), "--format", "json")
+    named = run_curator("lint", "--root", str(library), "--format", "json", str(link))
+    mine = [f for f in json.loads(whole.out) if f["path"].endswith("IL-0001.yaml")]
+    assert json.loads(named.out) == mine
+    assert all(f["path"].endswith("incidents/IL-0001.yaml") for f in json.loads(named.out))
+
+
+def test_a_link_that_loops_in_a_folder_given_is_a_finding_not_a_crash(library):
+    (library / "incidents" / "IL-0009.yaml").symlink_to("IL-0009.yaml")
+    run = run_curator(
+        "lint", "--root", str(library), "--format", "json", str(library / "incidents")
+    )
+    assert run.code == 1, run.err
+    looped = [f for f in json.loads(run.out) if f["path"].endswith("IL-0009.yaml")]
+    assert [f["code"] for f in looped] == ["IL107"]
+
+
+def test_a_reader_that_stops_early_gets_exit_2_and_one_line_not_a_traceback(tmp_path):
+    # More output than a pipe holds, so that writing fails once the reader has gone.
+    unformatted = {
+        f"IL-{n:04d}.yaml": incident(f"IL-{n:04d}").replace("id: ", "id:  ") for n in range(1, 400)
+    }
+    root = write_library(tmp_path / "lib", unformatted)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "curator", "fmt", "--diff"],
+        cwd=root,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert process.stdout is not None and process.stderr is not None
+    assert process.stdout.readline().startswith(b"--- a/incidents/")
+    process.stdout.close()
+    error = process.stderr.read().decode("utf-8")
+    assert process.wait(timeout=60) == 2
+    assert error == "curator: output closed before all of it was written\n"

@@ -221,6 +221,15 @@ def test_a_bad_revision_is_one_line_and_exit_2(repo, revision):
     assert run.err.startswith("curator: ") and run.err.count("\n") == 1
 
 
+def test_json_out_in_a_missing_folder_is_a_usage_error_before_the_review(repo, tmp_path):
+    run = run_curator(
+        "review", "--base", "main", "--json-out", str(tmp_path / "nowhere" / "r.json"), cwd=repo
+    )
+    assert run.code == 2
+    assert "Invalid value for '--json-out'" in run.err and "is not a folder" in run.err
+    assert run.out == ""  # refused before anything was reviewed
+
+
 def test_outside_a_git_checkout_is_exit_2(tmp_path):
     root = write_library(tmp_path / "lib", {"IL-0001.yaml": incident("IL-0001")})
     run = run_curator("review", "--base", "main", "--root", str(root))

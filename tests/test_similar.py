@@ -4,6 +4,8 @@ the on-disk index, and the evaluation figures held above their floors."""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
 import sys
 
 import pytest
@@ -426,3 +428,39 @@ def test_building_the_index_reports_progress_up_to_every_file(tmp_path, workers)
     assert calls[-1] == (len(items), len(items))
     assert [done for done, _ in calls] == sorted({done for done, _ in calls})  # rising
     assert len(calls) == -(-len(items) // 1000)  # one call per chunk of files
+
+
+def test_a_fifo_or_device_in_incidents_is_skipped_not_read(tmp_path):
+    # Reading a FIFO blocks until a writer comes; a link to /dev/zero never ends.
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": incident("IL-0001")})
+    os.mkfifo(root / "incidents" / "IL-0002.yaml")
+    (root / "incidents" / "IL-0003.yaml").symlink_to("/dev/zero")
+    run = run_curator_within(10, "search", "--root", str(root), "--format", "json", "nccl")
+    assert run.returncode == 0, run.stderr
+    assert [r["id"] for r in json.loads(run.stdout)["results"]] == ["IL-0001"]
+
+
+def test_a_file_name_that_is_not_utf8_is_indexed_and_shown(tmp_path):
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": incident("IL-0001")})
+    odd = os.fsdecode(b"IL-0002\xff.yaml")
+    (root / "incidents" / odd).write_text(incident("IL-0002"), encoding="utf-8")
+    run = run_curator("similar", "--root", str(root), "--all", "--format", "json")
+    assert run.code in (0, 1), run.err
+    shown = {entry["input"] for entry in json.loads(run.out)}
+    assert shown == {"incidents/IL-0001.yaml", f"incidents/{odd}"}
+    index = store.load_index(Library.at(root))
+    assert odd in {record.path.rsplit("/", 1)[-1] for record in index.records}
+    again = store.read(store.index_path(Library.at(root)))  # the cached copy keeps the name
+    assert again is not None and {r.path for r in again.records} == {r.path for r in index.records}
+
+
+def run_curator_within(seconds: float, *args: str) -> subprocess.CompletedProcess[str]:
+    """`curator ARGS`, failing the test instead of hanging it."""
+    return subprocess.run(
+        [sys.executable, "-m", "curator", *args],
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=seconds,
+        check=False,
+    )

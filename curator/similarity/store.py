@@ -32,6 +32,9 @@ from curator.similarity.records import Record
 
 FORMAT = 2
 INDEX_FILE = "index.npz"
+# A file name that is not UTF-8 reaches Python with lone surrogates (PEP 383), and so does
+# its record's path: kept through the index as they are, as in curator.cache.
+_SURROGATES = "surrogatepass"
 
 
 def index_path(library: Library) -> Path | None:
@@ -44,12 +47,20 @@ def index_path(library: Library) -> Path | None:
 def library_key(library: Library) -> str:
     digest = hashlib.sha256(f"similarity-index:{FORMAT}:{__version__}".encode())
     for path in library.incident_paths():
-        try:
-            content = hashlib.sha256(path.read_bytes()).digest()
-        except OSError:
-            content = b"unreadable"
-        digest.update(path.name.encode("utf-8") + b"\0" + content)
+        # fsencode: a file name need not be UTF-8 (it is then a finding of lint's, not a crash)
+        digest.update(os.fsencode(path.name) + b"\0" + _content_digest(path))
     return digest.hexdigest()[:32]
+
+
+def _content_digest(path: Path) -> bytes:
+    """The SHA-256 of a regular file's bytes. Anything else in incidents/ (a FIFO, a link to
+    a device) is not read: that could block or never end, and `build` skips it too."""
+    try:
+        if not path.is_file():
+            return b"not a regular file"
+        return hashlib.sha256(path.read_bytes()).digest()
+    except OSError:
+        return b"unreadable"
 
 
 def load_index(library: Library, use_cache: bool = True, progress: Progress | None = None) -> Index:
@@ -69,10 +80,10 @@ def load_index(library: Library, use_cache: bool = True, progress: Progress | No
 def read(path: Path) -> Index | None:
     try:
         with np.load(path, allow_pickle=False) as arrays:
-            meta = json.loads(arrays["meta"].tobytes().decode("utf-8"))
+            meta = json.loads(arrays["meta"].tobytes().decode("utf-8", _SURROGATES))
             if meta.get("format") != FORMAT:
                 return None
-            listed = json.loads(arrays["records"].tobytes().decode("utf-8"))
+            listed = json.loads(arrays["records"].tobytes().decode("utf-8", _SURROGATES))
             records = [Record.from_json(r) for r in listed]
             entity_cols = arrays["entity_rows"]
             doc_cols = arrays["doc_entity_rows"]
@@ -100,9 +111,11 @@ def write(index: Index, path: Path) -> bool:
     # A JSON list made one record at a time: 100k records as one list of dicts would
     # briefly cost hundreds of megabytes.
     listed = ",".join(json.dumps(r.to_json(), ensure_ascii=False) for r in index.records)
-    records = np.frombuffer(f"[{listed}]".encode(), np.uint8)
+    records = np.frombuffer(f"[{listed}]".encode("utf-8", _SURROGATES), np.uint8)
     del listed
-    encoded = np.frombuffer(json.dumps(meta, ensure_ascii=False).encode("utf-8"), np.uint8)
+    encoded = np.frombuffer(
+        json.dumps(meta, ensure_ascii=False).encode("utf-8", _SURROGATES), np.uint8
+    )
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".part")
