@@ -249,3 +249,12 @@ def test_a_reader_that_stops_early_gets_exit_2_and_one_line_not_a_traceback(tmp_
     error = process.stderr.read().decode("utf-8")
     assert process.wait(timeout=60) == 2
     assert error == "curator: output closed before all of it was written\n"
+
+
+def test_the_library_root_given_as_a_folder_stands_for_its_incidents(library):
+    (library / ".pre-commit-config.yaml").write_text("repos: []\n", encoding="utf-8")
+    whole = run_curator("lint", "--format", "json", cwd=library)
+    for given in (".", ""):
+        named = run_curator("lint", "--format", "json", given, cwd=library)
+        assert (named.code, json.loads(named.out)) == (whole.code, json.loads(whole.out))
+        assert "in 3 files checked" in run_curator("lint", given, cwd=library).err
