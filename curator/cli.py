@@ -363,6 +363,11 @@ def fix_command(paths: tuple[Path, ...], root: Path | None) -> None:
                 f"{result.display}:{change.line}:{change.column}: {change.code} "
                 f"{change.description}"
             )
+        for left in result.left:  # part of a value or a comment: the author's to change
+            click.echo(
+                f"{result.display}:{left.line}:{left.column}: {left.code} {left.description}",
+                err=True,
+            )
     changes = sum(len(r.changes) for r in results)
     files = sum(r.changed for r in results)
     refused = sum(r.refused is not None for r in results)

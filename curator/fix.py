@@ -6,6 +6,11 @@ YAML parser refuses (a tab in the indentation): byte-order mark (IL604), CR line
 round-trip tree: deprecated terms (IL302), facet lists (IL304), source URLs (IL505).
 A file that changes is written whole through the canonical writer, so it also comes out
 in the canonical layout; a file that cannot be fixed safely is reported and left as it is.
+
+A tab or a trailing space may be part of the text (`"a<TAB>b"`, a line of a `|` block,
+a comment): replacing it would change a value, so each such change is tried against
+what the loader reads and kept only if the values and comments stay the same. The ones
+left are reported (`Fixed.left`) for people to fix by hand.
 """
 
 from __future__ import annotations
@@ -21,12 +26,14 @@ from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.tokens import CommentToken
 
 from curator.lint import display_path
+from curator.load import Position, Problem, load_bytes
 from curator.model import DIMENSIONS
 from curator.rules import bom, crlf, deprecated_term, facet_order, no_tabs, source_url_form
 from curator.rules import trailing_whitespace as trailing
 from curator.taxonomy import Taxonomy
 from curator.write.atomic import write_atomic
 from curator.write.canonical import Refused, render
+from curator.write.comments import comments
 
 
 @dataclass(frozen=True, order=True)
@@ -45,6 +52,9 @@ class Fixed:
     after: bytes | None = None
     changes: list[Change] = field(default_factory=list)
     refused: Refused | None = None
+    # Findings of fixable rules still in the file (as written) because fixing them would
+    # change a value or a comment: for people, not counted as changes.
+    left: list[Change] = field(default_factory=list)
 
     @property
     def changed(self) -> bool:
@@ -74,32 +84,131 @@ def lf_line_ends(text: str) -> tuple[str, list[Change]]:
 
 def tabs_to_spaces(text: str) -> tuple[str, list[Change]]:
     """A tab in the indentation becomes two spaces (the layout's indent step), any other
-    tab one space."""
-    lines = text.split("\n")
-    changes: list[Change] = []
-    for number, line in enumerate(lines, start=1):
-        if "\t" not in line:
-            continue
-        body = line.lstrip(" \t")
-        indent = line[: len(line) - len(body)].replace("\t", "  ")
-        lines[number - 1] = indent + body.replace("\t", " ")
-        changes.append(
-            Change(number, line.index("\t") + 1, no_tabs.RULE.code, "replaced tab(s) with spaces")
-        )
-    return "\n".join(lines), changes
+    tab one space; but only where the values and comments stay the same."""
+    fixed, made, _ = _keep_values(text, _tab_edits(text))
+    return fixed, _changes(made, no_tabs.RULE.code, "replaced tab(s) with spaces")
 
 
 def strip_trailing_whitespace(text: str) -> tuple[str, list[Change]]:
-    lines = text.split("\n")
-    changes: list[Change] = []
-    for number, line in enumerate(lines, start=1):
-        stripped = _TRAILING.sub("", line)
-        if stripped != line:
-            lines[number - 1] = stripped
-            changes.append(
-                Change(number, len(stripped) + 1, trailing.RULE.code, "removed trailing space")
+    """White space at the end of a line goes, but only where the values and comments stay
+    the same: at the end of a line of a `|` block it is text."""
+    fixed, made, _ = _keep_values(text, _trailing_edits(text))
+    return fixed, _changes(made, trailing.RULE.code, "removed trailing space")
+
+
+@dataclass(frozen=True, order=True)
+class _Edit:
+    """`lines[line][start:end]` becomes `new`; `column` is where the finding is (0-based)."""
+
+    line: int
+    start: int
+    end: int
+    new: str
+    column: int
+
+
+def _tab_edits(text: str) -> list[_Edit]:
+    """One edit for the indentation of a line, one for each other tab: a line may hold a
+    tab of the layout and a tab of a value."""
+    edits: list[_Edit] = []
+    for number, line in enumerate(text.split("\n")):
+        if "\t" not in line:
+            continue
+        indent = len(line) - len(line.lstrip(" \t"))
+        if "\t" in line[:indent]:
+            edits.append(
+                _Edit(number, 0, indent, line[:indent].replace("\t", "  "), line.index("\t"))
             )
-    return "\n".join(lines), changes
+        edits += [
+            _Edit(number, column, column + 1, " ", column)
+            for column in range(indent, len(line))
+            if line[column] == "\t"
+        ]
+    return edits
+
+
+def _trailing_edits(text: str) -> list[_Edit]:
+    edits: list[_Edit] = []
+    for number, line in enumerate(text.split("\n")):
+        found = _TRAILING.search(line)
+        if found:
+            edits.append(_Edit(number, found.start(), len(line), "", found.start()))
+    return edits
+
+
+def _changes(edits: list[_Edit], code: str, description: str) -> list[Change]:
+    """One change per line, at the first place changed on it."""
+    first: dict[int, int] = {}
+    for edit in sorted(edits):
+        first.setdefault(edit.line, edit.column)
+    return [Change(line + 1, column + 1, code, description) for line, column in first.items()]
+
+
+def _apply(text: str, edits: list[_Edit]) -> str:
+    lines = text.split("\n")
+    for edit in sorted(edits, reverse=True):  # from the right: earlier columns stay put
+        line = lines[edit.line]
+        lines[edit.line] = line[: edit.start] + edit.new + line[edit.end :]
+    return "\n".join(lines)
+
+
+def _reading(text: str) -> tuple[Any, list[str]] | None:
+    """What a text means: the loader's values and the comments; None if it cannot be read."""
+    loaded = load_bytes(text.encode("utf-8"))
+    if loaded.problems:
+        return None
+    return loaded.data, comments(text)
+
+
+def _keep_values(text: str, edits: list[_Edit]) -> tuple[str, list[_Edit], list[_Edit]]:
+    """`text` with those of `edits` that keep its values and comments, those made, and
+    those left. All at once first (the usual case: one more read); else one at a time."""
+    if not edits:
+        return text, [], []
+    made = _repairs(text, edits)
+    base = _apply(text, made)
+    meaning = _reading(base)
+    rest = [edit for edit in edits if edit not in made]
+    if meaning is None or not rest:  # if still unreadable, the writer refuses the file
+        return base, made, rest
+    everything = _apply(text, edits)
+    if _reading(everything) == meaning:
+        return everything, edits, []
+    left: list[_Edit] = []
+    for edit in rest:
+        if _reading(_apply(text, [*made, edit])) == meaning:
+            made.append(edit)
+        else:
+            left.append(edit)
+    return _apply(text, made), made, left
+
+
+def _repairs(text: str, edits: list[_Edit]) -> list[_Edit]:
+    """The edits that make an unreadable text readable: each at the place where the parser
+    stops, one after another. What the parser cannot take there (a tab where indentation
+    must be spaces) is not part of any value, so changing it changes none."""
+    made: list[_Edit] = []
+    while True:
+        loaded = load_bytes(_apply(text, made).encode("utf-8"))
+        syntax = [p.position for p in loaded.problems if p.kind is Problem.SYNTAX]
+        if not syntax:
+            return made
+        line = syntax[0].line - 1
+        column = _column_before(made, line, syntax[0].column - 1)
+        at = [e for e in edits if e.line == line and e.start <= column < e.end and e not in made]
+        if not at:
+            return made
+        made += at
+
+
+def _column_before(made: list[_Edit], line: int, column: int) -> int:
+    """Where `column` of a line, after the edits `made`, was before them."""
+    shift = 0
+    for edit in sorted(e for e in made if e.line == line):
+        if column < edit.start + shift + len(edit.new):
+            break
+        shift += len(edit.new) - (edit.end - edit.start)
+    return column - shift
 
 
 TEXT_FIXES: tuple[TextFix, ...] = (
@@ -238,8 +347,9 @@ def _set_items(seq: CommentedSeq, values: list[str]) -> None:
 # Running --------------------------------------------------------------------------------
 
 
-def fix_text(raw: bytes, taxonomy: Taxonomy) -> tuple[bytes, list[Change]]:
-    """The fixed bytes of one file and the changes made; the bytes unchanged if none."""
+def fix_text(raw: bytes, taxonomy: Taxonomy) -> tuple[bytes, list[Change], list[Change]]:
+    """The fixed bytes of one file (unchanged if no change), the changes made, and the
+    findings of fixable rules left in those bytes for people."""
     changes: list[Change] = []
     try:
         text = raw.decode("utf-8")
@@ -255,20 +365,60 @@ def fix_text(raw: bytes, taxonomy: Taxonomy) -> tuple[bytes, list[Change]]:
         for value_fix in VALUE_FIXES:
             changes.extend(value_fix(tree, taxonomy))
 
-    out = render(fixable, edit)  # Refused propagates: nothing is written
+    try:
+        out = render(fixable, edit)  # Refused propagates: nothing is written
+    except Refused as refused:
+        raise _tab_in_text(refused, text) from None
     if not changes:
-        return raw, []
-    return out.encode("utf-8"), sorted(changes)
+        return raw, [], _left_by_hand(raw.decode("utf-8"))  # (render has read it as text)
+    return out.encode("utf-8"), sorted(changes), _left_by_hand(out)
+
+
+def _tab_in_text(refused: Refused, text: str | None) -> Refused:
+    """ruamel.yaml cannot read a tab inside a plain value (`title: a<TAB>b`), which the
+    loader reads as text. A tab the parser stops at after the text fixes is one they left
+    because it is text: say so, rather than that the file cannot be read."""
+    line, column = refused.position
+    lines = text.split("\n") if text is not None else []
+    if (
+        not refused.message.startswith("ruamel.yaml cannot read it")
+        or line > len(lines)
+        or lines[line - 1][column - 1 : column] != "\t"
+    ):
+        return refused
+    return Refused(
+        refused.position,
+        "the tab is part of a plain value, which ruamel.yaml cannot read; fix it by hand "
+        "(or quote the value and write \\t)",
+    )
+
+
+def _left_by_hand(text: str) -> list[Change]:
+    """The tabs and trailing spaces in `text` that are part of a value or a comment.
+
+    Any other is one the text fixes removed and the canonical writer put back: the file
+    is refused rather than a change reported that the written file does not have."""
+    left: list[Change] = []
+    for edits, code, what in (
+        (_tab_edits(text), no_tabs.RULE.code, "the tab is part of a value or a comment"),
+        (_trailing_edits(text), trailing.RULE.code, "the trailing space is part of a value"),
+    ):
+        _, made, kept = _keep_values(text, edits)
+        if made:
+            where = Position(made[0].line + 1, made[0].column + 1)
+            raise Refused(where, f"the canonical layout puts back what {code} fixes; please report")
+        left += _changes(kept, code, f"not fixed: {what}; fix it by hand")
+    return sorted(left)
 
 
 def fix_file(path: Path, taxonomy: Taxonomy, cwd: Path | None = None) -> Fixed:
     display = display_path(path, cwd)
     before = path.read_bytes()
     try:
-        after, changes = fix_text(before, taxonomy)
+        after, changes, left = fix_text(before, taxonomy)
     except Refused as refused:
         return Fixed(path, display, before, refused=refused)
-    return Fixed(path, display, before, after, changes)
+    return Fixed(path, display, before, after, changes, left=left)
 
 
 def fix_files(paths: Sequence[Path], taxonomy: Taxonomy, cwd: Path | None = None) -> list[Fixed]:

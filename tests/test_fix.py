@@ -8,13 +8,16 @@ import shutil
 
 import pytest
 from conftest import BROKEN, REPO, run_curator, write_library
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
-from curator.fix import FIXED_CODES
+from curator.fix import FIXED_CODES, fix_files, fix_text
 from curator.library import Library
 from curator.lint import lint
 from curator.load import load_bytes
 from curator.rules import ALL
-from curator.write.canonical import render
+from curator.write.canonical import Refused, render
+from curator.write.comments import comments
 from incidents import incident
 
 DEPRECATED_TERM = """\
@@ -27,6 +30,9 @@ DEPRECATED_TERM = """\
       replaced_by: shared-network-filesystem
       reason: 공유 네트워크 파일 시스템으로 합쳤다.
 """
+
+
+TAXONOMY = Library.at(REPO).taxonomy
 
 
 def fixable_findings(root):
@@ -142,6 +148,122 @@ def test_a_file_that_cannot_be_fixed_safely_is_reported_and_left_alone(tmp_path)
     assert (root / "incidents" / "IL-0001.yaml").read_bytes() == raw
     assert "IL-0002.yaml:2:7: IL601 replaced tab(s) with spaces" in run.out  # others go on
     assert lint(Library.at(root), [root / "incidents" / "IL-0002.yaml"]) == []
+
+
+# A tab or trailing space inside a value (or a comment) is text: fix must not touch it.
+IN_VALUES = (
+    ("status: published", "status: published  # 메모\t끝"),
+    ("  학습 처리량이 떨어졌다.\n", "  열1\t열2   \n  다음 줄\n"),
+    ("lessons: |\n  작은 규모 시험으로는 알 수 없었다.\n", 'lessons: "a\tb"\n'),
+    ("Storage postmortem", "Storage postmortem\u3000"),
+)
+
+
+def test_tabs_and_trailing_spaces_that_are_text_are_left_and_said_so(tmp_path):
+    text = incident("IL-0001", *IN_VALUES)
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": text})
+    path = root / "incidents" / "IL-0001.yaml"
+    [result] = fix_files([path], Library.at(root).taxonomy)
+    assert path.read_text(encoding="utf-8") == text
+    assert result.changes == [] and result.refused is None
+    assert [(c.line, c.column, c.code) for c in result.left] == [
+        (3, 24, "IL601"),  # in a comment
+        (16, 5, "IL601"),  # in a `|` block
+        (16, 8, "IL602"),
+        (24, 12, "IL601"),  # in a quoted value
+        (27, 30, "IL602"),  # U+3000 ends a plain value: YAML keeps it
+    ]
+    assert all(c.description.endswith("; fix it by hand") for c in result.left)
+    found = [(f.line, f.column, f.code) for f in lint(Library.at(root)) if f.fixable]
+    assert found == [(c.line, c.column, c.code) for c in result.left]  # what stays, said
+    run = run_curator("fix", "--root", str(root))
+    assert run.code == 0 and run.out == "" and "0 changes in 0 files" in run.err
+
+
+def test_only_the_tabs_and_trailing_spaces_outside_values_are_fixed(tmp_path):
+    text = incident(
+        "IL-0001",
+        *IN_VALUES,
+        ("  causes:\n", "\tcauses:\n"),  # indentation: the parser refuses it
+        ("title: ", "title:\t"),  # a separator
+        ("  - Example\n", "  - Example\t  \n"),  # after a plain value
+    )
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": text})
+    path = root / "incidents" / "IL-0001.yaml"
+    run = run_curator("fix", "--root", str(root))
+    assert run.code == 0, run
+    shown = relative(path)
+    assert run.out.splitlines() == [
+        f"{shown}:2:7: IL601 replaced tab(s) with spaces",
+        f"{shown}:6:12: IL601 replaced tab(s) with spaces",
+        f"{shown}:6:12: IL602 removed trailing space",
+        f"{shown}:8:1: IL601 replaced tab(s) with spaces",
+    ]
+    data = load_bytes(path.read_bytes()).data
+    assert data == load_bytes(incident("IL-0001", *IN_VALUES).encode("utf-8")).data
+    assert data["symptom"] == "열1\t열2   \n다음 줄\n" and data["lessons"] == "a\tb"
+    assert "# 메모\t끝" in path.read_text(encoding="utf-8")
+
+
+def test_a_tab_inside_a_plain_value_is_named_as_what_stops_the_fix(tmp_path):
+    # The loader reads it as text; ruamel.yaml cannot read it at all.
+    text = incident("IL-0001", ("title: 공유", "title: 공\t유"), ("  causes:\n", "\tcauses:\n"))
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": text})
+    run = run_curator("fix", "--root", str(root))
+    assert run.code == 1 and run.out == "", run
+    assert "IL-0001.yaml:2:9: cannot fix: the tab is part of a plain value" in run.err
+    assert (root / "incidents" / "IL-0001.yaml").read_text(encoding="utf-8") == text
+
+
+def test_fix_reports_only_changes_the_written_file_has(tmp_path):
+    # `curator fmt` once wrote a null item as `- `; fix removed the space, the canonical
+    # writer put it back, and fix said "removed trailing space" all the same.
+    text = incident("IL-0001") + "related:\n  - \n  - IL-0002\n"
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": text})
+    path = root / "incidents" / "IL-0001.yaml"
+    run = run_curator("fix", "--root", str(root))
+    assert run.code == 0, run
+    assert run.out.splitlines() == [f"{relative(path)}:29:4: IL602 removed trailing space"]
+    assert "1 change in 1 file" in run.err
+    assert path.read_text(encoding="utf-8").endswith("related:\n  -\n  - IL-0002\n")
+    assert [f.code for f in lint(Library.at(root)) if f.fixable] == []
+
+
+SPACED = incident(
+    "IL-0001",
+    ("title: 공유", 'title: "공유'),
+    ("떨어졌다\nstatus", '떨어졌다"  # 제목\nstatus'),
+    ("  - Example\n", "  - Example  # 회사\n  - 'Other Co'\n"),
+    ("  학습 처리량이 떨어졌다.\n", "  학습 처리량이\n    떨어졌다.\n\n  끝\n"),
+    ("detection: |\n", "detection: >\n"),
+)
+WHITE = st.sampled_from(["\t", " ", "  ", "\t ", "\u3000"])
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, len(SPACED)), WHITE), min_size=1, max_size=4))
+@example([(SPACED.index("  학습") + 4, "\t"), (SPACED.index("  학습") - 1, "  ")])
+def test_fix_never_changes_a_value_or_a_comment_and_says_what_is_left(insertions):
+    text = SPACED
+    for at, white in sorted(insertions, reverse=True):
+        text = text[:at] + white + text[at:]
+    try:
+        after, _, left = fix_text(text.encode("utf-8"), TAXONOMY)
+    except Refused:
+        return
+    fixed = after.decode("utf-8")
+    before = load_bytes(text.encode("utf-8"))
+    assert load_bytes(after).problems == []
+    if not before.problems:  # (else a tab in the indentation was fixed: nothing to compare)
+        assert load_bytes(after).data == before.data
+        assert sorted(comments(fixed)) == sorted(comments(text))
+    found = set()
+    for number, line in enumerate(fixed.split("\n"), start=1):
+        if "\t" in line:
+            found.add((number, "IL601"))
+        if line != line.rstrip(" \t\u3000\u00a0"):
+            found.add((number, "IL602"))
+    assert {(change.line, change.code) for change in left} == found
 
 
 def test_fix_over_the_broken_examples_leaves_no_fixable_finding(tmp_path):

@@ -8,6 +8,7 @@ corrupted bytes (which must either keep their values or be refused and left unto
 from __future__ import annotations
 
 import itertools
+import json
 import os
 import re
 import shutil
@@ -30,6 +31,7 @@ from curator.model import DIMENSIONS, INCIDENT_KEYS
 from curator.write import atomic, fastcheck
 from curator.write.canonical import SOURCE_KEYS, Refused, render
 from curator.write.comments import comments
+from curator.write.spaces import strip_line_ends
 from incidents import incident
 
 PROPERTY = settings(
@@ -361,6 +363,46 @@ def test_tricky_inputs_keep_their_values_and_comments(text):
     assert data_of(out) == data_of(text)
     assert sorted(comments(out)) == sorted(comments(text.replace("\r\n", "\n")))
     assert render(out.encode("utf-8")) == out
+
+
+def test_no_line_ends_in_white_space_but_in_block_text(tmp_path):
+    """ruamel writes a null item as `- ` and keeps the spaces after a comment: the linter
+    flags them (IL602) and fix could not remove them for good. The spaces at the end of a
+    line of a `|` block are text (this one keeps its style for its header comment)."""
+    text = (
+        "id: IL-0001   # 메모   \n"
+        "lessons: |  # 머리\t \n  끝에 공백   \n  다음\n"
+        "related:\n  -\n  - IL-0002\n"
+        "# 끝  \n"
+    )
+    out = render(text.encode("utf-8"))
+    assert out == (
+        "id: IL-0001   # 메모\n"
+        "lessons: |  # 머리\n  끝에 공백   \n  다음\n"
+        "related:\n  -\n  - IL-0002\n"
+        "# 끝\n"
+    )
+    assert data_of(out) == data_of(text)
+    assert render(out.encode("utf-8")) == out
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": text})
+    assert run_curator("fmt", "--root", str(root)).code == 0
+    lint = run_curator("lint", "--root", str(root), "--format", "json")
+    assert [(f["line"], f["code"]) for f in json.loads(lint.out) if f["fixable"]] == [
+        (3, "IL602")  # in the block: the value
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "stripped"),
+    [
+        ("a:\n  - |\n    x \n  - \n", "a:\n  - |\n    x \n  -\n"),
+        ("a: >\n  x \n\n   \n  y\t\nb: c  \n", "a: >\n  x \n\n   \n  y\t\nb: c\n"),
+        ("a: |  \n  x  ", "a: |\n  x  "),  # the text ends the file, on its last line
+        ("a: x  \n@: y\n", "a: x  \n@: y\n"),  # the scanner refuses it: left as it is
+    ],
+)
+def test_line_end_space_is_stripped_outside_block_text_only(text, stripped):
+    assert strip_line_ends(text) == stripped
 
 
 def test_comments_are_found_where_yaml_has_them():

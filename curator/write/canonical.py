@@ -4,13 +4,19 @@ The layout: keys in the order of the fields of `curator.model` (unknown keys aft
 as they were), 2-space indentation with list items indented under their key
 (`  - item`), block style for every non-empty list and mapping, multi-line text as a
 literal block scalar (`|`), long lines never folded, UTF-8 without escapes, LF line ends,
-exactly one final newline, keys unquoted. Comments and the quoting of values stay as the
-author wrote them; an explicit `!!str` tag, which the loader ignores, is dropped.
+exactly one final newline, no white space at the end of a line (but in block-scalar text,
+where it is part of the value), keys unquoted. Comments and the quoting of values stay as
+the author wrote them; an explicit `!!str` tag, which the loader ignores, is dropped.
+
+Comments and blank lines are not left to ruamel, which keeps a comment line in the slot of
+the key before it, so that reordering keys would carry it off to another key: they are
+taken from the input with the node each is written beside (`comments.notes`), and written
+back beside the same node in the canonical text (`comments.overlay`).
 
 Rewriting is refused rather than risked: the input must be a file the linter's loader
 accepts, ruamel.yaml must read the same values from it as the loader, and the output must
-load to exactly the values intended and carry every comment of the input. A refused file
-is never written.
+load to exactly the values intended and carry every comment of the input, each beside the
+same key or item as before. A refused file is never written.
 """
 
 from __future__ import annotations
@@ -21,8 +27,9 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+import yaml
 from ruamel.yaml import YAML
-from ruamel.yaml.comments import CommentedMap, CommentedSeq, TaggedScalar
+from ruamel.yaml.comments import Comment, CommentedMap, CommentedSeq, TaggedScalar
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 from ruamel.yaml.resolver import VersionedResolver
 from ruamel.yaml.scalarstring import (
@@ -36,7 +43,8 @@ from ruamel.yaml.scalarstring import (
 
 from curator.load import START, Position, load_bytes
 from curator.model import DIMENSIONS, INCIDENT_KEYS, Source
-from curator.write.comments import comments
+from curator.write.comments import Misplaced, Note, comments, misplaced, notes, overlay
+from curator.write.spaces import strip_line_ends
 
 SOURCE_KEYS = tuple(Source.model_fields)
 Edit = Callable[[Any], None]
@@ -94,12 +102,17 @@ def render(raw: bytes, edit: Edit | None = None) -> str:
     tree = parse(text)
     if plain(tree) != loaded.data:
         raise Refused(START, "ruamel.yaml reads this file differently from the linter")
+    placed = text  # the text that says where each comment belongs
     if edit is not None:
         edit(tree)
+        if plain(tree) != loaded.data:  # (an edit that changes no value moves no comment)
+            placed = dump(tree)  # where the edit left them, in the old order of keys
     intended = plain(tree)
+    expected = _notes(placed)
     canonicalise(tree)
-    out = dump(tree)
-    _verify(out, intended, comments(text))
+    of_input = placed is text  # (else a position in `placed` would mislead)
+    out = _overlay(dump(_uncommented(tree)), expected, of_input)
+    _verify(out, intended, comments(text), expected, of_input)
     return out
 
 
@@ -121,7 +134,10 @@ def dump(tree: Any) -> str:
     # newline. (A keep-chomped `|+` text at the end is closed by `...`, so this is safe.)
     # Blank lines at the very start it keeps but one, so each pass would drop one more:
     # the layout starts at the first line that holds something.
-    return stream.getvalue().strip("\n") + "\n"  # (not strip(): U+00A0 may be a value)
+    text = stream.getvalue().strip("\n") + "\n"  # (not strip(): U+00A0 may be a value)
+    # It writes a null item as `- ` and keeps the spaces after a comment: white space the
+    # linter flags (IL602) and no reader keeps. `render` checks the values still hold.
+    return strip_line_ends(text)
 
 
 def plain(node: Any) -> Any:
@@ -138,12 +154,60 @@ def plain(node: Any) -> Any:
     raise Refused(START, f"an explicit tag makes a {type(node).__name__}; remove the tag")
 
 
-def _verify(out: str, intended: Any, expected_comments: list[str]) -> None:
+def _notes(text: str) -> list[Note]:
+    try:
+        return notes(text)
+    except yaml.YAMLError as exc:  # (only a text ruamel wrote can get here unread)
+        raise Refused(START, f"cannot tell where its comments belong: {exc}") from exc
+
+
+def _uncommented(tree: Any) -> Any:
+    """`tree` without the comments (and blank lines) ruamel keeps in it, in place.
+
+    ruamel keeps a comment line in the slot of the node before it, so moving a key would
+    take along the comments above the next one: `overlay` puts them back by their notes.
+    """
+    if isinstance(tree, CommentedMap | CommentedSeq):
+        setattr(tree, Comment.attrib, Comment())
+        for child in tree.values() if isinstance(tree, CommentedMap) else tree:
+            _uncommented(child)
+    elif isinstance(tree, LiteralScalarString | FoldedScalarString):
+        tree.comment = None  # type: ignore[union-attr]  # (ruamel's __slots__)
+    return tree
+
+
+def _overlay(bare: str, expected: list[Note], of_input: bool) -> str:
+    try:
+        return overlay(bare, expected)
+    except Misplaced as exc:
+        if exc.shared:
+            message = "this comment would end the same line as another one; move it by hand"
+            raise Refused(_position(exc.note, of_input), message) from exc
+        message = f"found no place for the comment {exc.note.text!r}; please report"
+        raise Refused(START, message) from exc
+
+
+def _position(note: Note, of_input: bool) -> Position:
+    return Position(note.line + 1, note.column + 1) if of_input else START
+
+
+def _verify(
+    out: str, intended: Any, expected_comments: list[str], expected: list[Note], of_input: bool
+) -> None:
+    """`out` holds the intended values and every comment, each beside the same node as in
+    the text of `expected` (the input, if `of_input`)."""
     reloaded = load_bytes(out.encode("utf-8"))
     if reloaded.problems or reloaded.data != intended:
         raise Refused(START, "the rewritten file would not hold the same values; please report")
     if sorted(comments(out)) != sorted(expected_comments):
-        raise Refused(START, "the rewritten file would lose or move a comment; please report")
+        raise Refused(START, "the rewritten file would lose a comment; please report")
+    moved = misplaced(expected, notes(out))
+    if moved is not None:
+        raise Refused(
+            _position(moved, of_input),
+            "cannot put the keys in order without moving this comment away from the key or "
+            "item it is written beside; move it by hand",
+        )
 
 
 def canonicalise(tree: Any) -> None:
@@ -161,7 +225,8 @@ def canonicalise(tree: Any) -> None:
 
 def _order(mapping: CommentedMap, keys: tuple[str, ...]) -> None:
     """Known keys first, in `keys` order; unknown keys after them in their own order.
-    Moving a key moves the comments ruamel attached to it."""
+    (The comments ruamel attached to a key are not all its own: `render` drops them and
+    writes each comment back beside its node.)"""
     rank = {key: index for index, key in enumerate(keys)}
     wanted = sorted(mapping, key=lambda key: rank.get(key, len(rank)))
     if list(mapping) != wanted:
@@ -198,7 +263,8 @@ def _restyle(node: Any) -> None:
             _restyle(value)
             continue
         styled = _text_style(value)
-        # A comment on a block header (`key: >  # ...`) can only stay on a block header.
+        # A comment on a block header (`key: >  # ...`) stays on a block header: after
+        # plain text it would read as more of the text (the linter flags it there).
         header = getattr(value, "comment", None)
         if styled is value:
             continue

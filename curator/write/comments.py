@@ -1,13 +1,31 @@
-"""The comments of a YAML text, found by the libyaml scanner rather than by guessing.
+"""The comments of a YAML text, found by the libyaml scanner rather than by guessing, and
+where each one belongs.
 
 A comment is whatever is not white space in the gaps between tokens, plus the comment a
 block scalar's header line may carry (`symptom: |  # ...`), which the scanner folds into
-the scalar's token. Used to prove that a rewrite kept every comment.
+the scalar's token. `comments` lists them, to prove that a rewrite kept every comment.
+
+A rewrite that puts keys in another order must also keep each comment beside the node it
+was written beside, which its line number cannot say. `notes` says it by the node's path
+(`facets.causes`, `sources[0].url`), for each comment and each blank line:
+- on a line of its own, it goes *above* the node that starts the next line holding
+  anything: a key, a list item, or a value written below its key;
+- after something on its line, it goes *after* the last scalar before it (a key, a value
+  or an item), on that node's line; but after nothing more than a `-` or a `?`, above the
+  node that follows;
+- before the first node, it is the *head* of the file, which stays at the top whichever key
+  comes first; after the last, the *end*.
+`overlay` writes notes into a text without comments, and `misplaced` proves that a text
+has each comment where the notes of another say it belongs.
 """
 
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
 
 import yaml
 
@@ -17,6 +35,7 @@ except ImportError:  # pragma: no cover - depends on the PyYAML build
     from yaml import SafeLoader as _Loader  # type: ignore[assignment]
 
 _COMMENT = re.compile(r"#[^\n\r]*")
+_BLANK = re.compile(r"^[ \t]*\n", re.MULTILINE)  # (`^`: only at the start of a line)
 
 
 def comments(text: str) -> list[str]:
@@ -36,3 +55,325 @@ def comments(text: str) -> list[str]:
         end = max(end, token.end_mark.index)
     found += _COMMENT.findall(text, end)
     return [comment.rstrip() for comment in found]
+
+
+# Where comments belong ------------------------------------------------------------------
+
+Path = tuple[str | int, ...]
+# A node: its path from the root and its role, "root", "key", "value" or "item" (a key and
+# its value share a path).
+Place = tuple[Path, str]
+
+HEAD, ABOVE, AFTER, END = "head", "above", "after", "end"
+
+
+@dataclass(frozen=True)
+class Note:
+    """A comment, or a blank line (`text` empty), and where it belongs."""
+
+    text: str  # the comment, without the spaces and tabs after it
+    # What is before it on its line if nothing else is (its indentation); None if it
+    # follows something (written after its node, or, above, indented like the node's line).
+    lead: str | None
+    line: int  # where it is (0-based), for messages
+    column: int  # (written after a node, it keeps its column where the line leaves room)
+    where: str  # HEAD, ABOVE, AFTER or END
+    place: Place | None = None  # above: the node it precedes; after: the one it follows
+    # Above and at the head: the nodes that start on the line below it, from the first. A
+    # comment above `- url: x` is above the item and above its key `url` alike.
+    line_nodes: frozenset[Place] = frozenset()
+
+
+def notes(text: str) -> list[Note]:
+    """Every comment and blank line of `text` and where it belongs, in order.
+
+    `text` must hold one YAML document (the caller has loaded it); a YAML error propagates.
+    """
+    if "#" not in text and not _BLANK.search(text):  # the usual case: nothing to place
+        return []
+    return list(_Text(text).notes())
+
+
+def overlay(bare: str, notes: list[Note]) -> str:
+    """`bare`, a text without comments or blank lines, with `notes` (of another text)
+    written into it: each at the head, above or after the node it names, or at the end.
+    Raises Misplaced for a note whose node is not in `bare`."""
+    if not notes:
+        return bare
+    rows = bare.split("\n")[:-1] if bare.endswith("\n") else bare.split("\n")
+    rows_of = _Rows(bare)
+    head: list[str] = []
+    above: dict[int, list[str]] = {}
+    after: dict[int, list[Note]] = {}  # (one each)
+    end: list[str] = []
+    for note in notes:
+        if note.where == AFTER:
+            row = rows_of.after(note)
+            if row in after:  # (`key: # a` with its value below, `value # b`: one line now)
+                raise Misplaced(note, shared=True)
+            after[row] = [note]
+        elif note.where == ABOVE:
+            row = rows_of.above(note)
+            line = rows[row] if row < len(rows) else ""
+            lead = note.lead if note.lead is not None else line[: len(line) - len(line.lstrip())]
+            above.setdefault(row, []).append(lead + note.text)
+        else:
+            (head if note.where == HEAD else end).append((note.lead or "") + note.text)
+    out = head
+    for row, line in enumerate(rows):
+        out += above.get(row, [])
+        for note in after.get(row, []):
+            # At its old column if the line leaves room, else one space after the line.
+            line += " " * max(1, note.column - len(line)) + note.text
+        out.append(line)
+    out += above.get(len(rows), []) + end
+    # Like the bare text, the file starts at the first line that holds something and ends
+    # with one line break.
+    return "\n".join(out).strip("\n") + "\n"
+
+
+class _Rows:
+    """The (0-based) lines of a text's nodes."""
+
+    def __init__(self, text: str) -> None:
+        self.of_place: dict[Place, int] = {}
+        self.of_path: dict[Path, int] = {}
+        breaks = _breaks(text)
+        for node in _nodes(text)[0]:
+            row = bisect_left(breaks, node.start)
+            self.of_place.setdefault(node.place, row)
+            self.of_path.setdefault(node.place[0], row)  # a key's line, not its value's
+
+    def above(self, note: Note) -> int:
+        row = self.of_place.get(note.place) if note.place else None
+        if row is None:
+            raise Misplaced(note)
+        return row
+
+    def after(self, note: Note) -> int:
+        row = self.of_path.get(note.place[0]) if note.place else None
+        if row is None:
+            raise Misplaced(note)
+        return row
+
+
+def misplaced(expected: list[Note], actual: list[Note]) -> Note | None:
+    """The first comment of `expected` that `actual` (the notes of a rewrite) does not
+    have where `expected` says it belongs; None if each is in its place. Blank lines are
+    not compared."""
+    pool: dict[str, list[Note]] = {}
+    for note in actual:
+        if note.text:
+            pool.setdefault(note.text, []).append(note)
+    for note in expected:
+        if not note.text:
+            continue
+        same = pool.get(note.text, [])
+        match = next((other for other in same if _same_place(note, other)), None)
+        if match is None:
+            return note
+        same.remove(match)
+    return None
+
+
+def _same_place(expected: Note, actual: Note) -> bool:
+    if expected.where == ABOVE:  # (and the node it was above now starts the file: the head)
+        return actual.where in (ABOVE, HEAD) and expected.place in actual.line_nodes
+    if expected.where == AFTER:
+        return (
+            actual.where == AFTER
+            and expected.place is not None
+            and actual.place is not None
+            and expected.place[0] == actual.place[0]  # a key's line is its value's
+        )
+    return actual.where == expected.where
+
+
+class Misplaced(Exception):
+    """`overlay` cannot write a note where it belongs: `shared` if another comment already
+    ends that line, else because the text has no such node."""
+
+    def __init__(self, note: Note, shared: bool = False) -> None:
+        super().__init__(note.text)
+        self.note = note
+        self.shared = shared
+
+
+@dataclass(frozen=True)
+class _Node:
+    start: int
+    place: Place
+    scalar: bool
+
+
+@dataclass
+class _Frame:
+    """A collection being read: a mapping's last key (None before a key) or a sequence's
+    next index."""
+
+    path: Path
+    mapping: bool
+    key: str | None = None
+    index: int = 0
+
+    def next_place(self, event: Any) -> Place:
+        if not self.mapping:
+            self.index += 1
+            return (*self.path, self.index - 1), "item"
+        if self.key is None:  # (a key that is a collection has no name: "?")
+            self.key = str(event.value) if isinstance(event, yaml.ScalarEvent) else "?"
+            return (*self.path, self.key), "key"
+        key, self.key = self.key, None
+        return (*self.path, key), "value"
+
+
+def _nodes(text: str) -> tuple[list[_Node], int]:
+    """The nodes of the one document in `text`, in order, and where the root node ends."""
+    nodes: list[_Node] = []
+    stack: list[_Frame] = []
+    root_end = len(text)
+    for event in yaml.parse(text, Loader=_Loader):
+        if isinstance(event, yaml.NodeEvent):
+            place: Place = stack[-1].next_place(event) if stack else ((), "root")
+            nodes.append(
+                _Node(_index(event.start_mark), place, isinstance(event, yaml.ScalarEvent))
+            )
+            if isinstance(event, yaml.CollectionStartEvent):
+                stack.append(_Frame(place[0], isinstance(event, yaml.MappingStartEvent)))
+            elif not stack:
+                root_end = _index(event.end_mark)
+        elif isinstance(event, yaml.CollectionEndEvent):
+            stack.pop()
+            if not stack:
+                root_end = _index(event.end_mark)
+    return nodes, root_end
+
+
+def _breaks(text: str) -> list[int]:
+    """Where the line breaks of `text` are: a line's number is the count of those before."""
+    return [found.start() for found in re.finditer("\n", text)]
+
+
+def _index(mark: Any) -> int:
+    """Where a mark is (a parser's events always have marks; the stubs allow None)."""
+    return int(mark.index)
+
+
+class _Text:
+    """A text with its tokens and nodes, to tell where a comment at an index belongs."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.breaks = _breaks(text)
+        # Zero-width tokens (a block's start or end, a simple key) hold no text.
+        self.tokens = [
+            t for t in yaml.scan(text, Loader=_Loader) if t.end_mark.index > t.start_mark.index
+        ]
+        self.token_ends = [token.end_mark.index for token in self.tokens]
+        scalars = [t for t in self.tokens if isinstance(t, yaml.ScalarToken)]
+        self.scalar_ends = [token.end_mark.index for token in scalars]
+        self.scalar_starts = [token.start_mark.index for token in scalars]
+        nodes, self.root_end = _nodes(text)
+        self.root_start = nodes[0].start if nodes else len(text)
+        self.nodes = nodes
+        self.node_lines = [self.line(node.start) for node in nodes]
+        self.scalar_at = {node.start: node.place for node in nodes if node.scalar}
+        # A comment on a line of its own goes with the node starting the next line: not a
+        # collection under a key (the key starts the line), not the root.
+        self.heads = [
+            i for i, node in enumerate(nodes) if node.place[1] in ("key", "item") or node.scalar
+        ]
+        self.head_starts = [nodes[i].start for i in self.heads]
+
+    def line(self, index: int) -> int:
+        return bisect_left(self.breaks, index)
+
+    def line_start(self, index: int) -> int:
+        line = self.line(index)
+        return self.breaks[line - 1] + 1 if line else 0
+
+    def notes(self) -> Iterator[Note]:
+        end = 0
+        for token in [*self.tokens, None]:
+            start = token.start_mark.index if token is not None else len(self.text)
+            if start > end:
+                yield from self.gap(end, start)
+            if token is None:
+                return
+            if isinstance(token, yaml.ScalarToken) and token.style in ("|", ">"):
+                yield from self.block(token)
+            end = max(end, token.end_mark.index)
+
+    def gap(self, start: int, end: int) -> Iterator[Note]:
+        """The comments and blank lines between two tokens, in order."""
+        found = [*_COMMENT.finditer(self.text, start, end), *_BLANK.finditer(self.text, start, end)]
+        for match in sorted(found, key=lambda match: match.start()):
+            index = match.start()
+            line_start = self.line_start(index)
+            if line_start < start:  # something is before it on its line
+                yield self.after(match.group(), index)
+            else:
+                lead = self.text[line_start:index] if match.re is _COMMENT else ""
+                yield self.own_line(match.group().strip("\n"), index, lead)
+
+    def block(self, token: Any) -> Iterator[Note]:
+        """The comment on the header line of a block scalar (after the scalar), and the
+        blank lines the scanner takes in after its text: those of a `|+` are text, the
+        others are not."""
+        start, end = token.start_mark.index, token.end_mark.index
+        header_end = self.text.find("\n", start, end)
+        header_end = header_end if header_end >= 0 else end
+        for found in _COMMENT.finditer(self.text, start, header_end):
+            yield self.note(found.group(), found.start(), None, AFTER, self.scalar_at[start])
+        if "+" not in self.text[start:header_end]:
+            last = len(self.text[header_end:end].rstrip(" \t\n")) + header_end
+            after_text = self.text.find("\n", last, end) + 1
+            for blank in _BLANK.finditer(self.text, after_text, end) if after_text else ():
+                yield self.own_line("", blank.start(), "")
+
+    def own_line(self, text: str, index: int, lead: str | None) -> Note:
+        if index >= self.root_end:
+            return self.note(text, index, lead, END)
+        where, place, line_nodes = self.above(index)
+        return self.note(text, index, lead, where, place, line_nodes)
+
+    def after(self, text: str, index: int) -> Note:
+        """A comment after something on its line: after the last scalar before it, unless
+        nothing but a `-` or a `?` is before it (`- # note`): that one is about the node
+        that follows, like a comment on the line above it."""
+        scalar = bisect_right(self.scalar_ends, index) - 1
+        if not self.root_start <= index < self.root_end or scalar < 0:
+            return self.own_line(text, index, None)
+        last = self.tokens[bisect_right(self.token_ends, index) - 1]  # (the scalar at least)
+        if isinstance(last, yaml.BlockEntryToken | yaml.KeyToken):
+            return self.own_line(text, index, None)
+        return self.note(text, index, None, AFTER, self.scalar_at[self.scalar_starts[scalar]])
+
+    def above(self, index: int) -> tuple[str, Place | None, frozenset[Place]]:
+        """Where a comment on a line of its own at `index` goes: above the node that starts
+        the next line holding anything, or at the head or the end of the file."""
+        at = bisect_left(self.head_starts, index)
+        if at == len(self.heads):
+            return END, None, frozenset()
+        first = self.heads[at]
+        line = self.node_lines[first]
+        places = set()
+        for node, node_line in zip(self.nodes[first:], self.node_lines[first:], strict=True):
+            if node_line != line:
+                break
+            places.add(node.place)
+        if index < self.root_start:
+            return HEAD, None, frozenset(places)
+        return ABOVE, self.nodes[first].place, frozenset(places)
+
+    def note(
+        self,
+        text: str,
+        index: int,
+        lead: str | None,
+        where: str,
+        place: Place | None = None,
+        line_nodes: frozenset[Place] = frozenset(),
+    ) -> Note:
+        column = index - self.line_start(index)
+        return Note(text.rstrip(" \t"), lead, self.line(index), column, where, place, line_nodes)

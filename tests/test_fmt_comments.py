@@ -1,0 +1,232 @@
+"""`curator fmt` reorders keys but leaves each comment beside the key or item it was
+written beside.
+
+ruamel.yaml keeps a comment line in the slot of the key *before* it, so reordering keys
+used to carry a comment off to another key; sorted comment texts could not see it. Here the
+written file is read line by line: a comment on a line of its own must be directly above
+the same key or item, an end-of-line comment on the line of the same key or item, a comment
+ending the file still at the end; values unchanged, and a second pass changes nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from conftest import run_curator, write_library
+
+import curator.write.comments as comments_module
+from curator.load import load_bytes
+from curator.write import canonical
+from curator.write.canonical import Refused, render
+
+
+def data_of(text: str) -> Any:
+    loaded = load_bytes(text.encode("utf-8"))
+    assert loaded.problems == [], loaded.problems
+    return loaded.data
+
+
+def rendered(text: str) -> str:
+    """The canonical text, checked to hold the same values and to settle."""
+    out = render(text.encode("utf-8"))
+    assert data_of(out) == data_of(text)
+    assert render(out.encode("utf-8")) == out
+    return out
+
+
+def below(out: str, comment: str) -> str:
+    """The line right below `comment`, which must stand on a line of its own, once."""
+    lines = out.split("\n")
+    found = [number for number, line in enumerate(lines) if line.strip() == comment]
+    assert len(found) == 1, (comment, out)
+    return lines[found[0] + 1]
+
+
+def holding(out: str, comment: str) -> str:
+    """The one line that ends with `comment` after something else."""
+    found = [line for line in out.split("\n") if line.endswith(comment)]
+    assert len(found) == 1, (comment, out)
+    assert found[0].strip() != comment, f"{comment} is on a line of its own"
+    return found[0].removesuffix(comment).rstrip()
+
+
+REPORTED = """\
+id: IL-0032
+occurred: 2020
+# NOTE: status must stay draft until legal review
+status: draft
+title: t
+organizations:
+  - Airbnb
+facets:
+  symptoms:
+    - deploys-blocked
+  # causes reviewed by SRE team
+  causes:
+    - software-defect
+  components:
+    - mutating-admission-webhook
+  contributing_factors: []
+sources:
+  - title: x
+    # the canonical talk url
+    url: https://example.com/x
+    language: en
+"""
+
+
+def test_the_reported_incident_keeps_each_note_above_its_key():
+    out = rendered(REPORTED)
+    order = ["id", "title", "status", "occurred", "organizations", "facets", "sources"]
+    assert list(data_of(out)) == order
+    assert below(out, "# NOTE: status must stay draft until legal review") == "status: draft"
+    assert below(out, "# causes reviewed by SRE team") == "  causes:"
+    # `url` is now the first key of its item: the note stays on the line just above it.
+    assert below(out, "# the canonical talk url") == "  - url: https://example.com/x"
+
+
+def test_comments_in_a_flow_list_stay_on_their_items_lines():
+    text = REPORTED.replace(
+        "organizations:\n  - Airbnb\n", "organizations: [Airbnb, # c1\n  Lyft] # c2\n"
+    )
+    out = rendered(text)
+    assert holding(out, "# c1") == "  - Airbnb"
+    assert holding(out, "# c2") == "  - Lyft"
+    assert "organizations:\n" in out
+
+
+def test_a_comment_ending_the_file_stays_at_the_end():
+    text = REPORTED.replace("title: t\n", "") + "title: t\n\n# the end\n"
+    out = rendered(text)
+    assert out.endswith("    language: en\n\n# the end\n")
+    assert "title: t\n" in out
+
+
+def test_a_comment_before_the_first_key_stays_above_it():
+    out = rendered("# 메모: 출처를 더 찾을 것\n" + REPORTED)
+    assert out.startswith("# 메모: 출처를 더 찾을 것\nid: IL-0032\n")
+
+
+def test_a_comment_heading_the_file_stays_at_the_top_whichever_key_comes_first():
+    text = REPORTED.replace("id: IL-0032\n", "")
+    out = rendered("# 파일 머리말\n" + text.replace("title: t\n", "") + "id: IL-0032\n")
+    assert out.startswith("# 파일 머리말\nid: IL-0032\n")
+
+
+def test_comments_between_items_of_a_block_list_stay_between_them():
+    text = REPORTED.replace(
+        "  symptoms:\n    - deploys-blocked\n",
+        "  symptoms:\n    # first\n    - deploys-blocked\n    # second, from the status page\n"
+        "    - job-crash  # 메모\n",
+    ).replace("organizations:\n  - Airbnb\n", "organizations:\n- Airbnb\n# the other one\n- Lyft\n")
+    out = rendered(text)
+    assert below(out, "# first") == "    - deploys-blocked"
+    assert below(out, "# second, from the status page") == "    - job-crash  # 메모"
+    assert below(out, "# the other one") == "  - Lyft"
+    assert out.index("  causes:") < out.index("  symptoms:")  # the list moved with its notes
+
+
+def test_a_comment_above_the_first_nested_key_in_facets_moves_with_that_key():
+    text = REPORTED.replace("  symptoms:\n", "  # symptoms from the postmortem\n  symptoms:\n")
+    out = rendered(text)
+    assert below(out, "# symptoms from the postmortem") == "  symptoms:"
+    assert below(out, "# causes reviewed by SRE team") == "  causes:"
+    assert out.index("  causes:") < out.index("  components:") < out.index("  symptoms:")
+
+
+def test_comments_in_a_source_item_stay_with_their_keys_and_items():
+    text = REPORTED.replace(
+        "    language: en\n",
+        "    # 한국어 번역은 없음\n    language: en\n"
+        "  # the second source\n  - language: ko\n    # the slides\n    title: y\n"
+        "    url: https://example.com/y  # mirror\n",
+    )
+    out = rendered(text)
+    assert below(out, "# 한국어 번역은 없음") == "    language: en"
+    assert below(out, "# the canonical talk url") == "  - url: https://example.com/x"
+    # Above an item's line it stays above the item, whichever key now starts the item.
+    assert below(out, "# the second source") == "  - url: https://example.com/y  # mirror"
+    assert below(out, "# the slides") == "    title: y"
+    assert holding(out, "# mirror") == "  - url: https://example.com/y"
+
+
+def test_end_of_line_comments_stay_on_their_keys_lines():
+    text = REPORTED.replace("title: t\n", "title: t  # working title\n").replace(
+        "occurred: 2020\n", "occurred: 2020    # year only\n"
+    )
+    text = text.replace("facets:\n", "facets:  # checked 2024-05\n")
+    text = text.replace("    - software-defect\n", "    - software-defect # 확인\n")
+    out = rendered(text)
+    assert holding(out, "# working title") == "title: t"
+    assert holding(out, "# year only") == "occurred: 2020"  # (at its old column)
+    assert holding(out, "# checked 2024-05") == "facets:"
+    assert holding(out, "# 확인") == "    - software-defect"
+
+
+def test_a_comment_after_a_dash_goes_above_its_item():
+    text = REPORTED.replace("  - title: x\n", "  - # the talk\n    title: x\n")
+    out = rendered(text.replace("    # the canonical talk url\n", ""))
+    assert below(out, "# the talk") == "  - url: https://example.com/x"
+
+
+def test_blank_lines_go_with_the_key_below_them():
+    text = REPORTED.replace("title: t\n", "\ntitle: t\n")
+    out = rendered(text)
+    assert "occurred: 2020\norganizations:" in out
+    assert "id: IL-0032\n\ntitle: t\n" in out
+
+
+def test_comments_stay_with_their_keys_through_an_edit_that_changes_values():
+    def edit(tree: Any) -> None:
+        tree["title"] = "a new title"
+
+    out = render(REPORTED.encode("utf-8"), edit)
+    assert data_of(out)["title"] == "a new title"
+    assert below(out, "# NOTE: status must stay draft until legal review") == "status: draft"
+    assert below(out, "# causes reviewed by SRE team") == "  causes:"
+    assert below(out, "# the canonical talk url") == "  - url: https://example.com/x"
+
+
+# Where a comment cannot be kept beside its node, the file is refused --------------------
+
+SHARED = "id: IL-0001\ntitle: # 제목\n  t # 임시\n"
+
+
+def test_two_comments_that_would_share_a_line_are_refused():
+    with pytest.raises(Refused) as refused:
+        render(SHARED.encode("utf-8"))
+    assert (refused.value.position.line, refused.value.position.column) == (3, 5)
+    assert "would end the same line as another one" in refused.value.message
+
+
+def test_fmt_leaves_a_refused_file_as_it_is_and_says_why(tmp_path):
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": SHARED})
+    path = root / "incidents" / "IL-0001.yaml"
+    run = run_curator("fmt", "--root", str(root))
+    assert run.code == 1
+    assert "IL-0001.yaml:3:5: cannot format: this comment would end the same line" in run.err
+    assert path.read_text(encoding="utf-8") == SHARED
+
+
+def test_a_moved_comment_is_caught_by_the_check_not_written(monkeypatch):
+    """The check compares each comment with the node it is beside, not the sorted texts:
+    leave the comments to ruamel again, and the moved status note is refused."""
+    monkeypatch.setattr(canonical, "_uncommented", lambda tree: tree)
+    monkeypatch.setattr(canonical, "overlay", lambda bare, notes: bare)
+    with pytest.raises(Refused) as refused:
+        render(REPORTED.encode("utf-8"))
+    assert (refused.value.position.line, refused.value.position.column) == (3, 1)
+    assert refused.value.message.startswith("cannot put the keys in order without moving")
+
+
+def test_misplaced_names_the_comment_that_moved():
+    notes, misplaced = comments_module.notes, comments_module.misplaced
+    text = "a: 1\n# about b\nb: 2\nc: 3  # about c\n"
+    assert misplaced(notes(text), notes("b: 2\na: 1\n# about b\nc: 3  # about c\n")).text == (
+        "# about b"
+    )
+    assert misplaced(notes(text), notes("c: 3\n# about b\nb: 2\na: 1  # about c\n")).text == (
+        "# about c"
+    )
+    assert misplaced(notes(text), notes("# about b\nb: 2\nc: 3 # about c\na: 1\n")) is None
