@@ -115,7 +115,10 @@ def overlay(bare: str, notes: list[Note]) -> str:
         elif note.where == ABOVE:
             row = rows_of.above(note)
             line = rows[row] if row < len(rows) else ""
-            lead = note.lead if note.lead is not None else line[: len(line) - len(line.lstrip())]
+            # Indented like the line it stands above, whatever its old column: the key it
+            # was above may now follow a deeper block, which an old column would seem to
+            # continue (as yamllint's comments-indentation rule also asks).
+            lead = line[: len(line) - len(line.lstrip())] if note.text else ""
             above.setdefault(row, []).append(lead + note.text)
         else:
             (head if note.where == HEAD else end).append((note.lead or "") + note.text)
@@ -204,6 +207,8 @@ class _Node:
     start: int
     place: Place
     scalar: bool
+    # Where it ends: a scalar's token ends there too, but starts after its anchor or tag.
+    end: int
 
 
 @dataclass
@@ -236,7 +241,12 @@ def _nodes(text: str) -> tuple[list[_Node], int]:
         if isinstance(event, yaml.NodeEvent):
             place: Place = stack[-1].next_place(event) if stack else ((), "root")
             nodes.append(
-                _Node(_index(event.start_mark), place, isinstance(event, yaml.ScalarEvent))
+                _Node(
+                    _index(event.start_mark),
+                    place,
+                    isinstance(event, yaml.ScalarEvent),
+                    _index(event.end_mark),
+                )
             )
             if isinstance(event, yaml.CollectionStartEvent):
                 stack.append(_Frame(place[0], isinstance(event, yaml.MappingStartEvent)))
@@ -272,12 +282,12 @@ class _Text:
         self.token_ends = [token.end_mark.index for token in self.tokens]
         scalars = [t for t in self.tokens if isinstance(t, yaml.ScalarToken)]
         self.scalar_ends = [token.end_mark.index for token in scalars]
-        self.scalar_starts = [token.start_mark.index for token in scalars]
         nodes, self.root_end = _nodes(text)
         self.root_start = nodes[0].start if nodes else len(text)
         self.nodes = nodes
         self.node_lines = [self.line(node.start) for node in nodes]
-        self.scalar_at = {node.start: node.place for node in nodes if node.scalar}
+        # By where they end: a scalar's token and its event end at the same place.
+        self.scalar_at = {node.end: node.place for node in nodes if node.scalar}
         # A comment on a line of its own goes with the node starting the next line: not a
         # collection under a key (the key starts the line), not the root.
         self.heads = [
@@ -324,7 +334,7 @@ class _Text:
         header_end = self.text.find("\n", start, end)
         header_end = header_end if header_end >= 0 else end
         for found in _COMMENT.finditer(self.text, start, header_end):
-            yield self.note(found.group(), found.start(), None, AFTER, self.scalar_at[start])
+            yield self.note(found.group(), found.start(), None, AFTER, self.scalar_at[end])
         if "+" not in self.text[start:header_end]:
             last = len(self.text[header_end:end].rstrip(" \t\n")) + header_end
             after_text = self.text.find("\n", last, end) + 1
@@ -347,7 +357,7 @@ class _Text:
         last = self.tokens[bisect_right(self.token_ends, index) - 1]  # (the scalar at least)
         if isinstance(last, yaml.BlockEntryToken | yaml.KeyToken):
             return self.own_line(text, index, None)
-        return self.note(text, index, None, AFTER, self.scalar_at[self.scalar_starts[scalar]])
+        return self.note(text, index, None, AFTER, self.scalar_at[self.scalar_ends[scalar]])
 
     def above(self, index: int) -> tuple[str, Place | None, frozenset[Place]]:
         """Where a comment on a line of its own at `index` goes: above the node that starts

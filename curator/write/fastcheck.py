@@ -37,7 +37,8 @@ from curator.write.canonical import SOURCE_KEYS, literal_ok
 try:
     from yaml._yaml import CParser as _Parser
 except ImportError:  # pragma: no cover - depends on the PyYAML build
-    _Parser = None  # type: ignore[assignment,misc]  # without libyaml the check would cost what it saves: always "don't know"
+    # Without libyaml the check would cost what it saves: always "don't know".
+    _Parser = None  # type: ignore[assignment,misc]
 
 NextEvent = Callable[[], Any]
 Rank = dict[str, int]
