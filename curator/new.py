@@ -7,6 +7,7 @@ contributor can commit early and fill it in from the source step by step.
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import json
 import re
@@ -19,6 +20,7 @@ from urllib.parse import urlsplit
 from curator.library import Library
 from curator.model import DIMENSIONS, PARTIAL_DATE_PATTERN, parse_partial_date
 from curator.rules import source_url_form
+from curator.rules.bare_mention import bare_mentions
 from curator.taxonomy import Taxonomy, fold
 from curator.urls import url_problem
 from curator.write.atomic import write_atomic
@@ -51,7 +53,23 @@ def check_title(title: str) -> str:
     title = " ".join(title.split())
     if not title:
         raise DraftError("the title is empty")
-    return title
+    return check_no_mention("the title", title)
+
+
+def _source_title(text: str) -> str:
+    return check_no_mention("the source title", text)
+
+
+def check_no_mention(what: str, text: str) -> str:
+    """As lint's IL504: the review bot echoes incident text on GitHub, where `@name`
+    notifies someone."""
+    found = bare_mentions(text)
+    if found:
+        raise DraftError(
+            f"{what} holds {found[0]}, which would notify someone on GitHub; write it "
+            "without @, or in backticks"
+        )
+    return text
 
 
 def check_source_url(url: str) -> str:
@@ -72,6 +90,10 @@ def check_occurred(text: str) -> str | None:
         parse_partial_date(text)
     except ValueError as exc:
         raise DraftError(f"occurred {text!r} is not a real date") from exc
+    today = dt.datetime.now(dt.UTC).date()  # as lint's IL503
+    year, month, day = parse_partial_date(text)
+    if dt.date(year, month or 1, day or 1) > today:
+        raise DraftError(f"occurred {text!r} is after today ({today.isoformat()})")
     return text
 
 
@@ -179,7 +201,9 @@ def gather(taxonomy: Taxonomy, given: Given, ask: Ask | None) -> Draft:
     )
     source_title = given.source_title
     if source_title is None and ask is not None:
-        source_title = ask("출처 글의 제목 source title (모르면 빈칸)", "", str) or None
+        source_title = ask("출처 글의 제목 source title (모르면 빈칸)", "", _source_title) or None
+    if source_title is not None:
+        _source_title(source_title)
     organizations = given.organizations
     if not organizations and ask is not None:
         organizations = split_list(ask("조직 organizations (쉼표로 구분, 없으면 빈칸)", "", str))
@@ -190,7 +214,11 @@ def gather(taxonomy: Taxonomy, given: Given, ask: Ask | None) -> Draft:
         title,
         url,
         (source_title or "").strip() or None,
-        [" ".join(o.split()) for o in organizations if o.strip()],
+        [
+            check_no_mention("an organization", " ".join(o.split()))
+            for o in organizations
+            if o.strip()
+        ],
         check_occurred(occurred or ""),
         given.status,
     )

@@ -97,6 +97,17 @@ def test_without_a_terminal_missing_or_bad_values_are_usage_errors_and_nothing_i
             None,
         ),
         (("--title", TITLE, "--source", SOURCE, "--occurred", "2024-13"), "not a real date"),
+        # What lint would refuse (IL503, IL504) is refused here, before a file exists.
+        (("--title", TITLE, "--source", SOURCE, "--occurred", "2999"), "is after today"),
+        (
+            ("--title", TITLE, "--source", SOURCE, "--organization", "@octocat"),
+            "an organization holds @octocat, which would notify someone",
+        ),
+        (("--title", "@ops-team 에 알린 장애", "--source", SOURCE), "the title holds @ops-team"),
+        (
+            ("--title", TITLE, "--source", SOURCE, "--source-title", "by @someone"),
+            "the source title holds @someone",
+        ),
     ]
     for args, message in cases:
         run = new(root, *args)

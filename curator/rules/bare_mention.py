@@ -22,6 +22,18 @@ RULE = Rule(
 )
 MENTION = re.compile(r"(?<![\w@./:`-])@[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(?:/[A-Za-z0-9_.-]+)?")
 _CODE_SPAN = re.compile(r"`[^`\n]*`")
+
+
+def bare_mentions(text: str) -> list[str]:
+    """The bare @mentions in one line of text, outside `code spans`."""
+    return [m.group() for m in MENTION.finditer(_outside_code(text))]
+
+
+def _outside_code(line: str) -> str:
+    """`line` with its code spans blanked out, so that positions stay where they were."""
+    return _CODE_SPAN.sub(lambda m: " " * len(m.group()), line)
+
+
 _TEXT_FIELDS = (
     "title",
     "symptom",
@@ -56,7 +68,7 @@ def check(file: IncidentFile) -> FileFindings:
             if number in seen:
                 continue
             seen.add(number)
-            line = _CODE_SPAN.sub(lambda m: " " * len(m.group()), lines[number - 1])
+            line = _outside_code(lines[number - 1])
             for match in MENTION.finditer(line):
                 yield RULE.at(
                     file.display,
