@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NoReturn, TypeVar
+from urllib.parse import urlsplit
 
 import click
 
@@ -172,6 +173,7 @@ def rules_command(fmt: str) -> None:
     "version",
     default=None,
     metavar="TAG",
+    callback=lambda ctx, param, value: _not_blank(value),
     help="Library version to record. Default: `git describe` of HEAD (the tag, on a release).",
 )
 @click.option(
@@ -185,6 +187,7 @@ def rules_command(fmt: str) -> None:
     default=WEBSITE,
     metavar="URL",
     show_default=True,
+    callback=lambda ctx, param, value: _web_address(value),
     help="The website the feed links to: incident pages are <base>incidents/<id>/.",
 )
 @click.option(
@@ -271,6 +274,20 @@ def github_release_command(repo_name: str, tag: str, export_dir: Path) -> None:
     for name in published.assets:
         click.echo(name)
     click.echo(f"{len(published.assets)} assets attached to {published.release_url}", err=True)
+
+
+def _not_blank(value: str | None) -> str | None:
+    if value is not None and not value.strip():
+        raise click.BadParameter("is empty; leave the option out for the default")
+    return value
+
+
+def _web_address(value: str) -> str:
+    """An absolute http(s) address: the feed's links are built on it as they stand."""
+    parts = urlsplit(value)
+    if parts.scheme not in ("https", "http") or not parts.netloc:
+        raise click.BadParameter(f"{value!r} is not an http(s) address such as {WEBSITE}")
+    return value
 
 
 def _existing(paths: tuple[Path, ...]) -> tuple[Path, ...]:

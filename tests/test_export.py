@@ -542,6 +542,27 @@ def test_needs_a_git_checkout_with_full_history_and_no_uncommitted_changes(repo,
     assert not any((tmp_path / name).exists() for name in ("o1", "o2", "o3"))
 
 
+@pytest.mark.parametrize(
+    ("option", "value", "message"),
+    [
+        ("--base-url", "notaurl", "'notaurl' is not an http(s) address"),
+        ("--base-url", "https://", "is not an http(s) address"),
+        ("--base-url", "ftp://example.org/", "is not an http(s) address"),
+        ("--version", "", "is empty"),
+        ("--version", "  ", "is empty"),
+    ],
+)
+def test_a_base_url_or_version_that_cannot_be_meant_is_a_usage_error(
+    repo, tmp_path, option, value, message
+):
+    # The feed's links are built on --base-url as it stands; an empty --version used to
+    # fall back to `git describe` without a word.
+    run = run_export(repo, tmp_path / "out", option, value)
+    assert run.code == 2
+    assert f"Invalid value for '{option}'" in run.err and message in run.err
+    assert not (tmp_path / "out").exists()
+
+
 # --- the consumer example ----------------------------------------------------------------
 
 
