@@ -42,7 +42,7 @@ SHARDS = 256  # a run that changes a few files rewrites a few small shards
 _DIGITS = 20  # of the context's hash, in a store's folder name
 # A file name that is not UTF-8 reaches Python as text with lone surrogates (PEP 383); kept
 # as such, keys and values go back and forth unchanged.
-_UNDECODABLE = "surrogatepass"
+UNDECODABLE = "surrogatepass"
 KEEP_CONTEXTS = 3  # other contexts kept (a branch with other code); older ones are removed
 _FORMAT = b"curator-cache-1"
 _TAG = (
@@ -139,7 +139,7 @@ class Store:
             return
         entries = {k: v for k, v in shard.items() if keep(k)}
         text = json.dumps(entries, ensure_ascii=False, separators=(",", ":"))
-        _digest, framed = _frame(text.encode("utf-8", _UNDECODABLE))
+        _digest, framed = _frame(text.encode("utf-8", UNDECODABLE))
         with contextlib.suppress(OSError):  # deleted mid-run, read-only, disk full: a miss
             _write_atomic(self.folder / f"{index:02x}.json", framed)
 
@@ -182,7 +182,7 @@ class Store:
         if framed is None:
             return {}  # torn, corrupted or foreign: not one entry of it is trusted
         try:
-            entries = json.loads(framed[1].decode("utf-8", _UNDECODABLE))
+            entries = json.loads(framed[1].decode("utf-8", UNDECODABLE))
         except ValueError:
             return {}
         return entries if isinstance(entries, dict) else {}

@@ -200,10 +200,10 @@ def gather(taxonomy: Taxonomy, given: Given, ask: Ask | None) -> Draft:
         _value(given.source_url, "--source", "출처 URL source", "", check_source_url, ask)
     )
     source_title = given.source_title
-    if source_title is None and ask is not None:
-        source_title = ask("출처 글의 제목 source title (모르면 빈칸)", "", _source_title) or None
     if source_title is not None:
         _source_title(source_title)
+    elif ask is not None:
+        source_title = ask("출처 글의 제목 source title (모르면 빈칸)", "", _source_title) or None
     organizations = given.organizations
     if not organizations and ask is not None:
         organizations = split_list(ask("조직 organizations (쉼표로 구분, 없으면 빈칸)", "", str))

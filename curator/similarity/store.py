@@ -26,16 +26,13 @@ from pathlib import Path
 import numpy as np
 
 from curator import __version__
-from curator.cache import Store
+from curator.cache import UNDECODABLE, Store
 from curator.library import Library
 from curator.similarity.index import Index, Postings, Progress, build
 from curator.similarity.records import Record
 
 FORMAT = 2
 INDEX_FILE = "index.npz"
-# A file name that is not UTF-8 reaches Python with lone surrogates (PEP 383), and so does
-# its record's path: kept through the index as they are, as in curator.cache.
-_SURROGATES = "surrogatepass"
 _NONBLOCKING = getattr(os, "O_NONBLOCK", 0)  # (POSIX; elsewhere there are no FIFOs to fear)
 
 
@@ -90,10 +87,10 @@ def load_index(library: Library, use_cache: bool = True, progress: Progress | No
 def read(path: Path) -> Index | None:
     try:
         with np.load(path, allow_pickle=False) as arrays:
-            meta = json.loads(arrays["meta"].tobytes().decode("utf-8", _SURROGATES))
+            meta = json.loads(arrays["meta"].tobytes().decode("utf-8", UNDECODABLE))
             if meta.get("format") != FORMAT:
                 return None
-            listed = json.loads(arrays["records"].tobytes().decode("utf-8", _SURROGATES))
+            listed = json.loads(arrays["records"].tobytes().decode("utf-8", UNDECODABLE))
             records = [Record.from_json(r) for r in listed]
             entity_cols = arrays["entity_rows"]
             doc_cols = arrays["doc_entity_rows"]
@@ -121,10 +118,10 @@ def write(index: Index, path: Path) -> bool:
     # A JSON list made one record at a time: 100k records as one list of dicts would
     # briefly cost hundreds of megabytes.
     listed = ",".join(json.dumps(r.to_json(), ensure_ascii=False) for r in index.records)
-    records = np.frombuffer(f"[{listed}]".encode("utf-8", _SURROGATES), np.uint8)
+    records = np.frombuffer(f"[{listed}]".encode("utf-8", UNDECODABLE), np.uint8)
     del listed
     encoded = np.frombuffer(
-        json.dumps(meta, ensure_ascii=False).encode("utf-8", _SURROGATES), np.uint8
+        json.dumps(meta, ensure_ascii=False).encode("utf-8", UNDECODABLE), np.uint8
     )
     try:
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -265,13 +265,10 @@ def _restyle(node: Any) -> None:
         styled = _text_style(value)
         # A comment on a block header (`key: >  # ...`) stays on a block header: after
         # plain text it would read as more of the text (the linter flags it there).
+        # (The comment itself is written back by `render`, from its note.)
         header = getattr(value, "comment", None)
-        if styled is value:
+        if styled is value or (header and not isinstance(styled, LiteralScalarString)):
             continue
-        if header:
-            if not isinstance(styled, LiteralScalarString):
-                continue
-            styled.comment = header  # type: ignore[attr-defined]  # (ruamel's __slots__)
         node[key] = styled
 
 

@@ -72,8 +72,9 @@ class Note:
     """A comment, or a blank line (`text` empty), and where it belongs."""
 
     text: str  # the comment, without the spaces and tabs after it
-    # What is before it on its line if nothing else is (its indentation); None if it
-    # follows something (written after its node, or, above, indented like the node's line).
+    # What is before it on its line if nothing else is (its indentation), kept at the head
+    # and the end of the file; None if it follows something. (Above a node, a comment is
+    # written indented like the node's line, whatever its lead.)
     lead: str | None
     line: int  # where it is (0-based), for messages
     column: int  # (written after a node, it keeps its column where the line leaves room)
