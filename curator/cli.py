@@ -18,6 +18,7 @@ from urllib.parse import urlsplit
 import click
 
 from curator import WEBSITE, __version__
+from curator.findings import Finding
 from curator.fix import fix_files
 from curator.fmt import format_files, incident_files
 from curator.ids import CannotAssign, assign
@@ -329,7 +330,8 @@ def fmt_command(
     """
     library = Library.at(root)
     write = not (check or show_diff)
-    files = incident_files(library, _existing(paths))
+    files, others = incident_files(library, _existing(paths))
+    _not_incident_files(others, "format")
     with Progress("formatting" if write else "checking", enabled=not quiet) as progress:
         cache = None if no_cache else library
         results = format_files(
@@ -348,12 +350,20 @@ def fmt_command(
         elif result.changed:
             click.echo(f"{'reformatted' if write else 'would reformat'} {result.display}")
     changed = sum(r.changed for r in results)
-    refused = sum(r.refused is not None for r in results)
+    unchanged = sum(not r.changed and r.refused is None for r in results)
+    refused = len(results) - changed - unchanged + len(others)
     verb = "reformatted" if write else "would be reformatted"
-    note = f"{_plural(changed, 'file')} {verb}, {len(results) - changed - refused} unchanged"
+    note = f"{_plural(changed, 'file')} {verb}, {unchanged} unchanged"
     if not quiet:
-        click.echo(note + (f", {refused} could not be read" if refused else ""), err=True)
+        click.echo(note + (f", {refused} could not be formatted" if refused else ""), err=True)
     sys.exit(EXIT_FINDINGS if refused or (changed and not write) else EXIT_CLEAN)
+
+
+def _not_incident_files(findings: list[Finding], verb: str) -> None:
+    """What lint reports as IL107, said by fmt and fix too: left alone, and why."""
+    for finding in findings:
+        where = f"{finding.path}:{finding.line}:{finding.column}"
+        click.echo(f"{where}: cannot {verb}: {finding.message} ({finding.code})", err=True)
 
 
 @main.command("fix")
@@ -366,7 +376,9 @@ def fix_command(paths: tuple[Path, ...], root: Path | None) -> None:
     read or fixed safely (it is left as it is), else 0; run `curator lint` for the rest.
     """
     library = Library.at(root)
-    results = fix_files(incident_files(library, _existing(paths)), library.taxonomy)
+    files, others = incident_files(library, _existing(paths))
+    _not_incident_files(others, "fix")
+    results = fix_files(files, library.taxonomy)
     for result in results:
         if result.refused is not None:
             where = result.refused.position
@@ -386,9 +398,9 @@ def fix_command(paths: tuple[Path, ...], root: Path | None) -> None:
                 err=True,
             )
     changes = sum(len(r.changes) for r in results)
-    files = sum(r.changed for r in results)
-    refused = sum(r.refused is not None for r in results)
-    note = f"{_plural(changes, 'change')} in {_plural(files, 'file')}"
+    changed = sum(r.changed for r in results)
+    refused = sum(r.refused is not None for r in results) + len(others)
+    note = f"{_plural(changes, 'change')} in {_plural(changed, 'file')}"
     click.echo(note + (f"; {refused} could not be fixed" if refused else ""), err=True)
     sys.exit(EXIT_FINDINGS if refused else EXIT_CLEAN)
 

@@ -19,12 +19,16 @@ import difflib
 import hashlib
 import itertools
 import os
+import stat
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
+from curator.findings import Finding
 from curator.library import Library
 from curator.lint import display_path, display_paths, expand
+from curator.rules import not_an_incident_file
 from curator.workers import Workers, worker_count
 from curator.write.atomic import write_atomic
 from curator.write.canonical import Refused, render
@@ -72,11 +76,32 @@ class Formatted:
         return "".join(line if line.endswith("\n") else line + "\n" for line in lines)
 
 
-def incident_files(library: Library, paths: Sequence[Path] = ()) -> list[Path]:
+class Selection(NamedTuple):
+    files: list[Path]  # the incident files to rewrite
+    others: list[Finding]  # entries named or listed that are not incident files (IL107)
+
+
+def incident_files(
+    library: Library, paths: Sequence[Path] = (), cwd: Path | None = None
+) -> Selection:
     """The files to rewrite: those named (folders stand for the files inside), or every
-    incident file of the library. Folders and other odd entries are lint's business."""
-    candidates = expand(paths) if paths else library.incident_paths()
-    return [path for path in candidates if path.is_file() and path.suffix in (".yaml", ".yml")]
+    incident file of the library; and, as lint reports them, the entries that are not
+    incident files, so that a file named in vain is never passed over in silence."""
+    selection = Selection([], [])
+    for path in expand(paths) if paths else library.incident_paths():
+        if path.suffix == ".yaml" and _regular(path):
+            selection.files.append(path)
+        else:
+            display = display_path(path, cwd)
+            selection.others.extend(not_an_incident_file.check_entry(path, display))
+    return selection
+
+
+def _regular(path: Path) -> bool:
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return False
 
 
 def format_file(path: Path, cwd: Path | None = None) -> Formatted:

@@ -505,6 +505,39 @@ def test_fmt_on_a_missing_path_is_a_usage_error(messy_library):
     assert run.code == 2 and "no such file: nope.yaml" in run.err
 
 
+@pytest.mark.parametrize("command", [["fmt", "--check"], ["fmt"], ["fix"]])
+def test_an_entry_that_is_no_incident_file_is_reported_as_lint_reports_it(messy_library, command):
+    # Named in vain (a README, a `.yml`), or found in incidents/ (a FIFO): fmt and fix
+    # once passed them over and said "0 files"; lint reports each one as IL107.
+    incidents = messy_library / "incidents"
+    readme = messy_library / "README.md"
+    readme.write_text("# 읽어 보기\n", encoding="utf-8")
+    other = incidents / "IL-0003.yml"
+    other.write_text(MESSY.replace("IL-0001", "IL-0003"), encoding="utf-8")
+    os.mkfifo(incidents / "IL-0004.yaml")
+    named = run_curator(*command, str(readme), str(other), "--root", str(messy_library))
+    listed = run_curator(*command, "--root", str(messy_library))
+    verb = command[0].replace("fmt", "format")
+    assert named.code == listed.code == 1, (named, listed)
+    readme_at, other_at, fifo_at = (
+        os.path.relpath(path, REPO) for path in (readme, other, incidents / "IL-0004.yaml")
+    )
+    extension = "incident files end in .yaml (IL107)"
+    assert named.err.splitlines()[:2] == [
+        f"{readme_at}:1:1: cannot {verb}: extension '.md': {extension}",
+        f"{other_at}:1:1: cannot {verb}: extension '.yml': {extension}",
+    ]
+    assert f"{fifo_at}:1:1: cannot {verb}: not a regular file (IL107)" in listed.err
+    assert other.read_text(encoding="utf-8") == MESSY.replace("IL-0001", "IL-0003")
+    assert readme.read_text(encoding="utf-8") == "# 읽어 보기\n"
+    lint_run = run_curator("lint", str(readme), str(other), "--root", str(messy_library))
+    assert lint_run.code == 1 and lint_run.out.count("IL107") == 2
+    if command == ["fmt", "--check"]:
+        assert named.err.splitlines()[-1] == (
+            "0 files would be reformatted, 0 unchanged, 2 could not be formatted"
+        )
+
+
 def test_an_interrupted_write_leaves_the_old_file_and_no_temporary(messy_library, monkeypatch):
     path = messy_library / "incidents" / "IL-0001.yaml"
 
