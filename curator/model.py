@@ -12,6 +12,7 @@ URL form, references) live in `curator/rules/`, not here.
 from __future__ import annotations
 
 import datetime as dt
+import re
 from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
@@ -59,7 +60,35 @@ IncidentId = Annotated[
     ),
 ]
 TermId = Annotated[str, Field(pattern=TERM_ID_PATTERN, examples=["nccl"])]
-Text = Annotated[str, Field(min_length=1)]
+
+# Text is read by people: in the review comment, on the website, in the Atom feed. So it
+# holds a visible character, and no control character but tab and line feed: XML 1.0
+# (the feed) cannot carry the others, JSON only as \u escapes, and no incident means one.
+# A double-quoted YAML scalar can write them all ("\x07", "\0"). Each character is
+# invisible, control or neither, so the pattern matches without backtracking in any
+# regex engine (pydantic's, Python's, a JSON Schema validator's).
+_INVISIBLE = (
+    r"\t\n \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"  # white space
+    r"\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff"  # format
+)
+_CONTROL = r"\x00-\x08\x0b-\x1f\x7f-\x9f\ufffe\uffff"
+TEXT_PATTERN = f"^[{_INVISIBLE}]*[^{_INVISIBLE}{_CONTROL}][^{_CONTROL}]*$"
+_CONTROL_CHARACTER = re.compile(f"[{_CONTROL}]")
+Text = Annotated[str, Field(min_length=1, pattern=TEXT_PATTERN)]
+
+
+def text_problem(text: str) -> str | None:
+    """Why `text` is no `Text`, in words; None if it is one."""
+    if not text:
+        return "must not be empty"
+    control = _CONTROL_CHARACTER.search(text)
+    if control:
+        code = ord(control.group())
+        kind = "a noncharacter" if code in (0xFFFE, 0xFFFF) else "a control character"
+        return f"holds U+{code:04X}, {kind} (character {control.start() + 1}); remove it"
+    if not re.match(TEXT_PATTERN, text):
+        return "holds no visible character"
+    return None
 
 
 class _Strict(BaseModel):

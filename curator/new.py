@@ -18,7 +18,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from curator.library import Library
-from curator.model import DIMENSIONS, PARTIAL_DATE_PATTERN, parse_partial_date
+from curator.model import DIMENSIONS, PARTIAL_DATE_PATTERN, parse_partial_date, text_problem
 from curator.rules import source_url_form
 from curator.rules.bare_mention import bare_mentions
 from curator.taxonomy import Taxonomy, fold
@@ -50,19 +50,20 @@ class Draft:
 
 
 def check_title(title: str) -> str:
-    title = " ".join(title.split())
-    if not title:
-        raise DraftError("the title is empty")
-    return check_no_mention("the title", title)
+    return check_text("the title", " ".join(title.split()))
 
 
 def _source_title(text: str) -> str:
-    return check_no_mention("the source title", text)
+    return check_text("the source title", text) if text.strip() else text  # blank: unknown
 
 
-def check_no_mention(what: str, text: str) -> str:
-    """As lint's IL504: the review bot echoes incident text on GitHub, where `@name`
-    notifies someone."""
+def check_text(what: str, text: str) -> str:
+    """What lint would refuse in a text: no visible character, a control character
+    (`model.text_problem`, IL201), or a bare `@name` (IL504: the review bot echoes incident
+    text on GitHub, where it notifies someone)."""
+    problem = text_problem(text)
+    if problem:
+        raise DraftError(f"{what} {problem}")
     found = bare_mentions(text)
     if found:
         raise DraftError(
@@ -214,11 +215,7 @@ def gather(taxonomy: Taxonomy, given: Given, ask: Ask | None) -> Draft:
         title,
         url,
         (source_title or "").strip() or None,
-        [
-            check_no_mention("an organization", " ".join(o.split()))
-            for o in organizations
-            if o.strip()
-        ],
+        [check_text("an organization", " ".join(o.split())) for o in organizations if o.strip()],
         check_occurred(occurred or ""),
         given.status,
     )

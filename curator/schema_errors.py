@@ -9,6 +9,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from curator.load import Path
+from curator.model import TEXT_PATTERN, text_problem
 
 _KINDS = {
     "string_type": "text",
@@ -58,6 +59,8 @@ def _sentence(error: Any, model: type[BaseModel] | None) -> str:
         return f"{where}: must not be empty"
     if kind == "string_pattern_mismatch":
         pattern = error.get("ctx", {}).get("pattern", "")
+        if pattern == TEXT_PATTERN:
+            return f"{where}: {text_problem(value)}"
         return f"{where}: {value!r} does not match the pattern {pattern}"
     if kind == "literal_error":
         expected = error.get("ctx", {}).get("expected", "")

@@ -97,7 +97,17 @@ def test_without_a_terminal_missing_or_bad_values_are_usage_errors_and_nothing_i
             None,
         ),
         (("--title", TITLE, "--source", SOURCE, "--occurred", "2024-13"), "not a real date"),
-        # What lint would refuse (IL503, IL504) is refused here, before a file exists.
+        # What lint would refuse (IL201, IL503, IL504) is refused here, before a file exists.
+        (("--title", "\u200b\u2060", "--source", SOURCE), "the title holds no visible character"),
+        (("--title", "학습\x07중단", "--source", SOURCE), "the title holds U+0007, a control"),
+        (
+            ("--title", TITLE, "--source", SOURCE, "--organization", "\ufeff"),
+            "an organization holds no visible character",
+        ),
+        (
+            ("--title", TITLE, "--source", SOURCE, "--source-title", "보고서\x1b[31m"),
+            "the source title holds U+001B, a control character (character 4)",
+        ),
         (("--title", TITLE, "--source", SOURCE, "--occurred", "2999"), "is after today"),
         (
             ("--title", TITLE, "--source", SOURCE, "--organization", "@octocat"),

@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from curator.model import NUMBERED_ID_PATTERN, Deprecation, Dimension, Incident, Label, TermId
 
-SCHEMA_VERSION = "1.0.0"
+SCHEMA_VERSION = "1.1.0"
 
 Timestamp = Annotated[
     str,
