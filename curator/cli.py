@@ -22,7 +22,7 @@ from curator.findings import Finding
 from curator.fix import fix_files
 from curator.fmt import format_files, incident_files
 from curator.ids import CannotAssign, assign
-from curator.ids_git import GitError, assign_and_push
+from curator.ids_git import GitError, assign_and_push, deleted_numbers
 from curator.library import Library, NotALibrary
 from curator.lint import display_path, expand, has_errors, lint
 from curator.new import STATUSES, DraftError, Given, gather, write_draft
@@ -503,7 +503,7 @@ def assign_ids_command(root: Path | None, remote: str | None, branch: str, attem
     library = Library.at(root)
     try:
         if remote is None:
-            result = assign(library)
+            result = assign(library, deleted_numbers(library.root))
         else:
             result = assign_and_push(library.root, remote, branch, attempts, _note).plan
     except CannotAssign as exc:

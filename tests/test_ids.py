@@ -224,6 +224,16 @@ def main_files(tmp_path: Path) -> dict[str, dict]:
     return ids_in(check)
 
 
+def test_by_hand_too_a_number_deleted_from_the_history_is_never_given_again(remote):
+    human = remote / "human"
+    git(human, "rm", "--quiet", "incidents/IL-0001.yaml")
+    git(human, "commit", "--quiet", "-m", "remove IL-0001")
+    run = run_curator("assign-ids", cwd=human, env=GIT_ENV)
+    assert run.code == 0, run
+    assert run.out.startswith("IL-NEW-alpha → IL-0002")  # IL-0001 was released once
+    assert sorted(ids_in(human)) == ["IL-0002"]
+
+
 def test_push_numbers_commits_and_pushes(remote):
     run = push_run(remote / "bot")
     assert run.code == 0, run
