@@ -9,7 +9,7 @@ from conftest import BROKEN
 from curator.findings import Severity
 from curator.library import Library
 from curator.lint import lint
-from curator.rules import ALL
+from curator.rules import ALL, CHANGE_RULES
 
 
 def expected() -> set[tuple[str, int, int, str]]:
@@ -32,8 +32,9 @@ def test_every_finding_is_exactly_where_expected():
 
 
 def test_every_rule_but_internal_error_has_a_broken_example():
+    # (A rule of a change, IL9xx, needs two revisions: tests/test_review.py has them.)
     fired = {code for *_, code in expected()}
-    codes = {module.RULE.code for module in ALL} - {"IL001"}
+    codes = {module.RULE.code for module in ALL if module not in CHANGE_RULES} - {"IL001"}
     assert codes <= fired, f"rules without a broken example: {sorted(codes - fired)}"
 
 

@@ -152,6 +152,7 @@ def test_rules_lists_every_code_and_fixability():
     assert run.code == 0
     assert "IL301  error         unknown-term" in run.out
     assert "IL604  error    fix  bom" in run.out
+    assert "IL901  error         incident-removed" in run.out  # checked by `curator review`
     rows = json.loads(run_curator("rules", "--format", "json").out)
     assert {"code", "name", "severity", "fixable", "summary"} <= set(rows[0])
     markdown = run_curator("rules", "--format", "markdown").out

@@ -18,7 +18,7 @@ from synthetic import expected_findings, generator, synthetic_library
 from curator.library import Library
 from curator.lint import lint
 from curator.model import DIMENSIONS
-from curator.rules import ALL
+from curator.rules import ALL, CHANGE_RULES
 
 
 @pytest.fixture(scope="module")
@@ -52,8 +52,9 @@ def test_lint_finds_exactly_the_defects_of_the_manifest(generated):
 
 
 def test_there_is_a_defect_for_every_rule_a_file_can_break():
-    # IL001 is a bug in curator itself; IL303 is put in the copied taxonomy instead.
-    codes = {module.RULE.code for module in ALL}
+    # IL001 is a bug in curator itself; IL303 is put in the copied taxonomy instead; a
+    # rule of a change (IL9xx) needs two revisions.
+    codes = {module.RULE.code for module in ALL if module not in CHANGE_RULES}
     assert set(generator().DEFECTS) | {"IL001", "IL303"} == codes
 
 

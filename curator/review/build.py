@@ -20,9 +20,10 @@ from curator.library import INCIDENTS, SCHEMA, Library
 from curator.lint import lint
 from curator.load import load_bytes
 from curator.model import DIMENSIONS, Dimension
-from curator.review import git, removal
+from curator.review import git
 from curator.review.git import FileChange
 from curator.review.model import FacetJudgement, FileReview, Match, ReportFinding, Review
+from curator.rules import incident_removed
 
 
 class Judge(Protocol):
@@ -133,11 +134,11 @@ def _with_removal(
     old_path = change.old_path or change.path
     if not old_path.startswith(_in_library(revisions.prefix, INCIDENTS) + "/"):
         return review
-    removed = removal.removed_id(git.file_at(revisions.repo, revisions.base, old_path))
+    removed = incident_removed.removed_id(git.file_at(revisions.repo, revisions.base, old_path))
     if removed is None or removed[0] in head_ids:
         return review
     renamed_to = change.path if change.change == "renamed" else None
-    extra = ReportFinding.of(removal.finding(old_path, removed, renamed_to))
+    extra = ReportFinding.of(incident_removed.finding(old_path, removed, renamed_to))
     update: dict[str, Any] = {"findings": [extra, *review.findings]}
     if change.change == "removed":
         update["id"] = removed[0]

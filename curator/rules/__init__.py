@@ -1,7 +1,8 @@
 """The rule registry: the list below is the whole of it. Codes are public API, never reused.
 
-IL9xx is taken by checks of a change between two revisions, which `curator review` runs
-(IL901 incident-removed: curator/review/removal.py).
+Lint runs the modules with `check` (one file) and `check_library` (the whole library);
+two are checked where lint reads the file (IL001, IL107). IL9xx rules judge a
+change between two revisions, which `curator review` runs (`CHANGE_RULES`).
 """
 
 from types import ModuleType
@@ -22,6 +23,7 @@ from curator.rules import (
     forbidden_construct,
     id_format,
     id_matches_filename,
+    incident_removed,
     internal_error,
     narrative_missing,
     no_tabs,
@@ -71,9 +73,11 @@ ALL: tuple[ModuleType, ...] = (
     trailing_whitespace,
     crlf,
     bom,
+    incident_removed,
 )
 FILE_RULES = tuple(m for m in ALL if hasattr(m, "check"))
 LIBRARY_RULES = tuple(m for m in ALL if hasattr(m, "check_library"))
+CHANGE_RULES = (incident_removed,)
 
 
 def by_code() -> dict[str, Rule]:

@@ -4,7 +4,8 @@ Downstream tools cite incidents by id for years; a deleted file would break ever
 citation, and its number could be handed out again. An incident that should go away is set
 to `status: withdrawn` with a `withdrawn_reason` (and `duplicate_of` when it repeats another).
 Only drafts and unnumbered `IL-NEW-…` placeholders, which no release ever carried, may be
-deleted. This needs two revisions, so `curator review` runs it, not `curator lint`.
+deleted. This needs two revisions, so `curator review` checks it (on every pull request),
+not `curator lint`.
 """
 
 from __future__ import annotations
