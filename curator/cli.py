@@ -24,7 +24,7 @@ from curator.fmt import format_files, incident_files
 from curator.ids import CannotAssign, assign
 from curator.ids_git import GitError, assign_and_push, deleted_numbers
 from curator.library import Library, NotALibrary
-from curator.lint import display_path, expand, has_errors, lint
+from curator.lint import display_path, expand, has_errors, lint, scope
 from curator.new import STATUSES, DraftError, Given, gather, write_draft
 from curator.progress import Progress
 from curator.report import FORMATS, render, summary
@@ -118,12 +118,14 @@ def lint_command(
     """Check incidents against the schema, the taxonomy and the project's rules.
 
     With PATHS, report on those files only; rules that span files still see the whole
-    library. Exit 0 when there is no error (warnings allowed), 1 when there is one.
+    library. A taxonomy file among them stands for the whole library, which depends on it.
+    Exit 0 when there is no error (warnings allowed), 1 when there is one.
     """
     missing = [str(p) for p in paths if not p.exists()]
     if missing:
         raise click.UsageError(f"no such file: {', '.join(missing)}")
     library = Library.at(root)
+    paths = tuple(scope(library, paths))
     started = time.perf_counter()
     with Progress("linting", enabled=not quiet) as progress:
         findings = lint(

@@ -183,6 +183,21 @@ def expand(paths: Iterable[Path]) -> list[Path]:
     return found
 
 
+def scope(library: Library, paths: Sequence[Path]) -> Sequence[Path]:
+    """The paths lint reports on: those given, or none (the whole library) when they name
+    the taxonomy (its folder or a file in it, as pre-commit does): every incident depends
+    on the taxonomy, so a change to it is checked against them all, with IL303."""
+    folder = library.taxonomy_dir
+    for path in paths:
+        try:
+            where = path.absolute().resolve()
+        except (OSError, RuntimeError):  # a loop: not the taxonomy
+            continue
+        if where == folder or where.parent == folder:
+            return ()
+    return paths
+
+
 def lint(
     library: Library,
     paths: Sequence[Path] = (),
@@ -195,14 +210,16 @@ def lint(
     progress: Progress | None = None,
     extra: Extra | None = None,
 ) -> list[Finding]:
-    """Every finding for `paths` (default: the whole library), with cross-file rules seeing
-    the whole library either way. With `release`, placeholder ids are errors.
+    """Every finding for `paths` (default, or when they name the taxonomy: the whole
+    library, see `scope`), with cross-file rules seeing the whole library either way. With
+    `release`, placeholder ids are errors.
 
     `cache` keeps results in `.curator-cache/` at the library root; `jobs` caps the worker
     processes (default: one per CPU, when there are enough files); `progress` is called
     with (files done, files in all) as the run goes; `extra`, see `Extra`.
     """
     today = today or dt.datetime.now(dt.UTC).date()
+    paths = scope(library, paths)
     run = _Run(library, today, cwd, jobs, progress, extra)
     with without_cyclic_gc():
         try:

@@ -259,3 +259,19 @@ def test_the_library_root_given_as_a_folder_stands_for_its_incidents(library):
         named = run_curator("lint", "--format", "json", given, cwd=library)
         assert (named.code, json.loads(named.out)) == (whole.code, json.loads(whole.out))
         assert "in 3 files checked" in run_curator("lint", given, cwd=library).err
+
+
+def test_a_taxonomy_file_named_is_checked_as_taxonomy_with_the_whole_library(tmp_path):
+    # As pre-commit names it: once read as an incident, with six false IL201 errors.
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": incident("IL-0001")})
+    components = root / "schema" / "taxonomy" / "components.yaml"
+    run = run_curator("lint", str(components), "--root", str(root), "--format", "json")
+    assert (run.code, json.loads(run.out)) == (0, [])
+    text = components.read_text(encoding="utf-8")
+    components.write_text(text.replace("  - id: nccl\n", "  - id: nccl-lib\n"), "utf-8")
+    run = run_curator("lint", str(components), "--root", str(root))
+    assert run.code == 1
+    assert [line.split(": ", 1)[1] for line in run.out.splitlines()] == [
+        "IL301 [error] 'nccl' is not a term of components; did you mean 'nccl-lib'?"
+    ]
+    assert "1 error, 0 warnings in 1 file checked" in run.err

@@ -139,6 +139,31 @@ def test_the_fmt_hook_rewrites_a_messy_file_and_stops_the_commit_once(tmp_path):
     assert second.returncode == 0, second.stdout + second.stderr
 
 
+def test_a_taxonomy_change_that_breaks_an_incident_is_refused(tmp_path):
+    # A commit of the taxonomy alone: the lint hook is named only the taxonomy file, and
+    # must still see the incident that the renamed term leaves behind.
+    repo = library_repo(tmp_path / "repo", {"IL-0001.yaml": incident("IL-0001")})
+    env = environment(tmp_path)
+    for args in (
+        ("init", "--quiet", "--initial-branch=main"),
+        ("add", "."),
+        ("commit", "-qm", "x"),
+    ):
+        assert run(repo, env, "git", *args).returncode == 0
+    assert run(repo, env, PRE_COMMIT, "install").returncode == 0
+    components = repo / "schema" / "taxonomy" / "components.yaml"
+    text = components.read_text(encoding="utf-8")
+    components.write_text(text.replace("  - id: nccl\n", "  - id: nccl-lib\n"), "utf-8")
+    run(repo, env, "git", "add", "schema")
+    refused = run(repo, env, "git", "commit", "-m", "Rename a term")
+    shown = refused.stdout + refused.stderr
+    assert refused.returncode != 0, shown
+    assert "incidents/IL-0001.yaml:11:7: IL301 [error] 'nccl' is not a term of components" in (
+        shown
+    )
+    assert run(repo, env, "git", "rev-list", "--count", "HEAD").stdout.strip() == "1"
+
+
 # The guide and the templates -----------------------------------------------------------------
 
 GUIDE = REPO / "CONTRIBUTING.md"
