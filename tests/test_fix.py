@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import os
+import re
 import shutil
+from pathlib import Path
 
 import pytest
 from conftest import BROKEN, REPO, run_curator, write_library
@@ -13,9 +16,9 @@ from hypothesis import strategies as st
 
 from curator.fix import FIXED_CODES, fix_files, fix_text
 from curator.library import Library
-from curator.lint import lint
+from curator.lint import lint, parse_incident
 from curator.load import load_bytes
-from curator.rules import ALL
+from curator.rules import ALL, no_tabs, trailing_whitespace
 from curator.write.canonical import Refused, render
 from curator.write.comments import comments
 from incidents import incident
@@ -33,6 +36,7 @@ DEPRECATED_TERM = """\
 
 
 TAXONOMY = Library.at(REPO).taxonomy
+TODAY = dt.date(2026, 1, 1)
 
 
 def fixable_findings(root):
@@ -174,8 +178,9 @@ def test_tabs_and_trailing_spaces_that_are_text_are_left_and_said_so(tmp_path):
         (27, 30, "IL602"),  # U+3000 ends a plain value: YAML keeps it
     ]
     assert all(c.description.endswith("; fix it by hand") for c in result.left)
-    found = [(f.line, f.column, f.code) for f in lint(Library.at(root)) if f.fixable]
-    assert found == [(c.line, c.column, c.code) for c in result.left]  # what stays, said
+    # Lint reports each one, and does not call it fixable (it did, sending people to fix).
+    found = [(f.line, f.column, f.code, f.fixable) for f in lint(Library.at(root))]
+    assert found == [(c.line, c.column, c.code, False) for c in result.left]
     run = run_curator("fix", "--root", str(root))
     assert run.code == 0 and run.out == "" and "0 changes in 0 files" in run.err
 
@@ -264,6 +269,25 @@ def test_fix_never_changes_a_value_or_a_comment_and_says_what_is_left(insertions
         if line != line.rstrip(" \t\u3000\u00a0"):
             found.add((number, "IL602"))
     assert {(change.line, change.code) for change in left} == found
+    if not before.problems and _bare(text) == _bare(fixed):  # (left counts lines of `fixed`)
+        _lint_agrees_with_fix(text, {(change.line, change.code) for change in left})
+
+
+def _bare(text: str) -> list[str]:
+    return [re.sub(r"[ \t\u3000]", "", line) for line in text.split("\n")]
+
+
+def _lint_agrees_with_fix(text: str, left: set[tuple[int, str]]) -> None:
+    """Lint calls a white-space finding fixable where fix fixes it, and not where fix
+    leaves it (it may be more careful than fix, never less)."""
+    file = parse_incident(Path("IL-0001.yaml"), "IL-0001.yaml", text.encode(), TAXONOMY, TODAY)
+    lines = text.split("\n")
+    for finding in [*no_tabs.check(file), *trailing_whitespace.check(file)]:
+        place = (finding.line, finding.code)
+        if finding.fixable:
+            assert place not in left or lines[finding.line - 1].count("\t") > 1, finding
+        else:
+            assert place in left, finding
 
 
 def test_fix_over_the_broken_examples_leaves_no_fixable_finding(tmp_path):

@@ -1,11 +1,13 @@
 """No tab characters.
 
 YAML forbids tabs for indentation, and in text they render differently everywhere.
-`curator fix` replaces them with spaces.
+`curator fix` replaces them with spaces, except inside a value or a comment: there the tab
+is text, which only its author may change (the finding is then not marked fixable).
 """
 
 from curator.findings import Severity
 from curator.load import Position
+from curator.rules._spaces import in_comment, inside, not_fixable, scalar_spans
 from curator.rules.base import FileFindings, IncidentFile, Rule
 
 RULE = Rule(
@@ -22,7 +24,12 @@ RULE = Rule(
 def check(file: IncidentFile) -> FileFindings:
     if file.loaded.text is None or "\t" not in file.loaded.text:
         return
-    for number, line in enumerate(file.loaded.text.splitlines(), start=1):
-        column = line.find("\t")
-        if column >= 0:
-            yield RULE.at(file.display, Position(number, column + 1), "tab character; use spaces")
+    lines = file.loaded.text.splitlines()
+    spans = scalar_spans(file.loaded.document, lines)
+    for number, line in enumerate(lines, start=1):
+        column = line.find("\t") + 1
+        if column:
+            where = Position(number, column)
+            finding = RULE.at(file.display, where, "tab character; use spaces")
+            text = inside(spans, where) or in_comment(line, column, number, spans)
+            yield not_fixable(finding) if text else finding

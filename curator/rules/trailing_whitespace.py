@@ -1,10 +1,13 @@
 """No white space at the end of a line.
 
-It is invisible, changes block-scalar text, and makes noisy diffs. `curator fix` removes it.
+It is invisible, changes block-scalar text, and makes noisy diffs. `curator fix` removes it,
+except inside a value (a line of a `|` block, a plain value ending in U+3000), where it is
+text that only its author may change (the finding is then not marked fixable).
 """
 
 from curator.findings import Severity
 from curator.load import Position
+from curator.rules._spaces import inside, not_fixable, scalar_spans
 from curator.rules.base import FileFindings, IncidentFile, Rule
 
 RULE = Rule(
@@ -21,8 +24,13 @@ RULE = Rule(
 def check(file: IncidentFile) -> FileFindings:
     if file.loaded.text is None:
         return
-    for number, line in enumerate(file.loaded.text.split("\n"), start=1):
+    lines = file.loaded.text.split("\n")
+    spans: list[tuple[Position, Position]] | None = None  # worked out for the few that need it
+    for number, line in enumerate(lines, start=1):
         line = line.removesuffix("\r")
         stripped = line.rstrip(" \t\u3000\u00a0")
         if stripped != line:
-            yield RULE.at(file.display, Position(number, len(stripped) + 1), "trailing white space")
+            where = Position(number, len(stripped) + 1)
+            finding = RULE.at(file.display, where, "trailing white space")
+            spans = scalar_spans(file.loaded.document, lines) if spans is None else spans
+            yield not_fixable(finding) if inside(spans, where) else finding
