@@ -412,6 +412,17 @@ def test_same_commit_exports_byte_identical_files_from_any_clone(repo, tmp_path)
     assert b"\r\n" not in b"".join(v for k, v in exported.items() if k != "incidents.csv")
 
 
+def test_the_default_version_is_the_tag_else_described_with_twelve_hex_digits(repo, tmp_path):
+    # Twelve digits on every machine: git's default abbreviation grows with the repository.
+    repo.write("IL-0005.yaml", incident("IL-0005"))
+    head = repo.commit("2024-03-01T10:00:00")
+    assert run_export(repo, tmp_path / "out").code == 0
+    assert load(tmp_path / "out", "manifest.json")["version"] == f"v1.0.0-1-g{head[:12]}"
+    repo.git("tag", "-d", "v1.0.0")
+    assert run_export(repo, tmp_path / "out").code == 0
+    assert load(tmp_path / "out", "manifest.json")["version"] == head[:12]
+
+
 def test_manifest_describes_the_commit_and_checks_every_file(repo, tmp_path):
     out = tmp_path / "out"
     assert run_export(repo, out).code == 0
