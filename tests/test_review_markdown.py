@@ -148,7 +148,7 @@ def test_status_line_first_then_head_and_run():
     lines = render(sample(), LINKS, COMMENT).splitlines()
     assert lines[0] == "<!-- curator-review -->"
     assert lines[1] == (
-        "### ❌ 2 errors · ❌ 1 warning · ❌ 1 possible duplicate · ❌ 2 facet suggestions"
+        "### ❌ 2 errors · ⚠️ 1 warning · ❌ 1 possible duplicate · 💡 2 facet suggestions"
     )
     assert f"[`222222222222`]({OURS}commit/{HEAD})" in lines[3]
     assert f"[workflow run]({OURS}actions/runs/123456789)" in lines[3]
@@ -156,6 +156,24 @@ def test_status_line_first_then_head_and_run():
     assert render(clean, LINKS, COMMENT).splitlines()[1] == (
         "### ✅ 0 errors · ✅ 0 warnings · ✅ 0 possible duplicates · ✅ 0 facet suggestions"
     )
+
+
+def test_only_errors_and_possible_duplicates_are_marked_as_failures():
+    # A new incident's placeholder id (IL206) is a warning CONTRIBUTING asks for, and a
+    # suggestion is advice: neither may look like a failed check.
+    file = FileReview(
+        path="incidents/IL-NEW-x.yaml",
+        change="added",
+        findings=[finding(1, "IL206", "placeholder id IL-NEW-x", "warning")],
+        suggestions=[
+            FacetJudgement(dimension="causes", missing=[TermJudgement(term="bug", score=0.5)])
+        ],
+    )
+    text = render(Review(base=BASE, head=HEAD, files=[file]), LINKS, COMMENT)
+    assert text.splitlines()[1] == (
+        "### ✅ 0 errors · ⚠️ 1 warning · ✅ 0 possible duplicates · 💡 1 facet suggestion"
+    )
+    assert "❌" not in text
 
 
 def test_findings_link_to_their_line_at_the_head_and_removed_files_at_the_base():
@@ -228,7 +246,7 @@ def test_hostile_incident_text_comes_out_inert():
     # No heading, list, quote or fence starts from data; no table row gains a column.
     for line in text.splitlines():
         if line.startswith("#"):
-            assert line.startswith(("### ✅", "### ❌", "#### 📄 ")), line
+            assert line.startswith(("### ✅", "### ❌", "### ⚠️", "### 💡", "#### 📄 ")), line
         if line.startswith("|"):
             assert len(re.findall(r"(?<!\\)\|", line)) == 5, line
     assert "\n## injected" not in text and "\n- list" not in text

@@ -84,10 +84,10 @@ def _header(review: Review, links: Links) -> str:
     counts = review.count()
     status = " · ".join(
         [
-            _mark(counts.errors, "error"),
-            _mark(counts.warnings, "warning"),
-            _mark(counts.duplicates, "possible duplicate"),
-            _mark(counts.suggestions, "facet suggestion"),
+            _mark(counts.errors, "error", "❌"),
+            _mark(counts.warnings, "warning", "⚠️"),
+            _mark(counts.duplicates, "possible duplicate", "❌"),
+            _mark(counts.suggestions, "facet suggestion", "💡"),
         ]
     )
     short = review.head[:12]
@@ -107,8 +107,10 @@ def _header(review: Review, links: Links) -> str:
     return "\n".join(lines)
 
 
-def _mark(count: int, noun: str) -> str:
-    return f"{'❌' if count else '✅'} {_plural(count, noun)}"
+def _mark(count: int, noun: str, sign: str) -> str:
+    """❌ only for what blocks the merge or needs a decision (errors, possible duplicates):
+    a warning is allowed with a reason, and a suggestion is advice."""
+    return f"{sign if count else '✅'} {_plural(count, noun)}"
 
 
 def _plural(count: int, noun: str) -> str:
