@@ -318,8 +318,9 @@ def test_a_300_file_review_is_trimmed_to_the_comment_limit_with_a_note():
     assert utf16_length(text) <= COMMENT_LIMIT
     assert "This report was trimmed to fit GitHub's limit of 65,536 characters" in text
     assert "the job summary of the workflow run and its `review` artifact" in text
-    assert "#### 📄" in text  # the first files in full
-    assert re.search(r"… and \d+ more files with findings", text)
+    # Every file with an error keeps at least its line; none is left out.
+    assert all(f"incidents/IL-{1000 + i:04d}.yaml" in text for i in range(300))
+    assert "more file" not in text
     assert text.rstrip().endswith("<sub>curator 0.1.0</sub>")  # the footer survives
     assert text.count("<details>") == text.count("</details>")
 
@@ -350,3 +351,58 @@ def test_annotations_respect_githubs_ten_per_kind_and_say_what_was_left_out():
         "annotations (GitHub shows 10 of each kind per step); the job summary lists them all"
     )
     assert all("\n" not in line for line in lines) and "bad%0Aline" in lines[0]
+
+
+def advice_only(number: int) -> FileReview:
+    """A file that a wording change touched: nothing but long facet suggestions."""
+    evidence = [Evidence(phrase="공유 스토리지의 메타데이터 포화 " * 3, field="trigger")] * 6
+    judged = [TermJudgement(term=f"term-{n}", score=0.5, evidence=evidence) for n in range(12)]
+    return FileReview(
+        path=f"incidents/IL-{number:04d}.yaml",
+        change="changed",
+        id=f"IL-{number:04d}",
+        suggestions=[FacetJudgement(dimension="causes", missing=judged)],
+    )
+
+
+def test_a_trimmed_comment_keeps_errors_and_duplicates_before_advice():
+    # Sorted last by path, as new incidents (IL-NEW-…) are, after 80 files of advice.
+    bad = FileReview(
+        path="incidents/IL-NEW-bad.yaml",
+        change="added",
+        id="IL-NEW-bad",
+        findings=[finding(11, "IL301", "'consul' is not a term", path="incidents/IL-NEW-bad.yaml")],
+    )
+    twin = FileReview(
+        path="incidents/IL-NEW-twin.yaml",
+        change="added",
+        id="IL-NEW-twin",
+        matches=[Match(id="IL-0262", score=0.97, kind="duplicate", title="GitHub 2018")],
+    )
+    noisy = [advice_only(n) for n in range(1, 81)]
+    text = render(Review(base=BASE, head=HEAD, files=[*noisy, bad, twin]), LINKS, COMMENT)
+    assert "This report was trimmed" in text and utf16_length(text) <= COMMENT_LIMIT
+    sections = text.split("#### 📄 ")[1:]
+    assert sections[0].startswith("[incidents/IL-NEW-bad.yaml]") and "**IL301**" in sections[0]
+    assert sections[1].startswith("[incidents/IL-NEW-twin.yaml]") and "IL-0262" in sections[1]
+    # Advice shrinks to one line a file before anything is left out.
+    assert "more file" not in text
+    assert all(f"incidents/IL-{n:04d}.yaml" in text for n in range(1, 81))
+    shrunk = [line for line in text.splitlines() if line.endswith(": 12 facet suggestions")]
+    assert shrunk and all(line.startswith("- [incidents/IL-0") for line in shrunk)
+
+
+def test_when_not_even_every_line_fits_errors_are_the_lines_kept():
+    errors = [
+        FileReview(
+            path=f"incidents/IL-NEW-{n:04d}.yaml",
+            change="added",
+            findings=[finding(1, "IL301", "x", path=f"incidents/IL-NEW-{n:04d}.yaml")],
+        )
+        for n in range(400)
+    ]
+    noisy = [advice_only(n) for n in range(1, 2001)]
+    text = render(Review(base=BASE, head=HEAD, files=[*noisy, *errors]), LINKS, COMMENT)
+    assert utf16_length(text) <= COMMENT_LIMIT
+    assert all(f"incidents/IL-NEW-{n:04d}.yaml" in text for n in range(400))
+    assert re.search(r"… and \d+ more files with findings", text)

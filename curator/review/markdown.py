@@ -1,10 +1,11 @@
 """A review as Markdown: the pull-request comment and the job summary.
 
 Layout: the hidden marker, one status line, the head commit and the workflow run; then one
-section per changed file that has something to say; then how to reproduce and how to settle
-a false duplicate. Every string from the review passes through `inert()`; links are built
-only by `Links`. The text never exceeds the size limit it is given: past it, whole file
-sections shrink to one line each, then to a count, and a note says where the full report is.
+section per changed file that has something to say, most important first (`_rank`); then
+how to reproduce and how to settle a false duplicate. Every string from the review passes
+through `inert()`; links are built only by `Links`. The text never exceeds the size limit it
+is given: past it, every file section shrinks to one line, the most important are made
+whole again while they fit (`_fit`), and a note says where the full report is.
 """
 
 from __future__ import annotations
@@ -64,7 +65,8 @@ SUMMARY = Budget(SUMMARY_LIMIT, utf8_length, "the `review` artifact of the workf
 
 def render(review: Review, links: Links, budget: Budget = COMMENT) -> str:
     head = _header(review, links)
-    sections = [_Section(f, links, review) for f in review.files if _has_news(f)]
+    news = sorted((f for f in review.files if _has_news(f)), key=_rank)
+    sections = [_Section(f, links, review) for f in news]
     quiet = len(review.files) - len(sections)
     if quiet:
         sections_tail = [f"{_plural(quiet, 'other changed file')}: nothing to report.\n"]
@@ -121,11 +123,22 @@ def _has_news(file: FileReview) -> bool:
     return bool(file.findings or file.matches or file.missing() or file.unsupported())
 
 
+def _rank(file: FileReview) -> int:
+    """What a reviewer must see first, and what survives when the comment must shrink:
+    errors (they block the merge), possible duplicates (they need a decision), warnings,
+    then advice."""
+    if file.errors():
+        return 0
+    if file.duplicates():
+        return 1
+    return 2 if file.warnings() else 3
+
+
 class _Section:
     """One changed file, in full and as one line (for when the comment must shrink)."""
 
     def __init__(self, file: FileReview, links: Links, review: Review) -> None:
-        self.file = file
+        self.rank = _rank(file)
         self.full = _file_section(file, links, review)
         self.compact = f"- {_file_title(file, links, review)}: {_tally(file)}\n"
 
@@ -138,13 +151,14 @@ def _file_title(file: FileReview, links: Links, review: Review) -> str:
 
 
 def _tally(file: FileReview) -> str:
-    parts = [
-        _plural(len(file.errors()), "error"),
-        _plural(len(file.warnings()), "warning"),
-        _plural(len(file.duplicates()), "possible duplicate"),
-        _plural(len(file.missing()), "facet suggestion"),
+    """What a file holds, in one line; only the nonzero counts, so that more lines fit."""
+    counts = [
+        (len(file.errors()), "error"),
+        (len(file.warnings()), "warning"),
+        (len(file.duplicates()), "possible duplicate"),
+        (len(file.missing()), "facet suggestion"),
     ]
-    return ", ".join(parts)
+    return ", ".join(_plural(n, noun) for n, noun in counts if n) or "see the full report"
 
 
 def _file_section(file: FileReview, links: Links, review: Review) -> str:
@@ -281,17 +295,33 @@ def _trimmed(
     )
     fixed = "\n".join([head, note, *tail, foot])
     room = budget.limit - budget.measure(fixed) - 200  # 200: the "N more files" line
-    parts: list[str] = []
-    omitted = 0
-    for section in sections:
-        for text in (section.full, section.compact):
-            cost = budget.measure(text) + 1
-            if cost <= room:
-                parts.append(text)
-                room -= cost
-                break
-        else:
-            omitted += 1
+    parts = _fit(sections, room, budget.measure)
+    omitted = len(sections) - len(parts)
     if omitted:
         parts.append(f"… and {_plural(omitted, 'more file')} with findings, in the full report.\n")
     return "\n".join([head, note, *parts, *tail, foot])
+
+
+def _fit(sections: list[_Section], room: int, measure: Measure) -> list[str]:
+    """The sections (most important first) within `room`: first every one as a line, as
+    far as they go, so that no file with an error or a possible duplicate is left out for
+    one with advice; then in the same order each made whole while it fits. Once a section
+    cannot be whole, none of a lower rank is: advice never takes an error's place."""
+    parts: list[str] = []
+    for section in sections:
+        cost = measure(section.compact) + 1  # + 1: the line break that joins it
+        if cost > room:
+            break
+        parts.append(section.compact)
+        room -= cost
+    cut_at_rank: int | None = None
+    for i, section in enumerate(sections[: len(parts)]):
+        if cut_at_rank is not None and section.rank > cut_at_rank:
+            break
+        extra = measure(section.full) - measure(section.compact)
+        if extra <= room:
+            parts[i] = section.full
+            room -= extra
+        elif cut_at_rank is None:
+            cut_at_rank = section.rank
+    return parts
