@@ -185,6 +185,34 @@ def test_a_duplicate_is_found_and_facets_are_judged(repo):
     assert file["facets"]["causes"] == ["hardware-failure"]
 
 
+WRONG_CAUSE = ("    - capacity-limit\n", "    - hardware-failure\n")
+
+
+def test_a_wording_change_gets_no_facet_suggestions(repo):
+    # IL-0002's cause is doubtful at the base already; a typo fix does not re-open it.
+    git(repo, "checkout", "-q", "main")
+    write(repo, "IL-0002.yaml", incident("IL-0002", WRONG_CAUSE))
+    commit(repo, "base with a doubtful cause")
+    git(repo, "checkout", "-q", "-B", "change")
+    write(repo, "IL-0002.yaml", incident("IL-0002", WRONG_CAUSE, ("떨어졌다.", "떨어졌다 .")))
+    commit(repo, "typo")
+    code, report = review_json(repo)
+    [file] = report["files"]
+    assert code == 0 and file["change"] == "changed" and file["suggestions"] == []
+    comment = run_curator("review", "--base", "main", cwd=repo).out
+    assert "✅ 0 facet suggestions" in comment and "Suggested facets" not in comment
+
+
+def test_a_change_to_the_facets_of_an_incident_gets_suggestions(repo):
+    write(repo, "IL-0002.yaml", incident("IL-0002", WRONG_CAUSE))
+    commit(repo, "recategorise")
+    _, report = review_json(repo)
+    [file] = report["files"]
+    causes = next(s for s in file["suggestions"] if s["dimension"] == "causes")
+    assert [t["term"] for t in causes["missing"]] == ["capacity-limit"]
+    assert [t["term"] for t in causes["unsupported"]] == ["hardware-failure"]
+
+
 def test_formats_and_exit_statuses(repo, tmp_path):
     write(repo, "IL-0004.yaml", incident("IL-0004", ("    - nccl\n", "    - ncl\n")))
     commit(repo, "add")

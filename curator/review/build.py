@@ -82,9 +82,15 @@ def build_review(root: Path, base: str, head: str, judge_for: JudgeFactory | Non
         library = Library.at(tree / revisions.prefix if revisions.prefix else tree)
         findings = lint(library, cwd=tree)
         judge = judge_for(library) if judge_for and changes else None
-        files = [_file_review(c, tree, findings, judge) for c in changes]
+        olds = [_at_base(revisions, c) for c in changes]
+        files = [
+            _file_review(c, o, tree, findings, judge) for c, o in zip(changes, olds, strict=True)
+        ]
         head_ids = {path.stem for path in library.incident_paths()}
-    files = [_with_removal(f, c, revisions, head_ids) for f, c in zip(files, changes, strict=True)]
+    files = [
+        _with_removal(f, c, o, revisions, head_ids)
+        for f, c, o in zip(files, changes, olds, strict=True)
+    ]
     touched = {c.path for c in changes}
     elsewhere = sum(f.severity is Severity.ERROR and f.path not in touched for f in findings)
     return Review(
@@ -100,8 +106,19 @@ class JudgeFactory(Protocol):
     def __call__(self, library: Library) -> Judge: ...
 
 
+def _at_base(revisions: Revisions, change: FileChange) -> bytes | None:
+    """The file as it was at the base (before a rename, under its old path); None if new."""
+    if change.change == "added":
+        return None
+    return git.file_at(revisions.repo, revisions.base, change.old_path or change.path)
+
+
 def _file_review(
-    change: FileChange, tree: Path, findings: Sequence[Finding], judge: Judge | None
+    change: FileChange,
+    old: bytes | None,
+    tree: Path,
+    findings: Sequence[Finding],
+    judge: Judge | None,
 ) -> FileReview:
     if change.change == "removed":
         return FileReview(path=change.path, change="removed")
@@ -121,12 +138,25 @@ def _file_review(
         facets=_facets(data),
         findings=own,
         matches=judge.matches(path) if judge else [],
-        suggestions=judge.suggestions(path) if judge else [],
+        suggestions=judge.suggestions(path) if judge and _writes_facets(old, data) else [],
     )
 
 
+def _writes_facets(old: bytes | None, data: Any) -> bool:
+    """Facets are judged where the change writes them: in a new file, or by changing
+    `facets`. A wording fix to an incident is no occasion to re-open facets it left alone
+    (every one of them would otherwise come back with each typo fixed)."""
+    if old is None:
+        return True
+    return _facets(_document(old)) != _facets(data)
+
+
 def _with_removal(
-    review: FileReview, change: FileChange, revisions: Revisions, head_ids: set[str]
+    review: FileReview,
+    change: FileChange,
+    old: bytes | None,
+    revisions: Revisions,
+    head_ids: set[str],
 ) -> FileReview:
     """Add the IL901 finding when the change makes a published id disappear."""
     if change.change not in ("removed", "renamed"):
@@ -134,7 +164,7 @@ def _with_removal(
     old_path = change.old_path or change.path
     if not old_path.startswith(_in_library(revisions.prefix, INCIDENTS) + "/"):
         return review
-    removed = incident_removed.removed_id(git.file_at(revisions.repo, revisions.base, old_path))
+    removed = incident_removed.removed_id(old)
     if removed is None or removed[0] in head_ids:
         return review
     renamed_to = change.path if change.change == "renamed" else None
@@ -147,9 +177,13 @@ def _with_removal(
 
 def _data(path: Path) -> Any:
     try:
-        document = load_bytes(path.read_bytes()).document
+        return _document(path.read_bytes())
     except OSError:
         return None
+
+
+def _document(raw: bytes) -> Any:
+    document = load_bytes(raw).document
     return document.data if document else None
 
 
