@@ -213,6 +213,46 @@ def test_a_change_to_the_facets_of_an_incident_gets_suggestions(repo):
     assert [t["term"] for t in causes["unsupported"]] == ["hardware-failure"]
 
 
+DEPRECATED = """\
+  - id: old-nccl
+    label:
+      ko: 옛 NCCL
+      en: Old NCCL
+    description: 시험용으로 없앤 용어.
+    deprecated:
+      replaced_by: nccl
+      reason: nccl 로 합쳤다.
+"""
+
+
+def test_the_facets_block_to_paste_passes_lint_once_pasted(repo):
+    git(repo, "checkout", "-q", "main")
+    with (repo / "schema" / "taxonomy" / "components.yaml").open("a", encoding="utf-8") as out:
+        out.write(DEPRECATED)
+    commit(repo, "a deprecated term")
+    git(repo, "checkout", "-q", "-B", "change")
+    # A wrong cause (capacity-limit is suggested, sorting before it), an unknown term and a
+    # deprecated one.
+    facets = "  components:\n    - old-nccl\n    - consul\n    - infiniband\n"
+    write(
+        repo,
+        "IL-0004.yaml",
+        incident("IL-0004", WRONG_CAUSE, ("  components:\n    - nccl\n", facets)),
+    )
+    commit(repo, "add")
+    comment = run_curator("review", "--base", "main", cwd=repo).out
+    block = comment.split("Ready to paste:\n\n```yaml\n")[1].split("```")[0]
+    assert "    - capacity-limit  # suggested\n    - hardware-failure\n" in block
+    assert "consul" not in block and "old-nccl" not in block
+    assert "  components:\n    - infiniband\n    - nccl" in block
+    path = repo / "incidents" / "IL-0004.yaml"
+    text = path.read_text(encoding="utf-8")
+    start, end = text.index("facets:\n"), text.index("symptom: |")
+    path.write_text(text[:start] + block + text[end:], encoding="utf-8")
+    lint = run_curator("lint", "incidents/IL-0004.yaml", cwd=repo)
+    assert lint.code == 0 and lint.err.startswith("0 errors, 0 warnings"), lint.out
+
+
 def test_formats_and_exit_statuses(repo, tmp_path):
     write(repo, "IL-0004.yaml", incident("IL-0004", ("    - nccl\n", "    - ncl\n")))
     commit(repo, "add")

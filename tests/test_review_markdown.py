@@ -116,6 +116,13 @@ def sample() -> Review:
                 ],
             ),
         ],
+        # As the build makes it: the unknown term dropped, the suggested ones in order.
+        facets_to_paste={
+            "causes": ["hardware-failure", "upgrade-incompatibility"],
+            "components": ["unattended-upgrades"],
+            "symptoms": ["node-network-loss"],
+            "contributing_factors": [],
+        },
     )
     removed = FileReview(
         path="incidents/IL-0007.yaml",
@@ -216,6 +223,7 @@ def hostile_review() -> Review:
             Match(id="IL-0001](https://evil.example", score=0.3, kind="related", title=HOSTILE),
         ],
         suggestions=[FacetJudgement(dimension="causes", missing=[judged], unsupported=[judged])],
+        facets_to_paste={"causes": ["capacity-limit", "x\n```\n@admin", judged.term]},
     )
     return Review(base=BASE, head=HEAD, files=[file])
 

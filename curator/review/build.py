@@ -23,7 +23,8 @@ from curator.model import DIMENSIONS, Dimension
 from curator.review import git
 from curator.review.git import FileChange
 from curator.review.model import FacetJudgement, FileReview, Match, ReportFinding, Review
-from curator.rules import incident_removed
+from curator.rules import facet_order, incident_removed
+from curator.taxonomy import Taxonomy
 
 
 class Judge(Protocol):
@@ -84,7 +85,8 @@ def build_review(root: Path, base: str, head: str, judge_for: JudgeFactory | Non
         judge = judge_for(library) if judge_for and changes else None
         olds = [_at_base(revisions, c) for c in changes]
         files = [
-            _file_review(c, o, tree, findings, judge) for c, o in zip(changes, olds, strict=True)
+            _file_review(c, o, tree, findings, judge, library.taxonomy)
+            for c, o in zip(changes, olds, strict=True)
         ]
         head_ids = {path.stem for path in library.incident_paths()}
     files = [
@@ -119,6 +121,7 @@ def _file_review(
     tree: Path,
     findings: Sequence[Finding],
     judge: Judge | None,
+    taxonomy: Taxonomy,
 ) -> FileReview:
     if change.change == "removed":
         return FileReview(path=change.path, change="removed")
@@ -129,17 +132,46 @@ def _file_review(
     # A withdrawn incident repeats another by definition: nothing to judge.
     if not is_incident or data.get("status") == "withdrawn":
         judge = None
+    facets = _facets(data)
+    suggestions = judge.suggestions(path) if judge and _writes_facets(old, data) else []
     return FileReview(
         path=change.path,
         change=change.change,
         old_path=change.old_path,
         id=_text(data, "id"),
         title=_text(data, "title"),
-        facets=_facets(data),
+        facets=facets,
         findings=own,
         matches=judge.matches(path) if judge else [],
-        suggestions=judge.suggestions(path) if judge and _writes_facets(old, data) else [],
+        suggestions=suggestions,
+        facets_to_paste=to_paste(facets, suggestions, taxonomy),
     )
+
+
+def to_paste(
+    facets: dict[Dimension, list[str]], suggestions: Sequence[FacetJudgement], taxonomy: Taxonomy
+) -> dict[Dimension, list[str]]:
+    """The `facets` block with the suggested terms added, as lint wants it: a contributor
+    who pastes it must not get IL301, IL302 or IL304 for it. Nothing when nothing is
+    suggested."""
+    if not any(j.missing for j in suggestions):
+        return {}
+    block: dict[Dimension, list[str]] = {}
+    for dimension in DIMENSIONS:
+        added = [t.term for j in suggestions if j.dimension == dimension for t in j.missing]
+        terms = (_current(taxonomy, dimension, t) for t in [*facets.get(dimension, []), *added])
+        block[dimension] = facet_order.tidy([t for t in terms if t is not None])
+    return block
+
+
+def _current(taxonomy: Taxonomy, dimension: str, term_id: str) -> str | None:
+    """The term to write for `term_id`: itself, its replacement when deprecated (as
+    `curator fix` does), or None when the dimension has no such term (the IL301 error
+    stays in the findings above the block)."""
+    term = taxonomy.term(dimension, term_id)
+    if term is None:
+        return None
+    return term.deprecated.replaced_by if term.deprecated else term.id
 
 
 def _writes_facets(old: bytes | None, data: Any) -> bool:

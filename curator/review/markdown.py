@@ -181,6 +181,7 @@ def _file_section(file: FileReview, links: Links, review: Review) -> str:
     if file.missing():
         lines += ["", "**Suggested facets** — add them if the evidence holds:", ""]
         lines += _folded([_judgement(d, t) for d, t in file.missing()], "suggestions")
+    if file.facets_to_paste:
         lines += ["", "Ready to paste:", "", *_snippet(file)]
     if file.unsupported():
         lines += ["", "**Facets nothing in the text supports** — please check:", ""]
@@ -234,19 +235,21 @@ def _evidence(evidence: Evidence) -> str:
 
 
 def _snippet(file: FileReview) -> list[str]:
-    """The whole `facets:` block with the suggested terms added: only valid term ids, so
-    nothing from data can close the code fence."""
-    suggested = {(d, t.term) for d, t in file.missing() if _TERM.match(t.term)}
+    """The `facets:` block to paste, as the review made it (`facets_to_paste`), with the
+    suggested terms marked: only valid term ids, so nothing from data can close the code
+    fence."""
+    suggested = {(d, t.term) for d, t in file.missing()}
     lines = ["```yaml", "facets:"]
     for dimension in DIMENSIONS:
-        current = [t for t in file.facets.get(dimension, []) if _TERM.match(t)]
-        extra = [t for d, t in sorted(suggested) if d == dimension and t not in current]
-        if not current and not extra:
+        terms = [t for t in file.facets_to_paste.get(dimension, []) if _TERM.match(t)]
+        if not terms:
             lines.append(f"  {dimension}: []")
             continue
         lines.append(f"  {dimension}:")
-        lines += [f"    - {term}" for term in current]
-        lines += [f"    - {term}  # suggested" for term in extra]
+        had = file.facets.get(dimension, [])
+        for term in terms:
+            new = (dimension, term) in suggested and term not in had
+            lines.append(f"    - {term}{'  # suggested' if new else ''}")
     return [*lines, "```"]
 
 

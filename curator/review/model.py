@@ -94,6 +94,11 @@ class FileReview(_Value):
     findings: list[ReportFinding] = Field(default_factory=list, max_length=_MANY)
     matches: list[Match] = Field(default_factory=list, max_length=_MANY)
     suggestions: list[FacetJudgement] = Field(default_factory=list, max_length=len(DIMENSIONS))
+    facets_to_paste: dict[Dimension, list[str]] = Field(
+        default_factory=dict,
+        description="When terms are suggested: the `facets` block with them added, as "
+        "`curator lint` accepts it (unknown terms dropped, deprecated ones replaced, sorted).",
+    )
 
     def errors(self) -> list[ReportFinding]:
         return [f for f in self.findings if f.severity == "error"]
