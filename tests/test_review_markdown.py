@@ -285,6 +285,39 @@ def test_inert_text_has_no_markup_whatever_the_input(text):
     assert all(out[i + 1 :].startswith(ZWSP) for i, ch in enumerate(out) if ch == "@")
 
 
+# What opens a block at the start of a line (CommonMark and GitHub's extensions).
+BLOCK_START = re.compile(r"[-+*=_>#|<~`]|[0-9]{1,9}[.)]|\s")
+
+
+@given(st.text())
+def test_inert_text_cannot_open_a_block_at_the_start_of_a_line(text):
+    assert not BLOCK_START.match(inert(text, 10_000))
+
+
+def test_an_incident_without_a_usable_id_does_not_make_its_title_markup():
+    hostile = [
+        (None, "2023. 3. 8. Datadog 장애 (초안)", "2023\\. 3. 8. Datadog 장애 \\(초안\\)"),
+        ("+ x", "제목", "\\+ x · 제목"),
+        (None, "---", "\\---"),
+        (None, "- - -", "\\- - -"),
+        (None, "===", "\\==="),
+        ("1) 가", None, "1\\) 가"),
+        (None, "  > 인용", "&gt; 인용"),
+    ]
+    for number, (incident_id, title, expected) in enumerate(hostile):
+        path = f"incidents/IL-NEW-{number}.yaml"
+        file = FileReview(
+            path=path,
+            change="added",
+            id=incident_id,
+            title=title,
+            findings=[finding(1, "IL202", "no id", path=path)],
+        )
+        lines = render(Review(base=BASE, head=HEAD, files=[file]), LINKS, COMMENT).splitlines()
+        heading = next(i for i, line in enumerate(lines) if line.startswith("#### 📄"))
+        assert lines[heading + 2] == expected
+
+
 def test_inert_keeps_korean_and_cuts_long_text():
     assert inert("스토리지에서 NCCL의 타임아웃") == "스토리지에서 NCCL의 타임아웃"
     assert inert("가" * 600, 10) == "가" * 9 + "…"

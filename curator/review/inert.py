@@ -3,14 +3,20 @@
 Anything an incident (or a forged report) holds is shown as the characters it is, never
 interpreted: no HTML, no link, image, heading, emphasis, code or table syntax, no autolinked
 URL, and no `@mention`, `@org/team` or `#123` reference that would notify someone or
-cross-link an issue. Nothing from data ever starts a line, so block syntax (lists, quotes,
-headings, fences) cannot begin inside it either.
+cross-link an issue. The result is one line that is safe anywhere, the start of a line
+included (an incident without an id has its title there): no block syntax (list, rule,
+heading, quote, fence, table) can begin in it.
 
 How, in this order:
-1. control, format (zero-width, bidi) and line-break characters become one space;
-2. `&`, `<`, `>` become entities: no tag (`</details>`, `<img>`), comment or autolink;
+1. control, format (zero-width, bidi) and line-break characters become one space, and
+   spaces at the ends go (no indented code block);
+2. `&`, `<`, `>` become entities: no tag (`</details>`, `<img>`), comment, autolink or quote;
 3. ASCII punctuation with a meaning in Markdown gets a backslash;
-4. a zero-width space (as the entity `&#8203;`) is put after every `@`, after a `#` that
+4. what would open a block only at the start of a line gets a backslash there: a leading
+   `-`, `+` or `=` (bullet, rule, setext underline) and the `.` after leading digits
+   (`2023. 3. 8.` would be an ordered list); CommonMark reads any escaped ASCII punctuation
+   as the character itself, so this is invisible wherever the text ends up;
+5. a zero-width space (as the entity `&#8203;`) is put after every `@`, after a `#` that
    precedes a digit, and inside `://` and `www.`: GitHub's mention, reference and autolink
    matchers need those characters adjacent, and a reader sees no difference.
 """
@@ -24,6 +30,9 @@ from urllib.parse import quote
 ZWSP = "&#8203;"
 _MARKDOWN = re.compile(r"([\\`*_\[\]{}()#!|~$])")
 _SPACES = re.compile(r"\s+")
+# Block markers that other punctuation escaping leaves alone: `*`, `_`, `#`, `>`, `|`, `)`
+# and the fence characters are escaped or made entities wherever they are.
+_LINE_START = re.compile(r"^(?:[-+=]|[0-9]{1,9}(?=\.))")
 # One pass, so that the `#` of an inserted `&#8203;` is never matched again.
 _NOTIFIERS = re.compile(r"@|#(?=[0-9])|(?<=[A-Za-z]):(?=//)|(?i:\bwww)(?=\.)")
 
@@ -44,7 +53,13 @@ def inert(text: str, limit: int = 500) -> str:
     text = shorten(_flatten(text), limit)
     text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     text = _MARKDOWN.sub(r"\\\1", text)
+    text = _LINE_START.sub(_escape_line_start, text, count=1)
     return _NOTIFIERS.sub(lambda m: m.group(0) + ZWSP, text)
+
+
+def _escape_line_start(marker: re.Match[str]) -> str:
+    found = marker.group(0)
+    return "\\" + found if found in "-+=" else found + "\\"
 
 
 def link(label: str, url: str) -> str:
