@@ -681,7 +681,8 @@ def review_command(
     library at HEAD, look for possible duplicates, suggest facets.
 
     Compares HEAD with its merge base with BASE, as a pull request's "Files changed" does.
-    Exit 1 when a changed file has a lint error or a published incident was deleted.
+    Exit 1 when a changed file has a lint error, the change causes one in another file, or
+    a published incident was deleted.
     """
     # Imported here: the judgement's numpy and the review modules cost every other command
     # start-up time.

@@ -136,9 +136,47 @@ def test_changed_files_are_linted_in_the_context_of_the_whole_library(repo):
     commit(repo, "add")
     code, report = review_json(repo)
     assert code == 1
-    codes = {f["path"]: [x["code"] for x in f["findings"]] for f in report["files"]}
-    assert codes == {"incidents/IL-0005.yaml": ["IL502"], "incidents/IL-0006.yaml": ["IL301"]}
-    assert report["errors_elsewhere"] == 1  # IL-0001 now shares its URL too
+    codes = {(f["path"], f["change"]): [x["code"] for x in f["findings"]] for f in report["files"]}
+    assert codes == {
+        ("incidents/IL-0005.yaml", "added"): ["IL502"],
+        ("incidents/IL-0006.yaml", "added"): ["IL301"],
+        ("incidents/IL-0001.yaml", "unchanged"): ["IL502"],  # now shares its URL: new here
+    }
+    assert report["errors_elsewhere"] == 0
+
+
+def test_a_taxonomy_change_that_breaks_unchanged_incidents_is_this_changes_error(repo):
+    components = repo / "schema" / "taxonomy" / "components.yaml"
+    text = components.read_text(encoding="utf-8")
+    components.write_text(text.replace("  - id: nccl\n", "  - id: nccl-lib\n"), encoding="utf-8")
+    commit(repo, "rename a term")
+    code, report = review_json(repo)
+    assert code == 1
+    broken = [(f["path"], f["change"], f["findings"][0]["code"]) for f in report["files"][1:]]
+    assert broken == [(f"incidents/IL-000{n}.yaml", "unchanged", "IL301") for n in (1, 2, 3)]
+    assert report["files"][0]["path"] == "schema/taxonomy/components.yaml"
+    assert report["errors_elsewhere"] == 0
+    comment = run_curator("review", "--base", "main", cwd=repo).out
+    assert comment.splitlines()[1].startswith("### ❌ 3 errors · ")
+    assert "1 file changed under the library" in comment
+    assert "#### 📄 **incidents/IL-0001.yaml** (not changed here, but broken by this change)" in (
+        comment
+    )
+    assert "'nccl' is not a term of components; did you mean 'nccl-lib'?" in comment
+
+
+def test_errors_already_at_the_base_are_only_counted(repo):
+    git(repo, "checkout", "-q", "main")
+    write(repo, "IL-0003.yaml", incident("IL-0003", ("    - nccl\n", "    - ncl\n")))
+    commit(repo, "an error on main")
+    git(repo, "checkout", "-q", "-B", "change")
+    write(repo, "IL-0001.yaml", incident("IL-0001", ("떨어졌다.", "떨어졌다 .")))
+    commit(repo, "typo")
+    code, report = review_json(repo)
+    assert code == 0 and report["errors_elsewhere"] == 1
+    assert [f["change"] for f in report["files"]] == ["changed"]
+    comment = run_curator("review", "--base", "main", cwd=repo).out
+    assert "1 error in files this pull request does not change was there before it" in comment
 
 
 def test_head_is_read_from_the_commit_not_the_working_tree(repo):
@@ -176,7 +214,9 @@ def test_a_duplicate_is_found_and_facets_are_judged(repo):
     write(repo, "IL-0004.yaml", duplicate)
     commit(repo, "add a duplicate")
     _, report = review_json(repo)
-    [file] = report["files"]
+    file, shared = report["files"]
+    assert (shared["path"], shared["change"]) == ("incidents/IL-0002.yaml", "unchanged")
+    assert [f["code"] for f in shared["findings"]] == ["IL502"]  # the URL is shared now
     duplicates = [m for m in file["matches"] if m["kind"] == "duplicate"]
     assert duplicates and duplicates[0]["id"] == "IL-0002" and duplicates[0]["score"] == 1.0
     assert any("same source URL" in r for r in duplicates[0]["reasons"])

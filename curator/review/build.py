@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from curator.findings import Finding, Severity
-from curator.library import INCIDENTS, SCHEMA, Library
+from curator.library import INCIDENTS, SCHEMA, Library, is_library
 from curator.lint import lint
 from curator.load import load_bytes
 from curator.model import DIMENSIONS, Dimension
@@ -56,17 +56,21 @@ def _in_library(prefix: str, *names: str) -> str:
 
 
 @contextmanager
-def tree_at(revisions: Revisions) -> Iterator[Path]:
-    """A folder laid out like the repository, holding the library as it is at the head."""
+def tree_at(revisions: Revisions, commit: str) -> Iterator[Path]:
+    """A folder laid out like the repository, holding the library as it is at `commit`."""
     folders = [_in_library(revisions.prefix, name) for name in (INCIDENTS, SCHEMA)]
     repo = revisions.repo
-    if git.head_commit(repo) == revisions.head and git.is_clean(repo, *folders):
+    if git.head_commit(repo) == commit and git.is_clean(repo, *folders):
         yield repo
         return
     with tempfile.TemporaryDirectory(prefix="curator-review-") as temporary:
         tree = Path(temporary).resolve()
-        git.materialise(repo, revisions.head, tree, *folders)
+        git.materialise(repo, commit, tree, *folders)
         yield tree
+
+
+def _library_in(tree: Path, revisions: Revisions) -> Path:
+    return tree / revisions.prefix if revisions.prefix else tree
 
 
 def build_review(root: Path, base: str, head: str, judge_for: JudgeFactory | None = None) -> Review:
@@ -79,9 +83,12 @@ def build_review(root: Path, base: str, head: str, judge_for: JudgeFactory | Non
         _in_library(revisions.prefix, INCIDENTS) + "/",
         _in_library(revisions.prefix, SCHEMA, "taxonomy") + "/",
     )
-    with tree_at(revisions) as tree:
-        library = Library.at(tree / revisions.prefix if revisions.prefix else tree)
+    touched = {c.path for c in changes}
+    with tree_at(revisions, revisions.head) as tree:
+        library = Library.at(_library_in(tree, revisions))
         findings = lint(library, cwd=tree)
+        elsewhere = [f for f in findings if f.severity is Severity.ERROR and f.path not in touched]
+        caused = _new_since_base(elsewhere, revisions)
         judge = judge_for(library) if judge_for and changes else None
         olds = [_at_base(revisions, c) for c in changes]
         files = [
@@ -89,18 +96,50 @@ def build_review(root: Path, base: str, head: str, judge_for: JudgeFactory | Non
             for c, o in zip(changes, olds, strict=True)
         ]
         head_ids = {path.stem for path in library.incident_paths()}
+        broken = [_broken_by_change(p, tree, caused) for p in sorted({f.path for f in caused})]
     files = [
         _with_removal(f, c, o, revisions, head_ids)
         for f, c, o in zip(files, changes, olds, strict=True)
     ]
-    touched = {c.path for c in changes}
-    elsewhere = sum(f.severity is Severity.ERROR and f.path not in touched for f in findings)
     return Review(
         base=revisions.base,
         head=revisions.head,
         root=revisions.prefix,
-        files=files,
-        errors_elsewhere=elsewhere,
+        files=[*files, *broken],
+        errors_elsewhere=len(elsewhere) - len(caused),
+    )
+
+
+def _new_since_base(findings: list[Finding], revisions: Revisions) -> list[Finding]:
+    """The `findings` (in files the change leaves alone) that the base does not have: this
+    change caused them, through the taxonomy or a rule that spans files. Such a file has the
+    same lines at both commits, so a finding there keeps its place. The base is linted only
+    when there is something to compare."""
+    if not findings:
+        return []
+    with tree_at(revisions, revisions.base) as tree:
+        root = _library_in(tree, revisions)
+        before = (
+            {_place(f) for f in lint(Library.at(root), cwd=tree)} if is_library(root) else set()
+        )
+    return [f for f in findings if _place(f) not in before]
+
+
+def _place(finding: Finding) -> tuple[str, int, int, str]:
+    # Not the message: a "did you mean" in it may change with the taxonomy while the
+    # problem stays the one the base had.
+    return finding.path, finding.line, finding.column, finding.code
+
+
+def _broken_by_change(path: str, tree: Path, caused: Sequence[Finding]) -> FileReview:
+    data = _data(tree / path)
+    return FileReview(
+        path=path,
+        change="unchanged",
+        id=_text(data, "id"),
+        title=_text(data, "title"),
+        facets=_facets(data),
+        findings=[ReportFinding.of(f) for f in caused if f.path == path],
     )
 
 

@@ -97,13 +97,14 @@ def _header(review: Review, links: Links) -> str:
     where = [f"Head {link(f'`{short}`', commit_url) if commit_url else f'`{short}`'}"]
     if links.run_url:
         where.append(link("workflow run", links.run_url))
-    where.append(f"{_plural(len(review.files), 'file')} changed under the library")
+    changed = sum(f.change != "unchanged" for f in review.files)
+    where.append(f"{_plural(changed, 'file')} changed under the library")
     lines = [MARKER, f"### {status}", "", " · ".join(where), ""]
     if review.errors_elsewhere:
+        was = "was" if review.errors_elsewhere == 1 else "were"
         lines += [
             f"⚠️ {_plural(review.errors_elsewhere, 'error')} in files this pull request does "
-            "not change; rules that span files (ids, references, source URLs) report on both "
-            "sides, so some may come from this change. `curator lint` lists them all.",
+            f"not change {was} there before it too. `curator lint` lists them all.",
             "",
         ]
     return "\n".join(lines)
@@ -163,6 +164,8 @@ def _tally(file: FileReview) -> str:
 
 def _file_section(file: FileReview, links: Links, review: Review) -> str:
     change: str = file.change
+    if change == "unchanged":
+        change = "not changed here, but broken by this change"
     if file.old_path:
         change += f" from {inert(file.old_path, 200)}"
     lines = [f"#### 📄 {_file_title(file, links, review)} ({change})"]

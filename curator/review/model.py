@@ -21,7 +21,8 @@ CODE_PATTERN = r"^[A-Z]{2}[0-9]{3}$"
 
 Sha = Annotated[str, Field(pattern=SHA_PATTERN)]
 Score = Annotated[float, Field(ge=0.0, le=1.0)]
-Change = Literal["added", "changed", "renamed", "removed"]
+# "unchanged": a file the change does not touch but breaks (an error the base did not have).
+Change = Literal["added", "changed", "renamed", "removed", "unchanged"]
 # Generous bounds: real reports are far below them; a forged artifact cannot make the
 # renderers walk millions of entries.
 _MANY = 10_000
@@ -81,7 +82,8 @@ class FacetJudgement(_Value):
 
 
 class FileReview(_Value):
-    """One changed file: what the linter found, and the judgements on the incident in it."""
+    """One changed file (or one the change breaks): what the linter found, and the
+    judgements on the incident in it."""
 
     path: str = Field(description="Repository-relative path at the head (at the base if removed).")
     change: Change
@@ -128,7 +130,10 @@ class Review(_Value):
     )
     files: list[FileReview] = Field(default_factory=list, max_length=100_000)
     errors_elsewhere: int = Field(
-        default=0, ge=0, description="Errors in library files this change does not touch."
+        default=0,
+        ge=0,
+        description="Errors in library files this change does not touch that the base has "
+        "too (those it causes are in `files`, as `unchanged`).",
     )
 
     def count(self) -> Counts:
