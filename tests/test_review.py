@@ -114,7 +114,48 @@ def test_withdrawing_instead_of_deleting_passes(repo):
     commit(repo, "withdraw")
     code, report = review_json(repo)
     assert code == 0, report
-    assert [f["change"] for f in report["files"]] == ["changed"]
+    [file] = report["files"]
+    assert file["change"] == "changed" and file["matches"] == [] and file["suggestions"] == []
+    claimed = file["duplicate_of"]  # the same text as IL-0001: the claim holds
+    assert (claimed["id"], claimed["kind"]) == ("IL-0001", "duplicate") and claimed["score"] > 0.9
+    assert any(r.startswith("same organisation Example") for r in claimed["reasons"])
+    comment = run_curator("review", "--base", "main", cwd=repo).out
+    assert "**Withdrawn as a duplicate of IL-0001**: the two look like one event." in comment
+
+
+def withdraw(text: str, original: str) -> str:
+    return text.replace("status: published", "status: withdrawn") + (
+        f"duplicate_of: {original}\nwithdrawn_reason: |\n  같은 사건.\n"
+    )
+
+
+def test_withdrawing_as_a_duplicate_of_an_unrelated_incident_is_flagged(repo):
+    git(repo, "checkout", "-q", "main")
+    write(repo, "IL-0004.yaml", incident("IL-0004", *DIFFERENT, ("2024-05", "2019-02")))
+    commit(repo, "an unrelated incident")
+    git(repo, "checkout", "-q", "-B", "change")
+    text = (repo / "incidents" / "IL-0004.yaml").read_text(encoding="utf-8")
+    write(repo, "IL-0004.yaml", withdraw(text, "IL-0001"))
+    commit(repo, "withdraw as a duplicate of the wrong incident")
+    code, report = review_json(repo)
+    [file] = report["files"]
+    assert code == 0 and file["duplicate_of"]["kind"] == "related"
+    assert file["duplicate_of"]["score"] < 0.2
+    comment = run_curator("review", "--base", "main", cwd=repo).out
+    assert comment.splitlines()[1].endswith(" · ❌ 1 duplicate_of to check")
+    assert (
+        "❌ **Withdrawn as a duplicate of IL-0001, but the two do not look like the same event**"
+    ) in comment
+    assert "| IL-0001 | 공유 스토리지의 메타데이터 포화로 학습 처리량이 떨어졌다 |" in comment
+    # A later wording fix does not raise the settled claim again.
+    write(repo, "IL-0004.yaml", withdraw(text, "IL-0001").replace("같은 사건.", "같은 사건이다."))
+    commit(repo, "wording")
+    git(repo, "checkout", "-q", "-B", "main")
+    git(repo, "checkout", "-q", "-b", "typo")
+    write(repo, "IL-0004.yaml", withdraw(text, "IL-0001"))
+    commit(repo, "typo")
+    _, report = review_json(repo)
+    assert report["files"][0]["duplicate_of"] is None
 
 
 def test_a_rename_that_drops_a_published_id_is_an_error(repo):

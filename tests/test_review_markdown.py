@@ -224,6 +224,7 @@ def hostile_review() -> Review:
         ],
         suggestions=[FacetJudgement(dimension="causes", missing=[judged], unsupported=[judged])],
         facets_to_paste={"causes": ["capacity-limit", "x\n```\n@admin", judged.term]},
+        duplicate_of=Match(id=HOSTILE, score=0.1, kind="related", title=HOSTILE, reasons=[HOSTILE]),
     )
     return Review(base=BASE, head=HEAD, files=[file])
 

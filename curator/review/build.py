@@ -34,6 +34,9 @@ class Judge(Protocol):
 
     def suggestions(self, path: Path) -> list[FacetJudgement]: ...
 
+    def compare(self, path: Path, other_id: str) -> Match | None:
+        """The incident file scored against the incident `other_id` alone."""
+
 
 @dataclass(frozen=True)
 class Revisions:
@@ -166,13 +169,17 @@ def _file_review(
         return FileReview(path=change.path, change="removed")
     path = tree / change.path
     data = _data(path)
+    before = _document(old) if old is not None else None
     own = [ReportFinding.of(f) for f in findings if f.path == change.path]
-    is_incident = path.parent.name == INCIDENTS and isinstance(data, dict)
-    # A withdrawn incident repeats another by definition: nothing to judge.
-    if not is_incident or data.get("status") == "withdrawn":
+    if path.parent.name != INCIDENTS or not isinstance(data, dict):
         judge = None
+    # A withdrawn incident repeats another by definition: no duplicates to look for and no
+    # facets to suggest, but the claim itself, when the change makes it, is judged.
+    withdrawn = isinstance(data, dict) and data.get("status") == "withdrawn"
+    live = None if withdrawn else judge
+    claim = _text(data, "duplicate_of") if withdrawn else None
     facets = _facets(data)
-    suggestions = judge.suggestions(path) if judge and _writes_facets(old, data) else []
+    suggestions = live.suggestions(path) if live and _writes(before, data, "facets") else []
     return FileReview(
         path=change.path,
         change=change.change,
@@ -181,9 +188,12 @@ def _file_review(
         title=_text(data, "title"),
         facets=facets,
         findings=own,
-        matches=judge.matches(path) if judge else [],
+        matches=live.matches(path) if live else [],
         suggestions=suggestions,
         facets_to_paste=to_paste(facets, suggestions, taxonomy),
+        duplicate_of=judge.compare(path, claim)
+        if judge and claim and _writes(before, data, "status", "duplicate_of")
+        else None,
     )
 
 
@@ -213,13 +223,14 @@ def _current(taxonomy: Taxonomy, dimension: str, term_id: str) -> str | None:
     return term.deprecated.replaced_by if term.deprecated else term.id
 
 
-def _writes_facets(old: bytes | None, data: Any) -> bool:
-    """Facets are judged where the change writes them: in a new file, or by changing
-    `facets`. A wording fix to an incident is no occasion to re-open facets it left alone
-    (every one of them would otherwise come back with each typo fixed)."""
-    if old is None:
+def _writes(before: Any, data: Any, *keys: str) -> bool:
+    """Whether the change writes any of `keys` (`before`: the file's data at the base, None
+    for a new file). Facets, or a `duplicate_of` claim, are judged only where the change
+    makes them: a wording fix to an incident is no occasion to re-open what it left alone
+    (the same advice would otherwise come back with each typo fixed)."""
+    if not isinstance(before, dict):
         return True
-    return _facets(_document(old)) != _facets(data)
+    return any(before.get(key) != data.get(key) for key in keys)
 
 
 def _with_removal(

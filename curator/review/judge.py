@@ -37,6 +37,19 @@ class LibraryJudge:
             for m in self.similarity.similar(record, top=TOP)
         ]
 
+    def compare(self, path: Path, other_id: str) -> Match | None:
+        record = self._record(path)
+        found = self.similarity.compare(record, other_id) if record else None
+        if found is None:
+            return None
+        return Match(
+            id=found.id,
+            score=found.score,
+            reasons=found.reasons,
+            kind=found.kind,
+            title=found.title,
+        )
+
     def suggestions(self, path: Path) -> list[FacetJudgement]:
         record = self._record(path)
         if record is None:

@@ -92,6 +92,8 @@ def _header(review: Review, links: Links) -> str:
             _mark(counts.suggestions, "facet suggestion", "💡"),
         ]
     )
+    if counts.doubtful_claims:  # rare: said only when there is one
+        status += " · " + _mark(counts.doubtful_claims, "duplicate_of to check", "❌")
     short = review.head[:12]
     commit_url = links.commit(review.head)
     where = [f"Head {link(f'`{short}`', commit_url) if commit_url else f'`{short}`'}"]
@@ -121,7 +123,13 @@ def _plural(count: int, noun: str) -> str:
 
 
 def _has_news(file: FileReview) -> bool:
-    return bool(file.findings or file.matches or file.missing() or file.unsupported())
+    return bool(
+        file.findings
+        or file.matches
+        or file.missing()
+        or file.unsupported()
+        or file.duplicate_of is not None
+    )
 
 
 def _rank(file: FileReview) -> int:
@@ -130,7 +138,7 @@ def _rank(file: FileReview) -> int:
     then advice."""
     if file.errors():
         return 0
-    if file.duplicates():
+    if file.duplicates() or file.doubtful_claim():
         return 1
     return 2 if file.warnings() else 3
 
@@ -158,6 +166,7 @@ def _tally(file: FileReview) -> str:
         (len(file.warnings()), "warning"),
         (len(file.duplicates()), "possible duplicate"),
         (len(file.missing()), "facet suggestion"),
+        (int(file.doubtful_claim()), "duplicate_of to check"),
     ]
     return ", ".join(_plural(n, noun) for n, noun in counts if n) or "see the full report"
 
@@ -171,6 +180,8 @@ def _file_section(file: FileReview, links: Links, review: Review) -> str:
     lines = [f"#### 📄 {_file_title(file, links, review)} ({change})"]
     if file.id or file.title:
         lines += ["", " · ".join(inert(t, 300) for t in (file.id, file.title) if t)]
+    if file.duplicate_of:
+        lines += ["", *_claim(file.duplicate_of, links, review)]
     sha = review.base if file.change == "removed" else review.head
     for severity, found in (("Errors", file.errors()), ("Warnings", file.warnings())):
         if found:
@@ -215,6 +226,21 @@ def _matches(matches: Sequence[Match], links: Links, review: Review) -> list[str
     if len(matches) > 50:
         rows.append(f"| … | {len(matches) - 50} more in the full report | | |")
     return rows
+
+
+def _claim(claimed: Match, links: Links, review: Review) -> list[str]:
+    """The pair a withdrawal names (`duplicate_of`), scored as a possible duplicate is, so
+    that a reviewer can tell a real repeat from a wrong id."""
+    name = inert(claimed.id, 60)
+    if claimed.kind == "duplicate":
+        verdict = f"**Withdrawn as a duplicate of {name}**: the two look like one event."
+    else:
+        verdict = (
+            f"❌ **Withdrawn as a duplicate of {name}, but the two do not look like the same "
+            f"event** (score {claimed.score:.2f}, below the duplicate threshold): check the "
+            "id in `duplicate_of`, or say in the pull request why they are one event."
+        )
+    return [verdict, "", *_matches([claimed], links, review)]
 
 
 def _judgement(dimension: str, judged: TermJudgement) -> str:

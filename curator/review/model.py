@@ -96,6 +96,11 @@ class FileReview(_Value):
     findings: list[ReportFinding] = Field(default_factory=list, max_length=_MANY)
     matches: list[Match] = Field(default_factory=list, max_length=_MANY)
     suggestions: list[FacetJudgement] = Field(default_factory=list, max_length=len(DIMENSIONS))
+    duplicate_of: Match | None = Field(
+        default=None,
+        description="For an incident the change withdraws as a duplicate: the incident it "
+        "names, scored as `similar` scores any pair (`kind` related: below the threshold).",
+    )
     facets_to_paste: dict[Dimension, list[str]] = Field(
         default_factory=dict,
         description="When terms are suggested: the `facets` block with them added, as "
@@ -120,6 +125,10 @@ class FileReview(_Value):
     def unsupported(self) -> list[tuple[str, TermJudgement]]:
         return [(j.dimension, t) for j in self.suggestions for t in j.unsupported]
 
+    def doubtful_claim(self) -> bool:
+        """Withdrawn as a duplicate of an incident that does not look like the same event."""
+        return self.duplicate_of is not None and self.duplicate_of.kind != "duplicate"
+
 
 class Review(_Value):
     version: Literal[1] = REPORT_VERSION
@@ -142,6 +151,7 @@ class Review(_Value):
             warnings=sum(len(f.warnings()) for f in self.files),
             duplicates=sum(len(f.duplicates()) for f in self.files),
             suggestions=sum(len(f.missing()) for f in self.files),
+            doubtful_claims=sum(f.doubtful_claim() for f in self.files),
         )
 
     def incident_path(self, incident_id: str) -> str:
@@ -153,3 +163,4 @@ class Counts(_Value):
     warnings: int
     duplicates: int
     suggestions: int
+    doubtful_claims: int

@@ -113,6 +113,18 @@ class Judge:
         rows = _top(score, top)
         return [evidence.match(row, float(score[row])) for row in rows if score[row] >= MIN_SCORE]
 
+    def compare(self, record: Record, other_id: str) -> Match | None:
+        """`record` scored against the incident `other_id` alone, settled or not: how a
+        claim that the two are one event (`duplicate_of`) looks to the judge."""
+        rows = [r for r in self.index.by_id.get(other_id, []) if r not in self._self_rows(record)]
+        if not rows:
+            return None
+        evidence = Evidence.of(self, record)
+        return evidence.match(rows[0], float(evidence.combined()[rows[0]]))
+
+    def _self_rows(self, record: Record) -> list[int]:
+        return [self.index.by_path[record.path]] if record.path in self.index.by_path else []
+
     def neighbours(
         self, record: Record, count: int, exclude: frozenset[str] = frozenset()
     ) -> list[tuple[int, float]]:
@@ -126,8 +138,7 @@ class Judge:
 
     def _excluded(self, record: Record, honour_settled: bool, exclude: frozenset[str]) -> list[int]:
         index = self.index
-        rows = [index.by_path[record.path]] if record.path in index.by_path else []
-        rows += index.by_id.get(record.id, [])
+        rows = self._self_rows(record) + index.by_id.get(record.id, [])
         for other in exclude:
             rows += index.by_id.get(other, [])
         if honour_settled:
