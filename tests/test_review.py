@@ -264,6 +264,12 @@ def test_a_duplicate_is_found_and_facets_are_judged(repo):
     causes = next(s for s in file["suggestions"] if s["dimension"] == "causes")
     assert "capacity-limit" in [t["term"] for t in causes["missing"]]
     assert file["facets"]["causes"] == ["hardware-failure"]
+    evidence = [e for t in causes["missing"] for e in t["evidence"]]
+    assert evidence and all(  # as docs/review.md says: four keys, two of them null
+        list(e) == ["phrase", "field", "incident", "similarity"]
+        and (e["phrase"] is None) == (e["field"] is None) != (e["incident"] is None)
+        for e in evidence
+    )
 
 
 WRONG_CAUSE = ("    - capacity-limit\n", "    - hardware-failure\n")
