@@ -275,7 +275,7 @@ def render_draft(incident_id: str, draft: Draft) -> str:
     """The new file's text: every field, each with a Korean hint; canonical already."""
     org_lines = [f"  - {_scalar(org)}" for org in draft.organizations]
     occurred = (
-        f"occurred: {draft.occurred}  # 일어난 때: YYYY, YYYY-MM 또는 YYYY-MM-DD"
+        f"occurred: {_scalar(draft.occurred)}  # 일어난 때: YYYY, YYYY-MM 또는 YYYY-MM-DD"
         if draft.occurred
         else "# occurred: 2024-05  # 일어난 때: YYYY, YYYY-MM 또는 YYYY-MM-DD (모르면 비워 둠)"
     )
@@ -337,16 +337,24 @@ def _facet_lines(facets: dict[str, list[str]]) -> list[str]:
 
 _PLAIN = re.compile(r"[^\s\-?:,\[\]{}#&*!|>'\"%@`][^\n]*")
 _NOT_PLAIN = re.compile(r": | #|[\x00-\x1f\x7f]")
+# What YAML 1.2 (and 1.1) tools read as a number, a boolean or null when plain: curator
+# reads every scalar as text, but editors and schema checkers given schema/ do not (a bare
+# `occurred: 2024` is a number to them, which the schema refuses).
+_TYPED = re.compile(
+    r"[-+]?(?:[0-9][0-9_]*(?:\.[0-9_]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?|0o[0-7]+|0x[0-9a-fA-F]+"
+    r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)|~|null|Null|NULL"
+    r"|(?:true|True|TRUE|false|False|FALSE|yes|Yes|YES|no|No|NO|on|On|ON|off|Off|OFF)"
+)
 
 
 def _scalar(text: str) -> str:
-    """`text` as one YAML scalar: plain when safe, else double-quoted (JSON's quoting is
-    valid YAML and keeps Korean as it is)."""
+    """`text` as one YAML scalar that every YAML tool reads as this text: plain when safe,
+    else double-quoted (JSON's quoting is valid YAML and keeps Korean as it is)."""
     plain = (
         _PLAIN.fullmatch(text)
         and not _NOT_PLAIN.search(text)
         and not text.endswith((" ", ":"))
-        and text not in ("~", "null", "Null", "NULL")
+        and not _TYPED.fullmatch(text)
     )
     return text if plain else json.dumps(text, ensure_ascii=False)
 

@@ -7,10 +7,20 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from ruamel.yaml import YAML
 
 REPO = Path(__file__).resolve().parent.parent
 DATA = REPO / "tests" / "data"
 BROKEN = DATA / "broken"
+
+
+def typed_like_other_tools(raw: bytes) -> object:
+    """YAML as editors and check-jsonschema read it: YAML 1.2's implicit types (a plain
+    `2024` is a number), dates left as text. curator reads every scalar as text."""
+    yaml = YAML(typ="safe", pure=True)
+    constructors = yaml.constructor.yaml_constructors
+    constructors["tag:yaml.org,2002:timestamp"] = constructors["tag:yaml.org,2002:str"]
+    return yaml.load(raw)
 
 
 @dataclass

@@ -6,7 +6,7 @@ import json
 
 import jsonschema
 import pytest
-from conftest import REPO
+from conftest import REPO, typed_like_other_tools
 
 from curator.library import Library
 from curator.lint import lint
@@ -37,16 +37,19 @@ def test_seed_incidents_are_present():
 
 @pytest.mark.parametrize("path", LIBRARY.incident_paths(), ids=lambda p: p.name)
 def test_every_incident_validates_against_the_published_json_schema(path):
+    # As curator reads it, and as any other tool given the schema does.
     schema = json.loads((REPO / "schema" / "incident.schema.json").read_text(encoding="utf-8"))
-    data = load_bytes(path.read_bytes()).data
-    jsonschema.Draft202012Validator(schema).validate(data)
+    raw = path.read_bytes()
+    jsonschema.Draft202012Validator(schema).validate(load_bytes(raw).data)
+    jsonschema.Draft202012Validator(schema).validate(typed_like_other_tools(raw))
 
 
 def test_every_taxonomy_file_validates_against_its_json_schema():
     schema = json.loads((REPO / "schema" / "taxonomy.schema.json").read_text(encoding="utf-8"))
     for dimension in DIMENSIONS:
-        data = load_bytes((LIBRARY.taxonomy_dir / f"{dimension}.yaml").read_bytes()).data
-        jsonschema.Draft202012Validator(schema).validate(data)
+        raw = (LIBRARY.taxonomy_dir / f"{dimension}.yaml").read_bytes()
+        jsonschema.Draft202012Validator(schema).validate(load_bytes(raw).data)
+        jsonschema.Draft202012Validator(schema).validate(typed_like_other_tools(raw))
 
 
 def test_taxonomy_is_consistent_and_has_the_seed_causes():

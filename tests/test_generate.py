@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import REPO
+from conftest import REPO, typed_like_other_tools
 from ruamel.yaml import YAML
 from synthetic import expected_findings, generator, synthetic_library
 
@@ -85,23 +85,12 @@ def test_facets_are_skewed_like_a_real_catalogue(generated):
     root, _ = generated
     counts: collections.Counter[str] = collections.Counter()
     for path in (root / "incidents").glob("*.yaml"):
-        data = _typed_like_check_jsonschema(path)
+        data = _typed(path)
         if isinstance(data, dict) and isinstance(data.get("facets"), dict):
             counts.update(data["facets"].get("components") or [])
     frequencies = sorted(counts.values(), reverse=True)
     # A few terms everywhere, a long tail: the top term is far above the median one.
     assert frequencies[0] >= 5 * frequencies[len(frequencies) // 2], frequencies
-
-
-def _typed_like_check_jsonschema(path: Path) -> object:
-    """YAML as check-jsonschema reads it: YAML 1.2 implicit types, dates left as text."""
-    yaml = YAML(typ="safe", pure=True)
-    constructors = yaml.constructor.yaml_constructors
-    constructors["tag:yaml.org,2002:timestamp"] = constructors["tag:yaml.org,2002:str"]
-    try:
-        return yaml.load(path.read_bytes())
-    except Exception:
-        return None
 
 
 def _leaves(value: object) -> list[object]:
@@ -120,7 +109,7 @@ def test_every_value_stays_text_for_implicitly_typing_tools(generated):
     for path in sorted((root / "incidents").glob("*.yaml")):
         if f"incidents/{path.name}" in defective:
             continue
-        leaves = _leaves(_typed_like_check_jsonschema(path))
+        leaves = _leaves(_typed(path))
         assert leaves and all(isinstance(leaf, str) for leaf in leaves), path
 
 
@@ -168,3 +157,10 @@ def test_the_command_line_writes_a_library_and_refuses_the_repository(tmp_path):
         )
         assert refused.returncode != 0
         assert "refusing" in refused.stderr or "not empty" in refused.stderr
+
+
+def _typed(path: Path) -> object:
+    try:
+        return typed_like_other_tools(path.read_bytes())
+    except Exception:
+        return None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import pty
 import re
@@ -10,7 +11,8 @@ import subprocess
 import sys
 import time
 
-from conftest import REPO, run_curator, write_library
+import jsonschema
+from conftest import REPO, run_curator, typed_like_other_tools, write_library
 
 from curator.library import Library
 from curator.lint import lint
@@ -59,6 +61,25 @@ def test_a_draft_from_options_is_valid_canonical_and_fully_laid_out(tmp_path):
     assert render(text.encode("utf-8")) == text  # `curator fmt` has nothing to do
     check = run_curator("lint", "--root", str(root))
     assert check.code == 0 and "IL206 [warning] placeholder id IL-NEW-nccl-h100" in check.out
+
+
+def test_what_other_yaml_tools_would_type_is_written_quoted(tmp_path):
+    # Editors and schema checkers read a plain `2024` as a number, `yes` as a boolean:
+    # then the published schema refuses the draft. curator reads both as text either way.
+    root = write_library(tmp_path / "lib", {})
+    run = new(
+        root,
+        *("--title", "2024", "--source", SOURCE, "--organization", "yes"),
+        *("--occurred", "2024", "--cause", "software-defect", "--component", "nccl"),
+        *("--symptom", "training-stall"),
+    )
+    assert run.code == 0, run
+    [path] = (root / "incidents").iterdir()
+    text = path.read_text(encoding="utf-8")
+    assert 'title: "2024"' in text and 'occurred: "2024"' in text and '  - "yes"' in text
+    schema = json.loads((REPO / "schema" / "incident.schema.json").read_text("utf-8"))
+    jsonschema.Draft202012Validator(schema).validate(typed_like_other_tools(text.encode()))
+    assert render(text.encode("utf-8")) == text
 
 
 def test_a_korean_title_takes_its_slug_from_the_source_and_names_never_collide(tmp_path):
