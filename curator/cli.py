@@ -639,7 +639,8 @@ def search_command(
     quiet: bool,
 ) -> None:
     """The taxonomy values QUERY names (추천 필터), then the incidents matching it, ranked,
-    with the filters applied. Exit 2 when a filter names no term."""
+    with the filters applied. Exit 2 when a filter names no term, or when neither a
+    query nor a filter is given."""
     from curator.similarity import commands
 
     given = {"cause": cause, "component": component, "symptom": symptom, "factor": factor}

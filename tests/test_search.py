@@ -90,3 +90,18 @@ def test_text_output_shows_filters_then_results(library):
     assert "  components: nccl (NCCL) ← “NCCL”" in lines
     assert any(line.startswith("  symptoms: training-stall (") for line in lines)
     assert any("  IL-0001  " in line for line in lines)
+
+
+@pytest.mark.parametrize("query", [(), ("",), ("  ",)])
+def test_no_query_and_no_filter_is_a_usage_error_in_one_line(library, query):
+    run = run_curator("search", *query, "--root", str(library))
+    assert run.code == 2
+    assert run.out == ""
+    assert run.err == (
+        "curator: search needs a query, or a filter (--cause, --component, --symptom, --factor)\n"
+    )
+
+
+def test_a_filter_alone_lists_every_incident_that_passes_it(library):
+    found = search_json("--component", "nccl", "--root", str(library))
+    assert [(r["id"], r["score"]) for r in found["results"]] == [("IL-0001", 0.0), ("IL-0002", 0.0)]

@@ -158,6 +158,11 @@ def run_search(
     top: int,
     progress: Progress | None = None,
 ) -> SearchReport:
+    if not query.strip() and not filters:
+        # Nothing to rank by and nothing to filter on: every incident would tie at 0.
+        raise BadInput(
+            "search needs a query, or a filter (--cause, --component, --symptom, --factor)"
+        )
     taxonomy = library.taxonomy
     for dimension, terms in filters.items():
         for term in terms:
