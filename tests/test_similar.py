@@ -113,6 +113,9 @@ def test_english_inflections_stem_alike():
         ("H100 1만 6,384개", "16,384 H100 GPUs", {"16384", "h100"}),
         ("4억 달러", "$400 million", {"400000000"}),
         ("62분 동안", "for 62 minutes", {"62min"}),
+        # Durations stay entities, even below 10: a unit makes a number a fact of the event.
+        ("6시간 33분 동안 멈췄다", "down for 6 hours 33 minutes", {"6h", "33min"}),
+        ("2주 남짓", "over 2 weeks", {"2wk"}),
     ],
 )
 def test_numbers_with_units_read_the_same_in_korean_and_english(korean, english, shared):
@@ -134,8 +137,34 @@ def test_versions_cves_error_names_and_product_names_are_entities():
     } <= found
 
 
-def test_dates_and_years_are_not_number_entities():
-    assert entities("2023년 3월 8일 06:00 UTC, 2023-03-08") == {"utc"}
+@pytest.mark.parametrize(
+    "text",
+    [
+        "2023년 3월 8일 06:00 UTC, 2023-03-08",
+        "01시 38분(UTC) 웹사이트가 내려갔고 02시 00분에 비웠다. 19시 27분 모두 끝났다.",
+        "오후 10시(KST) 복제가 멈췄고, 21일 오후 1시 30분까지 저하됐다.",
+        "8월 25-28일 사이; Major Outage (27/10/2017)",
+        "down on Aug 11; June 21, 2022; the Jan 31st outage; 21 October 2016",
+        "from 11pm PST to 5 a.m. GMT",
+    ],
+)
+def test_dates_clock_times_and_time_zones_are_not_entities(text):
+    assert entities(text) == set()
+
+
+def test_clock_times_are_not_shared_entities_of_unrelated_incidents():
+    # IL-0277 (docs.rs, 2019) and IL-0284 (MoJ, 2026) only share the minutes of their
+    # timelines ("01시 39분", "08시 56분"): they were "related" by 0min, 56min, 39min.
+    [result] = similar_json(str(REPO / "incidents" / "IL-0277.yaml"), "--root", str(REPO))
+    assert "IL-0284" not in {m["id"] for m in result["matches"]}
+    shared = {
+        name
+        for match in result["matches"]
+        for reason in match["reasons"]
+        if reason.startswith("shared entities: ")
+        for name in reason.removeprefix("shared entities: ").split(", ")
+    }
+    assert not shared & {"0min", "39min", "56min", "6min", "19", "utc"}
 
 
 def test_partial_dates_become_day_ranges():

@@ -29,12 +29,17 @@ _UNITS = {
     "초": "s", "seconds": "s", "second": "s", "secs": "s", "sec": "s",
     "밀리초": "ms", "ms": "ms", "milliseconds": "ms",
     "일": "d", "days": "d", "day": "d",
-    "주": "w", "weeks": "wk", "week": "wk",
+    "주": "wk", "weeks": "wk", "week": "wk",
     "개월": "mo", "months": "mo", "month": "mo",
     "년": "y", "years": "y", "year": "y",
 }  # fmt: skip
 _UNIT_ALTERNATIVES = "|".join(re.escape(u) for u in sorted(_UNITS, key=len, reverse=True))
 _DIGITS = r"(?:\d{1,3}(?:,\d{3})+|\d+)"
+_MONTH = (
+    r"\b(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?"
+    r"|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\b"
+)
+_TIME_OF_DAY = r"오전|오후|새벽|아침|낮|저녁|밤|정오|자정|[월화수목금토일]요일"
 # One pattern, read once: where two kinds could start at the same place, the earlier wins.
 _ENTITY = re.compile(
     # The look-ahead lets the engine skip Korean text without trying every alternative (3x).
@@ -47,9 +52,19 @@ _ENTITY = re.compile(
             # 1.1.1.1, v1.28.3.
             r"(?P<version>(?<![\w.])v?\d+(?:\.\d+){2,}(?:[-+~][0-9A-Za-z][0-9A-Za-z.+~]*)?(?!\w)"
             r"|(?<![\w.])v?\d+\.\d+[-+~](?=[0-9A-Za-z.+~]*[A-Za-z])[0-9A-Za-z][0-9A-Za-z.+~]*)",
-            # Dates and clock times are compared through `occurred`, not as numbers.
-            r"(?P<date>\b\d{4}-\d{2}(?:-\d{2})?\b|\b\d{1,2}:\d{2}(?::\d{2})?\b"
-            r"|\d{4}\s*년(?:\s*\d{1,2}\s*월)?(?:\s*\d{1,2}\s*일)?|\d{1,2}\s*월\s*\d{1,2}\s*일)",
+            # Dates are compared through `occurred`, not as numbers; clock times say when in
+            # a day, which two reports of one event need not share (and give in other zones).
+            # (Each branch opens with a look-ahead for its first character: the pattern is
+            # tried at every word, and most words start with neither a digit nor a month.)
+            r"(?P<date>(?=\d)(?:\b\d{4}-\d{2}(?:-\d{2})?\b|\b\d{1,2}:\d{2}(?::\d{2})?\b"
+            r"|\d{4}\s*년(?:\s*\d{1,2}\s*월)?(?:\s*\d{1,2}\s*일)?|\b\d{1,2}/\d{1,2}/\d{2,4}\b"
+            r"|\d{1,2}\s*월\s*\d{1,2}(?:\s*[-~–]\s*\d{1,2})?\s*일"
+            rf"|\b\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH}"
+            # 19시 43분, 오후 10시 (not 10시간: hours); 31일 오후 (the 31st; 31일 동안 is days).
+            r"|(?<![0-9A-Za-z.,])\d{1,2}\s*시(?!간)(?:\s*\d{1,2}\s*분)?(?:\s*\d{1,2}\s*초)?"
+            rf"|(?<![0-9A-Za-z.,])\d{{1,2}}\s*일(?=\s*(?:{_TIME_OF_DAY}|\d{{1,2}}\s*시(?!간)))"
+            r"|\b\d{1,2}\s*(?i:[ap]\.?m)\b\.?)"
+            rf"|(?=[ADFJMNOS]){_MONTH}\.?\s+\d{{1,2}}(?:st|nd|rd|th)?\b)",
             # A number, a magnitude (1만 6,384 · 400 million), a unit (8시간 · 24 TB).
             rf"(?P<quantity>(?P<number>(?<![\w.,]){_DIGITS})(?P<fraction>\.\d+)?"
             r"(?:\s*(?P<magnitude>억|만|천|(?i:thousand|million|billion)(?![a-z]))"
@@ -71,12 +86,16 @@ _PLURAL_ACRONYM = re.compile(r"^[A-Z]{2,}s$")
 _SENTENCE_END = ".!?:;\n"
 _MONTHS = words(
     "january february march april may june july august september october november december "
+    "jan feb mar apr jun jul aug sep sept oct nov dec "
     "monday tuesday wednesday thursday friday saturday sunday"
 )
+# Time zones name no fact of an event: any report of anything may give its times in UTC.
+_TIME_ZONES = words("utc gmt kst jst pst pdt est edt cst cdt mst mdt cet cest bst ist")
 # Common words that look like names when they open an English sentence or title.
 _NOT_NAMES = (
     ENGLISH_STOPWORDS
     | _MONTHS
+    | _TIME_ZONES
     | words(
         "incident incidents outage postmortem summary update customers customer engineers team "
         "follow-up follow-ups root-cause e.g i.e"

@@ -31,7 +31,7 @@ from curator.library import Library
 from curator.similarity.index import Index, Postings, Progress, build
 from curator.similarity.records import Record
 
-FORMAT = 2
+FORMAT = 3
 INDEX_FILE = "index.npz"
 _NONBLOCKING = getattr(os, "O_NONBLOCK", 0)  # (POSIX; elsewhere there are no FIFOs to fear)
 
