@@ -39,3 +39,30 @@ def incident(incident_id: str, *replacements: tuple[str, str]) -> str:
         assert old in text, old
         text = text.replace(old, new, 1)
     return text
+
+
+# An English write-up of an event the bundled library has twice: IL-0260 and its withdrawn
+# copy IL-0261 (GitLab, 2017-01-31).
+GITLAB_EN = """\
+id: IL-NEW-gl
+title: >-
+  GitLab.com engineer ran rm -rf on the primary PostgreSQL data directory; backups failed
+  and ~6 hours of data was lost.
+status: draft
+occurred: 2017-01-31
+organizations:
+  - GitLab
+facets:
+  causes:
+    - human-error
+  components:
+    - postgresql
+  symptoms:
+    - data-loss
+  contributing_factors: []
+sources:
+  - url: https://www.theregister.com/2017/02/01/gitlab_data_loss/
+    title: "GitLab.com melts down after wrong directory deleted, backups fail"
+    publisher: The Register
+    language: en
+"""

@@ -18,7 +18,7 @@ from curator.similarity.index import build, build_from
 from curator.similarity.records import read_record
 from curator.similarity.similar import DUPLICATE_THRESHOLD, Judge, occurred_range
 from curator.similarity.text import stem, tokens
-from incidents import incident
+from incidents import GITLAB_EN, incident
 
 sys.path.insert(0, str(REPO / "tests" / "eval"))
 import run as evaluation
@@ -256,20 +256,19 @@ def test_settled_pairs_are_never_flagged_again(tmp_path, settle):
     assert [[m["kind"] for m in r["matches"]] for r in unsettled] == [["duplicate"]] * 2
 
 
-def test_withdrawn_duplicate_is_settled_and_named(tmp_path):
-    withdrawn = (
-        systemd(
-            "IL-0002",
-            "https://example.com/b",
-            ("status: published", "status: withdrawn"),
-        )
-        + "duplicate_of: IL-0001\nwithdrawn_reason: |\n  같은 사건이다.\n"
+def withdrawn_copy(incident_id: str, original: str, url: str) -> str:
+    return (
+        systemd(incident_id, url, ("status: published", "status: withdrawn"))
+        + f"duplicate_of: {original}\nwithdrawn_reason: |\n  같은 사건이다.\n"
     )
+
+
+def test_a_withdrawn_copy_is_settled_and_folds_into_the_incident_it_repeats(tmp_path):
     root = write_library(
         tmp_path / "lib",
         {
             "IL-0001.yaml": systemd("IL-0001", "https://example.com/a"),
-            "IL-0002.yaml": withdrawn,
+            "IL-0002.yaml": withdrawn_copy("IL-0002", "IL-0001", "https://example.com/b"),
         },
     )
     by_input = {r["id"]: r["matches"] for r in similar_json("--all", "--root", str(root))}
@@ -277,8 +276,43 @@ def test_withdrawn_duplicate_is_settled_and_named(tmp_path):
     new = tmp_path / "IL-NEW-english.yaml"
     new.write_text(ENGLISH, encoding="utf-8")
     [result] = similar_json(str(new), "--root", str(root))
-    reasons = {m["id"]: m["reasons"] for m in result["matches"]}
-    assert "IL-0002 is withdrawn as a duplicate of IL-0001" in reasons["IL-0002"]
+    [match] = result["matches"]  # one event, one match: not IL-0002 beside it
+    assert (match["id"], match["kind"], match["copies"]) == ("IL-0001", "duplicate", ["IL-0002"])
+    assert any(r.startswith("its withdrawn copy IL-0002 (0.") for r in match["reasons"])
+    run = run_curator("similar", str(new), "--root", str(root))
+    assert f"{new} (IL-NEW-english): 1 possible duplicate, 0 related" in run.out
+    assert "  IL-0001 (and its withdrawn copy IL-0002)  " in run.out
+
+
+def test_a_copy_that_matches_better_lifts_the_incident_it_repeats(tmp_path):
+    # The new write-up cites the copy's source, not the original's: decisive all the same.
+    root = write_library(
+        tmp_path / "lib",
+        {
+            "IL-0001.yaml": incident("IL-0001"),
+            "IL-0002.yaml": withdrawn_copy(
+                "IL-0002", "IL-0001", "https://example.org/news/datadog-outage"
+            ),
+        },
+    )
+    new = tmp_path / "IL-NEW-english.yaml"
+    new.write_text(ENGLISH, encoding="utf-8")
+    [result] = similar_json(str(new), "--root", str(root))
+    [match] = result["matches"]
+    assert (match["id"], match["score"], match["copies"]) == ("IL-0001", 1.0, ["IL-0002"])
+    assert any(
+        r.startswith("its withdrawn copy IL-0002 (1.00): same source URL https://example.org/")
+        for r in match["reasons"]
+    )
+
+
+def test_the_bundled_librarys_withdrawn_copy_is_not_a_second_duplicate(tmp_path):
+    new = tmp_path / "IL-NEW-gl.yaml"
+    new.write_text(GITLAB_EN, encoding="utf-8")
+    [result] = similar_json(str(new), "--root", str(REPO))
+    duplicates = [(m["id"], m["copies"]) for m in result["matches"] if m["kind"] == "duplicate"]
+    assert duplicates == [("IL-0260", ["IL-0261"])]
+    assert "IL-0261" not in {m["id"] for m in result["matches"]}
 
 
 def test_far_apart_dates_count_against_a_match(tmp_path):

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 
 import pytest
 from conftest import REPO, run_curator, write_library
 
 from curator.library import Library
 from curator.similarity.phrases import Matcher
-from incidents import incident
+from incidents import GITLAB_EN, incident
 
 sys.path.insert(0, str(REPO / "tests" / "eval"))
 import run as evaluation
@@ -136,6 +137,23 @@ def test_neighbours_carrying_a_term_are_evidence(tmp_path):
     weka = next(s for s in result["facets"]["components"]["missing"] if s["term"] == "weka")
     neighbours = [e["incident"] for e in weka["evidence"] if "incident" in e]
     assert neighbours == ["IL-0001", "IL-0002", "IL-0003"]
+
+
+def gitlab_suggestions(tmp_path: Path) -> dict[str, dict]:
+    new = tmp_path / "IL-NEW-gl.yaml"
+    new.write_text(GITLAB_EN, encoding="utf-8")
+    [result] = suggest_json(str(new), "--root", str(REPO))
+    return {s["term"]: s for dimension in result["facets"].values() for s in dimension["missing"]}
+
+
+def test_a_withdrawn_copy_is_no_evidence_for_facets(tmp_path):
+    # IL-0261 is IL-0260's withdrawn copy: the facet only it carries is not suggested, and
+    # no term cites it beside IL-0260 as if it were a second, independent incident.
+    missing = gitlab_suggestions(tmp_path)
+    assert "single-point-of-failure" not in missing
+    for suggestion in missing.values():
+        cited = [e["incident"] for e in suggestion["evidence"] if "incident" in e]
+        assert "IL-0261" not in cited
 
 
 def test_must_show_incident_gets_suggestions_from_the_bundled_library():

@@ -93,9 +93,16 @@ def similar_text(results: list[tuple[Input, list[Match]]]) -> str:
             f"{related} related"
         )
         for match in matches:
-            lines.append(f"  {match.kind:<9}  {match.score:.2f}  {match.id}  {match.title}")
+            name = match.id + _copies_text(match.copies)
+            lines.append(f"  {match.kind:<9}  {match.score:.2f}  {name}  {match.title}")
             lines += [f"{'':15}- {reason}" for reason in match.reasons]
     return "\n".join(lines) + "\n" if lines else ""
+
+
+def _copies_text(copies: list[str]) -> str:
+    if not copies:
+        return ""
+    return f" (and its withdrawn cop{'ies' if len(copies) > 1 else 'y'} {', '.join(copies)})"
 
 
 def suggest(

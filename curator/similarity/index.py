@@ -171,6 +171,35 @@ class Index:
         return found
 
     @cached_property
+    def copies(self) -> tuple[np.ndarray, np.ndarray]:
+        """Rows of the incidents withdrawn as duplicates, and for each the row of the incident
+        it repeats (a chain of duplicates followed to its end): one event, one judgement."""
+        pairs = [
+            (row, original)
+            for row in range(len(self.records))
+            if (original := self._original(row)) is not None
+        ]
+        return (
+            np.array([copy for copy, _ in pairs], dtype=np.int64),
+            np.array([original for _, original in pairs], dtype=np.int64),
+        )
+
+    def _original(self, row: int) -> int | None:
+        """The row `row` is a copy of; None when it is none, or its chain is broken or loops."""
+        seen = {row}
+        while target := self.records[row].duplicate_of:
+            found = self.by_id.get(target)
+            if not found or found[0] in seen:
+                return None
+            row = found[0]
+            seen.add(row)
+        return row if len(seen) > 1 else None
+
+    @cached_property
+    def withdrawn(self) -> np.ndarray:
+        return np.array([r.status == "withdrawn" for r in self.records], dtype=bool)
+
+    @cached_property
     def settled_with(self) -> dict[str, list[int]]:
         """Incident id → rows of the incidents that name it as related, duplicate or not."""
         found: dict[str, list[int]] = {}

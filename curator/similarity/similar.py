@@ -14,7 +14,7 @@ explains the numbers and how they were chosen.
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Literal
 
@@ -44,6 +44,7 @@ class Match:
     score: float
     kind: Kind
     reasons: list[str]
+    copies: list[str] = field(default_factory=list)  # its withdrawn duplicates that matched
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -53,6 +54,7 @@ class Match:
             "reasons": self.reasons,
             "title": self.title,
             "path": self.path,
+            "copies": self.copies,
         }
 
 
@@ -109,9 +111,10 @@ class Judge:
         score = evidence.combined()
         for row in self._excluded(record, honour_settled, exclude):
             score[row] = -1.0
+        shown = _fold_copies(score, *self.index.copies)
         # Scores are final here: reasons are worked out for the shown matches only.
-        rows = _top(score, top)
-        return [evidence.match(row, float(score[row])) for row in rows if score[row] >= MIN_SCORE]
+        rows = _top(shown, top)
+        return [evidence.match(row, shown, score) for row in rows if shown[row] >= MIN_SCORE]
 
     def compare(self, record: Record, other_id: str) -> Match | None:
         """`record` scored against the incident `other_id` alone, settled or not: how a
@@ -134,6 +137,9 @@ class Judge:
         score = Evidence.of(self, record).combined()
         for row in self._excluded(record, False, exclude):
             score[row] = -1.0
+        # A withdrawn incident repeats another one, or is no incident: its facets are no
+        # evidence, and the incident it repeats is a neighbour in its own right.
+        score[self.index.withdrawn] = -1.0
         return [(row, float(score[row])) for row in _top(score, count) if score[row] > 0]
 
     def _excluded(self, record: Record, honour_settled: bool, exclude: frozenset[str]) -> list[int]:
@@ -197,11 +203,24 @@ class Evidence:
             score[row] = 1.0
         return score
 
-    def match(self, row: int, score: float) -> Match:
-        other = self.judge.index.records[row]
-        score = round(score, 3)
+    def match(self, row: int, shown: np.ndarray, own: np.ndarray) -> Match:
+        """The match of `row` at its `shown` score, which its withdrawn copies may have
+        raised above its `own`: each copy that matched is named, with its reasons."""
+        index = self.judge.index
+        other = index.records[row]
+        score = round(float(shown[row]), 3)
         kind: Kind = "duplicate" if score >= DUPLICATE_THRESHOLD else "related"
-        return Match(other.id, other.title, other.path, score, kind, self.reasons(row))
+        reasons = self.reasons(row)
+        if other.duplicate_of:
+            reasons.append(f"{other.id} is withdrawn as a duplicate of {other.duplicate_of}")
+        copies, originals = index.copies
+        matched = [int(c) for c in copies[originals == row] if own[c] >= MIN_SCORE]
+        matched.sort(key=lambda c: (-own[c], c))
+        for copy in matched:
+            why = "; ".join(self.reasons(copy))
+            reasons.append(f"its withdrawn copy {index.records[copy].id} ({own[copy]:.2f}): {why}")
+        ids = [index.records[c].id for c in matched]
+        return Match(other.id, other.title, other.path, score, kind, reasons, ids)
 
     def reasons(self, row: int) -> list[str]:
         index = self.judge.index
@@ -224,9 +243,18 @@ class Evidence:
             listed = ", ".join(ranked[:_SHOWN_ENTITIES]) + (f" (+{more} more)" if more > 0 else "")
             reasons.append(f"shared entities: {listed}")
         reasons.append(f"text similarity {self.cosine[row]:.2f}")
-        if other.duplicate_of:
-            reasons.append(f"{other.id} is withdrawn as a duplicate of {other.duplicate_of}")
         return reasons
+
+
+def _fold_copies(score: np.ndarray, copies: np.ndarray, originals: np.ndarray) -> np.ndarray:
+    """`score` with each withdrawn copy folded into the incident it repeats, at the higher
+    score of the two: one event is one match, never two. A row left out (-1) stays as it
+    is, so a copy of a left-out incident (the query itself) stands alone."""
+    folded = score.copy()
+    live = (score[copies] >= 0) & (score[originals] >= 0)
+    np.maximum.at(folded, originals[live], score[copies[live]])
+    folded[copies[live]] = -1.0
+    return folded
 
 
 def _top(score: np.ndarray, count: int) -> list[int]:
