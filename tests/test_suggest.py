@@ -12,6 +12,7 @@ from conftest import REPO, run_curator, write_library
 
 from curator.library import Library
 from curator.similarity.phrases import Matcher
+from curator.similarity.suggest import NEIGHBOUR_FLOOR
 from incidents import GITLAB_EN, incident
 
 sys.path.insert(0, str(REPO / "tests" / "eval"))
@@ -154,6 +155,25 @@ def test_a_withdrawn_copy_is_no_evidence_for_facets(tmp_path):
     for suggestion in missing.values():
         cited = [e["incident"] for e in suggestion["evidence"] if "incident" in e]
         assert "IL-0261" not in cited
+
+
+def test_neighbours_below_the_noise_floor_are_no_evidence(tmp_path):
+    missing = gitlab_suggestions(tmp_path)
+    for suggestion in missing.values():
+        neighbours = [e for e in suggestion["evidence"] if "incident" in e]
+        assert all(e["similarity"] >= NEIGHBOUR_FLOOR for e in neighbours)
+    # It was also "IL-0276 carries it (0.03)": a timeline's minutes, shared by chance.
+    cited = [e["incident"] for e in missing["monitoring-gap"]["evidence"] if "incident" in e]
+    assert cited == ["IL-0260"]
+
+
+def test_a_possible_duplicates_facets_are_shown_as_such(tmp_path):
+    missing = gitlab_suggestions(tmp_path)
+    evidence = missing["untested-recovery-procedure"]["evidence"]
+    assert [(e["incident"], e["kind"]) for e in evidence] == [("IL-0260", "duplicate")]
+    new = tmp_path / "IL-NEW-gl.yaml"
+    run = run_curator("suggest", str(new), "--root", str(REPO))
+    assert "      - possible duplicate IL-0260 carries it (similarity 0." in run.out
 
 
 def test_must_show_incident_gets_suggestions_from_the_bundled_library():

@@ -155,7 +155,8 @@ def _evidence_text(evidence: dict[str, Any]) -> str:
     if "phrase" in evidence:
         return f"{evidence['field']}: “{evidence['phrase']}”"
     similarity = evidence["similarity"]
-    return f"similar incident {evidence['incident']} carries it (similarity {similarity:.2f})"
+    which = "possible duplicate" if evidence["kind"] == "duplicate" else "similar incident"
+    return f"{which} {evidence['incident']} carries it (similarity {similarity:.2f})"
 
 
 def run_search(

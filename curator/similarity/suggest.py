@@ -20,7 +20,7 @@ from curator.model import DIMENSIONS
 from curator.similarity.index import Index
 from curator.similarity.phrases import Hit, Matcher
 from curator.similarity.records import Record
-from curator.similarity.similar import Judge
+from curator.similarity.similar import DUPLICATE_THRESHOLD, Judge, Kind
 from curator.taxonomy import Taxonomy
 
 FIELD_STRENGTH = {
@@ -34,6 +34,9 @@ FIELD_STRENGTH = {
     "sources": 0.45,
 }
 NEIGHBOURS = 10
+# Noise: 95% of the pairs of different events in the library score below this (measured by
+# tests/eval/run.py), so a neighbour below it is no more like the incident than an unrelated one.
+NEIGHBOUR_FLOOR = 0.06
 SUGGEST_THRESHOLD = 0.45
 UNSUPPORTED_BELOW = 0.2
 _SHOWN_NEIGHBOURS = 3
@@ -53,10 +56,16 @@ class TermEvidence:
     def to_json(self) -> list[dict[str, Any]]:
         shown: list[dict[str, Any]] = [{"phrase": h.phrase, "field": h.field} for h in self.phrases]
         shown += [
-            {"incident": incident, "similarity": round(similarity, 3)}
+            {"incident": incident, "similarity": round(similarity, 3), "kind": _kind(similarity)}
             for incident, similarity in self.neighbours[:_SHOWN_NEIGHBOURS]
         ]
         return shown
+
+
+def _kind(similarity: float) -> Kind:
+    """As `similar` calls the neighbour: the facets of a possible duplicate are those of the
+    same event if it is one, not what incidents of the same kind tend to have."""
+    return "duplicate" if round(similarity, 3) >= DUPLICATE_THRESHOLD else "related"
 
 
 @dataclass(frozen=True)
@@ -109,11 +118,13 @@ class Suggester:
     def _add_neighbours(
         self, found: dict[str, dict[str, TermEvidence]], record: Record, exclude: frozenset[str]
     ) -> None:
-        neighbours = self.judge.neighbours(record, NEIGHBOURS, exclude) if NEIGHBOURS else []
+        neighbours = [
+            (row, similarity)
+            for row, similarity in self.judge.neighbours(record, NEIGHBOURS, exclude)
+            if similarity >= NEIGHBOUR_FLOOR
+        ]
         # Weak neighbours (all dissimilar) must not add up to strong evidence.
         total = max(sum(similarity for _, similarity in neighbours), 1.0)
-        if total <= 0:
-            return
         for row, similarity in neighbours:
             other = self.index.records[row]
             for dimension in DIMENSIONS:

@@ -19,6 +19,10 @@ it is the labelled incident or another write-up of the same event (its duplicate
   pair is a negative, including the hard ones (same organisation, or same component);
   how many of those there are, and how many were flagged, is printed too.
 
+Noise: the score below which 95% of the pairs of different events in the library fall —
+what an unrelated incident scores; facet evidence from neighbours starts above it
+(NEIGHBOUR_FLOOR).
+
 Facets, leave-one-out: for every incident that is not withdrawn, the terms `suggest` would
 propose from its text and its neighbours — without its own facets, and with it and its
 duplicates kept out of the neighbours — against the facets it carries. Micro-averaged
@@ -33,14 +37,15 @@ import sys
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+import numpy as np
 import yaml
 
 from curator.library import Library
 from curator.model import DIMENSIONS
 from curator.similarity.index import Index, build
 from curator.similarity.records import Record, read_record
-from curator.similarity.similar import DUPLICATE_THRESHOLD, Judge
-from curator.similarity.suggest import Suggester
+from curator.similarity.similar import DUPLICATE_THRESHOLD, Evidence, Judge
+from curator.similarity.suggest import NEIGHBOUR_FLOOR, Suggester
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
@@ -96,6 +101,7 @@ class Report:
     library_pairs: DuplicateFigures
     written_pairs: DuplicateFigures
     all_pairs: DuplicateFigures
+    noise: float
     facets: dict[str, PRF]
 
     def to_json(self) -> dict:
@@ -115,6 +121,8 @@ class Report:
                 "written": figures(self.written_pairs),
                 "all": figures(self.all_pairs),
             },
+            "noise_95": round(self.noise, 3),
+            "neighbour_floor": NEIGHBOUR_FLOOR,
             "facets": {
                 d: {
                     **asdict(prf),
@@ -177,8 +185,9 @@ def evaluate(root: Path, cases: Path = HERE) -> Report:
     all_pairs = _merge(library_pairs, written_pairs)
     _precision(judge, [f for f in full.values() if f], event, all_pairs)
     _written_negatives(judge, written_negatives(cases), all_pairs)
+    noise = _noise(judge, [f for f in full.values() if f], event)
     facets = _facets(index, library.taxonomy, judge, full, event)
-    return Report(len(index), library_pairs, written_pairs, all_pairs, facets)
+    return Report(len(index), library_pairs, written_pairs, all_pairs, noise, facets)
 
 
 def _rank(
@@ -251,6 +260,17 @@ def _written_negatives(judge: Judge, records: list[Record], figures: DuplicateFi
                 figures.hard_negatives_flagged += other.id in flagged
 
 
+def _noise(judge: Judge, records: list[Record], event: dict[str, str]) -> float:
+    """The 95th percentile of the scores of pairs of different events."""
+    index = judge.index
+    scores = []
+    for record in records:
+        score = Evidence.of(judge, record).combined()
+        other = [event.get(r.id) != event.get(record.id) for r in index.records]
+        scores.append(score[np.array(other, dtype=bool)])
+    return float(np.percentile(np.concatenate(scores), 95))
+
+
 def _facets(index, taxonomy, judge, full, event) -> dict[str, PRF]:
     suggester = Suggester(index, taxonomy, judge)
     figures = {d: PRF() for d in DIMENSIONS}
@@ -290,6 +310,10 @@ def render(report: Report) -> str:
     )
     for miss in a.misses:
         lines.append(f"  miss: {miss}")
+    lines.append(
+        f"noise: 95% of pairs of different events score below {report.noise:.3f}; "
+        f"neighbour evidence starts at {NEIGHBOUR_FLOOR}"
+    )
     lines.append("facets (leave-one-out)   precision  recall     F1  (predicted/actual)")
     for dimension, prf in report.facets.items():
         lines.append(
