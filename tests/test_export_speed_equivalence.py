@@ -67,6 +67,12 @@ def library(tmp_path: Path) -> Library:
     return Library.at(root)
 
 
+def not_drafts(library: Library) -> int:
+    """How many of its incidents an export writes: all but drafts. (Counted, not written
+    down: the generated library follows the taxonomy's aliases, so it changes with them.)"""
+    return sum(b"\nstatus: draft\n" not in p.read_bytes() for p in library.incident_paths())
+
+
 def exported(library: Library, out: Path, **options: object) -> dict[str, bytes]:
     export(library, out, ExportOptions(version="v1.0.0", **options), cwd=library.root)
     return files_of(out)
@@ -75,7 +81,7 @@ def exported(library: Library, out: Path, **options: object) -> dict[str, bytes]
 def test_parallel_serial_cached_and_uncached_exports_are_the_same_bytes(library, tmp_path):
     plain = exported(library, tmp_path / "plain", cache=False, jobs=1)
     assert '"status": "withdrawn"' in plain["incidents/IL-0902.json"].decode()
-    assert len([p for p in plain if p.startswith("incidents/")]) == 39  # no drafts
+    assert len([p for p in plain if p.startswith("incidents/")]) == not_drafts(library)
     cold = exported(library, tmp_path / "cold", jobs=2)  # fills the cache, in two workers
     warm = exported(library, tmp_path / "warm", jobs=2)
     warm_serial = exported(library, tmp_path / "warm-serial", jobs=1)
@@ -188,7 +194,7 @@ def test_an_incident_is_written_as_json_dumps_writes_its_dump(library):
         expected = json.dumps(exported.model_dump(mode="json"), ensure_ascii=False, indent=2)
         assert model_json(exported) == expected.encode("utf-8")
         written += 1
-    assert written == 39
+    assert written == not_drafts(library) > 30
 
 
 CELLS = st.lists(

@@ -45,6 +45,38 @@ def test_phrases_match_through_particles_spacing_and_inflection(matcher, text, t
     assert term in terms(matcher, text)
 
 
+@pytest.mark.parametrize(
+    ("text", "term"),
+    [
+        ("데이터 손실은 없었고 사용자 데이터를 잃지 않았다.", "data-loss"),
+        ("사용자 데이터는 결국 잃지 않았지만 서비스가 멈췄다", "data-loss"),
+        ("데이터 손실 없이 복구했다", "data-loss"),
+        ("데이터손실없음", "data-loss"),
+        ("학습이 멈추지는 않았다", "training-stall"),
+        ("링크 플래핑은 없었다", "link-flapping"),
+        ("There was no data loss.", "data-loss"),
+        ("Recovered without any data loss.", "data-loss"),
+    ],
+)
+def test_a_negated_phrase_is_not_a_match(matcher, text, term):
+    assert term not in terms(matcher, text)
+
+
+@pytest.mark.parametrize(
+    ("text", "term"),
+    [
+        ("사용자 데이터를 잃었다", "data-loss"),
+        ("데이터 손실이 컸다", "data-loss"),
+        ("단일 장애점을 없애고 이중화했다", "single-point-of-failure"),  # 없애다: to remove
+        ("처리량 저하를 막지 못했다", "throughput-degradation"),  # 못 governs 막다
+        ("제어 평면이 응답하지 않았다", "control-plane-unresponsive"),  # negative by meaning
+        ("No alert fired; data loss followed.", "data-loss"),
+    ],
+)
+def test_a_phrase_near_a_negation_it_does_not_govern_still_matches(matcher, text, term):
+    assert term in terms(matcher, text)
+
+
 def test_unrelated_text_matches_nothing_of_the_kind(matcher):
     found = terms(matcher, "점심으로 김밥을 먹었다")
     assert "training-stall" not in found and "throughput-degradation" not in found
@@ -73,7 +105,12 @@ def test_missing_terms_come_with_the_phrase_and_field_that_suggest_them(tmp_path
     stall = symptoms["training-stall"]
     assert set(stall) == {"term", "score", "evidence"}
     assert 0 < stall["score"] <= 1
-    assert {"phrase": "학습이 멈", "field": "symptom"} in stall["evidence"]
+    # The words as they stand in the file (a reviewer can search for them), and the alias.
+    assert {
+        "phrase": "타임아웃으로 학습이 멈췄다.",
+        "field": "symptom",
+        "alias": "학습이 멈",
+    } in stall["evidence"]
     components = {s["term"] for s in result["facets"]["components"]["missing"]}
     assert "nic" in components
     assert "nccl" not in components  # carried already
@@ -138,6 +175,28 @@ def test_neighbours_carrying_a_term_are_evidence(tmp_path):
     weka = next(s for s in result["facets"]["components"]["missing"] if s["term"] == "weka")
     neighbours = [e["incident"] for e in weka["evidence"] if "incident" in e]
     assert neighbours == ["IL-0001", "IL-0002", "IL-0003"]
+
+
+def test_a_negated_symptom_is_not_suggested_and_quotes_stand_in_the_file(tmp_path):
+    text = incident(
+        "IL-0001",
+        ("학습 처리량이 떨어졌다.", "데이터 손실은 없었고 사용자 데이터를 잃지 않았다."),
+        ("처리량 그래프에서 보였다.", "메타데이터 서버의 처리량 저하가 그래프에서 보였다."),
+    )
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": text})
+    [result] = suggest_json(str(root / "incidents" / "IL-0001.yaml"), "--root", str(root))
+    facets = result["facets"]
+    assert "data-loss" not in {s["term"] for s in facets["symptoms"]["missing"]}
+    quoted = [
+        e["phrase"]
+        for dimension in facets.values()
+        for kind in ("missing", "unsupported")
+        for s in dimension[kind]
+        for e in s["evidence"]
+        if "phrase" in e
+    ]
+    assert "메타데이터 서버의 처리량" in quoted  # the alias 메타데이터 서버, a word after it
+    assert all(phrase in text for phrase in quoted)
 
 
 def gitlab_suggestions(tmp_path: Path) -> dict[str, dict]:

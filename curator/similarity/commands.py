@@ -153,7 +153,7 @@ def suggest_text(results: list[tuple[Input, dict[str, DimensionSuggestions]]]) -
 
 def _evidence_text(evidence: dict[str, Any]) -> str:
     if "phrase" in evidence:
-        return f"{evidence['field']}: “{evidence['phrase']}”"
+        return f"{evidence['field']}: “{evidence['phrase']}” (matches “{evidence['alias']}”)"
     similarity = evidence["similarity"]
     which = "possible duplicate" if evidence["kind"] == "duplicate" else "similar incident"
     return f"{which} {evidence['incident']} carries it (similarity {similarity:.2f})"

@@ -9,20 +9,31 @@ An alias matches when its words appear in order in the text's tokens (text.token
 - English words match after light stemming and case folding (flapping → flap);
 - one unrelated word may stand between two alias words (학습이 갑자기 멈췄다);
 - spacing may differ: "처리량저하" matches 처리량 저하, and "타임 아웃" matches 타임아웃.
+A match that is negated is no match: in Korean by what directly follows it (데이터를 잃지
+않았다, 복구하지 못했다, 손실은 없었다, 손실 없이), in English by what directly precedes it
+(no data loss, without any data loss, never lost data).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
 from curator.model import DIMENSIONS
-from curator.similarity.text import strip_particle, tokens
+from curator.similarity.text import strip_particle, token_spans, tokens
 from curator.taxonomy import Taxonomy
 
 _FIRST, _LAST = 0xAC00, 0xD7A3
 _SYLLABLES_PER_INITIAL = 588  # 21 vowels × 28 finals
 _FINAL_M = 16  # index of ㅁ among the final consonants
+# Korean negates after the word it governs: the rest of the matched word, then the next word.
+_KO_PARTICLE = re.compile(r"(?:[은는이가도을를]|조차|마저)?")
+_KO_NONE = r"없(?:었|이|는|다|고|음)"  # there was none; not 없애다 (to remove)
+_KO_NEGATED_REST = re.compile(rf"(?:[은는이가도]|조차)?{_KO_NONE}|.*지[는도]?(?:않|못)")
+_KO_BEFORE_NEGATION = re.compile(r".*지[는도]?")  # 잃지 | 않았다, 멈추지는 | 않았다
+_EN_NEGATION = re.compile(r"(?:\b(?:not|no|never|without)|n't)\s+(?:(?:a|an|the|any)\s+)?\Z", re.I)
+_CONTEXT = 200  # characters looked at for the word before a match, and for an English negation
 
 
 def _is_hangul(token: str) -> bool:
@@ -110,8 +121,9 @@ class Phrase:
 class Hit:
     dimension: str
     term: str
-    phrase: str  # the label or alias that matched
+    alias: str  # the label or alias that matched
     field: str
+    quote: str  # the words it matched as they stand in the text, and a word either side
 
 
 class Matcher:
@@ -143,24 +155,30 @@ class Matcher:
             self.joined.setdefault(joined.key, []).append((joined, phrase))
 
     def find(self, text: str, field: str = "text") -> Iterator[Hit]:
-        """Every (term, phrase) found in `text`, once each."""
-        found = tokens(text)
+        """Every (term, phrase) found in `text` and not negated there, once each."""
+        spans = token_spans(text)
+        found = [token for token, _, _ in spans]
         seen: set[tuple[str, str]] = set()
         for start in range(len(found)):
-            for phrase in self._matches_at(found, start):
-                if (phrase.term, phrase.text) not in seen:
-                    seen.add((phrase.term, phrase.text))
-                    yield Hit(phrase.dimension, phrase.term, phrase.text, field)
+            for phrase, end, used in self._matches_at(found, start):
+                if (phrase.term, phrase.text) in seen or _negated(text, spans, start, end, used):
+                    continue
+                seen.add((phrase.term, phrase.text))
+                quote = _quote(text, spans[start][1], spans[end - 1][2])
+                yield Hit(phrase.dimension, phrase.term, phrase.text, field, quote)
 
-    def _matches_at(self, found: list[str], start: int) -> Iterator[Phrase]:
+    def _matches_at(self, found: list[str], start: int) -> Iterator[tuple[Phrase, int, int]]:
+        """Each phrase matching at found[start], with the end of its match and how many
+        characters of the last word it matched (the rest is particles and endings)."""
         word = found[start]
         for phrase in self._candidates(word):
-            if phrase.match_at(found, start):
-                yield phrase
+            end = phrase.match_at(found, start)
+            if end:
+                yield phrase, end, len(phrase.words[-1].text)
         # Spacing variants: an alias written apart found written together ("처리량저하가")…
         for joined, phrase in self.joined.get(word[0], []):
             if joined.matches(word):
-                yield phrase
+                yield phrase, start + 1, len(joined.text)
         # …and one written together found apart ("타임 아웃").
         if start + 1 < len(found) and _is_hangul(word) and _is_hangul(found[start + 1]):
             together = word + found[start + 1]
@@ -168,8 +186,40 @@ class Matcher:
                 first = phrase.words[0]
                 spans_both = len(first.text) > len(word) and first.matches(together)
                 if len(phrase.words) == 1 and spans_both:
-                    yield phrase
+                    yield phrase, start + 2, len(first.text) - len(word)
 
     def _candidates(self, word: str) -> list[Phrase]:
         key = word[0] if _is_hangul(word) else word
         return self.by_key.get(key, [])
+
+
+def _negated(text: str, spans: list[tuple[str, int, int]], start: int, end: int, used: int) -> bool:
+    """Whether the match of spans[start:end] is negated where it stands."""
+    last, _, last_end = spans[end - 1]
+    rest = last[used:]
+    following = ""
+    if end < len(spans) and text[last_end : spans[end][1]].isspace():
+        following = spans[end][0]
+    before = text[max(0, spans[start][1] - _CONTEXT) : spans[start][1]]
+    return bool(
+        _KO_NEGATED_REST.match(rest)
+        or (_KO_BEFORE_NEGATION.fullmatch(rest) and following.startswith(("않", "못")))
+        or (_KO_PARTICLE.fullmatch(rest) and re.match(_KO_NONE, following))
+        or _EN_NEGATION.search(before)
+    )
+
+
+def _quote(text: str, start: int, end: int) -> str:
+    """text[start:end] widened to whole words and one more word either side, within its
+    line: words a reviewer can find in the file."""
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", end)
+    line_end = len(text) if line_end < 0 else line_end
+    first = max(line_start, start - _CONTEXT)
+    before = _WORD_BEFORE.search(text, first, start)
+    after = _WORD_AFTER.match(text, end, line_end)
+    return text[before.start() if before else start : after.end() if after else end].strip()
+
+
+_WORD_BEFORE = re.compile(r"(?:\S+\s+)?\S*\Z")
+_WORD_AFTER = re.compile(r"\S*(?:\s+\S+)?")

@@ -84,7 +84,7 @@ def recognise(matcher: Matcher, taxonomy: Taxonomy, query: str) -> list[Recognis
         term = taxonomy.term(hit.dimension, hit.term)
         if term is not None and (hit.dimension, hit.term) not in found:
             found[(hit.dimension, hit.term)] = Recognised(
-                hit.dimension, hit.term, term.label.ko, hit.phrase
+                hit.dimension, hit.term, term.label.ko, hit.alias
             )
     # A parent named only through its child's phrase adds nothing to the child.
     implied = {

@@ -54,7 +54,9 @@ class TermEvidence:
         return 1.0 - (1.0 - self.phrase_strength) * (1.0 - self.neighbour_strength)
 
     def to_json(self) -> list[dict[str, Any]]:
-        shown: list[dict[str, Any]] = [{"phrase": h.phrase, "field": h.field} for h in self.phrases]
+        shown: list[dict[str, Any]] = [
+            {"phrase": h.quote, "field": h.field, "alias": h.alias} for h in self.phrases
+        ]
         shown += [
             {"incident": incident, "similarity": round(similarity, 3), "kind": _kind(similarity)}
             for incident, similarity in self.neighbours[:_SHOWN_NEIGHBOURS]

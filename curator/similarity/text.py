@@ -85,12 +85,33 @@ def stem(word: str) -> str:
 def tokens(text: str) -> list[str]:
     """Normalised words split at script changes; stand-alone particles dropped; English
     words stemmed. "NCCL의 타임아웃이" → ["nccl", "타임아웃이"]."""
+    return [token for token, _, _ in token_spans(text)]
+
+
+def token_spans(text: str) -> list[tuple[str, int, int]]:
+    """tokens(text), each with the start and end in `text` of the words it was read from,
+    so that evidence can quote the text as it stands."""
+    folded = normalise(text)
+    origin = _origin(text, folded)
     found = []
-    for token in _TOKEN.findall(normalise(text)):
+    for match in _TOKEN.finditer(folded):
+        token = match.group()
         if token in PARTICLES:
             continue
-        found.append(stem(token) if token[0].isalpha() and token.isascii() else token)
+        if token[0].isalpha() and token.isascii():
+            token = stem(token)
+        found.append((token, origin[match.start()], origin[match.end() - 1] + 1))
     return found
+
+
+def _origin(text: str, folded: str) -> list[int] | range:
+    """Where in `text` each character of `folded` (its normalised form) comes from."""
+    if len(folded) == len(text):
+        return range(len(text))  # the usual case: NFKC and case folding kept every place
+    starts = [i for i, char in enumerate(text) for _ in normalise(char)]
+    if len(starts) != len(folded):  # characters composed across each other (rare jamo)
+        return [min(i, len(text) - 1) for i in range(len(folded))]
+    return starts
 
 
 def strip_particle(token: str) -> str:
