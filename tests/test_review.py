@@ -265,9 +265,10 @@ def test_a_duplicate_is_found_and_facets_are_judged(repo):
     assert "capacity-limit" in [t["term"] for t in causes["missing"]]
     assert file["facets"]["causes"] == ["hardware-failure"]
     evidence = [e for t in causes["missing"] for e in t["evidence"]]
-    assert evidence and all(  # as docs/review.md says: four keys, two of them null
-        list(e) == ["phrase", "field", "incident", "similarity"]
+    assert evidence and all(  # as docs/review.md says: five keys, the unused null
+        list(e) == ["phrase", "field", "incident", "similarity", "kind"]
         and (e["phrase"] is None) == (e["field"] is None) != (e["incident"] is None)
+        and (e["incident"] is None) == (e["kind"] is None)
         for e in evidence
     )
 

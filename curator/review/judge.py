@@ -74,5 +74,9 @@ def _judgement(suggestion: Suggestion) -> TermJudgement:
 
 def _evidence(item: dict[str, Any]) -> Evidence:
     return Evidence.model_validate(
-        {key: item[key] for key in ("phrase", "field", "incident", "similarity") if key in item}
+        {
+            key: item[key]
+            for key in ("phrase", "field", "incident", "similarity", "kind")
+            if key in item
+        }
     )

@@ -259,7 +259,8 @@ def _evidence(evidence: Evidence) -> str:
         parts.append(f"“{inert(evidence.phrase, 120)}”{where}")
     if evidence.incident is not None:
         similarity = f" ({evidence.similarity:.2f})" if evidence.similarity is not None else ""
-        parts.append(f"{inert(evidence.incident, 60)} carries it{similarity}")
+        which = "possible duplicate " if evidence.kind == "duplicate" else ""
+        parts.append(f"{which}{inert(evidence.incident, 60)} carries it{similarity}")
     return ", ".join(parts)
 
 

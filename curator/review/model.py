@@ -65,6 +65,7 @@ class Evidence(_Value):
     field: str | None = None
     incident: str | None = None
     similarity: float | None = None
+    kind: Literal["duplicate", "related"] | None = None  # of the incident, as `similar` says
 
 
 class TermJudgement(_Value):

@@ -123,7 +123,10 @@ class Judge:
         if not rows:
             return None
         evidence = Evidence.of(self, record)
-        return evidence.match(rows[0], float(evidence.combined()[rows[0]]))
+        score = evidence.combined()
+        for row in self._self_rows(record):  # (a withdrawn record is a copy of `other_id`)
+            score[row] = -1.0
+        return evidence.match(rows[0], score, score)
 
     def _self_rows(self, record: Record) -> list[int]:
         return [self.index.by_path[record.path]] if record.path in self.index.by_path else []
