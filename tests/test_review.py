@@ -9,7 +9,9 @@ from pathlib import Path
 import pytest
 from conftest import run_curator, write_library
 
+from curator.library import Library
 from curator.review.build import build_review
+from curator.review.judge import LibraryJudge
 from incidents import incident
 
 AUTHOR = ["-c", "user.name=Test", "-c", "user.email=test@example.com"]
@@ -406,3 +408,74 @@ def test_hostile_text_in_an_incident_file_comes_out_inert(repo):
         "\\[x\\]\\(https:&#8203;//evil.example\\) \\!\\[i\\]\\(y\\) \\| a \\| \\#&#8203;1"
     )
     assert "</details>" not in run.out.replace("\n</details>", "")
+
+
+def merged_meanwhile(repo: Path, name: str, text: str) -> str:
+    """`text` committed to main after the `change` branch started; main's new tip."""
+    git(repo, "checkout", "-q", "main")
+    write(repo, name, text)
+    tip = commit(repo, "merged meanwhile")
+    git(repo, "checkout", "-q", "change")
+    return tip
+
+
+SAME_EVENT = (*DIFFERENT, ("postmortems/IL-0005", "postmortems/IL-0004"))
+
+
+def test_an_incident_merged_to_the_base_since_the_branch_started_is_judged_against(repo):
+    base = git(repo, "rev-parse", "main")
+    tip = merged_meanwhile(repo, "IL-0004.yaml", incident("IL-0004", *DIFFERENT))
+    write(repo, "IL-0005.yaml", incident("IL-0005", *SAME_EVENT))  # the same event again
+    commit(repo, "add")
+    code, report = review_json(repo)
+    assert code == 0 and (report["base"], report["base_tip"]) == (base, tip)
+    [file] = report["files"]  # lint is of the head alone: no IL502 for the shared URL
+    assert [f["code"] for f in file["findings"]] == []
+    twin, *others = file["matches"]
+    assert (twin["id"], twin["score"], twin["kind"], twin["on_base"]) == (
+        "IL-0004",
+        1.0,
+        "duplicate",
+        True,
+    )
+    assert "same source URL https://example.com/postmortems/IL-0004" in twin["reasons"]
+    assert others and not any(m["on_base"] for m in others)
+
+
+def test_a_withdrawal_may_name_an_incident_merged_to_the_base_meanwhile(repo):
+    merged_meanwhile(repo, "IL-0004.yaml", incident("IL-0004", *DIFFERENT))
+    text = incident("IL-0005", *SAME_EVENT)
+    write(repo, "IL-0005.yaml", withdraw(text, "IL-0004"))
+    commit(repo, "add, withdrawn as a repeat of what main has now")
+    _, report = review_json(repo)
+    claimed = report["files"][0]["duplicate_of"]
+    assert (claimed["id"], claimed["kind"], claimed["on_base"]) == ("IL-0004", "duplicate", True)
+
+
+def test_what_main_numbered_or_changed_meanwhile_is_judged_as_at_the_head(repo):
+    # IL-NEW-x was there when the branch started; main numbers it IL-0004 (a rename, not a
+    # new incident: judged against, it would be taken for a repeat of itself) and rewords
+    # IL-0001 (the head's copy is what the branch sees).
+    git(repo, "checkout", "-q", "main")
+    write(repo, "IL-NEW-x.yaml", incident("IL-NEW-x", *DIFFERENT))
+    commit(repo, "a new incident")
+    git(repo, "checkout", "-q", "-B", "change")
+    git(repo, "checkout", "-q", "main")
+    git(repo, "mv", "incidents/IL-NEW-x.yaml", "incidents/IL-0004.yaml")
+    write(repo, "IL-0004.yaml", incident("IL-0004", *DIFFERENT))
+    write(repo, "IL-0001.yaml", incident("IL-0001", *DIFFERENT))
+    commit(repo, "number it, reword another")
+    git(repo, "checkout", "-q", "change")
+    write(repo, "IL-NEW-x.yaml", incident("IL-NEW-x", *DIFFERENT, ("실패했다.", "실패했다 .")))
+    commit(repo, "typo")
+    seen: list[tuple[Path, frozenset[str]]] = []
+
+    def judge_for(library: Library, on_base: frozenset[str]) -> LibraryJudge:
+        seen.append((library.root, on_base))
+        return LibraryJudge(library, on_base)
+
+    review = build_review(repo, "main", "HEAD", judge_for)
+    assert seen == [(repo.resolve(), frozenset())]  # the checkout itself: nothing copied
+    [file] = review.files
+    assert [m.id for m in file.matches if m.kind == "duplicate"] == []
+    assert not any(m.on_base for m in file.matches)

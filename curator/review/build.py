@@ -4,6 +4,10 @@ The head is read from the checkout itself when it is that commit and nothing und
 library differs from it (the CI case: no copy), and otherwise from the commit, written to a
 temporary folder with `git archive`: `curator review` never checks anything out, and what it
 lints is exactly the commit it names, whatever the working tree holds.
+
+The judgements are against the library the change will be merged into: the head's, plus the
+incidents the base branch gained since the change branched off (another copy, made only when
+there are such incidents).
 """
 
 from __future__ import annotations
@@ -12,7 +16,7 @@ import tempfile
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any, Protocol
 
 from curator.findings import Finding, Severity
@@ -28,7 +32,8 @@ from curator.taxonomy import Taxonomy
 
 
 class Judge(Protocol):
-    """What `similar` and `suggest` say about one incident file of the head library."""
+    """What `similar` and `suggest` say about one incident file of the head, judged against
+    the head's library and what the base branch added since (`Match.on_base`)."""
 
     def matches(self, path: Path) -> list[Match]: ...
 
@@ -44,6 +49,7 @@ class Revisions:
     prefix: str  # the library's folder in the repository, "" at its top
     base: str  # the merge base of the two revisions: what the change is compared with
     head: str
+    tip: str  # the base as given: the base branch's tip, which may be ahead of `base`
 
 
 def resolve(root: Path, base: str, head: str) -> Revisions:
@@ -51,24 +57,34 @@ def resolve(root: Path, base: str, head: str) -> Revisions:
     prefix = root.resolve().relative_to(repo).as_posix()
     prefix = "" if prefix == "." else prefix
     base_sha, head_sha = git.commit_of(repo, base), git.commit_of(repo, head)
-    return Revisions(repo, prefix, git.merge_base(repo, base_sha, head_sha), head_sha)
+    merge_base = git.merge_base(repo, base_sha, head_sha)
+    return Revisions(repo, prefix, merge_base, head_sha, base_sha)
 
 
 def _in_library(prefix: str, *names: str) -> str:
     return "/".join(p for p in (prefix, *names) if p)
 
 
+def _folders(revisions: Revisions) -> list[str]:
+    return [_in_library(revisions.prefix, name) for name in (INCIDENTS, SCHEMA)]
+
+
 @contextmanager
 def tree_at(revisions: Revisions, commit: str) -> Iterator[Path]:
     """A folder laid out like the repository, holding the library as it is at `commit`."""
-    folders = [_in_library(revisions.prefix, name) for name in (INCIDENTS, SCHEMA)]
     repo = revisions.repo
-    if git.head_commit(repo) == commit and git.is_clean(repo, *folders):
+    if git.head_commit(repo) == commit and git.is_clean(repo, *_folders(revisions)):
         yield repo
         return
+    with _copy_at(revisions, commit) as tree:
+        yield tree
+
+
+@contextmanager
+def _copy_at(revisions: Revisions, commit: str) -> Iterator[Path]:
     with tempfile.TemporaryDirectory(prefix="curator-review-") as temporary:
         tree = Path(temporary).resolve()
-        git.materialise(repo, commit, tree, *folders)
+        git.materialise(revisions.repo, commit, tree, *_folders(revisions))
         yield tree
 
 
@@ -92,12 +108,12 @@ def build_review(root: Path, base: str, head: str, judge_for: JudgeFactory | Non
         findings = lint(library, cwd=tree)
         elsewhere = [f for f in findings if f.severity is Severity.ERROR and f.path not in touched]
         caused = _new_since_base(elsewhere, revisions)
-        judge = judge_for(library) if judge_for and changes else None
         olds = [_at_base(revisions, c) for c in changes]
-        files = [
-            _file_review(c, o, tree, findings, judge, library.taxonomy)
-            for c, o in zip(changes, olds, strict=True)
-        ]
+        with _judge(revisions, library, judge_for if changes else None) as judge:
+            files = [
+                _file_review(c, o, tree, findings, judge, library.taxonomy)
+                for c, o in zip(changes, olds, strict=True)
+            ]
         head_ids = {path.stem for path in library.incident_paths()}
         broken = [_broken_by_change(p, tree, caused) for p in sorted({f.path for f in caused})]
     files = [
@@ -107,6 +123,7 @@ def build_review(root: Path, base: str, head: str, judge_for: JudgeFactory | Non
     return Review(
         base=revisions.base,
         head=revisions.head,
+        base_tip=revisions.tip,
         root=revisions.prefix,
         files=[*files, *broken],
         errors_elsewhere=len(elsewhere) - len(caused),
@@ -147,7 +164,48 @@ def _broken_by_change(path: str, tree: Path, caused: Sequence[Finding]) -> FileR
 
 
 class JudgeFactory(Protocol):
-    def __call__(self, library: Library) -> Judge: ...
+    def __call__(self, library: Library, on_base: frozenset[str]) -> Judge: ...
+
+
+@contextmanager
+def _judge(
+    revisions: Revisions, head: Library, judge_for: JudgeFactory | None
+) -> Iterator[Judge | None]:
+    """The judge of the head's incidents, against the library the change will be merged
+    into: without it, an incident merged to the base branch after the change branched off is
+    found as a duplicate only once both are merged (by lint, IL502), too late to decline the
+    repeat. The head's library itself, unless the base branch added incidents."""
+    if judge_for is None:
+        yield None
+        return
+    added = _added_on_base(revisions, head)
+    if not added:
+        yield judge_for(head, frozenset())
+        return
+    with _copy_at(revisions, revisions.head) as tree:
+        git.materialise(revisions.repo, revisions.tip, tree, *added)
+        on_base = frozenset(f"{INCIDENTS}/{PurePosixPath(p).name}" for p in added)
+        yield judge_for(Library.at(_library_in(tree, revisions)), on_base)
+
+
+def _added_on_base(revisions: Revisions, head: Library) -> list[str]:
+    """Incident files (repository-relative) that the base branch's tip has and the head does
+    not: added there since the merge base. Renames count as what they are, not as new
+    files: an incident the base numbered (IL-NEW-x → IL-0301) is the one the head still has
+    under its old name, and judged against it would be taken for a repeat of itself. Files
+    the base changed are judged as at the head: that is the text the change was written
+    against, and a merge keeps the incident, whichever words it ends with."""
+    if revisions.tip == revisions.base:
+        return []
+    incidents = _in_library(revisions.prefix, INCIDENTS)
+    changes = git.changed_files(revisions.repo, revisions.base, revisions.tip, incidents + "/")
+    return [
+        c.path
+        for c in changes
+        if c.change == "added"
+        and str(PurePosixPath(c.path).parent) == incidents
+        and not (head.incidents_dir / PurePosixPath(c.path).name).exists()
+    ]
 
 
 def _at_base(revisions: Revisions, change: FileChange) -> bytes | None:

@@ -6,10 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from curator.library import Library
+from curator.library import INCIDENTS, Library
 from curator.review.model import Evidence, FacetJudgement, Match, TermJudgement
 from curator.similarity.records import Record, read_record
 from curator.similarity.similar import Judge as Similarity
+from curator.similarity.similar import Match as Similar
 from curator.similarity.store import load_index
 from curator.similarity.suggest import Suggester, Suggestion
 
@@ -17,38 +18,42 @@ TOP = 5  # as many possible duplicates and related incidents as a reviewer reads
 
 
 class LibraryJudge:
-    """Judgements on incident files of one library, against the whole of it."""
+    """Judgements on incident files against the whole of one library; `on_base`: the
+    library-relative paths in it of incidents only the base branch's tip has."""
 
-    def __init__(self, library: Library) -> None:
+    def __init__(self, library: Library, on_base: frozenset[str] = frozenset()) -> None:
         self.library = library
+        self.on_base = on_base
         index = load_index(library)
         self.similarity = Similarity(index)
         self.suggester = Suggester(index, library.taxonomy, self.similarity)
 
     def _record(self, path: Path) -> Record | None:
-        return read_record(path, path.relative_to(self.library.root).as_posix())
+        # Its place by name, not by folder: the file is read from the head's tree, which
+        # need not be the library judged against (a copy with the base's additions), and
+        # that place is how the index knows a file is the incident itself.
+        return read_record(path, f"{INCIDENTS}/{path.name}")
 
-    def matches(self, path: Path) -> list[Match]:
-        record = self._record(path)
-        if record is None:
-            return []
-        return [
-            Match(id=m.id, score=m.score, reasons=m.reasons, kind=m.kind, title=m.title)
-            for m in self.similarity.similar(record, top=TOP)
-        ]
-
-    def compare(self, path: Path, other_id: str) -> Match | None:
-        record = self._record(path)
-        found = self.similarity.compare(record, other_id) if record else None
-        if found is None:
-            return None
+    def _match(self, found: Similar) -> Match:
         return Match(
             id=found.id,
             score=found.score,
             reasons=found.reasons,
             kind=found.kind,
             title=found.title,
+            on_base=found.path in self.on_base,
         )
+
+    def matches(self, path: Path) -> list[Match]:
+        record = self._record(path)
+        if record is None:
+            return []
+        return [self._match(m) for m in self.similarity.similar(record, top=TOP)]
+
+    def compare(self, path: Path, other_id: str) -> Match | None:
+        record = self._record(path)
+        found = self.similarity.compare(record, other_id) if record else None
+        return self._match(found) if found else None
 
     def suggestions(self, path: Path) -> list[FacetJudgement]:
         record = self._record(path)

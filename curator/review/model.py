@@ -55,6 +55,11 @@ class Match(_Value):
     reasons: list[str] = Field(default_factory=list, max_length=100)
     kind: Literal["duplicate", "related"]
     title: str | None = None
+    on_base: bool = Field(
+        default=False,
+        description="The incident is not on this branch: it was merged to the base branch "
+        "since the branch started (it is at `base_tip`, not at `head`).",
+    )
 
 
 class Evidence(_Value):
@@ -135,6 +140,11 @@ class Review(_Value):
     version: Literal[1] = REPORT_VERSION
     base: Sha = Field(description="The commit compared against (the merge base).")
     head: Sha
+    base_tip: Sha | None = Field(
+        default=None,
+        description="The base commit as given (the base branch's tip): the incident files "
+        "added there since `base` are judged against too (`on_base` matches).",
+    )
     root: str = Field(
         default="", description="The library's folder in the repository; empty at its top."
     )
