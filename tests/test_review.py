@@ -426,7 +426,7 @@ def test_an_incident_merged_to_the_base_since_the_branch_started_is_judged_again
     base = git(repo, "rev-parse", "main")
     tip = merged_meanwhile(repo, "IL-0004.yaml", incident("IL-0004", *DIFFERENT))
     write(repo, "IL-0005.yaml", incident("IL-0005", *SAME_EVENT))  # the same event again
-    commit(repo, "add")
+    head = commit(repo, "add")
     code, report = review_json(repo)
     assert code == 0 and (report["base"], report["base_tip"]) == (base, tip)
     [file] = report["files"]  # lint is of the head alone: no IL502 for the shared URL
@@ -440,6 +440,21 @@ def test_an_incident_merged_to_the_base_since_the_branch_started_is_judged_again
     )
     assert "same source URL https://example.com/postmortems/IL-0004" in twin["reasons"]
     assert others and not any(m["on_base"] for m in others)
+    env = {"GITHUB_REPOSITORY": "o/r"}
+    comment = run_curator("review", "--base", "main", cwd=repo, env=env).out
+    assert comment.splitlines()[1].startswith("### ✅ 0 errors · ✅ 0 warnings · ❌ 1 possible")
+    assert (
+        f"| [IL-0004](https://github.com/o/r/blob/{tip}/incidents/IL-0004.yaml) (merged to the "
+        "base branch since this branch started) | DNS 설정 변경으로 API 가 멈췄다 | 1.00 |"
+    ) in comment
+    assert f"[IL-0001](https://github.com/o/r/blob/{head}/incidents/IL-0001.yaml) |" in comment
+    assert f"`curator review --base {tip[:12]} --head {head[:12]}`" in comment
+    notices = run_curator("review", "--base", "main", "--format", "github", cwd=repo).out
+    assert (
+        "::notice file=incidents/IL-0005.yaml,line=1,title=possible duplicate::possible "
+        "duplicate of IL-0004 (score 1.00, merged to the base branch since this branch "
+        "started): DNS 설정 변경으로 API 가 멈췄다"
+    ) in notices.splitlines()
 
 
 def test_a_withdrawal_may_name_an_incident_merged_to_the_base_meanwhile(repo):

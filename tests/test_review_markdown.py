@@ -448,3 +448,26 @@ def test_when_not_even_every_line_fits_errors_are_the_lines_kept():
     assert utf16_length(text) <= COMMENT_LIMIT
     assert all(f"incidents/IL-NEW-{n:04d}.yaml" in text for n in range(400))
     assert re.search(r"… and \d+ more files with findings", text)
+
+
+def test_a_match_merged_to_the_base_meanwhile_is_said_so_and_linked_at_the_base_tip():
+    tip = "3" * 40
+    file = FileReview(
+        path="incidents/IL-NEW-gh2.yaml",
+        change="added",
+        matches=[
+            Match(id="IL-NEW-gh", score=1.0, kind="duplicate", title="GitHub 2018", on_base=True),
+            Match(id="IL-0262", score=0.97, kind="duplicate", title="GitHub 2018"),
+        ],
+    )
+    text = render(Review(base=BASE, head=HEAD, base_tip=tip, files=[file]), LINKS, COMMENT)
+    assert (
+        f"| [IL-NEW-gh]({OURS}blob/{tip}/incidents/IL-NEW-gh.yaml) (merged to the base branch "
+        "since this branch started) | GitHub 2018 | 1.00 |  |"
+    ) in text
+    assert f"| [IL-0262]({OURS}blob/{HEAD}/incidents/IL-0262.yaml) | GitHub 2018 | 0.97 |" in text
+    assert "`curator review --base 333333333333 --head 222222222222`" in text
+    # A report that does not say where the base's tip is: no link (the head has no such file).
+    untold = render(Review(base=BASE, head=HEAD, files=[file]), LINKS, COMMENT)
+    assert "| IL-NEW-gh (merged to the base branch since this branch started) |" in untold
+    assert "`curator review --base 111111111111 --head 222222222222`" in untold

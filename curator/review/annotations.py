@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from curator.findings import Finding, Severity
 from curator.report import github_annotation
+from curator.review.markdown import ON_BASE
 from curator.review.model import ReportFinding, Review
 
 PER_STEP = 10  # GitHub's limit for each of error, warning and notice annotations
@@ -24,7 +25,9 @@ def workflow_commands(review: Review) -> list[str]:
     omitted_warnings = max(len(warnings) - PER_STEP, 0)
     room = PER_STEP - 1 if omitted_errors or omitted_warnings else PER_STEP
     for path, match in notices[:room]:
-        message = f"possible duplicate of {match.id} (score {match.score:.2f}): {match.title or ''}"
+        where = f", {ON_BASE}" if match.on_base else ""
+        score = f"score {match.score:.2f}{where}"
+        message = f"possible duplicate of {match.id} ({score}): {match.title or ''}"
         lines.append(_command("notice", path, 1, "possible duplicate", message))
     if omitted_errors or omitted_warnings or len(notices) > room:
         lines.append(

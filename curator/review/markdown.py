@@ -28,6 +28,7 @@ from curator.review.model import (
 )
 
 MARKER = "<!-- curator-review -->"
+ON_BASE = "merged to the base branch since this branch started"
 COMMENT_LIMIT = 65_536  # GitHub refuses longer issue comments (counted in UTF-16 units)
 SUMMARY_LIMIT = 1024 * 1024  # bytes per step of $GITHUB_STEP_SUMMARY
 VISIBLE = 5  # list entries shown before the rest is folded into <details>
@@ -215,17 +216,26 @@ def _matches(matches: Sequence[Match], links: Links, review: Review) -> list[str
     rows = ["| incident | title | score | reasons |", "| --- | --- | --- | --- |"]
     for match in matches[:50]:
         name = inert(match.id, 60)
-        url = (
-            links.blob(review.head, review.incident_path(match.id)) if _ID.match(match.id) else None
-        )
+        url = _match_url(match, links, review)
+        where = f" ({ON_BASE})" if match.on_base else ""
         title = inert(match.title or "", 200)
         reasons = "; ".join(inert(r, 200) for r in match.reasons[:8])
         rows.append(
-            f"| {link(name, url) if url else name} | {title} | {match.score:.2f} | {reasons} |"
+            f"| {link(name, url) if url else name}{where} | {title} | {match.score:.2f} "
+            f"| {reasons} |"
         )
     if len(matches) > 50:
         rows.append(f"| … | {len(matches) - 50} more in the full report | | |")
     return rows
+
+
+def _match_url(match: Match, links: Links, review: Review) -> str | None:
+    """The incident where it is: at the head, or, merged to the base branch meanwhile, at
+    the base's tip (the head does not have it; no link when the report does not say where)."""
+    sha = review.base_tip if match.on_base else review.head
+    if sha is None or not _ID.match(match.id):
+        return None
+    return links.blob(sha, review.incident_path(match.id))
 
 
 def _claim(claimed: Match, links: Links, review: Review) -> list[str]:
@@ -295,7 +305,9 @@ def _details(summary: str, body: list[str]) -> list[str]:
 
 
 def _footer(review: Review) -> str:
-    base, head = review.base[:12], review.head[:12]
+    # The base as given, not the merge base: the review also judges against what the base
+    # branch gained since, and from the merge base it would not.
+    base, head = (review.base_tip or review.base)[:12], review.head[:12]
     return "\n".join(
         [
             "---",
