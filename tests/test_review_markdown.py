@@ -7,6 +7,7 @@ with `UPDATE_SNAPSHOTS=1 python -m pytest tests/test_review_markdown.py` and rea
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from pathlib import Path
@@ -143,6 +144,17 @@ def sample() -> Review:
 
 def test_the_comment_snapshot():
     assert_snapshot("review_comment.md", render(sample(), LINKS, COMMENT))
+
+
+def test_a_report_from_a_newer_curator_is_read_and_its_new_fields_ignored():
+    # The comment workflow reads a pull request's report with the default branch's curator.
+    data = json.loads(sample().model_dump_json())
+    data["added_later"] = {"anything": 1}
+    data["files"][0]["added_later"] = "@everyone"
+    data["files"][0]["matches"][0]["added_later"] = [1, 2]
+    read = Review.model_validate_json(json.dumps(data))
+    assert read == sample()
+    assert render(read, LINKS, COMMENT) == render(sample(), LINKS, COMMENT)
 
 
 def test_the_local_comment_snapshot_has_no_links():

@@ -29,7 +29,11 @@ _MANY = 10_000
 
 
 class _Value(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # Unknown keys are ignored, not refused: the comment workflow reads the report with the
+    # curator of the default branch, and a pull request that adds a report field (fields
+    # are added within a version, docs/review.md) must not fail its own comment. Nothing
+    # ignored is ever rendered. (Construction is checked by mypy, not by `extra`.)
+    model_config = ConfigDict(extra="ignore", frozen=True)
 
 
 class ReportFinding(_Value):
