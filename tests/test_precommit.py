@@ -74,7 +74,8 @@ def test_the_published_hooks_and_the_config_are_valid_and_agree():
         assert hook["language"] == "python" and hook["pass_filenames"] is True
 
 
-def test_a_broken_incident_is_refused_then_goes_through_after_fix_and_fmt(tmp_path):
+def installed_repo(tmp_path: Path) -> tuple[Path, dict[str, str]]:
+    """A contributor's repository: one incident committed, the hooks installed."""
     repo = library_repo(tmp_path / "repo", {"IL-0001.yaml": incident("IL-0001")})
     env = environment(tmp_path)
     for args in (
@@ -85,6 +86,11 @@ def test_a_broken_incident_is_refused_then_goes_through_after_fix_and_fmt(tmp_pa
         assert run(repo, env, "git", *args).returncode == 0
     installed = run(repo, env, PRE_COMMIT, "install")
     assert installed.returncode == 0, installed.stderr
+    return repo, env
+
+
+def test_a_broken_incident_is_refused_then_goes_through_after_fix_and_fmt(tmp_path):
+    repo, env = installed_repo(tmp_path)
 
     broken = incident(
         "IL-NEW-storage",
@@ -142,15 +148,7 @@ def test_the_fmt_hook_rewrites_a_messy_file_and_stops_the_commit_once(tmp_path):
 def test_a_taxonomy_change_that_breaks_an_incident_is_refused(tmp_path):
     # A commit of the taxonomy alone: the lint hook is named only the taxonomy file, and
     # must still see the incident that the renamed term leaves behind.
-    repo = library_repo(tmp_path / "repo", {"IL-0001.yaml": incident("IL-0001")})
-    env = environment(tmp_path)
-    for args in (
-        ("init", "--quiet", "--initial-branch=main"),
-        ("add", "."),
-        ("commit", "-qm", "x"),
-    ):
-        assert run(repo, env, "git", *args).returncode == 0
-    assert run(repo, env, PRE_COMMIT, "install").returncode == 0
+    repo, env = installed_repo(tmp_path)
     components = repo / "schema" / "taxonomy" / "components.yaml"
     text = components.read_text(encoding="utf-8")
     components.write_text(text.replace("  - id: nccl\n", "  - id: nccl-lib\n"), "utf-8")
