@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 
 from conftest import BROKEN
 
 from curator.findings import Severity
 from curator.library import Library
-from curator.lint import lint
-from curator.rules import ALL, CHANGE_RULES
+from curator.lint import lint, read_incident
+from curator.rules import ALL, CHANGE_RULES, STOPPING
 
 
 def expected() -> set[tuple[str, int, int, str]]:
@@ -64,3 +65,20 @@ def test_a_crashing_rule_becomes_a_finding_and_the_run_goes_on(monkeypatch):
     assert "RuntimeError: boom" in internal[0].message
     # Every other file was still checked.
     assert {f.path for f in findings} >= {"incidents/IL-1001.yaml", "incidents/IL-1025.yaml"}
+
+
+def test_the_stopping_codes_are_exactly_those_of_files_read_as_no_incident():
+    # What the review says ("the other checks have not run") rests on this set.
+    library = Library.at(BROKEN)
+    codes: dict[str, set[str]] = {}
+    for f in lint(library, cwd=BROKEN):
+        codes.setdefault(f.path, set()).add(f.code)
+    checked = 0
+    for path in library.incident_paths():
+        if path.suffix != ".yaml" or not path.is_file():
+            continue
+        file = read_incident(path, path.name, library.taxonomy, dt.date(2026, 1, 1))
+        found = codes.get(f"incidents/{path.name}", set())
+        assert (file.incident is None) == bool(found & STOPPING), (path.name, found)
+        checked += file.incident is None
+    assert checked >= len(STOPPING)  # each stopping rule has its broken example

@@ -483,3 +483,17 @@ def test_a_match_merged_to_the_base_meanwhile_is_said_so_and_linked_at_the_base_
     untold = render(Review(base=BASE, head=HEAD, files=[file]), LINKS, COMMENT)
     assert "| IL-NEW-gh (merged to the base branch since this branch started) |" in untold
     assert "`curator review --base 111111111111 --head 222222222222`" in untold
+
+
+def test_an_error_that_stops_the_other_checks_says_so():
+    def comment(code: str) -> str:
+        broken = FileReview(
+            path="incidents/IL-0009.yaml",
+            change="added",
+            findings=[finding(3, code, "title: holds no visible character")],
+        )
+        return render(Review(base=BASE, head=HEAD, files=[broken]), LINKS, COMMENT)
+
+    said = "the file is not read as an incident: the checks of its terms"
+    assert said in comment("IL201") and said in comment("IL101")
+    assert said not in comment("IL301")  # read, and checked: this is all there is

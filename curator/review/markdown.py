@@ -26,6 +26,7 @@ from curator.review.model import (
     Review,
     TermJudgement,
 )
+from curator.rules import STOPPING
 
 MARKER = "<!-- curator-review -->"
 ON_BASE = "merged to the base branch since this branch started"
@@ -37,6 +38,13 @@ _ID = re.compile(ID_PATTERN)
 _TERM = re.compile(TERM_ID_PATTERN)
 
 Measure = Callable[[str], int]
+
+# Said under errors that stop the rules needing a valid incident, so that nobody takes the
+# short list for all there is to fix.
+_NOT_CHECKED = (
+    "_Until these errors are fixed, the file is not read as an incident: the checks of its "
+    "terms, references, narrative, sources and mentions have not run._"
+)
 
 
 def utf16_length(text: str) -> int:
@@ -188,6 +196,8 @@ def _file_section(file: FileReview, links: Links, review: Review) -> str:
         if found:
             items = [_finding(f, links, sha) for f in found]
             lines += ["", f"**{severity}**", "", *_folded(items, severity.lower())]
+    if any(f.code in STOPPING for f in file.errors()):
+        lines += ["", _NOT_CHECKED]
     if file.duplicates():
         lines += ["", "**Possible duplicates**", "", *_matches(file.duplicates(), links, review)]
     if file.related():

@@ -78,6 +78,9 @@ ALL: tuple[ModuleType, ...] = (
 FILE_RULES = tuple(m for m in ALL if hasattr(m, "check"))
 LIBRARY_RULES = tuple(m for m in ALL if hasattr(m, "check_library"))
 CHANGE_RULES = (incident_removed,)
+# A finding with one of these codes means the file could not be read as an incident, so
+# the rules that need one (terms, references, narrative, sources, mentions) did not run.
+STOPPING = frozenset({"IL101", "IL103", "IL104", "IL105", "IL106", "IL201", "IL202"})
 
 
 def by_code() -> dict[str, Rule]:
