@@ -497,3 +497,24 @@ def test_an_error_that_stops_the_other_checks_says_so():
     said = "the file is not read as an incident: the checks of its terms"
     assert said in comment("IL201") and said in comment("IL101")
     assert said not in comment("IL301")  # read, and checked: this is all there is
+
+
+def test_the_false_duplicate_block_names_the_flagged_ids_and_only_when_there_are_some():
+    def comment(*matches: Match) -> str:
+        file = FileReview(path="incidents/IL-0009.yaml", change="added", matches=list(matches))
+        return render(Review(base=BASE, head=HEAD, files=[file]), LINKS, COMMENT)
+
+    def duplicate(incident_id: str) -> Match:
+        return Match(id=incident_id, score=0.9, kind="duplicate", title="t", reasons=[])
+
+    assert "A false duplicate?" not in comment()
+    assert "A false duplicate?" not in comment(
+        Match(id="IL-0116", score=0.31, kind="related", title="t", reasons=[])
+    )
+    block = comment(duplicate("IL-0198"), duplicate("IL-0025")).split("```yaml\n")[-1]
+    assert block.startswith(
+        "not_duplicate_of:\n  - IL-0198  # if it is a different event\n"
+        "  - IL-0025  # if it is a different event\n```"
+    )
+    forged = comment(duplicate("IL-1\n```\n@everyone")).split("```yaml\n")[-1]
+    assert forged.startswith("not_duplicate_of:\n  - IL-0000  # the incident it was taken for\n")

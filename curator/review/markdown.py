@@ -318,26 +318,39 @@ def _footer(review: Review) -> str:
     # The base as given, not the merge base: the review also judges against what the base
     # branch gained since, and from the merge base it would not.
     base, head = (review.base_tip or review.base)[:12], review.head[:12]
-    return "\n".join(
-        [
-            "---",
-            "",
-            f"**Reproduce locally:** `curator review --base {base} --head {head}` in a "
-            "checkout that has both commits (`pip install -e .` first).",
-            "",
-            "**A false duplicate?** If the incidents describe different events, list the "
-            "other id under `not_duplicate_of` in this incident and push; the pair is not "
-            "flagged again:",
-            "",
-            "```yaml",
-            "not_duplicate_of:",
-            "  - IL-0000  # the incident it was taken for",
-            "```",
-            "",
-            f"<sub>curator {__version__}</sub>",
-            "",
-        ]
+    lines = [
+        "---",
+        "",
+        f"**Reproduce locally:** `curator review --base {base} --head {head}` in a "
+        "checkout that has both commits (`pip install -e .` first).",
+        "",
+    ]
+    if any(file.duplicates() for file in review.files):
+        lines += _not_duplicate(review)
+    return "\n".join([*lines, f"<sub>curator {__version__}</sub>", ""])
+
+
+def _not_duplicate(review: Review) -> list[str]:
+    """How to settle a false duplicate: the block to paste, with the ids flagged when one
+    file has them (ids only, checked against their pattern: the block is code)."""
+    flagged = [file for file in review.files if file.duplicates()]
+    ids = (
+        [m.id for m in flagged[0].duplicates() if _ID.fullmatch(m.id)] if len(flagged) == 1 else []
     )
+    items = [f"  - {i}  # if it is a different event" for i in ids] or [
+        "  - IL-0000  # the incident it was taken for"
+    ]
+    return [
+        "**A false duplicate?** If the incidents describe different events, list the "
+        "other id under `not_duplicate_of` in this incident and push; the pair is not "
+        "flagged again:",
+        "",
+        "```yaml",
+        "not_duplicate_of:",
+        *items,
+        "```",
+        "",
+    ]
 
 
 def _trimmed(
