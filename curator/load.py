@@ -16,6 +16,9 @@ from typing import Any, NamedTuple
 
 import yaml
 
+# libyaml's loader for the token scans of `curator.write`; the pure-Python one without it.
+SCAN_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
 try:  # libyaml is ~10x faster; the pure-Python parser is a correct fallback.
     from yaml._yaml import CParser as _Parser
 except ImportError:  # pragma: no cover - depends on the PyYAML build

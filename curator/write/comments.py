@@ -29,10 +29,7 @@ from typing import Any
 
 import yaml
 
-try:
-    from yaml import CSafeLoader as _Loader
-except ImportError:  # pragma: no cover - depends on the PyYAML build
-    from yaml import SafeLoader as _Loader  # type: ignore[assignment]
+from curator.load import SCAN_LOADER
 
 _COMMENT = re.compile(r"#[^\n\r]*")
 _BLANK = re.compile(r"^[ \t]*\n", re.MULTILINE)  # (`^`: only at the start of a line)
@@ -45,7 +42,7 @@ def comments(text: str) -> list[str]:
     """
     found: list[str] = []
     end = 0
-    for token in yaml.scan(text, Loader=_Loader):
+    for token in yaml.scan(text, Loader=SCAN_LOADER):
         start = token.start_mark.index
         found += _COMMENT.findall(text, end, start) if start > end else []
         if isinstance(token, yaml.ScalarToken) and token.style in ("|", ">"):
@@ -238,7 +235,7 @@ def _nodes(text: str) -> tuple[list[_Node], int]:
     nodes: list[_Node] = []
     stack: list[_Frame] = []
     root_end = len(text)
-    for event in yaml.parse(text, Loader=_Loader):
+    for event in yaml.parse(text, Loader=SCAN_LOADER):
         if isinstance(event, yaml.NodeEvent):
             place: Place = stack[-1].next_place(event) if stack else ((), "root")
             nodes.append(
@@ -278,7 +275,7 @@ class _Text:
         self.breaks = _breaks(text)
         # Zero-width tokens (a block's start or end, a simple key) hold no text.
         self.tokens = [
-            t for t in yaml.scan(text, Loader=_Loader) if t.end_mark.index > t.start_mark.index
+            t for t in yaml.scan(text, Loader=SCAN_LOADER) if t.end_mark.index > t.start_mark.index
         ]
         self.token_ends = [token.end_mark.index for token in self.tokens]
         scalars = [t for t in self.tokens if isinstance(t, yaml.ScalarToken)]

@@ -12,10 +12,7 @@ import re
 
 import yaml
 
-try:
-    from yaml import CSafeLoader as _Loader
-except ImportError:  # pragma: no cover - depends on the PyYAML build
-    from yaml import SafeLoader as _Loader  # type: ignore[assignment]
+from curator.load import SCAN_LOADER
 
 _LINE_END_SPACE = re.compile(r"[ \t]$", re.MULTILINE)
 
@@ -42,7 +39,7 @@ def block_text_lines(text: str) -> set[int]:
     line after the text (after the last line break the block takes), unless the text ends
     the file without a line break."""
     kept: set[int] = set()
-    for token in yaml.scan(text, Loader=_Loader):
+    for token in yaml.scan(text, Loader=SCAN_LOADER):
         if not (isinstance(token, yaml.ScalarToken) and token.style in ("|", ">")):
             continue
         start, end = token.start_mark, token.end_mark
