@@ -105,10 +105,21 @@ def check_terms(taxonomy: Taxonomy, dimension: str, terms: list[str]) -> list[st
         if term is None:
             hint = taxonomy.did_you_mean(dimension, term_id)
             also = f"; did you mean {', '.join(hint)}?" if hint else ""
-            raise DraftError(f"{term_id!r} is not a term of {dimension}{also}")
+            raise DraftError(f"{term_id!r} is not a term of {dimension}{also}{_broken(taxonomy)}")
         if term.deprecated is not None:
             raise DraftError(f"{term_id!r} is deprecated; use {term.deprecated.replaced_by!r}")
     return sorted(set(terms))
+
+
+def _broken(taxonomy: Taxonomy) -> str:
+    """Where the taxonomy itself is broken, if it is: then a term may be missing only
+    because its file could not be read, and the file is what to fix."""
+    if not taxonomy.problems:
+        return ""
+    first = taxonomy.problems[0]
+    where = f"{'/'.join(first.path.parts[-3:])}:{first.position.line}"  # schema/taxonomy/…
+    more = f" (and {len(taxonomy.problems) - 1} more)" if len(taxonomy.problems) > 1 else ""
+    return f"; but the taxonomy is broken: {where}: {first.message}{more}; see `curator lint`"
 
 
 def split_list(text: str) -> list[str]:
@@ -263,7 +274,7 @@ def _terms(
         option = {"causes": "--cause", "components": "--component", "symptoms": "--symptom"}
         raise DraftError(
             f"no {dimension} term could be guessed from the title; give {option[dimension]} TERM "
-            f"(the terms are in schema/taxonomy/{dimension}.yaml)"
+            f"(the terms are in schema/taxonomy/{dimension}.yaml){_broken(taxonomy)}"
         )
     return suggested.get(dimension, []) if dimension in REQUIRED_DIMENSIONS else []
 

@@ -82,6 +82,19 @@ def test_what_other_yaml_tools_would_type_is_written_quoted(tmp_path):
     assert render(text.encode("utf-8")) == text
 
 
+def test_a_term_missing_because_the_taxonomy_is_broken_names_the_broken_file(tmp_path):
+    root = write_library(tmp_path / "lib", {})
+    (root / "schema" / "taxonomy" / "components.yaml").write_text("terms: [\n", "utf-8")
+    for args, said in (
+        (("--cause", "software-defect", "--component", "nccl"), "'nccl' is not a term of"),
+        (("--cause", "software-defect"), "no components term could be guessed"),
+    ):
+        run = new(root, "--title", TITLE, "--source", SOURCE, *args)
+        assert run.code == 2 and list((root / "incidents").iterdir()) == []
+        assert said in run.err and "; but the taxonomy is broken: " in run.err, run.err
+        assert "schema/taxonomy/components.yaml:2: YAML syntax error" in run.err
+
+
 def test_a_korean_title_takes_its_slug_from_the_source_and_names_never_collide(tmp_path):
     root = write_library(tmp_path / "lib", {})
     args = ("--title", "학습 작업이 멈췄다", "--source", "https://example.com/pm/gpu-outage-2024/")
