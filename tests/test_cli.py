@@ -275,3 +275,12 @@ def test_a_taxonomy_file_named_is_checked_as_taxonomy_with_the_whole_library(tmp
         "IL301 [error] 'nccl' is not a term of components; did you mean 'nccl-lib'?"
     ]
     assert "1 error, 0 warnings in 1 file checked" in run.err
+
+
+def test_one_mistake_is_one_finding_a_withdrawal_as_its_own_duplicate(tmp_path):
+    text = incident("IL-0001", ("status: published", "status: withdrawn"))
+    text += "duplicate_of: IL-0001\nwithdrawn_reason: |\n  같은 사건.\n"
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": text})
+    run = run_curator("lint", "--root", str(root), "--format", "json")
+    found = [(f["line"], f["code"], f["message"]) for f in json.loads(run.out)]
+    assert found == [(28, "IL401", "duplicate_of names the incident itself")]  # not IL205 too

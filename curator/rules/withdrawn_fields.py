@@ -1,7 +1,7 @@
 """`duplicate_of` and `withdrawn_reason` belong to withdrawn incidents, and explain them.
 
 A withdrawn incident says why (`withdrawn_reason`); an incident that is not withdrawn
-carries neither field. An incident cannot duplicate itself.
+carries neither field. (`duplicate_of` naming the incident itself is IL401's.)
 """
 
 from curator.findings import Severity
@@ -29,10 +29,6 @@ def check(file: IncidentFile) -> FileFindings:
                 file.display,
                 file.position("status"),
                 "a withdrawn incident needs withdrawn_reason",
-            )
-        if incident.duplicate_of == incident.id:
-            yield RULE.at(
-                file.display, file.position("duplicate_of"), "an incident cannot duplicate itself"
             )
         return
     for key in ("duplicate_of", "withdrawn_reason"):
