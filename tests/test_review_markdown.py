@@ -296,6 +296,11 @@ def test_inert_text_has_no_markup_whatever_the_input(text):
     assert "<" not in out and ">" not in out
     assert _unescaped(out.replace(ZWSP, ""), "[]`*_|~$!#()") == []
     assert all(out[i + 1 :].startswith(ZWSP) for i, ch in enumerate(out) if ch == "@")
+    assert re.search(r"(?i)\bGH-[0-9]", out) is None  # an issue reference, as #26 is
+
+
+def test_issue_references_in_both_forms_are_broken():
+    assert inert("see #26 and GH-26, gh-7") == f"see \\#{ZWSP}26 and GH-{ZWSP}26, gh-{ZWSP}7"
 
 
 # What opens a block at the start of a line (CommonMark and GitHub's extensions).
