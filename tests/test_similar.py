@@ -112,6 +112,8 @@ def test_english_inflections_stem_alike():
         ("약 24 TB 데이터셋", "a 24TB dataset", {"24tb"}),
         ("H100 1만 6,384개", "16,384 H100 GPUs", {"16384", "h100"}),
         ("4억 달러", "$400 million", {"400000000"}),
+        ("4억 6천만 건", "460 million records", {"460000000"}),
+        ("3억 2,500만 명", "325 million people", {"325000000"}),
         ("62분 동안", "for 62 minutes", {"62min"}),
         # Durations stay entities, even below 10: a unit makes a number a fact of the event.
         ("6시간 33분 동안 멈췄다", "down for 6 hours 33 minutes", {"6h", "33min"}),
@@ -360,6 +362,15 @@ def test_not_duplicate_of_is_checked_by_the_dangling_reference_rule(tmp_path):
 
 
 # --- the index on disk ------------------------------------------------------------------------
+
+
+def test_a_cached_index_is_never_read_by_other_code(tmp_path, monkeypatch):
+    # An entity rule changed without a new FORMAT must not meet the index built before it.
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": incident("IL-0001")})
+    library = Library.at(root)
+    before = store.index_path(library)
+    monkeypatch.setattr(store, "code_context", lambda *others: ["curator, changed", *others])
+    assert store.index_path(library) not in (before, None)
 
 
 def test_index_is_cached_by_content_and_rebuilt_when_anything_changes(tmp_path):

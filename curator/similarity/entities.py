@@ -68,7 +68,7 @@ _ENTITY = re.compile(
             # A number, a magnitude (1만 6,384 · 400 million), a unit (8시간 · 24 TB).
             rf"(?P<quantity>(?P<number>(?<![\w.,]){_DIGITS})(?P<fraction>\.\d+)?"
             r"(?:\s*(?P<magnitude>억|만|천|(?i:thousand|million|billion)(?![a-z]))"
-            rf"(?:\s*(?P<rest>{_DIGITS})(?P<rest_thousands>천)?)?)?"
+            rf"(?:\s*(?P<rest>{_DIGITS})(?P<rest_thousands>천)?(?P<rest_man>만)?)?)?"
             rf"(?:\s?(?P<unit>(?i:{_UNIT_ALTERNATIVES}))(?![a-z0-9]))?(?!\d))",
             # Letters and digits mixed: H100, B200, SmolLM3, HBM3, text-davinci-003, 70B.
             r"(?P<model>(?<![\w.-])(?=[\w.-]*[A-Za-z])(?=[\w.-]*\d)[A-Za-z0-9]+"
@@ -130,7 +130,12 @@ def _quantity(match: re.Match[str]) -> str | None:
         value = float(number) * _MAGNITUDES[magnitude.lower()]
         if match.group("rest"):
             rest = int(match.group("rest").replace(",", ""))
-            value += rest * (1_000 if match.group("rest_thousands") else 1)
+            # 4억 6천만: what follows 억 counts in 만 when it says so (6천만 = 60,000,000).
+            value += (
+                rest
+                * (1_000 if match.group("rest_thousands") else 1)
+                * (10_000 if match.group("rest_man") else 1)
+            )
         number = str(int(value))
     unit = match.group("unit")
     if unit:

@@ -5,7 +5,8 @@ below as its context, so it shares that store's guarantees and housekeeping: the
 own identity is part of the context (a cache folder committed to git or copied from
 elsewhere is never read), and only the few most recently used contexts are kept.
 - Keyed by content: the key hashes every incident file's name and bytes, the index format
-  and the tool version, so a cached index is never stale — any change gives a new folder.
+  and curator's code (`lint_cache.code_context`: its source and the versions of what it
+  runs on), so a cached index is never stale — any change gives a new folder.
 - Safe to delete at any time: a missing or unreadable file is rebuilt.
 - Safe under concurrent runs: each writer writes its own temporary file in the same folder
   and renames it into place (atomic on POSIX and Windows); readers see a whole file or none.
@@ -28,6 +29,7 @@ import numpy as np
 from curator import __version__
 from curator.cache import UNDECODABLE, Store
 from curator.library import Library
+from curator.lint_cache import code_context
 from curator.similarity.index import Index, Postings, Progress, build
 from curator.similarity.records import Record
 
@@ -38,7 +40,13 @@ _NONBLOCKING = getattr(os, "O_NONBLOCK", 0)  # (POSIX; elsewhere there are no FI
 
 def index_path(library: Library) -> Path | None:
     """Where the index of the library as it is now belongs; None if caching is off."""
-    context = [f"similarity-index {FORMAT}", __version__, library_key(library)]
+    # curator's code, not only its version: a change to how text is read (an entity rule,
+    # say) must never meet an index built by the code before it.
+    context = [
+        f"similarity-index {FORMAT}",
+        *code_context(f"numpy {np.__version__}"),
+        library_key(library),
+    ]
     folder = Store.open(library.root, "similarity", context).folder
     return folder / INDEX_FILE if folder is not None else None
 
