@@ -118,6 +118,8 @@ def test_english_inflections_stem_alike():
         # Durations stay entities, even below 10: a unit makes a number a fact of the event.
         ("6시간 33분 동안 멈췄다", "down for 6 hours 33 minutes", {"6h", "33min"}),
         ("2주 남짓", "over 2 weeks", {"2wk"}),
+        ("4시간 반 동안", "for 4.5 hours", {"4.5h"}),
+        ("2시간 반이 걸렸다", "took 2.5 hours", {"2.5h"}),
     ],
 )
 def test_numbers_with_units_read_the_same_in_korean_and_english(korean, english, shared):
@@ -538,3 +540,7 @@ def run_curator_within(seconds: float, *args: str) -> subprocess.CompletedProces
         timeout=seconds,
         check=False,
     )
+
+
+def test_a_half_is_read_only_where_it_means_one():
+    assert entities("4시간 반복해 재시작했다") == {"4h"}  # 반복: "repeatedly", no half

@@ -35,6 +35,9 @@ _UNITS = {
 }  # fmt: skip
 _UNIT_ALTERNATIVES = "|".join(re.escape(u) for u in sorted(_UNITS, key=len, reverse=True))
 _DIGITS = r"(?:\d{1,3}(?:,\d{3})+|\d+)"
+# `반` after a unit is "and a half" when a particle or no word follows (4시간 반이, 4시간
+# 반 동안), not the start of another word (4시간 반복).
+_HALF_ENDS = r"(?:(?=[이을은의에쯤만])|(?![가-힣]))"
 _MONTH = (
     r"\b(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?"
     r"|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\b"
@@ -69,7 +72,8 @@ _ENTITY = re.compile(
             rf"(?P<quantity>(?P<number>(?<![\w.,]){_DIGITS})(?P<fraction>\.\d+)?"
             r"(?:\s*(?P<magnitude>억|만|천|(?i:thousand|million|billion)(?![a-z]))"
             rf"(?:\s*(?P<rest>{_DIGITS})(?P<rest_thousands>천)?(?P<rest_man>만)?)?)?"
-            rf"(?:\s?(?P<unit>(?i:{_UNIT_ALTERNATIVES}))(?![a-z0-9]))?(?!\d))",
+            rf"(?:\s?(?P<unit>(?i:{_UNIT_ALTERNATIVES}))(?![a-z0-9])(?P<half>\s?반{_HALF_ENDS})?)?"
+            r"(?!\d))",
             # Letters and digits mixed: H100, B200, SmolLM3, HBM3, text-davinci-003, 70B.
             r"(?P<model>(?<![\w.-])(?=[\w.-]*[A-Za-z])(?=[\w.-]*\d)[A-Za-z0-9]+"
             r"(?:[-_.][A-Za-z0-9]+)*(?![\w-]))",
@@ -140,6 +144,8 @@ def _quantity(match: re.Match[str]) -> str | None:
     unit = match.group("unit")
     if unit:
         unit = _UNITS[unit.lower()]
+        if match.group("half"):  # 4시간 반: four and a half hours
+            number = format(float(number) + 0.5, "f").rstrip("0").rstrip(".")
         if unit == "y" and 1900 <= float(number) <= 2100:
             return None  # a year, not a duration
         return f"{number}{unit}"
