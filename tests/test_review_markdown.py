@@ -297,6 +297,12 @@ def test_inert_text_has_no_markup_whatever_the_input(text):
     assert _unescaped(out.replace(ZWSP, ""), "[]`*_|~$!#()") == []
     assert all(out[i + 1 :].startswith(ZWSP) for i, ch in enumerate(out) if ch == "@")
     assert re.search(r"(?i)\bGH-[0-9]", out) is None  # an issue reference, as #26 is
+    assert re.search(r":[A-Za-z0-9_+-]+:", out) is None  # an emoji shortcode
+
+
+def test_emoji_shortcodes_stay_text():
+    assert inert("NCCL :warning: 로그") == f"NCCL :{ZWSP}warning: 로그"
+    assert inert("10:30 UTC") == "10:30 UTC"  # nothing to break without a closing colon
 
 
 def test_issue_references_in_both_forms_are_broken():

@@ -17,9 +17,10 @@ How, in this order:
    (`2023. 3. 8.` would be an ordered list); CommonMark reads any escaped ASCII punctuation
    as the character itself, so this is invisible wherever the text ends up;
 5. a zero-width space (as the entity `&#8203;`) is put after every `@`, after a `#` or a
-   `GH-` that precedes a digit (`GH-26` is an issue reference too), and inside `://` and
-   `www.`: GitHub's mention, reference and autolink matchers need those characters
-   adjacent, and a reader sees no difference.
+   `GH-` that precedes a digit (`GH-26` is an issue reference too), inside `://` and
+   `www.`, and after the `:` that opens an emoji shortcode (`:fire:` would show as a
+   picture): GitHub's mention, reference, autolink and emoji matchers need those
+   characters adjacent, and a reader sees no difference.
 """
 
 from __future__ import annotations
@@ -35,7 +36,9 @@ _SPACES = re.compile(r"\s+")
 # and the fence characters are escaped or made entities wherever they are.
 _LINE_START = re.compile(r"^(?:[-+=]|[0-9]{1,9}(?=\.))")
 # One pass, so that the `#` of an inserted `&#8203;` is never matched again.
-_NOTIFIERS = re.compile(r"@|#(?=[0-9])|(?i:\bGH-)(?=[0-9])|(?<=[A-Za-z]):(?=//)|(?i:\bwww)(?=\.)")
+_NOTIFIERS = re.compile(
+    r"@|#(?=[0-9])|(?i:\bGH-)(?=[0-9])|(?<=[A-Za-z]):(?=//)|(?i:\bwww)(?=\.)|:(?=[A-Za-z0-9_+-]+:)"
+)
 
 
 def _flatten(text: str) -> str:
