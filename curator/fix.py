@@ -32,7 +32,7 @@ from curator.rules import bom, crlf, deprecated_term, facet_order, no_tabs, sour
 from curator.rules import trailing_whitespace as trailing
 from curator.taxonomy import Taxonomy
 from curator.write.atomic import write_atomic
-from curator.write.canonical import Refused, render
+from curator.write.canonical import Refused, Unreadable, render
 from curator.write.comments import comments
 
 
@@ -381,7 +381,7 @@ def _tab_in_text(refused: Refused, text: str | None) -> Refused:
     line, column = refused.position
     lines = text.split("\n") if text is not None else []
     if (
-        not refused.message.startswith("ruamel.yaml cannot read it")
+        not isinstance(refused, Unreadable)
         or line > len(lines)
         or lines[line - 1][column - 1 : column] != "\t"
     ):

@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import pickle
 import re
 import shutil
 import stat
@@ -26,10 +27,10 @@ from hypothesis import strategies as st
 from curator import fmt
 from curator.fmt import Formatted, format_file, format_files
 from curator.library import Library
-from curator.load import MAX_BYTES, load_bytes
+from curator.load import MAX_BYTES, Position, load_bytes
 from curator.model import DIMENSIONS, INCIDENT_KEYS
 from curator.write import atomic, fastcheck
-from curator.write.canonical import SOURCE_KEYS, Refused, render
+from curator.write.canonical import SOURCE_KEYS, Refused, Unreadable, render
 from curator.write.comments import comments
 from curator.write.spaces import strip_line_ends
 from incidents import incident
@@ -419,6 +420,16 @@ def test_explicit_tags_the_loader_reads_as_text_are_dropped_or_refused():
     assert render(b"title: !!str 2023\nid: ! IL-0001\n") == "id: IL-0001\ntitle: 2023\n"
     with pytest.raises(Refused, match="an explicit tag makes a bool; remove the tag"):
         render(b"title: !!bool yes\n")
+
+
+def test_a_refusal_crosses_from_a_worker_process_as_the_same_kind():
+    # `fix` tells "ruamel.yaml cannot parse it" (Unreadable) from other refusals by class.
+    for refused in (Refused(Position(2, 9), "why"), Unreadable(Position(3, 1), "cannot")):
+        again = pickle.loads(pickle.dumps(refused))
+        assert type(again) is type(refused)
+        assert (again.position, again.message) == (refused.position, refused.message)
+    with pytest.raises(Unreadable):
+        render(b"title: a\tb\n")
 
 
 # Refusals leave the file alone ------------------------------------------------------------

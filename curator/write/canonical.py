@@ -60,7 +60,11 @@ class Refused(Exception):
 
     def __reduce__(self) -> tuple[type[Refused], tuple[Position, str]]:
         # How a worker process (`curator fmt` on many files) sends it back.
-        return (Refused, (self.position, self.message))
+        return (type(self), (self.position, self.message))
+
+
+class Unreadable(Refused):
+    """ruamel.yaml cannot parse the text (though curator's own loader may read it)."""
 
 
 _NULL = re.compile(r"^(?:~|null|Null|NULL|)$")  # as `curator.load` reads nulls
@@ -122,9 +126,9 @@ def parse(text: str) -> Any:
     except MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         where = Position(mark.line + 1, mark.column + 1) if mark is not None else START
-        raise Refused(where, f"ruamel.yaml cannot read it: {exc.problem or exc}") from exc
+        raise Unreadable(where, f"ruamel.yaml cannot read it: {exc.problem or exc}") from exc
     except (YAMLError, ValueError, TypeError) as exc:
-        raise Refused(START, f"ruamel.yaml cannot read it: {exc}") from exc
+        raise Unreadable(START, f"ruamel.yaml cannot read it: {exc}") from exc
 
 
 def dump(tree: Any) -> str:
