@@ -412,6 +412,17 @@ def test_same_commit_exports_byte_identical_files_from_any_clone(repo, tmp_path)
     assert b"\r\n" not in b"".join(v for k, v in exported.items() if k != "incidents.csv")
 
 
+def test_the_user_git_configuration_does_not_change_the_export(repo, tmp_path):
+    # `log.showRoot=false` hid the files the first commit added: the export failed, "has no
+    # commit in the history of HEAD", on the machines of users who set it.
+    assert run_export(repo, tmp_path / "plain").code == 0
+    for key, value in [("log.showRoot", "false"), ("diff.renames", "false")]:
+        repo.git("config", key, value)
+    run = run_export(repo, tmp_path / "configured")
+    assert run.code == 0, run.err
+    assert files_of(tmp_path / "configured") == files_of(tmp_path / "plain")
+
+
 def test_the_default_version_is_the_tag_else_described_with_twelve_hex_digits(repo, tmp_path):
     # Twelve digits on every machine: git's default abbreviation grows with the repository.
     repo.write("IL-0005.yaml", incident("IL-0005"))

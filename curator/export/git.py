@@ -20,6 +20,7 @@ _PINNED_CONFIG = (
     "-c", "log.showSignature=false",
     "-c", "diff.relative=false",
     "-c", "core.quotePath=false",
+    "-c", "log.showRoot=true",  # false hides the files that the first commit adds
 )  # fmt: skip
 
 
