@@ -518,6 +518,40 @@ def test_refuses_to_replace_a_folder_that_is_not_an_export(repo, tmp_path):
     assert (precious / "notes.txt").read_text(encoding="utf-8") == "keep me"
 
 
+def test_refuses_a_folder_whose_manifest_json_is_not_an_export_or_lists_less(repo, tmp_path):
+    # A web site's folder often holds a manifest.json (a web app manifest): it was replaced,
+    # and everything else in it deleted.
+    site = tmp_path / "public"
+    site.mkdir()
+    (site / "manifest.json").write_text('{"name": "Incident Library"}', encoding="utf-8")
+    (site / "index.html").write_text("<h1>keep me</h1>", encoding="utf-8")
+    before = files_of(site)
+    run = run_export(repo, site)
+    assert run.code == 2
+    assert "refusing to replace a folder that is not an earlier export" in run.err
+    assert files_of(site) == before
+    # An earlier export that someone added a file to is not all export either.
+    out = tmp_path / "out"
+    assert run_export(repo, out).code == 0
+    (out / "incidents" / "notes.md").write_text("mine", encoding="utf-8")
+    run = run_export(repo, out)
+    assert run.code == 2
+    assert "does not list (incidents/notes.md)" in run.err
+    assert (out / "incidents" / "notes.md").read_text(encoding="utf-8") == "mine"
+
+
+def test_out_dot_replaces_the_earlier_export_it_names(repo, tmp_path):
+    # `--out .` inside an earlier export put the temporary folders inside it and ended in
+    # an internal error ("Device or resource busy"), leaving a stray folder in the export.
+    fresh, out = tmp_path / "fresh", tmp_path / "out"
+    assert run_export(repo, fresh).code == 0
+    assert run_export(repo, out).code == 0
+    run = run_curator("export", "--root", str(repo.root), "--out", ".", cwd=out)
+    assert run.code == 0, run.err
+    assert files_of(out) == files_of(fresh)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["fresh", "lib", "out"]
+
+
 def test_refuses_lint_errors_with_the_findings_and_keeps_the_old_export(repo, tmp_path):
     out = tmp_path / "out"
     assert run_export(repo, out).code == 0

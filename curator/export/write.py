@@ -15,6 +15,7 @@ the file afterwards.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import shutil
 import tempfile
@@ -30,19 +31,59 @@ from curator.export.model import ManifestFile
 MANIFEST = "manifest.json"
 
 
+def target_folder(out: Path) -> Path:
+    """`--out` as an absolute path, `.` and `..` resolved by name (a link in it is kept,
+    not followed): the temporary folders go beside the export, never inside it, even for
+    `--out .`."""
+    return Path(os.path.abspath(out))
+
+
 def check_target(out: Path) -> None:
     """Refuse to replace anything but an earlier export (or an empty folder)."""
+    out = target_folder(out)
     if not out.exists():
         if not out.parent.is_dir():
             raise ExportError(f"cannot write {out}: {out.parent} is not a folder")
         return
     if not out.is_dir():
         raise ExportError(f"{out} exists and is not a folder")
-    if any(out.iterdir()) and not (out / MANIFEST).is_file():
+    if not any(out.iterdir()):
+        return
+    if not (out / MANIFEST).is_file():
         raise ExportError(
             f"{out} is not empty and holds no {MANIFEST}; refusing to replace a folder that "
             "is not an earlier export"
         )
+    unlisted = _unlisted_files(out)
+    if unlisted:
+        shown = ", ".join(unlisted[:_SHOWN]) + (" …" if len(unlisted) > _SHOWN else "")
+        raise ExportError(
+            f"{out} holds files that its {MANIFEST} does not list ({shown}); refusing to "
+            "replace a folder that is not an earlier export"
+        )
+
+
+_SHOWN = 5
+
+
+def _unlisted_files(out: Path) -> list[str]:
+    """The files under `out` that are not its manifest or listed in it; all of them when
+    the manifest is not an export's. A web site's folder may well hold a `manifest.json`
+    (a web app manifest): only a folder that is all export is replaced, and deleted."""
+    try:
+        manifest = json.loads((out / MANIFEST).read_bytes())
+        listed = {MANIFEST, *(str(entry["path"]) for entry in manifest["files"])}
+    except (OSError, ValueError, KeyError, TypeError):
+        listed = set()
+    found = []
+    for folder, folders, names in os.walk(out):
+        # A link to a folder is an entry of its own (os.walk does not follow it).
+        links = [name for name in folders if os.path.islink(os.path.join(folder, name))]
+        for name in sorted([*names, *links]):
+            path = Path(folder, name).relative_to(out).as_posix()
+            if path not in listed:
+                found.append(path)
+    return sorted(found)
 
 
 def write_file(folder: Path, path: str, data: bytes, previous: Path | None = None) -> ManifestFile:
@@ -92,7 +133,7 @@ class ExportWriter:
 
     def __init__(self, out: Path) -> None:
         check_target(out)
-        self.out = out
+        self.out = target_folder(out)
         self.files: list[ManifestFile] = []
         self._temp: Path | None = None
 
