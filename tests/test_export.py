@@ -598,6 +598,20 @@ def test_needs_a_git_checkout_with_full_history_and_no_uncommitted_changes(repo,
     assert not any((tmp_path / name).exists() for name in ("o1", "o2", "o3"))
 
 
+def test_a_sha256_repository_is_refused_not_an_internal_error(tmp_path):
+    # The schemas promise 40-digit commit ids; a SHA-256 repository ended in a traceback
+    # ("ReleasePoint commit: String should match pattern").
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": incident("IL-0001")})
+    subprocess.run(["git", "init", "-q", "--object-format=sha256", str(root)], check=True)
+    identity = ("-c", "user.name=T", "-c", "user.email=t@example.invalid")
+    subprocess.run(["git", "-C", str(root), "add", "-A"], check=True)
+    subprocess.run(["git", "-C", str(root), *identity, "commit", "-qm", "c"], check=True)
+    run = run_curator("export", "--root", str(root), "--out", str(tmp_path / "out"))
+    assert run.code == 2
+    assert "the repository uses SHA-256 object ids" in run.err
+    assert not (tmp_path / "out").exists()
+
+
 @pytest.mark.parametrize(
     ("option", "value", "message"),
     [

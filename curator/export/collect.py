@@ -33,6 +33,7 @@ EXPORTED_STATUSES = ("published", "withdrawn")
 # What the export reads; nothing else in the working tree matters to it.
 LIBRARY_CONTENT = (INCIDENTS, "schema/taxonomy")
 _SHOWN_DIRTY = 10
+SHA1_LENGTH = 40  # hex digits of a commit id in the export (`CommitSha`)
 
 
 @dataclass(frozen=True)
@@ -148,6 +149,13 @@ def collect(
         blobs = {entry.path: entry.blob for entry in repo.tree(head.sha, INCIDENTS)}
     except GitError as exc:
         raise ExportError(str(exc)) from exc
+    if len(head.sha) != SHA1_LENGTH:
+        # The export's schemas promise 40-digit SHA-1 commit ids: refused at once, not
+        # ended in an internal error once the incidents are rendered.
+        raise ExportError(
+            "the repository uses SHA-256 object ids; the export records commits as SHA-1 "
+            "(40 hex digits), so export from a SHA-1 repository"
+        )
     parsed: dict[str, Parsed] = {}
     hash_length = len(head.sha)  # 40 (SHA-1) or 64 (SHA-256), as every object id
     compute = functools.partial(parse_released, hash_length=hash_length)
