@@ -311,6 +311,33 @@ def test_since_names_any_revision_and_a_deleted_incident_is_reported(repo, tmp_p
     assert not list(tmp_path.glob("planted*"))  # a revision is never taken for a git option
 
 
+def test_a_taxonomy_term_released_before_must_stay(repo, tmp_path):
+    # "Taxonomy ids never disappear": a term removed (or renamed) since the previous release
+    # was exported without a word, and consumers holding its id could no longer look it up.
+    causes = repo.root / "schema" / "taxonomy" / "causes.yaml"
+    text = causes.read_text(encoding="utf-8")
+    start = text.index("  - id: resource-exhaustion\n")
+    end = text.index("  - id: ", start + 1)
+    causes.write_text(text[:start] + text[end:], encoding="utf-8")
+    repo.commit("2024-03-01T00:00:00", "drop a term")
+    run = run_export(repo, tmp_path / "out")
+    assert run.code == 2
+    assert "taxonomy term(s) of v1.0.0 are gone: resource-exhaustion (causes)" in run.err
+    assert not (tmp_path / "out").exists()
+    kept = text[start:end].replace(
+        "    aliases:",
+        "    deprecated:\n      replaced_by: capacity-limit\n      reason: 용량 한계와 같다.\n"
+        "    aliases:",
+        1,
+    )
+    causes.write_text(text[:start] + kept + text[end:], encoding="utf-8")
+    repo.commit("2024-03-02T00:00:00", "keep it, deprecated")
+    assert run_export(repo, tmp_path / "out").code == 0
+    terms = load(tmp_path / "out", "taxonomy.json")["dimensions"][0]["terms"]
+    kept_term = next(term for term in terms if term["id"] == "resource-exhaustion")
+    assert kept_term["deprecated"]["replaced_by"] == "capacity-limit"
+
+
 def test_feed_is_atom_with_ids_dates_and_links(repo, tmp_path):
     repo.write("IL-0002.yaml", incident("IL-0002", GPU, ("occurred: 2024-05", "occurred: 2024-04")))
     repo.commit("2024-03-01T00:00:00")

@@ -13,13 +13,14 @@ from pathlib import PurePosixPath
 from curator.export.build import Summary
 from curator.export.collect import (
     EXPORTED_STATUSES,
+    TAXONOMY_FOLDER,
     Snapshot,
     id_number,
     released_data,
     timestamp,
 )
 from curator.export.errors import ExportError
-from curator.export.git import GitError
+from curator.export.git import GitError, Repo
 from curator.export.model import Change, Changes, ReleasePoint
 from curator.library import INCIDENTS
 from curator.lint import validate
@@ -41,14 +42,22 @@ class ChangeLog:
         self.previous: dict[str, tuple[str, Incident | None]] | None = None
         self.changes: list[Change] = []
         self.seen: set[str] = set()
+        gone: list[str] = []
         try:
             since = since or repo.previous_tag(snapshot.head.sha)
             if since is not None:
                 base = repo.commit(since)
                 self.since = ReleasePoint(version=repo.describe(base.sha), commit=base.sha)
                 self.previous = _released_at(snapshot, base.sha)
+                gone = _terms_gone(snapshot, base.sha)
         except GitError as exc:
             raise ExportError(str(exc)) from exc
+        if self.since is not None and gone:
+            raise ExportError(
+                f"taxonomy term(s) of {self.since.version} are gone: {', '.join(gone)}; "
+                "taxonomy ids never disappear from a release (docs/export.md): keep each "
+                "term, with `deprecated: {replaced_by: ..., reason: ...}` if it is replaced"
+            )
 
     def observe(self, incident: Summary, released: str) -> None:
         """See one released incident: its summary, and its released data (compact JSON,
@@ -102,6 +111,32 @@ def _released_at(snapshot: Snapshot, rev: str) -> dict[str, tuple[str, Incident 
         ):
             released[incident.id] = (entry.path, incident)
     return released
+
+
+def _terms_gone(snapshot: Snapshot, rev: str) -> list[str]:
+    """The ids of the terms in the taxonomy files at `rev` that the taxonomy now lacks,
+    each with its dimension then (`id (dimension)`): what a consumer of the earlier
+    release may hold and could no longer look up."""
+    return [
+        f"{term} ({dimension})"
+        for term, dimension in _term_ids(snapshot.repo, rev).items()
+        if snapshot.taxonomy.dimension_of(term) is None
+    ]
+
+
+def _term_ids(repo: Repo, rev: str) -> dict[str, str]:
+    """Term id → dimension (the file's name), of every taxonomy file at `rev` that reads."""
+    entries = repo.tree(rev, TAXONOMY_FOLDER)
+    contents = repo.blobs(entry.blob for entry in entries)
+    terms: dict[str, str] = {}
+    for entry in entries:
+        document = load_bytes(contents[entry.blob]).document
+        data = document.data if document is not None else None
+        listed = data.get("terms") if isinstance(data, dict) else None
+        for term in listed if isinstance(listed, list) else []:
+            if isinstance(term, dict) and isinstance(term.get("id"), str):
+                terms[term["id"]] = PurePosixPath(entry.path).stem
+    return terms
 
 
 def _removed(snapshot: Snapshot, incident_id: str, path: str, before: Incident) -> Change:

@@ -31,7 +31,8 @@ from curator.taxonomy import Taxonomy
 
 EXPORTED_STATUSES = ("published", "withdrawn")
 # What the export reads; nothing else in the working tree matters to it.
-LIBRARY_CONTENT = (INCIDENTS, "schema/taxonomy")
+TAXONOMY_FOLDER = "schema/taxonomy"
+LIBRARY_CONTENT = (INCIDENTS, TAXONOMY_FOLDER)
 _SHOWN_DIRTY = 10
 SHA1_LENGTH = 40  # hex digits of a commit id in the export (`CommitSha`)
 
