@@ -303,6 +303,10 @@ def test_since_names_any_revision_and_a_deleted_incident_is_reported(repo, tmp_p
         ("IL-0003", "added", "withdrawn"),
     ]
     assert changes["changes"][0]["date"] == "2024-05-01T00:00:00Z"
+    # The feed links the JSON of an incident in the export only: a removed one has none.
+    entries = ET.fromstring((out / "feed.atom").read_bytes()).findall(f"{ATOM}entry")
+    types = [[link.get("type") for link in e.findall(f"{ATOM}link")] for e in entries]
+    assert types == [["text/html"], ["text/html", "application/json"]]
     bad = run_export(repo, tmp_path / "other", "--since", "no-such-rev")
     assert bad.code == 2 and "'no-such-rev' is not a commit" in bad.err
     planted = tmp_path / "planted"

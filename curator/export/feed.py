@@ -59,11 +59,9 @@ def _entry(change: Change, base: str) -> ET.Element:
     _text(entry, "title", f"[{_KIND_KO[change.change]}] {change.id}: {change.title}")
     _text(entry, "updated", change.date)
     ET.SubElement(entry, "link", {"rel": "alternate", "type": "text/html", "href": page})
-    ET.SubElement(
-        entry,
-        "link",
-        {"rel": "alternate", "type": "application/json", "href": json_url(base, change.id)},
-    )
+    if change.change != "removed":  # a removed incident has no file in the export
+        data = json_url(base, change.id)
+        ET.SubElement(entry, "link", {"rel": "alternate", "type": "application/json", "href": data})
     ET.SubElement(entry, "category", {"term": change.change})
     summary = f"{change.id} {change.change}"
     if change.fields:
