@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
+import errno
 import hashlib
 import io
 import json
@@ -18,7 +19,7 @@ import jsonschema
 import pytest
 from conftest import REPO, run_curator, write_library
 
-from curator.export import ExportOptions, ExportRefused, export
+from curator.export import ExportError, ExportOptions, ExportRefused, export
 from curator.export.build import json_text
 from curator.export.git import Commit, FileEvent
 from curator.export.history import file_history
@@ -581,6 +582,19 @@ def test_out_dot_replaces_the_earlier_export_it_names(repo, tmp_path):
     assert run.code == 0, run.err
     assert files_of(out) == files_of(fresh)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["fresh", "lib", "out"]
+
+
+def test_a_folder_it_cannot_write_in_is_an_export_error_not_an_internal_one(
+    repo, tmp_path, monkeypatch
+):
+    # A read-only --out (or one under /proc) ended in "internal error: OSError".
+    def read_only(*args, **kwargs):
+        raise OSError(errno.EROFS, "Read-only file system")
+
+    monkeypatch.setattr("curator.export.write.tempfile.mkdtemp", read_only)
+    with pytest.raises(ExportError, match=r"cannot write beside .*: Read-only file system"):
+        export(Library.at(repo.root), tmp_path / "out")
+    assert not (tmp_path / "out").exists()
 
 
 def test_refuses_lint_errors_with_the_findings_and_keeps_the_old_export(repo, tmp_path):

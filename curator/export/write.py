@@ -138,7 +138,10 @@ class ExportWriter:
         self._temp: Path | None = None
 
     def __enter__(self) -> ExportWriter:
-        self._temp = Path(tempfile.mkdtemp(prefix=f".{self.out.name}.", dir=self.out.parent))
+        try:
+            self._temp = Path(tempfile.mkdtemp(prefix=f".{self.out.name}.", dir=self.out.parent))
+        except OSError as exc:  # a read-only or foreign folder: the user's to fix, no bug
+            raise ExportError(f"cannot write beside {self.out}: {exc.strerror}") from exc
         return self
 
     @property
