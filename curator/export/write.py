@@ -75,14 +75,14 @@ def _unlisted_files(out: Path) -> list[str]:
         listed = {MANIFEST, *(str(entry["path"]) for entry in manifest["files"])}
     except (OSError, ValueError, KeyError, TypeError):
         listed = set()
-    found = []
-    for folder, folders, names in os.walk(out):
+    root = str(out)
+    found: list[str] = []
+    for folder, folders, names in os.walk(root):
+        # Paths as text, one prefix per folder: an export holds 100,000 files.
+        prefix = "" if folder == root else os.path.relpath(folder, root).replace(os.sep, "/") + "/"
         # A link to a folder is an entry of its own (os.walk does not follow it).
         links = [name for name in folders if os.path.islink(os.path.join(folder, name))]
-        for name in sorted([*names, *links]):
-            path = Path(folder, name).relative_to(out).as_posix()
-            if path not in listed:
-                found.append(path)
+        found += (prefix + name for name in (*names, *links) if prefix + name not in listed)
     return sorted(found)
 
 
