@@ -248,6 +248,7 @@ WHITE = st.sampled_from(["\t", " ", "  ", "\t ", "\u3000"])
 @settings(max_examples=150, deadline=None)
 @given(st.lists(st.tuples(st.integers(0, len(SPACED)), WHITE), min_size=1, max_size=4))
 @example([(SPACED.index("  학습") + 4, "\t"), (SPACED.index("  학습") - 1, "  ")])
+@example([(218, " "), (218, "\u3000")])  # `symptoms: <space><U+3000>`: the U+3000 is a value
 def test_fix_never_changes_a_value_or_a_comment_and_says_what_is_left(insertions):
     text = SPACED
     for at, white in sorted(insertions, reverse=True):

@@ -33,4 +33,6 @@ def check(file: IncidentFile) -> FileFindings:
             where = Position(number, len(stripped) + 1)
             finding = RULE.at(file.display, where, "trailing white space")
             spans = scalar_spans(file.loaded.document, lines) if spans is None else spans
-            yield not_fixable(finding) if inside(spans, where) else finding
+            # Any of the run may be text: in `key: <space><U+3000>` the U+3000 is the value.
+            run = (Position(number, column) for column in range(where.column, len(line) + 1))
+            yield not_fixable(finding) if any(inside(spans, at) for at in run) else finding
