@@ -386,6 +386,45 @@ def test_every_export_file_validates_against_its_published_schema(repo, tmp_path
     assert validated == set(SCHEMAS)
 
 
+def _from_a_later_minor_version(value):
+    """`value` as a later 1.x export could write it: a key nobody knows yet in every
+    object, and new values of the open sets."""
+    if isinstance(value, list):
+        return [_from_a_later_minor_version(item) for item in value]
+    if not isinstance(value, dict):
+        return value
+    later = {key: _from_a_later_minor_version(item) for key, item in value.items()}
+    later["added_in_1_9"] = {"anything": [1, "둘"]}
+    for key, new in (("change", "renamed"), ("dimension", "detections")):
+        if key in later:
+            later[key] = new
+    if "terms" in later and "label" in later and "id" in later:  # a taxonomy dimension
+        later["id"] = "detections"
+    return later
+
+
+def test_a_schema_accepts_what_a_later_minor_version_may_add(repo, tmp_path):
+    # docs/export.md: a new field or a new value of an open set is a minor version, which
+    # a consumer validating with the schema it saved at 1.x must accept.
+    out = tmp_path / "out"
+    assert run_export(repo, out).code == 0
+    checked = set()
+    for path in files_of(out):
+        name = schema_for(path)
+        if name is not None:
+            schema = json.loads((REPO / "schema" / "export" / name).read_text("utf-8"))
+            later = _from_a_later_minor_version(load(out, path))
+            errors = [e.message for e in jsonschema.Draft202012Validator(schema).iter_errors(later)]
+            assert errors == [], (path, errors[:3])
+            checked.add(name)
+            if path in ("changes.json", "graph.json", "taxonomy.json"):  # open sets tried
+                assert "renamed" in str(later) or "detections" in str(later), path
+    assert checked == set(SCHEMAS)
+    taxonomy = json.loads((REPO / "schema" / "export" / "taxonomy.schema.json").read_text("utf-8"))
+    dimension = taxonomy["$defs"]["ExportedDimension"]["properties"]["id"]
+    assert dimension["examples"] == ["causes", "components", "symptoms", "contributing_factors"]
+
+
 def test_the_schemas_reject_what_the_contract_forbids():
     schema = json.loads((REPO / "schema" / "export" / "incident.schema.json").read_text("utf-8"))
     validator = jsonschema.Draft202012Validator(schema)

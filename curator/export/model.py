@@ -11,13 +11,17 @@ Versioning (docs/export.md): adding a field or a value is a minor change of
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from curator.model import NUMBERED_ID_PATTERN, Deprecation, Dimension, Incident, Label, TermId
 
 SCHEMA_VERSION = "1.1.0"
+# Marks a field whose set of values a later 1.x version may extend (docs/export.md): the
+# published schema accepts any text there (`curator.export.schema`); the model, what
+# curator itself writes, stays exact.
+OPEN_SET: dict[str, Any] = {"x-open-set": True}
 
 Timestamp = Annotated[
     str,
@@ -107,7 +111,10 @@ class ExportedTerm(_Strict):
 class ExportedDimension(_Strict):
     """One facet dimension and its terms."""
 
-    id: Dimension = Field(description="The key of the dimension in an incident's `facets`.")
+    id: Dimension = Field(
+        description="The key of the dimension in an incident's `facets`.",
+        json_schema_extra=OPEN_SET,
+    )
     label: Label = Field(description="The dimension's name in Korean and English.")
     terms: list[ExportedTerm] = Field(description="Every term, in taxonomy file order.")
 
@@ -134,7 +141,9 @@ class TermNode(_Strict):
 
     kind: Literal["term"] = Field(description="Node type.")
     id: TermId = Field(description="The term's id, as in taxonomy.json.")
-    dimension: Dimension = Field(description="The term's facet dimension.")
+    dimension: Dimension = Field(
+        description="The term's facet dimension.", json_schema_extra=OPEN_SET
+    )
     label: Label = Field(description="Names in Korean and English.")
     count: int = Field(ge=0, description="Published incidents that carry the term.")
 
@@ -145,7 +154,9 @@ class FacetEdge(_Strict):
     kind: Literal["facet"] = Field(description="Edge type.")
     source: ReleasedId = Field(description="The incident.")
     target: TermId = Field(description="The term.")
-    dimension: Dimension = Field(description="The facet dimension of the term.")
+    dimension: Dimension = Field(
+        description="The facet dimension of the term.", json_schema_extra=OPEN_SET
+    )
 
 
 class CooccurrenceEdge(_Strict):
@@ -184,7 +195,8 @@ class Change(_Strict):
     change: Literal["added", "modified", "withdrawn", "removed"] = Field(
         description="`added`: new in this release (or newly published); `modified`: its data "
         "changed; `withdrawn`: published before, withdrawn now; `removed`: released before "
-        "and absent now, which the project's policy forbids — reported, never hidden."
+        "and absent now, which the project's policy forbids — reported, never hidden.",
+        json_schema_extra=OPEN_SET,
     )
     date: Timestamp = Field(
         description="Time of the last commit that touched the incident's file (for "

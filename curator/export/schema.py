@@ -12,6 +12,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from curator.export.model import (
+    OPEN_SET,
     Changes,
     ExportedIncident,
     Graph,
@@ -22,6 +23,7 @@ from curator.export.model import (
 from curator.schema import BASE_ID, main, schema_text, with_header, write_all
 
 FOLDER = "export"
+(_OPEN_SET,) = OPEN_SET
 # Schema file name → the model it describes; docs/export.md says which export file uses it.
 SCHEMAS: dict[str, type[BaseModel]] = {
     "incident.schema.json": ExportedIncident,
@@ -50,9 +52,29 @@ def schema_for(path: str) -> str | None:
 
 def json_schema(name: str) -> dict[str, Any]:
     """The schema of what the export writes: every key of every object is always present
-    (absent values are `null` or `[]`), so every property is required."""
+    (absent values are `null` or `[]`), so every property is required; and what a later
+    1.x version may add passes it (`_forward_compatible`)."""
     body = SCHEMAS[name].model_json_schema(mode="serialization")
-    return with_header(_all_required(body), f"{BASE_ID}{FOLDER}/{name}")
+    return with_header(_forward_compatible(_all_required(body)), f"{BASE_ID}{FOLDER}/{name}")
+
+
+def _forward_compatible(node: Any) -> Any:
+    """A consumer may validate with the schema of an earlier 1.x version, which must then
+    accept what a minor version adds (docs/export.md): a key it does not know, in any
+    object (consumers ignore it), and a new value of an open set (`OPEN_SET`), whose
+    known values are listed as `examples` instead of an `enum`."""
+    if isinstance(node, list):
+        return [_forward_compatible(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    result = {
+        key: _forward_compatible(value)
+        for key, value in node.items()
+        if not (key == "additionalProperties" and value is False)
+    }
+    if result.pop(_OPEN_SET, False):
+        result["examples"] = result.pop("enum")
+    return result
 
 
 def _all_required(node: Any) -> Any:
