@@ -37,6 +37,8 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from curator.regular import read_regular
+
 FOLDER = ".curator-cache"
 SHARDS = 256  # a run that changes a few files rewrites a few small shards
 _DIGITS = 20  # of the context's hash, in a store's folder name
@@ -157,7 +159,7 @@ class Store:
         if self.folder is None:
             return None
         try:
-            raw = (self.folder / name).read_bytes()
+            raw = read_regular(self.folder / name)  # a FIFO put there must not block
         except OSError:
             return None
         framed = _unframe(raw)
@@ -175,7 +177,7 @@ class Store:
         if self.folder is None:
             return {}
         try:
-            raw = (self.folder / f"{index:02x}.json").read_bytes()
+            raw = read_regular(self.folder / f"{index:02x}.json")
         except OSError:
             return {}
         framed = _unframe(raw)

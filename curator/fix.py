@@ -28,11 +28,12 @@ from ruamel.yaml.tokens import CommentToken
 from curator.lint import display_path
 from curator.load import Position, Problem, load_bytes
 from curator.model import DIMENSIONS
+from curator.regular import read_regular
 from curator.rules import bom, crlf, deprecated_term, facet_order, no_tabs, source_url_form
 from curator.rules import trailing_whitespace as trailing
 from curator.taxonomy import Taxonomy
 from curator.write.atomic import write_atomic
-from curator.write.canonical import Refused, Unreadable, render
+from curator.write.canonical import Refused, Unreadable, render, rewrite_refused, unreadable
 from curator.write.comments import comments
 
 
@@ -413,11 +414,17 @@ def _left_by_hand(text: str) -> list[Change]:
 
 def fix_file(path: Path, taxonomy: Taxonomy, cwd: Path | None = None) -> Fixed:
     display = display_path(path, cwd)
-    before = path.read_bytes()
+    try:
+        before = read_regular(path)
+    except OSError as exc:  # unreadable, or no longer a regular file: left alone
+        return Fixed(path, display, b"", refused=unreadable(exc))
     try:
         after, changes, left = fix_text(before, taxonomy)
     except Refused as refused:
         return Fixed(path, display, before, refused=refused)
+    kept_link = rewrite_refused(path) if after != before else None
+    if kept_link is not None:
+        return Fixed(path, display, before, refused=kept_link)
     return Fixed(path, display, before, after, changes, left=left)
 
 

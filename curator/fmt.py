@@ -28,10 +28,11 @@ from typing import NamedTuple
 from curator.findings import Finding
 from curator.library import Library
 from curator.lint import display_path, display_paths, expand
+from curator.regular import read_regular
 from curator.rules import not_an_incident_file
 from curator.workers import Workers, worker_count
 from curator.write.atomic import write_atomic
-from curator.write.canonical import Refused, render
+from curator.write.canonical import Refused, render, rewrite_refused, unreadable
 from curator.write.fastcheck import is_canonical
 from curator.write.verdicts import Verdicts
 
@@ -106,7 +107,7 @@ def _regular(path: Path) -> bool:
 
 def format_file(path: Path, cwd: Path | None = None) -> Formatted:
     """The canonical form of one file, computed in memory; nothing is written."""
-    return format_bytes(path, display_path(path, cwd), path.read_bytes())
+    return format_bytes(path, display_path(path, cwd), read_regular(path))
 
 
 def format_bytes(path: Path, display: str, before: bytes) -> Formatted:
@@ -189,7 +190,11 @@ class _Run:
         """The files whose verdict is not known, read as the workers need them; the others
         are settled on the way."""
         for index, path in enumerate(self.paths):
-            before = path.read_bytes()
+            try:
+                before = read_regular(path)
+            except OSError as exc:  # unreadable, or no longer a regular file: left alone
+                self._settle(index, b"", unreadable(exc))
+                continue
             digest = None
             if self.verdicts is not None:
                 digest = hashlib.sha256(before).hexdigest()
@@ -227,6 +232,9 @@ def _formatted(
     if isinstance(outcome, Refused):
         return Formatted(path, display, before, refused=outcome)
     if outcome is not None:
+        refused = rewrite_refused(path)
+        if refused is not None:
+            return Formatted(path, display, before, refused=refused)
         return Formatted(path, display, before, outcome)
     if not keep_unchanged:
         return Formatted(path, display, b"", b"")

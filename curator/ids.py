@@ -21,12 +21,13 @@ from typing import Any
 
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
-from curator.library import Library
-from curator.load import load_bytes
+from curator.library import INCIDENTS, Library
+from curator.load import START, Position, load_bytes
 from curator.model import NUMBERED_ID_PATTERN
+from curator.regular import NotRegular, read_regular
 from curator.rules.placeholder_id import is_placeholder
 from curator.write.atomic import write_atomic
-from curator.write.canonical import Refused, render
+from curator.write.canonical import Refused, render, rewrite_refused
 
 _NUMBERED = re.compile(NUMBERED_ID_PATTERN)
 REFERENCE_LISTS = ("related", "not_duplicate_of")
@@ -66,13 +67,21 @@ def plan(library: Library, reserved: Iterable[int] = ()) -> Plan:
     """What `assign` would do; reads everything, writes nothing."""
     files: dict[Path, tuple[bytes, Any]] = {}
     problems: list[str] = []
+    id_positions: dict[Path, Position] = {}
     for path in library.incident_paths():
-        if not path.is_file():
+        try:
+            raw = read_regular(path)
+        except NotRegular:
+            continue  # a folder or a FIFO holds no incident (lint reports it, IL107)
+        except OSError as exc:
+            problems.append(f"{_at(path, START)}: cannot read the file ({exc.strerror or exc})")
             continue
-        raw = path.read_bytes()
         loaded = load_bytes(raw)
         if loaded.problems:
-            problems.append(f"{path.name}: cannot be read ({loaded.problems[0].message})")
+            problem = loaded.problems[0]
+            problems.append(f"{_at(path, problem.position)}: cannot be read ({problem.message})")
+        if loaded.document is not None:
+            id_positions[path] = loaded.document.position(("id",))
         files[path] = (raw, loaded.data)
     taken = set(reserved)
     placeholders: dict[str, Path] = {}
@@ -81,10 +90,12 @@ def plan(library: Library, reserved: Iterable[int] = ()) -> Plan:
         incident_id = _id(data)
         if incident_id is None or not is_placeholder(incident_id):
             continue
+        where = _at(path, id_positions.get(path, START))
         if incident_id != path.stem:
-            problems.append(f"{path.name}: holds id {incident_id}; the file name must match")
+            problems.append(f"{where}: holds id {incident_id}; the file name must match")
         elif incident_id in placeholders:
-            problems.append(f"{incident_id} is used by {placeholders[incident_id].name} too")
+            other = placeholders[incident_id].name
+            problems.append(f"{where}: {incident_id} is used by {other} too")
         placeholders[incident_id] = path
     if problems:
         raise CannotAssign(problems)
@@ -100,6 +111,12 @@ def plan(library: Library, reserved: Iterable[int] = ()) -> Plan:
     return result
 
 
+def _at(path: Path, position: Position) -> str:
+    """Where a problem is, as the other commands say it: the file as it stands in the
+    library (assign-ids runs at its root), its line and its column."""
+    return f"{INCIDENTS}/{path.name}:{position.line}:{position.column}"
+
+
 def _id(data: Any) -> str | None:
     value = data.get("id") if isinstance(data, dict) else None
     return value if isinstance(value, str) else None
@@ -113,9 +130,12 @@ def _plan_rewrites(result: Plan, files: dict[Path, tuple[bytes, Any]]) -> None:
         if path not in renamed and not _refers_to(data, mapping):
             continue
         try:
+            link = rewrite_refused(path)
+            if link is not None:
+                raise link
             text = render(raw, lambda tree: renumber(tree, mapping))
         except Refused as refused:
-            problems.append(f"{path.name}: {refused.message}")
+            problems.append(f"{_at(path, refused.position)}: {refused.message}")
             continue
         result.rewrites[renamed.get(path, path)] = text.encode("utf-8")
         if path not in renamed:

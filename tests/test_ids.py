@@ -121,7 +121,7 @@ def test_numbers_held_only_by_a_file_name_or_the_history_are_never_given(library
     (library / "incidents" / "IL-0040.yaml").write_text("id: [broken\n", encoding="utf-8")
     with pytest.raises(CannotAssign) as refused:
         plan(Library.at(library))
-    assert refused.value.problems[0].startswith("IL-0040.yaml: cannot be read")
+    assert refused.value.problems[0].startswith("incidents/IL-0040.yaml:2:1: cannot be read")
     (library / "incidents" / "IL-0040.yaml").write_text(
         incident("IL-0040").replace("id: IL-0040", "id: IL-0003"), encoding="utf-8"
     )
@@ -139,7 +139,8 @@ def test_an_unreadable_library_is_refused_as_a_whole_and_nothing_changes(library
     before = {p.name: p.read_bytes() for p in (library / "incidents").iterdir()}
     run = run_curator("assign-ids", "--root", str(library))
     assert run.code == 1
-    assert "curator: cannot number: IL-0002.yaml: cannot be read (YAML syntax error" in run.err
+    where = "incidents/IL-0002.yaml:3:1"
+    assert f"curator: cannot number: {where}: cannot be read (YAML syntax error" in run.err
     assert {p.name: p.read_bytes() for p in (library / "incidents").iterdir()} == before
 
 
@@ -150,7 +151,7 @@ def test_a_placeholder_whose_file_name_differs_is_refused(library):
     with pytest.raises(CannotAssign) as refused:
         assign(Library.at(library))
     assert refused.value.problems == [
-        "IL-NEW-gamma.yaml: holds id IL-NEW-alpha; the file name must match"
+        "incidents/IL-NEW-gamma.yaml:1:5: holds id IL-NEW-alpha; the file name must match"
     ]
     assert sorted(ids_in(library)) == ["IL-0001", "IL-0007", "IL-NEW-beta", "IL-NEW-gamma"]
 

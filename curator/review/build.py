@@ -24,6 +24,7 @@ from curator.library import INCIDENTS, SCHEMA, Library, is_library
 from curator.lint import lint
 from curator.load import load_bytes
 from curator.model import DIMENSIONS, Dimension
+from curator.regular import read_regular
 from curator.review import git
 from curator.review.git import FileChange
 from curator.review.model import FacetJudgement, FileReview, Match, ReportFinding, Review
@@ -317,8 +318,8 @@ def _with_removal(
 
 def _data(path: Path) -> Any:
     try:
-        return _document(path.read_bytes())
-    except OSError:
+        return _document(read_regular(path))
+    except OSError:  # not a regular file (a FIFO would block), or unreadable
         return None
 
 

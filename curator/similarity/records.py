@@ -18,6 +18,7 @@ import yaml
 
 from curator.load import MAX_BYTES, load_bytes
 from curator.model import DIMENSIONS
+from curator.regular import read_regular
 from curator.taxonomy import fold
 from curator.urls import normalize_url
 
@@ -111,7 +112,7 @@ def parse_mapping(raw: bytes) -> dict[str, Any] | None:
 
 def read_record(path: Path, display: str | None = None) -> Record | None:
     try:
-        raw = path.read_bytes()
+        raw = read_regular(path)
     except OSError:
         return None
     data = parse_mapping(raw)

@@ -19,7 +19,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import stat
 import tempfile
 import zipfile
 from pathlib import Path
@@ -30,12 +29,12 @@ from curator import __version__
 from curator.cache import UNDECODABLE, Store
 from curator.library import Library
 from curator.lint_cache import code_context
+from curator.regular import NotRegular, open_regular, read_regular
 from curator.similarity.index import Index, Postings, Progress, build
 from curator.similarity.records import Record
 
 FORMAT = 3
 INDEX_FILE = "index.npz"
-_NONBLOCKING = getattr(os, "O_NONBLOCK", 0)  # (POSIX; elsewhere there are no FIFOs to fear)
 
 
 def index_path(library: Library) -> Path | None:
@@ -61,21 +60,13 @@ def library_key(library: Library) -> str:
 
 def _content_digest(path: Path) -> bytes:
     """The SHA-256 of a regular file's bytes. Anything else in incidents/ (a FIFO, a link to
-    a device) is not read: that could block or never end, and `build` skips it too. (Asked
-    of the open file, not by a stat first: as cheap as reading alone, and no race.)"""
+    a device) is not read (`read_regular`), and `build` skips it too."""
     try:
-        fd = os.open(path, os.O_RDONLY | _NONBLOCKING)  # opening a FIFO must not wait
+        return hashlib.sha256(read_regular(path)).digest()
+    except NotRegular:
+        return b"not a regular file"
     except OSError:
         return b"unreadable"
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return b"not a regular file"
-        with open(fd, "rb", closefd=False) as stream:
-            return hashlib.sha256(stream.read()).digest()
-    except OSError:
-        return b"unreadable"
-    finally:
-        os.close(fd)
 
 
 def load_index(library: Library, use_cache: bool = True, progress: Progress | None = None) -> Index:
@@ -94,7 +85,8 @@ def load_index(library: Library, use_cache: bool = True, progress: Progress | No
 
 def read(path: Path) -> Index | None:
     try:
-        with np.load(path, allow_pickle=False) as arrays:
+        # Opened here: np.load would open the path itself, and a FIFO put there would block.
+        with open_regular(path) as stream, np.load(stream, allow_pickle=False) as arrays:
             meta = json.loads(arrays["meta"].tobytes().decode("utf-8", UNDECODABLE))
             if meta.get("format") != FORMAT:
                 return None
