@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 import yaml
-from conftest import REPO, run_curator, write_library
+from conftest import REPO, run_curator, typed_like_other_tools, write_library
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
@@ -699,3 +699,58 @@ def test_the_bytes_of_unchanged_files_are_dropped_when_asked(tmp_path):
             else:
                 assert (light.display, light.before, light.after) == (full.display, b"", b"")
     assert [r.changed for r in kept].count(True) == 1 and kept[-1].refused is not None
+
+
+# Values other YAML tools would type -------------------------------------------------------
+
+# Words YAML 1.1 or 1.2 reads as a boolean, a number, a date or null when written plain.
+TYPED_WORDS = st.sampled_from(
+    ["no", "No", "yes", "on", "off", "y", "true", "False", "~", "null", "", "1e3", "0x1F",
+     "0o17", "1_000", "+1", "-.5", ".inf", "-.Inf", ".nan", "2023", "2023-01-01",
+     "2023-01-01T10:00:00Z", "12:30", "<<", "=", "!x", "&a", "*a", "@x", "%x", "-", "?"]
+)  # fmt: skip
+TYPED_VALUE = st.builds(
+    lambda before, word, after: before + word + after,
+    st.sampled_from(["", "", " ", "  ", "\t", "# ", "'", '"', "장애 ", "a: "]),
+    TYPED_WORDS,
+    st.sampled_from(["", "", " ", " #", " # 주석", ": ", "'", '"', "\t", " 이후"]),
+)
+
+
+@PROPERTY
+@given(
+    title=TYPED_VALUE,
+    organizations=st.lists(TYPED_VALUE, min_size=1, max_size=3),
+    action=TYPED_VALUE,
+    source_title=TYPED_VALUE,
+)
+def test_values_yaml_would_type_keep_their_text_for_curator_and_other_tools(
+    title, organizations, action, source_title
+):
+    # Written as JSON strings (always a double-quoted YAML scalar), each with a comment.
+    def quoted(value: str) -> str:
+        return json.dumps(value, ensure_ascii=False)
+
+    organizations_block = "".join(
+        f"  - {quoted(o)}  # 조직 {n}\n" for n, o in enumerate(organizations)
+    )
+    raw = incident(
+        "IL-0001",
+        (
+            "title: 공유 스토리지의 메타데이터 포화로 학습 처리량이 떨어졌다",
+            f"title: {quoted(title)}",
+        ),
+        ("organizations:\n  - Example\n", "organizations:  # 원문 기준\n" + organizations_block),
+        ("  - 데이터를 로컬 디스크로 옮겼다.", f"  - {quoted(action)}  # 조치"),
+        ("    title: Storage postmortem", f"    title: {quoted(source_title)}"),
+    ).encode("utf-8")
+    before = load_bytes(raw).data
+    assert before["title"] == title and before["organizations"] == organizations
+    out = render(raw)
+    assert load_bytes(out.encode("utf-8")).data == before  # as curator reads it
+    assert typed_like_other_tools(out.encode("utf-8")) == typed_like_other_tools(raw)
+    assert sorted(full_line_comments(out)) == sorted(full_line_comments(raw.decode("utf-8")))
+    for note in ["# 원문 기준", "# 조치", *(f"# 조직 {n}" for n in range(len(organizations)))]:
+        assert note in out, note
+    assert "\\u" not in out and "\\x" not in out
+    assert render(out.encode("utf-8")) == out

@@ -397,3 +397,22 @@ def test_a_300_file_pull_request_stays_under_the_comment_limit(github, tmp_path)
     [comment] = bot_comments(github)
     assert len(comment["body"]) <= 65_536
     assert "This report was trimmed to fit GitHub's limit" in comment["body"]
+
+
+def test_cli_author_names_the_account_whose_comment_is_edited(github, tmp_path):
+    # A GitHub App posts as its own bot account, not github-actions[bot]: with --author the
+    # second run edits the first comment instead of adding another.
+    github.add_token("app-token", "incident-curator[bot]")
+    pull = github.add_pull(opened_pull())
+    args = ("--head-sha", HEAD, "--event", str(run_event(pull, tmp_path)))
+    mine = ("--author", "incident-curator[bot]")
+    first, _ = comment_cli(github, tmp_path, *args, *mine, token="app-token")
+    again, _ = comment_cli(github, tmp_path, *args, *mine, token="app-token")
+    assert (first.code, again.code) == (0, 0), (first.err, again.err)
+    assert "comment created" in first.err and "comment unchanged" in again.err
+    thread = github.thread("Codertocat/Hello-World", 2)
+    assert [c["user"]["login"] for c in thread] == ["incident-curator[bot]"]
+    # Without it, that account's comment is not recognised as the bot's: a second one.
+    other, _ = comment_cli(github, tmp_path, *args, token="app-token")
+    assert other.code == 0 and "comment created" in other.err
+    assert len(github.thread("Codertocat/Hello-World", 2)) == 2

@@ -228,3 +228,18 @@ def _in_terminal(args: list[str], answers: list[str]) -> str:
     assert proc.returncode == 0, output
     assert pending == [], output
     return output
+
+
+def test_status_and_factor_options_are_written(tmp_path):
+    root = write_library(tmp_path / "lib", {})
+    run = new(
+        root,
+        *("--title", TITLE, "--source", SOURCE, "--status", "published"),
+        *("--cause", "software-defect", "--factor", "latent-until-restart"),
+    )
+    assert run.code == 0, run
+    data = load_bytes((root / "incidents" / "IL-NEW-nccl-h100.yaml").read_bytes()).data
+    assert data["status"] == "published"
+    assert data["facets"]["contributing_factors"] == ["latent-until-restart"]
+    refused = new(root, "--title", TITLE, "--source", SOURCE, "--status", "withdrawn")
+    assert refused.code == 2 and "withdrawn" in refused.err

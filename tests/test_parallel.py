@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 import os
 from pathlib import Path
 
@@ -143,3 +144,15 @@ def test_the_cli_prints_no_progress_when_stderr_is_not_a_terminal(generated):
     assert run.code == 1
     assert "\r" not in run.err and "\x1b" not in run.err
     assert "files checked" in run.err
+
+
+def test_short_j_is_jobs_and_the_findings_do_not_depend_on_it(generated):
+    root, _ = generated
+    runs = [
+        run_curator("lint", "--root", str(root), "--no-cache", "--format", "json", *jobs)
+        for jobs in ([], ["-j", "1"], ["-j", "3"], ["--jobs", "2"])
+    ]
+    assert {run.code for run in runs} == {1}
+    assert all(json.loads(run.out) == json.loads(runs[0].out) for run in runs)
+    refused = run_curator("lint", "--root", str(root), "-j", "0")
+    assert refused.code == 2 and "-j" in refused.err

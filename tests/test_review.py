@@ -494,3 +494,15 @@ def test_what_main_numbered_or_changed_meanwhile_is_judged_as_at_the_head(repo):
     [file] = review.files
     assert [m.id for m in file.matches if m.kind == "duplicate"] == []
     assert not any(m.on_base for m in file.matches)
+
+
+def test_head_option_reviews_that_commit_not_the_checkout(repo):
+    write(repo, "IL-0004.yaml", incident("IL-0004", ("    - nccl\n", "    - ncl\n")))
+    broken = commit(repo, "broken")
+    write(repo, "IL-0004.yaml", incident("IL-0004"))
+    commit(repo, "fixed")
+    code, report = review_json(repo)
+    assert code == 0 and [f["findings"] for f in report["files"]] == [[]]
+    code, report = review_json(repo, "--head", broken)
+    assert code == 1 and report["head"] == broken
+    assert [[x["code"] for x in f["findings"]] for f in report["files"]] == [["IL301"]]

@@ -105,3 +105,36 @@ def test_no_query_and_no_filter_is_a_usage_error_in_one_line(library, query):
 def test_a_filter_alone_lists_every_incident_that_passes_it(library):
     found = search_json("--component", "nccl", "--root", str(library))
     assert [(r["id"], r["score"]) for r in found["results"]] == [("IL-0001", 0.0), ("IL-0002", 0.0)]
+
+
+def test_top_caps_the_list_but_not_the_total(library):
+    every = search_json("스토리지", "--root", str(library))
+    assert every["total"] == len(every["results"]) >= 2
+    first = search_json("스토리지", "--top", "1", "--root", str(library))
+    assert first["total"] == every["total"]
+    assert first["results"] == every["results"][:1]
+    assert run_curator("search", "스토리지", "--top", "0", "--root", str(library)).code == 2
+
+
+def test_factor_filters_and_repeated_filters_must_all_hold(tmp_path):
+    latent = ("  contributing_factors: []", "  contributing_factors:\n    - latent-until-restart")
+    root = write_library(
+        tmp_path / "lib",
+        {
+            "IL-0001.yaml": incident("IL-0001"),
+            "IL-0002.yaml": incident("IL-0002", latent),
+            "IL-0003.yaml": incident("IL-0003", ("    - nccl\n", "    - weka\n")),
+        },
+    )
+    found = search_json("--factor", "latent-until-restart", "--root", str(root))
+    assert [r["id"] for r in found["results"]] == ["IL-0002"]
+    assert found["filters"] == {"contributing_factors": ["latent-until-restart"]}
+    nccl = search_json("--component", "nccl", "--root", str(root))
+    assert [r["id"] for r in nccl["results"]] == ["IL-0001", "IL-0002"]
+    # Each filter is a condition of its own (docs/judgement.md): no incident has both.
+    both = search_json("--component", "nccl", "--component", "weka", "--root", str(root))
+    assert (both["total"], both["results"]) == (0, [])
+    narrowed = search_json(
+        "--component", "nccl", "--factor", "latent-until-restart", "--root", str(root)
+    )
+    assert [r["id"] for r in narrowed["results"]] == ["IL-0002"]

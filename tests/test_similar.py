@@ -544,3 +544,16 @@ def run_curator_within(seconds: float, *args: str) -> subprocess.CompletedProces
 
 def test_a_half_is_read_only_where_it_means_one():
     assert entities("4시간 반복해 재시작했다") == {"4h"}  # 반복: "repeatedly", no half
+
+
+def test_top_caps_the_matches_of_each_input_keeping_the_best(tmp_path):
+    # Four retellings of one template: each is related to the three others.
+    root = write_library(
+        tmp_path / "lib", {f"IL-000{n}.yaml": incident(f"IL-000{n}") for n in range(1, 5)}
+    )
+    path = str(root / "incidents" / "IL-0001.yaml")
+    [every] = similar_json(path, "--root", str(root))
+    assert len(every["matches"]) == 3
+    [best] = similar_json(path, "--top", "1", "--root", str(root))
+    assert best["matches"] == every["matches"][:1]
+    assert run_curator("similar", path, "--top", "0", "--root", str(root)).code == 2
