@@ -151,7 +151,13 @@ def load_bytes(raw: bytes, max_bytes: int = MAX_BYTES) -> Loaded:
     return loaded
 
 
+_UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
+
+
 def _encoding_message(exc: UnicodeDecodeError) -> str:
+    if exc.start == 0 and exc.object[:2] in _UTF16_BOMS:
+        # What Windows editors call "Unicode": say so, rather than name a byte.
+        return "the file is UTF-16 (it starts with a UTF-16 byte-order mark); save it as UTF-8"
     byte = exc.object[exc.start : exc.start + 1].hex()
     return f"not valid UTF-8 (byte 0x{byte} at offset {exc.start}); save the file as UTF-8"
 

@@ -1,3 +1,5 @@
+import pytest
+
 from curator.load import MAX_BYTES, Position, Problem, load_bytes
 
 
@@ -108,3 +110,11 @@ def test_syntax_error_and_control_characters():
 def test_second_document_and_complex_keys_are_refused():
     assert kinds(b"a: 1\n---\nb: 2\n") == [Problem.FORBIDDEN]
     assert kinds(b"? [a]\n: b\n") == [Problem.FORBIDDEN]
+
+
+@pytest.mark.parametrize("codec", ["utf-16", "utf-16-le", "utf-16-be"])
+def test_a_utf16_file_is_named_as_such(codec):
+    raw = "\ufeffid: IL-0001\ntitle: 장애\n".encode(codec)
+    [problem] = load_bytes(raw).problems
+    assert problem.kind is Problem.ENCODING and problem.position == (1, 1)
+    assert problem.message.startswith("the file is UTF-16"), problem.message
