@@ -621,9 +621,11 @@ def suggest_command(
 @click.argument("query", default="")
 @root_option
 @click.option("--cause", multiple=True, help="Only incidents with this cause (or a child).")
-@click.option("--component", multiple=True, help="Only incidents with this component.")
-@click.option("--symptom", multiple=True, help="Only incidents with this symptom.")
-@click.option("--factor", multiple=True, help="Only incidents with this contributing factor.")
+@click.option("--component", multiple=True, help="Only incidents with this component (or a child).")
+@click.option("--symptom", multiple=True, help="Only incidents with this symptom (or a child).")
+@click.option(
+    "--factor", multiple=True, help="Only incidents with this contributing factor (or a child)."
+)
 @click.option("--top", default=10, show_default=True, type=click.IntRange(1, 10000))
 @_judge_format_option
 @quiet_option("No progress line while the index is built.")
