@@ -33,7 +33,7 @@ from curator.rules import bom, crlf, deprecated_term, facet_order, no_tabs, sour
 from curator.rules import trailing_whitespace as trailing
 from curator.taxonomy import Taxonomy
 from curator.write.atomic import write_atomic
-from curator.write.canonical import Refused, Unreadable, render, rewrite_refused, unreadable
+from curator.write.canonical import Refused, Unparsable, render, rewrite_refused, unreadable
 from curator.write.comments import comments
 
 
@@ -382,7 +382,7 @@ def _tab_in_text(refused: Refused, text: str | None) -> Refused:
     line, column = refused.position
     lines = text.split("\n") if text is not None else []
     if (
-        not isinstance(refused, Unreadable)
+        not isinstance(refused, Unparsable)
         or line > len(lines)
         or lines[line - 1][column - 1 : column] != "\t"
     ):

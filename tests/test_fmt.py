@@ -30,7 +30,7 @@ from curator.library import Library
 from curator.load import MAX_BYTES, Position, load_bytes
 from curator.model import DIMENSIONS, INCIDENT_KEYS
 from curator.write import atomic, fastcheck
-from curator.write.canonical import SOURCE_KEYS, Refused, Unreadable, render
+from curator.write.canonical import SOURCE_KEYS, Refused, Unparsable, render
 from curator.write.comments import comments
 from curator.write.spaces import strip_line_ends
 from incidents import incident
@@ -423,12 +423,12 @@ def test_explicit_tags_the_loader_reads_as_text_are_dropped_or_refused():
 
 
 def test_a_refusal_crosses_from_a_worker_process_as_the_same_kind():
-    # `fix` tells "ruamel.yaml cannot parse it" (Unreadable) from other refusals by class.
-    for refused in (Refused(Position(2, 9), "why"), Unreadable(Position(3, 1), "cannot")):
+    # `fix` tells "ruamel.yaml cannot parse it" (Unparsable) from other refusals by class.
+    for refused in (Refused(Position(2, 9), "why"), Unparsable(Position(3, 1), "cannot")):
         again = pickle.loads(pickle.dumps(refused))
         assert type(again) is type(refused)
         assert (again.position, again.message) == (refused.position, refused.message)
-    with pytest.raises(Unreadable):
+    with pytest.raises(Unparsable):
         render(b"title: a\tb\n")
 
 

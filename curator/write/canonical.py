@@ -64,7 +64,7 @@ class Refused(Exception):
         return (type(self), (self.position, self.message))
 
 
-class Unreadable(Refused):
+class Unparsable(Refused):
     """ruamel.yaml cannot parse the text (though curator's own loader may read it)."""
 
 
@@ -141,9 +141,9 @@ def parse(text: str) -> Any:
     except MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         where = Position(mark.line + 1, mark.column + 1) if mark is not None else START
-        raise Unreadable(where, f"ruamel.yaml cannot read it: {exc.problem or exc}") from exc
+        raise Unparsable(where, f"ruamel.yaml cannot read it: {exc.problem or exc}") from exc
     except (YAMLError, ValueError, TypeError) as exc:
-        raise Unreadable(START, f"ruamel.yaml cannot read it: {exc}") from exc
+        raise Unparsable(START, f"ruamel.yaml cannot read it: {exc}") from exc
 
 
 def dump(tree: Any) -> str:
