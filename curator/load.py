@@ -11,7 +11,10 @@ libyaml's event stream is read and the tree is built here, iteratively, so that:
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
+import functools
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
 import yaml
@@ -140,18 +143,54 @@ def load_bytes(raw: bytes, max_bytes: int = MAX_BYTES) -> Loaded:
         return loaded
     loaded.text = text
     body = text[1:] if text.startswith("\ufeff") else text
+    marked: list[LoadProblem] = []  # placed by libyaml's marks, as the document is
     try:
-        loaded.document = _build(body, loaded.problems)
+        loaded.document = _build(body, marked)
     except yaml.MarkedYAMLError as exc:
-        loaded.problems.append(_syntax_problem(exc))
+        marked.append(_syntax_problem(exc))
     except yaml.YAMLError as exc:  # errors without a mark (reader errors, e.g. control chars)
         loaded.problems.append(_reader_problem(exc, body))
+    if _OTHER_BREAKS.search(body):
+        moved = _at_lf_lines(body)
+        marked = [replace(problem, position=moved(problem.position)) for problem in marked]
+        _renumber(loaded.document, moved)
+    loaded.problems[:0] = marked
     if loaded.document is None and not loaded.problems:
         loaded.problems.append(LoadProblem(Problem.EMPTY, START, "the file holds no YAML document"))
     return loaded
 
 
 _UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
+
+
+# libyaml also starts a line at a lone CR, NEL, LS and PS; editors and the rules count
+# lines by LF alone, so the marks of a file holding one are renumbered (`_at_lf_lines`).
+_OTHER_BREAKS = re.compile("\r(?!\n)|[\x85\u2028\u2029]")
+_YAML_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
+
+
+def _at_lf_lines(text: str) -> Callable[[Position], Position]:
+    """Position as libyaml counts it in `text` → the same place, lines counted by LF."""
+    starts = [0, *(match.end() for match in _YAML_BREAK.finditer(text))]
+
+    def moved(position: Position) -> Position:
+        if position.line > len(starts):
+            return position
+        offset = starts[position.line - 1] + position.column - 1
+        line_start = text.rfind("\n", 0, offset) + 1
+        return Position(text.count("\n", 0, offset) + 1, offset - line_start + 1)
+
+    return functools.cache(moved)
+
+
+def _renumber(document: Document | None, moved: Callable[[Position], Position]) -> None:
+    if document is not None:
+        spans = document.value_spans
+        for path, (start, end) in spans.items():
+            spans[path] = (moved(start), moved(end))
+        keys = document.key_positions
+        for path, start in keys.items():
+            keys[path] = moved(start)
 
 
 def _encoding_message(exc: UnicodeDecodeError) -> str:

@@ -176,3 +176,34 @@ def test_fifos_in_the_cache_are_misses_not_waits(library):
     assert run_within(120, "fmt", "--check", "--root", str(library)).returncode == 1
     similar = run_within(120, "similar", "--all", "--root", str(library), "--format", "json")
     assert similar.returncode == 0 and len(json.loads(similar.stdout)) == 2
+
+
+def _findings_by_line(tmp_path: Path, text: str) -> set[tuple[str, int]]:
+    library = write_library(tmp_path, {"IL-0001.yaml": text})
+    run = run_curator("lint", "--no-cache", "--format", "json", cwd=library)
+    assert run.code == 1
+    return {(finding["code"], finding["line"]) for finding in json.loads(run.out)}
+
+
+def _line_of(text: str, part: str) -> int:
+    return next(i for i, line in enumerate(text.split("\n"), 1) if part in line)
+
+
+def test_findings_after_a_unicode_line_separator_are_on_the_line_an_editor_shows(tmp_path):
+    # libyaml counts U+2028 and NEL as line breaks; editors, and every rule, do not.
+    valid = (
+        incident("IL-0001")
+        .replace("title: 공유", 'title: "공유\u2028스토리지"\ntitle_note: 공유', 1)
+        .replace("  - Example", '  - "Example\x85Co"')
+        .replace("  학습 처리량이 떨어졌다.", "  학습 처리량이\t@ops 떨어졌다.")
+    )
+    unknown_key = valid.replace("title_note", "title_typo")
+    valid = valid.replace("\ntitle_note: 공유", " #")  # the rest of the old title: a comment
+    assert _findings_by_line(tmp_path / "a", valid) >= {
+        ("IL601", _line_of(valid, "\t")),
+        ("IL504", _line_of(valid, "@ops")),
+    }
+    assert _findings_by_line(tmp_path / "b", unknown_key) >= {
+        ("IL201", _line_of(unknown_key, "title_typo")),
+        ("IL601", _line_of(unknown_key, "\t")),
+    }

@@ -118,3 +118,15 @@ def test_a_utf16_file_is_named_as_such(codec):
     [problem] = load_bytes(raw).problems
     assert problem.kind is Problem.ENCODING and problem.position == (1, 1)
     assert problem.message.startswith("the file is UTF-16"), problem.message
+
+
+@pytest.mark.parametrize("other_break", ["\u2028", "\u2029", "\x85", "\r"])
+def test_lines_are_counted_by_lf_alone_as_editors_and_the_rules_do(other_break):
+    # libyaml also breaks lines at these; a finding after one must not land a line late.
+    document = load_bytes(f'title: "a{other_break}b"\nstatus: 발행\n'.encode()).document
+    assert document is not None
+    assert document.key_positions[("status",)] == Position(2, 1)
+    assert document.value_spans[("status",)] == (Position(2, 9), Position(2, 11))
+    assert document.value_spans[()][1] == Position(3, 1)
+    [problem] = load_bytes(f'title: "a{other_break}b"\nx: y: z\n'.encode()).problems
+    assert problem.kind is Problem.SYNTAX and problem.position == (2, 5)

@@ -61,7 +61,7 @@ def _text_spans(file: IncidentFile) -> Iterator[tuple[Position, Position]]:
 def check(file: IncidentFile) -> FileFindings:
     if file.incident is None or file.loaded.text is None or "@" not in file.loaded.text:
         return  # the last test: nearly every file has no "@", and this rule is costly
-    lines = file.loaded.text.splitlines()
+    lines = file.loaded.text.split("\n")  # lines as editors and curator.load count them
     seen: set[int] = set()
     for start, end in _text_spans(file):
         for number in range(start.line, min(end.line, len(lines)) + 1):

@@ -24,7 +24,7 @@ RULE = Rule(
 def check(file: IncidentFile) -> FileFindings:
     if file.loaded.text is None or "\t" not in file.loaded.text:
         return
-    lines = file.loaded.text.splitlines()
+    lines = file.loaded.text.split("\n")  # lines as editors and curator.load count them
     spans = scalar_spans(file.loaded.document, lines)
     for number, line in enumerate(lines, start=1):
         column = line.find("\t") + 1
