@@ -30,8 +30,11 @@ class Run:
     err: str
 
 
-def run_curator(*args: str, cwd: Path = REPO, env: dict[str, str] | None = None) -> Run:
-    """The real `curator` program in a subprocess, as a user would run it."""
+def run_curator(
+    *args: str, cwd: Path = REPO, env: dict[str, str] | None = None, timeout: float | None = None
+) -> Run:
+    """The real `curator` program in a subprocess, as a user would run it; with `timeout`,
+    a run that does not end in time fails the test (TimeoutExpired) instead of hanging it."""
     full_env = {**os.environ, "PYTHONIOENCODING": "utf-8", **(env or {})}
     proc = subprocess.run(
         [sys.executable, "-m", "curator", *args],
@@ -41,6 +44,7 @@ def run_curator(*args: str, cwd: Path = REPO, env: dict[str, str] | None = None)
         encoding="utf-8",
         env=full_env,
         check=False,
+        timeout=timeout,
     )
     assert "Traceback" not in proc.stderr, proc.stderr
     return Run(proc.returncode, proc.stdout, proc.stderr)
