@@ -100,7 +100,7 @@ def incident_files(
 
 def _regular(path: Path) -> bool:
     try:
-        return stat.S_ISREG(os.stat(path).st_mode)
+        return stat.S_ISREG(os.lstat(path).st_mode)  # a link is not followed (IL107)
     except OSError:
         return False
 

@@ -68,11 +68,17 @@ def plan(library: Library, reserved: Iterable[int] = ()) -> Plan:
     files: dict[Path, tuple[bytes, Any]] = {}
     problems: list[str] = []
     id_positions: dict[Path, Position] = {}
+    occupied: set[str] = set()  # names of entries that hold no incident, yet are taken
     for path in library.incident_paths():
         try:
             raw = read_regular(path)
         except NotRegular:
-            continue  # a folder or a FIFO holds no incident (lint reports it, IL107)
+            # A folder, a FIFO or a link holds no incident (lint reports it, IL107); its
+            # name is taken all the same. A link may be meant as one: refuse, not guess.
+            occupied.add(path.stem)
+            if path.is_symlink():
+                problems.append(f"{_at(path, START)}: a symbolic link; incidents are regular files")
+            continue
         except OSError as exc:
             problems.append(f"{_at(path, START)}: cannot read the file ({exc.strerror or exc})")
             continue
@@ -83,7 +89,7 @@ def plan(library: Library, reserved: Iterable[int] = ()) -> Plan:
         if loaded.document is not None:
             id_positions[path] = loaded.document.position(("id",))
         files[path] = (raw, loaded.data)
-    taken = set(reserved)
+    taken = set(reserved) | {n for n in map(number_of, occupied) if n is not None}
     placeholders: dict[str, Path] = {}
     for path, (_, data) in files.items():
         taken |= {n for n in (number_of(path.stem), number_of(_id(data) or "")) if n is not None}

@@ -131,7 +131,7 @@ def check_file(
     """Findings of the single-file rules, and what the cross-file rules need; and `extra`'s
     value for the parsed file, if asked for."""
     try:
-        before = os.stat(path)  # before reading: a change after it shows as a new stat
+        before = os.lstat(path)  # before reading: a change after it shows as a new stat
     except OSError:
         before = None
     if before is None or not stat.S_ISREG(before.st_mode) or path.suffix != ".yaml":

@@ -267,7 +267,7 @@ class ResultCache:
         if entry is None:
             return None
         try:
-            st = os.stat(path)
+            st = os.lstat(path)  # a link is not followed (IL107)
         except OSError:
             return None
         if not (stat.S_ISREG(st.st_mode) and path.endswith(".yaml")):

@@ -8,6 +8,7 @@ runs the tests, root included, where a file without read permission would still 
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import subprocess
@@ -16,6 +17,7 @@ from pathlib import Path
 import pytest
 from conftest import REPO, run_curator, write_library
 
+from curator import fmt
 from incidents import incident
 
 UNREADABLE = Path("/proc/self/mem")
@@ -49,19 +51,40 @@ def shown(path: Path) -> str:
         (["fix"], "fix"),
     ],
 )
-def test_an_unreadable_file_is_a_finding_and_the_other_files_are_still_done(library, command, verb):
+def test_a_link_to_what_cannot_be_read_is_a_finding_and_the_other_files_are_still_done(
+    library, command, verb
+):
     unreadable = library / "incidents" / "IL-0003.yaml"
     unreadable.symlink_to(UNREADABLE)
     run = run_curator(*command, "--root", str(library))
     assert run.code == 1, run
-    assert f"{shown(unreadable)}:1:1: cannot {verb}: cannot read the file: " in run.err
+    assert f"{shown(unreadable)}:1:1: cannot {verb}: a symbolic link" in run.err
     # The run went on: IL-0002 is still reported as one to reformat.
     assert "IL-0002.yaml" in run.out or "IL-0002.yaml" in run.err
     lint = run_curator("lint", "--root", str(library), "--format", "json")
     assert [f["code"] for f in json.loads(lint.out) if "IL-0003" in f["path"]] == ["IL107"]
 
 
-def test_assign_ids_refuses_an_unreadable_file_with_its_place_and_changes_nothing(library):
+def test_a_file_that_fails_to_read_is_a_finding_and_the_other_files_are_still_done(
+    library, monkeypatch
+):
+    # A regular file whose read fails (EIO): root reads any file, so the failure is made.
+    broken = library / "incidents" / "IL-0001.yaml"
+
+    def read(path: Path) -> bytes:
+        if path == broken:
+            raise OSError(errno.EIO, "Input/output error")
+        return path.read_bytes()
+
+    monkeypatch.setattr(fmt, "read_regular", read)
+    paths = sorted((library / "incidents").iterdir())
+    results = {r.path.name: r for r in fmt.format_files(paths, write=False, cwd=library)}
+    assert results["IL-0001.yaml"].refused is not None
+    assert "cannot read the file: Input/output error" in results["IL-0001.yaml"].refused.message
+    assert results["IL-0002.yaml"].changed  # the run went on
+
+
+def test_assign_ids_refuses_a_link_with_its_place_and_changes_nothing(library):
     incidents = library / "incidents"
     (incidents / "IL-NEW-alpha.yaml").write_text(incident("IL-NEW-alpha"), encoding="utf-8")
     (incidents / "IL-0003.yaml").symlink_to(UNREADABLE)
@@ -69,9 +92,19 @@ def test_assign_ids_refuses_an_unreadable_file_with_its_place_and_changes_nothin
     run = run_curator("assign-ids", "--root", str(library))
     assert run.code == 1, run
     assert run.err.startswith(
-        "curator: cannot number: incidents/IL-0003.yaml:1:1: cannot read the file ("
+        "curator: cannot number: incidents/IL-0003.yaml:1:1: a symbolic link"
     ), run.err
     assert sorted(p.name for p in incidents.iterdir()) == before
+
+
+def test_assign_ids_counts_the_name_of_an_entry_that_holds_no_incident(library):
+    # A folder named IL-0003.yaml (lint: IL107) still takes the number 3: the next id is 4.
+    incidents = library / "incidents"
+    (incidents / "IL-0003.yaml").mkdir()
+    (incidents / "IL-NEW-alpha.yaml").write_text(incident("IL-NEW-alpha"), encoding="utf-8")
+    run = run_curator("assign-ids", "--root", str(library))
+    assert run.code == 0, run
+    assert (incidents / "IL-0004.yaml").is_file() and (incidents / "IL-0003.yaml").is_dir()
 
 
 @pytest.mark.parametrize("command", [["fmt"], ["fix"], ["fmt", "--check"], ["fmt", "--diff"]])
@@ -92,14 +125,17 @@ def test_a_symlinked_incident_is_never_replaced_by_a_regular_file(library, tmp_p
     assert "IL-0003" not in run.out  # no diff of, nor "would reformat", the link's target
 
 
-def test_a_symlinked_incident_already_canonical_is_fine(library, tmp_path):
+def test_a_symlinked_incident_is_reported_even_when_its_target_is_canonical(library, tmp_path):
+    # In a pull request a link could point anywhere on the runner: never followed (IL107).
     target = tmp_path / "outside.yaml"
     target.write_text(incident("IL-0003"), encoding="utf-8")
     (library / "incidents" / "IL-0003.yaml").symlink_to(target)
     (library / "incidents" / "IL-0002.yaml").write_text(incident("IL-0002"), encoding="utf-8")
-    for command in (["fmt", "--check"], ["fmt"], ["fix"]):
+    for command in (["fmt", "--check"], ["fmt"], ["fix"], ["lint"]):
         run = run_curator(*command, "--root", str(library))
-        assert run.code == 0, (command, run)
+        assert run.code == 1, (command, run)
+        assert "IL-0003.yaml:1:1:" in run.err + run.out and "a symbolic link" in run.err + run.out
+    assert target.read_text(encoding="utf-8") == incident("IL-0003")
 
 
 def test_assign_ids_refuses_to_rewrite_a_symlinked_incident(library, tmp_path):

@@ -516,6 +516,19 @@ def test_a_fifo_or_device_in_incidents_is_skipped_not_read(tmp_path):
     assert [r["id"] for r in json.loads(run.stdout)["results"]] == ["IL-0001"]
 
 
+def test_a_link_to_an_incident_outside_the_library_is_never_read(tmp_path):
+    # In a pull request a link could point anywhere on the runner (lint: IL107).
+    outside = tmp_path / "outside.yaml"
+    outside.write_text(incident("IL-0002"), encoding="utf-8")
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": incident("IL-0001")})
+    (root / "incidents" / "IL-0002.yaml").symlink_to(outside)
+    run = run_curator("search", "--root", str(root), "--format", "json", "nccl")
+    assert run.code == 0, run.err
+    assert [r["id"] for r in json.loads(run.out)["results"]] == ["IL-0001"]
+    named = run_curator("similar", "--root", str(root), str(root / "incidents" / "IL-0002.yaml"))
+    assert named.code == 2 and "IL-0002" not in named.out, named
+
+
 def test_a_file_name_that_is_not_utf8_is_indexed_and_shown(tmp_path):
     root = write_library(tmp_path / "lib", {"IL-0001.yaml": incident("IL-0001")})
     odd = os.fsdecode(b"IL-0002\xff.yaml")

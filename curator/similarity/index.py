@@ -257,7 +257,11 @@ Progress = Callable[[int, int], None]
 def build(library: Library, workers: int | None = None, progress: Progress | None = None) -> Index:
     """`progress`, if given, is called with (files read, files in all) as the build goes."""
     paths = library.incident_paths()
-    items = [(p, p.relative_to(library.root).as_posix()) for p in paths if p.is_file()]
+    items = [
+        (p, p.relative_to(library.root).as_posix())
+        for p in paths
+        if p.is_file() and not p.is_symlink()  # as lint: a link is never followed (IL107)
+    ]
     return build_from(items, workers, progress)
 
 
