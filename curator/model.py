@@ -69,11 +69,14 @@ TermId = Annotated[str, Field(pattern=TERM_ID_PATTERN, examples=["nccl"])]
 # regex engine (pydantic's, Python's, a JSON Schema validator's).
 _INVISIBLE = (
     r"\t\n \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"  # white space
-    r"\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff"  # format
+    r"\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f"  # format
 )
-_CONTROL = r"\x00-\x08\x0b-\x1f\x7f-\x9f\ufffe\uffff"
+# Control characters, the noncharacters, and U+FEFF: a byte-order mark inside a value, which
+# YAML can write only as the escape `\ufeff` (U+2060 is the word joiner it once stood for).
+_CONTROL = r"\x00-\x08\x0b-\x1f\x7f-\x9f\ufeff\ufffe\uffff"
 TEXT_PATTERN = f"^[{_INVISIBLE}]*[^{_INVISIBLE}{_CONTROL}][^{_CONTROL}]*$"
 _CONTROL_CHARACTER = re.compile(f"[{_CONTROL}]")
+_REFUSED_KINDS = {0xFEFF: "a byte-order mark", 0xFFFE: "a noncharacter", 0xFFFF: "a noncharacter"}
 Text = Annotated[str, Field(min_length=1, pattern=TEXT_PATTERN)]
 
 
@@ -84,7 +87,7 @@ def text_problem(text: str) -> str | None:
     control = _CONTROL_CHARACTER.search(text)
     if control:
         code = ord(control.group())
-        kind = "a noncharacter" if code in (0xFFFE, 0xFFFF) else "a control character"
+        kind = _REFUSED_KINDS.get(code, "a control character")
         return f"holds U+{code:04X}, {kind} (character {control.start() + 1}); remove it"
     if not re.match(TEXT_PATTERN, text):
         return "holds no visible character"

@@ -135,7 +135,7 @@ def test_without_a_terminal_missing_or_bad_values_are_usage_errors_and_nothing_i
         (("--title", "\u200b\u2060", "--source", SOURCE), "the title holds no visible character"),
         (("--title", "학습\x07중단", "--source", SOURCE), "the title holds U+0007, a control"),
         (
-            ("--title", TITLE, "--source", SOURCE, "--organization", "\ufeff"),
+            ("--title", TITLE, "--source", SOURCE, "--organization", "\u2060"),
             "an organization holds no visible character",
         ),
         (
