@@ -529,6 +529,17 @@ def test_a_link_to_an_incident_outside_the_library_is_never_read(tmp_path):
     assert named.code == 2 and "IL-0002" not in named.out, named
 
 
+@pytest.mark.parametrize("codec", ["utf-16", "utf-16-le", "utf-16-be"])
+def test_a_utf16_file_is_no_record_as_it_is_no_incident_to_lint(tmp_path, codec):
+    # PyYAML decodes UTF-16 by its byte-order mark; lint refuses it (IL103): the same here.
+    path = tmp_path / "IL-0001.yaml"
+    path.write_bytes(("\ufeff" + incident("IL-0001")).encode(codec))
+    assert read_record(path) is None
+    path.write_bytes(incident("IL-0001").encode("utf-8"))
+    record = read_record(path)
+    assert record is not None and record.id == "IL-0001"
+
+
 def test_a_file_name_that_is_not_utf8_is_indexed_and_shown(tmp_path):
     root = write_library(tmp_path / "lib", {"IL-0001.yaml": incident("IL-0001")})
     odd = os.fsdecode(b"IL-0002\xff.yaml")

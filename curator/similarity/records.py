@@ -8,6 +8,7 @@ that is not a YAML mapping at all yields no record; `curator lint` says why.
 
 from __future__ import annotations
 
+import codecs
 import sys
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -92,9 +93,13 @@ def organisation_key(name: str) -> str:
     return fold(name)
 
 
+_UTF16_BOMS = (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
+
+
 def parse_mapping(raw: bytes) -> dict[str, Any] | None:
-    """The YAML mapping in `raw`, with every scalar as text, or None."""
-    if len(raw) > MAX_BYTES:
+    """The YAML mapping in `raw`, with every scalar as text, or None: None too for UTF-16,
+    which PyYAML decodes (by its byte-order mark) and lint does not read at all (IL103)."""
+    if len(raw) > MAX_BYTES or raw.startswith(_UTF16_BOMS):
         return None
     data: Any = None
     few_brackets = raw.count(b"[") + raw.count(b"{") < _MAX_BRACKETS_FOR_FAST_PATH
