@@ -39,6 +39,7 @@ except ImportError:  # pragma: no cover - depends on the PyYAML build
 MAX_BYTES = 1024 * 1024
 MAX_DEPTH = 32
 BOM = b"\xef\xbb\xbf"
+UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")  # little- and big-endian
 
 # Tags a plain YAML document may carry explicitly without anything being constructed.
 _HARMLESS_TAGS = frozenset(
@@ -160,9 +161,6 @@ def load_bytes(raw: bytes, max_bytes: int = MAX_BYTES) -> Loaded:
     return loaded
 
 
-_UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
-
-
 # libyaml also starts a line at a lone CR, NEL, LS and PS; editors and the rules count
 # lines by LF alone, so the marks of a file holding one are renumbered (`_at_lf_lines`).
 _LONE_CR = re.compile("\r(?!\n)")
@@ -204,7 +202,7 @@ def _renumber(document: Document | None, moved: Callable[[Position], Position]) 
 
 
 def _encoding_message(exc: UnicodeDecodeError) -> str:
-    if exc.start == 0 and exc.object[:2] in _UTF16_BOMS:
+    if exc.start == 0 and exc.object[:2] in UTF16_BOMS:
         # What Windows editors call "Unicode": say so, rather than name a byte.
         return "the file is UTF-16 (it starts with a UTF-16 byte-order mark); save it as UTF-8"
     byte = exc.object[exc.start : exc.start + 1].hex()

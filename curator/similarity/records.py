@@ -8,7 +8,6 @@ that is not a YAML mapping at all yields no record; `curator lint` says why.
 
 from __future__ import annotations
 
-import codecs
 import sys
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -17,7 +16,7 @@ from typing import Any
 
 import yaml
 
-from curator.load import MAX_BYTES, load_bytes
+from curator.load import MAX_BYTES, UTF16_BOMS, load_bytes
 from curator.model import DIMENSIONS
 from curator.regular import read_regular
 from curator.taxonomy import fold
@@ -93,13 +92,10 @@ def organisation_key(name: str) -> str:
     return fold(name)
 
 
-_UTF16_BOMS = (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
-
-
 def parse_mapping(raw: bytes) -> dict[str, Any] | None:
     """The YAML mapping in `raw`, with every scalar as text, or None: None too for UTF-16,
     which PyYAML decodes (by its byte-order mark) and lint does not read at all (IL103)."""
-    if len(raw) > MAX_BYTES or raw.startswith(_UTF16_BOMS):
+    if len(raw) > MAX_BYTES or raw.startswith(UTF16_BOMS):
         return None
     data: Any = None
     few_brackets = raw.count(b"[") + raw.count(b"{") < _MAX_BRACKETS_FOR_FAST_PATH
