@@ -33,7 +33,7 @@ from curator.rules import bom, crlf, deprecated_term, facet_order, no_tabs, sour
 from curator.rules import trailing_whitespace as trailing
 from curator.taxonomy import Taxonomy
 from curator.write.atomic import write_atomic
-from curator.write.canonical import Refused, Unparsable, render, rewrite_refused, unreadable
+from curator.write.canonical import Refused, Unparsable, render, unreadable
 from curator.write.comments import comments
 
 
@@ -422,9 +422,6 @@ def fix_file(path: Path, taxonomy: Taxonomy, cwd: Path | None = None) -> Fixed:
         after, changes, left = fix_text(before, taxonomy)
     except Refused as refused:
         return Fixed(path, display, before, refused=refused)
-    kept_link = rewrite_refused(path) if after != before else None
-    if kept_link is not None:
-        return Fixed(path, display, before, refused=kept_link)
     return Fixed(path, display, before, after, changes, left=left)
 
 

@@ -32,7 +32,7 @@ from curator.regular import read_regular
 from curator.rules import not_an_incident_file
 from curator.workers import Workers, worker_count
 from curator.write.atomic import write_atomic
-from curator.write.canonical import Refused, render, rewrite_refused, unreadable
+from curator.write.canonical import Refused, render, unreadable
 from curator.write.fastcheck import is_canonical
 from curator.write.verdicts import Verdicts
 
@@ -232,9 +232,6 @@ def _formatted(
     if isinstance(outcome, Refused):
         return Formatted(path, display, before, refused=outcome)
     if outcome is not None:
-        refused = rewrite_refused(path)
-        if refused is not None:
-            return Formatted(path, display, before, refused=refused)
         return Formatted(path, display, before, outcome)
     if not keep_unchanged:
         return Formatted(path, display, b"", b"")

@@ -27,7 +27,7 @@ from curator.model import NUMBERED_ID_PATTERN
 from curator.regular import NotRegular, read_regular
 from curator.rules.placeholder_id import is_placeholder
 from curator.write.atomic import write_atomic
-from curator.write.canonical import Refused, render, rewrite_refused
+from curator.write.canonical import Refused, render
 
 _NUMBERED = re.compile(NUMBERED_ID_PATTERN)
 REFERENCE_LISTS = ("related", "not_duplicate_of")
@@ -136,9 +136,6 @@ def _plan_rewrites(result: Plan, files: dict[Path, tuple[bytes, Any]]) -> None:
         if path not in renamed and not _refers_to(data, mapping):
             continue
         try:
-            link = rewrite_refused(path)
-            if link is not None:
-                raise link
             text = render(raw, lambda tree: renumber(tree, mapping))
         except Refused as refused:
             problems.append(f"{_at(path, refused.position)}: {refused.message}")

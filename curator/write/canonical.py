@@ -25,7 +25,6 @@ import io
 import re
 import sys
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import yaml
@@ -71,15 +70,6 @@ class Unparsable(Refused):
 def unreadable(exc: OSError) -> Refused:
     """Why a file that cannot be opened or read is left alone (lint says it as IL107)."""
     return Refused(START, f"cannot read the file: {exc.strerror or exc}")
-
-
-def rewrite_refused(path: Path) -> Refused | None:
-    """Why `path` may not be rewritten even though its bytes could be: a symbolic link would
-    be replaced by a regular file (the link lost, its target left as it was), and writing
-    through it could change a file outside the library."""
-    if path.is_symlink():
-        return Refused(START, "a symbolic link: curator rewrites only regular files")
-    return None
 
 
 _NULL = re.compile(r"^(?:~|null|Null|NULL|)$")  # as `curator.load` reads nulls
