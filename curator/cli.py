@@ -19,7 +19,7 @@ import click
 
 from curator import WEBSITE, __version__
 from curator.findings import Finding
-from curator.fix import fix_files
+from curator.fix import Fixed, fix_files
 from curator.fmt import format_files, incident_files
 from curator.ids import CannotAssign, assign
 from curator.ids_git import GitError, assign_and_push, deleted_numbers
@@ -371,40 +371,57 @@ def _not_incident_files(findings: list[Finding], verb: str) -> None:
 @main.command("fix")
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @root_option
-def fix_command(paths: tuple[Path, ...], root: Path | None) -> None:
+@click.option("--check", is_flag=True, help="Change nothing; list the changes fix would make.")
+@click.option(
+    "--diff",
+    "show_diff",
+    is_flag=True,
+    help="Change nothing; print unified diffs (the changes are listed on standard error).",
+)
+def fix_command(paths: tuple[Path, ...], root: Path | None, check: bool, show_diff: bool) -> None:
     """Apply the fixes that rules offer (`curator rules` marks them) and print each change.
 
     A changed file is written in the canonical layout. Exit 1 when a file could not be
-    read or fixed safely (it is left as it is), else 0; run `curator lint` for the rest.
+    read or fixed safely (it is left as it is), or with --check/--diff when one would
+    change; else 0. Run `curator lint` for the rest.
     """
     library = Library.at(root)
+    write = not (check or show_diff)
     files, others = incident_files(library, _existing(paths))
     _not_incident_files(others, "fix")
-    results = fix_files(files, library.taxonomy)
+    results = fix_files(files, library.taxonomy, write=write)
     for result in results:
-        if result.refused is not None:
-            where = result.refused.position
-            click.echo(
-                f"{result.display}:{where.line}:{where.column}: cannot fix: "
-                f"{result.refused.message}",
-                err=True,
-            )
-        for change in result.changes:
-            click.echo(
-                f"{result.display}:{change.line}:{change.column}: {change.code} "
-                f"{change.description}"
-            )
-        for left in result.left:  # part of a value or a comment: the author's to change
-            click.echo(
-                f"{result.display}:{left.line}:{left.column}: {left.code} {left.description}",
-                err=True,
-            )
+        _print_fixed(result, show_diff)
     changes = sum(len(r.changes) for r in results)
     changed = sum(r.changed for r in results)
     refused = sum(r.refused is not None for r in results) + len(others)
     note = f"{_plural(changes, 'change')} in {_plural(changed, 'file')}"
+    note += " would be made; nothing written" if changes and not write else ""
     click.echo(note + (f"; {refused} could not be fixed" if refused else ""), err=True)
-    sys.exit(EXIT_FINDINGS if refused else EXIT_CLEAN)
+    sys.exit(EXIT_FINDINGS if refused or (changed and not write) else EXIT_CLEAN)
+
+
+def _print_fixed(result: Fixed, show_diff: bool) -> None:
+    """What fix did (or would do) to one file. With --diff, standard output holds nothing
+    but the diffs, so that it can be applied as a patch."""
+    if result.refused is not None:
+        where = result.refused.position
+        click.echo(
+            f"{result.display}:{where.line}:{where.column}: cannot fix: {result.refused.message}",
+            err=True,
+        )
+    for change in result.changes:
+        click.echo(
+            f"{result.display}:{change.line}:{change.column}: {change.code} {change.description}",
+            err=show_diff,
+        )
+    for left in result.left:  # part of a value or a comment: the author's to change
+        click.echo(
+            f"{result.display}:{left.line}:{left.column}: {left.code} {left.description}",
+            err=True,
+        )
+    if show_diff:
+        click.echo(result.diff(), nl=False)
 
 
 def _ask(question: str, default: str, check: Callable[[str], object]) -> str:

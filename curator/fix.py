@@ -35,6 +35,7 @@ from curator.taxonomy import Taxonomy
 from curator.write.atomic import write_atomic
 from curator.write.canonical import Refused, Unparsable, render, unreadable
 from curator.write.comments import comments
+from curator.write.diff import unified_diff
 
 
 @dataclass(frozen=True, order=True)
@@ -60,6 +61,12 @@ class Fixed:
     @property
     def changed(self) -> bool:
         return self.after is not None and self.after != self.before
+
+    def diff(self) -> str:
+        if not self.changed:
+            return ""
+        assert self.after is not None
+        return unified_diff(self.display, self.before, self.after)
 
 
 # Text fixes -----------------------------------------------------------------------------
@@ -425,10 +432,13 @@ def fix_file(path: Path, taxonomy: Taxonomy, cwd: Path | None = None) -> Fixed:
     return Fixed(path, display, before, after, changes, left=left)
 
 
-def fix_files(paths: Sequence[Path], taxonomy: Taxonomy, cwd: Path | None = None) -> list[Fixed]:
+def fix_files(
+    paths: Sequence[Path], taxonomy: Taxonomy, cwd: Path | None = None, write: bool = True
+) -> list[Fixed]:
+    """Fix each file; with `write`, put each changed one in place (else change nothing)."""
     results = [fix_file(path, taxonomy, cwd) for path in paths]
     for result in results:
-        if result.changed:
+        if write and result.changed:
             assert result.after is not None
             write_atomic(result.path, result.after)
     return results

@@ -15,7 +15,6 @@ forked once there is enough to check, before anything large is built.
 
 from __future__ import annotations
 
-import difflib
 import hashlib
 import itertools
 import os
@@ -33,6 +32,7 @@ from curator.rules import not_an_incident_file
 from curator.workers import Workers, worker_count
 from curator.write.atomic import write_atomic
 from curator.write.canonical import Refused, render, unreadable
+from curator.write.diff import unified_diff
 from curator.write.fastcheck import is_canonical
 from curator.write.verdicts import Verdicts
 
@@ -69,12 +69,7 @@ class Formatted:
         if not self.changed:
             return ""
         assert self.after is not None
-        before = self.before.decode("utf-8", errors="replace").splitlines(keepends=True)
-        after = self.after.decode("utf-8").splitlines(keepends=True)
-        lines = difflib.unified_diff(
-            before, after, f"a/{self.display}", f"b/{self.display}", lineterm="\n"
-        )
-        return "".join(line if line.endswith("\n") else line + "\n" for line in lines)
+        return unified_diff(self.display, self.before, self.after)
 
 
 class Selection(NamedTuple):

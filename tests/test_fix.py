@@ -7,6 +7,8 @@ import json
 import os
 import re
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -336,3 +338,53 @@ def test_rules_shows_which_rules_can_fix():
     text = run_curator("rules").out.splitlines()
     assert any(line.startswith("IL505  warning  fix  source-url-form") for line in text)
     assert any(line.startswith("IL304  warning  fix  facet-order") for line in text)
+
+
+def broken_layout(incident_id: str) -> bytes:
+    """An incident with a byte-order mark, CRLF line ends and a trailing space: three
+    text fixes, each a line of `curator fix`."""
+    text = incident(incident_id).replace("status: published", "status: published  ")
+    return b"\xef\xbb\xbf" + text.replace("\n", "\r\n").encode("utf-8")
+
+
+def test_fix_check_lists_the_changes_and_writes_nothing(tmp_path):
+    files = {"IL-0001.yaml": broken_layout("IL-0001"), "IL-0002.yaml": incident("IL-0002")}
+    root = write_library(tmp_path / "lib", files)
+    path = root / "incidents" / "IL-0001.yaml"
+    check = run_curator("fix", "--check", cwd=root)
+    assert check.code == 1, check
+    assert check.out.splitlines() == [
+        "incidents/IL-0001.yaml:1:1: IL603 changed 27 CR/CRLF line end(s) to LF",
+        "incidents/IL-0001.yaml:1:1: IL604 removed the byte-order mark",
+        "incidents/IL-0001.yaml:3:18: IL602 removed trailing space",
+    ]
+    assert "3 changes in 1 file would be made; nothing written" in check.err
+    assert path.read_bytes() == files["IL-0001.yaml"]
+    # The same changes as `fix` then makes, after which there is nothing left to check.
+    fixed = run_curator("fix", cwd=root)
+    assert (fixed.code, fixed.out) == (0, check.out)
+    again = run_curator("fix", "--check", cwd=root)
+    assert (again.code, again.out) == (0, "")
+    assert "0 changes in 0 files" in again.err
+
+
+def test_fix_diff_prints_a_patch_that_makes_what_fix_writes(tmp_path):
+    files = {"IL-0001.yaml": broken_layout("IL-0001"), "IL-0002.yaml": incident("IL-0002")}
+    root = write_library(tmp_path / "lib", files)
+    path = root / "incidents" / "IL-0001.yaml"
+    # Bytes, not text: the patch's removed lines end in CR LF, as the file's do.
+    run = subprocess.run(
+        [sys.executable, "-m", "curator", "fix", "--diff"], cwd=root, capture_output=True
+    )
+    assert run.returncode == 1, run
+    assert path.read_bytes() == files["IL-0001.yaml"]
+    # Standard output is the patch alone; the changes are listed on standard error.
+    assert run.stdout.startswith(b"--- a/incidents/IL-0001.yaml\n+++ b/incidents/IL-0001.yaml\n")
+    assert b"\n-status: published  \r\n" in run.stdout
+    assert b"\n+status: published\n" in run.stdout
+    assert "incidents/IL-0001.yaml:3:18: IL602 removed trailing space" in run.stderr.decode()
+    applied = subprocess.run(["git", "apply", "-"], input=run.stdout, cwd=root, capture_output=True)
+    assert applied.returncode == 0, applied.stderr
+    assert path.read_text(encoding="utf-8") == incident("IL-0001")
+    again = run_curator("fix", "--diff", cwd=root)
+    assert (again.code, again.out, again.err) == (0, "", "0 changes in 0 files\n")

@@ -517,7 +517,7 @@ def test_fmt_on_a_missing_path_is_a_usage_error(messy_library):
     assert run.code == 2 and "no such file: nope.yaml" in run.err
 
 
-@pytest.mark.parametrize("command", [["fmt", "--check"], ["fmt"], ["fix"]])
+@pytest.mark.parametrize("command", [["fmt", "--check"], ["fmt"], ["fix"], ["fix", "--check"]])
 def test_an_entry_that_is_no_incident_file_is_reported_as_lint_reports_it(messy_library, command):
     # Named in vain (a README, a `.yml`), or found in incidents/ (a FIFO): fmt and fix
     # once passed them over and said "0 files"; lint reports each one as IL107.

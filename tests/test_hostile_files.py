@@ -49,6 +49,7 @@ def shown(path: Path) -> str:
         (["fmt", "--check"], "format"),
         (["fmt", "--diff"], "format"),
         (["fix"], "fix"),
+        (["fix", "--diff"], "fix"),
     ],
 )
 def test_a_link_to_what_cannot_be_read_is_a_finding_and_the_other_files_are_still_done(
@@ -107,7 +108,9 @@ def test_assign_ids_counts_the_name_of_an_entry_that_holds_no_incident(library):
     assert (incidents / "IL-0004.yaml").is_file() and (incidents / "IL-0003.yaml").is_dir()
 
 
-@pytest.mark.parametrize("command", [["fmt"], ["fix"], ["fmt", "--check"], ["fmt", "--diff"]])
+@pytest.mark.parametrize(
+    "command", [["fmt"], ["fix"], ["fmt", "--check"], ["fmt", "--diff"], ["fix", "--diff"]]
+)
 def test_a_symlinked_incident_is_never_replaced_by_a_regular_file(library, tmp_path, command):
     # os.replace on the link's path once turned the link into a copy: the link was lost
     # and its target left unformatted. Writing through it instead could change a file
@@ -118,7 +121,7 @@ def test_a_symlinked_incident_is_never_replaced_by_a_regular_file(library, tmp_p
     link.symlink_to(target)
     run = run_curator(*command, "--root", str(library))
     assert run.code == 1, run
-    verb = "fix" if command == ["fix"] else "format"
+    verb = "fix" if command[0] == "fix" else "format"
     assert f"{shown(link)}:1:1: cannot {verb}: a symbolic link" in run.err
     assert link.is_symlink() and os.readlink(link) == str(target)
     assert target.read_text(encoding="utf-8") == UNFORMATTED.replace("IL-0002", "IL-0003")
