@@ -145,14 +145,14 @@ def load_bytes(raw: bytes, max_bytes: int = MAX_BYTES) -> Loaded:
     loaded.text = text
     body = text[1:] if text.startswith("\ufeff") else text
     marked: list[LoadProblem] = []  # placed by libyaml's marks, as the document is
+    moved = _at_lf_lines(body) if _has_other_breaks(body) else None
     try:
-        loaded.document = _build(body, marked)
+        loaded.document = _build(body, marked, moved)
     except yaml.MarkedYAMLError as exc:
         marked.append(_syntax_problem(exc))
     except yaml.YAMLError as exc:  # errors without a mark (reader errors, e.g. control chars)
         loaded.problems.append(_reader_problem(exc, body))
-    if _has_other_breaks(body):
-        moved = _at_lf_lines(body)
+    if moved is not None:
         marked = [replace(problem, position=moved(problem.position)) for problem in marked]
         _renumber(loaded.document, moved)
     loaded.problems[:0] = marked
@@ -273,10 +273,13 @@ _SequenceStart, _SequenceEnd = yaml.SequenceStartEvent, yaml.SequenceEndEvent
 _new_tuple = tuple.__new__
 
 
-def _build(text: str, problems: list[LoadProblem]) -> Document | None:
+def _build(
+    text: str, problems: list[LoadProblem], moved: Callable[[Position], Position] | None = None
+) -> Document | None:
     """The event loop: the hottest code of `curator lint`, so it dispatches on the event's
     exact type, most frequent first, and builds the positions of scalars (two for every
-    value of every file) inline rather than through `_mark`."""
+    value of every file) inline rather than through `_mark`. `moved` renumbers a position
+    (see `_at_lf_lines`) where a message names one: positions themselves are moved later."""
     parser = _Parser(text)
     document = Document(data=None)
     documents = 0
@@ -305,7 +308,7 @@ def _build(text: str, problems: list[LoadProblem]) -> Document | None:
                     key = top.pending_key
                     if key is None:  # this scalar is a key
                         if value is None or value in top.seen_keys:
-                            _open_key(top, value, start, document, problems)
+                            _open_key(top, value, start, document, problems, moved)
                         else:
                             top.seen_keys.add(value)
                             keys[(*top.path, value)] = start
@@ -361,7 +364,12 @@ _PLAIN_ONLY = "incidents hold plain values only"
 
 
 def _open_key(
-    parent: _Open, key: Any, start: Position, document: Document, problems: list[LoadProblem]
+    parent: _Open,
+    key: Any,
+    start: Position,
+    document: Document,
+    problems: list[LoadProblem],
+    moved: Callable[[Position], Position] | None = None,
 ) -> None:
     if key is None:
         raise _Forbidden(start, "an empty key is not allowed")
@@ -369,6 +377,7 @@ def _open_key(
     if key in parent.seen_keys:
         # Reported, then the later value wins so that every other rule still runs.
         first = document.key_positions[path]
+        first = moved(first) if moved is not None else first
         problems.append(
             LoadProblem(
                 Problem.DUPLICATE_KEY,

@@ -130,3 +130,8 @@ def test_lines_are_counted_by_lf_alone_as_editors_and_the_rules_do(other_break):
     assert document.value_spans[()][1] == Position(3, 1)
     [problem] = load_bytes(f'title: "a{other_break}b"\nx: y: z\n'.encode()).problems
     assert problem.kind is Problem.SYNTAX and problem.position == (2, 5)
+    # A message that names a line counts the same way as the finding's own position.
+    repeated = f'title: "a{other_break}b"\nstatus: 발행\nstatus: 초안\n'.encode()
+    [problem] = load_bytes(repeated).problems
+    assert problem.kind is Problem.DUPLICATE_KEY and problem.position == (3, 1)
+    assert "(first at line 2)" in problem.message, problem.message
