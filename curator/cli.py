@@ -65,6 +65,18 @@ def quiet_option(help: str) -> Callable[[F], F]:
     return click.option("-q", "--quiet", is_flag=True, help=help)
 
 
+def jobs_option(command: F) -> F:
+    """`-j/--jobs`: the commands that handle every file of a large library use one worker
+    process per CPU unless told otherwise (a shared CI runner, say)."""
+    return click.option(
+        "--jobs",
+        "-j",
+        type=click.IntRange(min=1),
+        default=None,
+        help="Worker processes for large libraries. Default: one per CPU.",
+    )(command)
+
+
 def root_option(command: F) -> F:
     return click.option(
         "--root",
@@ -99,13 +111,7 @@ def main() -> None:
     help="Check every file afresh; neither read nor write .curator-cache/ (it is safe to "
     "delete at any time).",
 )
-@click.option(
-    "--jobs",
-    "-j",
-    type=click.IntRange(min=1),
-    default=None,
-    help="Worker processes for large libraries. Default: one per CPU.",
-)
+@jobs_option
 def lint_command(
     paths: tuple[Path, ...],
     root: Path | None,
@@ -200,6 +206,7 @@ def rules_command(fmt: str) -> None:
     "safe to delete at any time).",
 )
 @quiet_option("No progress line and no closing summary.")
+@jobs_option
 def export_command(
     root: Path | None,
     out: Path,
@@ -208,6 +215,7 @@ def export_command(
     base_url: str,
     no_cache: bool,
     quiet: bool,
+    jobs: int | None,
 ) -> None:
     """Write the library at HEAD as versioned JSON, CSV and Atom (see docs/export.md).
 
@@ -221,7 +229,9 @@ def export_command(
     library = Library.at(root)
     try:
         progress = None if quiet else Progress
-        options = ExportOptions(version, since, base_url, cache=not no_cache, progress=progress)
+        options = ExportOptions(
+            version, since, base_url, cache=not no_cache, jobs=jobs, progress=progress
+        )
         manifest = export(library, out, options)
     except ExportRefused as refused:
         click.echo(render(refused.findings, "text"), nl=False)
@@ -316,6 +326,7 @@ def _plural(count: int, word: str) -> str:
     "delete at any time).",
 )
 @quiet_option("No progress line and no closing summary.")
+@jobs_option
 def fmt_command(
     paths: tuple[Path, ...],
     root: Path | None,
@@ -323,6 +334,7 @@ def fmt_command(
     show_diff: bool,
     no_cache: bool,
     quiet: bool,
+    jobs: int | None,
 ) -> None:
     """Rewrite incident files in the canonical layout (key order, indentation, text style).
 
@@ -337,7 +349,7 @@ def fmt_command(
     with Progress("formatting" if write else "checking", enabled=not quiet) as progress:
         cache = None if no_cache else library
         results = format_files(
-            files, write=write, cache=cache, progress=progress, keep_unchanged=False
+            files, write=write, cache=cache, jobs=jobs, progress=progress, keep_unchanged=False
         )
     for result in results:
         if result.refused is not None:

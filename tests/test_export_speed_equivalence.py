@@ -283,3 +283,44 @@ def test_a_tampered_or_symlinked_file_of_the_old_export_is_never_linked(library,
     assert exported(library, out, jobs=1) == truth
     assert not (out / second).is_symlink()
     assert (out / second).stat().st_ino != outside.stat().st_ino
+
+
+@pytest.mark.parametrize(
+    ("command", "jobs", "pools"),
+    [
+        # 42 files: below the size where lint (200) and the render (400) start workers by
+        # themselves, so `--jobs 2` is what makes both start two.
+        (["export", "--out", "{out}", "--version", "v1.0.0", "--no-cache"], [], []),
+        (["export", "--out", "{out}", "--version", "v1.0.0", "--no-cache"], ["-j", "2"], [2, 2]),
+        (["fmt", "--check", "--no-cache"], ["--jobs", "1"], []),
+        (["fmt", "--check", "--no-cache"], ["--jobs", "3"], [3]),
+        (["lint", "--no-cache"], ["--jobs", "2"], [2]),
+    ],
+)
+def test_jobs_sets_the_worker_processes_of_every_command_that_has_it(
+    library: Library,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    command: list[str],
+    jobs: list[str],
+    pools: list[int],
+) -> None:
+    from click.testing import CliRunner
+
+    import curator.cli
+    import curator.workers
+
+    started: list[int] = []
+
+    class Counted(curator.workers.ProcessPoolExecutor):
+        def __init__(self, max_workers: int, *args: object, **kwargs: object) -> None:
+            started.append(max_workers)
+            super().__init__(max_workers, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(curator.workers, "ProcessPoolExecutor", Counted)
+    monkeypatch.setattr(curator.lint, "ProcessPoolExecutor", Counted)
+    monkeypatch.chdir(library.root)
+    args = [arg.format(out=tmp_path / "out") for arg in command]
+    result = CliRunner().invoke(curator.cli.main, [*args, *jobs, "--root", str(library.root)])
+    assert result.exit_code == 0, result.output
+    assert started == pools

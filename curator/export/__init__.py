@@ -46,7 +46,7 @@ def export(
     check_target(out)  # before the slow part: a wrong --out should fail at once
     with render_workers(library, options.jobs) as workers:  # first: see render_workers
         with _progress(options, "linting") as progress:
-            snapshot = collect(library, options.version, cwd, options.cache, progress)
+            snapshot = collect(library, options.version, cwd, options.cache, progress, options.jobs)
         changelog = ChangeLog(snapshot, options.since)
         cache = ReleasedCache(library, options.cache)
         with ExportWriter(out) as writer, without_cyclic_gc():

@@ -84,11 +84,14 @@ def check_releasable(
     cache: bool = True,
     progress: Step | None = None,
     extra: Extra | None = None,
+    jobs: int | None = None,
 ) -> None:
     """Raise ExportRefused when `curator lint --release` would fail: any error, and
     placeholder ids (`IL-NEW-…`), which a release must not hold. With `cache`, lint keeps
     and uses its results in `.curator-cache/`, as `curator lint` does."""
-    findings = lint(library, cwd=cwd, release=True, cache=cache, progress=progress, extra=extra)
+    findings = lint(
+        library, cwd=cwd, release=True, cache=cache, jobs=jobs, progress=progress, extra=extra
+    )
     errors = [f for f in findings if f.severity is Severity.ERROR]
     if errors:
         raise ExportRefused(errors)
@@ -143,6 +146,7 @@ def collect(
     cwd: Path | None = None,
     cache: bool = True,
     progress: Step | None = None,
+    jobs: int | None = None,
 ) -> Snapshot:
     repo = open_repo(library)
     try:
@@ -160,7 +164,7 @@ def collect(
     parsed: dict[str, Parsed] = {}
     hash_length = len(head.sha)  # 40 (SHA-1) or 64 (SHA-256), as every object id
     compute = functools.partial(parse_released, hash_length=hash_length)
-    check_releasable(library, cwd, cache, progress, Extra(compute, parsed.__setitem__))
+    check_releasable(library, cwd, cache, progress, Extra(compute, parsed.__setitem__), jobs)
     try:
         history = file_history(repo.file_events(INCIDENTS, head.sha))
         version = version or repo.describe(head.sha)
