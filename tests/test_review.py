@@ -233,6 +233,20 @@ def test_head_is_read_from_the_commit_not_the_working_tree(repo):
     assert review.head == head
 
 
+def test_an_ignored_file_in_the_checkout_is_not_part_of_the_commit_reviewed(repo):
+    # A merge leftover or an editor's backup, ignored by git (here by .gitignore; often by
+    # a global ignore file): lint of the checkout reports it (IL107), the commit has none.
+    (repo / ".gitignore").write_text("*.orig\n", encoding="utf-8")
+    write(repo, "IL-0001.yaml", incident("IL-0001", ("떨어졌다.", "떨어졌다 .")))
+    commit(repo, "typo")
+    write(repo, "IL-0002.yaml.orig", incident("IL-0002"))
+    code, report = review_json(repo)
+    assert (code, report["errors_elsewhere"]) == (0, 0), report
+    assert [(f["path"], f["change"]) for f in report["files"]] == [
+        ("incidents/IL-0001.yaml", "changed")
+    ]
+
+
 def test_library_in_a_subfolder_of_the_repository(tmp_path):
     repo = tmp_path / "repo"
     write_library(repo / "library", {"IL-0001.yaml": incident("IL-0001")})

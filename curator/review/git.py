@@ -140,8 +140,11 @@ def head_commit(repo: Path) -> str | None:
 
 
 def is_clean(repo: Path, *paths: str) -> bool:
-    """No staged, unstaged or untracked change under `paths`."""
-    out = run_git(repo, "status", "--porcelain", "-z", "--untracked-files=all", "--", *paths)
+    """No staged, unstaged, untracked or ignored file under `paths`: lint reads every file
+    there, and an ignored one (`IL-0001.yaml.orig`, an editor's backup) is no commit's."""
+    out = run_git(
+        repo, "status", "--porcelain", "-z", "--untracked-files=all", "--ignored", "--", *paths
+    )
     return out == b""
 
 
