@@ -581,3 +581,30 @@ def test_top_caps_the_matches_of_each_input_keeping_the_best(tmp_path):
     [best] = similar_json(path, "--top", "1", "--root", str(root))
     assert best["matches"] == every["matches"][:1]
     assert run_curator("similar", path, "--top", "0", "--root", str(root)).code == 2
+
+
+def test_the_index_built_in_worker_processes_is_the_one_built_here(monkeypatch):
+    # Below ~3,000 files the build stays in one process: lowered here, so that the pool
+    # (curator's fork context, workers that leave Ctrl-C to the main process) is used.
+    import curator.similarity.index as index
+    from curator.workers import prepare_worker
+
+    pools: list[object] = []
+
+    class Recorded(index.ProcessPoolExecutor):
+        def __init__(self, workers: int, context: object, initializer: object) -> None:
+            pools.append(initializer)
+            super().__init__(workers, context, initializer=initializer)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(index, "ProcessPoolExecutor", Recorded)
+    monkeypatch.setattr(index, "_PARALLEL_FROM", 2)
+    monkeypatch.setattr(index, "_CHUNK", 20)
+    library = Library.at(REPO)
+    items = [(p, p.relative_to(REPO).as_posix()) for p in library.incident_paths()]
+    serial, parallel = build_from(items, workers=1), build_from(items, workers=2)
+    assert pools == [prepare_worker]
+    assert [r.id for r in parallel.records] == [r.id for r in serial.records]
+    assert parallel.entity_names == serial.entity_names
+    assert (parallel.idf == serial.idf).all()
+    judged = {r.id: Judge(parallel).neighbours(r, 3) for r in serial.records[:5]}
+    assert judged == {r.id: Judge(serial).neighbours(r, 3) for r in serial.records[:5]}

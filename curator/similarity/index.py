@@ -27,6 +27,7 @@ from curator.library import Library
 from curator.similarity.entities import entities
 from curator.similarity.records import Record, read_record
 from curator.similarity.text import features
+from curator.workers import prepare_worker, process_context
 
 BUCKET_BITS = 22
 N_BUCKETS = 1 << BUCKET_BITS
@@ -289,7 +290,9 @@ def _extract_all(
     batches = [list(items[i : i + _CHUNK]) for i in range(0, len(items), _CHUNK)]
     if workers <= 1 or len(items) < _PARALLEL_FROM:
         return _gather(map(extract_chunk, batches), batches, progress)
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    # As every pool of curator's: forked on Linux (fast, and the same in every Python,
+    # whose default becomes forkserver in 3.14), Ctrl-C left to the main process.
+    with ProcessPoolExecutor(workers, process_context(), initializer=prepare_worker) as pool:
         return _gather(pool.map(extract_chunk, batches), batches, progress)
 
 
