@@ -117,7 +117,12 @@ Observer = Callable[[Summary, str], None]
 
 def render_workers(library: Library, jobs: int | None = None) -> Workers:
     """The worker processes that render the incidents. Start them (enter the result) before
-    anything large is read: a worker forked later would map all of it too."""
+    anything large is read: a worker forked later would map all of it too.
+
+    Lint's own workers are then forked while this pool's two threads wait, idle: Python
+    3.12 and later warn of any fork in a process with threads (a DeprecationWarning, not
+    shown by default), since a lock held by another thread stays held in the child. These
+    threads hold none while they wait, and lint's workers never use this pool's queues."""
     return Workers(worker_count(len(library.incident_names()), PARALLEL_FROM, jobs))
 
 
