@@ -208,6 +208,50 @@ def test_a_taxonomy_change_that_breaks_unchanged_incidents_is_this_changes_error
     assert "'nccl' is not a term of components; did you mean 'nccl-lib'?" in comment
 
 
+def deprecate_nccl(repo: Path) -> None:
+    """Deprecate the components term `nccl` (carried by every incident of `repo`) in favour
+    of a new term."""
+    components = repo / "schema" / "taxonomy" / "components.yaml"
+    text = components.read_text(encoding="utf-8")
+    deprecated = (
+        "    deprecated:\n      replaced_by: nccl-library\n      reason: 이름을 바꿨다.\n"
+        "  - id: nccl-library\n    label:\n      ko: NCCL 라이브러리\n"
+        "      en: NCCL library\n    description: 집합 통신 라이브러리.\n"
+    )
+    start = text.index("  - id: nccl\n")
+    end = text.index("  - id: ", start + 1)
+    components.write_text(text[:end] + deprecated + text[end:], encoding="utf-8")
+
+
+def test_a_term_the_change_deprecates_gives_the_incidents_carrying_it_a_warning(repo):
+    deprecate_nccl(repo)
+    commit(repo, "deprecate nccl")
+    code, report = review_json(repo)
+    assert code == 0, report  # a warning never fails the review
+    assert report["files"][0]["path"] == "schema/taxonomy/components.yaml"
+    given = [(f["path"], f["change"], [g["code"] for g in f["findings"]]) for f in report["files"]]
+    assert given[1:] == [(f"incidents/IL-000{n}.yaml", "unchanged", ["IL302"]) for n in (1, 2, 3)]
+    comment = run_curator("review", "--base", "main", cwd=repo).out
+    assert "(not changed here, but given a warning by this change)" in comment
+    assert "nccl-library" in comment
+
+
+def test_a_term_deprecated_before_the_change_is_not_the_changes_warning(repo):
+    deprecate_nccl(repo)
+    base = commit(repo, "deprecate nccl")
+    git(repo, "branch", "-f", "main", base)
+    components = repo / "schema" / "taxonomy" / "components.yaml"
+    text = components.read_text(encoding="utf-8")
+    components.write_text(
+        text.replace("집합 통신 라이브러리.", "GPU 집합 통신 라이브러리."), encoding="utf-8"
+    )
+    commit(repo, "reword a description")
+    code, report = review_json(repo)
+    assert code == 0, report
+    assert [f["path"] for f in report["files"]] == ["schema/taxonomy/components.yaml"]
+    assert report["errors_elsewhere"] == 0
+
+
 def test_errors_already_at_the_base_are_only_counted(repo):
     git(repo, "checkout", "-q", "main")
     write(repo, "IL-0003.yaml", incident("IL-0003", ("    - nccl\n", "    - ncl\n")))

@@ -104,10 +104,12 @@ def build_review(root: Path, base: str, head: str, judge_for: JudgeFactory | Non
         _in_library(revisions.prefix, SCHEMA, "taxonomy") + "/",
     )
     touched = {c.path for c in changes}
+    taxonomy = _in_library(revisions.prefix, SCHEMA, "taxonomy") + "/"
+    deprecates = any(c.path.startswith(taxonomy) for c in changes)
     with tree_at(revisions, revisions.head) as tree:
         library = Library.at(_library_in(tree, revisions))
         findings = lint(library, cwd=tree)
-        elsewhere = [f for f in findings if f.severity is Severity.ERROR and f.path not in touched]
+        elsewhere = [f for f in findings if f.path not in touched and _may_cause(f, deprecates)]
         caused = _new_since_base(elsewhere, revisions)
         olds = [_at_base(revisions, c) for c in changes]
         with _judge(revisions, library, judge_for if changes else None) as judge:
@@ -127,8 +129,20 @@ def build_review(root: Path, base: str, head: str, judge_for: JudgeFactory | Non
         base_tip=revisions.tip,
         root=revisions.prefix,
         files=[*files, *broken],
-        errors_elsewhere=len(elsewhere) - len(caused),
+        errors_elsewhere=_errors(elsewhere) - _errors(caused),
     )
+
+
+def _may_cause(finding: Finding, taxonomy_changed: bool) -> bool:
+    """Whether a finding in a file the change leaves alone may be the change's: any error,
+    and, when the change touches the taxonomy, a warning too (it may deprecate a term that
+    other incidents carry: IL302, which `curator fix` mends). Other warnings concern a
+    file's own text, which the change did not touch."""
+    return finding.severity is Severity.ERROR or taxonomy_changed
+
+
+def _errors(findings: Sequence[Finding]) -> int:
+    return sum(f.severity is Severity.ERROR for f in findings)
 
 
 def _new_since_base(findings: list[Finding], revisions: Revisions) -> list[Finding]:

@@ -182,8 +182,10 @@ def _tally(file: FileReview) -> str:
 
 def _file_section(file: FileReview, links: Links, review: Review) -> str:
     change: str = file.change
-    if change == "unchanged":
+    if change == "unchanged" and file.errors():
         change = "not changed here, but broken by this change"
+    elif change == "unchanged":
+        change = "not changed here, but given a warning by this change"
     if file.old_path:
         change += f" from {inert(file.old_path, 200)}"
     lines = [f"#### 📄 {_file_title(file, links, review)} ({change})"]
