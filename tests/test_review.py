@@ -172,6 +172,18 @@ def test_a_rename_that_drops_a_published_id_is_an_error(repo):
     assert "IL-0002 is renamed to incidents/IL-0009.yaml" in file["findings"][0]["message"]
 
 
+def test_a_file_renamed_with_its_id_kept_is_misnamed_not_removed(repo):
+    # The incident is still there, under a name that is not its id: IL203 says what to
+    # mend; IL901 ("deleted instead of withdrawn") would not be true.
+    git(repo, "mv", "incidents/IL-0002.yaml", "incidents/IL-0009.yaml")
+    commit(repo, "rename only")
+    code, report = review_json(repo)
+    assert code == 1
+    [file] = report["files"]
+    assert (file["change"], file["id"]) == ("renamed", "IL-0002")
+    assert [f["code"] for f in file["findings"]] == ["IL203"]
+
+
 def test_changed_files_are_linted_in_the_context_of_the_whole_library(repo):
     # IL-0005 reuses IL-0001's source URL: a cross-file rule, reported on both files.
     write(repo, "IL-0005.yaml", incident("IL-0005", ("postmortems/IL-0005", "postmortems/IL-0001")))
