@@ -681,6 +681,19 @@ def test_needs_a_git_checkout_with_full_history_and_no_uncommitted_changes(repo,
     assert not any((tmp_path / name).exists() for name in ("o1", "o2", "o3"))
 
 
+@pytest.mark.parametrize("name", ["IL-0009.yaml", "IL-0001.yaml.orig"])
+def test_an_ignored_file_under_incidents_stops_it_as_an_uncommitted_one(repo, tmp_path, name):
+    # A file git ignores (a merge's `.orig`, an editor's backup; a global ignore file often
+    # lists them) is in no commit either. It ended in "has no commit in the history of
+    # HEAD" (an incident) or in lint's IL107 and exit 1 (any other name).
+    (repo.root / ".git" / "info" / "exclude").write_text(f"{name}\n", encoding="utf-8")
+    repo.write(name, incident("IL-0009"))
+    run = run_export(repo, tmp_path / "out")
+    assert run.code == 2, run
+    assert f"(incidents/{name}); an export describes a commit" in run.err
+    assert not (tmp_path / "out").exists()
+
+
 def test_a_sha256_repository_is_refused_not_an_internal_error(tmp_path):
     # The schemas promise 40-digit commit ids; a SHA-256 repository ended in a traceback
     # ("ReleasePoint commit: String should match pattern").

@@ -112,8 +112,11 @@ class Repo:
         return Commit(full, utc(timestamp))
 
     def dirty(self, paths: Iterable[str]) -> list[str]:
-        """Files under `paths` that differ from HEAD, untracked ones included."""
-        out = self.run("status", "--porcelain=v1", "-z", "--untracked-files=all", "--", *paths)
+        """Files under `paths` that differ from HEAD, untracked and ignored ones included:
+        lint reads every file there, and an ignored one (`IL-0001.yaml.orig`) is no commit's."""
+        out = self.run(
+            "status", "--porcelain=v1", "-z", "--untracked-files=all", "--ignored", "--", *paths
+        )
         tokens = iter(out.decode().split("\0"))
         found = []
         for entry in tokens:
