@@ -1,0 +1,158 @@
+"""The documents name the real tool: every `curator …` line they show parses with its options,
+and every link between them leads somewhere."""
+
+from __future__ import annotations
+
+import re
+import shlex
+import unicodedata
+from collections.abc import Iterator
+from pathlib import Path
+
+import click
+import pytest
+from conftest import REPO
+
+from curator.cli import main
+
+DOCUMENTS = [
+    REPO / "README.md",
+    REPO / "CONTRIBUTING.md",
+    REPO / "CHANGELOG.md",
+    REPO / "benchmarks" / "README.md",
+    *sorted((REPO / "docs").glob("*.md")),
+]
+SHELL_OPERATORS = {"&&", "||", "|", ";"}
+REDIRECTIONS = {">", ">>", "<", "2>"}
+
+
+def code_lines(text: str) -> Iterator[str]:
+    """The lines of the fenced code blocks, a `\\` continuation joined to its next line and
+    a console's `$ ` prompt dropped."""
+    inside, pending = False, ""
+    for line in text.splitlines():
+        if line.lstrip().startswith("```"):
+            inside, pending = not inside, ""
+            continue
+        if not inside:
+            continue
+        line = pending + line.strip().removeprefix("$ ")
+        if line.endswith("\\"):
+            pending = line[:-1] + " "
+            continue
+        pending = ""
+        yield line
+
+
+def curator_commands(text: str) -> Iterator[list[str]]:
+    """Each `curator …` command of the code blocks, as the shell splits it (comments,
+    redirections and what other commands on the line do left out)."""
+    for line in code_lines(text):
+        command: list[str] = []
+        words = iter(shlex.split(line, comments=True))
+        for word in words:
+            if word in SHELL_OPERATORS:
+                if command[:1] == ["curator"]:
+                    yield command
+                command = []
+            elif word in REDIRECTIONS:
+                next(words, None)
+            else:
+                command.append(word)
+        if command[:1] == ["curator"]:
+            yield command
+
+
+def shown_commands() -> list[tuple[str, list[str]]]:
+    return [
+        (path.relative_to(REPO).as_posix(), command)
+        for path in DOCUMENTS
+        for command in curator_commands(path.read_text(encoding="utf-8"))
+    ]
+
+
+def numbered(pairs: list[tuple[str, object]]) -> list[object]:
+    """Test cases named `document-N`, the Nth of that document."""
+    seen: dict[str, int] = {}
+    cases = []
+    for document, value in pairs:
+        seen[document] = seen.get(document, 0) + 1
+        cases.append(pytest.param(document, value, id=f"{document}-{seen[document]}"))
+    return cases
+
+
+def test_the_documents_show_commands():
+    # So that a change to the extraction above cannot make the next test check nothing.
+    shown = {" ".join(command[:2]) for _, command in shown_commands()}
+    assert {"curator lint", "curator new", "curator review", "curator export"} <= shown
+
+
+@pytest.mark.parametrize(("document", "command"), numbered(shown_commands()))
+def test_every_command_a_document_shows_parses(document, command, tmp_path, monkeypatch):
+    # Parsing checks commands, options, their arity and choices, and required options; the
+    # files a command line names are made, as the reader would have them.
+    monkeypatch.chdir(tmp_path)
+    for word in command:
+        if re.fullmatch(r"[\w./-]+\.(yaml|json)", word):
+            (tmp_path / word).parent.mkdir(parents=True, exist_ok=True)
+            (tmp_path / word).touch()
+    name, words, found = "curator", command[1:], main
+    while isinstance(found, click.Group):
+        group, (name, *words) = found, words
+        found = group.get_command(click.Context(group), name)
+        assert found is not None, f"{document}: no command {name!r} in {' '.join(command)}"
+    try:
+        found.make_context(name, words)
+    except click.ClickException as error:
+        pytest.fail(f"{document}: {' '.join(command)}: {error.format_message()}")
+
+
+# Links ------------------------------------------------------------------------------------
+
+LINK = re.compile(r"\]\(([^)\s]+)\)")
+
+
+def github_anchor(heading: str) -> str:
+    """The anchor GitHub gives a heading: lower case, punctuation dropped, spaces → `-`."""
+    kept = (
+        "-" if char == " " else char
+        for char in heading.strip().lower()
+        if char in " -_" or unicodedata.category(char)[0] in "LNM"
+    )
+    return "".join(kept)
+
+
+def anchors(path: Path) -> set[str]:
+    text = re.sub(r"```.*?```", "", path.read_text(encoding="utf-8"), flags=re.DOTALL)
+    return {github_anchor(h) for h in re.findall(r"^#+ (.+)$", text, re.MULTILINE)}
+
+
+def test_github_anchor_matches_githubs_for_the_headings_the_guide_uses():
+    assert github_anchor("6. 봇 댓글 읽고 답하기 · The bot's comment") == (
+        "6-봇-댓글-읽고-답하기--the-bots-comment"
+    )
+    assert github_anchor("`incidents.json` and `incidents/IL-NNNN.json`") == (
+        "incidentsjson-and-incidentsil-nnnnjson"
+    )
+
+
+def relative_links() -> list[tuple[str, str]]:
+    found = []
+    for path in [*DOCUMENTS, REPO / ".github" / "PULL_REQUEST_TEMPLATE.md"]:
+        for target in LINK.findall(path.read_text(encoding="utf-8")):
+            if not re.match(r"[a-z][a-z0-9+.-]*:", target):  # not https:, mailto: …
+                found.append((path.relative_to(REPO).as_posix(), target))
+    return found
+
+
+def test_the_documents_link_to_each_other():
+    assert ("README.md", "docs/rules.md") in relative_links()
+
+
+@pytest.mark.parametrize(("document", "target"), numbered(relative_links()))
+def test_every_relative_link_resolves(document, target):
+    path, _, anchor = target.partition("#")
+    linked = (REPO / document).parent / path if path else REPO / document
+    assert linked.exists(), f"{document}: {target}: no such file"
+    if anchor and linked.suffix == ".md":
+        assert anchor in anchors(linked), f"{document}: {target}: no such heading"
