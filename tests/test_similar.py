@@ -608,3 +608,24 @@ def test_the_index_built_in_worker_processes_is_the_one_built_here(monkeypatch):
     assert (parallel.idf == serial.idf).all()
     judged = {r.id: Judge(parallel).neighbours(r, 3) for r in serial.records[:5]}
     assert judged == {r.id: Judge(serial).neighbours(r, 3) for r in serial.records[:5]}
+
+
+@pytest.mark.parametrize(
+    ("mine", "theirs", "said"),
+    [
+        (None, None, "same organisation Datadog, neither gives a date"),
+        ("2023-03-08", None, "same organisation Datadog, occurred 2023-03-08 vs date not given"),
+    ],
+)
+def test_an_unknown_date_is_said_in_words(tmp_path, mine, theirs, said):
+    def dated(text: str, occurred: str | None) -> str:
+        line = "occurred: 2023-03-08\n"
+        return text.replace(line, f"occurred: {occurred}\n" if occurred else "")
+
+    root = write_library(
+        tmp_path / "lib", {"IL-0001.yaml": dated(systemd("IL-0001", "https://a.example/"), theirs)}
+    )
+    new = tmp_path / "IL-NEW-english.yaml"
+    new.write_text(dated(ENGLISH, mine), encoding="utf-8")
+    [result] = similar_json(str(new), "--root", str(root))
+    assert said in result["matches"][0]["reasons"], result["matches"][0]["reasons"]

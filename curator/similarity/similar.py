@@ -231,7 +231,7 @@ class Evidence:
         reasons = [f"same source URL {url}" for url in self.record.urls if url in other.urls]
         shared_orgs = _shared_organisations(self.record, other)
         if shared_orgs:
-            dates = f"occurred {self.record.occurred or '?'} vs {other.occurred or '?'}"
+            dates = _dates(self.record.occurred, other.occurred)
             reasons.append(f"same organisation {shared_orgs[0]}, {dates}")
         if self.conflict[row]:
             reasons.append(
@@ -315,3 +315,10 @@ def _date_strength(gap: np.ndarray, width: np.ndarray) -> np.ndarray:
         [gap[near] <= DAY_CONFLICT_DAYS, gap[near] <= DATE_CONFLICT_DAYS], [0.45, 0.3], default=0.0
     )
     return strength
+
+
+def _dates(mine: str | None, theirs: str | None) -> str:
+    """The two `occurred` dates, as a reason says them (an unknown one in words, not `?`)."""
+    if mine is None and theirs is None:
+        return "neither gives a date"
+    return f"occurred {mine or 'date not given'} vs {theirs or 'date not given'}"
