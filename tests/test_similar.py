@@ -141,6 +141,16 @@ def test_versions_cves_error_names_and_product_names_are_entities():
     } <= found
 
 
+def test_the_capitals_of_a_title_case_report_title_are_not_names():
+    # Report titles capitalise every word: "large" and "language" are no facts of an event
+    # (two write-ups citing the same paper showed "shared entities: language, large").
+    title = "MegaScale: Scaling Large Language Model Training to More Than 10,000 GPUs"
+    assert entities(title) == {"megascale", "10000", "gpu"}
+    # A name among Korean words, or in an English sentence, still counts.
+    assert {"azure", "front", "door"} <= entities("한때 Azure Front Door(AFD) 가 멈췄다")
+    assert "redis" in entities("We found that Redis was slow to answer")
+
+
 @pytest.mark.parametrize(
     "text",
     [

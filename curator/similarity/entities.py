@@ -115,7 +115,7 @@ def entities(text: str) -> set[str]:
     for match in _ENTITY.finditer(text):
         kind = match.lastgroup
         value = _CANONICAL[kind](match) if kind else None
-        if value:
+        if value and (kind != "capitalised" or not _in_title_case(match)):
             found.add(value)
     return found
 
@@ -171,6 +171,28 @@ def _capitalised(match: re.Match[str]) -> str | None:
     if _opens_sentence(match.string, match.start()) and _latin_follows(match.string, match.end()):
         return None
     return word
+
+
+def _in_title_case(match: re.Match[str]) -> bool:
+    """Whether the line of `match` is a title in title case, where capitals are style, not
+    names: "Scaling Large Language Model Training"."""
+    text, at = match.string, match.start()
+    end = text.find("\n", at)
+    return _title_case(text[text.rfind("\n", 0, at) + 1 : end if end >= 0 else len(text)])
+
+
+_LONG_LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z'’-]{3,}")
+_HANGUL = re.compile("[\u1100-\u11ff\u3130-\u318f\uac00-\ud7a3]")
+
+
+def _title_case(line: str) -> bool:
+    """Whether `line` is English in title case, as report titles are written: no Korean,
+    and every word of four letters or more capitalised, at least three of them. (A Korean
+    sentence naming `Azure Front Door` is not; nor is an English sentence.)"""
+    if _HANGUL.search(line):  # first: most lines are Korean, and this is one scan
+        return False
+    long_words = _LONG_LATIN_WORD.findall(line)
+    return len(long_words) >= 3 and all(w[0].isupper() for w in long_words)
 
 
 def _opens_sentence(text: str, start: int) -> bool:
