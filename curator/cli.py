@@ -500,6 +500,13 @@ def new_command(
         path = write_draft(library, gather(library.taxonomy, given, ask))
     except DraftError as exc:
         raise click.UsageError(str(exc)) from exc
+    except click.Abort:  # end of input, or Ctrl-C, at a question
+        click.echo("curator: not every question was answered; nothing written", err=True)
+        sys.exit(EXIT_ERROR)
+    except OSError as exc:
+        shown = display_path(library.incidents_dir)
+        click.echo(f"curator: cannot write the draft in {shown}: {exc.strerror}", err=True)
+        sys.exit(EXIT_ERROR)
     shown = display_path(path)
     click.echo(shown)
     click.echo(

@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
+import os
 import re
 import unicodedata
 from collections.abc import Callable
@@ -29,6 +30,9 @@ from curator.write.canonical import render
 REQUIRED_DIMENSIONS = ("causes", "components", "symptoms")
 STATUSES = ("draft", "published")
 _SLUG_WORDS = 5
+# Characters: a file name must stay well within the 255 bytes file systems allow, with
+# `IL-NEW-`, a `-N` suffix, `.yaml` and write_atomic's temporary name around the slug.
+_SLUG_LENGTH = 60
 
 
 class DraftError(ValueError):
@@ -161,7 +165,7 @@ def slug_for(title: str, source_url: str) -> str:
             words = _ascii_words(host.rsplit(".", 1)[0])
     if not words:
         return hashlib.sha256(title.encode("utf-8")).hexdigest()[:8]
-    return "-".join(words[:_SLUG_WORDS])
+    return "-".join(words[:_SLUG_WORDS])[:_SLUG_LENGTH].rstrip("-")
 
 
 def _ascii_words(text: str) -> list[str]:
@@ -170,9 +174,10 @@ def _ascii_words(text: str) -> list[str]:
 
 
 def placeholder_for(library: Library, slug: str) -> str:
-    """`IL-NEW-<slug>`, with `-2`, `-3`, ... if a file already has that name."""
+    """`IL-NEW-<slug>`, with `-2`, `-3`, ... if an entry already has that name (a link
+    pointing nowhere too: the draft is never written through it)."""
     candidate, number = f"IL-NEW-{slug}", 1
-    while library.incident_path(candidate).exists():
+    while os.path.lexists(library.incident_path(candidate)):
         number += 1
         candidate = f"IL-NEW-{slug}-{number}"
     return candidate

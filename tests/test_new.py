@@ -243,3 +243,38 @@ def test_status_and_factor_options_are_written(tmp_path):
     assert data["facets"]["contributing_factors"] == ["latent-until-restart"]
     refused = new(root, "--title", TITLE, "--source", SOURCE, "--status", "withdrawn")
     assert refused.code == 2 and "withdrawn" in refused.err
+
+
+def test_a_long_title_makes_a_file_name_the_file_system_takes(tmp_path):
+    root = write_library(tmp_path / "lib", {})
+    title = "Checkpointing" * 30 + " stalled"  # one 390-letter word
+    run = new(root, "--title", title, "--source", SOURCE, "--cause", "config-change")
+    assert run.code == 0, run.err
+    (draft,) = (root / "incidents").iterdir()
+    assert draft.name == f"IL-NEW-{'checkpointing' * 4}checkpoi.yaml"
+    assert slug_for("a" * 59 + " b", SOURCE) == "a" * 59  # no `-` left at the end
+
+
+def test_a_link_pointing_nowhere_is_never_written_through(tmp_path):
+    root = write_library(tmp_path / "lib", {})
+    (root / "incidents" / "IL-NEW-nccl-h100.yaml").symlink_to(tmp_path / "elsewhere.yaml")
+    run = new(root, "--title", TITLE, "--source", SOURCE, "--cause", "config-change")
+    assert run.code == 0, run.err
+    assert run.out.endswith("/incidents/IL-NEW-nccl-h100-2.yaml\n")
+    assert not (tmp_path / "elsewhere.yaml").exists()
+
+
+def test_asking_without_answers_is_a_usage_error_and_writes_nothing(tmp_path):
+    root = write_library(tmp_path / "lib", {})
+    proc = subprocess.run(
+        [sys.executable, "-m", "curator", "new", "--root", str(root), "--prompt"],
+        stdin=subprocess.DEVNULL,  # the input ends at the first question
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        env={**os.environ, "PYTHONIOENCODING": "utf-8"},
+        check=False,
+    )
+    assert proc.returncode == 2, proc
+    assert proc.stderr == "curator: not every question was answered; nothing written\n"
+    assert list((root / "incidents").iterdir()) == []
