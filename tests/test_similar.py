@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 from conftest import REPO, run_curator, write_library
 
@@ -419,6 +420,22 @@ def test_a_corrupt_or_planted_cache_file_is_ignored(tmp_path):
     index = store.load_index(library)
     assert [r.id for r in index.records] == ["IL-0001"]
     assert store.read(planted) is not None  # rewritten whole, atomically
+
+
+@pytest.mark.parametrize("content", [b"", b"meta"], ids=["empty", "meta-not-an-object"])
+def test_an_empty_cache_file_or_one_of_another_shape_is_rebuilt(tmp_path, content):
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": incident("IL-0001")})
+    planted = store.index_path(Library.at(root))
+    assert planted is not None
+    if content:  # a whole archive, whose meta is a JSON list instead of an object
+        with planted.open("wb") as out:
+            np.savez(out, meta=np.frombuffer(b"[3]", np.uint8))
+    else:
+        planted.write_bytes(b"")
+    run = run_curator("search", "--root", str(root), "메타데이터 포화", "--quiet")
+    assert run.code == 0, run.err
+    assert "IL-0001" in run.out
+    assert store.read(planted) is not None
 
 
 def test_concurrent_runs_share_the_cache_safely(tmp_path):

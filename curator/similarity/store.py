@@ -88,7 +88,7 @@ def read(path: Path) -> Index | None:
         # Opened here: np.load would open the path itself, and a FIFO put there would block.
         with open_regular(path) as stream, np.load(stream, allow_pickle=False) as arrays:
             meta = json.loads(arrays["meta"].tobytes().decode("utf-8", UNDECODABLE))
-            if meta.get("format") != FORMAT:
+            if not isinstance(meta, dict) or meta.get("format") != FORMAT:
                 return None
             listed = json.loads(arrays["records"].tobytes().decode("utf-8", UNDECODABLE))
             records = [Record.from_json(r) for r in listed]
@@ -108,7 +108,8 @@ def read(path: Path) -> Index | None:
                 ),
                 skipped=meta["skipped"],
             )
-    except (OSError, ValueError, KeyError, TypeError, zipfile.BadZipFile, UnicodeDecodeError):
+    # EOFError: an empty file (np.load's answer to it), as a crash can leave one behind.
+    except (OSError, EOFError, ValueError, KeyError, TypeError, zipfile.BadZipFile):
         return None
 
 
