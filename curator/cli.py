@@ -10,6 +10,7 @@ import json
 import os
 import sys
 import time
+import unicodedata
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NoReturn, TypeVar
@@ -182,13 +183,14 @@ def rules_command(fmt: str) -> None:
     "version",
     default=None,
     metavar="TAG",
-    callback=lambda ctx, param, value: _not_blank(value),
+    callback=lambda ctx, param, value: _one_line(value),
     help="Library version to record. Default: `git describe` of HEAD (the tag, on a release).",
 )
 @click.option(
     "--since",
     default=None,
     metavar="REV",
+    callback=lambda ctx, param, value: _not_blank(value),
     help="Revision that changes.json and feed.atom compare with. Default: the previous v* tag.",
 )
 @click.option(
@@ -295,10 +297,25 @@ def _not_blank(value: str | None) -> str | None:
     return value
 
 
+def _one_line(value: str | None) -> str | None:
+    """Text the export carries as it stands, into XML too, which cannot hold a control
+    character at all."""
+    control = next((c for c in _not_blank(value) or "" if unicodedata.category(c) == "Cc"), None)
+    if control is not None:
+        raise click.BadParameter(f"holds U+{ord(control):04X}, a control character")
+    return value
+
+
 def _web_address(value: str) -> str:
-    """An absolute http(s) address: the feed's links are built on it as they stand."""
-    parts = urlsplit(value)
-    if parts.scheme not in ("https", "http") or not parts.netloc:
+    """An absolute http(s) address, without a query, a fragment, white space or a control
+    character: the feed's links are built on it as they stand."""
+    try:
+        parts = urlsplit(value)
+        parts.port  # noqa: B018 - raises ValueError on a malformed port
+    except ValueError as exc:
+        raise click.BadParameter(f"{value!r} is malformed ({exc})") from exc
+    odd = any(c.isspace() or c in "?#" or unicodedata.category(c) == "Cc" for c in value)
+    if parts.scheme not in ("https", "http") or not parts.netloc or odd:
         raise click.BadParameter(f"{value!r} is not an http(s) address such as {WEBSITE}")
     return value
 

@@ -610,6 +610,18 @@ def test_refuses_a_folder_whose_manifest_json_is_not_an_export_or_lists_less(rep
     assert (out / "incidents" / "notes.md").read_text(encoding="utf-8") == "mine"
 
 
+@pytest.mark.parametrize("inside", ["incidents", "incidents/export", "schema/taxonomy/x"])
+def test_refuses_to_write_into_the_folders_it_is_made_from(repo, tmp_path, inside):
+    # It wrote the export into incidents/: the next lint read it, the next export refused
+    # the checkout as changed.
+    run = run_export(repo, repo.root / inside)
+    assert run.code == 2
+    folder = (repo.root / inside).parent if "/" in inside else repo.root / inside
+    assert f"refusing to write into {folder}, which the export is made from" in run.err
+    assert run_curator("lint", "--root", str(repo.root), "--no-cache").code == 0
+    assert repo.git("status", "--porcelain") == ""
+
+
 def test_out_dot_replaces_the_earlier_export_it_names(repo, tmp_path):
     # `--out .` inside an earlier export put the temporary folders inside it and ended in
     # an internal error ("Device or resource busy"), leaving a stray folder in the export.
@@ -716,6 +728,15 @@ def test_a_sha256_repository_is_refused_not_an_internal_error(tmp_path):
         ("--base-url", "ftp://example.org/", "is not an http(s) address"),
         ("--version", "", "is empty"),
         ("--version", "  ", "is empty"),
+        # What the feed could not carry (XML 1.0 has no control characters), or would
+        # build links on that lead nowhere; the port and IPv6 ones were internal errors.
+        ("--version", "v1.0\x01", "holds U+0001, a control character"),
+        ("--since", "", "is empty"),
+        ("--base-url", "https://example.org/\x01/", "is not an http(s) address"),
+        ("--base-url", "https://example.org/my library/", "is not an http(s) address"),
+        ("--base-url", "https://example.org/?page=1", "is not an http(s) address"),
+        ("--base-url", "https://[::1/", "is malformed (Invalid IPv6 URL)"),
+        ("--base-url", "https://example.org:99999/", "is malformed (Port out of range"),
     ],
 )
 def test_a_base_url_or_version_that_cannot_be_meant_is_a_usage_error(

@@ -43,7 +43,8 @@ def export(
     library: Library, out: Path, options: ExportOptions = ExportOptions(), cwd: Path | None = None
 ) -> Manifest:
     """Export the library at HEAD into `out`; raise ExportRefused or ExportError instead."""
-    check_target(out)  # before the slow part: a wrong --out should fail at once
+    # Before the slow part: a wrong --out should fail at once.
+    check_target(out, (library.incidents_dir, library.taxonomy_dir))
     with render_workers(library, options.jobs) as workers:  # first: see render_workers
         with _progress(options, "linting") as progress:
             snapshot = collect(library, options.version, cwd, options.cache, progress, options.jobs)

@@ -38,9 +38,14 @@ def target_folder(out: Path) -> Path:
     return Path(os.path.abspath(out))
 
 
-def check_target(out: Path) -> None:
-    """Refuse to replace anything but an earlier export (or an empty folder)."""
+def check_target(out: Path, data: Iterable[Path] = ()) -> None:
+    """Refuse to replace anything but an earlier export (or an empty folder), or to write
+    inside the `data` folders the export describes: there it would become part of the
+    next export's input (and the checkout would no longer match its commit)."""
     out = target_folder(out)
+    inside = next((f for f in data if f == out.resolve() or f in out.resolve().parents), None)
+    if inside is not None:
+        raise ExportError(f"refusing to write into {inside}, which the export is made from")
     if not out.exists():
         if not out.parent.is_dir():
             raise ExportError(f"cannot write {out}: {out.parent} is not a folder")
