@@ -755,11 +755,15 @@ def review_command(
         )
     library = Library.at(root)
     try:
+        links = Links.from_env()  # first, too: a bad GITHUB_SERVER_URL should fail at once
+    except ValueError as exc:
+        click.echo(f"curator: the GitHub Actions environment is not usable: {exc}", err=True)
+        sys.exit(EXIT_ERROR)
+    try:
         review = build_review(library.root, base, head, LibraryJudge)
     except ReviewError as exc:
         click.echo(f"curator: {exc}", err=True)
         sys.exit(EXIT_ERROR)
-    links = Links.from_env()
     if json_out is not None:
         try:
             json_out.write_text(as_json(review), encoding="utf-8")
@@ -767,8 +771,12 @@ def review_command(
             click.echo(f"curator: cannot write {json_out}: {exc.strerror}", err=True)
             sys.exit(EXIT_ERROR)
     click.echo(rendered(review, fmt, links), nl=False)
-    if fmt == "github" and write_summary(review, links) is None:
-        click.echo("curator: GITHUB_STEP_SUMMARY is not set; no job summary written", err=True)
+    try:
+        if fmt == "github" and write_summary(review, links) is None:
+            click.echo("curator: GITHUB_STEP_SUMMARY is not set; no job summary written", err=True)
+    except ReviewError as exc:
+        click.echo(f"curator: {exc}", err=True)
+        sys.exit(EXIT_ERROR)
     sys.exit(EXIT_FINDINGS if review.count().errors else EXIT_CLEAN)
 
 
@@ -839,8 +847,12 @@ def github_comment_command(
         click.echo(f"curator: {exc}", err=True)
         sys.exit(EXIT_CLEAN)
     except Forbidden as exc:
-        where = write_summary(review, links)
-        kept = "the report is in the job summary" if where else "GITHUB_STEP_SUMMARY is not set"
+        try:
+            where = write_summary(review, links)
+        except ReviewError as unwritten:
+            kept = str(unwritten)
+        else:
+            kept = "the report is in the job summary" if where else "GITHUB_STEP_SUMMARY is not set"
         click.echo(f"curator: comment not posted: {exc}; {kept}", err=True)
         sys.exit(EXIT_CLEAN)
     except GitHubError as exc:

@@ -343,6 +343,22 @@ def test_cli_without_write_permission_exits_0_and_fills_the_job_summary(github, 
     assert bot_comments(github) == []
 
 
+def test_cli_without_write_permission_says_why_the_job_summary_is_not_written(github, tmp_path):
+    # A job summary that cannot be written (here a folder) was an internal error.
+    pull = github.add_pull(fork_pull())
+    event = run_event(pull, tmp_path, fork=True)
+    run = run_curator(
+        "github",
+        "comment",
+        *("--repo", "Codertocat/Hello-World", "--pr", "2", "--head-sha", HEAD),
+        *("--report", str(report_file(tmp_path)), "--event", str(event)),
+        env={**env(github, "read-only"), "GITHUB_STEP_SUMMARY": str(tmp_path)},
+    )
+    assert run.code == 0
+    assert run.err.count("\n") == 1 and "comment not posted" in run.err
+    assert f"cannot write the job summary {tmp_path}: Is a directory" in run.err
+
+
 def test_cli_refuses_a_forged_artifact_with_exit_2(github, tmp_path):
     pull = github.add_pull(opened_pull())
     event = run_event(pull, tmp_path)

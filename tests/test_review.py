@@ -458,6 +458,30 @@ def test_json_out_in_a_missing_folder_is_a_usage_error_before_the_review(repo, t
     assert run.out == ""  # refused before anything was reviewed
 
 
+@pytest.mark.parametrize(
+    ("variable", "value", "message"),
+    [
+        ("GITHUB_STEP_SUMMARY", "{tmp}", "cannot write the job summary {tmp}: Is a directory"),
+        (
+            "GITHUB_STEP_SUMMARY",
+            "{tmp}/nowhere/summary.md",
+            "cannot write the job summary {tmp}/nowhere/summary.md: No such file or directory",
+        ),
+        ("GITHUB_SERVER_URL", "https://[::1", "not a server URL: 'https://[::1'"),
+        ("GITHUB_REPOSITORY", "octo lib", "not a repository name (OWNER/NAME): 'octo lib'"),
+    ],
+)
+def test_an_unusable_actions_environment_is_one_line_and_exit_2(
+    repo, tmp_path, variable, value, message
+):
+    # Each was an internal error (IsADirectoryError, FileNotFoundError, ValueError).
+    env = {variable: value.format(tmp=tmp_path)}
+    run = run_curator("review", "--base", "main", "--format", "github", cwd=repo, env=env)
+    assert run.code == 2
+    assert run.err.startswith("curator: ") and run.err.count("\n") == 1, run.err
+    assert message.format(tmp=tmp_path) in run.err and "internal error" not in run.err
+
+
 def test_outside_a_git_checkout_is_exit_2(tmp_path):
     root = write_library(tmp_path / "lib", {"IL-0001.yaml": incident("IL-0001")})
     run = run_curator("review", "--base", "main", "--root", str(root))

@@ -40,8 +40,11 @@ def write_summary(review: Review, links: Links, env: Mapping[str, str] = os.envi
     if not target:
         return None
     path = Path(target)
-    with path.open("a", encoding="utf-8") as out:
-        out.write(render(review, links, SUMMARY))
+    try:
+        with path.open("a", encoding="utf-8") as out:
+            out.write(render(review, links, SUMMARY))
+    except OSError as exc:
+        raise ReviewError(f"cannot write the job summary {path}: {exc.strerror}") from exc
     return path
 
 
