@@ -278,6 +278,14 @@ def github_release_command(repo_name: str, tag: str, export_dir: Path) -> None:
     # Importing PyGithub adds ~0.1 s to every start-up; only this command needs it.
     from curator.export.publish import PublishError, publish, release_assets
     from curator.github.client import GitHubError
+    from curator.review.links import valid_repository
+
+    if not valid_repository(repo_name):
+        raise click.BadParameter("OWNER/NAME expected", param_hint="--repo")
+    odd = any(c in "/\\" or c.isspace() or unicodedata.category(c) == "Cc" for c in tag)
+    if not tag or odd or tag.startswith((".", "-")):
+        # It names the zip too, incident-library-<tag>.zip: a `/` made that an internal error.
+        raise click.BadParameter(f"{tag!r} cannot name a release asset", param_hint="--tag")
 
     try:
         with tempfile.TemporaryDirectory() as workdir:

@@ -317,6 +317,48 @@ def test_without_a_token_nothing_is_sent(github, exported):
     assert github.log == []
 
 
+@pytest.mark.parametrize(
+    ("option", "value", "message"),
+    [
+        (
+            "--tag",
+            "release/v1",
+            "Invalid value for --tag: 'release/v1' cannot name a release asset",
+        ),
+        ("--tag", "", "Invalid value for --tag: '' cannot name a release asset"),
+        ("--repo", "octo lib", "Invalid value for --repo: OWNER/NAME expected"),
+    ],
+)
+def test_a_tag_or_repository_it_cannot_use_is_a_usage_error(
+    github, exported, option, value, message
+):
+    # A `/` in the tag, which names the zip, was an internal error (FileNotFoundError); a
+    # repository name was sent to GitHub as it was.
+    args = {"--repo": f"{OWNER}/{NAME}", "--tag": "v1.0.0", option: value}
+    env = {"GITHUB_TOKEN": TOKEN, "GITHUB_API_URL": github.base}
+    run = run_curator(
+        "github", "release", *(a for pair in args.items() for a in pair), "--dir", str(exported),
+        env=env,
+    )  # fmt: skip
+    assert run.code == 2 and message in run.err
+    assert github.log == []
+
+
+@pytest.mark.parametrize("api_url", ["not a url", "http://[::1", "ftp://x.org", "http://x:99999"])
+def test_a_malformed_api_url_is_one_line_and_nothing_is_sent(github, exported, api_url):
+    # Each was an internal error inside PyGithub (AttributeError, ValueError, AssertionError).
+    env = {"GITHUB_TOKEN": TOKEN, "GITHUB_API_URL": api_url}
+    run = run_curator(
+        "github", "release", "--repo", f"{OWNER}/{NAME}", "--tag", "v1.0.0",
+        "--dir", str(exported), env=env,
+    )  # fmt: skip
+    assert run.code == 2
+    assert run.err == (
+        f"curator: release not published: GITHUB_API_URL is {api_url!r}, "
+        "not an http(s) address such as https://api.github.com\n"
+    )
+
+
 def test_a_folder_that_is_not_an_export_is_refused(github, tmp_path):
     run = release(github, tmp_path)
     assert run.code == 2 and "holds no manifest.json" in run.err

@@ -4,7 +4,9 @@ what GitHub answers when it says no."""
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
+from urllib.parse import urlsplit
 
 import requests
 from github import Auth, Github, GithubException
@@ -15,6 +17,7 @@ from curator.github.retry import GaveUp
 DEFAULT_API_URL = "https://api.github.com"
 TOKEN_VARIABLE = "GITHUB_TOKEN"
 API_URL_VARIABLE = "GITHUB_API_URL"  # set by Actions; GitHub Enterprise Server's differs
+_API_URL = re.compile(r"https?://[A-Za-z0-9.-]+(?::[0-9]{1,5})?(?:/[A-Za-z0-9._~/-]*)?")
 
 
 class GitHubError(Exception):
@@ -30,6 +33,10 @@ def connect(env: Mapping[str, str] = os.environ) -> Github:
     if not token:
         raise GitHubError(f"{TOKEN_VARIABLE} is not set: the token to post with")
     api_url = env.get(API_URL_VARIABLE, "").strip().rstrip("/") or DEFAULT_API_URL
+    if not _usable_api_url(api_url):
+        raise GitHubError(
+            f"{API_URL_VARIABLE} is {api_url!r}, not an http(s) address such as {DEFAULT_API_URL}"
+        )
     return Github(
         auth=Auth.Token(token),
         base_url=api_url,
@@ -40,6 +47,17 @@ def connect(env: Mapping[str, str] = os.environ) -> Github:
         seconds_between_requests=None,  # a handful of sequential requests per run
         lazy=True,  # objects are fetched when read: no request for the repository itself
     )
+
+
+def _usable_api_url(url: str) -> bool:
+    """A host name or IPv4 address, a port, a path (Enterprise Server's API is at /api/v3):
+    what PyGithub can parse. It fails with AttributeError, AssertionError or ValueError on
+    the rest."""
+    try:
+        urlsplit(url).port  # noqa: B018 - raises ValueError when out of range
+    except ValueError:
+        return False
+    return _API_URL.fullmatch(url) is not None
 
 
 def explain(exc: BaseException, what: str) -> GitHubError:
