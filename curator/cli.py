@@ -56,6 +56,12 @@ class CuratorGroup(click.Group):
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             click.echo("curator: output closed before all of it was written", err=True)
             ctx.exit(EXIT_ERROR)
+        except OSError as exc:
+            # The system refused (a folder that cannot be read, a full disk): not a bug in
+            # curator, and the path with the reason says what to do about it.
+            where = f"{exc.filename}: " if exc.filename else ""
+            click.echo(f"curator: {where}{exc.strerror or exc}", err=True)
+            ctx.exit(EXIT_ERROR)
         except Exception as exc:
             click.echo(f"curator: internal error: {type(exc).__name__}: {exc}", err=True)
             ctx.exit(EXIT_ERROR)

@@ -147,6 +147,31 @@ def test_internal_error_exits_2_with_one_line_and_no_traceback(tmp_path, monkeyp
     assert "Traceback" not in result.output
 
 
+@pytest.mark.parametrize("command", [["lint"], ["fmt"], ["search", "NCCL"], ["similar", "--all"]])
+def test_a_folder_the_system_will_not_list_is_one_line_not_an_internal_error(
+    tmp_path, monkeypatch, command
+):
+    # An incidents/ folder without read permission (which root, running these tests, would
+    # not see) was "internal error: PermissionError: [Errno 13] ...".
+    from click.testing import CliRunner
+
+    import curator.cli
+    import curator.library
+
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": incident("IL-0001")})
+    listdir = curator.library.os.listdir
+
+    def unreadable(path):
+        if str(path) == str(root / "incidents"):
+            raise PermissionError(13, "Permission denied", str(path))
+        return listdir(path)
+
+    monkeypatch.setattr(curator.library.os, "listdir", unreadable)
+    result = CliRunner().invoke(curator.cli.main, [*command, "--root", str(root), "--quiet"])
+    assert result.exit_code == 2
+    assert result.output == f"curator: {root / 'incidents'}: Permission denied\n"
+
+
 def test_rules_lists_every_code_and_fixability():
     run = run_curator("rules")
     assert run.code == 0
