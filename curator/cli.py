@@ -67,6 +67,17 @@ class CuratorGroup(click.Group):
             ctx.exit(EXIT_ERROR)
 
 
+def _utf8(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
+    """Text typed on the command line must be UTF-8: other bytes arrive as lone surrogates
+    (PEP 383), which no file or JSON that curator writes can hold."""
+    for text in value if isinstance(value, tuple) else (value,):
+        undecodable = next((c for c in text or "" if "\udc80" <= c <= "\udcff"), None)
+        if undecodable is not None:
+            byte = ord(undecodable) - 0xDC00
+            raise click.BadParameter(f"{text!r} is not UTF-8 text (byte 0x{byte:02X})")
+    return value
+
+
 def quiet_option(help: str) -> Callable[[F], F]:
     """`-q/--quiet`: long runs show progress on a terminal unless told not to."""
     return click.option("-q", "--quiet", is_flag=True, help=help)
@@ -189,7 +200,7 @@ def rules_command(fmt: str) -> None:
     "version",
     default=None,
     metavar="TAG",
-    callback=lambda ctx, param, value: _one_line(value),
+    callback=lambda ctx, param, value: _one_line(_utf8(ctx, param, value)),
     help="Library version to record. Default: `git describe` of HEAD (the tag, on a release).",
 )
 @click.option(
@@ -265,7 +276,7 @@ def github_group() -> None:
 
 @github_group.command("release")
 @click.option("--repo", "repo_name", required=True, metavar="OWNER/NAME", help="The repository.")
-@click.option("--tag", required=True, help="The release's tag, e.g. v1.2.0.")
+@click.option("--tag", required=True, callback=_utf8, help="The release's tag, e.g. v1.2.0.")
 @click.option(
     "--dir",
     "export_dir",
@@ -482,11 +493,22 @@ def _ask(question: str, default: str, check: Callable[[str], object]) -> str:
 
 @main.command("new")
 @root_option
-@click.option("--title", help="One line: what happened, where, with what effect (Korean).")
-@click.option("--source", "source_url", metavar="URL", help="https URL of the public report.")
-@click.option("--source-title", help="The report's title as published.")
-@click.option("--organization", "organizations", multiple=True, help="Repeat for several.")
-@click.option("--occurred", metavar="DATE", help="When it happened: YYYY, YYYY-MM or YYYY-MM-DD.")
+@click.option(
+    "--title", callback=_utf8, help="One line: what happened, where, with what effect (Korean)."
+)
+@click.option(
+    "--source", "source_url", callback=_utf8, metavar="URL", help="https URL of the public report."
+)
+@click.option("--source-title", callback=_utf8, help="The report's title as published.")
+@click.option(
+    "--organization", "organizations", callback=_utf8, multiple=True, help="Repeat for several."
+)
+@click.option(
+    "--occurred",
+    callback=_utf8,
+    metavar="DATE",
+    help="When it happened: YYYY, YYYY-MM or YYYY-MM-DD.",
+)
 @click.option("--status", type=click.Choice(STATUSES), default="draft", show_default=True)
 @click.option("--cause", "causes", multiple=True, metavar="TERM", help="A causes term id.")
 @click.option("--component", "components", multiple=True, metavar="TERM", help="A component.")
@@ -685,7 +707,7 @@ def suggest_command(
 
 
 @main.command("search")
-@click.argument("query", default="")
+@click.argument("query", default="", callback=_utf8)
 @root_option
 @click.option("--cause", multiple=True, help="Only incidents with this cause (or a child).")
 @click.option("--component", multiple=True, help="Only incidents with this component (or a child).")

@@ -172,6 +172,24 @@ def test_a_folder_the_system_will_not_list_is_one_line_not_an_internal_error(
     assert result.output == f"curator: {root / 'incidents'}: Permission denied\n"
 
 
+@pytest.mark.parametrize(
+    ("args", "option"),
+    [
+        (["search", "GPU \udcff"], "'[QUERY]'"),
+        (["new", "--title", "\udcffabc", "--source", "https://example.com/a"], "'--title'"),
+        (["new", "--title", "abc", "--organization", "\udced\udca0\udc80"], "'--organization'"),
+        (["export", "--out", "out", "--version", "v1\udcff"], "'--version'"),
+        (["github", "release", "--repo", "a/b", "--tag", "v1\udcff", "--dir", "."], "'--tag'"),
+    ],
+)
+def test_text_that_is_not_utf8_is_a_usage_error(library, args, option):
+    # Bytes that are not UTF-8 arrive as lone surrogates (PEP 383): writing them to YAML,
+    # JSON or GitHub was an internal error (UnicodeEncodeError).
+    run = run_curator(*args, cwd=library)
+    assert run.code == 2
+    assert f"Invalid value for {option}" in run.err and "is not UTF-8 text (byte 0x" in run.err
+
+
 def test_rules_lists_every_code_and_fixability():
     run = run_curator("rules")
     assert run.code == 0
