@@ -35,6 +35,8 @@ class Pushed:
 
 
 def git(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    # `--end-of-options` goes before a REMOTE or BRANCH from the command line: a remote
+    # `--upload-pack=CMD` ran CMD.
     return subprocess.run(
         ["git", *args], cwd=root, capture_output=True, text=True, encoding="utf-8", check=False
     )
@@ -75,7 +77,7 @@ def assign_and_push(
     if _must(root, "status", "--porcelain"):
         raise GitError("the working tree has uncommitted changes; --push starts from the remote")
     for attempt in range(1, attempts + 1):
-        _must(root, "fetch", "--quiet", remote, branch)
+        _must(root, "fetch", "--quiet", "--end-of-options", remote, branch)
         base = _must(root, "rev-parse", "FETCH_HEAD")
         _must(root, "reset", "--quiet", "--hard", base)
         result = assign(Library.at(root), deleted_numbers(root))
@@ -83,10 +85,12 @@ def assign_and_push(
             return Pushed(result, attempt, None)
         _must(root, "add", "--all", "--", INCIDENTS)
         _must(root, "commit", "--quiet", "-m", commit_message(result))
-        pushed = git(root, "push", "--quiet", remote, f"HEAD:refs/heads/{branch}")
+        pushed = git(
+            root, "push", "--quiet", "--end-of-options", remote, f"HEAD:refs/heads/{branch}"
+        )
         if pushed.returncode == 0:
             return Pushed(result, attempt, _must(root, "rev-parse", "HEAD"))
-        _must(root, "fetch", "--quiet", remote, branch)
+        _must(root, "fetch", "--quiet", "--end-of-options", remote, branch)
         if _must(root, "rev-parse", "FETCH_HEAD") == base:  # not a race: give up now
             raise GitError(f"git push failed: {pushed.stderr.strip()}")
         log(f"{branch} moved while numbering (attempt {attempt} of {attempts}); numbering again")

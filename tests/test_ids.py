@@ -291,6 +291,24 @@ def test_push_refuses_a_dirty_tree_and_reports_a_failing_push(remote):
     assert sorted(main_files(remote)) == ["IL-0001", "IL-NEW-alpha"]
 
 
+@pytest.mark.parametrize(
+    ("remote", "branch"),
+    [("--upload-pack=touch {pwned}", "main"), ("origin", "--upload-pack=touch {pwned}")],
+)
+def test_a_remote_or_branch_is_never_read_as_an_option_to_git(tmp_path, remote, branch):
+    # `--push '--upload-pack=touch X'` ran `touch X` (git fetch took it as its option).
+    pwned = tmp_path / "pwned"
+    bot = write_library(tmp_path / "bot", {"IL-NEW-alpha.yaml": placeholder("alpha")})
+    git(bot, "init", "--quiet", "--initial-branch=main")
+    git(bot, "add", ".")
+    git(bot, "commit", "--quiet", "-m", "seed")
+    args = ("--push", remote.format(pwned=pwned), "--branch", branch.format(pwned=pwned))
+    run = run_curator("assign-ids", *args, cwd=bot, env=GIT_ENV)
+    assert run.code == 2 and run.err.startswith("curator: git fetch"), run.err
+    assert not pwned.exists()
+    assert sorted(p.name for p in bot.iterdir()) == [".git", "incidents", "schema"]
+
+
 # The workflow --------------------------------------------------------------------------------
 
 
