@@ -410,6 +410,26 @@ def test_index_is_cached_by_content_and_rebuilt_when_anything_changes(tmp_path):
     assert len(list((root / ".curator-cache").glob("similarity-*/index.npz"))) == 2
 
 
+def test_the_cached_index_reads_back_as_built_and_stays_small(tmp_path):
+    # Its 2^22 hashed columns were stored whole: 50 MB for any library, two incidents too.
+    import numpy as np
+
+    files = {
+        "IL-0001.yaml": incident("IL-0001"),
+        "IL-0002.yaml": systemd("IL-0002", "https://e.com/a"),
+    }
+    library = Library.at(write_library(tmp_path / "lib", files))
+    built = store.load_index(library)
+    path = store.index_path(library)
+    assert path is not None and path.stat().st_size < 1_000_000
+    again = store.read(path)
+    assert again is not None
+    assert again.idf.dtype == built.idf.dtype and again.idf.tobytes() == built.idf.tobytes()
+    for name in ("indptr", "rows", "values"):
+        ours, theirs = getattr(again.text, name), getattr(built.text, name)
+        assert ours.dtype == theirs.dtype and np.array_equal(ours, theirs), name
+
+
 def test_a_corrupt_or_planted_cache_file_is_ignored(tmp_path):
     root = write_library(tmp_path / "lib", {"IL-0001.yaml": incident("IL-0001")})
     library = Library.at(root)

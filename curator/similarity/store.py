@@ -30,10 +30,10 @@ from curator.cache import UNDECODABLE, Store
 from curator.library import Library
 from curator.lint_cache import code_context
 from curator.regular import NotRegular, open_regular, read_regular
-from curator.similarity.index import Index, Postings, Progress, build
+from curator.similarity.index import N_BUCKETS, Index, Postings, Progress, build
 from curator.similarity.records import Record
 
-FORMAT = 3
+FORMAT = 4  # 4: idf and the text postings' column starts stored sparse
 INDEX_FILE = "index.npz"
 
 
@@ -94,10 +94,14 @@ def read(path: Path) -> Index | None:
             records = [Record.from_json(r) for r in listed]
             entity_cols = arrays["entity_rows"]
             doc_cols = arrays["doc_entity_rows"]
+            idf = _unpack(arrays["idf_common"], arrays["idf_cols"], arrays["idf_values"])
+            counts = _unpack(arrays["text_zero"], arrays["text_cols"], arrays["text_counts"])
+            indptr = np.zeros(len(counts) + 1, np.int64)
+            np.cumsum(counts, out=indptr[1:])
             return Index(
                 records=records,
-                idf=arrays["idf"],
-                text=Postings(arrays["text_indptr"], arrays["text_rows"], arrays["text_values"]),
+                idf=idf,
+                text=Postings(indptr, arrays["text_rows"], arrays["text_values"]),
                 entity_names=meta["entity_names"],
                 entity_rarity=arrays["entity_rarity"],
                 entity_postings=Postings(
@@ -108,8 +112,9 @@ def read(path: Path) -> Index | None:
                 ),
                 skipped=meta["skipped"],
             )
-    # EOFError: an empty file (np.load's answer to it), as a crash can leave one behind.
-    except (OSError, EOFError, ValueError, KeyError, TypeError, zipfile.BadZipFile):
+    # EOFError: an empty file (np.load's answer to it), as a crash can leave one behind;
+    # IndexError: a packed column out of range.
+    except (OSError, EOFError, ValueError, KeyError, TypeError, IndexError, zipfile.BadZipFile):
         return None
 
 
@@ -124,6 +129,8 @@ def write(index: Index, path: Path) -> bool:
     encoded = np.frombuffer(
         json.dumps(meta, ensure_ascii=False).encode("utf-8", UNDECODABLE), np.uint8
     )
+    idf_common, idf_cols, idf_values = _packed(index.idf, index.idf.max(initial=0))
+    text_zero, text_cols, text_counts = _packed(np.diff(index.text.indptr), 0)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".part")
@@ -135,8 +142,12 @@ def write(index: Index, path: Path) -> bool:
                 out,
                 meta=encoded,
                 records=records,
-                idf=index.idf,
-                text_indptr=index.text.indptr,
+                idf_common=idf_common,
+                idf_cols=idf_cols,
+                idf_values=idf_values,
+                text_zero=text_zero,
+                text_cols=text_cols,
+                text_counts=text_counts,
                 text_rows=index.text.rows,
                 text_values=index.text.values,
                 entity_rarity=index.entity_rarity,
@@ -150,3 +161,25 @@ def write(index: Index, path: Path) -> bool:
         Path(temporary).unlink(missing_ok=True)
         return False
     return True
+
+
+# The text postings have a column per hashed feature (2^22): their idf and their column
+# starts are long arrays of which a small library fills a few thousand places. Stored
+# whole, they made every index 50 MB; stored as what differs from one common value, the
+# bundled library's is well under a megabyte.
+
+
+def _packed(dense: np.ndarray, common: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """`dense` (N_BUCKETS long) as its `common` value, where it differs, its values there."""
+    cols = np.flatnonzero(dense != common).astype(np.int32)
+    return np.array([common], dtype=dense.dtype), cols, dense[cols]
+
+
+def _unpack(common: np.ndarray, cols: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """The array `_packed` described; a ValueError or IndexError for a file of another
+    shape (see `read`)."""
+    if common.shape != (1,) or cols.shape != values.shape:
+        raise ValueError("not a packed array")
+    dense = np.full(N_BUCKETS, common[0], dtype=values.dtype)
+    dense[cols] = values
+    return dense
