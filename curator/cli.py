@@ -91,7 +91,7 @@ def jobs_option(command: F) -> F:
         "-j",
         type=click.IntRange(min=1),
         default=None,
-        help="Worker processes for large libraries. Default: one per CPU.",
+        help="Worker processes for large libraries (at most four per CPU). Default: one per CPU.",
     )(command)
 
 

@@ -76,6 +76,8 @@ def test_small_runs_stay_in_one_process_and_large_ones_use_every_cpu():
     assert worker_count(10, start, 4) == 4
     assert worker_count(3, start, 4) == 3
     assert worker_count(0, start, 4) == 1
+    cpus = os.cpu_count() or 1
+    assert worker_count(100_000, start, 100_000) == 4 * cpus  # not a process per file
 
 
 @pytest.mark.parametrize("jobs", [1, 2])
