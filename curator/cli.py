@@ -622,7 +622,21 @@ def _judge_format_option(command: F) -> F:
 def _judged_library(root: Path | None, paths: tuple[Path, ...], every: bool) -> Library:
     if not paths and not every:
         raise click.UsageError("give incident files, or --all")
-    return Library.at(root)
+    return _with_taxonomy_note(Library.at(root))
+
+
+def _with_taxonomy_note(library: Library) -> Library:
+    """The library, having said on standard error if its taxonomy is broken: `similar`,
+    `suggest` and `search` work on with the terms that could be read, so a term or a
+    whole dimension may be missing from what they say."""
+    problem = library.taxonomy.first_problem()
+    if problem:
+        click.echo(
+            f"curator: note: the taxonomy is broken, so its terms may be missing here: "
+            f"{problem}; see `curator lint`",
+            err=True,
+        )
+    return library
 
 
 def _judge_and_print(
@@ -736,7 +750,7 @@ def search_command(
 
     given = {"cause": cause, "component": component, "symptom": symptom, "factor": factor}
     filters = {commands.FILTER_DIMENSIONS[k]: list(v) for k, v in given.items() if v}
-    library = Library.at(root)
+    library = _with_taxonomy_note(Library.at(root))
     try:
         with Progress("indexing", enabled=not quiet) as progress:
             report = commands.run_search(library, query, filters, top, progress)

@@ -118,12 +118,8 @@ def check_terms(taxonomy: Taxonomy, dimension: str, terms: list[str]) -> list[st
 def _broken(taxonomy: Taxonomy) -> str:
     """Where the taxonomy itself is broken, if it is: then a term may be missing only
     because its file could not be read, and the file is what to fix."""
-    if not taxonomy.problems:
-        return ""
-    first = taxonomy.problems[0]
-    where = f"{'/'.join(first.path.parts[-3:])}:{first.position.line}"  # schema/taxonomy/…
-    more = f" (and {len(taxonomy.problems) - 1} more)" if len(taxonomy.problems) > 1 else ""
-    return f"; but the taxonomy is broken: {where}: {first.message}{more}; see `curator lint`"
+    problem = taxonomy.first_problem()
+    return f"; but the taxonomy is broken: {problem}; see `curator lint`" if problem else ""
 
 
 def split_list(text: str) -> list[str]:

@@ -38,6 +38,16 @@ class Taxonomy:
     def term(self, dimension: str, term_id: str) -> Term | None:
         return self.terms.get(dimension, {}).get(term_id)
 
+    def first_problem(self) -> str | None:
+        """The first problem, where it is, and how many more: for a command that works on
+        with what could be read (`curator lint` reports them all)."""
+        if not self.problems:
+            return None
+        first = self.problems[0]
+        where = f"{'/'.join(first.path.parts[-3:])}:{first.position.line}"  # schema/taxonomy/…
+        more = len(self.problems) - 1
+        return f"{where}: {first.message}" + (f" (and {more} more)" if more else "")
+
     def dimension_of(self, term_id: str) -> str | None:
         return next((d for d in DIMENSIONS if term_id in self.terms[d]), None)
 

@@ -266,3 +266,20 @@ def test_facet_suggestions_leave_one_out(report, dimension):
     assert figures.precision >= precision
     assert figures.recall >= recall
     assert figures.f1 >= f1
+
+
+@pytest.mark.parametrize(
+    "command", [["suggest", "incidents/IL-0001.yaml"], ["similar", "--all"], ["search", "NCCL"]]
+)
+def test_a_broken_taxonomy_is_noted_and_the_rest_still_judged(tmp_path, command):
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": incident("IL-0001")})
+    symptoms = root / "schema" / "taxonomy" / "symptoms.yaml"
+    symptoms.write_text("dimension: symptoms\nterms: [\n", encoding="utf-8")
+    run = run_curator(*command, "--root", str(root), cwd=root)
+    assert run.code == 0, run
+    assert run.err.startswith(
+        "curator: note: the taxonomy is broken, so its terms may be missing here: "
+        "schema/taxonomy/symptoms.yaml:3: "
+    ), run.err
+    assert run.err.rstrip().endswith("see `curator lint`")
+    assert "IL-0001" in run.out
