@@ -798,8 +798,10 @@ def review_command(
     from curator.review.links import Links
     from curator.review.output import as_json, rendered, write_summary
 
+    # Checked first: a review of a large change takes a while to find out otherwise.
+    if json_out is not None and json_out.name in ("", ".."):  # `''` is `.`: no file name
+        raise click.BadParameter(f"{str(json_out)!r} names no file", param_hint="'--json-out'")
     if json_out is not None and not json_out.absolute().parent.is_dir():
-        # Checked first: a review of a large change takes a while to find out otherwise.
         raise click.BadParameter(
             f"{json_out.parent} is not a folder that exists", param_hint="'--json-out'"
         )

@@ -308,6 +308,10 @@ def test_since_names_any_revision_and_a_deleted_incident_is_reported(repo, tmp_p
     entries = ET.fromstring((out / "feed.atom").read_bytes()).findall(f"{ATOM}entry")
     types = [[link.get("type") for link in e.findall(f"{ATOM}link")] for e in entries]
     assert types == [["text/html"], ["text/html", "application/json"]]
+    # `:/text` names the newest commit whose message matches it.
+    by_message = run_export(repo, tmp_path / "by-message", "--since", ":/first incidents")
+    assert by_message.code == 0, by_message
+    assert load(tmp_path / "by-message", "changes.json")["since"]["commit"] == first
     bad = run_export(repo, tmp_path / "other", "--since", "no-such-rev")
     assert bad.code == 2 and "'no-such-rev' is not a commit" in bad.err
     planted = tmp_path / "planted"

@@ -456,6 +456,17 @@ def test_json_out_in_a_missing_folder_is_a_usage_error_before_the_review(repo, t
     assert run.code == 2
     assert "Invalid value for '--json-out'" in run.err and "is not a folder" in run.err
     assert run.out == ""  # refused before anything was reviewed
+    empty = run_curator("review", "--base", "main", "--json-out", "", cwd=repo)
+    assert empty.code == 2 and "names no file" in empty.err and empty.out == "", empty
+
+
+def test_a_revision_may_name_a_commit_by_its_message(repo):
+    # `:/text` reads the rest as the text: `:/base^{commit}` once matched no commit.
+    write(repo, "IL-0001.yaml", incident("IL-0001", ("떨어졌다.", "떨어졌다 .")))
+    commit(repo, "typo")
+    run = run_curator("review", "--base", ":/base", "--format", "json", cwd=repo)
+    assert run.code == 0, run
+    assert [f["path"] for f in json.loads(run.out)["files"]] == ["incidents/IL-0001.yaml"]
 
 
 @pytest.mark.parametrize(

@@ -102,9 +102,13 @@ class Repo:
         """The commit a revision names; `rev` may come from a user, so it is never an option."""
         sha = None
         if rev and not rev.startswith("-"):
-            sha = self._try(
-                "rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}"
-            )
+            # In two steps: `:/text` (the newest commit whose message matches) reads
+            # everything after it as the text, a `^{commit}` appended too.
+            named = self._try("rev-parse", "--verify", "--quiet", "--end-of-options", rev)
+            if named:
+                sha = self._try(
+                    "rev-parse", "--verify", "--quiet", f"{named.decode().strip()}^{{commit}}"
+                )
         if not sha:
             raise GitError(f"{rev!r} is not a commit of this repository")
         out = self.run("log", "-1", "--format=%H %ct", sha.decode().strip(), "--")

@@ -65,8 +65,11 @@ def commit_of(repo: Path, revision: str) -> str:
     if not revision or revision.startswith("-"):
         raise GitError(f"{revision!r} is not a revision")
     try:
+        # In two steps: `:/text` (the newest commit whose message matches) reads everything
+        # after it as the text, a `^{commit}` appended too.
+        named = run_git(repo, "rev-parse", "--verify", "--quiet", "--end-of-options", revision)
         out = run_git(
-            repo, "rev-parse", "--verify", "--quiet", "--end-of-options", revision + "^{commit}"
+            repo, "rev-parse", "--verify", "--quiet", named.decode().strip() + "^{commit}"
         )
     except GitError:
         out = b""
