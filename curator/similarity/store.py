@@ -95,9 +95,7 @@ def read(path: Path) -> Index | None:
             entity_cols = arrays["entity_rows"]
             doc_cols = arrays["doc_entity_rows"]
             idf = _unpack(arrays["idf_common"], arrays["idf_cols"], arrays["idf_values"])
-            counts = _unpack(arrays["text_zero"], arrays["text_cols"], arrays["text_counts"])
-            indptr = np.zeros(len(counts) + 1, np.int64)
-            np.cumsum(counts, out=indptr[1:])
+            indptr = _column_starts(arrays["text_zero"], arrays["text_cols"], arrays["text_counts"])
             return Index(
                 records=records,
                 idf=idf,
@@ -183,3 +181,14 @@ def _unpack(common: np.ndarray, cols: np.ndarray, values: np.ndarray) -> np.ndar
     dense = np.full(N_BUCKETS, common[0], dtype=values.dtype)
     dense[cols] = values
     return dense
+
+
+def _column_starts(zero: np.ndarray, cols: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """The postings' `indptr` from their packed column lengths, built in place (no second
+    array of N_BUCKETS lengths)."""
+    if zero.shape != (1,) or zero[0] != 0 or cols.shape != counts.shape:
+        raise ValueError("not packed column lengths")
+    indptr = np.zeros(N_BUCKETS + 1, np.int64)
+    indptr[cols.astype(np.int64) + 1] = counts
+    np.cumsum(indptr, out=indptr)
+    return indptr
