@@ -23,6 +23,20 @@ def typed_like_other_tools(raw: bytes) -> object:
     return yaml.load(raw)
 
 
+def committed_at(when: str) -> dict[str, str]:
+    """The environment of a git command that commits as a fixed author at a fixed time
+    (`when`: ISO 8601, UTC), so that its commit ids are the same on every run."""
+    return {
+        **os.environ,
+        "GIT_AUTHOR_NAME": "Test",
+        "GIT_AUTHOR_EMAIL": "test@example.invalid",
+        "GIT_COMMITTER_NAME": "Test",
+        "GIT_COMMITTER_EMAIL": "test@example.invalid",
+        "GIT_AUTHOR_DATE": f"{when}+00:00",
+        "GIT_COMMITTER_DATE": f"{when}+00:00",
+    }
+
+
 @dataclass
 class Run:
     code: int

@@ -8,7 +8,6 @@ import errno
 import hashlib
 import io
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -17,7 +16,7 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from conftest import REPO, run_curator, write_library
+from conftest import REPO, committed_at, run_curator, write_library
 
 from curator.export import ExportError, ExportOptions, ExportRefused, export
 from curator.export.build import json_text
@@ -40,15 +39,7 @@ class GitLibrary:
         self.git("init", "-q", "-b", "main")
 
     def git(self, *args: str, when: str = "2024-01-01T00:00:00") -> str:
-        env = {
-            **os.environ,
-            "GIT_AUTHOR_NAME": "Test",
-            "GIT_AUTHOR_EMAIL": "test@example.invalid",
-            "GIT_COMMITTER_NAME": "Test",
-            "GIT_COMMITTER_EMAIL": "test@example.invalid",
-            "GIT_AUTHOR_DATE": f"{when}+00:00",
-            "GIT_COMMITTER_DATE": f"{when}+00:00",
-        }
+        env = committed_at(when)
         proc = subprocess.run(
             ["git", "-c", "commit.gpgsign=false", "-c", "tag.gpgsign=false", *args],
             cwd=self.root,

@@ -15,25 +15,15 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from conftest import DATA, run_curator
+from conftest import DATA, committed_at, run_curator
 
 GOLDEN = DATA / "export-golden"
 SNAPSHOT = Path(__file__).parent / "snapshots" / "export"
 
 
 def git(root: Path, *args: str, when: str) -> None:
-    env = {
-        **os.environ,
-        "GIT_AUTHOR_NAME": "Test",
-        "GIT_AUTHOR_EMAIL": "test@example.invalid",
-        "GIT_COMMITTER_NAME": "Test",
-        "GIT_COMMITTER_EMAIL": "test@example.invalid",
-        "GIT_AUTHOR_DATE": f"{when}+00:00",
-        "GIT_COMMITTER_DATE": f"{when}+00:00",
-        # Commit ids are part of the export: no hook or setting of this machine may change them.
-        "GIT_CONFIG_GLOBAL": os.devnull,
-        "GIT_CONFIG_NOSYSTEM": "1",
-    }
+    # Commit ids are part of the export: no hook or setting of this machine may change them.
+    env = {**committed_at(when), "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1"}
     command = ["git", "-c", "commit.gpgsign=false", "-c", "tag.gpgsign=false", *args]
     subprocess.run(command, cwd=root, env=env, capture_output=True, check=True)
 
