@@ -358,6 +358,12 @@ def test_usage_and_input_errors_exit_2_without_traceback(tmp_path):
     assert run.code == 2
     assert "not an incident file" in run.err
     assert run_curator("similar", str(tmp_path / "missing.yaml"), "--root", str(root)).code == 2
+    # A mapping with no incident text (a taxonomy file) was judged as an incident `causes`.
+    taxonomy = root / "schema" / "taxonomy" / "causes.yaml"
+    for command in ("similar", "suggest"):
+        run = run_curator(command, str(taxonomy), "--root", str(root))
+        assert (run.code, run.out) == (2, ""), run
+        assert "causes.yaml: not an incident file" in run.err
 
 
 def test_not_duplicate_of_is_checked_by_the_dangling_reference_rule(tmp_path):

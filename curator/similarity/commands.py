@@ -52,7 +52,7 @@ def inputs(library: Library, index: Index, paths: Sequence[Path], every: bool) -
     for path in expand(paths):
         display = _library_path(library, path)
         record = read_record(path, display)
-        if record is None:
+        if record is None or not any(record.fields.values()):  # a taxonomy file, say
             raise BadInput(f"{path}: not an incident file (run `curator lint {path}`)")
         found.append(Input(record, str(path)))
     return found
