@@ -554,6 +554,10 @@ def new_command(
     except DraftError as exc:
         raise click.UsageError(str(exc)) from exc
     except click.Abort:  # end of input, or Ctrl-C, at a question
+        # End the question's line (and flush it: stdout may be a pipe beside stderr), so
+        # that the message starts a line of its own.
+        click.echo()
+        sys.stdout.flush()
         click.echo("curator: not every question was answered; nothing written", err=True)
         sys.exit(EXIT_ERROR)
     except OSError as exc:

@@ -277,4 +277,5 @@ def test_asking_without_answers_is_a_usage_error_and_writes_nothing(tmp_path):
     )
     assert proc.returncode == 2, proc
     assert proc.stderr == "curator: not every question was answered; nothing written\n"
+    assert proc.stdout.endswith(": \n")  # the question's line is ended, not left open
     assert list((root / "incidents").iterdir()) == []
