@@ -299,7 +299,7 @@ def github_release_command(repo_name: str, tag: str, export_dir: Path) -> None:
 
     if not valid_repository(repo_name):
         raise click.BadParameter("OWNER/NAME expected", param_hint="--repo")
-    odd = any(c in "/\\" or c.isspace() or unicodedata.category(c) == "Cc" for c in tag)
+    odd = any(c in "/\\" or c.isspace() for c in tag) or _control(tag) is not None
     if not tag or odd or tag.startswith((".", "-")):
         # It names the zip too, incident-library-<tag>.zip: a `/` made that an internal error.
         raise click.BadParameter(f"{tag!r} cannot name a release asset", param_hint="--tag")
@@ -322,10 +322,15 @@ def _not_blank(value: str | None) -> str | None:
     return value
 
 
+def _control(text: str) -> str | None:
+    """The first control character in `text`, if any."""
+    return next((c for c in text if unicodedata.category(c) == "Cc"), None)
+
+
 def _one_line(value: str | None) -> str | None:
     """Text the export carries as it stands, into XML too, which cannot hold a control
     character at all."""
-    control = next((c for c in _not_blank(value) or "" if unicodedata.category(c) == "Cc"), None)
+    control = _control(_not_blank(value) or "")
     if control is not None:
         raise click.BadParameter(f"holds U+{ord(control):04X}, a control character")
     return value
@@ -339,7 +344,7 @@ def _web_address(value: str) -> str:
         parts.port  # noqa: B018 - raises ValueError on a malformed port
     except ValueError as exc:
         raise click.BadParameter(f"{value!r} is malformed ({exc})") from exc
-    odd = any(c.isspace() or c in "?#" or unicodedata.category(c) == "Cc" for c in value)
+    odd = any(c.isspace() or c in "?#" for c in value) or _control(value) is not None
     if parts.scheme not in ("https", "http") or not parts.netloc or odd:
         raise click.BadParameter(f"{value!r} is not an http(s) address such as {WEBSITE}")
     return value

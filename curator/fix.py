@@ -63,9 +63,6 @@ class Fixed:
         return self.after is not None and self.after != self.before
 
     def diff(self) -> str:
-        if not self.changed:
-            return ""
-        assert self.after is not None
         return unified_diff(self.display, self.before, self.after)
 
 

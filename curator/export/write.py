@@ -43,7 +43,8 @@ def check_target(out: Path, data: Iterable[Path] = ()) -> None:
     inside the `data` folders the export describes: there it would become part of the
     next export's input (and the checkout would no longer match its commit)."""
     out = target_folder(out)
-    inside = next((f for f in data if f == out.resolve() or f in out.resolve().parents), None)
+    resolved = out.resolve()
+    inside = next((f for f in data if f == resolved or f in resolved.parents), None)
     if inside is not None:
         raise ExportError(f"refusing to write into {inside}, which the export is made from")
     if not out.exists():

@@ -95,7 +95,7 @@ def read(path: Path) -> Index | None:
             entity_cols = arrays["entity_rows"]
             doc_cols = arrays["doc_entity_rows"]
             idf = _unpack(arrays["idf_common"], arrays["idf_cols"], arrays["idf_values"])
-            indptr = _column_starts(arrays["text_zero"], arrays["text_cols"], arrays["text_counts"])
+            indptr = _column_starts(arrays["text_cols"], arrays["text_counts"])
             return Index(
                 records=records,
                 idf=idf,
@@ -128,7 +128,8 @@ def write(index: Index, path: Path) -> bool:
         json.dumps(meta, ensure_ascii=False).encode("utf-8", UNDECODABLE), np.uint8
     )
     idf_common, idf_cols, idf_values = _packed(index.idf, index.idf.max(initial=0))
-    text_zero, text_cols, text_counts = _packed(np.diff(index.text.indptr), 0)
+    lengths = np.diff(index.text.indptr)  # of each column: most are 0
+    text_cols = np.flatnonzero(lengths).astype(np.int32)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".part")
@@ -143,9 +144,8 @@ def write(index: Index, path: Path) -> bool:
                 idf_common=idf_common,
                 idf_cols=idf_cols,
                 idf_values=idf_values,
-                text_zero=text_zero,
                 text_cols=text_cols,
-                text_counts=text_counts,
+                text_counts=lengths[text_cols],
                 text_rows=index.text.rows,
                 text_values=index.text.values,
                 entity_rarity=index.entity_rarity,
@@ -168,7 +168,8 @@ def write(index: Index, path: Path) -> bool:
 
 
 def _packed(dense: np.ndarray, common: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """`dense` (N_BUCKETS long) as its `common` value, where it differs, its values there."""
+    """`dense` (N_BUCKETS long) as its `common` value, where it differs, its values there.
+    (The column lengths need no common value: it is 0.)"""
     cols = np.flatnonzero(dense != common).astype(np.int32)
     return np.array([common], dtype=dense.dtype), cols, dense[cols]
 
@@ -183,11 +184,11 @@ def _unpack(common: np.ndarray, cols: np.ndarray, values: np.ndarray) -> np.ndar
     return dense
 
 
-def _column_starts(zero: np.ndarray, cols: np.ndarray, counts: np.ndarray) -> np.ndarray:
-    """The postings' `indptr` from their packed column lengths, built in place (no second
-    array of N_BUCKETS lengths)."""
-    if zero.shape != (1,) or zero[0] != 0 or cols.shape != counts.shape:
-        raise ValueError("not packed column lengths")
+def _column_starts(cols: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """The postings' `indptr` from the lengths of their non-empty columns, built in place
+    (no second array of N_BUCKETS lengths)."""
+    if cols.shape != counts.shape:
+        raise ValueError("not column lengths")
     indptr = np.zeros(N_BUCKETS + 1, np.int64)
     indptr[cols.astype(np.int64) + 1] = counts
     np.cumsum(indptr, out=indptr)
