@@ -189,6 +189,7 @@ _QUESTIONS = {
     "symptoms": "증상 symptoms",
     "contributing_factors": "기여 요인 contributing_factors (없으면 빈칸)",
 }
+_OPTIONS = {"causes": "--cause", "components": "--component", "symptoms": "--symptom"}
 
 
 @dataclass
@@ -234,7 +235,25 @@ def gather(taxonomy: Taxonomy, given: Given, ask: Ask | None) -> Draft:
     suggested = suggest_terms(taxonomy, f"{title} {url}")
     for dimension in DIMENSIONS:
         draft.facets[dimension] = _terms(taxonomy, dimension, given, suggested, ask)
+    missing = [dimension for dimension in REQUIRED_DIMENSIONS if not draft.facets[dimension]]
+    if missing:  # (only without `ask`, which insists on a term)
+        raise DraftError(_none_guessed(taxonomy, missing))
     return draft
+
+
+def _none_guessed(taxonomy: Taxonomy, dimensions: list[str]) -> str:
+    """Every required dimension that has no term, named at once: one per run would have
+    the contributor run the command again for each."""
+    options = [f"{_OPTIONS[dimension]} TERM" for dimension in dimensions]
+    files = [f"schema/taxonomy/{dimension}.yaml" for dimension in dimensions]
+    return (
+        f"no {_joined(dimensions, 'or')} term could be guessed from the title; give "
+        f"{_joined(options, 'and')} (the terms are in {_joined(files, 'and')}){_broken(taxonomy)}"
+    )
+
+
+def _joined(words: list[str], conjunction: str) -> str:
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} {conjunction} {words[-1]}"
 
 
 def _value(
@@ -271,12 +290,6 @@ def _terms(
             return terms
 
         return check(ask(_QUESTIONS[dimension], default, check))
-    if not default and dimension in REQUIRED_DIMENSIONS:
-        option = {"causes": "--cause", "components": "--component", "symptoms": "--symptom"}
-        raise DraftError(
-            f"no {dimension} term could be guessed from the title; give {option[dimension]} TERM "
-            f"(the terms are in schema/taxonomy/{dimension}.yaml){_broken(taxonomy)}"
-        )
     return suggested.get(dimension, []) if dimension in REQUIRED_DIMENSIONS else []
 
 

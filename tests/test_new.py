@@ -95,6 +95,23 @@ def test_a_term_missing_because_the_taxonomy_is_broken_names_the_broken_file(tmp
         assert "schema/taxonomy/components.yaml:2: YAML syntax error" in run.err
 
 
+def test_every_dimension_nothing_could_be_guessed_for_is_named_in_one_error(tmp_path):
+    root = write_library(tmp_path / "lib", {})
+    source = "https://example.com/report"
+    run = new(root, "--title", "알 수 없는 일", "--source", source)
+    assert run.code == 2 and list((root / "incidents").iterdir()) == []
+    assert (
+        "no causes, components or symptoms term could be guessed from the title; give "
+        "--cause TERM, --component TERM and --symptom TERM (the terms are in "
+        "schema/taxonomy/causes.yaml, schema/taxonomy/components.yaml and "
+        "schema/taxonomy/symptoms.yaml)"
+    ) in run.err, run.err
+    run = new(root, "--title", "알 수 없는 일", "--source", source, "--component", "gpu")
+    assert "no causes or symptoms term could be guessed from the title; give --cause TERM and " in (
+        run.err
+    )
+
+
 def test_a_korean_title_takes_its_slug_from_the_source_and_names_never_collide(tmp_path):
     root = write_library(tmp_path / "lib", {})
     args = ("--title", "학습 작업이 멈췄다", "--source", "https://example.com/pm/gpu-outage-2024/")
