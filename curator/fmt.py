@@ -113,8 +113,19 @@ def canonical_form(before: bytes) -> Outcome:
     try:
         after = render(before).encode("utf-8")
     except Refused as refused:
-        return refused
+        return _tab_fix_hint(refused, before)
     return None if after == before else after
+
+
+def _tab_fix_hint(refused: Refused, before: bytes) -> Refused:
+    """YAML cannot read a tab used as indentation, but `curator fix` replaces one (IL601):
+    where the reading stopped at a tab, say so instead of "fix it by hand"."""
+    line, column = refused.position
+    lines = before.decode("utf-8", errors="replace").split("\n")
+    if line > len(lines) or lines[line - 1][column - 1 : column] != "\t":
+        return refused
+    message = refused.message.removesuffix("; fix it by hand")
+    return Refused(refused.position, f"{message}; `curator fix` replaces the tab (IL601)")
 
 
 def format_files(

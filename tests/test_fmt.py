@@ -458,6 +458,18 @@ def test_an_unreadable_file_is_reported_and_left_byte_for_byte(tmp_path, name):
         assert path.read_bytes() == UNREADABLE[name]
 
 
+def test_a_tab_as_indentation_is_left_to_curator_fix_not_to_the_hand(tmp_path):
+    tabbed = b"id: IL-0001\ntitle: \xec\x9e\xa5\xec\x95\xa0\norganizations:\n\t- A\n"
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": tabbed})
+    run = run_curator("fmt", "--root", str(root))
+    assert run.code == 1, run
+    assert "IL-0001.yaml:4:1: cannot format: cannot be read (YAML syntax error: " in run.err
+    assert run.err.splitlines()[0].endswith("; `curator fix` replaces the tab (IL601)"), run.err
+    assert "by hand" not in run.err
+    assert run_curator("fix", "--root", str(root), str(root / "incidents")).code == 0
+    assert run_curator("fmt", "--root", str(root)).code == 0
+
+
 # The command ------------------------------------------------------------------------------
 
 

@@ -107,6 +107,7 @@ def test_a_broken_incident_is_refused_then_goes_through_after_fix_and_fmt(tmp_pa
     assert "curator lint (incident rules)" in shown and "Failed" in shown
     assert "incidents/IL-NEW-storage.yaml:8:1: IL601 [error] tab character" in shown
     assert "cannot format: cannot be read" in shown  # fmt leaves what it cannot read alone
+    assert "`curator fix` replaces the tab (IL601)" in shown and "by hand" not in shown
     assert run(repo, env, "git", "rev-list", "--count", "HEAD").stdout.strip() == "1"
 
     fixed = run(repo, env, "curator", "fix", "incidents/IL-NEW-storage.yaml")
