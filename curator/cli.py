@@ -262,11 +262,9 @@ def export_command(
         sys.exit(EXIT_ERROR)
     if quiet:
         return
-    click.echo(
-        f"exported {manifest.counts.incidents} incidents, {manifest.version} "
-        f"({manifest.commit[:12]}), to {out}",
-        err=True,
-    )
+    commit = manifest.commit[:12]  # before the first tag, the version is this short id
+    version = manifest.version if manifest.version == commit else f"{manifest.version} ({commit})"
+    click.echo(f"exported {manifest.counts.incidents} incidents, {version}, to {out}", err=True)
 
 
 @main.group("github")

@@ -800,6 +800,15 @@ def test_history_follows_renames_and_restores_keep_the_first_date():
     assert gone == {"incidents/IL-NEW-x.yaml": (1, 3), "incidents/IL-0002.yaml": (6, 7)}
 
 
+def test_the_closing_line_names_the_version_and_the_commit_once_each(repo, tmp_path):
+    commit = repo.git("rev-parse", "HEAD").strip()[:12]
+    run = run_export(repo, tmp_path / "tagged")
+    assert run.err == f"exported 3 incidents, v1.0.0 ({commit}), to {tmp_path / 'tagged'}\n"
+    repo.git("tag", "-d", "v1.0.0")  # before the first tag the version is the short id
+    run = run_export(repo, tmp_path / "untagged")
+    assert run.err == f"exported 3 incidents, {commit}, to {tmp_path / 'untagged'}\n"
+
+
 def test_quiet_export_prints_nothing_and_writes_the_same_files(repo, tmp_path):
     loud, quiet = tmp_path / "loud", tmp_path / "quiet"
     assert run_export(repo, loud).err.startswith("exported 3 incidents")
