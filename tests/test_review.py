@@ -345,6 +345,23 @@ def test_a_duplicate_is_found_and_facets_are_judged(repo):
     )
 
 
+def test_a_phrase_two_aliases_found_is_shown_as_evidence_once(repo):
+    stalled = incident(
+        "IL-0004",
+        ("메타데이터 포화로 학습 처리량이 떨어졌다", "학습 작업이 멈췄다"),
+        ("https://example.com/postmortems/IL-0004", "https://example.com/pm/stall"),
+    )
+    write(repo, "IL-0004.yaml", stalled)
+    commit(repo, "add an incident whose title two aliases of training-stall match")
+    _, report = review_json(repo)
+    symptoms = next(s for s in report["files"][0]["suggestions"] if s["dimension"] == "symptoms")
+    stall = next(t for t in symptoms["missing"] if t["term"] == "training-stall")
+    phrases = [(e["phrase"], e["field"]) for e in stall["evidence"] if e["phrase"]]
+    assert phrases == [("스토리지의 학습 작업이 멈췄다", "title")], stall
+    shown = run_curator("review", "--base", "main", cwd=repo).out
+    assert shown.count("“스토리지의 학습 작업이 멈췄다” in title") == 1, shown
+
+
 WRONG_CAUSE = ("    - capacity-limit\n", "    - hardware-failure\n")
 
 
