@@ -366,6 +366,20 @@ def test_usage_and_input_errors_exit_2_without_traceback(tmp_path):
         assert "causes.yaml: not an incident file" in run.err
 
 
+@pytest.mark.parametrize("command", ["similar", "suggest"])
+def test_an_incident_that_cannot_be_read_is_named_with_line_and_column(tmp_path, command):
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": incident("IL-0001")})
+    tabbed = tmp_path / "IL-NEW-x.yaml"
+    tabbed.write_text(incident("IL-NEW-x", ("  - Example", "\t- Example")), encoding="utf-8")
+    run = run_curator(command, str(tabbed), "--root", str(root))
+    assert (run.code, run.out) == (2, ""), run
+    assert run.err == (
+        f"curator: {tabbed}:6:1: YAML syntax error: found character that cannot start any "
+        f"token (while scanning for the next token); `curator lint {tabbed}` lists every "
+        "problem\n"
+    )
+
+
 def test_not_duplicate_of_is_checked_by_the_dangling_reference_rule(tmp_path):
     root = write_library(
         tmp_path / "lib",

@@ -14,7 +14,9 @@ from typing import Any
 
 from curator.library import Library
 from curator.lint import expand
+from curator.load import load_bytes
 from curator.model import DIMENSIONS
+from curator.regular import read_regular
 from curator.similarity.index import Index, Progress
 from curator.similarity.records import Record, read_record
 from curator.similarity.search import SearchReport, search
@@ -53,9 +55,22 @@ def inputs(library: Library, index: Index, paths: Sequence[Path], every: bool) -
         display = _library_path(library, path)
         record = read_record(path, display)
         if record is None or not any(record.fields.values()):  # a taxonomy file, say
-            raise BadInput(f"{path}: not an incident file (run `curator lint {path}`)")
+            raise BadInput(_not_judged(path))
         found.append(Input(record, str(path)))
     return found
+
+
+def _not_judged(path: Path) -> str:
+    """Why `path` cannot be judged: where lint's loader stops, with its line and column (a
+    tab or an unclosed quote makes an incident to mend, not "not an incident file")."""
+    try:
+        problems = load_bytes(read_regular(path)).problems
+    except OSError:  # not a regular file (a FIFO is never read), or gone meanwhile
+        problems = []
+    if not problems:
+        return f"{path}: not an incident file (run `curator lint {path}`)"
+    (line, column), why = problems[0].position, problems[0].message
+    return f"{path}:{line}:{column}: {why}; `curator lint {path}` lists every problem"
 
 
 def _library_path(library: Library, path: Path) -> str:
