@@ -21,6 +21,7 @@ ID_PATTERN = r"^IL-(?:[0-9]{4,}|NEW-[a-z0-9]+(?:-[a-z0-9]+)*)$"
 NUMBERED_ID_PATTERN = r"^IL-[0-9]{4,}$"
 TERM_ID_PATTERN = r"^[a-z0-9]+(?:-[a-z0-9]+)*$"
 PARTIAL_DATE_PATTERN = r"^[0-9]{4}(?:-[0-9]{2}(?:-[0-9]{2})?)?$"
+LANGUAGE_PATTERN = r"^[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$"
 
 Dimension = Literal["causes", "components", "symptoms", "contributing_factors"]
 DIMENSIONS: tuple[Dimension, ...] = ("causes", "components", "symptoms", "contributing_factors")
@@ -136,7 +137,7 @@ class Source(_Strict):
     )
     language: str | None = Field(
         default=None,
-        pattern=r"^[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$",
+        pattern=LANGUAGE_PATTERN,
         description="Language of the report (BCP 47).",
         examples=["en", "ko"],
     )

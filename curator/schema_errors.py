@@ -9,7 +9,22 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from curator.load import Path
-from curator.model import TEXT_PATTERN, text_problem
+from curator.model import (
+    ID_PATTERN,
+    LANGUAGE_PATTERN,
+    PARTIAL_DATE_PATTERN,
+    TERM_ID_PATTERN,
+    TEXT_PATTERN,
+    text_problem,
+)
+
+# What a contributor should write, in words: a regular expression is no help to most.
+_PATTERN_WORDS = {
+    PARTIAL_DATE_PATTERN: "a date written YYYY, YYYY-MM or YYYY-MM-DD (2024, 2024-05, 2024-05-08)",
+    ID_PATTERN: "an incident id: IL- and four or more digits (IL-0137), or IL-NEW-<slug>",
+    TERM_ID_PATTERN: "a term id: lower-case letters and digits joined by single hyphens",
+    LANGUAGE_PATTERN: "a language tag such as en, ko or zh-Hant",
+}
 
 _KINDS = {
     "string_type": "text",
@@ -61,6 +76,8 @@ def _sentence(error: Any, model: type[BaseModel] | None) -> str:
         pattern = error.get("ctx", {}).get("pattern", "")
         if pattern == TEXT_PATTERN:
             return f"{where}: {text_problem(value)}"
+        if pattern in _PATTERN_WORDS:
+            return f"{where}: {value!r} is not {_PATTERN_WORDS[pattern]}"
         return f"{where}: {value!r} does not match the pattern {pattern}"
     if kind == "literal_error":
         expected = error.get("ctx", {}).get("expected", "")

@@ -47,6 +47,26 @@ def test_lint_says_which_text_holds_nothing_visible_or_a_control_character(tmp_p
     ]  # fmt: skip
 
 
+def test_lint_says_in_words_what_a_date_an_id_and_a_language_are_written_as(tmp_path):
+    text = incident(
+        "IL-0001",
+        ("occurred: 2024-05", "occurred: 2024-5"),
+        ("    title: Storage postmortem\n", "    title: Storage postmortem\n    language: en-\n"),
+    )
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": text + "related: [IL-12]\n"})
+    run = run_curator("lint", "--root", str(root), "--format", "json")
+    found = [(f["line"], f["code"], f["message"]) for f in json.loads(run.out)]
+    assert run.code == 1
+    assert found == [
+        (4, "IL201", "occurred: '2024-5' is not a date written YYYY, YYYY-MM or YYYY-MM-DD "
+         "(2024, 2024-05, 2024-05-08)"),
+        (28, "IL201", "sources[0].language: 'en-' is not a language tag such as en, ko or "
+         "zh-Hant"),
+        (29, "IL201", "related[0]: 'IL-12' is not an incident id: IL- and four or more digits "
+         "(IL-0137), or IL-NEW-<slug>"),
+    ]  # fmt: skip
+
+
 def test_the_bundled_library_has_only_good_text():
     run = run_curator("lint", "--format", "json")
     assert run.code == 0 and json.loads(run.out) == []
