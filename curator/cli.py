@@ -454,6 +454,8 @@ def fix_command(paths: tuple[Path, ...], root: Path | None, check: bool, show_di
     refused = sum(r.refused is not None for r in results) + len(others)
     note = f"{_plural(changes, 'change')} in {_plural(changed, 'file')}"
     note += " would be made; nothing written" if changes and not write else ""
+    if not changes:  # "0 changes in 0 files" left unsaid how many were looked at
+        note = f"nothing to fix in {_plural(len(results), 'file')}"
     click.echo(note + (f"; {refused} could not be fixed" if refused else ""), err=True)
     sys.exit(EXIT_FINDINGS if refused or (changed and not write) else EXIT_CLEAN)
 

@@ -779,6 +779,21 @@ def test_consumer_example_verifies_and_lists_incidents_by_component(repo, tmp_pa
     assert "FAILED incidents/IL-0001.json: 2 bytes, manifest says" in tampered.stderr
 
 
+def test_consumer_example_stops_quietly_when_its_reader_goes_away(repo, tmp_path):
+    out = tmp_path / "out"
+    assert run_export(repo, out).code == 0
+    script = str(REPO / "examples" / "consume_export.py")
+    consumer = subprocess.Popen(
+        [sys.executable, "-I", "-S", script, str(out)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert consumer.stdout is not None and consumer.stderr is not None
+    consumer.stdout.close()  # as `| head -0` does, before a line is read
+    error = consumer.stderr.read().decode("utf-8")
+    assert (consumer.wait(), error) == (0, "")
+
+
 def test_history_follows_renames_and_restores_keep_the_first_date():
     def at(day: int) -> Commit:
         return Commit(f"{day:040d}", dt.datetime(2024, 1, day, tzinfo=dt.UTC))
