@@ -17,13 +17,13 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import functools
 import gc
 import hashlib
 import os
 import stat
 import traceback
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -58,13 +58,14 @@ from curator.rules import (
 from curator.rules.base import FileSummary, IncidentFile, LibraryView
 from curator.schema_errors import SchemaError, describe_errors
 from curator.taxonomy import Taxonomy
-from curator.workers import prepare_worker, process_context, worker_count
+from curator.workers import SentOnce, Workers, worker_count
 
 PARALLEL_FROM = 200  # files to check before worker processes pay off (benchmarks/README.md)
 Progress = Callable[[int, int], None]
 Task = tuple[int, str, str]  # (index, path, display)
 _TURNING_POINTS = [r.turning_points for r in FILE_RULES if hasattr(r, "turning_points")]
 Compute = Callable[[IncidentFile, bytes], Any]
+_Context = tuple[Taxonomy, dt.date, bool, Compute | None]  # what every check_task needs
 
 
 @dataclass(frozen=True)
@@ -209,18 +210,21 @@ def lint(
     jobs: int | None = None,
     progress: Progress | None = None,
     extra: Extra | None = None,
+    workers: Workers | None = None,
 ) -> list[Finding]:
     """Every finding for `paths` (default, or when they name the taxonomy: the whole
     library, see `scope`), with cross-file rules seeing the whole library either way. With
     `release`, placeholder ids are errors.
 
     `cache` keeps results in `.curator-cache/` at the library root; `jobs` caps the worker
-    processes (default: one per CPU, when there are enough files); `progress` is called
-    with (files done, files in all) as the run goes; `extra`, see `Extra`.
+    processes (default: one per CPU, when there are enough files); `workers`, a caller's
+    pool that will need its workers afterwards too, is used instead of starting one (then
+    `jobs` is the pool's business); `progress` is called with (files done, files in all)
+    as the run goes; `extra`, see `Extra`.
     """
     today = today or dt.datetime.now(dt.UTC).date()
     paths = scope(library, paths)
-    run = _Run(library, today, cwd, jobs, progress, extra)
+    run = _Run(library, today, cwd, jobs, progress, extra, workers)
     with without_cyclic_gc():
         try:
             findings = run.findings(paths, ResultCache.open(library) if cache else None)
@@ -255,6 +259,7 @@ class _Run:
         jobs: int | None,
         progress: Progress | None,
         extra: Extra | None = None,
+        workers: Workers | None = None,
     ) -> None:
         self.library = library
         self.today = today
@@ -262,6 +267,7 @@ class _Run:
         self.jobs = jobs
         self.progress = progress
         self.extra = extra
+        self.workers = workers
         self.unsure = False  # whether the cross-file findings may not match the files' lines
 
     def findings(self, paths: Sequence[Path], store: ResultCache | None) -> list[Finding]:
@@ -273,7 +279,15 @@ class _Run:
         entries = list(dict.fromkeys([*(f"{folder}{os.sep}{n}" for n in names), *selected]))
         displays = display_paths(entries, cwd)
         checked = check_files(
-            entries, displays, taxonomy, self.today, store, self.jobs, self.progress, self.extra
+            entries,
+            displays,
+            taxonomy,
+            self.today,
+            store,
+            self.jobs,
+            self.progress,
+            self.extra,
+            self.workers,
         )
         findings = [finding for result in checked for finding in result.findings]
         findings += self.library_findings(entries, checked, store)
@@ -393,9 +407,10 @@ def check_files(
     jobs: int | None = None,
     progress: Progress | None = None,
     extra: Extra | None = None,
+    workers: Workers | None = None,
 ) -> list[Checked]:
     """`check_file` for every path, in order: from the cache where it holds the answer,
-    the rest in worker processes or here."""
+    the rest in worker processes (`workers`, or a pool of its own if it pays) or here."""
     day = today.isoformat()
     results: list[Checked | None] = [None] * len(paths)
     tasks: list[Task] = []
@@ -407,7 +422,8 @@ def check_files(
             results[index] = kept
     done = len(paths) - len(tasks)
     compute = extra.compute if extra else None
-    for index, result in run_checks(tasks, taxonomy, today, jobs, store is not None, compute):
+    checks = run_checks(tasks, taxonomy, today, jobs, store is not None, compute, workers)
+    for index, result in checks:
         if extra is not None and result.extra is not None:
             extra.take(paths[index], result.extra)
             result.extra = None  # the caller has it now; results live to the end of the run
@@ -428,59 +444,29 @@ def run_checks(
     jobs: int | None = None,
     keep: bool = False,
     extra: Compute | None = None,
+    workers: Workers | None = None,
 ) -> Iterator[tuple[int, Checked]]:
-    """(index, result) of each task as it finishes; in worker processes if it pays. With
-    `keep` (results go to the cache), workers also work out what the cache needs."""
-    workers = worker_count(len(tasks), PARALLEL_FROM, jobs)
-    if workers == 1:
-        for index, path, display in tasks:  # one by one, for the progress line
-            yield index, check_file(Path(path), display, taxonomy, today, extra)
+    """(index, result) of each task, in order: in `workers`, else in worker processes of
+    its own if it pays. With `keep` (results go to the cache), workers also work out what
+    the cache needs."""
+    if workers is None:
+        with Workers(worker_count(len(tasks), PARALLEL_FROM, jobs)) as own:
+            yield from run_checks(tasks, taxonomy, today, keep=keep, extra=extra, workers=own)
         return
+    context = SentOnce((taxonomy, today, keep, extra))
+    work = functools.partial(check_task, context=context)
     # Small chunks keep every worker busy to the end and the progress line moving.
-    size = max(8, min(250, len(tasks) // (workers * 8)))
-    chunks = [tasks[i : i + size] for i in range(0, len(tasks), size)]
-    failed: list[Sequence[Task]] = []
-    pool = ProcessPoolExecutor(
-        workers,
-        process_context(),
-        initializer=_start_worker,
-        initargs=(taxonomy, today, keep, extra),
-    )
-    try:
-        futures = {pool.submit(_check_chunk_in_worker, chunk): chunk for chunk in chunks}
-        for future in as_completed(futures):
-            try:
-                yield from future.result()
-            except Exception:  # a worker died (out of memory, killed): redo its share here
-                failed.append(futures[future])
-    finally:  # on Ctrl-C, do not wait for the chunks not yet started
-        pool.shutdown(wait=True, cancel_futures=True)
-    for chunk in failed:
-        yield from _check_chunk(chunk, taxonomy, today, extra)
+    size = max(8, min(250, len(tasks) // (workers.count * 8)))
+    yield from workers.in_order(work, tasks, size)
 
 
-def _check_chunk(
-    chunk: Sequence[Task], taxonomy: Taxonomy, today: dt.date, extra: Compute | None = None
-) -> list[tuple[int, Checked]]:
-    return [
-        (i, check_file(Path(path), display, taxonomy, today, extra)) for i, path, display in chunk
-    ]
-
-
-_worker: dict[str, Any] = {}
-
-
-def _start_worker(taxonomy: Taxonomy, today: dt.date, keep: bool, extra: Compute | None) -> None:
-    prepare_worker()
-    _worker.update(taxonomy=taxonomy, today=today, keep=keep, extra=extra)
-
-
-def _check_chunk_in_worker(chunk: Sequence[Task]) -> list[tuple[int, Checked]]:
-    results = _check_chunk(chunk, _worker["taxonomy"], _worker["today"], _worker["extra"])
-    if _worker["keep"]:  # the cache's hashes of each summary: worked out here, in parallel
-        for _, result in results:
-            _ = result.summary_key, result.values_key
-    return results
+def check_task(task: Task, context: SentOnce[_Context]) -> tuple[int, Checked]:
+    taxonomy, today, keep, extra = context.value
+    index, path, display = task
+    result = check_file(Path(path), display, taxonomy, today, extra)
+    if keep:  # the cache's hashes of the summary: worked out here, in a worker perhaps
+        _ = result.summary_key, result.values_key
+    return index, result
 
 
 @contextlib.contextmanager

@@ -288,10 +288,11 @@ def test_a_tampered_or_symlinked_file_of_the_old_export_is_never_linked(library,
 @pytest.mark.parametrize(
     ("command", "jobs", "pools"),
     [
-        # 42 files: below the size where lint (200) and the render (400) start workers by
-        # themselves, so `--jobs 2` is what makes both start two.
+        # 42 files: below the size where workers are started by themselves (200), so
+        # `--jobs 2` is what makes them start two. The export's one pool serves both lint
+        # and the render (`curator.export.export_workers`).
         (["export", "--out", "{out}", "--version", "v1.0.0", "--no-cache"], [], []),
-        (["export", "--out", "{out}", "--version", "v1.0.0", "--no-cache"], ["-j", "2"], [2, 2]),
+        (["export", "--out", "{out}", "--version", "v1.0.0", "--no-cache"], ["-j", "2"], [2]),
         (["fmt", "--check", "--no-cache"], ["--jobs", "1"], []),
         (["fmt", "--check", "--no-cache"], ["--jobs", "3"], [3]),
         (["lint", "--no-cache"], ["--jobs", "2"], [2]),
@@ -318,7 +319,6 @@ def test_jobs_sets_the_worker_processes_of_every_command_that_has_it(
             super().__init__(max_workers, *args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(curator.workers, "ProcessPoolExecutor", Counted)
-    monkeypatch.setattr(curator.lint, "ProcessPoolExecutor", Counted)
     monkeypatch.chdir(library.root)
     args = [arg.format(out=tmp_path / "out") for arg in command]
     result = CliRunner().invoke(curator.cli.main, [*args, *jobs, "--root", str(library.root)])

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import pickle
 from pathlib import Path
 
 import pytest
@@ -15,7 +16,7 @@ import curator.lint as engine
 from curator.library import Library
 from curator.lint import lint
 from curator.progress import Progress
-from curator.workers import worker_count
+from curator.workers import SentOnce, worker_count
 
 
 @pytest.fixture(scope="module")
@@ -48,25 +49,34 @@ def test_results_come_back_to_the_file_they_belong_to(generated):
 
 
 _PARENT = os.getpid()
-_REAL_CHECK_CHUNK = engine._check_chunk_in_worker
+_REAL_CHECK_TASK = engine.check_task
 
 
-def _die_in_a_worker(chunk):
-    """`_check_chunk_in_worker`, in a worker killed halfway (the out-of-memory killer, say).
-    At module level so that the pool can send it to the workers by name."""
-    if os.getpid() != _PARENT and any(path.endswith("IL-0100.yaml") for _, path, _ in chunk):
+def _die_in_a_worker(task, **context):
+    """`check_task`, in a worker killed halfway (the out-of-memory killer, say). At module
+    level so that the pool can send it to the workers by name."""
+    if os.getpid() != _PARENT and task[1].endswith("IL-0100.yaml"):
         Path(os.environ["CURATOR_TEST_DIED"]).write_text("yes")
         os._exit(1)
-    return _REAL_CHECK_CHUNK(chunk)
+    return _REAL_CHECK_TASK(task, **context)
 
 
 def test_a_worker_that_dies_costs_time_not_findings(generated, monkeypatch, tmp_path):
     root, manifest = generated
     monkeypatch.setenv("CURATOR_TEST_DIED", str(tmp_path / "died"))
-    monkeypatch.setattr(engine, "_check_chunk_in_worker", _die_in_a_worker)
+    monkeypatch.setattr(engine, "check_task", _die_in_a_worker)
     findings = lint(Library.at(root), cwd=root, jobs=2)
     assert (tmp_path / "died").exists()
     assert {(f.path, f.line, f.column, f.code) for f in findings} == expected_findings(manifest)
+
+
+def test_a_value_sent_with_every_chunk_is_unpickled_once():
+    sent = SentOnce({"taxonomy": ["terms"]})
+    first, again = (pickle.loads(pickle.dumps(sent)) for _ in range(2))
+    assert first.value == {"taxonomy": ["terms"]} and first.value is not sent.value
+    assert again is first  # the second chunk's copy is not unpickled again
+    other = pickle.loads(pickle.dumps(SentOnce({"taxonomy": ["changed"]})))
+    assert other.value == {"taxonomy": ["changed"]}  # a new value is not mistaken for it
 
 
 def test_small_runs_stay_in_one_process_and_large_ones_use_every_cpu():

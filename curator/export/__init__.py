@@ -20,11 +20,12 @@ from curator.export.collect import Snapshot, collect, timestamp
 from curator.export.errors import ExportError, ExportRefused
 from curator.export.feed import feed_bytes
 from curator.export.model import SCHEMA_VERSION, Counts, Manifest
-from curator.export.released import ReleasedCache, render_workers, write_incidents
+from curator.export.released import ReleasedCache, write_incidents
 from curator.export.write import MANIFEST, ExportWriter, check_target
 from curator.library import Library
-from curator.lint import without_cyclic_gc
+from curator.lint import PARALLEL_FROM, without_cyclic_gc
 from curator.progress import Progress
+from curator.workers import Workers, worker_count
 
 __all__ = ["ExportError", "ExportOptions", "ExportRefused", "export"]
 
@@ -45,9 +46,9 @@ def export(
     """Export the library at HEAD into `out`; raise ExportRefused or ExportError instead."""
     # Before the slow part: a wrong --out should fail at once.
     check_target(out, (library.incidents_dir, library.taxonomy_dir))
-    with render_workers(library, options.jobs) as workers:  # first: see render_workers
+    with export_workers(library, options.jobs) as workers:  # first: see export_workers
         with _progress(options, "linting") as progress:
-            snapshot = collect(library, options.version, cwd, options.cache, progress, options.jobs)
+            snapshot = collect(library, options.version, cwd, options.cache, progress, workers)
         changelog = ChangeLog(snapshot, options.since)
         cache = ReleasedCache(library, options.cache)
         with ExportWriter(out) as writer, without_cyclic_gc():
@@ -57,6 +58,15 @@ def export(
                 )
             manifest = _write_the_rest(writer, snapshot, changelog, summaries, options)
     return manifest
+
+
+def export_workers(library: Library, jobs: int | None = None) -> Workers:
+    """The one pool of worker processes that checks the files (lint) and then renders the
+    incidents. Start it (enter the result) before anything large is read: a worker forked
+    later would map all of it too. One pool, not one each: a second pool would be forked
+    while this one's threads run, which Python 3.12 and later warn of (a lock another
+    thread holds stays held in the child), and starting the workers once is cheaper."""
+    return Workers(worker_count(len(library.incident_names()), PARALLEL_FROM, jobs))
 
 
 def _write_the_rest(

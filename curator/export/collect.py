@@ -28,6 +28,7 @@ from curator.lint import Progress as Step
 from curator.model import Incident
 from curator.rules.base import IncidentFile
 from curator.taxonomy import Taxonomy
+from curator.workers import Workers
 
 EXPORTED_STATUSES = ("published", "withdrawn")
 # What the export reads; nothing else in the working tree matters to it.
@@ -84,13 +85,14 @@ def check_releasable(
     cache: bool = True,
     progress: Step | None = None,
     extra: Extra | None = None,
-    jobs: int | None = None,
+    workers: Workers | None = None,
 ) -> None:
     """Raise ExportRefused when `curator lint --release` would fail: any error, and
     placeholder ids (`IL-NEW-…`), which a release must not hold. With `cache`, lint keeps
-    and uses its results in `.curator-cache/`, as `curator lint` does."""
+    and uses its results in `.curator-cache/`, as `curator lint` does; files are checked
+    in `workers`, if given (the export's, see `curator.export.export_workers`)."""
     findings = lint(
-        library, cwd=cwd, release=True, cache=cache, jobs=jobs, progress=progress, extra=extra
+        library, cwd=cwd, release=True, cache=cache, progress=progress, extra=extra, workers=workers
     )
     errors = [f for f in findings if f.severity is Severity.ERROR]
     if errors:
@@ -146,7 +148,7 @@ def collect(
     cwd: Path | None = None,
     cache: bool = True,
     progress: Step | None = None,
-    jobs: int | None = None,
+    workers: Workers | None = None,
 ) -> Snapshot:
     repo = open_repo(library)
     try:
@@ -164,7 +166,7 @@ def collect(
     parsed: dict[str, Parsed] = {}
     hash_length = len(head.sha)  # 40 (SHA-1) or 64 (SHA-256), as every object id
     compute = functools.partial(parse_released, hash_length=hash_length)
-    check_releasable(library, cwd, cache, progress, Extra(compute, parsed.__setitem__), jobs)
+    check_releasable(library, cwd, cache, progress, Extra(compute, parsed.__setitem__), workers)
     try:
         history = file_history(repo.file_events(INCIDENTS, head.sha))
         version = version or repo.describe(head.sha)

@@ -46,11 +46,8 @@ from curator.lint import Progress as Step
 from curator.lint import validate
 from curator.lint_cache import code_context
 from curator.load import load_bytes
-from curator.workers import Workers, worker_count
+from curator.workers import Workers
 
-# Incidents to render before worker processes pay off (~0.3 ms each to read and render,
-# ~20 ms to start a worker).
-PARALLEL_FROM = 400
 _CHUNK = 200
 
 
@@ -115,17 +112,6 @@ def context() -> list[str]:
 Observer = Callable[[Summary, str], None]
 
 
-def render_workers(library: Library, jobs: int | None = None) -> Workers:
-    """The worker processes that render the incidents. Start them (enter the result) before
-    anything large is read: a worker forked later would map all of it too.
-
-    Lint's own workers are then forked while this pool's two threads wait, idle: Python
-    3.12 and later warn of any fork in a process with threads (a DeprecationWarning, not
-    shown by default), since a lock held by another thread stays held in the child. These
-    threads hold none while they wait, and lint's workers never use this pool's queues."""
-    return Workers(worker_count(len(library.incident_names()), PARALLEL_FROM, jobs))
-
-
 def write_incidents(
     writer: ExportWriter,
     snapshot: Snapshot,
@@ -135,9 +121,9 @@ def write_incidents(
     progress: Step | None = None,
 ) -> list[Summary]:
     """`incidents/IL-NNNN.json`, `incidents.json` and `incidents.csv` in one pass, each
-    incident rendered once (by `workers`, see `render_workers`) and then let go; `observe`
-    sees every released incident's summary and data (compact JSON) on the way;
-    `progress`, (files done, files in all).
+    incident rendered once (by `workers`, see `curator.export.export_workers`) and then let
+    go; `observe` sees every released incident's summary and data (compact JSON) on the
+    way; `progress`, (files done, files in all).
 
     `incidents.json` is streamed: the same bytes as dumping the whole list at once.
     """
