@@ -8,7 +8,10 @@ file's path relative to the library root:
      hash of the summary's values (positions left out)]
 
 and its summary (what the cross-file rules read) in the "lint-summary" store, apart, since
-most runs do not need it: [hash of the summary, summary].
+most runs do not need it: [hash of the summary, summary]. A summary is used only if it
+hashes to what the file's entry says (one of another file, or of another shape, is lost).
+An entry, a finding or a kept cross-file finding of a shape or type that curator does not
+write is a miss too, never an error (tests/test_cache_tampering.py).
 
 An entry answers for a file only if all of these hold:
 - the store's context matches: curator's own source, the Python, pydantic and PyYAML
@@ -201,8 +204,21 @@ def _finding_row(f: Finding) -> list[Any]:
 
 
 def _finding(display: str, row: list[Any]) -> Finding:
+    """The finding `_finding_row` gave; a ValueError or TypeError for any other row."""
     line, column, code, severity, message, fixable = row
+    if not _finding_types(line, column, code, message, fixable):
+        raise TypeError("not a finding")  # a cache entry curator did not write
     return Finding(display, line, column, code, Severity(severity), message, fixable)
+
+
+def _finding_types(line: Any, column: Any, code: Any, message: Any, fixable: Any) -> bool:
+    # (`type` rather than `isinstance`: JSON's true is no line number)
+    return (
+        type(line) is int
+        and type(column) is int
+        and type(fixable) is bool
+        and (type(code) is str and type(message) is str)
+    )
 
 
 def _hash(data: Any) -> str:
@@ -286,6 +302,8 @@ class ResultCache:
                 if known:
                     entry = [digest, known, *entry[2:]]
                     self.results.put(key, entry)
+            if type(findings) is not list:
+                return None
             rows = [_finding(display, row) for row in findings] if findings else []
             return Checked.kept(self, key, display, entry, rows)
         except (ValueError, TypeError, IndexError):
@@ -300,7 +318,9 @@ class ResultCache:
         if not isinstance(kept, list) or len(kept) != 2 or kept[0] != summary_key:
             return None
         data = kept[1]
-        return data if isinstance(data, list) else None
+        # The result's entry names its summary by hash: a summary of another file, or of
+        # another shape, is as lost as one that a concurrent run overwrote.
+        return data if isinstance(data, list) and _hash(data) == summary_key else None
 
     @staticmethod
     def _same_bytes(path: str, digest: str) -> bool:
@@ -370,9 +390,7 @@ class ResultCache:
         record = self.results.get(_LIBRARY_RECORD)
         if not (isinstance(record, list) and len(record) == 4 and isinstance(record[1], list)):
             return None
-        if not all(isinstance(row, list) and len(row) == len(_ROW) for row in record[1]):
-            return None
-        return record
+        return record if all(map(_is_row, record[1])) else None
 
     def keep_library_findings(
         self, fingerprint: str, rows: list[list[Any]], index: LibraryIndex | None, extra: list[str]
@@ -398,6 +416,21 @@ _ROW = (
     *("anchor", "summary", "key"),
 )
 ANCHOR, SUMMARY, KEY = 7, 8, 9  # where those are in a row
+
+
+def _is_row(row: Any) -> bool:
+    """Whether `row` is a kept cross-file finding (`finding_rows`) of the right types."""
+    if not (isinstance(row, list) and len(row) == len(_ROW)):
+        return False
+    path, line, column, code, severity, message, fixable, anchor, summary, key = row
+    return (
+        type(path) is str
+        and type(severity) is str
+        and _finding_types(line, column, code, message, fixable)
+        and (anchor is None or type(anchor) is int)
+        and (summary is None or type(summary) is str)
+        and (key is None or type(key) is int)
+    )
 
 
 def unanchored(rows: list[list[Any]]) -> bool:

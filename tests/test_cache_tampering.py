@@ -19,11 +19,15 @@ from typing import Any
 import numpy as np
 import pytest
 from click.testing import CliRunner
+from conftest import write_library
 from synthetic import synthetic_library
 
 import curator.cli
+from curator import lint_cache
+from curator.cache import FOLDER, Store
 from curator.library import Library
 from curator.similarity import store
+from incidents import incident
 
 Mutation = tuple[str, Any]
 
@@ -199,10 +203,174 @@ def test_a_wrong_array_in_the_cached_index_is_a_miss(similar_library, name):
     for label, changed in cases:
         with path.open("wb") as out:
             np.savez(out, **{**arrays, name: changed})
-        again = [invoke(*command, "--root", str(root)) for command in SIMILAR_COMMANDS]
+        try:
+            again = [invoke(*command, "--root", str(root)) for command in SIMILAR_COMMANDS]
+        except AssertionError as error:  # an internal error
+            wrong.append(f"{label}: {str(error).splitlines()[0]}")
+            continue
         if again != answers:
             wrong.append(label)
         if not _holds(path, arrays):  # a miss: built again, and written whole
             wrong.append(f"{label}: kept")
     assert wrong == [], f"{name}: {wrong}"
     assert len(cases) >= 10
+
+
+# --- lint's results, summaries and cross-file record (curator/lint_cache.py) -------------------
+
+
+def _lint_files() -> dict[str, str]:
+    """A finding of a file's own (IL301) and cross-file ones: a shared source URL, a
+    reference to no incident."""
+    shared = ("postmortems/IL-0002", "postmortems/IL-0001")
+    dangling = ("sources:\n", "related:\n  - IL-0099\nsources:\n")
+    return {
+        "IL-0001.yaml": incident("IL-0001"),
+        "IL-0002.yaml": incident("IL-0002", shared),
+        "IL-0003.yaml": incident("IL-0003", ("    - nccl\n", "    - ncl\n"), dangling),
+    }
+
+
+def _lint(root: Path, *options: str) -> tuple[int, str]:
+    return invoke("lint", "--root", str(root), "--format", "json", *options)
+
+
+def _change_a_value(root: Path) -> None:
+    """Cite another report in IL-0001: the cross-file rules run again, on summaries."""
+    path = root / "incidents" / "IL-0001.yaml"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("postmortems/IL-0001", "postmortems/other"), encoding="utf-8")
+
+
+# Lists whose length varies (`[]` is as valid as any): where they are in each kind of value.
+_VARIABLE = {
+    "lint": {(4,), (5,)},  # turning points, findings
+    "lint-summary": {(1, 4), (1, 5)},  # references, source URLs
+    "record": {(1,), (3,)},  # cross-file findings, extra
+}
+
+
+# Numbers that may be null: a kept cross-file finding's anchor and the hash of its key.
+_NULLABLE = {"record": lambda at: len(at) == 3 and at[2] in (7, 9)}
+
+
+def _wrong(value: Any, variable: bool, nullable: bool) -> list[Any]:
+    """Values of another type than `value` (for a value that may be text or null, neither)."""
+    if isinstance(value, bool):
+        return ["yes", None, 1]
+    if isinstance(value, int):
+        return ["7", 1.5, True] if nullable else ["7", None, 1.5, True]
+    if isinstance(value, str) or value is None:
+        return [7, ["x"], {}]
+    if isinstance(value, list):
+        shapes = [] if variable else [value[:-1], [*value, value[-1] if value else 7]]
+        return [7, "text", {}, *shapes]
+    return [None]
+
+
+def json_mutations(
+    value: Any, kind: str, at: tuple[int, ...] = ()
+) -> Iterator[tuple[tuple[int, ...], Any]]:
+    """(where, new) for every place of a JSON value of `kind` changed to another type or
+    length."""
+    nullable = _NULLABLE.get(kind, lambda at: False)(at)
+    for new in _wrong(value, at in _VARIABLE[kind], nullable):
+        yield at, new
+    if isinstance(value, list):
+        for i, item in enumerate(value):
+            yield from json_mutations(item, kind, (*at, i))
+
+
+def _replaced(value: Any, at: tuple[int, ...], new: Any) -> Any:
+    if not at:
+        return new
+    changed = list(value)
+    changed[at[0]] = _replaced(value[at[0]], at[1:], new)
+    return changed
+
+
+class LintCache:
+    """A library linted once with the cache on; `reset` puts its files and its cache back
+    as that run left them (the cache folder itself stays: its identity is in the context);
+    `answers`, what lint says with no cache, before and after `_change_a_value`."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.files = {p: p.read_bytes() for p in (root / "incidents").iterdir()}
+        self.answers = [_lint(root, "--no-cache")]
+        _change_a_value(root)
+        self.answers.append(_lint(root, "--no-cache"))
+        self._put_files_back()
+        _lint(root)
+        self.cache = {p: p.read_bytes() for p in (root / FOLDER).rglob("*") if p.is_file()}
+
+    def _put_files_back(self) -> None:
+        for path, content in self.files.items():
+            path.write_bytes(content)
+
+    def reset(self) -> None:
+        self._put_files_back()
+        for path in (self.root / FOLDER).rglob("*"):
+            if path.is_file() and path not in self.cache:
+                path.unlink()
+        for path, content in self.cache.items():
+            path.write_bytes(content)
+
+    def store(self, kind: str) -> Store:
+        library = Library.at(self.root)
+        return Store.open(self.root, kind, lint_cache.context(library))
+
+
+@pytest.fixture(scope="module")
+def lint_cache_library(tmp_path_factory: pytest.TempPathFactory) -> LintCache:
+    root = write_library(tmp_path_factory.mktemp("lint") / "lib", _lint_files())
+    return LintCache(root)
+
+
+def _lint_cases(cache: LintCache, changed: bool) -> Iterator[tuple[str, str, str, Any]]:
+    """(label, store, key, tampered value) for every place of the kept values a run reads:
+    the results of the files `_change_a_value` leaves alone (IL-0003's has a finding of its
+    own), their summaries when the cross-file rules run again (IL-0002 shares a URL with
+    IL-0001, which is changed), and the cross-file record (its first finding: the others
+    have the same shape)."""
+    cache.reset()
+    results, summaries = cache.store("lint"), cache.store("lint-summary")
+    first, *keys = [f"incidents/{path.name}" for path in sorted(cache.files)]
+    assert all(results.get(key) and summaries.get(key) for key in [first, *keys])
+    for key in keys:
+        entry, summary = results.get(key), summaries.get(key)
+        for at, new in json_mutations(entry, "lint"):
+            yield f"{key} entry{list(at)} = {new!r}", "lint", key, _replaced(entry, at, new)
+        for at, new in json_mutations(summary, "lint-summary") if changed else ():
+            label = f"{key} summary{list(at)} = {new!r}"
+            yield label, "lint-summary", key, _replaced(summary, at, new)
+    record = results.get("library")
+    for at, new in json_mutations(record, "record"):
+        if at[:1] != (1,) or at[1:2] in ((), (0,)):
+            label = f"library record{list(at)} = {new!r}"
+            yield label, "lint", "library", _replaced(record, at, new)
+    if changed:  # IL-0002 said to be IL-0001 as it was: its id, its URL
+        ours, theirs = summaries.get(keys[0]), summaries.get(first)
+        yield "a summary of another file", "lint-summary", keys[0], theirs
+        yield "a summary of another file, its key", "lint-summary", keys[0], [ours[0], theirs[1]]
+
+
+@pytest.mark.parametrize("changed", [False, True], ids=["unchanged", "a value changed"])
+def test_a_wrong_value_in_lint_s_cache_is_a_miss(lint_cache_library, changed):
+    cache = lint_cache_library
+    wrong = []
+    cases = list(_lint_cases(cache, changed))
+    for label, kind, key, value in cases:
+        cache.reset()
+        store = cache.store(kind)
+        store.put(key, value)
+        store.save()
+        if changed:
+            _change_a_value(cache.root)
+        try:
+            if _lint(cache.root) != cache.answers[changed]:
+                wrong.append(label)
+        except AssertionError as error:  # an internal error
+            wrong.append(f"{label}: {str(error).splitlines()[0]}")
+    assert wrong == [], "\n".join(wrong)
+    assert len(cases) > 100
