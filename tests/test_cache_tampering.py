@@ -21,10 +21,12 @@ import pytest
 from click.testing import CliRunner
 from conftest import write_library
 from synthetic import synthetic_library
+from test_export import GPU, GitLibrary, files_of, withdrawn
 
 import curator.cli
 from curator import lint_cache
 from curator.cache import FOLDER, Store
+from curator.export import released
 from curator.library import Library
 from curator.similarity import store
 from incidents import incident
@@ -260,8 +262,10 @@ def _wrong(value: Any, variable: bool, nullable: bool) -> list[Any]:
         return ["yes", None, 1]
     if isinstance(value, int):
         return ["7", 1.5, True] if nullable else ["7", None, 1.5, True]
-    if isinstance(value, str) or value is None:
+    if isinstance(value, str):
         return [7, ["x"], {}]
+    if value is None:  # text or a list of text, where there is one
+        return [7, [7], {}]
     if isinstance(value, list):
         shapes = [] if variable else [value[:-1], [*value, value[-1] if value else 7]]
         return [7, "text", {}, *shapes]
@@ -374,3 +378,69 @@ def test_a_wrong_value_in_lint_s_cache_is_a_miss(lint_cache_library, changed):
             wrong.append(f"{label}: {str(error).splitlines()[0]}")
     assert wrong == [], "\n".join(wrong)
     assert len(cases) > 100
+
+
+# --- the export's released data (curator/export/released.py) ----------------------------------
+
+
+@pytest.fixture(scope="module")
+def export_library(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[Any]]:
+    """A committed library (published, withdrawn and draft incidents) exported once with the
+    cache on, its export store as that run left it; the export with no cache."""
+    folder = tmp_path_factory.mktemp("export")
+    repo = GitLibrary(folder / "lib")
+    repo.write("IL-0001.yaml", incident("IL-0001"))
+    repo.write("IL-0002.yaml", incident("IL-0002", GPU))
+    repo.write("IL-0003.yaml", withdrawn("IL-0003", "IL-0001"))
+    repo.write("IL-0004.yaml", incident("IL-0004", ("status: published", "status: draft")))
+    repo.commit("2024-01-01T10:00:00", "incidents")
+    repo.git("tag", "v1.0.0")
+    expected = _export(repo.root, folder / "fresh", "--no-cache")
+    assert _export(repo.root, folder / "first") == expected
+    return repo.root, expected
+
+
+def _export(root: Path, out: Path, *options: str) -> list[Any]:
+    code, stdout = invoke("export", "--root", str(root), "--out", str(out), "--quiet", *options)
+    return [code, stdout, files_of(out)]
+
+
+def _released_store(root: Path) -> Store:
+    return Store.open(root, "export", released.context())
+
+
+def released_mutations(text: str) -> Iterator[Mutation]:
+    """A released text as valid JSON of another shape: not an object, a field missing,
+    a field of another type, a field more."""
+    data = json.loads(text)
+    for other in (None, 7, "text", [data], [], {}):
+        yield f"{other!r}", other
+    for field, value in data.items():
+        yield f"without {field}", {k: v for k, v in data.items() if k != field}
+        for new in _wrong(value, variable=True, nullable=False):
+            yield f"{field} = {new!r}", {**data, field: new}
+    yield "a field more", {**data, "extra": "값"}
+
+
+def test_a_wrong_released_text_in_the_export_cache_is_a_miss(export_library, tmp_path):
+    root, expected = export_library
+    kept = _released_store(root)
+    kept.read_all()
+    entries = {blob: kept.get(blob) for blob in kept._all or {}}
+    assert len(entries) == 4 and all(isinstance(text, str) for text in entries.values())
+    wrong, count = [], 0
+    for blob, text in entries.items():
+        for label, value in released_mutations(text):
+            count += 1
+            store = _released_store(root)
+            store.put(blob, json.dumps(value, ensure_ascii=False, separators=(",", ":")))
+            store.save()
+            try:
+                got = _export(root, tmp_path / f"out-{count}")
+            except AssertionError as error:  # an internal error
+                got = [str(error).splitlines()[0]]
+            if got != expected:
+                wrong.append(f"{blob[:8]} {label}: {got[:2]}")
+            _released_store(root).update(entries, lambda key: True)  # as it was
+    assert wrong == [], "\n".join(wrong)
+    assert count > 50

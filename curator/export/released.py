@@ -46,6 +46,7 @@ from curator.lint import Progress as Step
 from curator.lint import validate
 from curator.lint_cache import code_context
 from curator.load import load_bytes
+from curator.model import Incident
 from curator.workers import Workers
 
 _CHUNK = 200
@@ -209,9 +210,11 @@ def render(task: Task, folder: Path, previous: Path | None = None) -> Rendered:
     if task.released is not None:
         try:
             data = json.loads(task.released)
-            return _render(task, (folder, previous), data, task.released, False)
+            if _is_released(data):
+                return _render(task, (folder, previous), data, task.released, False)
         except (ValueError, KeyError, TypeError):  # (a ValidationError is a ValueError)
-            pass  # not what curator keeps: read the file, and keep what it holds instead
+            pass
+        # Not what curator keeps: read the file, and keep what it holds instead.
     with open(task.path, "rb") as stream:
         raw = stream.read()
     incident, problems = validate(load_bytes(raw))
@@ -220,6 +223,17 @@ def render(task: Task, folder: Path, previous: Path | None = None) -> Rendered:
     data = released_data(incident)
     fresh = task.blob is not None and blob_id(raw, len(task.blob)) == task.blob
     return _render(task, (folder, previous), data, compact(data), fresh)
+
+
+_FIELDS = list(Incident.model_fields)  # what `released_data` holds, in its order
+
+
+def _is_released(data: Any) -> bool:
+    """Whether `data` has the shape of what `released_data` gives: every field of an
+    incident (a missing one would be exported as its default), and a status that is text
+    (any other would be taken for a draft's, and the incident left out). The values are
+    checked as the file's would be: through `ExportedIncident`."""
+    return isinstance(data, dict) and list(data) == _FIELDS and type(data["status"]) is str
 
 
 def _render(
