@@ -91,19 +91,27 @@ def read(path: Path) -> Index | None:
     try:
         # Opened here: np.load would open the path itself, and a FIFO put there would block.
         with open_regular(path) as stream, np.load(stream, allow_pickle=False) as archive:
-            arrays = {name: archive[name] for name in _ARRAYS}
-        if not all(a.ndim == 1 and a.dtype == _ARRAYS[name] for name, a in arrays.items()):
-            return None
-        meta = _json(arrays["meta"])
-        if not _is_meta(meta):
-            return None
-        records = [Record.from_json(r) for r in _json(arrays["records"])]
+            meta = _json(_array(archive, "meta"))
+            if not _is_meta(meta):
+                return None
+            # The records first: their JSON is let go before the other arrays are read.
+            records = [Record.from_json(r) for r in _json(_array(archive, "records"))]
+            arrays = {name: _array(archive, name) for name in _ARRAYS if name not in _JSON}
         if not _consistent(arrays, len(records), len(meta["entity_names"])):
             return None
         return _index(arrays, records, meta)
     # EOFError: an empty file (np.load's answer to it), as a crash can leave one behind.
     except (OSError, EOFError, ValueError, KeyError, TypeError, zipfile.BadZipFile):
         return None
+
+
+def _array(archive: Any, name: str) -> np.ndarray:
+    """The array `name` of the archive, if it is of the shape and dtype `write` gives it;
+    else a ValueError (see `read`)."""
+    array: np.ndarray = archive[name]
+    if array.ndim != 1 or array.dtype != _ARRAYS[name]:
+        raise ValueError(f"{name}: not an array of the index")
+    return array
 
 
 def _json(array: np.ndarray) -> Any:
@@ -223,6 +231,7 @@ _ARRAYS = {
     "doc_entity_indptr": np.dtype(np.int64),
     "doc_entity_rows": np.dtype(np.int32),
 }
+_JSON = ("meta", "records")  # arrays of UTF-8 bytes
 _SLACK = 1e-5  # float32 rounding of the weights' upper bounds
 
 
