@@ -10,6 +10,7 @@ array or field it holds, then the command is run again in-process.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 from collections.abc import Callable, Iterator
@@ -22,6 +23,7 @@ from click.testing import CliRunner
 from conftest import write_library
 from synthetic import synthetic_library
 from test_export import GPU, GitLibrary, files_of, withdrawn
+from test_fmt import MESSY, UNREADABLE
 
 import curator.cli
 from curator import lint_cache
@@ -29,6 +31,7 @@ from curator.cache import FOLDER, Store
 from curator.export import released
 from curator.library import Library
 from curator.similarity import store
+from curator.write import verdicts
 from incidents import incident
 
 Mutation = tuple[str, Any]
@@ -444,3 +447,103 @@ def test_a_wrong_released_text_in_the_export_cache_is_a_miss(export_library, tmp
             _released_store(root).update(entries, lambda key: True)  # as it was
     assert wrong == [], "\n".join(wrong)
     assert count > 50
+
+
+# --- fmt's verdicts (curator/write/verdicts.py) --------------------------------------------
+
+
+FMT_COMMANDS = (("fmt", "--check"), ("fmt", "--diff"))
+# Values of a verdict that curator does not write (it writes the number 1), among them
+# those that Python finds equal to 1.
+WRONG_VERDICTS: tuple[Any, ...] = (True, 1.0, 0, 2, -1, None, False, "1", [1], {"1": 1}, [], {})
+
+
+def _fmt(root: Path, *options: str) -> list[tuple[int, str, str]]:
+    """Exit code, stdout and stderr of each of FMT_COMMANDS; never an internal error."""
+    answers = []
+    for command in FMT_COMMANDS:
+        result = CliRunner().invoke(curator.cli.main, [*command, "--root", str(root), *options])
+        assert "internal error" not in result.output, result.output
+        assert "Traceback" not in result.output, result.output
+        assert result.exception is None or isinstance(result.exception, SystemExit)
+        answers.append((result.exit_code, result.stdout, result.stderr))
+    return answers
+
+
+def _verdicts(root: Path) -> Store:
+    store = Store.open(root, "fmt", verdicts.context())
+    store.read_all()
+    return store
+
+
+def _keep_verdicts(root: Path, entries: dict[str, Any]) -> None:
+    """Make `entries` the fmt store's only entries, in well-formed shards."""
+    store = Store.open(root, "fmt", verdicts.context())
+    assert store.folder is not None
+    for shard in store.folder.glob("*.json"):
+        shard.unlink()
+    for key, value in entries.items():
+        store.put(key, value)
+    store.save()
+
+
+@pytest.fixture(scope="module")
+def fmt_library(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]:
+    """Canonical files, a file that is not (MESSY) and one fmt refuses; the answers of
+    FMT_COMMANDS with no cache, and the digests of the files' bytes by kind."""
+    root = write_library(
+        tmp_path_factory.mktemp("fmt") / "lib",
+        {
+            "IL-0001.yaml": MESSY,
+            "IL-0002.yaml": incident("IL-0002"),
+            "IL-0003.yaml": incident("IL-0003", GPU),
+            "IL-0004.yaml": UNREADABLE["alias"].decode("utf-8"),
+        },
+    )
+    answers = _fmt(root, "--no-cache")
+    assert answers[0][0] == 1 and "IL-0001" in answers[0][1] and "IL-0004" in answers[0][2]
+    assert not (root / FOLDER).exists()
+    digests = {
+        path.name: hashlib.sha256(path.read_bytes()).hexdigest()
+        for path in sorted((root / "incidents").iterdir())
+    }
+    assert _fmt(root) == answers  # the cache is written, and then read
+    kept = _verdicts(root)._all
+    assert kept == {digests["IL-0002.yaml"]: 1, digests["IL-0003.yaml"]: 1}
+    return root, {"answers": answers, "digests": digests, "kept": kept}
+
+
+def test_a_wrong_verdict_in_fmt_s_cache_is_a_miss(fmt_library):
+    """A verdict's key is the SHA-256 of the bytes it is about, so an entry can only be
+    about other bytes if it was forged in curator's own form (1 under the digest of a file
+    that is not canonical): that cannot be told from a true verdict without the render the
+    cache saves, and a cache folder copied or committed is never read (its identity is in
+    the context). Everything else is checked: each value curator does not write, under the
+    key of each canonical file (then the run checks the file again and writes its verdict
+    back) and of the files that are not canonical (where a value taken for 1 would say that
+    a file to reformat is fine); and the verdicts removed, or under keys that are not
+    a file's digest as curator spells it."""
+    root, fixture = fmt_library
+    answers, digests, kept = fixture["answers"], fixture["digests"], fixture["kept"]
+    others = [digests["IL-0001.yaml"], digests["IL-0004.yaml"]]
+    cases: list[tuple[str, dict[str, Any]]] = [
+        (f"every verdict = {value!r}", {key: value for key in [*kept, *others]})
+        for value in WRONG_VERDICTS
+    ]
+    cases += [
+        ("no verdicts", {}),
+        ("keys in capitals", {key.upper(): 1 for key in kept}),
+        ("keys shortened", {key[:-1]: 1 for key in kept}),
+    ]
+    wrong = []
+    for label, entries in cases:
+        _keep_verdicts(root, entries)
+        try:
+            if _fmt(root) != answers:
+                wrong.append(label)
+        except AssertionError as error:  # an internal error
+            wrong.append(f"{label}: {str(error).splitlines()[0]}")
+        repaired = _verdicts(root)._all or {}
+        if any(type(repaired.get(key)) is not int or repaired[key] != 1 for key in kept):
+            wrong.append(f"{label}: not checked again")  # taken as it was: not a miss
+    assert wrong == [], "\n".join(wrong)

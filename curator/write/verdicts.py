@@ -42,7 +42,10 @@ class Verdicts:
         return cls(Store.open(library.root, "fmt", context()))
 
     def canonical(self, digest: str) -> bool:
-        return self.store.get(digest) == _CANONICAL
+        # Exactly what `remember` writes: `true` and `1.0` equal 1 in Python, but curator
+        # never wrote them, so an entry holding one was not written by curator as it is.
+        verdict = self.store.get(digest)
+        return type(verdict) is int and verdict == _CANONICAL
 
     def remember(self, digest: str) -> None:
         self.store.put(digest, _CANONICAL)
