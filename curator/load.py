@@ -371,23 +371,19 @@ def _open_key(
     problems: list[LoadProblem],
     moved: Callable[[Position], Position] | None = None,
 ) -> None:
+    """A key that `_build`'s inlined case does not take: an empty one, or a repeated one."""
     if key is None:
         raise _Forbidden(start, "an empty key is not allowed")
-    path = (*parent.path, key)
-    if key in parent.seen_keys:
-        # Reported, then the later value wins so that every other rule still runs.
-        first = document.key_positions[path]
-        first = moved(first) if moved is not None else first
-        problems.append(
-            LoadProblem(
-                Problem.DUPLICATE_KEY,
-                start,
-                f"key {key!r} appears again (first at line {first.line}); the later value is used",
-            )
+    # Reported, then the later value wins so that every other rule still runs.
+    first = document.key_positions[(*parent.path, key)]
+    first = moved(first) if moved is not None else first
+    problems.append(
+        LoadProblem(
+            Problem.DUPLICATE_KEY,
+            start,
+            f"key {key!r} appears again (first at line {first.line}); the later value is used",
         )
-    else:
-        parent.seen_keys.add(key)
-        document.key_positions[path] = start
+    )
     parent.pending_key = key
 
 

@@ -40,7 +40,6 @@ from curator.rules import (
     withdrawn_fields,
     yaml_syntax,
 )
-from curator.rules.base import Rule
 
 ALL: tuple[ModuleType, ...] = (
     internal_error,
@@ -81,10 +80,6 @@ CHANGE_RULES = (incident_removed,)
 # A finding with one of these codes means the file could not be read as an incident, so
 # the rules that need one (terms, references, narrative, sources, mentions) did not run.
 STOPPING = frozenset({"IL101", "IL103", "IL104", "IL105", "IL106", "IL201", "IL202"})
-
-
-def by_code() -> dict[str, Rule]:
-    return {module.RULE.code: module.RULE for module in ALL}
 
 
 def documentation(module: ModuleType) -> str:
