@@ -432,3 +432,87 @@ def test_cli_author_names_the_account_whose_comment_is_edited(github, tmp_path):
     other, _ = comment_cli(github, tmp_path, *args, token="app-token")
     assert other.code == 0 and "comment created" in other.err
     assert len(github.thread("Codertocat/Hello-World", 2)) == 2
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "message"),
+    [
+        ("--repo", "Hello-World", "Invalid value for --repo: OWNER/NAME expected"),
+        ("--head-sha", "ec26c3e", "Invalid value for --head-sha: a full commit SHA expected"),
+    ],
+)
+def test_cli_refuses_a_malformed_repo_or_sha_before_asking_github(
+    github, tmp_path, option, value, message
+):
+    options = {"--repo": "Codertocat/Hello-World", "--head-sha": HEAD, option: value}
+    run = run_curator(
+        "github", "comment", "--pr", "2", "--report", str(report_file(tmp_path)),
+        *(part for pair in options.items() for part in pair), env=env(github),
+    )  # fmt: skip
+    assert run.code == 2 and message in run.err, run
+    assert github.log == []
+
+
+def event_that(tmp_path: Path, change: str) -> Path:
+    """The event of PR #2's review run, changed as `change` says."""
+    path = run_event(opened_pull(), tmp_path)
+    event = json.loads(path.read_text(encoding="utf-8"))
+    if change == "a push":
+        event["workflow_run"]["event"] = "push"
+    elif change == "another repository":
+        event["repository"]["full_name"] = "octo/other"
+    elif change == "no run":
+        del event["workflow_run"]
+    path.write_text("{" if change == "not JSON" else json.dumps(event), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ("a push", "the run was triggered by 'push', not by a pull request"),
+        ("another repository", "the event is from octo/other, not Codertocat/Hello-World"),
+        ("no run", "event.json is not a workflow_run event"),
+        ("not JSON", "cannot read the event "),
+    ],
+)
+def test_cli_refuses_an_event_that_is_not_the_pull_requests_review_run(
+    github, tmp_path, change, message
+):
+    github.add_pull(opened_pull())
+    event = str(event_that(tmp_path, change))
+    run, _ = comment_cli(github, tmp_path, "--head-sha", HEAD, "--event", event)
+    assert run.code == 2, run
+    assert run.err.startswith("curator: ") and run.err.count("\n") == 1 and message in run.err
+    assert github.log == [] and bot_comments(github) == []
+
+
+def test_cli_refuses_an_event_without_the_commit_it_is_for(github, tmp_path):
+    github.add_pull(opened_pull())
+    run, _ = comment_cli(github, tmp_path, "--event", str(run_event(opened_pull(), tmp_path)))
+    assert run.code == 2
+    assert run.err == "curator: --event needs --head-sha: the commit the report is for\n"
+    assert github.log == []
+
+
+def test_cli_leaves_a_pull_request_that_moved_on_with_exit_0(github, tmp_path):
+    # The run for the newer commit comments; this one must not overwrite it.
+    pull = opened_pull()
+    pull["head"]["sha"] = "f" * 40
+    github.add_pull(pull)
+    run, _ = comment_cli(github, tmp_path, "--head-sha", HEAD)
+    assert run.code == 0, run
+    assert run.err == (
+        "curator: pull request #2 is now at ffffffffffff, the report is for ec26c3e57ca3: "
+        "not posted (the run for the newer commit will comment)\n"
+    )
+    assert bot_comments(github) == []
+
+
+def test_cli_on_a_pull_request_github_does_not_have_exits_2(github, tmp_path):
+    run, _ = comment_cli(github, tmp_path)
+    assert run.code == 2, run
+    assert run.err.startswith(
+        "curator: commenting on pull request #2 of Codertocat/Hello-World: not found (404 "
+    )
+    assert run.err.count("\n") == 1 and "check the repository and the pull request" in run.err
