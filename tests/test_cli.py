@@ -147,6 +147,21 @@ def test_internal_error_exits_2_with_one_line_and_no_traceback(tmp_path, monkeyp
     assert "Traceback" not in result.output
 
 
+def test_ctrl_c_exits_2_with_one_line_and_no_traceback(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    import curator.cli
+
+    def interrupted_lint(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(curator.cli, "lint", interrupted_lint)
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": incident("IL-0001")})
+    result = CliRunner().invoke(curator.cli.main, ["lint", "--root", str(root)])
+    assert result.exit_code == 2
+    assert result.output == "curator: interrupted\n"
+
+
 @pytest.mark.parametrize("command", [["lint"], ["fmt"], ["search", "NCCL"], ["similar", "--all"]])
 def test_a_folder_the_system_will_not_list_is_one_line_not_an_internal_error(
     tmp_path, monkeypatch, command

@@ -296,3 +296,32 @@ def test_asking_without_answers_is_a_usage_error_and_writes_nothing(tmp_path):
     assert proc.stderr == "curator: not every question was answered; nothing written\n"
     assert proc.stdout.endswith(": \n")  # the question's line is ended, not left open
     assert list((root / "incidents").iterdir()) == []
+
+
+def test_a_draft_the_system_will_not_write_is_one_line_and_exit_2(tmp_path, monkeypatch):
+    import errno
+
+    from click.testing import CliRunner
+
+    import curator.cli
+    import curator.new
+
+    def full_disk(path, data, exclusive=False):
+        raise OSError(errno.ENOSPC, "No space left on device", str(path))
+
+    monkeypatch.setattr(curator.new, "write_atomic", full_disk)
+    root = write_library(tmp_path / "lib", {})
+    args = ["new", "--root", str(root), "--no-prompt", "--title", TITLE, "--source", SOURCE]
+    args += [
+        "--organization",
+        "Example Corp",
+        "--occurred",
+        "2024-05",
+        "--cause",
+        "software-defect",
+    ]
+    result = CliRunner().invoke(curator.cli.main, args)
+    assert result.exit_code == 2, result.output
+    shown = os.path.relpath(root / "incidents")
+    assert result.output == f"curator: cannot write the draft in {shown}: No space left on device\n"
+    assert os.listdir(root / "incidents") == []

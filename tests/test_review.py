@@ -477,6 +477,14 @@ def test_json_out_in_a_missing_folder_is_a_usage_error_before_the_review(repo, t
     assert empty.code == 2 and "names no file" in empty.err and empty.out == "", empty
 
 
+def test_json_out_that_cannot_be_written_is_one_line_and_exit_2(repo):
+    # /dev/full refuses every write as a full disk does.
+    run = run_curator("review", "--base", "main", "--json-out", "/dev/full", cwd=repo)
+    assert run.code == 2
+    assert run.err == "curator: cannot write /dev/full: No space left on device\n"
+    assert run.out == ""  # no comment without its artifact
+
+
 def test_a_revision_may_name_a_commit_by_its_message(repo):
     # `:/text` reads the rest as the text: `:/base^{commit}` once matched no commit.
     write(repo, "IL-0001.yaml", incident("IL-0001", ("떨어졌다.", "떨어졌다 .")))
