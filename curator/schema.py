@@ -63,5 +63,5 @@ def main(write: Callable[[Path], list[Path]], folder: Path, module: str) -> None
         print(path)
 
 
-if __name__ == "__main__":  # pragma: no cover - developer convenience
+if __name__ == "__main__":
     main(write, Path("schema"), "curator.schema")

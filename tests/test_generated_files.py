@@ -1,7 +1,11 @@
 """Generated files must match their generators: schemas from the models, docs from rules."""
 
 import json
+import os
+import subprocess
+import sys
 
+import pytest
 from conftest import REPO
 
 from curator.ruledocs import rules_markdown
@@ -42,3 +46,30 @@ def test_every_schema_property_has_a_description_and_examples():
             for key, prop in obj.get("properties", {}).items():
                 assert prop.get("description"), f"{name}: {key} has no description"
                 assert "examples" in prop, f"{name}: {key} has no examples"
+
+
+@pytest.mark.parametrize(
+    ("module", "folder"), [("curator.schema", "schema"), ("curator.export.schema", "schema/export")]
+)
+def test_the_write_command_writes_the_committed_schemas(tmp_path, module, folder):
+    # The command the stale-schema messages name: it must write what is committed, and
+    # nothing without --write.
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    bare = subprocess.run(
+        [sys.executable, "-m", module], cwd=tmp_path, env=env, capture_output=True, text=True
+    )
+    assert (bare.returncode, bare.stderr) == (1, f"usage: python -m {module} --write\n")
+    assert not (tmp_path / "schema").exists()
+    run = subprocess.run(
+        [sys.executable, "-m", module, "--write"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert run.returncode == 0, run.stderr
+    written = sorted(p.name for p in (tmp_path / folder).iterdir())
+    assert sorted(run.stdout.splitlines()) == [f"{folder}/{name}" for name in written]
+    assert written == sorted(p.name for p in (REPO / folder).glob("*.json"))
+    for name in written:
+        assert (tmp_path / folder / name).read_bytes() == (REPO / folder / name).read_bytes()

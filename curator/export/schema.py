@@ -96,5 +96,5 @@ def write(folder: Path) -> list[Path]:
     return write_all(folder, SCHEMAS, render)
 
 
-if __name__ == "__main__":  # pragma: no cover - developer convenience
+if __name__ == "__main__":
     main(write, Path("schema") / FOLDER, "curator.export.schema")
