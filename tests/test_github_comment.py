@@ -516,3 +516,19 @@ def test_cli_on_a_pull_request_github_does_not_have_exits_2(github, tmp_path):
         "curator: commenting on pull request #2 of Codertocat/Hello-World: not found (404 "
     )
     assert run.err.count("\n") == 1 and "check the repository and the pull request" in run.err
+
+
+def test_cli_refuses_a_report_too_large_to_be_one_before_reading_it(github, tmp_path):
+    from curator.review.output import MAX_REPORT_BYTES
+
+    github.add_pull(opened_pull())
+    huge = tmp_path / "review.json"
+    with huge.open("wb") as out:  # sparse: no disk is used
+        out.truncate(MAX_REPORT_BYTES + 1)
+    run = run_curator(
+        "github", "comment", "--repo", "Codertocat/Hello-World", "--pr", "2", "--report",
+        str(huge), env=env(github),
+    )  # fmt: skip
+    assert run.code == 2
+    assert run.err == f"curator: {huge}: larger than 64 MiB\n"
+    assert github.log == []
