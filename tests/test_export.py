@@ -605,6 +605,17 @@ def test_refuses_a_folder_whose_manifest_json_is_not_an_export_or_lists_less(rep
     assert (out / "incidents" / "notes.md").read_text(encoding="utf-8") == "mine"
 
 
+@pytest.mark.parametrize("parent", ["nowhere", "file.txt"])
+def test_out_in_a_folder_that_does_not_exist_is_refused_before_the_export(repo, tmp_path, parent):
+    (tmp_path / "file.txt").write_text("keep me", encoding="utf-8")
+    out = tmp_path / parent / "export"
+    run = run_export(repo, out)
+    assert run.code == 2
+    assert run.err == f"curator: export failed: cannot write {out}: {out.parent} is not a folder\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["file.txt", "lib"]
+    assert (tmp_path / "file.txt").read_text(encoding="utf-8") == "keep me"
+
+
 @pytest.mark.parametrize("inside", ["incidents", "incidents/export", "schema/taxonomy/x"])
 def test_refuses_to_write_into_the_folders_it_is_made_from(repo, tmp_path, inside):
     # It wrote the export into incidents/: the next lint read it, the next export refused
