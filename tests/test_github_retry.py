@@ -73,3 +73,23 @@ def test_an_unreachable_server_is_one_line_after_bounded_attempts():
 def test_a_token_is_required():
     with pytest.raises(GitHubError, match="GITHUB_TOKEN is not set"):
         post_comment("o/r", 1, "<!-- m -->", "<!-- m -->", env={})
+
+
+@pytest.mark.parametrize(
+    ("status", "data", "said"),
+    [
+        (422, {"message": "Validation Failed"}, "GitHub rejected the request (422 Validation "
+         "Failed): no details given"),
+        (422, {"message": "Validation Failed", "errors": ["body is too long"]},
+         "GitHub rejected the request (422 Validation Failed): body is too long"),
+        (422, {"message": "Validation Failed", "errors": [{"resource": "Issue", "code": "custom"}]},
+         "GitHub rejected the request (422 Validation Failed): custom"),
+        (409, None, "GitHub answered (409)"),
+        (410, {"message": "Issues are disabled"}, "GitHub answered (410 Issues are disabled)"),
+    ],
+)  # fmt: skip
+def test_an_answer_github_gave_is_one_line_with_its_first_reason(status, data, said):
+    from curator.github.client import explain
+
+    error = explain(GithubException(status, data, None), "commenting on pull request #2")
+    assert str(error) == f"commenting on pull request #2: {said}"
