@@ -463,6 +463,8 @@ def event_that(tmp_path: Path, change: str) -> Path:
         event["repository"]["full_name"] = "octo/other"
     elif change == "no run":
         del event["workflow_run"]
+    elif change == "a run elsewhere":  # its link would go into the comment
+        event["workflow_run"]["html_url"] = "https://example.com/actions/runs/1"
     path.write_text("{" if change == "not JSON" else json.dumps(event), encoding="utf-8")
     return path
 
@@ -474,6 +476,10 @@ def event_that(tmp_path: Path, change: str) -> Path:
         ("another repository", "the event is from octo/other, not Codertocat/Hello-World"),
         ("no run", "event.json is not a workflow_run event"),
         ("not JSON", "cannot read the event "),
+        (
+            "a run elsewhere",
+            "the run URL is not on https://github.com: 'https://example.com/actions/runs/1'",
+        ),
     ],
 )
 def test_cli_refuses_an_event_that_is_not_the_pull_requests_review_run(
