@@ -28,6 +28,8 @@ from curator.export.publish import publish
 from incidents import incident
 
 OWNER, NAME, TOKEN = "incident-library", "library", "test-token"
+READ_ONLY = "read-only-token"
+TOKENS = (TOKEN, READ_ONLY)
 TOP_LEVEL = [
     "changes.json", "feed.atom", "graph.json", "incidents.csv", "incidents.json",
     "manifest.json", "taxonomy.json",
@@ -98,7 +100,11 @@ def make_handler(state: FakeGitHub) -> type[BaseHTTPRequestHandler]:
             state.log.append(
                 f"{method} {url.path}" + (f"?name={query['name'][0]}" if "name" in query else "")
             )
-            if self.headers.get("Authorization") not in (f"token {TOKEN}", f"Bearer {TOKEN}"):
+            given = self.headers.get("Authorization")
+            if given in (f"token {READ_ONLY}", f"Bearer {READ_ONLY}") and method != "GET":
+                # GitHub's answer to a GITHUB_TOKEN without `contents: write`.
+                return self._error(403, "Resource not accessible by integration")
+            if given not in (f"{how} {token}" for how in ("token", "Bearer") for token in TOKENS):
                 return self._error(401, "Bad credentials")
             repo = f"/repos/{OWNER}/{NAME}"
             if match := re.fullmatch(rf"{repo}/releases/tags/(.+)", url.path):
@@ -309,6 +315,16 @@ def test_a_refused_token_is_one_line_and_exit_2(github, exported):
     assert "GitHub does not accept the token (401 Bad credentials)" in run.err
     assert len(run.err.strip().splitlines()) == 1
     assert github.assets == {}
+
+
+def test_a_token_that_may_not_write_releases_says_which_permission_and_exits_2(github, exported):
+    run = release(github, exported, token=READ_ONLY)
+    assert run.code == 2
+    assert run.err.startswith("curator: release not published: release v1.0.0 of ")
+    assert run.err.endswith(
+        ": the token may not write releases (403); the job needs `permissions: contents: write`\n"
+    )
+    assert github.releases == {} and github.assets == {}
 
 
 def test_without_a_token_nothing_is_sent(github, exported):
