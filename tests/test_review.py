@@ -636,3 +636,40 @@ def test_head_option_reviews_that_commit_not_the_checkout(repo):
     code, report = review_json(repo, "--head", broken)
     assert code == 1 and report["head"] == broken
     assert [[x["code"] for x in f["findings"]] for f in report["files"]] == [["IL301"]]
+
+
+def test_a_tree_s_members_that_would_land_outside_or_link_elsewhere_are_not_written(tmp_path):
+    # git refuses such trees, but the reviewed commit is a stranger's: `_extract` must not
+    # depend on that.
+    import io
+    import tarfile
+
+    from curator.review.git import _extract
+
+    def member(name: str, kind: bytes = tarfile.REGTYPE, data: bytes = b"x") -> tuple:
+        info = tarfile.TarInfo(name)
+        info.type = kind
+        info.size = len(data) if kind == tarfile.REGTYPE else 0
+        info.linkname = "/etc/passwd" if kind == tarfile.SYMTYPE else ""
+        return info, io.BytesIO(data) if kind == tarfile.REGTYPE else None
+
+    raw = io.BytesIO()
+    with tarfile.open(fileobj=raw, mode="w") as tar:
+        for info, data in [
+            member("incidents", tarfile.DIRTYPE),
+            member("incidents/IL-0001.yaml", data=b"id: IL-0001\n"),
+            member("../escaped.yaml"),
+            member("incidents/../../escaped-too.yaml"),
+            member(str(tmp_path / "absolute.yaml")),  # (inside tmp_path, were it written)
+            member("incidents/link.yaml", tarfile.SYMTYPE),
+        ]:
+            tar.addfile(info, data)
+    target = tmp_path / "tree"
+    target.mkdir()
+    raw.seek(0)
+    with tarfile.open(fileobj=raw, mode="r|") as tar:
+        for info in tar:
+            _extract(tar, info, target)
+    written = sorted(str(p.relative_to(tmp_path)) for p in tmp_path.rglob("*"))
+    assert written == ["tree", "tree/incidents", "tree/incidents/IL-0001.yaml"]
+    assert (target / "incidents" / "IL-0001.yaml").read_bytes() == b"id: IL-0001\n"
