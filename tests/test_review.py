@@ -673,3 +673,21 @@ def test_a_tree_s_members_that_would_land_outside_or_link_elsewhere_are_not_writ
     written = sorted(str(p.relative_to(tmp_path)) for p in tmp_path.rglob("*"))
     assert written == ["tree", "tree/incidents", "tree/incidents/IL-0001.yaml"]
     assert (target / "incidents" / "IL-0001.yaml").read_bytes() == b"id: IL-0001\n"
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        (b"status: published\nid: IL-0007\n", ("IL-0007", 2, 5)),
+        (b"id: IL-0007\nstatus: draft\n", None),  # a draft may be deleted
+        (b"id: IL-NEW-gpu-fire\nstatus: published\n", None),  # not numbered yet
+        (b"id: [IL-0007]\nstatus: published\n", None),
+        (b"- id: IL-0007\n", None),  # not an incident
+        (b"id: IL-0007\n  status: [\n", None),  # not YAML
+        (None, None),  # not at the base
+    ],
+)
+def test_only_a_numbered_incident_that_is_no_draft_may_not_be_deleted(raw, expected):
+    from curator.rules.incident_removed import removed_id
+
+    assert removed_id(raw) == expected
