@@ -8,6 +8,11 @@ from conftest import run_curator, write_library
 
 from incidents import incident
 
+TITLE = "공유 스토리지의 메타데이터 포화로 학습 처리량이 떨어졌다"
+SOURCES = (
+    "sources:\n  - url: https://example.com/postmortems/IL-0001\n    title: Storage postmortem\n"
+)
+
 
 @pytest.mark.parametrize(
     ("replacements", "expected"),
@@ -36,6 +41,32 @@ from incidents import incident
             [("occurred: 2024-05\n", "occurred: 2024-05\nnull: 1\n")],
             "incidents/IL-0001.yaml:5:1: IL105 [error] an empty key is not allowed",
             id="a null key",
+        ),
+        pytest.param(
+            [(f"title: {TITLE}", 'title: ""')],
+            "incidents/IL-0001.yaml:2:8: IL201 [error] title: must not be empty",
+            id="empty text",
+        ),
+        pytest.param(
+            [(f"title: {TITLE}", "title: {a: b}")],
+            "incidents/IL-0001.yaml:2:8: IL201 [error] title: expected text, found a mapping",
+            id="a mapping for text",
+        ),
+        pytest.param(
+            [(f"title: {TITLE}", "title: [a]")],
+            "incidents/IL-0001.yaml:2:8: IL201 [error] title: expected text, found a list",
+            id="a list for text",
+        ),
+        pytest.param(
+            [("status: published", "status: done")],
+            "incidents/IL-0001.yaml:3:9: IL201 [error] status: 'done' is not one of "
+            "'published', 'draft' or 'withdrawn'",
+            id="a status that is none",
+        ),
+        pytest.param(
+            [(SOURCES, "sources: []\n")],
+            "incidents/IL-0001.yaml:25:10: IL201 [error] sources: needs at least 1 item",
+            id="no source",
         ),
     ],
 )
