@@ -12,7 +12,7 @@ import sys
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, TypeGuard
+from typing import Any
 
 import yaml
 
@@ -81,10 +81,10 @@ class Record:
         return cls(
             *text,
             occurred=occurred,
-            organizations=_only_texts(data["organizations"]),
-            urls=_only_texts(data["urls"]),
-            facets={dimension: _only_texts(terms) for dimension, terms in facets.items()},
-            settled=frozenset(_only_texts(data["settled"])),
+            organizations=only_texts(data["organizations"]),
+            urls=only_texts(data["urls"]),
+            facets={dimension: only_texts(terms) for dimension, terms in facets.items()},
+            settled=frozenset(only_texts(data["settled"])),
             duplicate_of=duplicate_of,
         )
 
@@ -96,16 +96,12 @@ def _optional_text(value: Any) -> bool:
     return value is None or type(value) is str
 
 
-def _only_texts(value: Any) -> tuple[str, ...]:
+def only_texts(value: Any) -> tuple[str, ...]:
     """A JSON list of text as a tuple; a TypeError for anything else."""
     if type(value) is not list:
         raise TypeError("not a list")
     "".join(value)  # a TypeError unless every item is text
     return tuple(value)
-
-
-def is_string_list(value: Any) -> TypeGuard[list[str]]:
-    return isinstance(value, list) and all(isinstance(item, str) for item in value)
 
 
 @lru_cache(maxsize=65536)

@@ -33,7 +33,7 @@ from curator.library import Library
 from curator.lint_cache import code_context
 from curator.regular import NotRegular, open_regular, read_regular
 from curator.similarity.index import N_BUCKETS, Index, Postings, Progress, build
-from curator.similarity.records import Record, is_string_list
+from curator.similarity.records import Record, only_texts
 
 FORMAT = 4  # 4: idf and the text postings' column starts stored sparse
 INDEX_FILE = "index.npz"
@@ -236,10 +236,12 @@ _SLACK = 1e-5  # float32 rounding of the weights' upper bounds
 
 
 def _is_meta(meta: Any) -> bool:
+    """Whether `meta` is this format's; a TypeError for lists that are not of text."""
     if not isinstance(meta, dict) or meta.get("format") != FORMAT:
         return False
-    names, skipped = meta.get("entity_names"), meta.get("skipped")
-    return is_string_list(names) and is_string_list(skipped) and len(set(names)) == len(names)
+    names = only_texts(meta.get("entity_names"))  # a TypeError (see `read`) unless text
+    only_texts(meta.get("skipped"))
+    return len(set(names)) == len(names)
 
 
 def _consistent(arrays: dict[str, np.ndarray], n: int, n_entities: int) -> bool:
