@@ -11,7 +11,8 @@ Everything else an export does is left out: the cross-file rules, git history (f
 dates here), the caches, the aggregate files, the manifest. So its time is a floor for
 that design, to compare with `bench_export_phases.py --cold` on the same library in the
 same sitting. LIBRARY is a library folder (`bench_scale.py` makes
-`/tmp/bench/lib-N-clean`); OUT is replaced.
+`/tmp/bench/lib-N-clean`); OUT is replaced (on tmpfs, e.g. /dev/shm/out: on this
+machine's disk, deleting it just before slows the run, see `_set_aside` in bench_scale.py).
 """
 
 from __future__ import annotations

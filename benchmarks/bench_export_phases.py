@@ -3,7 +3,9 @@
     python benchmarks/bench_export_phases.py LIBRARY OUT [--cold]
 
 LIBRARY is a git repository of incidents (`bench_scale.py` makes `/tmp/bench/lib-N-clean`);
-OUT the export folder (put it on tmpfs, e.g. /dev/shm/export, to leave the disk out).
+OUT the export folder (put it on tmpfs, e.g. /dev/shm/export, to leave the disk out;
+on this machine's disk, an OUT of 100,000 files deleted just before slows the export
+down, see `_set_aside` in bench_scale.py).
 `--cold` deletes LIBRARY/.curator-cache and OUT first. Prints one line per step boundary:
 seconds since start, CPU seconds of this process and of its finished workers, and this
 process's resident memory now and at its peak. `--calls` also prints when each of the

@@ -39,6 +39,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -274,16 +275,25 @@ def check_jsonschema(root: Path, executable: str, jobs: int) -> None:
 # ------------------------------------------------------------------------------------------
 
 
-def _drop(cache: Path, _run: int) -> None:
-    shutil.rmtree(cache, ignore_errors=True)
-
-
-def _drop_all(folders: Sequence[Path], _run: int) -> None:
+def _set_aside(folders: Sequence[Path], aside: Path, _run: int) -> None:
+    """Move `folders` (an earlier run's cache or export) out of the way, into `aside`, which
+    is emptied only when every command has been measured (`_empty`). Not deleted here: on
+    ext4 without a journal (this machine's root file system), making a file searches past
+    every inode freed in the last 30 s, or 5 min while its inode table is not yet written
+    back (`recently_deleted` in the kernel's inode allocator). Two processes making 88,000
+    small files took 2 s in a fresh folder and 42 s just after as many were deleted
+    (`perf`: 60% of the time in `recently_deleted`). `os.sync()` after deleting, as this
+    script did before, shortens the 5 min to 30 s, about the time a cold export at
+    100,000 incidents takes to reach the writing of its files; a run that is not deleted
+    leaves nothing to pay for."""
+    aside.mkdir(exist_ok=True)
     for folder in folders:
-        shutil.rmtree(folder, ignore_errors=True)
-    # Deleting 100,000 files leaves the disk busy for a while; without this the run measured
-    # next pays for it (here: a cold export took 45 s instead of 36 s).
-    os.sync()
+        if folder.exists():
+            os.rename(folder, Path(tempfile.mkdtemp(dir=aside)) / folder.name)
+
+
+def _empty(aside: Path) -> None:
+    shutil.rmtree(aside, ignore_errors=True)
 
 
 def curator(*args: str) -> list[str]:
@@ -302,7 +312,8 @@ def run_size(size: int, args: argparse.Namespace) -> dict[str, list[Sample]]:
     def want(name: str) -> bool:
         return name in args.only
 
-    drop_cache = functools.partial(_drop, cache)
+    aside = args.dir / ".set-aside"
+    drop_cache = functools.partial(_set_aside, (cache,), aside)
 
     lint = curator("lint", "--root", str(root), "--quiet")  # run from the root, as people do
     plan: list[tuple[str, list[str], Path | None, Callable | None]] = [
@@ -348,7 +359,7 @@ def run_size(size: int, args: argparse.Namespace) -> dict[str, list[Sample]]:
     for name, command, where, outputs in cached_commands:
         if want(name):
             print(f"  {size:,}: {name}", file=sys.stderr)
-            empty = functools.partial(_drop_all, (where / ".curator-cache", *outputs))
+            empty = functools.partial(_set_aside, (where / ".curator-cache", *outputs), aside)
             results[name] = repeat(runs(name), command, where, empty)
         if want(f"{name}-warm"):  # nothing changed since the last run
             print(f"  {size:,}: {name}-warm", file=sys.stderr)
@@ -445,7 +456,9 @@ def main() -> int:
         return 0
     args.dir.mkdir(parents=True, exist_ok=True)
     print(f"machine: {machine()}", file=sys.stderr)
+    _empty(args.dir / ".set-aside")  # what an interrupted run left: long before any export
     table = {size: run_size(size, args) for size in args.sizes}
+    _empty(args.dir / ".set-aside")
     similars = {size: similar(size, args) for size in args.sizes} if "similar" in args.only else {}
     print(f"Machine: {machine()}. Median of {args.runs} runs ({args.slow_runs} for "
           f"{', '.join(sorted(SLOW))} at 100k). Cell: wall time (CPU time, workers included) · "
