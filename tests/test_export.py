@@ -338,6 +338,22 @@ def test_a_taxonomy_term_released_before_must_stay(repo, tmp_path):
     assert kept_term["deprecated"]["replaced_by"] == "capacity-limit"
 
 
+def test_an_incident_made_a_draft_again_is_removed_as_of_its_last_commit(repo, tmp_path):
+    # Its `removed` entry was dated by HEAD, not by the commit that touched its file last,
+    # so the entry (and its feed id, `#removed-<date>`) moved with every later commit.
+    repo.write("IL-0002.yaml", incident("IL-0002", GPU, ("status: published", "status: draft")))
+    repo.commit("2024-03-01T00:00:00", "IL-0002 back to draft")
+    repo.write("IL-0005.yaml", incident("IL-0005"))
+    repo.commit("2024-04-01T00:00:00", "IL-0005")
+    out = tmp_path / "out"
+    assert run_export(repo, out).code == 0
+    changes = load(out, "changes.json")["changes"]
+    assert [(c["id"], c["change"], c["date"], c["status"]) for c in changes] == [
+        ("IL-0005", "added", "2024-04-01T00:00:00Z", "published"),
+        ("IL-0002", "removed", "2024-03-01T00:00:00Z", None),
+    ]
+
+
 def test_feed_is_atom_with_ids_dates_and_links(repo, tmp_path):
     repo.write("IL-0002.yaml", incident("IL-0002", GPU, ("occurred: 2024-05", "occurred: 2024-04")))
     repo.commit("2024-03-01T00:00:00")

@@ -140,8 +140,11 @@ def _term_ids(repo: Repo, rev: str) -> dict[str, str]:
 
 
 def _removed(snapshot: Snapshot, incident_id: str, path: str, before: Incident) -> Change:
-    gone = snapshot.history.gone.get(path)
-    date = timestamp(gone.modified if gone else snapshot.head.time)
+    # Dated by its file's last commit: the deletion, or, for a file made a draft again, the
+    # last change to it. HEAD's time would move the entry, and its id in the feed, with
+    # every later commit.
+    dates = snapshot.history.dates.get(path) or snapshot.history.gone.get(path)
+    date = timestamp(dates.modified if dates else snapshot.head.time)
     return Change(
         id=incident_id, change="removed", date=date, title=before.title, status=None, fields=[]
     )
