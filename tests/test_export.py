@@ -504,6 +504,25 @@ def test_the_user_git_configuration_does_not_change_the_export(repo, tmp_path):
     assert files_of(tmp_path / "configured") == files_of(tmp_path / "plain")
 
 
+def test_the_user_rename_limit_does_not_change_when_an_incident_was_added(tmp_path):
+    # Numbering placeholders renames and edits their files in one commit; a user's low
+    # `diff.renameLimit` made git see additions there, and `added` moved to that commit.
+    repo = GitLibrary(tmp_path / "lib")
+    for name in ("a", "b"):
+        repo.write(f"IL-NEW-{name}.yaml", incident(f"IL-NEW-{name}"))
+    repo.commit("2024-01-01T00:00:00", "new incidents")
+    for number, name in ((1, "a"), (2, "b")):
+        repo.git("mv", f"incidents/IL-NEW-{name}.yaml", f"incidents/IL-000{number}.yaml")
+        repo.write(f"IL-000{number}.yaml", incident(f"IL-000{number}"))
+    repo.commit("2024-01-02T00:00:00", "assign ids")
+    assert run_export(repo, tmp_path / "plain").code == 0
+    assert load(tmp_path / "plain", "incidents/IL-0002.json")["added"] == "2024-01-01T00:00:00Z"
+    repo.git("config", "diff.renameLimit", "1")
+    run = run_export(repo, tmp_path / "configured")
+    assert run.code == 0, run.err
+    assert files_of(tmp_path / "configured") == files_of(tmp_path / "plain")
+
+
 def test_the_default_version_is_the_tag_else_described_with_twelve_hex_digits(repo, tmp_path):
     # Twelve digits on every machine: git's default abbreviation grows with the repository.
     repo.write("IL-0005.yaml", incident("IL-0005"))

@@ -21,6 +21,7 @@ _PINNED_CONFIG = (
     "-c", "diff.relative=false",
     "-c", "core.quotePath=false",
     "-c", "log.showRoot=true",  # false hides the files that the first commit adds
+    "-c", "diff.renameLimit=1000",  # git's default; lower, numbering commits lose renames
 )  # fmt: skip
 
 
