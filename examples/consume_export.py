@@ -4,7 +4,8 @@
     python3 examples/consume_export.py EXPORT_DIR [--component TERM_ID]
 
 1. Checks that the export's schema version is one this reader understands (same major).
-2. Verifies every file listed in manifest.json: its size and SHA-256.
+2. Verifies every file listed in manifest.json (its size and SHA-256), and that the files
+   it reads are among them.
 3. Lists the published incidents by component, in taxonomy order.
 
 Exit status: 0 verified, 1 the export failed verification, 2 usage error.
@@ -21,6 +22,7 @@ import sys
 from pathlib import Path, PurePosixPath
 
 SUPPORTED_MAJOR = 1  # schema_version 1.x.y: later minor versions only add fields
+READ = ("incidents.json", "taxonomy.json")  # the files this reader uses, besides the manifest
 
 
 def load_json(folder: Path, name: str) -> dict:
@@ -29,11 +31,13 @@ def load_json(folder: Path, name: str) -> dict:
 
 
 def verify(folder: Path, manifest: dict) -> list[str]:
-    """What is wrong with the export; empty when every file matches the manifest."""
+    """What is wrong with the export; empty when the manifest lists the files this reader
+    uses and every file it lists matches it."""
     major = int(manifest["schema_version"].split(".")[0])
     if major != SUPPORTED_MAJOR:
         return [f"schema_version {manifest['schema_version']} is not {SUPPORTED_MAJOR}.x"]
-    problems = []
+    listed = {entry["path"] for entry in manifest["files"]}
+    problems = [f"{name}: not listed in manifest.json" for name in READ if name not in listed]
     for entry in manifest["files"]:
         relative = PurePosixPath(entry["path"])
         if relative.is_absolute() or ".." in relative.parts:

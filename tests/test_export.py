@@ -825,6 +825,19 @@ def test_consumer_example_verifies_and_lists_incidents_by_component(repo, tmp_pa
     assert "FAILED incidents/IL-0001.json: 2 bytes, manifest says" in tampered.stderr
 
 
+def test_consumer_example_refuses_a_file_it_reads_that_the_manifest_does_not_list(repo, tmp_path):
+    # docs/export.md: verify each file you use. The example checked the files the manifest
+    # lists, then read incidents.json and taxonomy.json whether they were listed or not.
+    out = tmp_path / "out"
+    assert run_export(repo, out).code == 0
+    manifest = load(out, "manifest.json")
+    manifest["files"] = [entry for entry in manifest["files"] if entry["path"] != "taxonomy.json"]
+    (out / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    run = run_consumer(str(out))
+    assert (run.returncode, run.stdout) == (1, "")
+    assert run.stderr == "FAILED taxonomy.json: not listed in manifest.json\n"
+
+
 def test_consumer_example_stops_quietly_when_its_reader_goes_away(repo, tmp_path):
     out = tmp_path / "out"
     assert run_export(repo, out).code == 0
