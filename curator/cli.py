@@ -239,7 +239,8 @@ def export_command(
     """Write the library at HEAD as versioned JSON, CSV and Atom (see docs/export.md).
 
     Refuses (exit 1) when lint finds an error or an id is still a placeholder; exit 2 when
-    the library is not a clean git checkout with its full history.
+    the library is not a clean git checkout with its full history, when a taxonomy term of
+    the release it compares with is gone, or when --out is a folder it may not replace.
     """
     # (Imported here: the export's models cost ~0.1 s to build, which `curator lint`, run
     # on every commit, should not pay.)

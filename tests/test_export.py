@@ -23,6 +23,8 @@ from curator.export.build import json_text
 from curator.export.git import Commit, FileEvent
 from curator.export.history import file_history
 from curator.export.model import SCHEMA_VERSION
+from curator.export.released import Task
+from curator.export.released import render as render_incident
 from curator.export.schema import SCHEMAS, render, schema_for
 from curator.library import Library
 from incidents import incident
@@ -615,6 +617,7 @@ def test_refuses_to_replace_a_folder_that_is_not_an_export(repo, tmp_path):
     run = run_export(repo, precious)
     assert run.code == 2
     assert "refusing to replace a folder that is not an earlier export" in run.err
+    assert run.err.endswith(": choose a new or empty folder, or an earlier export\n")
     assert (precious / "notes.txt").read_text(encoding="utf-8") == "keep me"
 
 
@@ -637,6 +640,7 @@ def test_refuses_a_folder_whose_manifest_json_is_not_an_export_or_lists_less(rep
     run = run_export(repo, out)
     assert run.code == 2
     assert "does not list (incidents/notes.md)" in run.err
+    assert run.err.endswith(": choose a new or empty folder, or an earlier export\n")
     assert (out / "incidents" / "notes.md").read_text(encoding="utf-8") == "mine"
 
 
@@ -659,6 +663,7 @@ def test_refuses_to_write_into_the_folders_it_is_made_from(repo, tmp_path, insid
     assert run.code == 2
     folder = (repo.root / inside).parent if "/" in inside else repo.root / inside
     assert f"refusing to write into {folder}, which the export is made from" in run.err
+    assert run.err.endswith(": choose a folder outside incidents/ and schema/taxonomy/\n")
     assert run_curator("lint", "--root", str(repo.root), "--no-cache").code == 0
     assert repo.git("status", "--porcelain") == ""
 
@@ -686,6 +691,19 @@ def test_a_folder_it_cannot_write_in_is_an_export_error_not_an_internal_one(
     with pytest.raises(ExportError, match=r"cannot write beside .*: Read-only file system"):
         export(Library.at(repo.root), tmp_path / "out")
     assert not (tmp_path / "out").exists()
+
+
+def test_what_lint_and_the_checkout_checks_should_have_stopped_asks_to_be_reported(tmp_path):
+    # Both can only be a bug in curator: the user can do nothing but report it, and the
+    # messages did not say so.
+    path = tmp_path / "IL-0001.yaml"
+    path.write_text(incident("IL-0001"), encoding="utf-8")
+    undated = Task(str(path), None, None, None)
+    with pytest.raises(ExportError, match=r"has no commit in the history of HEAD; please report"):
+        render_incident(undated, tmp_path)
+    path.write_text("id: [", encoding="utf-8")
+    with pytest.raises(ExportError, match=r"passed lint but does not load: .*; please report"):
+        render_incident(undated, tmp_path)
 
 
 def test_refuses_lint_errors_with_the_findings_and_keeps_the_old_export(repo, tmp_path):

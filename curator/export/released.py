@@ -219,7 +219,7 @@ def render(task: Task, folder: Path, previous: Path | None = None) -> Rendered:
         raw = stream.read()
     incident, problems = validate(load_bytes(raw))
     if incident is None:  # lint passed, so this is a bug, not bad input
-        raise ExportError(f"{task.path} passed lint but does not load: {problems}")
+        raise ExportError(f"{task.path} passed lint but does not load: {problems}; please report")
     data = released_data(incident)
     fresh = task.blob is not None and blob_id(raw, len(task.blob)) == task.blob
     return _render(task, (folder, previous), data, compact(data), fresh)
@@ -245,8 +245,8 @@ def _render(
 ) -> Rendered:
     if data["status"] not in EXPORTED_STATUSES:
         return Rendered(task.blob, released, fresh)
-    if task.dates is None:
-        raise ExportError(f"{task.path} has no commit in the history of HEAD")
+    if task.dates is None:  # the checkout matches HEAD (`open_repo`): a bug, as above
+        raise ExportError(f"{task.path} has no commit in the history of HEAD; please report")
     added, modified = task.dates
     incident = ExportedIncident.model_validate({**data, "added": added, "modified": modified})
     text = model_json(incident)

@@ -46,7 +46,10 @@ def check_target(out: Path, data: Iterable[Path] = ()) -> None:
     resolved = out.resolve()
     inside = next((f for f in data if f == resolved or f in resolved.parents), None)
     if inside is not None:
-        raise ExportError(f"refusing to write into {inside}, which the export is made from")
+        raise ExportError(
+            f"refusing to write into {inside}, which the export is made from: choose a "
+            "folder outside incidents/ and schema/taxonomy/"
+        )
     if not out.exists():
         if not out.parent.is_dir():
             raise ExportError(f"cannot write {out}: {out.parent} is not a folder")
@@ -58,18 +61,19 @@ def check_target(out: Path, data: Iterable[Path] = ()) -> None:
     if not (out / MANIFEST).is_file():
         raise ExportError(
             f"{out} is not empty and holds no {MANIFEST}; refusing to replace a folder that "
-            "is not an earlier export"
+            f"is not an earlier export{_CHOOSE}"
         )
     unlisted = _unlisted_files(out)
     if unlisted:
         shown = ", ".join(unlisted[:_SHOWN]) + (" …" if len(unlisted) > _SHOWN else "")
         raise ExportError(
             f"{out} holds files that its {MANIFEST} does not list ({shown}); refusing to "
-            "replace a folder that is not an earlier export"
+            f"replace a folder that is not an earlier export{_CHOOSE}"
         )
 
 
 _SHOWN = 5
+_CHOOSE = ": choose a new or empty folder, or an earlier export"
 
 
 def _unlisted_files(out: Path) -> list[str]:
