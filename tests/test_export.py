@@ -20,9 +20,10 @@ from conftest import REPO, committed_at, run_curator, write_library
 
 from curator.export import ExportError, ExportOptions, ExportRefused, export
 from curator.export.build import json_text
+from curator.export.feed import feed_bytes
 from curator.export.git import Commit, FileEvent
 from curator.export.history import file_history
-from curator.export.model import SCHEMA_VERSION
+from curator.export.model import SCHEMA_VERSION, Change, Changes, ReleasePoint
 from curator.export.released import Task
 from curator.export.released import render as render_incident
 from curator.export.schema import SCHEMAS, render, schema_for
@@ -354,6 +355,49 @@ def test_an_incident_made_a_draft_again_is_removed_as_of_its_last_commit(repo, t
         ("IL-0005", "added", "2024-04-01T00:00:00Z", "published"),
         ("IL-0002", "removed", "2024-03-01T00:00:00Z", None),
     ]
+
+
+def test_a_change_of_layout_alone_moves_modified_but_is_no_change(repo, tmp_path):
+    # docs/export.md: `modified` moves with any commit to the file; changes.json lists only
+    # changes of data, and text does not keep the line breaks at its end.
+    relaid = incident(
+        "IL-0002",
+        GPU,
+        ("symptom: |\n  학습 처리량이 떨어졌다.\n", "symptom: 학습 처리량이 떨어졌다.\n"),
+        ("lessons: |\n", "lessons: |+\n"),  # keeps the blank line below
+        ("  작은 규모 시험으로는 알 수 없었다.\n", "  작은 규모 시험으로는 알 수 없었다.\n\n"),
+    )
+    repo.write("IL-0002.yaml", "# 배치만 바꿨다\n" + relaid)
+    repo.commit("2024-03-01T00:00:00", "layout only")
+    out = tmp_path / "out"
+    assert run_export(repo, out).code == 0
+    assert load(out, "changes.json")["changes"] == []
+    exported = load(out, "incidents/IL-0002.json")
+    assert exported["modified"] == "2024-03-01T00:00:00Z"
+    assert exported["symptom"] == "학습 처리량이 떨어졌다."
+    assert exported["lessons"] == "작은 규모 시험으로는 알 수 없었다."
+
+
+def test_the_feed_holds_the_newest_500_changes_and_counts_them_all():
+    def change(number: int) -> Change:
+        day = dt.datetime(2024, 1, 1, tzinfo=dt.UTC) + dt.timedelta(hours=number)
+        return Change(
+            id=f"IL-{number:04d}",
+            change="added",
+            date=day.strftime("%Y-%m-%dT%H:%M:%SZ"),
+            title=f"사건 {number}",
+            status="published",
+            fields=[],
+        )
+
+    newest_first = [change(number) for number in range(501, 0, -1)]
+    until = ReleasePoint(version="v1.0.0", commit="a" * 40)
+    changes = Changes(since=None, until=until, changes=newest_first)
+    feed = ET.fromstring(feed_bytes(changes, newest_first[0].date, "https://example.org/"))
+    titles = [entry.findtext(f"{ATOM}title") for entry in feed.findall(f"{ATOM}entry")]
+    assert len(titles) == 500
+    assert (titles[0], titles[-1]) == ("[추가] IL-0501: 사건 501", "[추가] IL-0002: 사건 2")
+    assert feed.findtext(f"{ATOM}subtitle") == "v1.0.0 since the first release: 501 change(s)"
 
 
 def test_feed_is_atom_with_ids_dates_and_links(repo, tmp_path):

@@ -122,8 +122,9 @@ def blob_id(raw: bytes, length: int) -> str:
 
 
 def released_data(incident: Incident) -> dict[str, Any]:
-    """The incident's values as released: text without the line break that ends a YAML
-    block scalar (`|`), so that the data does not depend on how the file was laid out."""
+    """The incident's values as released: text without the line breaks at its end (a YAML
+    block scalar, `|`, ends with one), so that the data does not depend on how the file was
+    laid out."""
     data: dict[str, Any] = _trimmed(incident.model_dump())
     return data
 
