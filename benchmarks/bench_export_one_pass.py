@@ -46,7 +46,7 @@ def render_parsed(file: IncidentFile, raw: bytes, out: Path) -> Any:
     data = released_data(file.incident)
     task = Task(str(file.path), None, (WHEN, WHEN), None)
     rendered = _render(task, (out, None), data, "", False)
-    return rendered, parse_released(file, raw, 40)
+    return rendered, parse_released(file, raw)
 
 
 def one_pass(path: str, taxonomy: Taxonomy, today: dt.date, out: Path) -> Checked:

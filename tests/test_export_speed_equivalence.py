@@ -137,7 +137,7 @@ def test_blob_ids_are_gits(tmp_path):
         expected = subprocess.run(
             ["git", "hash-object", str(path)], check=True, capture_output=True, text=True
         ).stdout.strip()
-        assert released.blob_id(raw, len(expected)) == expected
+        assert released.blob_id(raw) == expected
 
 
 def test_the_cli_export_uses_and_fills_the_cache_unless_told_not_to(library, tmp_path):

@@ -1,4 +1,4 @@
-"""Each export file, from a snapshot: bytes that depend on nothing but the commit.
+"""How each export file is written: bytes that depend on nothing but the commit.
 
 JSON: UTF-8 without escapes, two-space indent (graph.json: one node or edge per line), keys
 in model order, LF, final newline. Every object is validated through its model in
@@ -103,8 +103,8 @@ def _incident_node(incident: ExportedIncident) -> str:
 
 def _facet_edges(incident_id: str, terms: tuple[tuple[str, str], ...]) -> str:
     """An incident's facet edges, validated all at once. The values are ids and dimension
-    names, which their patterns limit to ASCII letters, digits and `-`: nothing that JSON
-    escapes, so each line is formatted directly (the bytes of `json.dumps`, which
+    names, which their patterns limit to ASCII letters, digits, `-` and `_`: nothing that
+    JSON escapes, so each line is formatted directly (the bytes of `json.dumps`, which
     tests/test_export_speed_equivalence.py checks, twice as fast)."""
     edges = [
         {"kind": "facet", "source": incident_id, "target": term, "dimension": dimension}

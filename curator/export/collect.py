@@ -9,7 +9,6 @@ the committed ones; and it describes a release, so lint errors and placeholder i
 from __future__ import annotations
 
 import datetime as dt
-import functools
 import hashlib
 import os
 from dataclasses import dataclass
@@ -99,11 +98,11 @@ def check_releasable(
         raise ExportRefused(errors)
 
 
-def parse_released(file: IncidentFile, raw: bytes, hash_length: int) -> Parsed | None:
+def parse_released(file: IncidentFile, raw: bytes) -> Parsed | None:
     """What the export needs of a file lint has just parsed (`lint.Extra.compute`)."""
     if file.incident is None:
         return None
-    return Parsed(blob_id(raw, hash_length), compact(released_data(file.incident)))
+    return Parsed(blob_id(raw), compact(released_data(file.incident)))
 
 
 def compact(data: Any) -> str:
@@ -112,11 +111,10 @@ def compact(data: Any) -> str:
     return to_json(data).decode("utf-8")
 
 
-def blob_id(raw: bytes, length: int) -> str:
-    """git's object id of a file with these bytes (`git hash-object`), in the repository's
-    hash: SHA-1 (40 hex digits) or SHA-256 (64)."""
-    digest = hashlib.sha1() if length == 40 else hashlib.sha256()
-    digest.update(b"blob %d\0" % len(raw))
+def blob_id(raw: bytes) -> str:
+    """git's object id of a file with these bytes (`git hash-object`): SHA-1, the only
+    hash an export takes (`collect` refuses a SHA-256 repository)."""
+    digest = hashlib.sha1(b"blob %d\0" % len(raw))
     digest.update(raw)
     return digest.hexdigest()
 
@@ -165,9 +163,8 @@ def collect(
             "(40 hex digits), so export from a SHA-1 repository"
         )
     parsed: dict[str, Parsed] = {}
-    hash_length = len(head.sha)  # 40 (SHA-1) or 64 (SHA-256), as every object id
-    compute = functools.partial(parse_released, hash_length=hash_length)
-    check_releasable(library, cwd, cache, progress, Extra(compute, parsed.__setitem__), workers)
+    extra = Extra(parse_released, parsed.__setitem__)
+    check_releasable(library, cwd, cache, progress, extra, workers)
     try:
         history = file_history(repo.file_events(INCIDENTS, head.sha))
         version = version or repo.describe(head.sha)

@@ -221,7 +221,7 @@ def render(task: Task, folder: Path, previous: Path | None = None) -> Rendered:
     if incident is None:  # lint passed, so this is a bug, not bad input
         raise ExportError(f"{task.path} passed lint but does not load: {problems}; please report")
     data = released_data(incident)
-    fresh = task.blob is not None and blob_id(raw, len(task.blob)) == task.blob
+    fresh = task.blob is not None and blob_id(raw) == task.blob
     return _render(task, (folder, previous), data, compact(data), fresh)
 
 
