@@ -357,6 +357,32 @@ def test_an_incident_made_a_draft_again_is_removed_as_of_its_last_commit(repo, t
     ]
 
 
+@pytest.mark.parametrize("then_deleted", [False, True])
+def test_an_incident_released_when_a_rule_was_looser_is_still_reported(
+    repo, tmp_path, then_deleted
+):
+    # v1.1.0 released IL-0005 with a control character in its title, which today's model
+    # refuses. Its old version was skipped: fixed, it was reported `added`; deleted, its
+    # removal was hidden ("reported, never hidden", docs/export.md).
+    title = "title: 공유 스토리지의 메타데이터 포화로 학습 처리량이 떨어졌다"
+    repo.write("IL-0005.yaml", incident("IL-0005", (title, 'title: "옛 제목\\a"')))
+    repo.commit("2024-03-01T00:00:00", "IL-0005")
+    repo.git("tag", "v1.1.0")
+    if then_deleted:
+        repo.git("rm", "-q", "incidents/IL-0005.yaml")
+    else:
+        repo.write("IL-0005.yaml", incident("IL-0005"))
+    repo.commit("2024-04-01T00:00:00", "IL-0005 fixed" if not then_deleted else "IL-0005 gone")
+    out = tmp_path / "out"
+    assert run_export(repo, out).code == 0
+    changes = load(out, "changes.json")["changes"]
+    entries = [(c["id"], c["change"], c["title"], c["fields"]) for c in changes]
+    if then_deleted:
+        assert entries == [("IL-0005", "removed", "옛 제목\a", [])]
+    else:
+        assert entries == [("IL-0005", "modified", title.removeprefix("title: "), ["title"])]
+
+
 def test_a_change_of_layout_alone_moves_modified_but_is_no_change(repo, tmp_path):
     # docs/export.md: `modified` moves with any commit to the file; changes.json lists only
     # changes of data, and text does not keep the line breaks at its end.

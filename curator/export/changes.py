@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import PurePosixPath
+from typing import Any, NamedTuple
 
 from curator.export.build import Summary
 from curator.export.collect import (
@@ -16,6 +17,7 @@ from curator.export.collect import (
     TAXONOMY_FOLDER,
     Snapshot,
     id_number,
+    released_as_read,
     released_data,
     timestamp,
 )
@@ -25,9 +27,17 @@ from curator.export.model import Change, Changes, ReleasePoint
 from curator.library import INCIDENTS
 from curator.lint import validate
 from curator.load import load_bytes
-from curator.model import INCIDENT_KEYS, NUMBERED_ID_PATTERN, Incident
+from curator.model import INCIDENT_KEYS, NUMBERED_ID_PATTERN
 
 _NUMBERED = re.compile(NUMBERED_ID_PATTERN)
+
+
+class Before(NamedTuple):
+    """An incident as an earlier release held it: what its entry in the change log needs."""
+
+    title: str
+    status: str
+    data: dict[str, Any]  # its released data (`released_data`, or `released_as_read`)
 
 
 class ChangeLog:
@@ -39,7 +49,7 @@ class ChangeLog:
         self.snapshot = snapshot
         self.until = ReleasePoint(version=snapshot.version, commit=snapshot.head.sha)
         self.since: ReleasePoint | None = None
-        self.previous: dict[str, tuple[str, Incident | None]] | None = None
+        self.previous: dict[str, tuple[str, Before | None]] | None = None
         self.changes: list[Change] = []
         self.seen: set[str] = set()
         gone: list[str] = []
@@ -69,7 +79,7 @@ class ChangeLog:
         _path, before = self.previous[incident.id]
         if before is None:
             return  # the same bytes as then
-        then, now = released_data(before), json.loads(released)
+        then, now = before.data, json.loads(released)
         fields = [key for key in INCIDENT_KEYS if then[key] != now[key]]
         if before.status == "published" and incident.status == "withdrawn":
             self.changes.append(_change(incident, "withdrawn", fields))
@@ -86,7 +96,7 @@ class ChangeLog:
         return Changes(since=self.since, until=self.until, changes=changes)
 
 
-def _released_at(snapshot: Snapshot, rev: str) -> dict[str, tuple[str, Incident | None]]:
+def _released_at(snapshot: Snapshot, rev: str) -> dict[str, tuple[str, Before | None]]:
     """The incident files at `rev`, by id → (path, the incident as it was then).
 
     A file whose blob is unchanged is not read (None): it was released then exactly if it
@@ -98,19 +108,37 @@ def _released_at(snapshot: Snapshot, rev: str) -> dict[str, tuple[str, Incident 
     then = repo.tree(rev, INCIDENTS)
     changed = [entry for entry in then if now.get(entry.path) != entry.blob]
     contents = repo.blobs(entry.blob for entry in changed)
-    released: dict[str, tuple[str, Incident | None]] = {}
+    released: dict[str, tuple[str, Before | None]] = {}
     for entry in then:
         if now.get(entry.path) == entry.blob:
             released[PurePosixPath(entry.path).stem] = (entry.path, None)
             continue
-        incident, _ = validate(load_bytes(contents[entry.blob]))
-        if (
-            incident is not None
-            and incident.status in EXPORTED_STATUSES
-            and _NUMBERED.match(incident.id)
-        ):
-            released[incident.id] = (entry.path, incident)
+        found = _released_then(contents[entry.blob])
+        if found is not None:
+            incident_id, before = found
+            released[incident_id] = (entry.path, before)
     return released
+
+
+def _released_then(raw: bytes) -> tuple[str, Before] | None:
+    """(id, the incident) of an earlier version of a file, if that version was released.
+    One that today's model refuses (released when a rule was looser) is read as it stands,
+    so that its change is still reported, as `modified` or `removed`: not taken for a new
+    incident, nor hidden."""
+    loaded = load_bytes(raw)
+    incident, _ = validate(loaded)
+    if incident is not None:
+        data = released_data(incident)
+    elif loaded.document is not None and isinstance(loaded.document.data, dict):
+        data = released_as_read(loaded.document.data)
+    else:
+        return None
+    incident_id, status, title = data["id"], data["status"], data["title"]
+    if not isinstance(incident_id, str) or not _NUMBERED.match(incident_id):
+        return None
+    if status not in EXPORTED_STATUSES:
+        return None
+    return incident_id, Before(title if isinstance(title, str) else incident_id, status, data)
 
 
 def _terms_gone(snapshot: Snapshot, rev: str) -> list[str]:
@@ -139,7 +167,7 @@ def _term_ids(repo: Repo, rev: str) -> dict[str, str]:
     return terms
 
 
-def _removed(snapshot: Snapshot, incident_id: str, path: str, before: Incident) -> Change:
+def _removed(snapshot: Snapshot, incident_id: str, path: str, before: Before) -> Change:
     # Dated by its file's last commit: the deletion, or, for a file made a draft again, the
     # last change to it. HEAD's time would move the entry, and its id in the feed, with
     # every later commit.

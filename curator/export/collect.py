@@ -9,12 +9,14 @@ the committed ones; and it describes a release, so lint errors and placeholder i
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import hashlib
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Annotated, Any, NamedTuple
 
+from pydantic import TypeAdapter, ValidationError
 from pydantic_core import to_json
 
 from curator.export.errors import ExportError, ExportRefused
@@ -125,6 +127,31 @@ def released_data(incident: Incident) -> dict[str, Any]:
     laid out."""
     data: dict[str, Any] = _trimmed(incident.model_dump())
     return data
+
+
+def released_as_read(values: dict[str, Any]) -> dict[str, Any]:
+    """As near to `released_data` as the values of a file that the model refuses allow
+    (an incident released when a rule was looser): every field of an incident in order,
+    each validated on its own and dumped as the model would, or else kept as read (text
+    trimmed alike); a field the file lacks gets its default."""
+    return {key: _field_as_read(key, values) for key in Incident.model_fields}
+
+
+def _field_as_read(key: str, values: dict[str, Any]) -> Any:
+    field = Incident.model_fields[key]
+    if key not in values:
+        return None if field.is_required() else field.get_default(call_default_factory=True)
+    adapter = _field_adapter(key)
+    try:
+        return _trimmed(adapter.dump_python(adapter.validate_python(values[key])))
+    except ValidationError:
+        return _trimmed(values[key])
+
+
+@functools.cache
+def _field_adapter(key: str) -> TypeAdapter[Any]:
+    field = Incident.model_fields[key]
+    return TypeAdapter(Annotated[field.annotation, field])  # its constraints, as in the model
 
 
 def _trimmed(value: Any) -> Any:
