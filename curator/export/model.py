@@ -104,7 +104,7 @@ class ExportedTerm(_Strict):
     )
     count: int = Field(ge=0, description="How many published incidents carry the term itself.")
     incidents: list[ReleasedId] = Field(
-        description="Ids of the published incidents that carry the term, ascending."
+        description="Ids of the published incidents that carry the term, by id number, ascending."
     )
 
 
@@ -172,8 +172,8 @@ class Graph(_Strict):
     """`graph.json`: incidents and terms, linked by facets and by co-occurrence."""
 
     nodes: list[Annotated[IncidentNode | TermNode, Field(discriminator="kind")]] = Field(
-        description="Incidents (ascending id), then terms (dimension order, taxonomy order). "
-        "Node ids are unique: incident ids are upper case, term ids lower case."
+        description="Incidents (by id number, ascending), then terms (dimension order, "
+        "taxonomy order). Node ids are unique: incident ids are upper case, term ids lower case."
     )
     edges: list[Annotated[FacetEdge | CooccurrenceEdge, Field(discriminator="kind")]] = Field(
         description="Facet edges (by incident, then dimension), then co-occurrence edges "
@@ -200,7 +200,7 @@ class Change(_Strict):
     )
     date: Timestamp = Field(
         description="Time of the last commit that touched the incident's file (for "
-        "`removed`, the commit that deleted it)."
+        "`removed`: the commit that deleted it, or made it a draft again)."
     )
     title: str = Field(description="The incident's title (its last title, if removed).")
     status: Literal["published", "withdrawn"] | None = Field(
@@ -219,7 +219,7 @@ class Changes(_Strict):
         description="The previous release; null for the first, when every incident is added."
     )
     until: ReleasePoint = Field(description="This export.")
-    changes: list[Change] = Field(description="Newest first; ties by ascending id.")
+    changes: list[Change] = Field(description="Newest first; ties by id number, ascending.")
 
 
 class ManifestFile(_Strict):
