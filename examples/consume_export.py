@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 """Read an Incident Library export using nothing but the Python standard library.
 
-    python3 examples/consume_export.py EXPORT_DIR [--component TERM_ID]
+    python3 examples/consume_export.py EXPORT_DIR [--component TERM_ID | --id IL-NNNN]
 
 1. Checks that the export's schema version is one this reader understands (same major).
 2. Verifies every file listed in manifest.json (its size and SHA-256), and that the files
    it reads are among them.
-3. Lists the published incidents by component, in taxonomy order.
+3. Lists the published incidents by component, in taxonomy order; or, with --id, shows
+   the incident to cite for that id: a withdrawn duplicate is followed to the incident it
+   duplicates, and an id the export does not hold (a draft) is shown as not available.
 
 Exit status: 0 verified, 1 the export failed verification, 2 usage error.
 Copy and adapt it freely; docs/export.md describes every file it reads.
@@ -20,19 +22,29 @@ import json
 import os
 import sys
 from pathlib import Path, PurePosixPath
+from typing import Any
 
 SUPPORTED_MAJOR = 1  # schema_version 1.x.y: later minor versions only add fields
 READ = ("incidents.json", "taxonomy.json")  # the files this reader uses, besides the manifest
+Json = dict[str, Any]  # a JSON object
 
 
-def load_json(folder: Path, name: str) -> dict:
+def load_json(folder: Path, name: str) -> Json:
     with (folder / name).open(encoding="utf-8") as stream:
-        return json.load(stream)
+        data: Json = json.load(stream)
+        return data
 
 
-def verify(folder: Path, manifest: dict) -> list[str]:
+def verify(folder: Path, manifest: Json) -> list[str]:
     """What is wrong with the export; empty when the manifest lists the files this reader
     uses and every file it lists matches it."""
+    try:
+        return _verify(folder, manifest)
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        return [f"manifest.json: not the manifest of an export ({type(exc).__name__}: {exc})"]
+
+
+def _verify(folder: Path, manifest: Json) -> list[str]:
     major = int(manifest["schema_version"].split(".")[0])
     if major != SUPPORTED_MAJOR:
         return [f"schema_version {manifest['schema_version']} is not {SUPPORTED_MAJOR}.x"]
@@ -55,7 +67,7 @@ def verify(folder: Path, manifest: dict) -> list[str]:
     return problems
 
 
-def incidents_by_component(incidents: list[dict], taxonomy: dict) -> list[tuple[dict, list]]:
+def incidents_by_component(incidents: list[Json], taxonomy: Json) -> list[tuple[Json, list[Json]]]:
     """(component term, its published incidents), in taxonomy order, terms in use only."""
     published = [incident for incident in incidents if incident["status"] == "published"]
     components = next(d for d in taxonomy["dimensions"] if d["id"] == "components")
@@ -67,10 +79,39 @@ def incidents_by_component(incidents: list[dict], taxonomy: dict) -> list[tuple[
     return grouped
 
 
+def to_cite(incident_id: str, by_id: dict[str, Json]) -> tuple[list[str], Json | None]:
+    """The ids followed from `incident_id` through `duplicate_of` while the incident is
+    withdrawn, and the incident reached (None: not in this export, a draft perhaps)."""
+    path = [incident_id]
+    incident = by_id.get(incident_id)
+    while incident and incident["status"] == "withdrawn" and incident["duplicate_of"]:
+        if incident["duplicate_of"] in path:
+            break  # a loop would be a bug of the library; stop at the last one
+        path.append(incident["duplicate_of"])
+        incident = by_id.get(incident["duplicate_of"])
+    return path, incident
+
+
+def show(incident_id: str, incidents: list[Json]) -> None:
+    by_id = {incident["id"]: incident for incident in incidents}
+    path, incident = to_cite(incident_id, by_id)
+    if len(path) > 1:
+        print(" → ".join(path) + " (withdrawn as a duplicate; cite the last)")
+    if incident is None:
+        print(f"{path[-1]}: not available (not in this export: a draft, or no such incident)")
+        return
+    print(f"{incident['id']}  {incident['status']}  {incident['title']}")
+    for related in incident["related"]:
+        title = by_id[related]["title"] if related in by_id else "(not available)"
+        print(f"  related {related}  {title}")
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("export_dir", type=Path)
-    parser.add_argument("--component", help="list only this component term id")
+    choice = parser.add_mutually_exclusive_group()
+    choice.add_argument("--component", help="list only this component term id")
+    choice.add_argument("--id", help="show the incident to cite for this id")
     args = parser.parse_args(argv)
     if not (args.export_dir / "manifest.json").is_file():
         print(f"{args.export_dir}: no manifest.json; is this an export?", file=sys.stderr)
@@ -87,8 +128,15 @@ def main(argv: list[str]) -> int:
         f"{len(manifest['files'])} files verified"
     )
     incidents = load_json(args.export_dir, "incidents.json")["incidents"]
+    if args.id:
+        show(args.id, incidents)
+        return 0
     taxonomy = load_json(args.export_dir, "taxonomy.json")
-    for term, carriers in incidents_by_component(incidents, taxonomy):
+    grouped = incidents_by_component(incidents, taxonomy)
+    if args.component and not any(term["id"] == args.component for term, _ in grouped):
+        print(f"no published incident carries the component {args.component}", file=sys.stderr)
+        return 2
+    for term, carriers in grouped:
         if args.component and term["id"] != args.component:
             continue
         ko, en = term["label"]["ko"], term["label"]["en"]

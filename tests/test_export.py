@@ -926,6 +926,44 @@ def test_consumer_example_refuses_a_file_it_reads_that_the_manifest_does_not_lis
     assert run.stderr == "FAILED taxonomy.json: not listed in manifest.json\n"
 
 
+def test_consumer_example_shows_the_incident_to_cite_for_an_id(repo, tmp_path):
+    # docs/export.md, step 3: follow `duplicate_of` from a withdrawn incident, and show an
+    # id the export does not hold (a draft) as not available.
+    repo.write("IL-0001.yaml", incident("IL-0001") + "related:\n  - IL-0002\n  - IL-0004\n")
+    repo.commit("2024-03-01T00:00:00", "IL-0001 related")
+    out = tmp_path / "out"
+    assert run_export(repo, out).code == 0
+    title = "공유 스토리지의 메타데이터 포화로 학습 처리량이 떨어졌다"
+    duplicate = run_consumer(str(out), "--id", "IL-0003")
+    assert (duplicate.returncode, duplicate.stderr) == (0, "")
+    assert duplicate.stdout.splitlines()[1:] == [
+        "IL-0003 → IL-0001 (withdrawn as a duplicate; cite the last)",
+        f"IL-0001  published  {title}",
+        f"  related IL-0002  {title}",
+        "  related IL-0004  (not available)",
+    ]
+    draft = run_consumer(str(out), "--id", "IL-0004")
+    assert draft.stdout.splitlines()[1:] == [
+        "IL-0004: not available (not in this export: a draft, or no such incident)"
+    ]
+    unknown = run_consumer(str(out), "--component", "no-such-term")
+    assert unknown.returncode == 2 and len(unknown.stdout.splitlines()) == 1  # the header
+    assert unknown.stderr == "no published incident carries the component no-such-term\n"
+
+
+def test_consumer_example_fails_on_a_manifest_that_is_not_an_exports(repo, tmp_path):
+    out = tmp_path / "out"
+    assert run_export(repo, out).code == 0
+    manifest = load(out, "manifest.json")
+    (out / "manifest.json").write_text(json.dumps({**manifest, "schema_version": "one"}))
+    run = run_consumer(str(out))
+    assert (run.returncode, run.stdout) == (1, "")
+    assert run.stderr == (
+        "FAILED manifest.json: not the manifest of an export (ValueError: invalid literal "
+        "for int() with base 10: 'one')\n"
+    )
+
+
 def test_consumer_example_stops_quietly_when_its_reader_goes_away(repo, tmp_path):
     out = tmp_path / "out"
     assert run_export(repo, out).code == 0
