@@ -69,22 +69,22 @@ class ChangeLog:
                 "term, with `deprecated: {replaced_by: ..., reason: ...}` if it is replaced"
             )
 
-    def observe(self, incident: Summary, released: str) -> None:
+    def observe(self, summary: Summary, released: str) -> None:
         """See one released incident: its summary, and its released data (compact JSON,
         decoded only if its file changed since `since`)."""
-        self.seen.add(incident.id)
-        if self.previous is None or incident.id not in self.previous:
-            self.changes.append(_change(incident, "added", []))
+        self.seen.add(summary.id)
+        if self.previous is None or summary.id not in self.previous:
+            self.changes.append(_change(summary, "added", []))
             return
-        _path, before = self.previous[incident.id]
+        _path, before = self.previous[summary.id]
         if before is None:
             return  # the same bytes as then
         then, now = before.data, json.loads(released)
         fields = [key for key in INCIDENT_KEYS if then[key] != now[key]]
-        if before.status == "published" and incident.status == "withdrawn":
-            self.changes.append(_change(incident, "withdrawn", fields))
+        if before.status == "published" and summary.status == "withdrawn":
+            self.changes.append(_change(summary, "withdrawn", fields))
         elif fields:
-            self.changes.append(_change(incident, "modified", fields))
+            self.changes.append(_change(summary, "modified", fields))
 
     def result(self) -> Changes:
         removed = [
@@ -178,14 +178,14 @@ def _removed(snapshot: Snapshot, incident_id: str, path: str, before: Before) ->
     )
 
 
-def _change(incident: Summary, kind: str, fields: list[str]) -> Change:
+def _change(summary: Summary, kind: str, fields: list[str]) -> Change:
     return Change.model_validate(
         {
-            "id": incident.id,
+            "id": summary.id,
             "change": kind,
-            "date": incident.modified,
-            "title": incident.title,
-            "status": incident.status,
+            "date": summary.modified,
+            "title": summary.title,
+            "status": summary.status,
             "fields": fields,
         }
     )
