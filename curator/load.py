@@ -24,7 +24,11 @@ SCAN_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 try:  # libyaml is ~10x faster; the pure-Python parser is a correct fallback.
     from yaml._yaml import CParser as _Parser
+
+    # libyaml is given the text as UTF-8: where its reader stops is a count of bytes.
+    _OFFSETS_IN_BYTES = True
 except ImportError:  # pragma: no cover - depends on the PyYAML build
+    _OFFSETS_IN_BYTES = False
     from yaml.parser import Parser as _PyParser
     from yaml.reader import Reader
     from yaml.scanner import Scanner
@@ -237,8 +241,11 @@ def _syntax_problem(exc: yaml.MarkedYAMLError) -> LoadProblem:
 def _reader_problem(exc: yaml.YAMLError, text: str) -> LoadProblem:
     position = getattr(exc, "position", None)
     if isinstance(position, int):
-        before = text[:position]
-        where = Position(before.count("\n") + 1, position - (before.rfind("\n") + 1) + 1)
+        # (Taken as a count of characters, a byte count put a control character after
+        # Korean text lines later than it is.)
+        raw = text.encode("utf-8")[:position] if _OFFSETS_IN_BYTES else None
+        before = raw.decode("utf-8", errors="ignore") if raw is not None else text[:position]
+        where = Position(before.count("\n") + 1, len(before) - (before.rfind("\n") + 1) + 1)
     else:
         where = START
     problem = getattr(exc, "reason", None) or str(exc).splitlines()[0]

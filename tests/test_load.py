@@ -107,6 +107,15 @@ def test_syntax_error_and_control_characters():
     assert kinds(b"a: \x07\n") == [Problem.SYNTAX]
 
 
+@pytest.mark.parametrize("control", ["\x00", "\x07", "\x1b"])
+def test_a_control_character_after_korean_text_is_placed_where_it_is(control):
+    # libyaml says where its reader stopped in bytes of UTF-8: read as characters, that
+    # put the character lines below where it is (3 bytes to a Hangul syllable).
+    text = "\ufeffid: IL-0001\ntitle: 스토리지 장애\nlessons: |\n  같은 장애가" + control + "또\n"
+    [problem] = load_bytes(text.encode("utf-8")).problems
+    assert problem.position == Position(4, 9), problem
+
+
 def test_second_document_and_complex_keys_are_refused():
     assert kinds(b"a: 1\n---\nb: 2\n") == [Problem.FORBIDDEN]
     assert kinds(b"? [a]\n: b\n") == [Problem.FORBIDDEN]
