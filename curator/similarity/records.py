@@ -8,6 +8,7 @@ that is not a YAML mapping at all yields no record; `curator lint` says why.
 
 from __future__ import annotations
 
+import re
 import sys
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -30,7 +31,12 @@ TEXT_FIELDS = ("title", *NARRATIVE[:3], "actions", "follow_ups", "lessons", "sou
 _FAST: type[yaml.CBaseLoader] | None = getattr(yaml, "CBaseLoader", None)
 # libyaml's composer recurses in C, so deeply nested input must go through load.py, which
 # bounds depth. Incident files nest three levels; brackets only appear inside text.
+# (Block nesting, `- - - x`, needs no bracket: the RecursionError it ends in is caught.)
 _MAX_BRACKETS_FOR_FAST_PATH = 64
+# What may be an alias (`*name`; libyaml's anchor names are these characters): the fast
+# loader expands aliases, and a file of a few hundred kilobytes made of aliases to one long
+# text reads as gigabytes of text. load.py refuses them, as lint does (IL105).
+_MAY_BE_ALIAS = re.compile(rb"\*[0-9A-Za-z_-]")
 
 
 @dataclass(frozen=True)
@@ -118,12 +124,12 @@ def parse_mapping(raw: bytes) -> dict[str, Any] | None:
         return None
     data: Any = None
     few_brackets = raw.count(b"[") + raw.count(b"{") < _MAX_BRACKETS_FOR_FAST_PATH
-    loader = _FAST if few_brackets else None
+    loader = _FAST if few_brackets and not _MAY_BE_ALIAS.search(raw) else None
     if loader is not None:
         try:
             # BaseLoader constructs only str, list and dict: no tag is ever acted on.
             data = yaml.load(raw, Loader=loader)
-        except (yaml.YAMLError, ValueError):
+        except (yaml.YAMLError, ValueError, RecursionError):
             loader = None
     if loader is None:
         data = load_bytes(raw).data
