@@ -16,7 +16,6 @@ left are reported (`Fixed.left`) for people to fix by hand.
 from __future__ import annotations
 
 import copy
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,7 +25,7 @@ from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.tokens import CommentToken
 
 from curator.lint import display_path
-from curator.load import Position, Problem, load_bytes
+from curator.load import MAX_BYTES, Position, Problem, load_bytes
 from curator.model import DIMENSIONS
 from curator.regular import read_regular
 from curator.rules import bom, crlf, deprecated_term, facet_order, no_tabs, source_url_form
@@ -69,7 +68,11 @@ class Fixed:
 # Text fixes -----------------------------------------------------------------------------
 
 TextFix = Callable[[str], tuple[str, list[Change]]]
-_TRAILING = re.compile(r"[ \t\u3000\u00a0]+$")
+_TRAILING = " \t\u3000\u00a0"  # as the rule (IL602) strips them
+# Reads of a text that `_keep_values` may make to try edits one by one: each costs a parse
+# of the whole file, and a hostile file can hold a tab on each of 100,000 lines. The edits
+# not tried are left for people (reported as such).
+_TRIES = 100
 
 
 def remove_bom(text: str) -> tuple[str, list[Change]]:
@@ -133,11 +136,13 @@ def _tab_edits(text: str) -> list[_Edit]:
 
 
 def _trailing_edits(text: str) -> list[_Edit]:
+    # rstrip, not a regular expression: a search for `[ \t]+$` takes time quadratic in a
+    # run of spaces that does not end the line (hours for a megabyte of them).
     edits: list[_Edit] = []
     for number, line in enumerate(text.split("\n")):
-        found = _TRAILING.search(line)
-        if found:
-            edits.append(_Edit(number, found.start(), len(line), "", found.start()))
+        end = len(line.rstrip(_TRAILING))
+        if end != len(line):
+            edits.append(_Edit(number, end, len(line), "", end))
     return edits
 
 
@@ -150,10 +155,19 @@ def _changes(edits: list[_Edit], code: str, description: str) -> list[Change]:
 
 
 def _apply(text: str, edits: list[_Edit]) -> str:
+    """`text` with `edits` (which do not overlap) made; each changed line is built once, so
+    that the cost does not grow with the square of the edits on a line."""
     lines = text.split("\n")
-    for edit in sorted(edits, reverse=True):  # from the right: earlier columns stay put
-        line = lines[edit.line]
-        lines[edit.line] = line[: edit.start] + edit.new + line[edit.end :]
+    by_line: dict[int, list[_Edit]] = {}
+    for edit in edits:
+        by_line.setdefault(edit.line, []).append(edit)
+    for number, on_line in by_line.items():
+        line, at = lines[number], 0
+        pieces: list[str] = []
+        for edit in sorted(on_line):
+            pieces += [line[at : edit.start], edit.new]
+            at = edit.end
+        lines[number] = "".join(pieces) + line[at:]
     return "\n".join(lines)
 
 
@@ -179,8 +193,8 @@ def _keep_values(text: str, edits: list[_Edit]) -> tuple[str, list[_Edit], list[
     everything = _apply(text, edits)
     if _reading(everything) == meaning:
         return everything, edits, []
-    left: list[_Edit] = []
-    for edit in rest:
+    left: list[_Edit] = rest[_TRIES:]
+    for edit in rest[:_TRIES]:
         if _reading(_apply(text, [*made, edit])) == meaning:
             made.append(edit)
         else:
@@ -193,7 +207,7 @@ def _repairs(text: str, edits: list[_Edit]) -> list[_Edit]:
     stops, one after another. What the parser cannot take there (a tab where indentation
     must be spaces) is not part of any value, so changing it changes none."""
     made: list[_Edit] = []
-    while True:
+    for _ in range(_TRIES):
         loaded = load_bytes(_apply(text, made).encode("utf-8"))
         syntax = [p.position for p in loaded.problems if p.kind is Problem.SYNTAX]
         if not syntax:
@@ -204,6 +218,7 @@ def _repairs(text: str, edits: list[_Edit]) -> list[_Edit]:
         if not at:
             return made
         made += at
+    return made  # still unreadable, maybe: the writer then refuses the file
 
 
 def _column_before(made: list[_Edit], line: int, column: int) -> int:
@@ -357,7 +372,8 @@ def fix_text(raw: bytes, taxonomy: Taxonomy) -> tuple[bytes, list[Change], list[
     findings of fixable rules left in those bytes for people."""
     changes: list[Change] = []
     try:
-        text = raw.decode("utf-8")
+        # A file over the size limit is refused by the writer: not worth a fix first.
+        text = raw.decode("utf-8") if len(raw) <= MAX_BYTES else None
     except UnicodeDecodeError:
         text = None
     if text is not None:

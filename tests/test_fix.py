@@ -187,6 +187,22 @@ def test_tabs_and_trailing_spaces_that_are_text_are_left_and_said_so(tmp_path):
     assert run.code == 0 and run.out == "" and "nothing to fix in 1 file" in run.err
 
 
+def test_tabs_in_a_value_cost_a_bounded_number_of_reads(monkeypatch):
+    # Each tab kept out of the all-at-once fix was tried alone, a parse of the whole file
+    # each: 50,000 tabs in one quoted value took minutes. The ones not tried are left too.
+    import curator.fix
+
+    reads: list[int] = []
+    read = curator.fix.load_bytes
+    monkeypatch.setattr(curator.fix, "load_bytes", lambda raw: reads.append(1) or read(raw))
+    title = "title: 공유 스토리지의 메타데이터 포화로 학습 처리량이 떨어졌다"
+    text = incident("IL-0001", (title, 'title: "' + "\t" * 1000 + '공유"')).encode()
+    after, changes, left = fix_text(text, TAXONOMY)
+    assert (after, changes) == (text, [])
+    assert [(c.line, c.column, c.code) for c in left] == [(2, 9, "IL601")]
+    assert len(reads) < 500
+
+
 def test_only_the_tabs_and_trailing_spaces_outside_values_are_fixed(tmp_path):
     text = incident(
         "IL-0001",
