@@ -13,6 +13,7 @@ from pydantic import ValidationError
 
 from curator.load import START, Position, load_bytes
 from curator.model import DIMENSIONS, Dimension, TaxonomyFile, Term
+from curator.regular import read_regular
 from curator.schema_errors import describe_errors
 
 
@@ -44,7 +45,8 @@ class Taxonomy:
         if not self.problems:
             return None
         first = self.problems[0]
-        where = f"{'/'.join(first.path.parts[-3:])}:{first.position.line}"  # schema/taxonomy/…
+        line, column = first.position
+        where = f"{'/'.join(first.path.parts[-3:])}:{line}:{column}"  # schema/taxonomy/…
         more = len(self.problems) - 1
         return f"{where}: {first.message}" + (f" (and {more} more)" if more else "")
 
@@ -108,7 +110,9 @@ def load_taxonomy(folder: Path) -> Taxonomy:
 
 def _load_dimension(taxonomy: Taxonomy, path: Path, dimension: Dimension) -> None:
     try:
-        raw = path.read_bytes()
+        # A regular file, never through a link, as an incident: a FIFO blocked every
+        # command, and a link to /dev/zero filled the memory.
+        raw = read_regular(path)
     except OSError as exc:
         message = f"cannot read: {exc.strerror}"
         taxonomy.sources[path.name] = message

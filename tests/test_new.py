@@ -92,7 +92,7 @@ def test_a_term_missing_because_the_taxonomy_is_broken_names_the_broken_file(tmp
         run = new(root, "--title", TITLE, "--source", SOURCE, *args)
         assert run.code == 2 and list((root / "incidents").iterdir()) == []
         assert said in run.err and "; but the taxonomy is broken: " in run.err, run.err
-        assert "schema/taxonomy/components.yaml:2: YAML syntax error" in run.err
+        assert "schema/taxonomy/components.yaml:2:1: YAML syntax error" in run.err
 
 
 def test_every_dimension_nothing_could_be_guessed_for_is_named_in_one_error(tmp_path):

@@ -279,7 +279,7 @@ def test_a_broken_taxonomy_is_noted_and_the_rest_still_judged(tmp_path, command)
     assert run.code == 0, run
     assert run.err.startswith(
         "curator: note: the taxonomy is broken, so its terms may be missing here: "
-        "schema/taxonomy/symptoms.yaml:3: "
+        "schema/taxonomy/symptoms.yaml:3:1: "
     ), run.err
     assert run.err.rstrip().endswith("see `curator lint`")
     assert "IL-0001" in run.out
