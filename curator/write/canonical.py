@@ -24,13 +24,14 @@ from __future__ import annotations
 import io
 import re
 import sys
+import warnings
 from collections.abc import Callable
 from typing import Any
 
 import yaml
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import Comment, CommentedMap, CommentedSeq, TaggedScalar
-from ruamel.yaml.error import MarkedYAMLError, YAMLError
+from ruamel.yaml.error import MarkedYAMLError, ReusedAnchorWarning, YAMLError
 from ruamel.yaml.resolver import VersionedResolver
 from ruamel.yaml.scalarstring import (
     DoubleQuotedScalarString,
@@ -127,7 +128,11 @@ def render(raw: bytes, edit: Edit | None = None) -> str:
 
 def parse(text: str) -> Any:
     try:
-        return _yaml().load(text)
+        with warnings.catch_warnings():
+            # An anchor named twice is valid YAML, and aliases never reach here (the
+            # loader refuses them): ruamel's warning was seven lines of its own source.
+            warnings.simplefilter("ignore", ReusedAnchorWarning)
+            return _yaml().load(text)
     except MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         where = Position(mark.line + 1, mark.column + 1) if mark is not None else START
