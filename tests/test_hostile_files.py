@@ -1,6 +1,8 @@
 """Entries of incidents/ that are not plain readable files, met by every command that reads
 or rewrites incident files: a file that cannot be read is a finding and the run goes on; a
 symbolic link is never replaced by the commands that rewrite files; a FIFO never blocks.
+Then hostile contents, one table per family of commands (rewriting, judging, reviewing),
+and taxonomy files that are not regular files.
 
 An unreadable regular file is a link to /proc/self/mem: reading it fails (EIO) whoever
 runs the tests, root included, where a file without read permission would still be read.
@@ -18,6 +20,8 @@ import pytest
 from conftest import REPO, run_curator, write_library
 
 from curator import fmt
+from curator.load import load_bytes
+from curator.write.comments import comments
 from incidents import incident
 
 UNREADABLE = Path("/proc/self/mem")
@@ -232,3 +236,139 @@ def test_findings_after_a_unicode_line_separator_are_on_the_line_an_editor_shows
         ("IL201", _line_of(unknown_key, "title_typo")),
         ("IL601", _line_of(unknown_key, "\t")),
     }
+
+
+# Hostile contents ---------------------------------------------------------------------------
+
+TITLE = "title: 공유 스토리지의 메타데이터 포화로 학습 처리량이 떨어졌다"
+
+
+def hostile(number: int, *replacements: tuple[str, str], tail: str = "") -> str:
+    return incident(f"IL-{number:04d}", *replacements) + tail
+
+
+DEEP = hostile(105, tail="notes:\n" + "- " * 600 + "x\n")  # no bracket: libyaml recursed
+FLOW = hostile(106, tail="notes: " + "[" * 2000 + "]" * 2000 + "\n")
+# Each alias is the anchored text again: 100 aliases to 1,000 characters read as 100,000.
+BOMB = hostile(108, tail="notes: &n " + "x" * 1000 + "\nmore:\n" + "  - *n\n" * 100)
+NUL = hostile(102, ("  - 데이터를 로컬", "  - 데이터를\x00로컬"))  # after Korean text
+
+# Contents neither `fmt` nor `fix` can rewrite, and where (line:column) the reading stops.
+CANNOT_REWRITE = {
+    "IL-0101.yaml": (("\ufeff" + hostile(101)).encode("utf-16-le"), "1:1"),
+    "IL-0102.yaml": (NUL.encode(), "22:9"),
+    "IL-0104.yaml": (hostile(104, (TITLE, 'title: "\\ud800 공유"')).encode(), "2:11"),
+    "IL-0105.yaml": (DEEP.encode(), "29:63"),
+    "IL-0106.yaml": (FLOW.encode(), "28:1007"),  # libyaml's own limit of 1,000 levels
+    "IL-0107.yaml": (hostile(107, ("title: ", "title: !incident ")).encode(), "2:8"),
+    "IL-0108.yaml": (BOMB.encode(), "30:5"),
+    "IL-0109.yaml": (hostile(109, ("title: ", 'title: "')).encode(), "28:1"),
+}
+# Contents they may rewrite, keeping every value and comment.
+REWRITABLE = {
+    "IL-0111.yaml": hostile(111, tail="<<: {status: draft}\n"),  # never merged: a key
+    "IL-0112.yaml": hostile(112).replace("title:", "&t title:"),  # one anchor on two keys
+    "IL-0113.yaml": hostile(113, ("title: 공유", "title: 공\ufeff유")),  # a BOM in a value
+    "IL-0114.yaml": hostile(114, tail="# " + " " * 400_000 + "x\n"),  # spaces mid-line
+    "IL-0115.yaml": hostile(115, (TITLE, 'title: "' + "\t" * 5000 + '공유"')),  # tabs in text
+}
+
+
+REWRITES = [(["fmt", "--check"], "format"), (["fmt"], "format"), (["fix", "--diff"], "fix")]
+
+
+@pytest.mark.parametrize(("command", "verb"), [*REWRITES, (["fix"], "fix")])
+def test_hostile_contents_are_refused_where_they_stop_or_rewritten_keeping_every_value(
+    tmp_path, command, verb
+):
+    # `fix` took hours on a long run of spaces (a quadratic search), and minutes on tabs
+    # in a value (a parse of the file for each); ruamel's warning on an anchor named twice
+    # was seven lines of its source on standard error.
+    cannot = {name: raw for name, (raw, _) in CANNOT_REWRITE.items()}
+    root = write_library(tmp_path / "lib", {"IL-0002.yaml": UNFORMATTED, **cannot, **REWRITABLE})
+    incidents = root / "incidents"
+    run = run_curator(*command, "--root", str(root), timeout=60)
+    assert run.code == 1, run
+    for name, (raw, where) in CANNOT_REWRITE.items():
+        assert f"{shown(incidents / name)}:{where}: cannot {verb}: cannot be read (" in run.err
+        assert (incidents / name).read_bytes() == raw
+    for name, text in REWRITABLE.items():
+        after = (incidents / name).read_text(encoding="utf-8")
+        assert load_bytes(after.encode()).data == load_bytes(text.encode()).data, name
+        assert comments(after) == comments(text), name
+    assert "IL-0002.yaml" in run.out + run.err  # the run went on
+    assert "Warning" not in run.err, run.err
+
+
+JUDGEMENTS = [["similar", "--all"], ["suggest", "--all"], ["search", "스토리지"]]
+
+
+@pytest.mark.parametrize("command", JUDGEMENTS)
+def test_judgements_read_no_more_than_lint_does_and_go_on(tmp_path, command):
+    # The fast loader of judgement expanded aliases (the bomb read as 100 times its size,
+    # gigabytes for a file of a megabyte) and recursed on block nesting (RecursionError,
+    # exit 2): such files are no incident to lint (IL105), and none to judge.
+    root = write_library(
+        tmp_path / "lib",
+        {"IL-0001.yaml": incident("IL-0001"), "IL-0105.yaml": DEEP, "IL-0108.yaml": BOMB},
+    )
+    run = run_curator(*command, "--root", str(root), "--format", "json", timeout=60)
+    assert run.code == 0, run
+    report = json.loads(run.out)
+    if command[0] == "search":
+        assert [result["id"] for result in report["results"]] == ["IL-0001"]
+    else:
+        assert [judged["input"] for judged in report] == ["incidents/IL-0001.yaml"]
+
+
+def test_review_reports_each_hostile_file_where_it_stops_and_judges_the_rest(tmp_path):
+    root = write_library(tmp_path / "repo", {"IL-0001.yaml": incident("IL-0001")})
+    author = ["-c", "user.name=t", "-c", "user.email=t@t.invalid"]
+    for args in (["init", "-q", "-b", "main"], ["add", "-A"], ["commit", "-qm", "base"]):
+        subprocess.run(["git", "-C", str(root), *author, *args], check=True)
+    subprocess.run(["git", "-C", str(root), "checkout", "-qb", "change"], check=True)
+    added = {"IL-0102.yaml": NUL, "IL-0105.yaml": DEEP, "IL-0108.yaml": BOMB}
+    for name, text in {**added, "IL-0002.yaml": incident("IL-0002")}.items():
+        (root / "incidents" / name).write_text(text, encoding="utf-8")
+    for args in (["add", "-A"], ["commit", "-qm", "add"]):
+        subprocess.run(["git", "-C", str(root), *author, *args], check=True)
+    run = run_curator("review", "--base", "main", "--format", "json", cwd=root, timeout=60)
+    assert run.code == 1, run
+    files = {f["path"]: f for f in json.loads(run.out)["files"]}
+    found = {
+        path: [(x["code"], x["line"], x["column"]) for x in f["findings"]]
+        for path, f in files.items()
+    }
+    assert found == {
+        "incidents/IL-0002.yaml": [],
+        "incidents/IL-0102.yaml": [("IL101", 22, 9)],
+        "incidents/IL-0105.yaml": [("IL105", 29, 63)],
+        "incidents/IL-0108.yaml": [("IL105", 30, 5)],
+    }
+    assert files["incidents/IL-0002.yaml"]["matches"][0]["id"] == "IL-0001"
+    assert all(not files[f"incidents/{name}"]["matches"] for name in added)
+
+
+@pytest.mark.parametrize("kind", ["fifo", "link"])
+def test_a_taxonomy_file_that_is_not_a_regular_file_is_a_problem_not_a_wait(tmp_path, kind):
+    # read_bytes() waited on a FIFO for ever, in every command (and read a link to
+    # /dev/zero until the memory ran out); a link is not followed, as in incidents/.
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": incident("IL-0001")})
+    causes = root / "schema" / "taxonomy" / "causes.yaml"
+    if kind == "fifo":
+        causes.unlink()
+        os.mkfifo(causes)
+    else:
+        outside = causes.rename(tmp_path / "causes.yaml")
+        causes.symlink_to(outside)
+    why = "not a regular file" if kind == "fifo" else "a symbolic link, never followed"
+    where = "schema/taxonomy/causes.yaml:1:1"
+    lint = run_curator("lint", "--root", str(root), cwd=root, timeout=60)
+    assert lint.code == 1 and f"{where}: IL303 [error] cannot read: {why}\n" in lint.out, lint
+    source = "https://example.com/report"
+    args = ("--title", "GPU 노드가 멈췄다", "--source", source, "--no-prompt")
+    new = run_curator("new", "--root", str(root), *args, "--cause", "x", timeout=60)
+    assert new.code == 2 and f"the taxonomy is broken: {where}: cannot read: {why}" in new.err
+    search = run_curator("search", "스토리지", "--root", str(root), timeout=60)
+    assert search.code == 0 and f"{where}: cannot read: {why}" in search.err, search
+    assert "IL-0001" in search.out
