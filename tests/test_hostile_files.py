@@ -249,6 +249,9 @@ def hostile(number: int, *replacements: tuple[str, str], tail: str = "") -> str:
 
 DEEP = hostile(105, tail="notes:\n" + "- " * 600 + "x\n")  # no bracket: libyaml recursed
 FLOW = hostile(106, tail="notes: " + "[" * 2000 + "]" * 2000 + "\n")
+# Where those brackets are refused depends on the libyaml build, the verdict does not:
+# libyaml 0.2.6 refuses them while scanning ahead, at its own limit of 1,000 levels
+# (28:1007); with 0.2.5 the loader stops them at MAX_DEPTH, 32 levels (28:39).
 # Each alias is the anchored text again: 100 aliases to 1,000 characters read as 100,000.
 BOMB = hostile(108, tail="notes: &n " + "x" * 1000 + "\nmore:\n" + "  - *n\n" * 100)
 NUL = hostile(102, ("  - 데이터를 로컬", "  - 데이터를\x00로컬"))  # after Korean text
@@ -259,7 +262,7 @@ CANNOT_REWRITE = {
     "IL-0102.yaml": (NUL.encode(), "22:9"),
     "IL-0104.yaml": (hostile(104, (TITLE, 'title: "\\ud800 공유"')).encode(), "2:11"),
     "IL-0105.yaml": (DEEP.encode(), "29:63"),
-    "IL-0106.yaml": (FLOW.encode(), "28:1007"),  # libyaml's own limit of 1,000 levels
+    "IL-0106.yaml": (FLOW.encode(), ("28:39", "28:1007")),  # either, see FLOW
     "IL-0107.yaml": (hostile(107, ("title: ", "title: !incident ")).encode(), "2:8"),
     "IL-0108.yaml": (BOMB.encode(), "30:5"),
     "IL-0109.yaml": (hostile(109, ("title: ", 'title: "')).encode(), "28:1"),
@@ -290,7 +293,9 @@ def test_hostile_contents_are_refused_where_they_stop_or_rewritten_keeping_every
     run = run_curator(*command, "--root", str(root), timeout=60)
     assert run.code == 1, run
     for name, (raw, where) in CANNOT_REWRITE.items():
-        assert f"{shown(incidents / name)}:{where}: cannot {verb}: cannot be read (" in run.err
+        stops = [where] if isinstance(where, str) else where
+        said = [f"{shown(incidents / name)}:{at}: cannot {verb}: cannot be read (" for at in stops]
+        assert any(line in run.err for line in said), (said, run.err)
         assert (incidents / name).read_bytes() == raw
     for name, text in REWRITABLE.items():
         after = (incidents / name).read_text(encoding="utf-8")
