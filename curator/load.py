@@ -135,7 +135,7 @@ def load_bytes(raw: bytes, max_bytes: int = MAX_BYTES) -> Loaded:
             LoadProblem(
                 Problem.TOO_LARGE,
                 START,
-                f"file is {len(raw):,} bytes; incidents are limited to {max_bytes:,} bytes",
+                f"file is {len(raw):,} bytes; curator reads files of up to {max_bytes:,} bytes",
             )
         )
         return loaded
@@ -230,8 +230,9 @@ def _syntax_problem(exc: yaml.MarkedYAMLError) -> LoadProblem:
     where = _mark(mark) if mark is not None else START
     what = exc.problem or "invalid YAML"
     if "nesting depth" in what:
-        # libyaml ≥ 0.2.5 refuses nesting past 1000 levels while scanning ahead; the same
-        # input is refused here at MAX_DEPTH on older builds. One verdict either way.
+        # libyaml 0.2.6 (PyYAML 6.0.4's wheels) refuses nesting past 1000 levels while
+        # scanning ahead; with 0.2.5 (PyYAML 6.0.3's) the same input is refused here, at
+        # MAX_DEPTH. One verdict either way, at a different place.
         return LoadProblem(Problem.FORBIDDEN, where, f"nesting deeper than {MAX_DEPTH} levels")
     if exc.context:
         what = f"{what} ({exc.context})"
