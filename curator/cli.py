@@ -388,7 +388,7 @@ def fmt_command(
     is. Exit 1 when a file could not be formatted, or with --check/--diff when one would
     change; else 0.
     """
-    library = Library.at(root)
+    library = _with_taxonomy_note(Library.at(root), "deprecated terms may be left as they are")
     write = not (check or show_diff)
     files, others = incident_files(library, _existing(paths))
     _not_incident_files(others, "format")
@@ -443,7 +443,7 @@ def fix_command(paths: tuple[Path, ...], root: Path | None, check: bool, show_di
     read or fixed safely (it is left as it is), or with --check/--diff when one would
     change; else 0. Run `curator lint` for the rest.
     """
-    library = Library.at(root)
+    library = _with_taxonomy_note(Library.at(root), "deprecated terms may be left as they are")
     write = not (check or show_diff)
     files, others = incident_files(library, _existing(paths))
     _not_incident_files(others, "fix")
@@ -635,15 +635,17 @@ def _judged_library(root: Path | None, paths: tuple[Path, ...], every: bool) -> 
     return _with_taxonomy_note(Library.at(root))
 
 
-def _with_taxonomy_note(library: Library) -> Library:
+def _with_taxonomy_note(
+    library: Library, consequence: str = "its terms may be missing here"
+) -> Library:
     """The library, having said on standard error if its taxonomy is broken: `similar`,
-    `suggest` and `search` work on with the terms that could be read, so a term or a
-    whole dimension may be missing from what they say."""
+    `suggest`, `search` and `fix` work on with the terms that could be read, so a term or
+    a whole dimension may be missing from what they say (`consequence`)."""
     problem = library.taxonomy.first_problem()
     if problem:
         click.echo(
-            f"curator: note: the taxonomy is broken, so its terms may be missing here: "
-            f"{problem}; see `curator lint`",
+            f"curator: note: the taxonomy is broken, so {consequence}: {problem}; see "
+            "`curator lint`",
             err=True,
         )
     return library

@@ -53,6 +53,23 @@ def test_every_fixable_rule_has_a_fix_and_every_fix_a_fixable_rule():
     assert {m.RULE.code for m in ALL if m.RULE.fixable} == FIXED_CODES
 
 
+def test_fix_says_when_a_broken_taxonomy_may_leave_deprecated_terms(tmp_path):
+    # It said "nothing to fix" and no more: a deprecated term of a dimension that could
+    # not be read is not replaced, and nothing told why.
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": incident("IL-0001")})
+    symptoms = root / "schema" / "taxonomy" / "symptoms.yaml"
+    symptoms.write_text("dimension: symptoms\nterms: [\n", encoding="utf-8")
+    run = run_curator("fix", "--check", "--root", str(root), cwd=root)
+    assert run.code == 0, run
+    note, *rest = run.err.splitlines()
+    assert note.startswith(
+        "curator: note: the taxonomy is broken, so deprecated terms may be left as they are: "
+        "schema/taxonomy/symptoms.yaml:3:1: "
+    ), note
+    assert note.endswith("; see `curator lint`")
+    assert rest == ["nothing to fix in 1 file"]
+
+
 def test_text_fixes_repair_even_a_file_the_parser_refuses(tmp_path):
     text = incident("IL-0001", ("title: ", "title:\t"), ("  causes:\n", "\tcauses:\n"))
     text = text.replace("status: published", "status: published  ").replace("\n", "\r\n")
