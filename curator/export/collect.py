@@ -151,7 +151,8 @@ def _field_as_read(key: str, values: dict[str, Any]) -> Any:
 @functools.cache
 def _field_adapter(key: str) -> TypeAdapter[Any]:
     field = Incident.model_fields[key]
-    return TypeAdapter(Annotated[field.annotation, field])  # its constraints, as in the model
+    form: Any = Annotated[field.annotation, field]  # made at run time; its constraints
+    return TypeAdapter(form)
 
 
 def _trimmed(value: Any) -> Any:
