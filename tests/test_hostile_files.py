@@ -169,16 +169,23 @@ def test_a_fifo_named_on_the_command_line_is_refused_not_waited_on(library, comm
     assert "not an incident file" in run.err
 
 
-def test_review_does_not_wait_on_a_fifo_in_the_checkout(tmp_path):
-    # git does not see a FIFO, so the checkout looks clean and review reads it in place.
+def committed_change(tmp_path: Path, added: dict[str, str]) -> Path:
+    """A repository whose `main` holds IL-0001 and whose branch `change` adds `added`."""
     root = write_library(tmp_path / "repo", {"IL-0001.yaml": incident("IL-0001")})
     author = ["-c", "user.name=t", "-c", "user.email=t@t.invalid"]
     for args in (["init", "-q", "-b", "main"], ["add", "-A"], ["commit", "-qm", "base"]):
         subprocess.run(["git", "-C", str(root), *author, *args], check=True)
     subprocess.run(["git", "-C", str(root), "checkout", "-qb", "change"], check=True)
-    (root / "incidents" / "IL-0002.yaml").write_text(incident("IL-0002"), encoding="utf-8")
+    for name, text in added.items():
+        (root / "incidents" / name).write_text(text, encoding="utf-8")
     for args in (["add", "-A"], ["commit", "-qm", "add"]):
         subprocess.run(["git", "-C", str(root), *author, *args], check=True)
+    return root
+
+
+def test_review_does_not_wait_on_a_fifo_in_the_checkout(tmp_path):
+    # git does not see a FIFO, so the checkout looks clean and review reads it in place.
+    root = committed_change(tmp_path, {"IL-0002.yaml": incident("IL-0002")})
     os.mkfifo(root / "incidents" / "IL-0009.yaml")
     run = run_curator("review", "--base", "main", "--format", "json", cwd=root, timeout=120)
     report = json.loads(run.out)
@@ -327,16 +334,8 @@ def test_judgements_read_no_more_than_lint_does_and_go_on(tmp_path, command):
 
 
 def test_review_reports_each_hostile_file_where_it_stops_and_judges_the_rest(tmp_path):
-    root = write_library(tmp_path / "repo", {"IL-0001.yaml": incident("IL-0001")})
-    author = ["-c", "user.name=t", "-c", "user.email=t@t.invalid"]
-    for args in (["init", "-q", "-b", "main"], ["add", "-A"], ["commit", "-qm", "base"]):
-        subprocess.run(["git", "-C", str(root), *author, *args], check=True)
-    subprocess.run(["git", "-C", str(root), "checkout", "-qb", "change"], check=True)
     added = {"IL-0102.yaml": NUL, "IL-0105.yaml": DEEP, "IL-0108.yaml": BOMB}
-    for name, text in {**added, "IL-0002.yaml": incident("IL-0002")}.items():
-        (root / "incidents" / name).write_text(text, encoding="utf-8")
-    for args in (["add", "-A"], ["commit", "-qm", "add"]):
-        subprocess.run(["git", "-C", str(root), *author, *args], check=True)
+    root = committed_change(tmp_path, {**added, "IL-0002.yaml": incident("IL-0002")})
     run = run_curator("review", "--base", "main", "--format", "json", cwd=root, timeout=60)
     assert run.code == 1, run
     files = {f["path"]: f for f in json.loads(run.out)["files"]}
