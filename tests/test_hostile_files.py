@@ -14,6 +14,7 @@ import errno
 import json
 import os
 import subprocess
+import unicodedata
 from pathlib import Path
 
 import pytest
@@ -376,3 +377,27 @@ def test_a_taxonomy_file_that_is_not_a_regular_file_is_a_problem_not_a_wait(tmp_
     search = run_curator("search", "스토리지", "--root", str(root), timeout=60)
     assert search.code == 0 and f"{where}: cannot read: {why}" in search.err, search
     assert "IL-0001" in search.out
+
+
+TITLE_OF_TEMPLATE = "title: 공유 스토리지의 메타데이터 포화로 학습 처리량이 떨어졌다"
+# ESC ] 0 ; … BEL sets a terminal's title; ESC [ 31 m turns its text red.
+ACTING_TITLE = 'title: "\\e]0;pwned\\a\\e[31m 공유 스토리지 포화\\n둘째 줄"'
+
+
+@pytest.mark.parametrize(
+    "command", [["search", "스토리지"], ["similar", "--all"], ["suggest", "--all"]]
+)
+def test_what_a_file_holds_reaches_the_terminal_as_one_line_of_text(tmp_path, command):
+    # `search` printed a title's escape sequences as they were: a file could retitle the
+    # terminal of whoever judged it, or start lines of its own in the output.
+    incidents = {
+        "IL-0001.yaml": incident("IL-0001"),
+        "IL-0002.yaml": incident("IL-0002", (TITLE_OF_TEMPLATE, ACTING_TITLE)),
+    }
+    root = write_library(tmp_path / "lib", incidents)
+    run = run_curator(*command, "--root", str(root), cwd=root)
+    assert run.code == 0, run
+    assert "IL-0002" in run.out
+    assert not [ch for ch in run.out if ch != "\n" and unicodedata.category(ch) == "Cc"]
+    lines = run.out.splitlines()
+    assert not any(line.startswith("둘째 줄") for line in lines), run.out

@@ -26,12 +26,12 @@ How, in this order:
 from __future__ import annotations
 
 import re
-import unicodedata
 from urllib.parse import quote
+
+from curator.oneline import shown
 
 ZWSP = "&#8203;"
 _MARKDOWN = re.compile(r"([\\`*_\[\]{}()#!|~$])")
-_SPACES = re.compile(r"\s+")
 # Block markers that other punctuation escaping leaves alone: `*`, `_`, `#`, `>`, `|`, `)`
 # and the fence characters are escaped or made entities wherever they are.
 _LINE_START = re.compile(r"^(?:[-+=]|[0-9]{1,9}(?=\.))")
@@ -41,20 +41,9 @@ _NOTIFIERS = re.compile(
 )
 
 
-def _flatten(text: str) -> str:
-    chars = (" " if unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") else ch for ch in text)
-    return _SPACES.sub(" ", "".join(chars)).strip()
-
-
-def shorten(text: str, limit: int) -> str:
-    """At most `limit` characters, ending in … when cut (before escaping, so that no
-    entity or escape is cut in half)."""
-    return text if len(text) <= limit else text[: max(limit - 1, 0)].rstrip() + "…"
-
-
 def inert(text: str, limit: int = 500) -> str:
     """`text` as inline Markdown that renders exactly as the characters it holds."""
-    text = shorten(_flatten(text), limit)
+    text = shown(text, limit)
     text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     text = _MARKDOWN.sub(r"\\\1", text)
     text = _LINE_START.sub(_escape_line_start, text, count=1)

@@ -16,6 +16,7 @@ from curator.library import Library
 from curator.lint import expand
 from curator.load import load_bytes
 from curator.model import DIMENSIONS
+from curator.oneline import shown
 from curator.regular import read_regular
 from curator.similarity.index import Index, Progress
 from curator.similarity.records import Record, read_record
@@ -104,20 +105,20 @@ def similar_text(results: list[tuple[Input, list[Match]]]) -> str:
         duplicates = sum(m.kind == "duplicate" for m in matches)
         related = len(matches) - duplicates
         lines.append(
-            f"{given.display} ({given.record.id}): {_count(duplicates, 'possible duplicate')}, "
-            f"{related} related"
+            f"{_input_text(given)}: {_count(duplicates, 'possible duplicate')}, {related} related"
         )
         for match in matches:
-            name = match.id + _copies_text(match.copies)
-            lines.append(f"  {match.kind:<9}  {match.score:.2f}  {name}  {match.title}")
-            lines += [f"{'':15}- {reason}" for reason in match.reasons]
+            name = shown(match.id) + _copies_text(match.copies)
+            lines.append(f"  {match.kind:<9}  {match.score:.2f}  {name}  {shown(match.title)}")
+            lines += [f"{'':15}- {shown(reason, 500)}" for reason in match.reasons]
     return "\n".join(lines) + "\n" if lines else ""
 
 
 def _copies_text(copies: list[str]) -> str:
     if not copies:
         return ""
-    return f" (and its withdrawn cop{'ies' if len(copies) > 1 else 'y'} {', '.join(copies)})"
+    named = ", ".join(map(shown, copies))
+    return f" (and its withdrawn cop{'ies' if len(copies) > 1 else 'y'} {named})"
 
 
 def suggest(
@@ -146,7 +147,7 @@ def suggest_json(
 def suggest_text(results: list[tuple[Input, dict[str, DimensionSuggestions]]]) -> str:
     lines = []
     for given, found in results:
-        lines.append(f"{given.display} ({given.record.id}):")
+        lines.append(f"{_input_text(given)}:")
         quiet = True
         for dimension in DIMENSIONS:
             for kind, items in (
@@ -155,7 +156,7 @@ def suggest_text(results: list[tuple[Input, dict[str, DimensionSuggestions]]]) -
             ):
                 for item in items:
                     quiet = False
-                    lines.append(f"  {dimension}: {kind} {item.term} ({item.score:.2f})")
+                    lines.append(f"  {dimension}: {kind} {shown(item.term)} ({item.score:.2f})")
                     lines += [f"      - {_evidence_text(e)}" for e in item.evidence]
                     if kind == "please check" and not item.evidence:
                         lines.append(
@@ -168,10 +169,11 @@ def suggest_text(results: list[tuple[Input, dict[str, DimensionSuggestions]]]) -
 
 def _evidence_text(evidence: dict[str, Any]) -> str:
     if "phrase" in evidence:
-        return f"{evidence['field']}: “{evidence['phrase']}” (matches “{evidence['alias']}”)"
+        phrase, alias = shown(evidence["phrase"]), shown(evidence["alias"])
+        return f"{evidence['field']}: “{phrase}” (matches “{alias}”)"
     similarity = evidence["similarity"]
     which = "possible duplicate" if evidence["kind"] == "duplicate" else "similar incident"
-    return f"{which} {evidence['incident']} carries it (similarity {similarity:.2f})"
+    return f"{which} {shown(evidence['incident'])} carries it (similarity {similarity:.2f})"
 
 
 def run_search(
@@ -201,22 +203,29 @@ def search_text(report: SearchReport) -> str:
     if report.recognised:
         lines.append("추천 필터 (recognised in the query):")
         lines += [
-            f"  {r.dimension}: {r.term} ({r.label}) ← “{r.phrase}”" for r in report.recognised
+            f"  {r.dimension}: {r.term} ({r.label}) ← “{shown(r.phrase)}”"
+            for r in report.recognised
         ]
     else:
         lines.append("추천 필터: no taxonomy value recognised in the query")
     if report.filters:
         applied = ", ".join(f"{d}={t}" for d, terms in report.filters.items() for t in terms)
         lines.append(f"filters applied: {applied}")
-    shown = len(report.results)
+    listed = len(report.results)
     lines.append(
         f"{report.total} matching incident{'s' * (report.total != 1)}"
-        + (f", top {shown}:" if shown else "")
+        + (f", top {listed}:" if listed else "")
     )
     for result in report.results:
-        lines.append(f"  {result.score:.2f}  {result.id}  {result.title}")
-        lines.append(f"{'':8}- {'; '.join(result.reasons)}")
+        lines.append(f"  {result.score:.2f}  {shown(result.id)}  {shown(result.title)}")
+        lines.append(f"{'':8}- {shown('; '.join(result.reasons), 500)}")
     return "\n".join(lines) + "\n"
+
+
+def _input_text(given: Input) -> str:
+    # What a file holds is shown on one line: no control character of it reaches the
+    # terminal (see `curator.oneline`).
+    return f"{shown(given.display, 1000)} ({shown(given.record.id)})"
 
 
 def _count(number: int, noun: str) -> str:
