@@ -388,7 +388,7 @@ def fmt_command(
     is. Exit 1 when a file could not be formatted, or with --check/--diff when one would
     change; else 0.
     """
-    library = _with_taxonomy_note(Library.at(root), "deprecated terms may be left as they are")
+    library = Library.at(root)
     write = not (check or show_diff)
     files, others = incident_files(library, _existing(paths))
     _not_incident_files(others, "format")

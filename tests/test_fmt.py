@@ -766,3 +766,14 @@ def test_values_yaml_would_type_keep_their_text_for_curator_and_other_tools(
         assert note in out, note
     assert "\\u" not in out and "\\x" not in out
     assert render(out.encode("utf-8")) == out
+
+
+def test_fmt_reads_no_taxonomy_and_says_nothing_of_a_broken_one(tmp_path):
+    # The layout does not depend on the taxonomy: fmt, run on every commit, neither reads
+    # it nor notes that it is broken (fix's note was once given to fmt too).
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": incident("IL-0001")})
+    symptoms = root / "schema" / "taxonomy" / "symptoms.yaml"
+    symptoms.write_text("dimension: symptoms\nterms: [\n", encoding="utf-8")
+    run = run_curator("fmt", "--check", "--root", str(root), cwd=root)
+    assert (run.code, run.out) == (0, "")
+    assert "taxonomy" not in run.err, run.err
