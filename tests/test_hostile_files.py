@@ -379,20 +379,17 @@ def test_a_taxonomy_file_that_is_not_a_regular_file_is_a_problem_not_a_wait(tmp_
     assert "IL-0001" in search.out
 
 
-TITLE_OF_TEMPLATE = "title: 공유 스토리지의 메타데이터 포화로 학습 처리량이 떨어졌다"
 # ESC ] 0 ; … BEL sets a terminal's title; ESC [ 31 m turns its text red.
 ACTING_TITLE = 'title: "\\e]0;pwned\\a\\e[31m 공유 스토리지 포화\\n둘째 줄"'
 
 
-@pytest.mark.parametrize(
-    "command", [["search", "스토리지"], ["similar", "--all"], ["suggest", "--all"]]
-)
+@pytest.mark.parametrize("command", JUDGEMENTS)
 def test_what_a_file_holds_reaches_the_terminal_as_one_line_of_text(tmp_path, command):
     # `search` printed a title's escape sequences as they were: a file could retitle the
     # terminal of whoever judged it, or start lines of its own in the output.
     incidents = {
         "IL-0001.yaml": incident("IL-0001"),
-        "IL-0002.yaml": incident("IL-0002", (TITLE_OF_TEMPLATE, ACTING_TITLE)),
+        "IL-0002.yaml": incident("IL-0002", (TITLE, ACTING_TITLE)),
     }
     root = write_library(tmp_path / "lib", incidents)
     run = run_curator(*command, "--root", str(root), cwd=root)
