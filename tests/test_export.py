@@ -63,6 +63,7 @@ class GitLibrary:
 
 
 GPU = ("    - nccl\n", "    - nccl\n    - gpu\n")  # IL-0002 carries one more component
+TITLE = "공유 스토리지의 메타데이터 포화로 학습 처리량이 떨어졌다"  # tests/incidents.py's
 
 
 def withdrawn(incident_id: str, duplicate_of: str) -> str:
@@ -364,8 +365,7 @@ def test_an_incident_released_when_a_rule_was_looser_is_still_reported(
     # v1.1.0 released IL-0005 with a control character in its title, which today's model
     # refuses. Its old version was skipped: fixed, it was reported `added`; deleted, its
     # removal was hidden ("reported, never hidden", docs/export.md).
-    title = "title: 공유 스토리지의 메타데이터 포화로 학습 처리량이 떨어졌다"
-    repo.write("IL-0005.yaml", incident("IL-0005", (title, 'title: "옛 제목\\a"')))
+    repo.write("IL-0005.yaml", incident("IL-0005", (f"title: {TITLE}", 'title: "옛 제목\\a"')))
     repo.commit("2024-03-01T00:00:00", "IL-0005")
     repo.git("tag", "v1.1.0")
     if then_deleted:
@@ -380,7 +380,7 @@ def test_an_incident_released_when_a_rule_was_looser_is_still_reported(
     if then_deleted:
         assert entries == [("IL-0005", "removed", "옛 제목\a", [])]
     else:
-        assert entries == [("IL-0005", "modified", title.removeprefix("title: "), ["title"])]
+        assert entries == [("IL-0005", "modified", TITLE, ["title"])]
 
 
 def test_a_change_of_layout_alone_moves_modified_but_is_no_change(repo, tmp_path):
@@ -933,13 +933,12 @@ def test_consumer_example_shows_the_incident_to_cite_for_an_id(repo, tmp_path):
     repo.commit("2024-03-01T00:00:00", "IL-0001 related")
     out = tmp_path / "out"
     assert run_export(repo, out).code == 0
-    title = "공유 스토리지의 메타데이터 포화로 학습 처리량이 떨어졌다"
     duplicate = run_consumer(str(out), "--id", "IL-0003")
     assert (duplicate.returncode, duplicate.stderr) == (0, "")
     assert duplicate.stdout.splitlines()[1:] == [
         "IL-0003 → IL-0001 (withdrawn as a duplicate; cite the last)",
-        f"IL-0001  published  {title}",
-        f"  related IL-0002  {title}",
+        f"IL-0001  published  {TITLE}",
+        f"  related IL-0002  {TITLE}",
         "  related IL-0004  (not available)",
     ]
     draft = run_consumer(str(out), "--id", "IL-0004")
