@@ -29,6 +29,7 @@ import json
 import random
 import shutil
 import sys
+import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -780,6 +781,15 @@ def _bom(slot: Slot, lib: Library) -> None:  # IL604
     slot.expect(0, 1, "IL604")
 
 
+def _decomposed(slot: Slot, lib: Library) -> None:  # IL605
+    # The symptom's first Korean syllable as separate jamo, as macOS file names write it.
+    i = slot.find("symptom: |") + 1
+    column = next(c for c, char in enumerate(slot.lines[i]) if "가" <= char <= "힣")
+    syllable = slot.lines[i][column]
+    slot.lines[i] = slot.lines[i].replace(syllable, unicodedata.normalize("NFD", syllable), 1)
+    slot.expect(i, column + 1, "IL605")
+
+
 # Rule code → the mutation that breaks it. IL001 (internal error) is a bug in curator and
 # IL303 (taxonomy) lives in the taxonomy, so neither is an incident mutation.
 DEFECTS: dict[str, Mutation] = {
@@ -811,6 +821,7 @@ DEFECTS: dict[str, Mutation] = {
     "IL602": _trailing,
     "IL603": _crlf,
     "IL604": _bom,
+    "IL605": _decomposed,
 }
 
 SYNTHETIC_TERMS = f"""\

@@ -2,8 +2,9 @@
 
 Two kinds of fix. Text fixes work on the characters, so that they also repair a file the
 YAML parser refuses (a tab in the indentation): byte-order mark (IL604), CR line ends
-(IL603), tabs (IL601), trailing white space (IL602). Value fixes then work on the
-round-trip tree: deprecated terms (IL302), facet lists (IL304), source URLs (IL505).
+(IL603), letters not in Unicode NFC (IL605), tabs (IL601), trailing white space (IL602).
+Value fixes then work on the round-trip tree: deprecated terms (IL302), facet lists
+(IL304), source URLs (IL505).
 A file that changes is written whole through the canonical writer, so it also comes out
 in the canonical layout; a file that cannot be fixed safely is reported and left as it is.
 
@@ -16,6 +17,7 @@ left are reported (`Fixed.left`) for people to fix by hand.
 from __future__ import annotations
 
 import copy
+import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,7 +30,15 @@ from curator.lint import display_path
 from curator.load import MAX_BYTES, Position, Problem, load_bytes
 from curator.model import DIMENSIONS
 from curator.regular import read_regular
-from curator.rules import bom, crlf, deprecated_term, facet_order, no_tabs, source_url_form
+from curator.rules import (
+    bom,
+    crlf,
+    deprecated_term,
+    facet_order,
+    no_tabs,
+    source_url_form,
+    unicode_nfc,
+)
 from curator.rules import trailing_whitespace as trailing
 from curator.taxonomy import Taxonomy
 from curator.write.atomic import write_atomic
@@ -88,6 +98,17 @@ def lf_line_ends(text: str) -> tuple[str, list[Change]]:
     fixed = text.replace("\r\n", "\n").replace("\r", "\n")
     first = text.count("\n", 0, text.index("\r")) + 1
     return fixed, [Change(first, 1, crlf.RULE.code, f"changed {count} CR/CRLF line end(s) to LF")]
+
+
+def compose(text: str) -> tuple[str, list[Change]]:
+    """Unicode NFC. It changes how letters are encoded, not which letters: the values read
+    the same to people, and now to searches too (IL605)."""
+    found = unicode_nfc.decomposed(text)
+    if found is None:
+        return text, []
+    line, column = found.position
+    what = f"composed the letters of {found.lines} line(s) (Unicode NFC)"
+    return unicodedata.normalize("NFC", text), [Change(line, column, unicode_nfc.RULE.code, what)]
 
 
 def tabs_to_spaces(text: str) -> tuple[str, list[Change]]:
@@ -234,6 +255,7 @@ def _column_before(made: list[_Edit], line: int, column: int) -> int:
 TEXT_FIXES: tuple[TextFix, ...] = (
     remove_bom,
     lf_line_ends,
+    compose,
     tabs_to_spaces,
     strip_trailing_whitespace,
 )
@@ -310,7 +332,16 @@ VALUE_FIXES: tuple[ValueFix, ...] = (
 # fixable rules.
 FIXED_CODES = frozenset(
     rule.RULE.code
-    for rule in (bom, crlf, no_tabs, trailing, deprecated_term, facet_order, source_url_form)
+    for rule in (
+        bom,
+        crlf,
+        unicode_nfc,
+        no_tabs,
+        trailing,
+        deprecated_term,
+        facet_order,
+        source_url_form,
+    )
 )
 
 

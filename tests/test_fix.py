@@ -9,6 +9,7 @@ import re
 import shutil
 import subprocess
 import sys
+import unicodedata
 from pathlib import Path
 
 import pytest
@@ -90,6 +91,39 @@ def test_text_fixes_repair_even_a_file_the_parser_refuses(tmp_path):
     assert "5 changes in 1 file" in run.err
     assert lint(Library.at(root)) == []
     assert path.read_text(encoding="utf-8") == incident("IL-0001")
+
+
+def test_fix_composes_decomposed_letters_in_values_and_comments(tmp_path):
+    # Korean as separate jamo (as macOS file names give it) in a value and in a comment,
+    # an accent as a combining mark; the rest of the file is left byte for byte.
+    nfd = unicodedata.normalize("NFD", "스토리지")
+    text = incident(
+        "IL-0001",
+        ("공유 스토리지의", f"공유 {nfd}의"),
+        ("    - nccl\n", f"    - nccl  # {nfd} 통신\n"),
+        ("Storage postmortem", "Storage post-mortem (re\u0301sume\u0301)"),
+    )
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": text})
+    path = root / "incidents" / "IL-0001.yaml"
+    assert [code for _, code in fixable_findings(root)] == ["IL605"]
+    run = run_curator("fix", cwd=root)
+    assert run.code == 0, run
+    assert run.out.splitlines() == [
+        "incidents/IL-0001.yaml:2:11: IL605 composed the letters of 3 line(s) (Unicode NFC)"
+    ]
+    assert path.read_text(encoding="utf-8") == unicodedata.normalize("NFC", text)
+    assert "    - nccl  # 스토리지 통신\n" in path.read_text(encoding="utf-8")
+    assert lint(Library.at(root)) == []
+
+
+def test_fix_leaves_a_file_that_nfc_would_make_unreadable(tmp_path):
+    # U+1FEF (GREEK VARIA) is, in NFC, the backquote, which cannot start a plain value.
+    text = incident("IL-0001", ("title: 공유", "title: \u1fefx 공유")).encode("utf-8")
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": text})
+    run = run_curator("fix", cwd=root)
+    assert run.code == 1, run
+    assert "incidents/IL-0001.yaml:2:8: cannot fix" in run.err
+    assert (root / "incidents" / "IL-0001.yaml").read_bytes() == text
 
 
 def test_value_fixes_keep_comments_and_write_the_canonical_layout(tmp_path):

@@ -68,6 +68,30 @@ SOURCES = (
             "incidents/IL-0001.yaml:25:10: IL201 [error] sources: needs at least 1 item",
             id="no source",
         ),
+        pytest.param(
+            # 학 as three jamo (as macOS file names write Korean), é as e and an accent.
+            [
+                ("  학습 처리량이", "  \u1112\u1161\u11a8습 처리량이"),
+                (
+                    "    title: Storage postmortem",
+                    "    title: Storage post-mortem (re\u0301sume\u0301)",
+                ),
+            ],
+            "incidents/IL-0001.yaml:16:3: IL605 [error] '학' is written as U+1112 U+1161 U+11A8: "
+            "not Unicode NFC (2 lines are not) (fixable)",
+            id="Korean as separate jamo",
+        ),
+        pytest.param(
+            [
+                (
+                    "    title: Storage postmortem",
+                    "    title: Storage post-mortem (re\u0301sume\u0301)",
+                )
+            ],
+            "incidents/IL-0001.yaml:27:34: IL605 [error] 'é' is written as U+0065 U+0301: "
+            "not Unicode NFC (fixable)",
+            id="a letter and a combining accent",
+        ),
     ],
 )
 def test_the_finding_is_printed_where_it_stands(tmp_path, replacements, expected):

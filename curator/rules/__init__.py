@@ -36,6 +36,7 @@ from curator.rules import (
     source_url_form,
     taxonomy_invalid,
     trailing_whitespace,
+    unicode_nfc,
     unknown_term,
     withdrawn_fields,
     yaml_syntax,
@@ -72,6 +73,7 @@ ALL: tuple[ModuleType, ...] = (
     trailing_whitespace,
     crlf,
     bom,
+    unicode_nfc,
     incident_removed,
 )
 FILE_RULES = tuple(m for m in ALL if hasattr(m, "check"))
