@@ -24,6 +24,13 @@ SOURCES = (
             id="a term of another dimension is named as such",
         ),
         pytest.param(
+            [("id: IL-0001", "id: IL-0002")],
+            "incidents/IL-0001.yaml:1:5: IL203 [error] id IL-0002 differs from the file name "
+            "IL-0001.yaml: fix the id, or, if IL-0002 is right and no other file holds it, "
+            "rename the file to IL-0002.yaml",
+            id="an id that is not the file's name",
+        ),
+        pytest.param(
             [("status: published", "status: withdrawn")],
             "incidents/IL-0001.yaml:3:9: IL205 [error] a withdrawn incident needs withdrawn_reason",
             id="withdrawn without a reason",

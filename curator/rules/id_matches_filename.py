@@ -19,6 +19,9 @@ def check(file: IncidentFile) -> FileFindings:
     yield RULE.at(
         file.display,
         file.position("id"),
-        f"id {file.incident.id} differs from the file name {file.path.name}; "
-        f"rename the file to {file.incident.id}.yaml or fix the id",
+        # Often a copy of another incident whose id was left as it was: renaming is then
+        # wrong (IL204 names the file that holds the id), so fixing the id comes first.
+        f"id {file.incident.id} differs from the file name {file.path.name}: fix the id, "
+        f"or, if {file.incident.id} is right and no other file holds it, rename the file "
+        f"to {file.incident.id}.yaml",
     )
