@@ -652,25 +652,28 @@ def _with_taxonomy_note(
 
 
 def _judge_and_print(
-    judge: Callable[[Progress], Any],
+    judge: Callable[[Progress], tuple[list[Any], list[str]]],
     to_json: Callable[[Any], Any],
     to_text: Callable[[Any], str],
     fmt: str,
     quiet: bool,
 ) -> None:
-    """Run a judgement (building the index, with its progress line) and print it."""
-    from curator.similarity.commands import BadInput
-
-    try:
-        with Progress("indexing", enabled=not quiet) as progress:
-            results = judge(progress)
-    except BadInput as exc:
-        _bad_input(str(exc))
+    """Run a judgement (building the index, with its progress line) and print it; then, on
+    standard error, why each input that could not be judged was not, and exit 2 if any.
+    Standard output holds the judgements only, so that JSON stays one parseable list."""
+    with Progress("indexing", enabled=not quiet) as progress:
+        results, not_judged = judge(progress)
     if fmt == "json":
         output = json.dumps(to_json(results), ensure_ascii=False, indent=2) + "\n"
     else:
         output = to_text(results)
     click.echo(output, nl=False)
+    if not_judged:
+        for message in not_judged:
+            click.echo(f"curator: {message}", err=True)
+        # The last line a terminal shows: how much of the output is missing.
+        given = _plural(len(results) + len(not_judged), "input")
+        _bad_input(f"{len(not_judged)} of {given} not judged")
 
 
 def _bad_input(message: str) -> NoReturn:
@@ -691,8 +694,11 @@ def similar_command(
     """The incidents most likely to describe the same event as each PATH (new files too),
     ranked, with a score in [0, 1], "duplicate" or "related", and the reasons.
 
-    Pairs already settled (related, duplicate_of, not_duplicate_of) are not shown. Exit 0
-    whatever is found; 2 when an input cannot be read. See docs/judgement.md.
+    Pairs already settled (related, duplicate_of, not_duplicate_of) are not shown. An input
+    that cannot be judged (broken YAML, not a mapping, a taxonomy file) does not stop the
+    others: after their output, it is named on standard error, with the line and column
+    where its YAML breaks. Exit 0 whatever is found; 2 when an input could not be judged.
+    See docs/judgement.md.
     """
     from curator.similarity import commands
 
@@ -718,7 +724,10 @@ def suggest_command(
     """Facets each PATH probably lacks (with the phrase or the similar incidents that
     suggest them) and facets it carries that nothing supports ("please check").
 
-    Never an error: exit 0 whatever is suggested; 2 when an input cannot be read.
+    An input that cannot be judged (broken YAML, not a mapping, a taxonomy file) does not
+    stop the others: after their output, it is named on standard error, with the line and
+    column where its YAML breaks. Exit 0 whatever is suggested; 2 when an input could not
+    be judged.
     """
     from curator.similarity import commands
 

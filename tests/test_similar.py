@@ -376,7 +376,56 @@ def test_an_incident_that_cannot_be_read_is_named_with_line_and_column(tmp_path,
     assert run.err == (
         f"curator: {tabbed}:6:1: YAML syntax error: found character that cannot start any "
         f"token (while scanning for the next token); `curator lint {tabbed}` lists every "
-        "problem\n"
+        "problem\ncurator: 1 of 1 input not judged\n"
+    )
+
+
+@pytest.mark.parametrize("fmt", ["text", "json"])
+@pytest.mark.parametrize("command", ["similar", "suggest"])
+def test_inputs_that_cannot_be_judged_are_named_and_the_others_judged(tmp_path, command, fmt):
+    # Lint's bar: a malformed file is a finding with its position, and the run goes on.
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": incident("IL-0001")})
+    good = [tmp_path / f"IL-NEW-{name}.yaml" for name in ("a", "b", "c")]
+    for path in good:
+        path.write_text(incident(path.stem), encoding="utf-8")
+    tabbed = tmp_path / "tabbed.yaml"
+    tabbed.write_text(incident("IL-NEW-t", ("  - Example", "\t- Example")), encoding="utf-8")
+    listed = tmp_path / "listed.yaml"
+    listed.write_text("- just\n- a list\n", encoding="utf-8")
+    taxonomy = root / "schema" / "taxonomy" / "causes.yaml"
+    args = [command, "--root", str(root), "--format", fmt]
+
+    run = run_curator(*args, *map(str, [good[0], tabbed, good[1], listed, taxonomy, good[2]]))
+    alone = run_curator(*args, *map(str, good))
+
+    assert alone.code == 0, alone
+    assert run.code == 2, run
+    assert run.out == alone.out  # the same judgements, in the order given
+    if fmt == "json":
+        assert [r["input"] for r in json.loads(run.out)] == list(map(str, good))
+    else:
+        headers = [line for line in run.out.splitlines() if not line.startswith(" ")]
+        assert [line.split(" (")[0] for line in headers] == list(map(str, good))
+    assert run.err.splitlines() == [
+        f"curator: {tabbed}:6:1: YAML syntax error: found character that cannot start any "
+        f"token (while scanning for the next token); `curator lint {tabbed}` lists every "
+        "problem",
+        f"curator: {listed}: not an incident file (run `curator lint {listed}`)",
+        f"curator: {taxonomy}: not an incident file (run `curator lint {taxonomy}`)",
+        "curator: 3 of 6 inputs not judged",
+    ]
+
+
+@pytest.mark.parametrize("command", ["similar", "suggest"])
+def test_json_stays_a_list_when_no_input_can_be_judged(tmp_path, command):
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": incident("IL-0001")})
+    listed = tmp_path / "listed.yaml"
+    listed.write_text("- just\n- a list\n", encoding="utf-8")
+    run = run_curator(command, str(listed), "--root", str(root), "--format", "json")
+    assert (run.code, json.loads(run.out)) == (2, []), run
+    assert run.err == (
+        f"curator: {listed}: not an incident file (run `curator lint {listed}`)\n"
+        "curator: 1 of 1 input not judged\n"
     )
 
 

@@ -1,8 +1,8 @@
 """What `curator similar`, `suggest` and `search` do, between the CLI's flags and its output.
 
-The JSON shapes here are public API (docs/judgement.md): a list with one object per input,
-in the order the inputs were given, so that inputs without an id, or with the same id, stay
-apart.
+The JSON shapes here are public API (docs/judgement.md): a list with one object per judged
+input, in the order the inputs were given, so that inputs without an id, or with the same
+id, stay apart.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ FILTER_DIMENSIONS = {
 
 
 class BadInput(Exception):
-    """An input that cannot be judged (missing, unreadable, not a YAML mapping)."""
+    """A search that cannot be run: neither a query nor a filter, or a filter naming no term."""
 
 
 @dataclass(frozen=True)
@@ -43,22 +43,27 @@ class Input:
     display: str
 
 
-def inputs(library: Library, index: Index, paths: Sequence[Path], every: bool) -> list[Input]:
-    """The incidents to judge: the files given, or with `every` the whole library."""
+def inputs(
+    library: Library, index: Index, paths: Sequence[Path], every: bool
+) -> tuple[list[Input], list[str]]:
+    """The incidents to judge: the files given, or with `every` the whole library; and, in
+    the order given, why each file given that cannot be judged is not. One bad file does not
+    keep the others from being judged, as in lint."""
     if every:
         return [
             Input(record, record.path)
             for r in index.records
             if (record := read_record(library.root / r.path, r.path)) is not None
-        ]
-    found = []
+        ], []
+    found, not_judged = [], []
     for path in expand(paths):
         display = _library_path(library, path)
         record = read_record(path, display)
         if record is None or not any(record.fields.values()):  # a taxonomy file, say
-            raise BadInput(_not_judged(path))
-        found.append(Input(record, str(path)))
-    return found
+            not_judged.append(_not_judged(path))
+        else:
+            found.append(Input(record, str(path)))
+    return found, not_judged
 
 
 def _not_judged(path: Path) -> str:
@@ -84,12 +89,12 @@ def _library_path(library: Library, path: Path) -> str:
 
 def similar(
     library: Library, paths: Sequence[Path], every: bool, top: int, progress: Progress | None = None
-) -> list[tuple[Input, list[Match]]]:
+) -> tuple[list[tuple[Input, list[Match]]], list[str]]:
+    """Each input judged, and why each input that could not be is not (see `inputs`)."""
     index = load_index(library, progress=progress)
     judge = Judge(index)
-    return [
-        (given, judge.similar(given.record, top)) for given in inputs(library, index, paths, every)
-    ]
+    found, not_judged = inputs(library, index, paths, every)
+    return [(given, judge.similar(given.record, top)) for given in found], not_judged
 
 
 def similar_json(results: list[tuple[Input, list[Match]]]) -> list[dict[str, Any]]:
@@ -123,12 +128,12 @@ def _copies_text(copies: list[str]) -> str:
 
 def suggest(
     library: Library, paths: Sequence[Path], every: bool, progress: Progress | None = None
-) -> list[tuple[Input, dict[str, DimensionSuggestions]]]:
+) -> tuple[list[tuple[Input, dict[str, DimensionSuggestions]]], list[str]]:
+    """Each input judged, and why each input that could not be is not (see `inputs`)."""
     index = load_index(library, progress=progress)
     suggester = Suggester(index, library.taxonomy)
-    return [
-        (given, suggester.suggest(given.record)) for given in inputs(library, index, paths, every)
-    ]
+    found, not_judged = inputs(library, index, paths, every)
+    return [(given, suggester.suggest(given.record)) for given in found], not_judged
 
 
 def suggest_json(
