@@ -297,7 +297,7 @@ def _terms(
 
 
 def render_draft(incident_id: str, draft: Draft) -> str:
-    """The new file's text: every field, each with a Korean hint; canonical already."""
+    """The new file's text: every field, each with a Korean hint; canonical and in NFC."""
     org_lines = [f"  - {_scalar(org)}" for org in draft.organizations]
     occurred = (
         f"occurred: {_scalar(draft.occurred)}  # 일어난 때: YYYY, YYYY-MM 또는 YYYY-MM-DD"
@@ -339,7 +339,8 @@ def render_draft(incident_id: str, draft: Draft) -> str:
         "# withdrawn_reason: |  # 철회한 까닭",
         "#   ...",
     ]
-    return render(("\n".join(lines) + "\n").encode("utf-8"))
+    # Korean typed or pasted on macOS may come as separate jamo: written composed (IL605).
+    return render(unicodedata.normalize("NFC", "\n".join(lines) + "\n").encode("utf-8"))
 
 
 def _facet_lines(facets: dict[str, list[str]]) -> list[str]:

@@ -10,6 +10,7 @@ import select
 import subprocess
 import sys
 import time
+import unicodedata
 
 import jsonschema
 from conftest import REPO, run_curator, typed_like_other_tools, write_library
@@ -61,6 +62,19 @@ def test_a_draft_from_options_is_valid_canonical_and_fully_laid_out(tmp_path):
     assert render(text.encode("utf-8")) == text  # `curator fmt` has nothing to do
     check = run_curator("lint", "--root", str(root))
     assert check.code == 0 and "IL206 [warning] placeholder id IL-NEW-nccl-h100" in check.out
+
+
+def test_korean_given_as_separate_jamo_is_written_composed(tmp_path):
+    # As macOS file names hold Korean: lint would refuse it (IL605), so `new` composes it.
+    root = write_library(tmp_path / "lib", {})
+    title, organization = (unicodedata.normalize("NFD", text) for text in (TITLE, "한국 연구소"))
+    given = ("--title", title, "--source", SOURCE, "--organization", organization)
+    run = new(root, *given, "--cause", "software-defect")
+    assert run.code == 0, run
+    path = root / "incidents" / "IL-NEW-nccl-h100.yaml"
+    data = load_bytes(path.read_bytes()).data
+    assert (data["title"], data["organizations"]) == (TITLE, ["한국 연구소"])
+    assert [f.code for f in lint(Library.at(root))] == ["IL206"]
 
 
 def test_what_other_yaml_tools_would_type_is_written_quoted(tmp_path):
