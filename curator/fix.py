@@ -41,6 +41,7 @@ from curator.rules import (
 )
 from curator.rules import trailing_whitespace as trailing
 from curator.taxonomy import Taxonomy
+from curator.textnorm import STREAM_SAFE_RUN, long_run
 from curator.write.atomic import write_atomic
 from curator.write.canonical import Refused, Unparsable, render, unreadable
 from curator.write.comments import comments
@@ -102,10 +103,20 @@ def lf_line_ends(text: str) -> tuple[str, list[Change]]:
 
 def compose(text: str) -> tuple[str, list[Change]]:
     """Unicode NFC. It changes how letters are encoded, not which letters: the values read
-    the same to people, and now to searches too (IL605)."""
+    the same to people, and now to searches too (IL605). Not over a run of more than 30
+    combining marks, which no text needs and which NFC takes minutes to put in order."""
     found = unicode_nfc.decomposed(text)
     if found is None:
         return text, []
+    run = long_run(text)
+    if run is not None:
+        line = text.count("\n", 0, run) + 1
+        where = Position(line, run - (text.rfind("\n", 0, run) + 1) + 1)
+        raise Refused(
+            where,
+            f"more than {STREAM_SAFE_RUN} combining marks in a row (beyond Unicode's "
+            "stream-safe limit, UAX #15); fix it by hand",
+        )
     line, column = found.position
     what = f"composed the letters of {found.lines} line(s) (Unicode NFC)"
     return unicodedata.normalize("NFC", text), [Change(line, column, unicode_nfc.RULE.code, what)]

@@ -12,7 +12,6 @@ import hashlib
 import json
 import os
 import re
-import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,6 +22,7 @@ from curator.model import DIMENSIONS, PARTIAL_DATE_PATTERN, parse_partial_date, 
 from curator.rules import source_url_form
 from curator.rules.bare_mention import bare_mentions
 from curator.taxonomy import Taxonomy, fold
+from curator.textnorm import normalized
 from curator.urls import url_problem
 from curator.write.atomic import write_atomic
 from curator.write.canonical import render
@@ -165,7 +165,7 @@ def slug_for(title: str, source_url: str) -> str:
 
 
 def _ascii_words(text: str) -> list[str]:
-    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    ascii_text = normalized("NFKD", text).encode("ascii", "ignore").decode()
     return re.findall(r"[a-z0-9]+", ascii_text.lower())
 
 
@@ -340,7 +340,7 @@ def render_draft(incident_id: str, draft: Draft) -> str:
         "#   ...",
     ]
     # Korean typed or pasted on macOS may come as separate jamo: written composed (IL605).
-    return render(unicodedata.normalize("NFC", "\n".join(lines) + "\n").encode("utf-8"))
+    return render(normalized("NFC", "\n".join(lines) + "\n").encode("utf-8"))
 
 
 def _facet_lines(facets: dict[str, list[str]]) -> list[str]:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import difflib
 import hashlib
-import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,6 +14,7 @@ from curator.load import START, Position, load_bytes
 from curator.model import DIMENSIONS, Dimension, TaxonomyFile, Term
 from curator.regular import read_regular
 from curator.schema_errors import describe_errors
+from curator.textnorm import normalized
 
 
 @dataclass(frozen=True)
@@ -96,7 +96,7 @@ class Taxonomy:
 
 def fold(text: str) -> str:
     """Case-, width- and separator-insensitive form used to compare names."""
-    text = unicodedata.normalize("NFKC", text).casefold()
+    text = normalized("NFKC", text).casefold()
     return "".join(ch for ch in text if ch.isalnum())
 
 

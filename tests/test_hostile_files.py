@@ -334,6 +334,32 @@ def test_judgements_read_no_more_than_lint_does_and_go_on(tmp_path, command):
         assert [judged["input"] for judged in report] == ["incidents/IL-0001.yaml"]
 
 
+# 200,000 pairs of accents out of canonical order (800 KB): CPython puts a run of combining
+# marks in order with an insertion sort, in time the square of its length.
+ACCENTS = hostile(116, ("title: 공유", "title: a" + "\u0301\u0323" * 200_000 + " 공유"))
+
+
+def test_a_long_run_of_accents_costs_its_length_not_its_square(tmp_path):
+    # lint took minutes on it (IL605 normalised the line), `similar` and `search` as long
+    # (their index normalises every text), and `fix` would have.
+    files = {"IL-0001.yaml": incident("IL-0001"), "IL-0116.yaml": ACCENTS}
+    root = write_library(tmp_path / "lib", files)
+    path = root / "incidents" / "IL-0116.yaml"
+    lint = run_curator("lint", "--root", str(root), "--no-cache", "--format", "json", timeout=60)
+    found = [(f["line"], f["column"], f["code"], f["fixable"]) for f in json.loads(lint.out)]
+    assert found == [(2, 8, "IL605", False)], lint  # not fixable: `fix` leaves such a run
+    fix = run_curator("fix", "--root", str(root), timeout=60)
+    assert fix.code == 1, fix
+    assert f"{shown(path)}:2:9: cannot fix: more than 30 combining marks in a row" in fix.err
+    assert path.read_text(encoding="utf-8") == ACCENTS
+    for command in JUDGEMENTS:
+        run = run_curator(*command, "--root", str(root), "--format", "json", timeout=60)
+        assert run.code == 0, run
+        report = json.loads(run.out)
+        judged = report["results"] if command[0] == "search" else report
+        assert len(judged) == 2, (command, judged)
+
+
 def test_review_reports_each_hostile_file_where_it_stops_and_judges_the_rest(tmp_path):
     added = {"IL-0102.yaml": NUL, "IL-0105.yaml": DEEP, "IL-0108.yaml": BOMB}
     root = committed_change(tmp_path, {**added, "IL-0002.yaml": incident("IL-0002")})

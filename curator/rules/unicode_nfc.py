@@ -13,7 +13,9 @@ from typing import NamedTuple
 
 from curator.findings import Severity
 from curator.load import Position
+from curator.rules._spaces import not_fixable
 from curator.rules.base import FileFindings, IncidentFile, Rule
+from curator.textnorm import long_run
 
 RULE = Rule(
     code="IL605",
@@ -24,13 +26,13 @@ RULE = Rule(
     passing="title: GPU 각 장애\n",
     fixable=True,
 )
-_LONGEST = 8  # code points one composed letter is looked for in (Hangul needs 3)
+_LONGEST = 8  # code points of one letter and its marks shown (a Korean syllable has 3)
 
 
 class Decomposed(NamedTuple):
     position: Position  # of the first letter that NFC writes otherwise
-    letter: str  # that letter, as NFC writes it
-    written: str  # and as the file writes it
+    letter: str  # that letter and its marks, as NFC writes them
+    written: str  # and as the file writes them (up to 8 code points)
     lines: int  # how many lines are not in NFC
 
 
@@ -39,31 +41,60 @@ def check(file: IncidentFile) -> FileFindings:
     if found is None:
         return
     points = " ".join(f"U+{ord(c):04X}" for c in found.written)
-    yield RULE.at(
+    points += " …" if len(found.written) == _LONGEST else ""
+    finding = RULE.at(
         file.display,
         found.position,
         f"{found.letter!r} is written as {points}: not Unicode NFC"
         + (f" ({found.lines} lines are not)" if found.lines > 1 else ""),
     )
+    # `curator fix` leaves a text with a run of marks no text needs (see `fix.compose`).
+    yield finding if long_run(file.loaded.text or "") is None else not_fixable(finding)
 
 
 def decomposed(text: str | None) -> Decomposed | None:
-    """Where `text` is not in NFC, or None if it is (the usual case, told in C)."""
+    """Where `text` is not in NFC, or None if it is (the usual case, told in C). Nothing
+    longer than a letter is normalised: a line of accents out of order costs the square of
+    its length to normalise (see `curator.textnorm`)."""
     if text is None or text.isascii() or unicodedata.is_normalized("NFC", text):
         return None
     lines = text.split("\n")  # lines as editors and curator.load count them
     numbers = [n for n, line in enumerate(lines, 1) if not unicodedata.is_normalized("NFC", line)]
     line = lines[numbers[0] - 1]
-    composed = unicodedata.normalize("NFC", line)
-    # (A line not in NFC differs from its NFC within their common length.)
-    start = next(i for i, (a, b) in enumerate(zip(line, composed, strict=False)) if a != b)
-    letter = composed[start]
-    written = next(
-        (
-            line[start:end]
-            for end in range(start + 1, min(len(line), start + _LONGEST) + 1)
-            if unicodedata.normalize("NFC", line[start:end]) == letter
-        ),
-        line[start],
-    )
+    start = _letter_start(line, _shortest_not_nfc(line) - 1)
+    end = start + 1
+    while end < min(len(line), start + _LONGEST) and _attaches(line[end]):
+        end += 1
+    written = line[start:end]
+    letter = unicodedata.normalize("NFC", written)
     return Decomposed(Position(numbers[0], start + 1), letter, written, len(numbers))
+
+
+def _shortest_not_nfc(line: str) -> int:
+    """The length of the shortest start of `line` that is not in NFC (a line not in NFC
+    has one; what is not in NFC stays so whatever follows it)."""
+    low, high = 1, len(line)
+    while low < high:
+        middle = (low + high) // 2
+        if unicodedata.is_normalized("NFC", line[:middle]):
+            low = middle + 1
+        else:
+            high = middle
+    return low
+
+
+def _letter_start(line: str, index: int) -> int:
+    """Back from `index` to the character that the marks and jamo there attach to."""
+    while index > 0 and _attaches(line[index]):
+        index -= 1
+    return index
+
+
+def _attaches(char: str) -> bool:
+    """A combining mark, or a Korean vowel or final consonant jamo (which NFC composes
+    with the jamo before it, though Unicode counts them as starters)."""
+    return (
+        bool(unicodedata.combining(char))
+        or "\u1160" <= char <= "\u11ff"
+        or "\ud7b0" <= char <= "\ud7ff"
+    )

@@ -9,9 +9,9 @@ written in Latin script. Each is reduced to one lower-case spelling.
 from __future__ import annotations
 
 import re
-import unicodedata
 
 from curator.similarity.text import ENGLISH_STOPWORDS, words
+from curator.textnorm import normalized
 
 _MAGNITUDES = {
     "천": 1_000, "만": 10_000, "억": 100_000_000,
@@ -110,7 +110,7 @@ _SMALLEST_BARE_NUMBER = 10
 
 def entities(text: str) -> set[str]:
     """The distinctive entities of `text`, each in one canonical lower-case spelling."""
-    text = unicodedata.normalize("NFKC", text)
+    text = normalized("NFKC", text)
     found = set()
     for match in _ENTITY.finditer(text):
         kind = match.lastgroup

@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import hashlib
 import re
-import unicodedata
 from functools import lru_cache
 
 import numpy as np
+
+from curator.textnorm import normalized
 
 HANGUL_FIRST, HANGUL_LAST = 0xAC00, 0xD7A3
 _TOKEN = re.compile(r"[가-힣]+|[a-z\u00e0-\u024f]+[0-9]*[a-z\u00e0-\u024f0-9]*|[0-9]+")
@@ -52,7 +53,7 @@ ENGLISH_STOPWORDS = words(
 
 def normalise(text: str) -> str:
     """NFKC (full-width → ASCII, compatibility jamo → syllables) and case folding."""
-    return unicodedata.normalize("NFKC", text).casefold()
+    return normalized("NFKC", text).casefold()
 
 
 @lru_cache(maxsize=65536)
