@@ -1,0 +1,279 @@
+"""Where each rule draws its line, and what it says there: the cases that the broken
+examples (one per rule) leave open. Each test here was written against a changed copy of a
+rule (a flipped comparison, a dropped condition, an emptied message) that every other rule
+test still passed."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+from conftest import REPO, write_library
+
+from curator.library import Library
+from curator.lint import lint, parse_incident
+from curator.rules import (
+    bare_mention,
+    comment_in_text,
+    facet_order,
+    narrative_missing,
+    no_tabs,
+    occurred_in_future,
+    trailing_whitespace,
+)
+from curator.rules.base import IncidentFile
+from curator.taxonomy import Taxonomy, load_taxonomy
+from incidents import incident
+
+TODAY = dt.date(2026, 1, 15)
+TITLE = "title: 공유 스토리지의 메타데이터 포화로 학습 처리량이 떨어졌다"
+Found = tuple[int, int, str]
+
+
+@pytest.fixture(scope="module")
+def taxonomy() -> Taxonomy:
+    return load_taxonomy(REPO / "schema" / "taxonomy")
+
+
+def read(text: str, taxonomy: Taxonomy, today: dt.date = TODAY) -> IncidentFile:
+    path = Path("IL-0001.yaml")
+    return parse_incident(path, path.name, text.encode(), taxonomy, today)
+
+
+def check(rule: ModuleType, text: str, taxonomy: Taxonomy, today: dt.date = TODAY) -> list[Found]:
+    """(line, column, message) of each finding of one file rule on IL-0001.yaml."""
+    return [(f.line, f.column, f.message) for f in rule.check(read(text, taxonomy, today))]
+
+
+def lint_library(
+    tmp_path: Path, files: dict[str, str], code: str
+) -> list[tuple[str, int, int, str]]:
+    """(path, line, column, message) of each `code` finding of lint on a small library."""
+    root = write_library(tmp_path / "lib", files)
+    findings = lint(Library.at(root), cwd=root, today=TODAY, jobs=1)
+    return [(f.path, f.line, f.column, f.message) for f in findings if f.code == code]
+
+
+def test_il501_names_the_url_and_what_is_wrong_with_it(tmp_path):
+    text = incident("IL-0001", ("https://example.com", "http://example.com"))
+    assert lint_library(tmp_path, {"IL-0001.yaml": text}, "IL501") == [
+        (
+            "incidents/IL-0001.yaml",
+            26,
+            10,
+            "source URL 'http://example.com/postmortems/IL-0001' uses http; sources must be https",
+        )
+    ]
+
+
+def test_il502_a_withdrawn_incident_that_is_no_duplicate_of_the_other_still_shares(tmp_path):
+    # Withdrawn, but not as a duplicate of IL-0002: nothing says they are one event.
+    withdrawn = incident(
+        "IL-0001",
+        ("status: published", "status: withdrawn\nwithdrawn_reason: 출처가 잘못됐다."),
+        ("postmortems/IL-0001", "postmortems/x"),
+    )
+    published = incident("IL-0002", ("postmortems/IL-0002", "postmortems/x"))
+    found = lint_library(tmp_path, {"IL-0001.yaml": withdrawn, "IL-0002.yaml": published}, "IL502")
+    tail = "; if it is the same event, withdraw one with duplicate_of"
+    assert found == [
+        (
+            "incidents/IL-0001.yaml",
+            27,
+            10,
+            f"https://example.com/postmortems/x is also cited by IL-0002{tail}",
+        ),
+        (
+            "incidents/IL-0002.yaml",
+            26,
+            10,
+            f"https://example.com/postmortems/x is also cited by IL-0001{tail}",
+        ),
+    ]
+
+
+def test_il401_names_the_field_and_the_missing_id(tmp_path):
+    text = incident("IL-0001", ("sources:", "related:\n  - IL-9999\nsources:"))
+    assert lint_library(tmp_path, {"IL-0001.yaml": text}, "IL401") == [
+        ("incidents/IL-0001.yaml", 26, 5, "related names IL-9999, but no incident has that id")
+    ]
+
+
+def test_il205_duplicate_of_on_a_published_incident_names_the_field_and_the_status(tmp_path):
+    files = {
+        "IL-0001.yaml": incident("IL-0001", ("sources:", "duplicate_of: IL-0002\nsources:")),
+        "IL-0002.yaml": incident("IL-0002"),
+    }
+    assert lint_library(tmp_path, files, "IL205") == [
+        (
+            "incidents/IL-0001.yaml",
+            25,
+            15,
+            "duplicate_of is only for withdrawn incidents (status is published)",
+        )
+    ]
+
+
+@pytest.mark.parametrize(
+    ("occurred", "today", "future"),
+    [
+        ("2026", dt.date(2026, 1, 1), False),  # a year that has begun: not after today
+        ("2026", dt.date(2025, 12, 31), True),
+        ("2026-02", dt.date(2026, 1, 31), True),
+        ("2026-02", dt.date(2026, 2, 1), False),
+        ("2026-02-03", dt.date(2026, 2, 2), True),
+        ("2026-02-03", dt.date(2026, 2, 3), False),
+    ],
+)
+def test_il503_a_partial_date_is_in_the_future_only_once_it_begins_after_today(
+    taxonomy, occurred, today, future
+):
+    text = incident("IL-0001", ("occurred: 2024-05", f"occurred: {occurred}"))
+    expected = [(4, 11, f"occurred {occurred} is after today ({today.isoformat()})")]
+    assert check(occurred_in_future, text, taxonomy, today) == (expected if future else [])
+
+
+@pytest.mark.parametrize(
+    ("terms", "expected"),
+    [
+        # A repeat is reported where it repeats; the order is not, until the repeat is gone.
+        (["nccl", "infiniband", "nccl"], [(13, 7, "'nccl' is already listed in components")]),
+        (
+            ["cni", "nccl", "infiniband"],  # reported at the first term out of place
+            [(12, 7, "components are not in alphabetical order; expected cni, infiniband, nccl")],
+        ),
+    ],
+)
+def test_il304_reports_a_repeat_or_the_first_term_out_of_order(taxonomy, terms, expected):
+    listed = "".join(f"    - {term}\n" for term in terms)
+    text = incident("IL-0001", ("    - nccl\n", listed))
+    assert check(facet_order, text, taxonomy) == expected
+
+
+def test_il108_one_space_and_a_comment_after_a_quoted_value_drops_nothing(taxonomy):
+    text = incident("IL-0001", (TITLE, 'title: "공유 스토리지 #3" # 원문 제목'))
+    assert check(comment_in_text, text, taxonomy) == []
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        (  # the field is named as a path, list indexes in brackets
+            "  - Example",
+            "  - Example # 주최 기관",
+            (6, 13, "`# 주최 기관` is a YAML comment, not part of organizations[0]"),
+        ),
+        (
+            "    title: Storage postmortem",
+            "    title: Storage postmortem #3",
+            (27, 31, "`#3` is a YAML comment, not part of sources[0].title"),
+        ),
+    ],
+)
+def test_il108_names_the_field_that_loses_the_text(taxonomy, old, new, expected):
+    tail = "; quote the whole value if it belongs to it, or set a comment off with two spaces "
+    line, column, start = expected
+    assert check(comment_in_text, incident("IL-0001", (old, new)), taxonomy) == [
+        (line, column, start + tail + "before `#`")
+    ]
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("sources:", "related:\n  - IL-0002 # 같은 날\nsources:"),  # a list, but of ids
+        ("    - capacity-limit", "    - capacity-limit # 원인"),  # three deep, not a source
+        ("postmortems/IL-0001", "postmortems/IL-0001 # 원문"),  # a source's url is no text
+    ],
+)
+def test_il108_a_comment_after_a_value_that_is_no_text_is_fine(taxonomy, old, new):
+    assert check(comment_in_text, incident("IL-0001", (old, new)), taxonomy) == []
+
+
+LACKS = "published incident lacks 'lessons'; fill it from the source or keep the incident a draft"
+LESSONS = "lessons: |\n  작은 규모 시험으로는 알 수 없었다.\n"
+ACTION = "  - 데이터를 로컬 디스크로 옮겼다."
+
+
+@pytest.mark.parametrize(
+    ("replacements", "expected"),
+    [
+        ([(LESSONS, "")], [(3, 9, "error", LACKS)]),  # at the status that asks for it
+        (
+            [(ACTION, f"{ACTION}\n  - TODO")],  # a list item: named by its list
+            [(23, 5, "error", "'actions' holds a placeholder; write the text")],
+        ),
+        (
+            [("status: published", "status: draft"), (ACTION, f"{ACTION}\n  - TODO")],
+            [(23, 5, "warning", "'actions' holds a placeholder; leave it out instead")],
+        ),
+        ([("status: published", "status: draft"), (LESSONS, "")], []),
+    ],
+)
+def test_il402_says_what_is_missing_or_a_placeholder_and_where(taxonomy, replacements, expected):
+    file = read(incident("IL-0001", *replacements), taxonomy)
+    found = [(f.line, f.column, f.severity.value, f.message) for f in narrative_missing.check(file)]
+    assert found == expected
+
+
+NOTIFIES = "would notify someone on GitHub; drop the @ or wrap it in backticks"
+
+
+def test_il504_a_mention_in_a_source_title_counts_and_one_in_its_url_does_not(taxonomy):
+    text = incident(
+        "IL-0001",
+        ("postmortems/IL-0001", "postmortems/IL-0001?by=@ops"),
+        ("title: Storage postmortem", "title: Storage postmortem by @ops-team"),
+    )
+    message = f"bare mention '@ops-team' {NOTIFIES}"
+    assert check(bare_mention, text, taxonomy) == [(27, 34, message)]
+
+
+def test_il504_reports_a_mention_in_a_list_item_once(taxonomy):
+    # The item's line is in two spans, the item's and its list's: one finding.
+    text = incident("IL-0001", (ACTION, "  - 운영팀 @ops 에 알렸다."))
+    assert check(bare_mention, text, taxonomy) == [(22, 9, f"bare mention '@ops' {NOTIFIES}")]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        incident("IL-0001", ("lessons: |", "lessons: |  ")),
+        # The header on the last line, and the file's end right after it.
+        incident("IL-0001", (LESSONS, "")) + "lessons: |  ",
+    ],
+)
+def test_il602_white_space_after_a_block_header_is_no_text_and_fixable(taxonomy, text):
+    # The block's text starts on the line after `|`: what follows `|` is not the value.
+    file = read(text, taxonomy)
+    found = [(f.line, f.column, f.fixable) for f in trailing_whitespace.check(file)]
+    assert found == [(text.count("\n", 0, text.index("lessons: |")) + 1, 11, True)]
+
+
+def test_il602_a_blank_line_of_a_block_is_its_text(taxonomy):
+    # (Its first line included: the block's text starts at column 1 of the line after `|`.)
+    text = incident("IL-0001", ("lessons: |\n", "lessons: |\n \n"))
+    file = read(text, taxonomy)
+    assert [(f.line, f.column, f.fixable) for f in trailing_whitespace.check(file)] == [
+        (24, 1, False)
+    ]
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        (TITLE, TITLE.replace(" ", "\t", 1), (2, 7, True)),  # a separator, not text
+        ("sources:", "# 출처\t확인\nsources:", (25, 5, False)),  # a comment's text
+        ("sources:", "# 출처\t\nsources:", (25, 5, True)),  # ends a comment: not its text
+        ("status: published", "status: published # 확인\t중", (3, 23, False)),  # one space
+        ("status: published", "status: published  #\t확인", (3, 21, False)),  # right after `#`
+    ],
+)
+def test_il601_a_tab_is_fixable_unless_it_is_in_a_value_or_a_comment(taxonomy, old, new, expected):
+    file = read(incident("IL-0001", (old, new)), taxonomy)
+    line, column, fixable = expected
+    assert [(f.line, f.column, f.message, f.fixable) for f in no_tabs.check(file)] == [
+        (line, column, "tab character; use spaces", fixable)
+    ]
