@@ -277,3 +277,21 @@ def test_il601_a_tab_is_fixable_unless_it_is_in_a_value_or_a_comment(taxonomy, o
     assert [(f.line, f.column, f.message, f.fixable) for f in no_tabs.check(file)] == [
         (line, column, "tab character; use spaces", fixable)
     ]
+
+
+EMPTY_ACTIONS = (f"actions:\n{ACTION}", "actions: []")
+
+
+@pytest.mark.parametrize(
+    ("replacements", "expected"),
+    [
+        ([EMPTY_ACTIONS], [(3, 9, "error", LACKS.replace("lessons", "actions"))]),
+        ([("status: published", "status: draft"), EMPTY_ACTIONS], []),  # a draft may
+        ([("lessons:", "follow_ups: []\nlessons:")], []),  # optional: [] says there were none
+    ],
+)
+def test_il402_an_empty_list_is_a_missing_field(taxonomy, replacements, expected):
+    # `actions: []` passed as a published incident's actions: only its items were checked.
+    file = read(incident("IL-0001", *replacements), taxonomy)
+    found = [(f.line, f.column, f.severity.value, f.message) for f in narrative_missing.check(file)]
+    assert found == expected

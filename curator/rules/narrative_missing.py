@@ -35,8 +35,6 @@ _PLACEHOLDER = re.compile(
 
 
 def is_placeholder(value: Any) -> bool:
-    if isinstance(value, list):
-        return not value or all(is_placeholder(item) for item in value)
     return not isinstance(value, str) or bool(_PLACEHOLDER.match(value)) or not value.strip()
 
 
@@ -47,7 +45,7 @@ def check(file: IncidentFile) -> FileFindings:
     published = incident.status == "published"
     for name in (*NARRATIVE_FIELDS, "follow_ups"):
         value = getattr(incident, name)
-        if value is None:
+        if value is None or value == []:  # `actions: []` tells no more than no actions
             if published and name != "follow_ups":
                 yield RULE.at(
                     file.display,
