@@ -231,10 +231,17 @@ def test_il504_a_mention_in_a_source_title_counts_and_one_in_its_url_does_not(ta
     assert check(bare_mention, text, taxonomy) == [(27, 34, message)]
 
 
-def test_il504_reports_a_mention_in_a_list_item_once(taxonomy):
-    # The item's line is in two spans, the item's and its list's: one finding.
-    text = incident("IL-0001", (ACTION, "  - 운영팀 @ops 에 알렸다."))
-    assert check(bare_mention, text, taxonomy) == [(22, 9, f"bare mention '@ops' {NOTIFIES}")]
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        (ACTION, "  - 운영팀 @ops 에 알렸다.", (22, 9)),
+        ("organizations:\n  - Example", "organizations: [Example, 운영팀 @ops]", (5, 30)),
+    ],
+)
+def test_il504_reports_a_mention_in_a_list_item_once(taxonomy, old, new, expected):
+    # (In a flow list, the line is in the span of each of its items.)
+    text = incident("IL-0001", (old, new))
+    assert check(bare_mention, text, taxonomy) == [(*expected, f"bare mention '@ops' {NOTIFIES}")]
 
 
 @pytest.mark.parametrize(
@@ -295,3 +302,16 @@ def test_il402_an_empty_list_is_a_missing_field(taxonomy, replacements, expected
     file = read(incident("IL-0001", *replacements), taxonomy)
     found = [(f.line, f.column, f.severity.value, f.message) for f in narrative_missing.check(file)]
     assert found == expected
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        # The line after a block is none of its text (bug: it was read as the block's).
+        (LESSONS, f"{LESSONS}# @reviewer 확인\n", []),
+        (ACTION, f"{ACTION}\n# @reviewer 확인", []),  # nor the line after a list
+        (LESSONS, f"{LESSONS[:-1]} @ops\n", [(24, 24, f"bare mention '@ops' {NOTIFIES}")]),
+    ],
+)
+def test_il504_reads_the_lines_of_a_block_and_no_further(taxonomy, old, new, expected):
+    assert check(bare_mention, incident("IL-0001", (old, new)), taxonomy) == expected

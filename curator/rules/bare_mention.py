@@ -45,6 +45,7 @@ _TEXT_FIELDS = (
     "withdrawn_reason",
     "organizations",
 )
+_LISTS = frozenset({("actions",), ("follow_ups",), ("organizations",)})
 
 
 def _text_spans(file: IncidentFile) -> Iterator[tuple[Position, Position]]:
@@ -52,8 +53,8 @@ def _text_spans(file: IncidentFile) -> Iterator[tuple[Position, Position]]:
     if document is None:
         return
     for path, span in document.value_spans.items():
-        if not path:
-            continue
+        if not path or path in _LISTS:
+            continue  # (a list's items are read one by one: its span runs on to the next key)
         if path[0] in _TEXT_FIELDS or (path[0] == "sources" and path[-1] in ("title", "publisher")):
             yield span
 
@@ -64,7 +65,9 @@ def check(file: IncidentFile) -> FileFindings:
     lines = file.loaded.text.split("\n")  # lines as editors and curator.load count them
     seen: set[int] = set()
     for start, end in _text_spans(file):
-        for number in range(start.line, min(end.line, len(lines)) + 1):
+        # A block ends at the start of the line after it, which is none of its text.
+        last = end.line - 1 if end.column == 1 and end.line > start.line else end.line
+        for number in range(start.line, min(last, len(lines)) + 1):
             if number in seen:
                 continue
             seen.add(number)
