@@ -21,6 +21,7 @@ from curator.rules import (
     narrative_missing,
     no_tabs,
     occurred_in_future,
+    source_url_form,
     trailing_whitespace,
 )
 from curator.rules.base import IncidentFile
@@ -315,3 +316,17 @@ def test_il402_an_empty_list_is_a_missing_field(taxonomy, replacements, expected
 )
 def test_il504_reads_the_lines_of_a_block_and_no_further(taxonomy, old, new, expected):
     assert check(bare_mention, incident("IL-0001", (old, new)), taxonomy) == expected
+
+
+def test_il504_reads_the_last_line_of_a_value_on_several_lines(taxonomy):
+    text = incident(
+        "IL-0001", (TITLE, 'title: "공유 스토리지의 메타데이터 포화로\n  @ops 가 보고했다"')
+    )
+    assert check(bare_mention, text, taxonomy) == [(3, 3, f"bare mention '@ops' {NOTIFIES}")]
+
+
+def test_il505_lowers_the_host_and_leaves_the_user_name_as_it_is(taxonomy):
+    text = incident("IL-0001", ("https://example.com", "https://User@Example.com:443"))
+    assert check(source_url_form, text, taxonomy) == [
+        (26, 10, "write the source URL as https://User@example.com/postmortems/IL-0001")
+    ]
