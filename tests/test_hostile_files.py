@@ -360,6 +360,28 @@ def test_a_long_run_of_accents_costs_its_length_not_its_square(tmp_path):
         assert len(judged) == 2, (command, judged)
 
 
+# A word of 100,000 capitals that no name pattern ends (the `_`), and a line of 100,000
+# capitalised words: entities tried three overlapping runs of letters on the first (in time
+# the cube of its length: hours for 10 KB) and read the whole line again for each word of
+# the second (the square).
+CAPITALS = hostile(117, (TITLE, 'title: "' + "A" * 100_000 + '_ 공유 스토리지"'))
+WORDS = hostile(118, ("lessons: |\n", "lessons: |\n  " + "Abc " * 100_000 + "\n"))
+
+
+@pytest.mark.parametrize("command", JUDGEMENTS)
+def test_names_in_a_long_line_cost_its_length_not_its_square(tmp_path, command):
+    files = {"IL-0001.yaml": incident("IL-0001"), "IL-0117.yaml": CAPITALS, "IL-0118.yaml": WORDS}
+    root = write_library(tmp_path / "lib", files)
+    run = run_curator(*command, "--root", str(root), "--format", "json", timeout=60)
+    assert run.code == 0, run
+    report = json.loads(run.out)
+    judged = report["results"] if command[0] == "search" else report
+    assert len(judged) == 3, (command, judged)
+    entities = run_curator("search", "Abc", "--root", str(root), "--format", "json", timeout=60)
+    reasons = {r["id"]: r["reasons"] for r in json.loads(entities.out)["results"]}
+    assert "mentions abc" in reasons["IL-0118"], reasons  # the words are still names
+
+
 def test_review_reports_each_hostile_file_where_it_stops_and_judges_the_rest(tmp_path):
     added = {"IL-0102.yaml": NUL, "IL-0105.yaml": DEEP, "IL-0108.yaml": BOMB}
     root = committed_change(tmp_path, {**added, "IL-0002.yaml": incident("IL-0002")})

@@ -79,7 +79,9 @@ _ENTITY = re.compile(
             r"(?:[-_.][A-Za-z0-9]+)*(?![\w-]))",
             # Two capitals or more (NCCL, MegaScale, iDRAC, GitHub), dotted and hyphenated
             # names (systemd-networkd, redis-py, slack.com), error constants (CUDA_ERROR_X).
-            r"(?P<name>(?<![\w.-])(?:[A-Za-z]*[A-Z][A-Za-z]*[A-Z][A-Za-z]*"
+            # (Two capitals are looked for ahead, not matched by three overlapping runs of
+            # letters: on a long word without an end, those were tried in cubic time.)
+            r"(?P<name>(?<![\w.-])(?:(?=[a-z]*[A-Z][a-z]*[A-Z])[A-Za-z]+"
             r"|[a-z][a-z0-9]*(?:[-.][a-z0-9]+)+|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)(?![\w-]))",
             r"(?P<capitalised>(?<![\w.-])[A-Z][a-z][a-z0-9]+(?![\w-]))",
         ]
@@ -112,10 +114,17 @@ def entities(text: str) -> set[str]:
     """The distinctive entities of `text`, each in one canonical lower-case spelling."""
     text = normalized("NFKC", text)
     found = set()
+    line = (0, -1, False)  # the line of the last capitalised word: start, end, in title case
     for match in _ENTITY.finditer(text):
         kind = match.lastgroup
         value = _CANONICAL[kind](match) if kind else None
-        if value and (kind != "capitalised" or not _in_title_case(match)):
+        if value and kind == "capitalised":
+            # Each line is read once: a line of 100,000 such words was read 100,000 times.
+            if match.start() > line[1]:
+                line = _line_at(text, match.start())
+            if line[2]:
+                continue
+        if value:
             found.add(value)
     return found
 
@@ -173,12 +182,13 @@ def _capitalised(match: re.Match[str]) -> str | None:
     return word
 
 
-def _in_title_case(match: re.Match[str]) -> bool:
-    """Whether the line of `match` is a title in title case, where capitals are style, not
-    names: "Scaling Large Language Model Training"."""
-    text, at = match.string, match.start()
+def _line_at(text: str, at: int) -> tuple[int, int, bool]:
+    """The line of `text` holding `at`: its start, its end, and whether it is a title in
+    title case, where capitals are style, not names: "Scaling Large Language Model Training"."""
+    start = text.rfind("\n", 0, at) + 1
     end = text.find("\n", at)
-    return _title_case(text[text.rfind("\n", 0, at) + 1 : end if end >= 0 else len(text)])
+    end = len(text) if end < 0 else end
+    return start, end, _title_case(text[start:end])
 
 
 _LONG_LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z'’-]{3,}")
