@@ -15,6 +15,7 @@ import json
 import os
 import subprocess
 import unicodedata
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -380,6 +381,21 @@ def test_names_in_a_long_line_cost_its_length_not_its_square(tmp_path, command):
     entities = run_curator("search", "Abc", "--root", str(root), "--format", "json", timeout=60)
     reasons = {r["id"]: r["reasons"] for r in json.loads(entities.out)["results"]}
     assert "mentions abc" in reasons["IL-0118"], reasons  # the words are still names
+
+
+# 100,000 list items, each line ending in a tab (IL601 and IL602), half of them with a tab
+# inside the value too: each finding looked through every value of the file for its place
+# (lint took 21 s on 100 KB of them, half an hour on a megabyte).
+TABS = hostile(119, ("actions:\n", "actions:\n" + '  - a\t\n  - "a\tb"\n' * 50_000))
+
+
+def test_a_finding_on_every_line_costs_the_lines_not_their_square(tmp_path):
+    root = write_library(tmp_path / "lib", {"IL-0119.yaml": TABS})
+    run = run_curator("lint", "--root", str(root), "--no-cache", "--format", "json", timeout=60)
+    assert run.code == 1, run
+    found = Counter((f["code"], f["fixable"]) for f in json.loads(run.out))
+    # The tab after a value is fixable, the one inside a value is not (it is text).
+    assert found == {("IL601", True): 50_000, ("IL601", False): 50_000, ("IL602", True): 50_000}
 
 
 def test_review_reports_each_hostile_file_where_it_stops_and_judges_the_rest(tmp_path):

@@ -7,7 +7,7 @@ text that only its author may change (the finding is then not marked fixable).
 
 from curator.findings import Severity
 from curator.load import Position
-from curator.rules._spaces import inside, not_fixable, scalar_spans
+from curator.rules._spaces import Spans, inside, not_fixable, scalar_spans
 from curator.rules.base import FileFindings, IncidentFile, Rule
 
 RULE = Rule(
@@ -25,7 +25,7 @@ def check(file: IncidentFile) -> FileFindings:
     if file.loaded.text is None:
         return
     lines = file.loaded.text.split("\n")
-    spans: list[tuple[Position, Position]] | None = None  # worked out for the few that need it
+    spans: Spans | None = None  # worked out for the few that need it
     for number, line in enumerate(lines, start=1):
         line = line.removesuffix("\r")
         stripped = line.rstrip(" \t\u3000\u00a0")
@@ -34,5 +34,5 @@ def check(file: IncidentFile) -> FileFindings:
             finding = RULE.at(file.display, where, "trailing white space")
             spans = scalar_spans(file.loaded.document, lines) if spans is None else spans
             # Any of the run may be text: in `key: <space><U+3000>` the U+3000 is the value.
-            run = (Position(number, column) for column in range(where.column, len(line) + 1))
-            yield not_fixable(finding) if any(inside(spans, at) for at in run) else finding
+            text = inside(spans, where, Position(number, len(line)))
+            yield not_fixable(finding) if text else finding
