@@ -398,6 +398,22 @@ def test_a_finding_on_every_line_costs_the_lines_not_their_square(tmp_path):
     assert found == {("IL601", True): 50_000, ("IL601", False): 50_000, ("IL602", True): 50_000}
 
 
+# A placeholder, then 400,000 spaces, then text (IL402): two runs of white space one beside
+# the other in its pattern were tried at every split of the spaces (eight minutes).
+LESSONS = "lessons: |\n  작은 규모 시험으로는 알 수 없었다.\n"
+SPACED = {
+    "IL-0120.yaml": hostile(120, (LESSONS, "lessons: TODO" + " " * 400_000 + "나중에 쓴다\n")),
+    "IL-0121.yaml": hostile(121, (LESSONS, "lessons: TODO" + " " * 400_000 + ".\n")),
+}
+
+
+def test_a_long_run_of_spaces_after_a_placeholder_costs_its_length(tmp_path):
+    root = write_library(tmp_path / "lib", SPACED)
+    run = run_curator("lint", "--root", str(root), "--no-cache", "--format", "json", timeout=60)
+    found = [(f["path"][-12:], f["line"], f["code"]) for f in json.loads(run.out)]
+    assert found == [("IL-0121.yaml", 23, "IL402")], run  # text after the spaces: no placeholder
+
+
 def test_review_reports_each_hostile_file_where_it_stops_and_judges_the_rest(tmp_path):
     added = {"IL-0102.yaml": NUL, "IL-0105.yaml": DEEP, "IL-0108.yaml": BOMB}
     root = committed_change(tmp_path, {**added, "IL-0002.yaml": incident("IL-0002")})
