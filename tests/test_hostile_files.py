@@ -414,6 +414,26 @@ def test_a_long_run_of_spaces_after_a_placeholder_costs_its_length(tmp_path):
     assert found == [("IL-0121.yaml", 23, "IL402")], run  # text after the spaces: no placeholder
 
 
+# Two files of 27,000 sources each citing one URL (IL502): each citation was compared with
+# every other one (16 s for one megabyte of them, minutes for two).
+CITATION = "  - url: https://e.co/a\n    title: x\n"
+CITING = {
+    f"IL-{n:04d}.yaml": hostile(n, ("sources:\n", "sources:\n" + CITATION * 27_000))
+    for n in (122, 123)
+}
+
+
+def test_a_url_cited_by_every_source_costs_the_citations_not_their_square(tmp_path):
+    root = write_library(tmp_path / "lib", CITING)
+    run = run_curator("lint", "--root", str(root), "--no-cache", "--format", "json", timeout=60)
+    assert run.code == 1, run
+    found = Counter((f["path"][-12:], f["code"], f["message"][:40]) for f in json.loads(run.out))
+    assert found == {
+        ("IL-0122.yaml", "IL502", "https://e.co/a is also cited by IL-0123;"): 27_000,
+        ("IL-0123.yaml", "IL502", "https://e.co/a is also cited by IL-0122;"): 27_000,
+    }
+
+
 def test_review_reports_each_hostile_file_where_it_stops_and_judges_the_rest(tmp_path):
     added = {"IL-0102.yaml": NUL, "IL-0105.yaml": DEEP, "IL-0108.yaml": BOMB}
     root = committed_change(tmp_path, {**added, "IL-0002.yaml": incident("IL-0002")})

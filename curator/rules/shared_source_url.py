@@ -35,16 +35,21 @@ def check_library(library: LibraryView) -> FileFindings:
     for cited in citing.values():
         if len(cited) < 2:
             continue  # nearly every URL: cited once
+        # Each file once: a file citing a URL 10,000 times was compared 10,000² times.
+        files = list({id(summary): summary for summary, _ in cited}.values())
+        named: dict[int, str] = {}  # per file, the others citing the URL, as said
         for summary, url in cited:
-            others = [
-                other.id.value if other.id else other.display
-                for other, _ in cited
-                if other is not summary and not _settled(summary, other)
-            ]
-            if others:
+            if id(summary) not in named:
+                others = {
+                    other.id.value if other.id else other.display
+                    for other in files
+                    if other is not summary and not _settled(summary, other)
+                }
+                named[id(summary)] = ", ".join(sorted(others))
+            if named[id(summary)]:
                 yield RULE.at(
                     summary.display,
                     url.position,
-                    f"{url.value} is also cited by {', '.join(sorted(set(others)))}; if it is the "
+                    f"{url.value} is also cited by {named[id(summary)]}; if it is the "
                     "same event, withdraw one with duplicate_of",
                 )
