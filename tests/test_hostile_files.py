@@ -434,6 +434,36 @@ def test_a_url_cited_by_every_source_costs_the_citations_not_their_square(tmp_pa
     }
 
 
+# 15,000 comments above one line of 15,000 values, and 20,000 items under a comment in each
+# of two keys that `fmt` puts in the other order: for each comment, `fmt` went through every
+# node after it, and looked for its place among every comment of the same text (minutes).
+OVER_ONE_LINE = hostile(
+    124, ("actions:\n", "actions:\n" + "  #\n" * 15_000 + "  - [" + "a, " * 15_000 + "a]\n")
+)
+SWAPPED = (
+    "zz:\n"
+    + "  # c\n  - a\n" * 20_000
+    + hostile(125, ("actions:\n", "actions:\n" + "  # c\n  - a\n" * 20_000))
+)
+
+
+def test_many_comments_cost_their_number_not_its_square(tmp_path):
+    files = {"IL-0124.yaml": OVER_ONE_LINE, "IL-0125.yaml": SWAPPED}
+    root = write_library(tmp_path / "lib", files)
+    run = run_curator("fmt", "--root", str(root), timeout=60)
+    assert run.code == 0, run
+    for name, text in files.items():
+        after = (root / "incidents" / name).read_text(encoding="utf-8")
+        assert after != text, name
+        assert load_bytes(after.encode()).data == load_bytes(text.encode()).data, name
+        assert comments(after) == comments(text), name
+    assert (
+        (root / "incidents" / "IL-0125.yaml")
+        .read_text(encoding="utf-8")
+        .endswith("zz:\n" + "  # c\n  - a\n" * 20_000)
+    )  # actions, a key of the model, comes first now, each comment still above its item
+
+
 def test_review_reports_each_hostile_file_where_it_stops_and_judges_the_rest(tmp_path):
     added = {"IL-0102.yaml": NUL, "IL-0105.yaml": DEEP, "IL-0108.yaml": BOMB}
     root = committed_change(tmp_path, {**added, "IL-0002.yaml": incident("IL-0002")})
