@@ -528,3 +528,23 @@ def test_what_a_file_holds_reaches_the_terminal_as_one_line_of_text(tmp_path, co
     assert not [ch for ch in run.out if ch != "\n" and unicodedata.category(ch) == "Cc"]
     lines = run.out.splitlines()
     assert not any(line.startswith("둘째 줄") for line in lines), run.out
+
+
+def test_a_file_with_more_findings_than_a_report_holds_is_reviewed_errors_first(tmp_path):
+    # 6,000 trailing spaces (warnings) above 6,000 tabs (errors): 12,000 findings, more than
+    # the 10,000 a report holds per file (its reader's bound). `review` ended in an internal
+    # error (exit 2); now the errors are kept first and the rest counted.
+    items = "  - 공백 \n" * 6000 + "  - 탭\t값\n" * 6000
+    hostile_text = hostile(117, ("actions:\n", "actions:\n" + items))
+    root = committed_change(tmp_path, {"IL-0117.yaml": hostile_text})
+    out, summary = tmp_path / "review.json", tmp_path / "summary.md"
+    env = {"GITHUB_STEP_SUMMARY": str(summary)}  # the full report (the comment is cut)
+    args = ("--base", "main", "--format", "github", "--json-out", str(out))
+    run = run_curator("review", *args, cwd=root, env=env, timeout=120)
+    assert run.code == 1, run
+    (file,) = [f for f in json.loads(out.read_text())["files"] if f["path"].endswith("0117.yaml")]
+    codes = [finding["code"] for finding in file["findings"]]
+    assert (len(codes), file["findings_omitted"]) == (10_000, 2_000)
+    assert codes[:6000] == ["IL601"] * 6000 and set(codes[6000:]) == {"IL602"}
+    said = "… and 2000 more findings, not in this report: `curator lint incidents/IL-0117.yaml`"
+    assert said in summary.read_text(encoding="utf-8")

@@ -27,7 +27,14 @@ from curator.model import DIMENSIONS, Dimension
 from curator.regular import read_regular
 from curator.review import git
 from curator.review.git import FileChange
-from curator.review.model import FacetJudgement, FileReview, Match, ReportFinding, Review
+from curator.review.model import (
+    MAX_FINDINGS,
+    FacetJudgement,
+    FileReview,
+    Match,
+    ReportFinding,
+    Review,
+)
 from curator.rules import facet_order, incident_removed
 from curator.taxonomy import Taxonomy
 
@@ -176,8 +183,18 @@ def _broken_by_change(path: str, tree: Path, caused: Sequence[Finding]) -> FileR
         id=_text(data, "id"),
         title=_text(data, "title"),
         facets=_facets(data),
-        findings=[ReportFinding.of(f) for f in caused if f.path == path],
+        **_bounded([ReportFinding.of(f) for f in caused if f.path == path]),
     )
+
+
+def _bounded(findings: list[ReportFinding]) -> dict[str, Any]:
+    """A file's findings as a report holds them: at most MAX_FINDINGS, errors first when
+    some must go (the review's verdict rests on them), and how many went. A hostile file
+    can hold a finding on each of 500,000 lines."""
+    if len(findings) <= MAX_FINDINGS:
+        return {"findings": findings}
+    kept = sorted(findings, key=lambda f: f.severity != "error")[:MAX_FINDINGS]
+    return {"findings": kept, "findings_omitted": len(findings) - MAX_FINDINGS}
 
 
 class JudgeFactory(Protocol):
@@ -262,7 +279,7 @@ def _file_review(
         id=_text(data, "id"),
         title=_text(data, "title"),
         facets=facets,
-        findings=own,
+        **_bounded(own),
         matches=live.matches(path) if live else [],
         suggestions=suggestions,
         facets_to_paste=to_paste(facets, suggestions, taxonomy),

@@ -198,6 +198,12 @@ def _file_section(file: FileReview, links: Links, review: Review) -> str:
         if found:
             items = [_finding(f, links, sha) for f in found]
             lines += ["", f"**{severity}**", "", *_folded(items, severity.lower())]
+    if file.findings_omitted:
+        lines += [
+            "",
+            f"… and {_plural(file.findings_omitted, 'more finding')}, not in this "
+            f"report: `curator lint {inert(file.path, 200)}` lists them all.",
+        ]
     if any(f.code in STOPPING for f in file.errors()):
         lines += ["", _NOT_CHECKED]
     if file.duplicates():

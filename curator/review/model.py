@@ -26,6 +26,7 @@ Change = Literal["added", "changed", "renamed", "removed", "unchanged"]
 # Generous bounds: real reports are far below them; a forged artifact cannot make the
 # renderers walk millions of entries.
 _MANY = 10_000
+MAX_FINDINGS: Final = _MANY  # per file; the rest is counted (`FileReview.findings_omitted`)
 
 
 class _Value(BaseModel):
@@ -104,6 +105,12 @@ class FileReview(_Value):
         default_factory=dict, description="The facets the incident carries at the head."
     )
     findings: list[ReportFinding] = Field(default_factory=list, max_length=_MANY)
+    findings_omitted: int = Field(
+        default=0,
+        ge=0,
+        description="Findings of this file beyond the 10,000 the report holds (errors are "
+        "kept first); `curator lint PATH` lists them all.",
+    )
     matches: list[Match] = Field(default_factory=list, max_length=_MANY)
     suggestions: list[FacetJudgement] = Field(default_factory=list, max_length=len(DIMENSIONS))
     duplicate_of: Match | None = Field(
