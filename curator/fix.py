@@ -27,7 +27,7 @@ from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.tokens import CommentToken
 
 from curator.lint import display_path
-from curator.load import MAX_BYTES, Position, Problem, load_bytes
+from curator.load import MAX_BYTES, Position, Problem, load_bytes, position_at
 from curator.model import DIMENSIONS
 from curator.regular import read_regular
 from curator.rules import (
@@ -79,7 +79,6 @@ class Fixed:
 # Text fixes -----------------------------------------------------------------------------
 
 TextFix = Callable[[str], tuple[str, list[Change]]]
-_TRAILING = " \t\u3000\u00a0"  # as the rule (IL602) strips them
 # Reads of a text that `_keep_values` may make to try edits one by one: each costs a parse
 # of the whole file, and a hostile file can hold a tab on each of 100,000 lines. The edits
 # not tried are left for people (reported as such).
@@ -110,10 +109,8 @@ def compose(text: str) -> tuple[str, list[Change]]:
         return text, []
     run = long_run(text)
     if run is not None:
-        line = text.count("\n", 0, run) + 1
-        where = Position(line, run - (text.rfind("\n", 0, run) + 1) + 1)
         raise Refused(
-            where,
+            position_at(text, run),
             f"more than {STREAM_SAFE_RUN} combining marks in a row (beyond Unicode's "
             "stream-safe limit, UAX #15); fix it by hand",
         )
@@ -172,7 +169,7 @@ def _trailing_edits(text: str) -> list[_Edit]:
     # run of spaces that does not end the line (hours for a megabyte of them).
     edits: list[_Edit] = []
     for number, line in enumerate(text.split("\n")):
-        end = len(line.rstrip(_TRAILING))
+        end = len(line.rstrip(trailing.WHITE_SPACE))
         if end != len(line):
             edits.append(_Edit(number, end, len(line), "", end))
     return edits

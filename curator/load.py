@@ -66,6 +66,13 @@ class Position(NamedTuple):
 START = Position(1, 1)
 
 
+def position_at(text: str, offset: int) -> Position:
+    """Where `text[offset]` stands: lines counted by LF (as editors and the rules count
+    them), columns in characters."""
+    line_start = text.rfind("\n", 0, offset) + 1
+    return Position(text.count("\n", 0, offset) + 1, offset - line_start + 1)
+
+
 class Problem(enum.Enum):
     """What can go wrong before there is a document at all. Each has a rule module."""
 
@@ -188,9 +195,7 @@ def _at_lf_lines(text: str) -> Callable[[Position], Position]:
     def moved(position: Position) -> Position:
         if position.line > len(starts):
             return position
-        offset = starts[position.line - 1] + position.column - 1
-        line_start = text.rfind("\n", 0, offset) + 1
-        return Position(text.count("\n", 0, offset) + 1, offset - line_start + 1)
+        return position_at(text, starts[position.line - 1] + position.column - 1)
 
     return functools.cache(moved)
 
@@ -246,7 +251,7 @@ def _reader_problem(exc: yaml.YAMLError, text: str) -> LoadProblem:
         # Korean text lines later than it is.)
         raw = text.encode("utf-8")[:position] if _OFFSETS_IN_BYTES else None
         before = raw.decode("utf-8", errors="ignore") if raw is not None else text[:position]
-        where = Position(before.count("\n") + 1, len(before) - (before.rfind("\n") + 1) + 1)
+        where = position_at(before, len(before))
     else:
         where = START
     problem = getattr(exc, "reason", None) or str(exc).splitlines()[0]

@@ -5,7 +5,7 @@ CRLF. `curator fix` converts the file.
 """
 
 from curator.findings import Severity
-from curator.load import Position
+from curator.load import position_at
 from curator.rules.base import FileFindings, IncidentFile, Rule
 
 RULE = Rule(
@@ -23,12 +23,9 @@ def check(file: IncidentFile) -> FileFindings:
     text = file.loaded.text
     if text is None or "\r" not in text:
         return
-    first = text.index("\r")
-    line = text.count("\n", 0, first) + 1
-    column = first - (text.rfind("\n", 0, first) + 1) + 1
     count = text.count("\r\n") or text.count("\r")
     yield RULE.at(
         file.display,
-        Position(line, column),
+        position_at(text, text.index("\r")),
         f"{count} line{'s' if count != 1 else ''} end with CR/CRLF; use LF",
     )

@@ -19,6 +19,7 @@ RULE = Rule(
     passing="title: GPU 장애\n",
     fixable=True,
 )
+WHITE_SPACE = " \t\u3000\u00a0"  # what counts as trailing (and what `curator fix` strips)
 
 
 def check(file: IncidentFile) -> FileFindings:
@@ -28,7 +29,7 @@ def check(file: IncidentFile) -> FileFindings:
     spans: Spans | None = None  # worked out for the few that need it
     for number, line in enumerate(lines, start=1):
         line = line.removesuffix("\r")
-        stripped = line.rstrip(" \t\u3000\u00a0")
+        stripped = line.rstrip(WHITE_SPACE)
         if stripped != line:
             where = Position(number, len(stripped) + 1)
             finding = RULE.at(file.display, where, "trailing white space")
