@@ -529,3 +529,32 @@ def test_the_false_duplicate_block_names_the_flagged_ids_and_only_when_there_are
     )
     forged = comment(duplicate("IL-1\n```\n@everyone")).split("```yaml\n")[-1]
     assert forged.startswith("not_duplicate_of:\n  - IL-0000  # the incident it was taken for\n")
+
+
+def test_a_file_too_big_for_the_comment_still_shows_its_first_errors_and_counts_the_rest():
+    path = "incidents/IL-NEW-huge.yaml"
+    errors = [
+        finding(n, "IL301", f"'term-{n}' is not a term of causes", path=path)
+        for n in range(1, 3001)
+    ]
+    warnings = [
+        finding(n, "IL602", "trailing white space", "warning", path=path) for n in range(1, 2001)
+    ]
+    huge = FileReview(path=path, change="added", id="IL-NEW-huge", findings=[*errors, *warnings])
+    small = FileReview(
+        path="incidents/IL-NEW-small.yaml",
+        change="added",
+        findings=[finding(4, "IL203", "id mismatch", path="incidents/IL-NEW-small.yaml")],
+    )
+    text = render(Review(base=BASE, head=HEAD, files=[huge, small]), LINKS, COMMENT)
+    assert utf16_length(text) <= COMMENT_LIMIT and "This report was trimmed" in text
+    section = text.split("#### 📄 ")[1]
+    assert section.startswith(f"[{path}]")
+    shown = re.findall(r"· \*\*IL301\*\* · 'term-(\d+)'", section)
+    assert shown == ["1", "2", "3", "4", "5"]
+    assert f"[line 1]({OURS}blob/{HEAD}/{path}#L1)" in section
+    assert "- … and 2995 more errors, in the full report" in section
+    assert "- … and 1995 more warnings, in the full report" in section
+    # The other file with an error is whole too, and nothing is left out.
+    assert "#### 📄 [incidents/IL-NEW-small.yaml]" in text and "**IL203**" in text
+    assert "more file" not in text

@@ -5,7 +5,8 @@ section per changed file that has something to say, most important first (`_rank
 how to reproduce and how to settle a false duplicate. Every string from the review passes
 through `inert()`; links are built only by `Links`. The text never exceeds the size limit it
 is given: past it, every file section shrinks to one line, the most important are made
-whole again while they fit (`_fit`), and a note says where the full report is.
+whole again while they fit, or shortened to the first entries of each list (`_fit`), and a
+note says where the full report is.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 from curator import __version__
 from curator.model import DIMENSIONS, ID_PATTERN, TERM_ID_PATTERN
@@ -153,12 +155,18 @@ def _rank(file: FileReview) -> int:
 
 
 class _Section:
-    """One changed file, in full and as one line (for when the comment must shrink)."""
+    """One changed file: in full; shortened to the first entries of each list; and as one
+    line (the last two for when the comment must shrink)."""
 
     def __init__(self, file: FileReview, links: Links, review: Review) -> None:
         self.rank = _rank(file)
         self.full = _file_section(file, links, review)
         self.compact = f"- {_file_title(file, links, review)}: {_tally(file)}\n"
+        self._parts = (file, links, review)
+
+    @cached_property
+    def short(self) -> str:
+        return _file_section(*self._parts, at_most=VISIBLE)
 
 
 def _file_title(file: FileReview, links: Links, review: Review) -> str:
@@ -180,7 +188,11 @@ def _tally(file: FileReview) -> str:
     return ", ".join(_plural(n, noun) for n, noun in counts if n) or "see the full report"
 
 
-def _file_section(file: FileReview, links: Links, review: Review) -> str:
+def _file_section(
+    file: FileReview, links: Links, review: Review, at_most: int | None = None
+) -> str:
+    """The file's section; with `at_most`, each list cut to its first entries, the rest
+    counted (for a file whose whole section does not fit the comment)."""
     change: str = file.change
     if change == "unchanged" and file.errors():
         change = "not changed here, but broken by this change"
@@ -197,7 +209,7 @@ def _file_section(file: FileReview, links: Links, review: Review) -> str:
     for severity, found in (("Errors", file.errors()), ("Warnings", file.warnings())):
         if found:
             items = [_finding(f, links, sha) for f in found]
-            lines += ["", f"**{severity}**", "", *_folded(items, severity.lower())]
+            lines += ["", f"**{severity}**", "", *_listed(items, severity.lower(), at_most)]
     if file.findings_omitted:
         lines += [
             "",
@@ -207,18 +219,23 @@ def _file_section(file: FileReview, links: Links, review: Review) -> str:
     if any(f.code in STOPPING for f in file.errors()):
         lines += ["", _NOT_CHECKED]
     if file.duplicates():
-        lines += ["", "**Possible duplicates**", "", *_matches(file.duplicates(), links, review)]
+        lines += [
+            "",
+            "**Possible duplicates**",
+            "",
+            *_matches(file.duplicates(), links, review, at_most),
+        ]
     if file.related():
-        table = _matches(file.related(), links, review)
+        table = _matches(file.related(), links, review, at_most)
         lines += ["", *_details(f"{_plural(len(file.related()), 'related incident')}", table)]
     if file.missing():
         lines += ["", "**Suggested facets** — add them if the evidence holds:", ""]
-        lines += _folded([_judgement(d, t) for d, t in file.missing()], "suggestions")
+        lines += _listed([_judgement(d, t) for d, t in file.missing()], "suggestions", at_most)
     if file.facets_to_paste:
         lines += ["", "Ready to paste:", "", *_snippet(file)]
     if file.unsupported():
         lines += ["", "**Facets nothing in the text supports** — please check:", ""]
-        lines += _folded([_judgement(d, t) for d, t in file.unsupported()], "facets")
+        lines += _listed([_judgement(d, t) for d, t in file.unsupported()], "facets", at_most)
     return "\n".join(lines) + "\n"
 
 
@@ -230,9 +247,12 @@ def _finding(finding: ReportFinding, links: Links, sha: str) -> str:
     return f"- {where} · **{finding.code}** · {inert(finding.message)}{fix}"
 
 
-def _matches(matches: Sequence[Match], links: Links, review: Review) -> list[str]:
+def _matches(
+    matches: Sequence[Match], links: Links, review: Review, at_most: int | None = None
+) -> list[str]:
+    shown = min(50, at_most or 50)
     rows = ["| incident | title | score | reasons |", "| --- | --- | --- | --- |"]
-    for match in matches[:50]:
+    for match in matches[:shown]:
         name = inert(match.id, 60)
         url = _match_url(match, links, review)
         where = f" ({ON_BASE})" if match.on_base else ""
@@ -242,8 +262,8 @@ def _matches(matches: Sequence[Match], links: Links, review: Review) -> list[str
             f"| {link(name, url) if url else name}{where} | {title} | {match.score:.2f} "
             f"| {reasons} |"
         )
-    if len(matches) > 50:
-        rows.append(f"| … | {len(matches) - 50} more in the full report | | |")
+    if len(matches) > shown:
+        rows.append(f"| … | {len(matches) - shown} more in the full report | | |")
     return rows
 
 
@@ -309,6 +329,15 @@ def _snippet(file: FileReview) -> list[str]:
             new = (dimension, term) in suggested and term not in had
             lines.append(f"    - {term}{'  # suggested' if new else ''}")
     return [*lines, "```"]
+
+
+def _listed(items: list[str], what: str, at_most: int | None) -> list[str]:
+    """All the items (folded past the first few), or the first `at_most` and a count."""
+    if at_most is None:
+        return _folded(items, what)
+    if len(items) <= at_most:
+        return items
+    return [*items[:at_most], f"- … and {len(items) - at_most} more {what}, in the full report"]
 
 
 def _folded(items: list[str], what: str) -> list[str]:
@@ -381,8 +410,10 @@ def _trimmed(
 def _fit(sections: list[_Section], room: int, measure: Measure) -> list[str]:
     """The sections (most important first) within `room`: first every one as a line, as
     far as they go, so that no file with an error or a possible duplicate is left out for
-    one with advice; then in the same order each made whole while it fits. Once a section
-    cannot be whole, none of a lower rank is: advice never takes an error's place."""
+    one with advice; then in the same order each made whole while it fits, or else
+    shortened to the first entries of its lists (a file with thousands of findings still
+    shows its first errors). Once a section cannot be whole, none of a lower rank is:
+    advice never takes an error's place."""
     parts: list[str] = []
     for section in sections:
         cost = measure(section.compact) + 1  # + 1: the line break that joins it
@@ -398,6 +429,11 @@ def _fit(sections: list[_Section], room: int, measure: Measure) -> list[str]:
         if extra <= room:
             parts[i] = section.full
             room -= extra
-        elif cut_at_rank is None:
+            continue
+        if cut_at_rank is None:
             cut_at_rank = section.rank
+        extra = measure(section.short) - measure(section.compact)
+        if extra <= room:
+            parts[i] = section.short
+            room -= extra
     return parts
