@@ -21,7 +21,7 @@ import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.tokens import CommentToken
@@ -79,10 +79,17 @@ class Fixed:
 # Text fixes -----------------------------------------------------------------------------
 
 TextFix = Callable[[str], tuple[str, list[Change]]]
-# Reads of a text that `_keep_values` may make to try edits one by one: each costs a parse
-# of the whole file, and a hostile file can hold a tab on each of 100,000 lines. The edits
-# not tried are left for people (reported as such).
+# Reads of a text that `_repairs` and `_keep_values` may each make to try edits one by one:
+# each costs a parse of the whole file, and a hostile file can hold a tab on each of
+# 100,000 lines. At most _TRIES reads, and no more than _READ_BYTES of text read in all
+# (a file of 1 MiB took a second a read: 100 of them, minutes). The edits not tried are
+# left for people, and said to be not tried.
 _TRIES = 100
+_READ_BYTES = 2 * 1024 * 1024
+
+
+def _tries(text: str) -> int:
+    return max(1, min(_TRIES, _READ_BYTES // max(1, len(text))))
 
 
 def remove_bom(text: str) -> tuple[str, list[Change]]:
@@ -122,15 +129,15 @@ def compose(text: str) -> tuple[str, list[Change]]:
 def tabs_to_spaces(text: str) -> tuple[str, list[Change]]:
     """A tab in the indentation becomes two spaces (the layout's indent step), any other
     tab one space; but only where the values and comments stay the same."""
-    fixed, made, _ = _keep_values(text, _tab_edits(text))
-    return fixed, _changes(made, no_tabs.RULE.code, "replaced tab(s) with spaces")
+    kept = _keep_values(text, _tab_edits(text))
+    return kept.text, _changes(kept.made, no_tabs.RULE.code, "replaced tab(s) with spaces")
 
 
 def strip_trailing_whitespace(text: str) -> tuple[str, list[Change]]:
     """White space at the end of a line goes, but only where the values and comments stay
     the same: at the end of a line of a `|` block it is text."""
-    fixed, made, _ = _keep_values(text, _trailing_edits(text))
-    return fixed, _changes(made, trailing.RULE.code, "removed trailing space")
+    kept = _keep_values(text, _trailing_edits(text))
+    return kept.text, _changes(kept.made, trailing.RULE.code, "removed trailing space")
 
 
 @dataclass(frozen=True, order=True)
@@ -208,27 +215,38 @@ def _reading(text: str) -> tuple[Any, list[str]] | None:
     return loaded.data, comments(text)
 
 
-def _keep_values(text: str, edits: list[_Edit]) -> tuple[str, list[_Edit], list[_Edit]]:
-    """`text` with those of `edits` that keep its values and comments, those made, and
-    those left. All at once first (the usual case: one more read); else one at a time."""
+class _Kept(NamedTuple):
+    """What `_keep_values` made of a text: the text with the edits `made`; the edits that
+    would change a value or a comment (`refused`); those it had no reads left to try."""
+
+    text: str
+    made: list[_Edit]
+    refused: list[_Edit]
+    untried: list[_Edit]
+
+
+def _keep_values(text: str, edits: list[_Edit]) -> _Kept:
+    """`text` with those of `edits` that keep its values and comments. All at once first
+    (the usual case: one more read); else one at a time, as far as `_tries` allows."""
     if not edits:
-        return text, [], []
+        return _Kept(text, [], [], [])
     made = _repairs(text, edits)
     base = _apply(text, made)
     meaning = _reading(base)
     rest = [edit for edit in edits if edit not in made]
     if meaning is None or not rest:  # if still unreadable, the writer refuses the file
-        return base, made, rest
+        return _Kept(base, made, rest, [])
     everything = _apply(text, edits)
     if _reading(everything) == meaning:
-        return everything, edits, []
-    left: list[_Edit] = rest[_TRIES:]
-    for edit in rest[:_TRIES]:
+        return _Kept(everything, edits, [], [])
+    tries = _tries(text)
+    refused: list[_Edit] = []
+    for edit in rest[:tries]:
         if _reading(_apply(text, [*made, edit])) == meaning:
             made.append(edit)
         else:
-            left.append(edit)
-    return _apply(text, made), made, left
+            refused.append(edit)
+    return _Kept(_apply(text, made), made, refused, rest[tries:])
 
 
 def _repairs(text: str, edits: list[_Edit]) -> list[_Edit]:
@@ -236,7 +254,7 @@ def _repairs(text: str, edits: list[_Edit]) -> list[_Edit]:
     stops, one after another. What the parser cannot take there (a tab where indentation
     must be spaces) is not part of any value, so changing it changes none."""
     made: list[_Edit] = []
-    for _ in range(_TRIES):
+    for _ in range(_tries(text)):
         loaded = load_bytes(_apply(text, made).encode("utf-8"))
         syntax = [p.position for p in loaded.problems if p.kind is Problem.SYNTAX]
         if not syntax:
@@ -463,11 +481,13 @@ def _left_by_hand(text: str) -> list[Change]:
         (_tab_edits(text), no_tabs.RULE.code, "the tab is part of a value or a comment"),
         (_trailing_edits(text), trailing.RULE.code, "the trailing space is part of a value"),
     ):
-        _, made, kept = _keep_values(text, edits)
-        if made:
-            where = Position(made[0].line + 1, made[0].column + 1)
+        kept = _keep_values(text, edits)
+        if kept.made:
+            where = Position(kept.made[0].line + 1, kept.made[0].column + 1)
             raise Refused(where, f"the canonical layout puts back what {code} fixes; please report")
-        left += _changes(kept, code, f"not fixed: {what}; fix it by hand")
+        left += _changes(kept.refused, code, f"not fixed: {what}; fix it by hand")
+        untried = "not fixed: not tried (too many in a file this size); fix it by hand"
+        left += _changes(kept.untried, code, untried)
     return sorted(left)
 
 

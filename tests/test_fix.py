@@ -250,8 +250,29 @@ def test_tabs_in_a_value_cost_a_bounded_number_of_reads(monkeypatch):
     text = incident("IL-0001", (title, 'title: "' + "\t" * 1000 + '공유"')).encode()
     after, changes, left = fix_text(text, TAXONOMY)
     assert (after, changes) == (text, [])
-    assert [(c.line, c.column, c.code) for c in left] == [(2, 9, "IL601")]
+    # The first hundred were tried (each a read) and are text; the rest were not tried.
+    assert [(c.line, c.column, c.code, c.description) for c in left] == [
+        (2, 9, "IL601", "not fixed: the tab is part of a value or a comment; fix it by hand"),
+        (2, 109, "IL601", "not fixed: not tried (too many in a file this size); fix it by hand"),
+    ]
     assert len(reads) < 500
+
+
+def test_the_reads_of_a_large_file_are_bounded_by_their_bytes(monkeypatch):
+    # 40,000 quoted values holding a tab (1 MiB) and a tab in the indentation: each tab was
+    # tried alone, a second's read each, 100 of them (with the comments compared, 2 min).
+    import curator.fix
+
+    reads: list[int] = []
+    read = curator.fix.load_bytes
+    monkeypatch.setattr(curator.fix, "load_bytes", lambda raw: reads.append(len(raw)) or read(raw))
+    values = "".join(f'  - "a\t{n}"\n' for n in range(40_000))
+    text = incident("IL-0001").replace("id: ", "id:\t", 1) + "notes:\n" + values
+    assert 500_000 < len(text) < 1024 * 1024
+    _after, changes, left = fix_text(text.encode(), TAXONOMY)
+    assert [(c.line, c.column, c.code) for c in changes] == [(1, 4, "IL601")]
+    assert sum(reads) < 20 * len(text)  # was 103 reads of the whole file
+    assert left == []  # the canonical writer writes each tab in a value as \t
 
 
 def test_only_the_tabs_and_trailing_spaces_outside_values_are_fixed(tmp_path):
