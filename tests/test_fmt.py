@@ -777,3 +777,19 @@ def test_fmt_reads_no_taxonomy_and_says_nothing_of_a_broken_one(tmp_path):
     run = run_curator("fmt", "--check", "--root", str(root), cwd=root)
     assert (run.code, run.out) == (0, "")
     assert "taxonomy" not in run.err, run.err
+
+
+def test_a_file_the_layout_would_grow_past_the_size_limit_is_refused_with_its_size():
+    # 40,000 comment lines above a flow list (990 KB): the layout indents each by two
+    # spaces, 1,069,540 bytes, which the check of the written file could not read back; it
+    # said "would not hold the same values; please report".
+    notes = "".join(f"# 주석 {n} 입니다\n" for n in range(40_000))
+    raw = incident("IL-0001").replace("  - Example\n", notes + "  [Example, Other]\n").encode()
+    assert len(raw) <= MAX_BYTES
+    with pytest.raises(Refused) as refused:
+        render(raw)
+    assert refused.value.position == Position(1, 1)
+    assert str(refused.value) == (
+        "in the canonical layout the file would be 1,069,540 bytes, over the 1,048,576 "
+        "curator reads; make it shorter by hand"
+    )

@@ -42,7 +42,7 @@ from ruamel.yaml.scalarstring import (
     SingleQuotedScalarString,
 )
 
-from curator.load import START, Position, load_bytes
+from curator.load import MAX_BYTES, START, Position, load_bytes
 from curator.model import DIMENSIONS, INCIDENT_KEYS, Source
 from curator.write.comments import Misplaced, Note, comments, misplaced, notes, overlay
 from curator.write.spaces import strip_line_ends
@@ -210,6 +210,13 @@ def _verify(
 ) -> None:
     """`out` holds the intended values and every comment, each beside the same node as in
     the text of `expected` (the input, if `of_input`)."""
+    size = len(out.encode("utf-8"))
+    if size > MAX_BYTES:  # (the layout indents comments and lists: a file can grow past it)
+        raise Refused(
+            START,
+            f"in the canonical layout the file would be {size:,} bytes, over the "
+            f"{MAX_BYTES:,} curator reads; make it shorter by hand",
+        )
     reloaded = load_bytes(out.encode("utf-8"))
     if reloaded.problems or reloaded.data != intended:
         raise Refused(START, "the rewritten file would not hold the same values; please report")
