@@ -10,6 +10,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+from curator.closest import NameIndex
 from curator.load import START, Position, load_bytes
 from curator.model import DIMENSIONS, Dimension, TaxonomyFile, Term
 from curator.regular import read_regular
@@ -35,6 +36,11 @@ class Taxonomy:
     # taken from the very bytes loaded, so that a save while curator runs cannot split them.
     sources: dict[str, str] = field(default_factory=dict)
     _names: dict[str, dict[str, str]] = field(default_factory=dict, repr=False, compare=False)
+    _indexes: dict[str, NameIndex] = field(default_factory=dict, repr=False, compare=False)
+    # did_you_mean's answers: a taxonomy change can leave one unknown term in many files.
+    _hints: dict[tuple[str, str], list[str]] = field(
+        default_factory=dict, repr=False, compare=False
+    )
 
     def term(self, dimension: str, term_id: str) -> Term | None:
         return self.terms.get(dimension, {}).get(term_id)
@@ -77,21 +83,28 @@ class Taxonomy:
         wanted = fold(text)
         if wanted in names:
             return [names[wanted]]
-        matcher = difflib.SequenceMatcher(None, b=wanted)  # caches its analysis of `wanted`
-        scored: dict[str, float] = {}
-        for name, term_id in names.items():
-            matcher.set_seq1(name)
-            # The cheap upper bounds rule out most names before the real ratio is computed.
-            if matcher.real_quick_ratio() < 0.6 or matcher.quick_ratio() < 0.6:
-                continue
-            scored[term_id] = max(matcher.ratio(), scored.get(term_id, 0.0))
-        best = max(scored.values(), default=0.0)
-        # Only the close calls: a clear winner is offered alone.
-        ranked = sorted(
-            (t for t, s in scored.items() if s >= 0.6 and s >= best - 0.05),
-            key=lambda t: -scored[t],
-        )
-        return ranked[:3]
+        if (dimension, wanted) not in self._hints:
+            if dimension not in self._indexes:
+                self._indexes[dimension] = NameIndex(names)
+            self._hints[dimension, wanted] = _closest(self._indexes[dimension], wanted)
+        return list(self._hints[dimension, wanted])
+
+
+def _closest(index: NameIndex, wanted: str) -> list[str]:
+    """Up to three term ids whose names' ratio with `wanted` is 0.6 or more, closest first."""
+    matcher = difflib.SequenceMatcher(None, b=wanted)  # caches its analysis of `wanted`
+    scored: dict[str, float] = {}
+    # The index rules out, without looking at them, the names whose quick_ratio is too low.
+    for name, term_id in index.candidates(wanted, 0.6):
+        matcher.set_seq1(name)
+        scored[term_id] = max(matcher.ratio(), scored.get(term_id, 0.0))
+    best = max(scored.values(), default=0.0)
+    # Only the close calls: a clear winner is offered alone.
+    ranked = sorted(
+        (t for t, s in scored.items() if s >= 0.6 and s >= best - 0.05),
+        key=lambda t: -scored[t],
+    )
+    return ranked[:3]
 
 
 def fold(text: str) -> str:
