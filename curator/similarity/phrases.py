@@ -93,23 +93,6 @@ class Phrase:
     text: str
     words: tuple[Word, ...]
 
-    def match_at(self, found: list[str], start: int) -> int | None:
-        """The end of a match beginning at found[start], or None."""
-        position = start
-        for i, word in enumerate(self.words):
-            if i > 0:
-                # One unrelated word may stand between two words of the phrase.
-                if position < len(found) and word.matches(found[position]):
-                    pass
-                elif position + 1 < len(found) and word.matches(found[position + 1]):
-                    position += 1
-                else:
-                    return None
-            elif not word.matches(found[position]):
-                return None
-            position += 1
-        return position
-
     def joined(self) -> Word | None:
         """The phrase written without spaces, when all its words are Korean."""
         if len(self.words) < 2 or not all(_is_hangul(w.text) for w in self.words):
@@ -126,12 +109,60 @@ class Hit:
     quote: str  # the words it matched as they stand in the text, and a word either side
 
 
+class Node:
+    """Phrases that share their first words: the words from the root to here. Its children
+    are found by what a text word must begin with, so that a text word is compared only
+    with the alias words it can match, however many aliases share its first syllable."""
+
+    def __init__(self) -> None:
+        self.phrases: list[tuple[int, Phrase]] = []  # (order of addition, phrase) ending here
+        self.children: dict[Word, Node] = {}
+        self._by_key: dict[tuple[str, str, int], list[Word]] = {}
+        self._lengths: list[int] = []  # of the Korean words among the children, ascending
+
+    def child(self, word: Word) -> Node:
+        if word not in self.children:
+            self.children[word] = Node()
+            for key in _keys(word):
+                self._by_key.setdefault(key, []).append(word)
+            if _is_hangul(word.text) and len(word.text) not in self._lengths:
+                self._lengths = sorted({*self._lengths, len(word.text)})
+        return self.children[word]
+
+    def matching(self, word: str, longer_than: int = 0) -> list[Word]:
+        """The children whose word matches `word` (Word.matches) and is longer than
+        `longer_than`: looked up by each length of a child word, never compared one by one."""
+        if not _is_hangul(word):
+            return self._by_key.get(("=", word, 0), [])
+        found: dict[Word, None] = {}
+        for length in self._lengths:
+            if length > len(word):
+                break
+            if length > longer_than and _is_hangul(word[length - 1]):
+                for key in (
+                    ("^", word[:length], 0),
+                    ("~", word[: length - 1], _initial(word[length - 1])),
+                ):
+                    found.update(dict.fromkeys(self._by_key.get(key, ())))
+        return [w for w in found if w.matches(word)]
+
+
+def _keys(word: Word) -> list[tuple[str, str, int]]:
+    """What a text word that `word` matches is looked up by (see Node.matching)."""
+    if not _is_hangul(word.text):
+        return [("=", word.text, 0)]
+    keys = [("^", word.text, 0)]
+    if word.loose:
+        keys.append(("~", word.text[:-1], _initial(word.text[-1])))
+    return keys
+
+
 class Matcher:
-    """Every label and alias of a taxonomy, indexed by the start of its first word."""
+    """Every label and alias of a taxonomy, in a tree of their words."""
 
     def __init__(self, taxonomy: Taxonomy) -> None:
-        self.by_key: dict[str, list[Phrase]] = {}
-        self.joined: dict[str, list[tuple[Word, Phrase]]] = {}
+        self.root = Node()
+        self.joined = Node()  # each Korean phrase of two words or more, written together
         self._seen: set[tuple[str, tuple[Word, ...]]] = set()
         for dimension in DIMENSIONS:
             for term in taxonomy.terms[dimension].values():
@@ -149,10 +180,14 @@ class Matcher:
         if (term, phrase.words) in self._seen:  # "NCCL" and "nccl" are one phrase
             return
         self._seen.add((term, phrase.words))
-        self.by_key.setdefault(phrase.words[0].key, []).append(phrase)
+        order = len(self._seen)
+        node = self.root
+        for word in phrase.words:
+            node = node.child(word)
+        node.phrases.append((order, phrase))
         joined = phrase.joined()
         if joined is not None:
-            self.joined.setdefault(joined.key, []).append((joined, phrase))
+            self.joined.child(joined).phrases.append((order, phrase))
 
     def find(self, text: str, field: str = "text") -> Iterator[Hit]:
         """Every (term, phrase) found in `text` and not negated there, once each."""
@@ -169,28 +204,49 @@ class Matcher:
 
     def _matches_at(self, found: list[str], start: int) -> Iterator[tuple[Phrase, int, int]]:
         """Each phrase matching at found[start], with the end of its match and how many
-        characters of the last word it matched (the rest is particles and endings)."""
+        characters of the last word it matched (the rest is particles and endings); in
+        the order the phrases were added, route by route."""
         word = found[start]
-        for phrase in self._candidates(word):
-            end = phrase.match_at(found, start)
-            if end:
-                yield phrase, end, len(phrase.words[-1].text)
+        ends = _walk(self.root, found, start)
+        for _, phrase, end in sorted(ends):
+            yield phrase, end, len(phrase.words[-1].text)
         # Spacing variants: an alias written apart found written together ("처리량저하가")…
-        for joined, phrase in self.joined.get(word[0], []):
-            if joined.matches(word):
-                yield phrase, start + 1, len(joined.text)
+        joined = [
+            (order, phrase, len(key.text))
+            for key in self.joined.matching(word)
+            for order, phrase in self.joined.children[key].phrases
+        ]
+        for _, phrase, used in sorted(joined):
+            yield phrase, start + 1, used
         # …and one written together found apart ("타임 아웃").
         if start + 1 < len(found) and _is_hangul(word) and _is_hangul(found[start + 1]):
             together = word + found[start + 1]
-            for phrase in self._candidates(together):
-                first = phrase.words[0]
-                spans_both = len(first.text) > len(word) and first.matches(together)
-                if len(phrase.words) == 1 and spans_both:
-                    yield phrase, start + 2, len(first.text) - len(word)
+            apart = [
+                (order, phrase)
+                for key in self.root.matching(together, longer_than=len(word))
+                for order, phrase in self.root.children[key].phrases
+            ]
+            for _, phrase in sorted(apart):
+                yield phrase, start + 2, len(phrase.words[0].text) - len(word)
 
-    def _candidates(self, word: str) -> list[Phrase]:
-        key = word[0] if _is_hangul(word) else word
-        return self.by_key.get(key, [])
+
+def _walk(root: Node, found: list[str], start: int) -> list[tuple[int, Phrase, int]]:
+    """(order, phrase, end) of each phrase matching at found[start], and where its match
+    ends. Its first word matches found[start]; each word after matches the next text word
+    or, failing that, the one after it (one unrelated word may stand between two words of
+    the phrase). The phrases below a child share its word, so they share that choice, and
+    each node is reached at most once."""
+    out: list[tuple[int, Phrase, int]] = []
+    pending = [(root.children[w], start + 1) for w in root.matching(found[start])]
+    while pending:
+        node, position = pending.pop()
+        out.extend((order, phrase, position) for order, phrase in node.phrases)
+        here = node.matching(found[position]) if position < len(found) else []
+        pending.extend((node.children[w], position + 1) for w in here)
+        if position + 1 < len(found):
+            skipped = [w for w in node.matching(found[position + 1]) if w not in here]
+            pending.extend((node.children[w], position + 2) for w in skipped)
+    return out
 
 
 def _negated(text: str, spans: list[tuple[str, int, int]], start: int, end: int, used: int) -> bool:
