@@ -548,3 +548,51 @@ def test_a_file_with_more_findings_than_a_report_holds_is_reviewed_errors_first(
     assert codes[:6000] == ["IL601"] * 6000 and set(codes[6000:]) == {"IL602"}
     said = "… and 2000 more findings, not in this report: `curator lint incidents/IL-0117.yaml`"
     assert said in summary.read_text(encoding="utf-8")
+
+
+def many_aliases(root: Path, terms: int) -> None:
+    """`terms` more components, each with ten aliases of two Korean words, all of them
+    beginning with 처리, as 처리량 does."""
+    syllables = [chr(0xAC00 + 37 * n) for n in range(300)]
+    lines = []
+    for n in range(terms):
+        lines += [f"  - id: scale-{n}", "    label:", f"      ko: 처리{n}", f"      en: scale {n}"]
+        lines += ["    description: 규모 시험.", "    aliases:"]
+        for k in range(10):
+            a, b, c = (syllables[(n * 10 + k) // 300**i % 300] for i in range(3))
+            lines.append(f"      - 처리{a}{b} {c}{a}")
+    path = root / "schema" / "taxonomy" / "components.yaml"
+    with path.open("a", encoding="utf-8") as out:
+        out.write("\n".join(lines) + "\n")
+
+
+# 10,000 unknown components in one file, and a text where 처리 begins 25,000 words (700 KB).
+COMPONENTS = sorted(["nccl", "scale-7x", *(f"unknown-{n}" for n in range(10_000))])
+MANY_UNKNOWN = hostile(126, ("    - nccl\n", "".join(f"    - {term}\n" for term in COMPONENTS)))
+MANY_WORDS = hostile(
+    127, ("lessons: |\n  작은", "lessons: |\n  " + "처리량이 떨어졌다. " * 25_000 + "작은")
+)
+
+
+def test_a_taxonomy_of_many_aliases_costs_their_number_not_its_square(tmp_path):
+    # With 10,000 aliases, lint compared each unknown term with every name of its dimension
+    # (difflib), and `suggest` each word beginning with 처 with every alias beginning with
+    # it: minutes each (58 s and 96 s for 2,000 unknown terms and 10,000 words, in
+    # proportion to the aliases). Now a name is compared only if it may be close, an alias
+    # word only if the text word begins with it: seconds.
+    files = {"IL-0126.yaml": MANY_UNKNOWN, "IL-0127.yaml": MANY_WORDS}
+    root = write_library(tmp_path / "lib", files)
+    many_aliases(root, 1000)
+    lint = run_curator("lint", "--root", str(root), "--no-cache", "--format", "json", timeout=60)
+    assert lint.code == 1, lint
+    found = json.loads(lint.out)
+    assert Counter(f["code"] for f in found) == {"IL301": 10_001}, lint
+    assert found[0]["message"] == "'scale-7x' is not a term of components; did you mean 'scale-7'?"
+    suggest = run_curator("suggest", "--all", "--root", str(root), "--format", "json", timeout=60)
+    assert suggest.code == 0, suggest
+    missing = {
+        report["input"][-12:]: {s["term"] for s in report["facets"]["components"]["missing"]}
+        for report in json.loads(suggest.out)
+    }
+    shared = {"shared-network-filesystem"}  # the title's 공유 스토리지
+    assert missing == {"IL-0126.yaml": shared, "IL-0127.yaml": shared}
