@@ -25,6 +25,7 @@ from curator.similarity.text import strip_particle, token_spans, tokens
 from curator.taxonomy import Taxonomy
 
 _FIRST, _LAST = 0xAC00, 0xD7A3
+_FIRST_SYLLABLE, _LAST_SYLLABLE = chr(_FIRST), chr(_LAST)
 _SYLLABLES_PER_INITIAL = 588  # 21 vowels × 28 finals
 _FINAL_M = 16  # index of ㅁ among the final consonants
 # Korean negates after the word it governs: the rest of the matched word, then the next word.
@@ -33,11 +34,12 @@ _KO_NONE = r"없(?:었|이|는|다|고|음)"  # there was none; not 없애다 (t
 _KO_NEGATED_REST = re.compile(rf"(?:[은는이가도]|조차)?{_KO_NONE}|.*지[는도]?(?:않|못)")
 _KO_BEFORE_NEGATION = re.compile(r".*지[는도]?")  # 잃지 | 않았다, 멈추지는 | 않았다
 _EN_NEGATION = re.compile(r"(?:\b(?:not|no|never|without)|n't)\s+(?:(?:a|an|the|any)\s+)?\Z", re.I)
+_FEW = 16  # alias words beginning with one syllable that Node.matching compares one by one
 _CONTEXT = 200  # characters looked at for the word before a match, and for an English negation
 
 
 def _is_hangul(token: str) -> bool:
-    return _FIRST <= ord(token[0]) <= _LAST
+    return _FIRST_SYLLABLE <= token[0] <= _LAST_SYLLABLE
 
 
 def _initial(syllable: str) -> int:
@@ -118,24 +120,41 @@ class Node:
         self.phrases: list[tuple[int, Phrase]] = []  # (order of addition, phrase) ending here
         self.children: dict[Word, Node] = {}
         self._by_key: dict[tuple[str, str, int], list[Word]] = {}
-        self._lengths: list[int] = []  # of the Korean words among the children, ascending
+        # The Korean words among the children, and their lengths (ascending), by their
+        # first syllable: a text word matches only words that begin as it does (a loose
+        # word's last syllable may change, and it has two or more).
+        self._by_first: dict[str, list[Word]] = {}
+        self._lengths: dict[str, list[int]] = {}
 
     def child(self, word: Word) -> Node:
         if word not in self.children:
             self.children[word] = Node()
             for key in _keys(word):
                 self._by_key.setdefault(key, []).append(word)
-            if _is_hangul(word.text) and len(word.text) not in self._lengths:
-                self._lengths = sorted({*self._lengths, len(word.text)})
+            if _is_hangul(word.text):
+                self._by_first.setdefault(word.text[0], []).append(word)
+                lengths = self._lengths.setdefault(word.text[0], [])
+                self._lengths[word.text[0]] = sorted({*lengths, len(word.text)})
         return self.children[word]
+
+    def may_match(self, word: str) -> bool:
+        """Whether a child may match `word`, or a word that begins with it."""
+        if _is_hangul(word):
+            return word[0] in self._lengths
+        return ("=", word, 0) in self._by_key
 
     def matching(self, word: str, longer_than: int = 0) -> list[Word]:
         """The children whose word matches `word` (Word.matches) and is longer than
         `longer_than`: looked up by each length of a child word, never compared one by one."""
         if not _is_hangul(word):
             return self._by_key.get(("=", word, 0), [])
+        candidates = self._by_first.get(word[0])
+        if candidates is None:
+            return []
+        if len(candidates) <= _FEW:  # the usual case: comparing them is the cheapest
+            return [w for w in candidates if len(w.text) > longer_than and w.matches(word)]
         found: dict[Word, None] = {}
-        for length in self._lengths:
+        for length in self._lengths[word[0]]:
             if length > len(word):
                 break
             if length > longer_than and _is_hangul(word[length - 1]):
@@ -207,9 +226,14 @@ class Matcher:
         characters of the last word it matched (the rest is particles and endings); in
         the order the phrases were added, route by route."""
         word = found[start]
+        # Most words of a text begin no phrase: ruled out by one look-up each.
+        if not (self.root.may_match(word) or self.joined.may_match(word)):
+            return
         ends = _walk(self.root, found, start)
         for _, phrase, end in sorted(ends):
             yield phrase, end, len(phrase.words[-1].text)
+        if not _is_hangul(word):  # the spacing variants are of Korean words
+            return
         # Spacing variants: an alias written apart found written together ("처리량저하가")…
         joined = [
             (order, phrase, len(key.text))
@@ -219,7 +243,7 @@ class Matcher:
         for _, phrase, used in sorted(joined):
             yield phrase, start + 1, used
         # …and one written together found apart ("타임 아웃").
-        if start + 1 < len(found) and _is_hangul(word) and _is_hangul(found[start + 1]):
+        if start + 1 < len(found) and _is_hangul(found[start + 1]):
             together = word + found[start + 1]
             apart = [
                 (order, phrase)
@@ -241,6 +265,8 @@ def _walk(root: Node, found: list[str], start: int) -> list[tuple[int, Phrase, i
     while pending:
         node, position = pending.pop()
         out.extend((order, phrase, position) for order, phrase in node.phrases)
+        if not node.children:  # (most phrases are one word)
+            continue
         here = node.matching(found[position]) if position < len(found) else []
         pending.extend((node.children[w], position + 1) for w in here)
         if position + 1 < len(found):
