@@ -16,8 +16,11 @@ from curator.library import Library
 from curator.lint import lint, parse_incident
 from curator.rules import (
     bare_mention,
+    bom,
     comment_in_text,
+    crlf,
     facet_order,
+    id_format,
     narrative_missing,
     no_tabs,
     occurred_in_future,
@@ -329,4 +332,50 @@ def test_il505_lowers_the_host_and_leaves_the_user_name_as_it_is(taxonomy):
     text = incident("IL-0001", ("https://example.com", "https://User@Example.com:443"))
     assert check(source_url_form, text, taxonomy) == [
         (26, 10, "write the source URL as https://User@example.com/postmortems/IL-0001")
+    ]
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        ("published\n", "published\r\n", (3, 18, "1 line ends")),
+        ("published\n", "published\r", (3, 18, "1 line ends")),
+        # A lone CR is a line end too (bug: with a CRLF in the file, only CRLFs were counted).
+        ("IL-0001\n", "IL-0001\r\n", (1, 12, "1 line ends")),
+    ],
+)
+def test_il603_points_at_the_first_cr_and_counts_the_lines(taxonomy, old, new, expected):
+    line, column, count = expected
+    text = incident("IL-0001", (old, new))
+    assert check(crlf, text, taxonomy) == [(line, column, f"{count} with CR/CRLF; use LF")]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (incident("IL-0001").replace("\n", "\r\n"), "27 lines end"),
+        # Mixed (bug: the lone CR was not counted, so lint said 1 where `fix` says 2).
+        (
+            incident("IL-0001", ("IL-0001\n", "IL-0001\r\n"), ("published\n", "published\r")),
+            "2 lines end",
+        ),
+    ],
+)
+def test_il603_counts_crlf_and_lone_cr_as_fix_does(taxonomy, text, expected):
+    assert check(crlf, text, taxonomy) == [(1, 12, f"{expected} with CR/CRLF; use LF")]
+
+
+def test_il604_reports_the_mark_at_the_start(taxonomy):
+    text = "\ufeff" + incident("IL-0001")
+    assert check(bom, text, taxonomy) == [(1, 1, "byte-order mark at the start of the file")]
+
+
+@pytest.mark.parametrize(
+    ("value", "shown"),
+    [("IL-12", "'IL-12'"), ("IL-NEW-Weka", "'IL-NEW-Weka'"), ("[IL-0001]", "'list'")],
+)
+def test_il202_shows_the_id_or_its_type(taxonomy, value, shown):
+    text = incident("IL-0001", ("id: IL-0001", f"id: {value}"))
+    assert check(id_format, text, taxonomy) == [
+        (1, 5, f"id {shown} is not of the form IL-0000 (four or more digits) or IL-NEW-<slug>")
     ]

@@ -23,9 +23,9 @@ def check(file: IncidentFile) -> FileFindings:
     text = file.loaded.text
     if text is None or "\r" not in text:
         return
-    count = text.count("\r\n") or text.count("\r")
+    count = text.count("\r")  # one per line end, CRLF or a lone CR (as `curator fix` counts)
     yield RULE.at(
         file.display,
         position_at(text, text.index("\r")),
-        f"{count} line{'s' if count != 1 else ''} end with CR/CRLF; use LF",
+        f"{count} line{'s end' if count != 1 else ' ends'} with CR/CRLF; use LF",
     )
