@@ -6,11 +6,12 @@ test still passed."""
 from __future__ import annotations
 
 import datetime as dt
+import os
 from pathlib import Path
 from types import ModuleType
 
 import pytest
-from conftest import REPO, write_library
+from conftest import BROKEN, REPO, write_library
 
 from curator.library import Library
 from curator.lint import lint, parse_incident
@@ -19,10 +20,12 @@ from curator.rules import (
     bom,
     comment_in_text,
     crlf,
+    deprecated_term,
     facet_order,
     id_format,
     narrative_missing,
     no_tabs,
+    not_an_incident_file,
     occurred_in_future,
     source_url_form,
     trailing_whitespace,
@@ -379,3 +382,45 @@ def test_il202_shows_the_id_or_its_type(taxonomy, value, shown):
     assert check(id_format, text, taxonomy) == [
         (1, 5, f"id {shown} is not of the form IL-0000 (four or more digits) or IL-NEW-<slug>")
     ]
+
+
+def test_il302_names_the_reason_and_the_replacement():
+    # tests/data/broken's taxonomy deprecates network-storage (reason and replacement).
+    taxonomy = load_taxonomy(BROKEN / "schema" / "taxonomy")
+    text = incident("IL-0001", ("    - nccl\n", "    - nccl\n    - network-storage\n"))
+    assert check(deprecated_term, text, taxonomy) == [
+        (
+            12,
+            7,
+            "'network-storage' is deprecated (공유 네트워크 파일 시스템으로 합쳤다.); "
+            "use 'shared-network-filesystem'",
+        )
+    ]
+
+
+def test_il107_says_what_the_entry_is(tmp_path):
+    (tmp_path / "IL-0001.yaml").write_text("id: IL-0001\n", encoding="utf-8")
+    (tmp_path / "IL-0002.yaml").mkdir()
+    (tmp_path / "IL-0003.yaml").symlink_to(tmp_path / "IL-0001.yaml")
+    (tmp_path / "IL-0004.yaml").symlink_to(tmp_path / "IL-0002.yaml")  # to a folder
+    (tmp_path / "IL-0005.yml").write_text("id: IL-0005\n", encoding="utf-8")
+    (tmp_path / "IL-0006.yml").mkdir()
+    os.mkfifo(tmp_path / "IL-0007.yaml")
+    symlink = "a symbolic link: incidents are regular files, not followed"
+    folder = "a folder, not a file: incidents are single YAML files"
+    found = {
+        name: [
+            (f.line, f.column, f.message)
+            for f in not_an_incident_file.check_entry(tmp_path / name, name)
+        ]
+        for name in sorted(p.name for p in tmp_path.iterdir())
+    }
+    assert found == {
+        "IL-0001.yaml": [],
+        "IL-0002.yaml": [(1, 1, folder)],
+        "IL-0003.yaml": [(1, 1, symlink)],
+        "IL-0004.yaml": [(1, 1, symlink)],
+        "IL-0005.yml": [(1, 1, "extension '.yml': incident files end in .yaml")],
+        "IL-0006.yml": [(1, 1, folder)],
+        "IL-0007.yaml": [(1, 1, "not a regular file")],
+    }
