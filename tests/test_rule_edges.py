@@ -424,3 +424,25 @@ def test_il107_says_what_the_entry_is(tmp_path):
         "IL-0006.yml": [(1, 1, folder)],
         "IL-0007.yaml": [(1, 1, "not a regular file")],
     }
+
+
+@pytest.mark.parametrize(
+    ("value", "shown"),
+    [
+        ("IL-12345", None),
+        ("IL-NEW-weka", None),
+        ("IL-NEW-2024-h100-2", None),
+        ("IL-012", "'IL-012'"),
+        ("IL-NEW-", "'IL-NEW-'"),
+        ("IL-NEW-weka-", "'IL-NEW-weka-'"),
+        ("IL-NEW-weka--2", "'IL-NEW-weka--2'"),
+        ("IL-0001x", "'IL-0001x'"),
+        # The schema refuses it and leaves the id to IL202 (bug: `$` matched before the
+        # final line break, so the file had no finding at all and no other rule ran).
+        ('"IL-0001\\n"', "'IL-0001\\n'"),
+    ],
+)
+def test_il202_draws_the_line_of_the_id_pattern(taxonomy, value, shown):
+    text = incident("IL-0001", ("id: IL-0001", f"id: {value}"))
+    message = f"id {shown} is not of the form IL-0000 (four or more digits) or IL-NEW-<slug>"
+    assert check(id_format, text, taxonomy) == ([(1, 5, message)] if shown else [])

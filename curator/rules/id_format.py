@@ -26,7 +26,8 @@ def check(file: IncidentFile) -> FileFindings:
     if not isinstance(data, dict) or "id" not in data:
         return
     value = data["id"]
-    if not isinstance(value, str) or not _ID.match(value):
+    # fullmatch: `$` also matches before a final line break, which the schema refuses.
+    if not isinstance(value, str) or not _ID.fullmatch(value):
         shown = value if isinstance(value, str) else type(value).__name__
         yield RULE.at(
             file.display,
