@@ -27,6 +27,7 @@ from curator.rules import (
     no_tabs,
     not_an_incident_file,
     occurred_in_future,
+    placeholder_id,
     source_url_form,
     trailing_whitespace,
 )
@@ -446,3 +447,22 @@ def test_il202_draws_the_line_of_the_id_pattern(taxonomy, value, shown):
     text = incident("IL-0001", ("id: IL-0001", f"id: {value}"))
     message = f"id {shown} is not of the form IL-0000 (four or more digits) or IL-NEW-<slug>"
     assert check(id_format, text, taxonomy) == ([(1, 5, message)] if shown else [])
+
+
+@pytest.mark.parametrize(
+    ("incident_id", "expected"),
+    [
+        ("IL-NEW-weka", True),
+        ("IL-NEW-2024-h100-2", True),
+        ("IL-0001", False),
+        ("IL-12345", False),
+        ("IL-NEW-", False),
+        ("IL-NEW-weka-", False),
+        ("IL-NEW-weka--2", False),
+        ("IL-NEW-Weka", False),
+        ("IL-NEW-weka!", False),
+    ],
+)
+def test_il206_what_is_a_placeholder(incident_id, expected):
+    # `assign-ids` numbers what this says is one, reading ids no schema has checked yet.
+    assert placeholder_id.is_placeholder(incident_id) is expected
