@@ -681,6 +681,8 @@ def test_a_tree_s_members_that_would_land_outside_or_link_elsewhere_are_not_writ
         (b"status: published\nid: IL-0007\n", ("IL-0007", 2, 5)),
         (b"id: IL-0007\nstatus: draft\n", None),  # a draft may be deleted
         (b"id: IL-NEW-gpu-fire\nstatus: published\n", None),  # not numbered yet
+        (b"id: IL-007\nstatus: published\n", None),  # no id: three digits
+        (b"id: IL-0007x\nstatus: published\n", None),  # nor something after the number
         (b"id: [IL-0007]\nstatus: published\n", None),
         (b"- id: IL-0007\n", None),  # not an incident
         (b"id: IL-0007\n  status: [\n", None),  # not YAML

@@ -188,6 +188,18 @@ def test_il108_names_the_field_that_loses_the_text(taxonomy, old, new, expected)
     ]
 
 
+def test_il108_a_tab_before_the_hash_starts_a_comment_too(taxonomy):
+    text = incident("IL-0001", (TITLE, f"{TITLE}\t#19009"))
+    assert check(comment_in_text, text, taxonomy) == [
+        (
+            2,
+            len(TITLE) + 2,
+            "`#19009` is a YAML comment, not part of title; quote the whole value if it "
+            "belongs to it, or set a comment off with two spaces before `#`",
+        )
+    ]
+
+
 @pytest.mark.parametrize(
     ("old", "new"),
     [
@@ -466,3 +478,36 @@ def test_il202_draws_the_line_of_the_id_pattern(taxonomy, value, shown):
 def test_il206_what_is_a_placeholder(incident_id, expected):
     # `assign-ids` numbers what this says is one, reading ids no schema has checked yet.
     assert placeholder_id.is_placeholder(incident_id) is expected
+
+
+TRACKING = [
+    "utm_source",
+    "utm_source_platform",
+    "fbclid",
+    "gclid",
+    "dclid",
+    "gbraid",
+    "wbraid",
+    "msclkid",
+    "mc_cid",
+    "mc_eid",
+    "_hsenc",
+    "_hsmi",
+    "mkt_tok",
+    "igshid",
+    "yclid",
+    "twclid",
+    "UTM_Medium",
+]
+
+
+@pytest.mark.parametrize("name", TRACKING)
+def test_il505_drops_each_tracking_parameter(name):
+    url = f"https://example.com/pm?{name}=x&id=7"
+    assert source_url_form.tidy(url) == "https://example.com/pm?id=7"
+
+
+@pytest.mark.parametrize("name", ["utm_", "utm", "gclid2", "xfbclid", "id"])
+def test_il505_keeps_a_parameter_only_named_like_one(name):
+    url = f"https://example.com/pm?{name}=x&id=7"
+    assert source_url_form.tidy(url) == url
