@@ -511,3 +511,45 @@ def test_il505_drops_each_tracking_parameter(name):
 def test_il505_keeps_a_parameter_only_named_like_one(name):
     url = f"https://example.com/pm?{name}=x&id=7"
     assert source_url_form.tidy(url) == url
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        *("TODO", "tbd", "TBA", "FixMe", "xxx", "n/a", "NA", "-", "---", "..", "…", "?", "??"),
+        *("미정", "작성 예정", "작성예정", "추후 작성", "추후작성"),
+        *("TODO.", "todo:", "  TODO . ", "TODO\n", "TODO :"),
+    ],
+)
+def test_il402_a_placeholder_word_alone_is_a_placeholder(value):
+    assert narrative_missing.is_placeholder(value) is True
+
+
+@pytest.mark.parametrize(
+    "value", [".", ":", "todo list를 정리했다", "n//a", "TODO..", "미정인 항목을 정했다", "x?"]
+)
+def test_il402_a_placeholder_word_in_a_sentence_is_text(value):
+    assert narrative_missing.is_placeholder(value) is False
+
+
+LONGEST_NAME = "a" * 39  # GitHub's longest user name
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("@a 에게 알렸다", ["@a"]),
+        ("@Ops-Team 과 @9ops", ["@Ops-Team", "@9ops"]),
+        (f"@{LONGEST_NAME}a", [f"@{LONGEST_NAME}"]),  # the rest is no part of a name
+        ("@org/Team_1.x-y 팀", ["@org/Team_1.x-y"]),
+        ("@org/ 에게", ["@org"]),
+        # After a word, another @, a dot, a slash, a colon, a backquote or a hyphen it is
+        # an address or part of a URL, not a mention.
+        ("a@b.com a.@c d/@e f:@g `@h i-@j @@k", []),
+        ("`@a` @b `c`", ["@b"]),  # each code span on its own
+        ("``@a", ["@a"]),  # an empty code span, blanked: no backquote before the @
+        ("`a\n@b`", ["@b"]),  # a code span does not run over a line break
+    ],
+)
+def test_il504_what_is_a_mention(text, expected):
+    assert bare_mention.bare_mentions(text) == expected
