@@ -539,7 +539,7 @@ LONGEST_NAME = "a" * 39  # GitHub's longest user name
     ("text", "expected"),
     [
         ("@a 에게 알렸다", ["@a"]),
-        ("@Ops-Team 과 @9ops", ["@Ops-Team", "@9ops"]),
+        ("@Ops-Team 과 @9ops, @h100-ops", ["@Ops-Team", "@9ops", "@h100-ops"]),
         (f"@{LONGEST_NAME}a", [f"@{LONGEST_NAME}"]),  # the rest is no part of a name
         ("@org/Team_1.x-y 팀", ["@org/Team_1.x-y"]),
         ("@org/ 에게", ["@org"]),
