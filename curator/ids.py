@@ -60,7 +60,7 @@ class Plan:
 
 
 def number_of(incident_id: str) -> int | None:
-    return int(incident_id[3:]) if _NUMBERED.match(incident_id) else None
+    return int(incident_id[3:]) if _NUMBERED.fullmatch(incident_id) else None
 
 
 def plan(library: Library, reserved: Iterable[int] = ()) -> Plan:

@@ -134,7 +134,7 @@ def _released_then(raw: bytes) -> tuple[str, Before] | None:
     else:
         return None
     incident_id, status, title = data["id"], data["status"], data["title"]
-    if not isinstance(incident_id, str) or not _NUMBERED.match(incident_id):
+    if not isinstance(incident_id, str) or not _NUMBERED.fullmatch(incident_id):
         return None
     if status not in EXPORTED_STATUSES:
         return None

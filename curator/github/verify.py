@@ -105,4 +105,4 @@ def check_pull(pull: PullRequest, repo: str, head_sha: str, event: RunEvent | No
 
 
 def valid_sha(text: str) -> bool:
-    return bool(SHA.match(text))
+    return bool(SHA.fullmatch(text))

@@ -27,7 +27,7 @@ def _plain_path(path: str) -> bool:
 
 
 def valid_repository(name: str) -> bool:
-    return bool(_REPOSITORY.match(name)) and ".." not in name
+    return bool(_REPOSITORY.fullmatch(name)) and ".." not in name
 
 
 @dataclass(frozen=True)
@@ -37,7 +37,7 @@ class Links:
     run_url: str | None = None
 
     def __post_init__(self) -> None:
-        if not _SERVER.match(self.server):
+        if not _SERVER.fullmatch(self.server):
             raise ValueError(f"not a server URL: {self.server!r}")
         if self.repository is not None and not valid_repository(self.repository):
             raise ValueError(f"not a repository name (OWNER/NAME): {self.repository!r}")
@@ -56,12 +56,12 @@ class Links:
         return cls(server, repository, run_url)
 
     def blob(self, sha: str, path: str, line: int | None = None) -> str | None:
-        if self.repository is None or not _SHA.match(sha) or not _plain_path(path):
+        if self.repository is None or not _SHA.fullmatch(sha) or not _plain_path(path):
             return None
         anchor = f"#L{line}" if line else ""
         return f"{self.server}/{self.repository}/blob/{sha}/{url_path(path)}{anchor}"
 
     def commit(self, sha: str) -> str | None:
-        if self.repository is None or not _SHA.match(sha):
+        if self.repository is None or not _SHA.fullmatch(sha):
             return None
         return f"{self.server}/{self.repository}/commit/{sha}"

@@ -271,7 +271,7 @@ def _match_url(match: Match, links: Links, review: Review) -> str | None:
     """The incident where it is: at the head, or, merged to the base branch meanwhile, at
     the base's tip (the head does not have it; no link when the report does not say where)."""
     sha = review.base_tip if match.on_base else review.head
-    if sha is None or not _ID.match(match.id):
+    if sha is None or not _ID.fullmatch(match.id):
         return None
     return links.blob(sha, review.incident_path(match.id))
 
@@ -292,7 +292,7 @@ def _claim(claimed: Match, links: Links, review: Review) -> list[str]:
 
 
 def _judgement(dimension: str, judged: TermJudgement) -> str:
-    term = f"`{judged.term}`" if _TERM.match(judged.term) else inert(judged.term, 80)
+    term = f"`{judged.term}`" if _TERM.fullmatch(judged.term) else inert(judged.term, 80)
     text = f"- **{dimension}** · {term} · score {judged.score:.2f}"
     shown = [_evidence(e) for e in judged.evidence[:6]]
     if shown:
@@ -319,7 +319,7 @@ def _snippet(file: FileReview) -> list[str]:
     suggested = {(d, t.term) for d, t in file.missing()}
     lines = ["```yaml", "facets:"]
     for dimension in DIMENSIONS:
-        terms = [t for t in file.facets_to_paste.get(dimension, []) if _TERM.match(t)]
+        terms = [t for t in file.facets_to_paste.get(dimension, []) if _TERM.fullmatch(t)]
         if not terms:
             lines.append(f"  {dimension}: []")
             continue

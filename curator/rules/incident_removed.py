@@ -38,7 +38,7 @@ def removed_id(raw: bytes | None) -> tuple[str, int, int] | None:
         return None
     data = document.data
     incident_id, status = data.get("id"), data.get("status")
-    if not isinstance(incident_id, str) or not _NUMBERED.match(incident_id):
+    if not isinstance(incident_id, str) or not _NUMBERED.fullmatch(incident_id):
         return None
     if status == "draft":
         return None

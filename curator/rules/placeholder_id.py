@@ -27,7 +27,7 @@ _NUMBERED = re.compile(NUMBERED_ID_PATTERN)
 
 
 def is_placeholder(incident_id: str) -> bool:
-    return bool(_ID.match(incident_id)) and not _NUMBERED.match(incident_id)
+    return bool(_ID.fullmatch(incident_id)) and not _NUMBERED.fullmatch(incident_id)
 
 
 def check(file: IncidentFile) -> FileFindings:
