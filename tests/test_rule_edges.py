@@ -388,12 +388,19 @@ def test_il604_reports_the_mark_at_the_start(taxonomy):
 
 @pytest.mark.parametrize(
     ("value", "shown"),
-    [("IL-12", "'IL-12'"), ("IL-NEW-Weka", "'IL-NEW-Weka'"), ("[IL-0001]", "'list'")],
+    [
+        ("IL-12", "'IL-12'"),
+        ("IL-NEW-Weka", "'IL-NEW-Weka'"),
+        ("[IL-0001]", "(a list)"),
+        ("{n: 1}", "(a mapping)"),
+        ("", "(empty)"),
+    ],
 )
-def test_il202_shows_the_id_or_its_type(taxonomy, value, shown):
-    text = incident("IL-0001", ("id: IL-0001", f"id: {value}"))
+def test_il202_shows_the_id_or_what_it_is(taxonomy, value, shown):
+    text = incident("IL-0001", ("id: IL-0001", f"id: {value}".rstrip()))
+    column = 5 if value else 4  # an empty value is found where it would be, after `id:`
     assert check(id_format, text, taxonomy) == [
-        (1, 5, f"id {shown} is not of the form IL-0000 (four or more digits) or IL-NEW-<slug>")
+        (1, column, f"id {shown} is not of the form IL-0000 (four or more digits) or IL-NEW-<slug>")
     ]
 
 

@@ -28,9 +28,17 @@ def check(file: IncidentFile) -> FileFindings:
     value = data["id"]
     # fullmatch: `$` also matches before a final line break, which the schema refuses.
     if not isinstance(value, str) or not _ID.fullmatch(value):
-        shown = value if isinstance(value, str) else type(value).__name__
         yield RULE.at(
             file.display,
             file.position("id"),
-            f"id {shown!r} is not of the form IL-0000 (four or more digits) or IL-NEW-<slug>",
+            f"id {_shown(value)} is not of the form IL-0000 (four or more digits) or IL-NEW-<slug>",
         )
+
+
+def _shown(value: object) -> str:
+    """The id as written, or what it is when it is no text (the loader's other values)."""
+    if isinstance(value, str):
+        return repr(value)
+    if value is None:
+        return "(empty)"
+    return "(a list)" if isinstance(value, list) else "(a mapping)"
