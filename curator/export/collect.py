@@ -108,8 +108,8 @@ def parse_released(file: IncidentFile, raw: bytes) -> Parsed | None:
 
 
 def compact(data: Any) -> str:
-    """`json.dumps(data, ensure_ascii=False, separators=(",", ":"))`, byte for byte (as
-    `build.json_dump`, in Rust)."""
+    """`json.dumps(data, ensure_ascii=False, separators=(",", ":"))`, byte for byte
+    (pydantic's serialiser, in Rust)."""
     return to_json(data).decode("utf-8")
 
 
