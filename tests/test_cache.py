@@ -134,6 +134,27 @@ def test_a_changed_rule_set_or_curator_source_invalidates(library, checks, monke
     assert len(checks) == 3
 
 
+@pytest.mark.parametrize(
+    ("where", "name"),
+    [
+        (kept, "__version__"),
+        (kept.sys, "version"),
+        (kept.pydantic, "VERSION"),
+        (kept.yaml, "__version__"),
+        (kept, "_libyaml_version"),
+    ],
+)
+def test_another_version_of_curator_python_or_a_parser_invalidates(
+    library, checks, monkeypatch, where, name
+):
+    first = run(library, today=TODAY)
+    checks.clear()
+    old = getattr(where, name)
+    monkeypatch.setattr(where, name, (lambda: "9.9") if callable(old) else f"9.9 ({old})")
+    assert run(library, today=TODAY) == first
+    assert len(checks) == 3
+
+
 def test_a_result_that_depends_on_today_is_checked_again_when_the_day_comes(library, checks):
     path = library / "incidents" / "IL-0001.yaml"
     path.write_text(incident("IL-0001", ("occurred: 2024-05", "occurred: 2026-07")))
@@ -676,3 +697,31 @@ def test_a_blob_is_taken_back_whole_and_only_by_its_own_digest(tmp_path):
     path = store.folder / "index.json"
     path.write_bytes(path.read_bytes()[:-1])  # torn
     assert store.read_blob("index.json", second) is None
+
+
+def test_a_store_whose_folder_cannot_be_made_takes_writes_and_keeps_nothing(tmp_path):
+    # As `curator export` uses it when `.curator-cache` is a file: every write is a no-op.
+    (tmp_path / FOLDER).write_text("a file where the cache folder should be")
+    store = Store.open(tmp_path, "export", ["context"])
+    assert not store.enabled
+    store.put("k", "v")
+    store.save()
+    store.update({"k2": "v2"}, keep=lambda key: True)
+    digest = store.write_blob("index.json", b"body")
+    assert store.read_blob("index.json", digest) is None
+    assert Store.open(tmp_path, "export", ["context"]).get("k2") is None
+    assert sorted(p.name for p in tmp_path.iterdir()) == [FOLDER]
+
+
+def test_a_cache_deleted_while_a_store_is_opened_is_no_error(tmp_path, monkeypatch):
+    # Another run removes .curator-cache/ between the making of this store's folder and
+    # the listing of the old ones (`_forget_old`): the store still opens, and works.
+    def gone(self: Path) -> Any:
+        raise FileNotFoundError(self)
+
+    monkeypatch.setattr(Path, "iterdir", gone)
+    store = Store.open(tmp_path, "lint", ["context"])
+    store.put("k", "v")
+    store.save()
+    monkeypatch.undo()
+    assert Store.open(tmp_path, "lint", ["context"]).get("k") == "v"
