@@ -455,6 +455,17 @@ def test_a_cached_index_is_never_read_by_other_code(tmp_path, monkeypatch):
     assert store.index_path(library) not in (before, None)
 
 
+@pytest.mark.parametrize(("where", "name"), [(np, "__version__"), (store, "FORMAT")])
+def test_a_cached_index_is_never_read_by_another_numpy_or_format(
+    tmp_path, monkeypatch, where, name
+):
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": incident("IL-0001")})
+    library = Library.at(root)
+    before = store.index_path(library)
+    monkeypatch.setattr(where, name, f"{getattr(where, name)} changed")
+    assert store.index_path(library) not in (before, None)
+
+
 def test_index_is_cached_by_content_and_rebuilt_when_anything_changes(tmp_path):
     root = write_library(
         tmp_path / "lib",
