@@ -329,6 +329,28 @@ def test_a_summary_of_an_unexpected_shape_means_starting_afresh(library):
     assert run(library, today=TODAY) == expected
 
 
+def test_an_entry_curator_did_not_write_is_forgotten_not_met_again(library):
+    # A summary that hashes to what its entry names but cannot be decoded (CorruptEntry):
+    # this run is worked out without the cache, and the cache is emptied for the next.
+    expected = run(library, today=TODAY)
+    root = Library.at(library)
+    results = Store.open(root.root, "lint", kept.context(root))
+    summaries = Store.open(root.root, "lint-summary", kept.context(root))
+    key, bad = "incidents/IL-0002.yaml", ["only", "three", "fields"]
+    entry = results.get(key)
+    entry[6] = kept._hash(bad)
+    results.put(key, entry)
+    results.save()
+    summaries.put(key, [entry[6], bad])
+    summaries.save()
+    for index in (library / FOLDER).glob("lint-*/library-index.json"):
+        index.write_bytes(index.read_bytes() + b" ")  # then every summary is read
+    _change_a_value(library / "incidents" / "IL-0001.yaml")  # the cross-file rules must run
+    assert run(library, today=TODAY) == expected
+    for kind in ("lint", "lint-summary"):
+        assert Store.open(root.root, kind, kept.context(root)).get(key) is None
+
+
 def _spy_on_summaries(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """How many summaries the cross-file rules read, each time they ran."""
     calls: list[int] = []
