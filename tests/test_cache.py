@@ -155,6 +155,21 @@ def test_another_version_of_curator_python_or_a_parser_invalidates(
     assert len(checks) == 3
 
 
+def test_a_file_replaced_by_a_link_to_the_same_bytes_is_not_answered_from_the_cache(
+    library, tmp_path
+):
+    path = library / "incidents" / "IL-0001.yaml"
+    first = run(library, today=TODAY)
+    outside = tmp_path / "IL-0001.yaml"
+    shutil.move(path, outside)
+    path.symlink_to(outside)  # same bytes, same name: only the kind of file changed
+    found = run(library, today=TODAY)
+    assert "IL107" in {code for name, _, _, code in found if name == "incidents/IL-0001.yaml"}
+    path.unlink()
+    shutil.move(outside, path)
+    assert run(library, today=TODAY) == first
+
+
 def test_a_result_that_depends_on_today_is_checked_again_when_the_day_comes(library, checks):
     path = library / "incidents" / "IL-0001.yaml"
     path.write_text(incident("IL-0001", ("occurred: 2024-05", "occurred: 2026-07")))
