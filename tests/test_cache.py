@@ -100,6 +100,25 @@ def test_a_file_changed_back_and_forth_quickly_is_never_served_stale(library):
         assert not [f for f in run(library, today=TODAY) if f[0] == "incidents/IL-0002.yaml"]
 
 
+def test_a_settled_file_is_answered_by_its_stat_and_a_touched_one_by_its_bytes_once(
+    library, checks, monkeypatch
+):
+    monkeypatch.setattr(kept, "SETTLED_NS", 0)  # every file is settled once written
+    read: list[str] = []
+    real = kept.ResultCache._same_bytes
+    spy = staticmethod(lambda p, d: read.append(Path(p).name) or real(p, d))
+    monkeypatch.setattr(kept.ResultCache, "_same_bytes", spy)
+    first = run(library, today=TODAY)
+    assert run(library, today=TODAY) == first
+    assert read == []  # same stat: not even read
+    os.utime(library / "incidents" / "IL-0002.yaml")  # touched: same bytes, other times
+    assert run(library, today=TODAY) == first
+    assert read == ["IL-0002.yaml"]
+    assert run(library, today=TODAY) == first
+    assert read == ["IL-0002.yaml"]  # its new stat was recorded
+    assert checks == ["IL-0001.yaml", "IL-0002.yaml", "IL-0003.yaml"]
+
+
 def test_the_stat_of_a_recently_changed_file_is_not_trusted(tmp_path):
     path = tmp_path / "f"
     path.write_text("x")
