@@ -189,6 +189,17 @@ def test_a_file_replaced_by_a_link_to_the_same_bytes_is_not_answered_from_the_ca
     assert run(library, today=TODAY) == first
 
 
+def test_a_run_from_another_folder_is_answered_from_the_cache_under_its_own_paths(library, checks):
+    elsewhere = {"cache": True, "cwd": library.parent, "jobs": 1, "today": TODAY}
+    first = lint(Library.at(library), **elsewhere)  # type: ignore[arg-type]
+    assert first[0].path == "lib/incidents/IL-0003.yaml"
+    checks.clear()
+    assert lint(Library.at(library), **elsewhere) == first  # type: ignore[arg-type]
+    assert checks == []
+    assert run(library, today=TODAY) == [("incidents/IL-0003.yaml", 11, 7, "IL301")]
+    assert len(checks) == 3  # findings name their file: shown otherwise, checked again
+
+
 def test_a_result_that_depends_on_today_is_checked_again_when_the_day_comes(library, checks):
     path = library / "incidents" / "IL-0001.yaml"
     path.write_text(incident("IL-0001", ("occurred: 2024-05", "occurred: 2026-07")))
