@@ -341,6 +341,20 @@ def test_a_taxonomy_term_released_before_must_stay(repo, tmp_path):
     assert kept_term["deprecated"]["replaced_by"] == "capacity-limit"
 
 
+def test_a_taxonomy_entry_without_a_text_id_then_is_no_term_that_must_stay(repo, tmp_path):
+    # `--since` may name a commit whose taxonomy held entries lint refuses: no consumer can
+    # hold their ids, so they neither stop the export nor break it.
+    causes = repo.root / "schema" / "taxonomy" / "causes.yaml"
+    text = causes.read_text(encoding="utf-8")
+    causes.write_text(text + "  - not-a-term\n  - id: [7]\n", encoding="utf-8")
+    since = repo.commit("2024-03-01T00:00:00", "broken taxonomy")
+    causes.write_text(text, encoding="utf-8")
+    repo.commit("2024-03-02T00:00:00", "fixed")
+    run = run_export(repo, tmp_path / "out", "--since", since)
+    assert run.code == 0, run.err
+    assert load(tmp_path / "out", "changes.json")["changes"] == []
+
+
 def test_an_incident_made_a_draft_again_is_removed_as_of_its_last_commit(repo, tmp_path):
     # Its `removed` entry was dated by HEAD, not by the commit that touched its file last,
     # so the entry (and its feed id, `#removed-<date>`) moved with every later commit.
@@ -354,6 +368,46 @@ def test_an_incident_made_a_draft_again_is_removed_as_of_its_last_commit(repo, t
     assert [(c["id"], c["change"], c["date"], c["status"]) for c in changes] == [
         ("IL-0005", "added", "2024-04-01T00:00:00Z", "published"),
         ("IL-0002", "removed", "2024-03-01T00:00:00Z", None),
+    ]
+
+
+def test_a_deleted_incident_is_removed_as_of_its_deletion_not_a_later_commit(repo, tmp_path):
+    # The deleted file has no dates now, only in `history.gone`: its entry, and its feed id
+    # (`#removed-<date>`), must not move with the commits after its deletion.
+    repo.git("rm", "-q", "incidents/IL-0002.yaml")
+    repo.commit("2024-03-01T00:00:00", "delete (against policy)")
+    repo.write("IL-0005.yaml", incident("IL-0005"))
+    repo.commit("2024-04-01T00:00:00", "IL-0005")
+    out = tmp_path / "out"
+    assert run_export(repo, out).code == 0
+    changes = load(out, "changes.json")["changes"]
+    assert [(c["id"], c["change"], c["date"], c["title"], c["status"]) for c in changes] == [
+        ("IL-0005", "added", "2024-04-01T00:00:00Z", TITLE, "published"),
+        ("IL-0002", "removed", "2024-03-01T00:00:00Z", TITLE, None),
+    ]
+
+
+def test_since_a_commit_whose_versions_were_never_releasable_lists_them_as_added(repo, tmp_path):
+    # `--since` names any revision: there a file may not parse, not be a mapping, or hold
+    # a placeholder id. None of those was released, so today's versions are `added`, and
+    # the old ones are neither `removed` nor an internal error.
+    repo.write("IL-0005.yaml", "id: [IL-0005\n")
+    repo.write("IL-0006.yaml", "- IL-0006\n")
+    repo.write("IL-NEW-x.yaml", incident("IL-NEW-x"))
+    since = repo.commit("2024-03-01T00:00:00", "work in progress")
+    repo.write("IL-0005.yaml", incident("IL-0005"))
+    repo.write("IL-0006.yaml", incident("IL-0006"))
+    repo.git("mv", "incidents/IL-NEW-x.yaml", "incidents/IL-0007.yaml")
+    repo.write("IL-0007.yaml", incident("IL-0007"))
+    repo.commit("2024-04-01T00:00:00", "fixed and numbered")
+    out = tmp_path / "out"
+    run = run_export(repo, out, "--since", since)
+    assert run.code == 0, run.err
+    changes = load(out, "changes.json")["changes"]
+    assert [(c["id"], c["change"], c["date"]) for c in changes] == [
+        ("IL-0005", "added", "2024-04-01T00:00:00Z"),
+        ("IL-0006", "added", "2024-04-01T00:00:00Z"),
+        ("IL-0007", "added", "2024-04-01T00:00:00Z"),
     ]
 
 
