@@ -27,6 +27,7 @@ from curator.export.released import Task
 from curator.export.released import render as render_incident
 from curator.export.schema import SCHEMAS, render, schema_for
 from curator.library import Library
+from curator.progress import Progress
 from incidents import incident
 
 AGGREGATES = {"incidents.json", "incidents.csv", "taxonomy.json", "graph.json"}
@@ -711,6 +712,23 @@ def test_incidents_json_is_streamed_as_one_dump_would_write_it(repo, tmp_path):
     drafts_only.commit("2024-01-01T00:00:00")
     assert run_export(drafts_only, tmp_path / "empty").code == 0
     assert (tmp_path / "empty" / "incidents.json").read_bytes() == b'{\n  "incidents": []\n}\n'
+
+
+def test_the_progress_line_counts_each_incident_file_once_drafts_included(repo, tmp_path):
+    # What a person at a terminal sees ("exporting 3/4 files"): the count must reach the
+    # total, never pass it. (Progress draws only on a terminal, so it is recorded here.)
+    calls: dict[str, list[tuple[int, int]]] = {}
+
+    class Recorder(Progress):
+        def __init__(self, what: str) -> None:
+            super().__init__(what, enabled=False)
+            calls[what] = []
+
+        def __call__(self, done: int, total: int) -> None:
+            calls[self.what].append((done, total))
+
+    export(Library.at(repo.root), tmp_path / "out", ExportOptions(progress=Recorder))
+    assert calls["exporting"] == [(1, 4), (2, 4), (3, 4), (4, 4)]
 
 
 def test_a_failure_midway_leaves_the_previous_export_intact(repo, tmp_path, monkeypatch):
