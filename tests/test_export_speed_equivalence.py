@@ -7,6 +7,7 @@ import csv
 import io
 import json
 import os
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -119,6 +120,28 @@ def test_an_export_parses_each_file_once_and_a_warm_one_only_what_changed(
     monkeypatch.setattr(curator.lint, "load_bytes", real_load)
     monkeypatch.setattr(released, "load_bytes", real_load)
     assert changed == exported(library, tmp_path / "fresh", cache=False, jobs=1)
+
+
+def test_what_the_export_itself_parses_is_kept_for_the_next_one(library, tmp_path, monkeypatch):
+    # With lint's cache warm and the export's cold (deleted, or a new version of curator's
+    # export code), the export parses every file itself: what it parsed must be kept, or
+    # every later export parses the whole library again.
+    first = exported(library, tmp_path / "first", jobs=1)
+    for store in (library.root / ".curator-cache").glob("export-*"):
+        shutil.rmtree(store)
+    parsed: list[bytes] = []
+    real_load = released.load_bytes
+
+    def counting_load(raw: bytes):
+        parsed.append(raw)
+        return real_load(raw)
+
+    monkeypatch.setattr(released, "load_bytes", counting_load)
+    assert exported(library, tmp_path / "cold", jobs=1) == first
+    assert sorted(parsed) == sorted(path.read_bytes() for path in library.incident_paths())
+    parsed.clear()
+    assert exported(library, tmp_path / "warm", jobs=1) == first
+    assert parsed == []
 
 
 def test_a_cache_entry_that_curator_did_not_write_is_ignored(library, tmp_path):
