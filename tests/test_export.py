@@ -19,6 +19,7 @@ import pytest
 from conftest import REPO, committed_at, run_curator, write_library
 
 from curator.export import ExportError, ExportOptions, ExportRefused, export
+from curator.export.collect import blob_id
 from curator.export.feed import feed_bytes
 from curator.export.git import Commit, FileEvent
 from curator.export.history import file_history
@@ -845,6 +846,20 @@ def test_what_lint_and_the_checkout_checks_should_have_stopped_asks_to_be_report
     path.write_text("id: [", encoding="utf-8")
     with pytest.raises(ExportError, match=r"passed lint but does not load: .*; please report"):
         render_incident(undated, tmp_path)
+
+
+def test_only_a_file_parsed_from_its_committed_bytes_is_fresh_for_the_cache(tmp_path):
+    # The export cache keys released data by git blob id: a file whose bytes differ from
+    # its blob (a git filter, say) must not be kept under that id (curator/export/released.py).
+    path = tmp_path / "IL-0001.yaml"
+    path.write_text(incident("IL-0001"), encoding="utf-8")
+    (tmp_path / "out" / "incidents").mkdir(parents=True)
+    dates = ("2024-01-01T00:00:00Z", "2024-01-02T00:00:00Z")
+    committed = blob_id(path.read_bytes())
+    assert render_incident(Task(str(path), committed, dates, None), tmp_path / "out").fresh
+    other = blob_id(b"other bytes")
+    assert not render_incident(Task(str(path), other, dates, None), tmp_path / "out").fresh
+    assert not render_incident(Task(str(path), None, dates, None), tmp_path / "out").fresh
 
 
 def test_refuses_lint_errors_with_the_findings_and_keeps_the_old_export(repo, tmp_path):
