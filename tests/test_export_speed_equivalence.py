@@ -144,6 +144,27 @@ def test_what_the_export_itself_parses_is_kept_for_the_next_one(library, tmp_pat
     assert parsed == []
 
 
+def test_data_parsed_from_filtered_bytes_is_never_kept_under_the_committed_blob(library, tmp_path):
+    # A git filter makes the checkout differ from the blob: what the export parses from it
+    # must not be kept under the blob's id, which would then describe other bytes.
+    truth = exported(library, tmp_path / "truth", jobs=1)
+    path = library.incident_path("IL-0901")
+    committed = path.read_text(encoding="utf-8")
+    git(library.root, "config", "filter.year.clean", "sed s/occurred:.2023-11/occurred:\\ 2024-05/")
+    git(library.root, "config", "filter.year.smudge", "cat")
+    (library.root / ".git" / "info" / "attributes").write_text("IL-0901.yaml filter=year\n")
+    path.write_text(committed.replace("occurred: 2024-05", "occurred: 2023-11"), "utf-8")
+    for store in (library.root / ".curator-cache").glob("export-*"):
+        shutil.rmtree(store)  # so that the export parses the file itself
+    filtered = exported(library, tmp_path / "filtered", jobs=1)
+    assert json.loads(filtered["incidents/IL-0901.json"])["occurred"] == "2023-11"
+    store = Store.open(library.root, "export", released.context())
+    assert store.get(git(library.root, "rev-parse", "HEAD:incidents/IL-0901.yaml")) is None
+    (library.root / ".git" / "info" / "attributes").unlink()
+    path.write_text(committed, encoding="utf-8")
+    assert exported(library, tmp_path / "again", jobs=1) == truth
+
+
 def test_a_cache_entry_that_curator_did_not_write_is_ignored(library, tmp_path):
     truth = exported(library, tmp_path / "truth", cache=False, jobs=1)
     store = Store.open(library.root, "export", released.context())
