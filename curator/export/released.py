@@ -79,7 +79,7 @@ class ReleasedCache:
     run parsed is kept (`keep`) and written in one go (`save`), a shard at a time, so that
     the store's old texts are never all in memory beside the new ones."""
 
-    def __init__(self, library: Library, enabled: bool = True) -> None:
+    def __init__(self, library: Library, enabled: bool) -> None:
         self.open: Callable[[], Store] | None = None
         if enabled:
             self.open = functools.partial(Store.open, library.root, "export", context())
