@@ -502,7 +502,7 @@ def _place(
         places = anchors(result.summary)
     except MissingSummary:  # lost to a concurrent run: work everything out again
         return None
-    if anchor is None or anchor >= len(places):
+    if anchor is None or not 0 <= anchor < len(places):  # (below 0 would count from the end)
         return None
     return places[anchor]
 

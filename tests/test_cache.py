@@ -695,6 +695,30 @@ def test_a_kept_cross_file_finding_whose_summary_is_lost_is_worked_out_again(lib
     assert cache.library_findings("key", {display: again}) is None
 
 
+def test_a_kept_cross_file_finding_at_a_negative_anchor_is_worked_out_again(tmp_path):
+    """An anchor is an index into a list: one below zero (a buggy or tampered record, well
+    formed) would count from the end and put the finding at another anchor of its file."""
+    dangling = ("sources:\n", "related:\n  - IL-0099\nsources:\n")
+    root = write_library(
+        tmp_path / "lib",
+        {"IL-0001.yaml": incident("IL-0001"), "IL-0003.yaml": incident("IL-0003", dangling)},
+    )
+    first = run(root)
+    display = "incidents/IL-0003.yaml"
+    assert [(p, c) for p, _, _, c in first if p == display] == [(display, "IL401")]
+    results = Store.open(root, "lint", kept.context(Library.at(root)))
+    record = results.get("library")
+    (row,) = [row for row in record[1] if row[0] == display]
+    assert row[kept.ANCHOR] == 1  # the reference: the id is 0, the source URL 2 (the last)
+    row[kept.ANCHOR] = -1
+    results.put("library", record)
+    results.save()
+    _shift_lines(root / display)  # its summary changes: the finding is put at its anchor
+    expected = lint_without_cache(root)
+    assert (display, first[-1][1] + 1, first[-1][2], "IL401") in expected
+    assert sorted(run(root)) == sorted(expected)
+
+
 @pytest.mark.parametrize(
     "summary",
     [
