@@ -695,6 +695,23 @@ def test_a_kept_cross_file_finding_whose_summary_is_lost_is_worked_out_again(lib
     assert cache.library_findings("key", {display: again}) is None
 
 
+def test_an_id_changed_in_place_reruns_the_cross_file_rules(library):
+    """An id is a value the cross-file rules read (IL204): changing it where it stands
+    (the same line and column, the same length) must not leave the kept findings as
+    they were."""
+    before = run(library, today=TODAY)
+    assert "IL204" not in {code for _, _, _, code in before}
+    path = library / "incidents" / "IL-0002.yaml"
+    path.write_text(
+        path.read_text(encoding="utf-8").replace("id: IL-0002\n", "id: IL-0001\n", 1),
+        encoding="utf-8",
+    )
+    after = run(library, today=TODAY)
+    assert run(library, today=TODAY, cache=False) == after
+    duplicates = [(p, line, col) for p, line, col, code in after if code == "IL204"]
+    assert duplicates == [("incidents/IL-0001.yaml", 1, 5), ("incidents/IL-0002.yaml", 1, 5)]
+
+
 def test_a_kept_cross_file_finding_at_a_negative_anchor_is_worked_out_again(tmp_path):
     """An anchor is an index into a list: one below zero (a buggy or tampered record, well
     formed) would count from the end and put the finding at another anchor of its file."""
