@@ -140,12 +140,13 @@ class Node:
     def may_match(self, word: str) -> bool:
         """Whether a child may match `word`, or a word that begins with it."""
         if _is_hangul(word):
-            return word[0] in self._lengths
+            return word[0] in self._by_first
         return ("=", word, 0) in self._by_key
 
     def matching(self, word: str, longer_than: int = 0) -> list[Word]:
         """The children whose word matches `word` (Word.matches) and is longer than
-        `longer_than`: looked up by each length of a child word, never compared one by one."""
+        `longer_than`: compared one by one when few begin as `word` does, else looked up by
+        each length of a child word (a taxonomy may give thousands one first syllable)."""
         if not _is_hangul(word):
             return self._by_key.get(("=", word, 0), [])
         candidates = self._by_first.get(word[0])

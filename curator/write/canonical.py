@@ -210,14 +210,14 @@ def _verify(
 ) -> None:
     """`out` holds the intended values and every comment, each beside the same node as in
     the text of `expected` (the input, if `of_input`)."""
-    size = len(out.encode("utf-8"))
-    if size > MAX_BYTES:  # (the layout indents comments and lists: a file can grow past it)
+    raw = out.encode("utf-8")
+    if len(raw) > MAX_BYTES:  # (the layout indents comments and lists: a file can grow past it)
         raise Refused(
             START,
-            f"in the canonical layout the file would be {size:,} bytes, over the "
+            f"in the canonical layout the file would be {len(raw):,} bytes, over the "
             f"{MAX_BYTES:,} curator reads; make it shorter by hand",
         )
-    reloaded = load_bytes(out.encode("utf-8"))
+    reloaded = load_bytes(raw)
     if reloaded.problems or reloaded.data != intended:
         raise Refused(START, "the rewritten file would not hold the same values; please report")
     if sorted(comments(out)) != sorted(expected_comments):
