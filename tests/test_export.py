@@ -862,6 +862,23 @@ def test_only_a_file_parsed_from_its_committed_bytes_is_fresh_for_the_cache(tmp_
     assert not render_incident(Task(str(path), None, dates, None), tmp_path / "out").fresh
 
 
+def test_released_data_goes_back_to_the_main_process_only_when_the_worker_made_it(tmp_path):
+    # 100,000 texts of ~3 KB are not sent back the way they came (curator/export/released.py).
+    path = tmp_path / "IL-0001.yaml"
+    path.write_text(incident("IL-0001"), encoding="utf-8")
+    (tmp_path / "out" / "incidents").mkdir(parents=True)
+    (tmp_path / "again" / "incidents").mkdir(parents=True)
+    dates = ("2024-01-01T00:00:00Z", "2024-01-02T00:00:00Z")
+    parsed = render_incident(Task(str(path), None, dates, None), tmp_path / "out")
+    assert parsed.released is not None
+    assert json.loads(parsed.released)["id"] == "IL-0001"
+    carried = Task(str(path), None, dates, parsed.released)
+    assert render_incident(carried, tmp_path / "again").released is None
+    assert render_incident(carried, tmp_path / "again").nested == parsed.nested
+    foreign = Task(str(path), None, dates, b'{"status": "published"}')  # not what curator keeps
+    assert render_incident(foreign, tmp_path / "again").released == parsed.released
+
+
 def test_refuses_lint_errors_with_the_findings_and_keeps_the_old_export(repo, tmp_path):
     out = tmp_path / "out"
     assert run_export(repo, out).code == 0

@@ -9,6 +9,7 @@ import json
 import os
 import shutil
 import subprocess
+import threading
 from pathlib import Path
 
 import pytest
@@ -175,6 +176,58 @@ def test_a_cache_entry_that_curator_did_not_write_is_ignored(library, tmp_path):
     assert exported(library, tmp_path / "after", jobs=1) == truth
 
 
+def test_in_parallel_each_incident_is_compared_with_its_own_earlier_data(library, tmp_path):
+    # A worker does not send back the released data it was sent; the main process pairs
+    # each rendered incident with the text it handed out. Paired with another incident's
+    # text, the change log would list the wrong fields, or none.
+    git(library.root, "tag", "v1.0.0")
+    retitled = []
+    for path in library.incident_paths():
+        text = path.read_text(encoding="utf-8")
+        if "\nstatus: draft\n" not in text:
+            title = next(line for line in text.splitlines() if line.startswith("title: "))
+            path.write_text(text.replace(title, title + " (고침)", 1), encoding="utf-8")
+            retitled.append(path.stem)
+    git(library.root, "commit", "-q", "-am", "every title")
+    assert len(retitled) > 2
+    export(library, tmp_path / "out", ExportOptions(version="v1.1.0", jobs=2), cwd=library.root)
+    changes = json.loads((tmp_path / "out" / "changes.json").read_bytes())["changes"]
+    assert sorted((c["id"], c["change"], c["fields"]) for c in changes) == sorted(
+        (incident_id, "modified", ["title"]) for incident_id in retitled
+    )
+
+
+def test_the_released_cache_is_written_on_a_thread_which_is_waited_for(library, monkeypatch):
+    cache = released.ReleasedCache(library, enabled=True)
+    blob, text = "1" * 40, '{"title":"한국어"}'.encode()
+    cache.keep(blob, text)
+    writing, finish = threading.Event(), threading.Event()
+    real_update = Store.update
+
+    def slow_update(store: Store, entries, keep) -> None:
+        writing.set()
+        assert finish.wait(10)
+        real_update(store, entries, keep)
+
+    monkeypatch.setattr(Store, "update", slow_update)
+    cache.save_meanwhile({blob})  # returns while the write is under way
+    assert writing.wait(10)
+    assert cache.lookup([blob]) == {}
+    finish.set()
+    cache.wait()
+    assert cache.lookup([blob]) == {blob: text}  # kept as text, given back as its bytes
+    assert Store.open(library.root, "export", released.context()).get(blob) == '{"title":"한국어"}'
+
+    def failing_update(store: Store, entries, keep) -> None:
+        raise RuntimeError("a bug in the store")
+
+    monkeypatch.setattr(Store, "update", failing_update)
+    cache.keep(blob, text)
+    cache.save_meanwhile({blob})
+    with pytest.raises(RuntimeError, match="a bug in the store"):
+        cache.wait()  # an error on the thread is not lost
+
+
 def test_blob_ids_are_gits(tmp_path):
     for raw in (b"", b"id: IL-0001\n", "한국어 텍스트\n".encode() * 300):
         path = tmp_path / "file"
@@ -224,7 +277,8 @@ def test_pydantics_serialiser_escapes_exactly_the_characters_json_dumps_escapes(
 @settings(max_examples=500, deadline=None)
 @given(JSON_VALUES)
 def test_compact_writes_what_json_dumps_writes_without_spaces(value):
-    assert compact(value) == json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    expected = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    assert compact(value) == expected.encode("utf-8")
 
 
 def test_an_incident_is_written_as_json_dumps_writes_its_dump(library):

@@ -69,7 +69,7 @@ class ChangeLog:
                 "term, with `deprecated: {replaced_by: ..., reason: ...}` if it is replaced"
             )
 
-    def observe(self, summary: Summary, released: str) -> None:
+    def observe(self, summary: Summary, released: bytes) -> None:
         """See one released incident: its summary, and its released data (compact JSON,
         decoded only if its file changed since `since`)."""
         self.seen.add(summary.id)

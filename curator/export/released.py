@@ -24,11 +24,12 @@ import functools
 import json
 import os
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from curator.cache import Store
+from curator.cache import UNDECODABLE, Store
 from curator.export.build import CSV_HEADER, Summary, csv_line, model_json
 from curator.export.collect import (
     EXPORTED_STATUSES,
@@ -58,14 +59,17 @@ class Task(NamedTuple):  # (named tuples: 100,000 of each cross between processe
     path: str
     blob: str | None  # its object id at HEAD (None: not committed)
     dates: tuple[str, str] | None  # added, modified (None: no commit in the history)
-    released: str | None  # its released data (compact JSON), if lint or the cache had it
+    released: bytes | None  # its released data (compact JSON), if lint or the cache had it
 
 
 class Rendered(NamedTuple):
     """What the main process does with one incident; `summary` is None for a draft."""
 
     blob: str | None
-    released: str  # the released data, compact JSON: for the cache and the change log
+    # The released data, compact JSON, for the cache and the change log; None when it is
+    # the task's own (`Task.released`), which the main process still has: 100,000 texts
+    # of ~3 KB are not sent back the way they came.
+    released: bytes | None
     fresh: bool  # parsed from bytes equal to the blob: worth keeping in the cache
     summary: Summary | None = None
     file: ManifestFile | None = None
@@ -83,16 +87,23 @@ class ReleasedCache:
         self.open: Callable[[], Store] | None = None
         if enabled:
             self.open = functools.partial(Store.open, library.root, "export", context())
-        self._new: dict[str, str] = {}
+        self._new: dict[str, bytes] = {}
+        self._saving: Future[None] | None = None
 
-    def lookup(self, blobs: Iterable[str]) -> dict[str, str]:
+    def lookup(self, blobs: Iterable[str]) -> dict[str, bytes]:
         if self.open is None:
             return {}
         store = self.open()
         found = {blob: store.get(blob) for blob in blobs}
-        return {blob: text for blob, text in found.items() if isinstance(text, str)}
+        # (As the store reads it back: a text it could not have written still round-trips,
+        # and is then refused as any other foreign entry is, by `render`.)
+        return {
+            blob: text.encode("utf-8", UNDECODABLE)
+            for blob, text in found.items()
+            if isinstance(text, str)
+        }
 
-    def keep(self, blob: str, released: str) -> None:
+    def keep(self, blob: str, released: bytes) -> None:
         if self.open is not None:
             self._new[blob] = released
 
@@ -100,9 +111,47 @@ class ReleasedCache:
         """Write what was kept, and forget the entries of blobs other than these (the
         commit's) in the shards written; then let go of it all (a later `keep` starts
         afresh), so that the texts are freed as soon as nothing else needs them."""
+        self.wait()
         if self.open is not None and self._new:
-            self.open().update(self._new, blobs.__contains__)
+            self.open().update(_Texts(self._new), blobs.__contains__)
             self._new = {}
+
+    def save_meanwhile(self, blobs: set[str]) -> None:
+        """`save`, on a thread of its own, while the workers render (a cold export of
+        100,000 incidents writes 300 MB here, in 2 s that the workers would otherwise
+        wait); `wait`, or the next `save`, waits for it. Mostly JSON encoding, so it
+        shares the main process's one CPU with the rendering it overlaps: the gain is
+        the workers' time, not this process's."""
+        self.wait()
+        if self.open is not None and self._new:
+            entries, self._new = self._new, {}
+            store = self.open()
+            thread = ThreadPoolExecutor(1, thread_name_prefix="released-cache")
+            self._saving = thread.submit(store.update, _Texts(entries), blobs.__contains__)
+            thread.shutdown(wait=False)  # (its thread ends once the write is done)
+
+    def wait(self) -> None:
+        """Until the `save_meanwhile` under way, if any, is done; its error, if it had one."""
+        saving, self._saving = self._saving, None
+        if saving is not None:
+            saving.result()
+
+
+class _Texts(Mapping[str, str]):
+    """Kept released data as the store's values (text), each decoded only as its shard is
+    written: never all of them held twice."""
+
+    def __init__(self, kept: dict[str, bytes]) -> None:
+        self.kept = kept
+
+    def __getitem__(self, blob: str) -> str:
+        return self.kept[blob].decode("utf-8", UNDECODABLE)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.kept)
+
+    def __len__(self) -> int:
+        return len(self.kept)
 
 
 def context() -> list[str]:
@@ -110,7 +159,7 @@ def context() -> list[str]:
     return code_context()
 
 
-Observer = Callable[[Summary, str], None]
+Observer = Callable[[Summary, bytes], None]
 
 
 def write_incidents(
@@ -139,18 +188,22 @@ def write_incidents(
         table.write(CSV_HEADER)
         items: list[bytes] = []  # written a chunk at a time: fewer, larger writes
         records: list[bytes] = []
-        rendering = render_all(workers, todo, writer.folder, writer.previous)
+        sent: deque[bytes | None] = deque()  # each task's released data, till it is rendered
+        rendering = render_all(workers, todo, writer.folder, writer.previous, sent)
         for done, rendered in enumerate(rendering, 1):
             if progress is not None:
                 progress(done, len(snapshot.files))
+            carried = sent.popleft()
+            released = carried if rendered.released is None else rendered.released
+            assert released is not None  # (`render` returns None only for a text it had)
             if rendered.fresh and rendered.blob is not None:
-                cache.keep(rendered.blob, rendered.released)
+                cache.keep(rendered.blob, released)
             if rendered.summary is None or rendered.file is None:
                 continue  # a draft
             writer.add(rendered.file)
             items.append(rendered.nested)
             records.append(rendered.record)
-            observe(rendered.summary, rendered.released)
+            observe(rendered.summary, released)
             summaries.append(rendered.summary)
             # The first item goes at once, so that every later batch starts with a comma.
             if len(items) == _CHUNK or len(summaries) == 1:
@@ -185,7 +238,7 @@ def tasks(snapshot: Snapshot, cache: ReleasedCache) -> deque[Task]:
             found.append(Task(path, blob, when, cached.pop(blob, None) if blob else None))
     # What lint parsed is kept now, not after rendering: then each text is freed as soon
     # as its incident is rendered, instead of all of them being held to the end.
-    cache.save(set(snapshot.blobs.values()))
+    cache.save_meanwhile(set(snapshot.blobs.values()))
     return found
 
 
@@ -195,12 +248,23 @@ def _blobs_by_path(snapshot: Snapshot) -> Iterator[tuple[str, str | None]]:
 
 
 def render_all(
-    workers: Workers, tasks: deque[Task], folder: Path, previous: Path | None = None
+    workers: Workers,
+    tasks: deque[Task],
+    folder: Path,
+    previous: Path | None = None,
+    sent: deque[bytes | None] | None = None,
 ) -> Iterator[Rendered]:
-    """`render` for every task, in order, emptying `tasks` as it goes."""
-    taken = (tasks.popleft() for _ in range(len(tasks)))
+    """`render` for every task, in order, emptying `tasks` as it goes; each task's
+    released data is appended to `sent` as the task is handed out."""
     work = functools.partial(render, folder=folder, previous=previous)
-    return workers.in_order(work, taken, _CHUNK)
+    return workers.in_order(work, _taken(tasks, deque() if sent is None else sent), _CHUNK)
+
+
+def _taken(tasks: deque[Task], sent: deque[bytes | None]) -> Iterator[Task]:
+    while tasks:
+        task = tasks.popleft()
+        sent.append(task.released)
+        yield task
 
 
 def render(task: Task, folder: Path, previous: Path | None = None) -> Rendered:
@@ -211,7 +275,7 @@ def render(task: Task, folder: Path, previous: Path | None = None) -> Rendered:
         try:
             data = json.loads(task.released)
             if _is_released(data):
-                return _render(task, (folder, previous), data, task.released, False)
+                return _render(task, (folder, previous), data, None, False)
         except (ValueError, KeyError, TypeError):  # (a ValidationError is a ValueError)
             pass
         # Not what curator keeps: read the file, and keep what it holds instead.
@@ -240,7 +304,7 @@ def _render(
     task: Task,
     folders: tuple[Path, Path | None],
     data: dict[str, Any],
-    released: str,
+    released: bytes | None,
     fresh: bool,
 ) -> Rendered:
     if data["status"] not in EXPORTED_STATUSES:
