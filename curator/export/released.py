@@ -236,8 +236,8 @@ def tasks(snapshot: Snapshot, cache: ReleasedCache) -> deque[Task]:
             found.append(Task(path, blob, when, fresh.released))
         else:
             found.append(Task(path, blob, when, cached.pop(blob, None) if blob else None))
-    # What lint parsed is kept now, not after rendering: then each text is freed as soon
-    # as its incident is rendered, instead of all of them being held to the end.
+    # What lint parsed is written now, while the workers render, not after: then each
+    # text is freed once it is written and its incident rendered, not held to the end.
     cache.save_meanwhile(set(snapshot.blobs.values()))
     return found
 
@@ -251,13 +251,13 @@ def render_all(
     workers: Workers,
     tasks: deque[Task],
     folder: Path,
-    previous: Path | None = None,
-    sent: deque[bytes | None] | None = None,
+    previous: Path | None,
+    sent: deque[bytes | None],
 ) -> Iterator[Rendered]:
     """`render` for every task, in order, emptying `tasks` as it goes; each task's
     released data is appended to `sent` as the task is handed out."""
     work = functools.partial(render, folder=folder, previous=previous)
-    return workers.in_order(work, _taken(tasks, deque() if sent is None else sent), _CHUNK)
+    return workers.in_order(work, _taken(tasks, sent), _CHUNK)
 
 
 def _taken(tasks: deque[Task], sent: deque[bytes | None]) -> Iterator[Task]:
