@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -756,3 +757,54 @@ def test_an_unknown_date_is_said_in_words(tmp_path, mine, theirs, said):
     new.write_text(dated(ENGLISH, mine), encoding="utf-8")
     [result] = similar_json(str(new), "--root", str(root))
     assert said in result["matches"][0]["reasons"], result["matches"][0]["reasons"]
+
+
+class _TouchesWhenUnpickled:
+    """A pickle that, were it ever unpickled, would create `path`: planted in an index, it
+    tells whether reading the index runs what the file holds."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def __reduce__(self) -> tuple[object, tuple[Path]]:
+        return (Path.touch, (self.path,))
+
+
+def test_a_pickle_planted_in_the_cached_index_is_never_run(tmp_path):
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": incident("IL-0001")})
+    planted = store.index_path(Library.at(root))
+    assert planted is not None
+    ran = tmp_path / "ran"
+    with planted.open("wb") as out:  # np.savez pickles an array of objects
+        np.savez(out, meta=np.array([_TouchesWhenUnpickled(ran)], dtype=object))
+    assert store.read(planted) is None
+    assert not ran.exists()  # read, it would have run: the cache must never execute data
+
+
+def _fails(*args: object, **kwargs: object) -> None:
+    raise OSError(28, "No space left on device")
+
+
+@pytest.mark.parametrize("failing", ["mkstemp", "replace"])
+def test_an_index_that_cannot_be_written_leaves_nothing_and_the_command_answers(
+    tmp_path, monkeypatch, failing
+):
+    # A full disk or a read-only folder (which tests run as root cannot make with chmod):
+    # the index is built and used as if there were no cache, and no part file is left.
+    files = {
+        "IL-0001.yaml": incident("IL-0001"),
+        "IL-0002.yaml": systemd("IL-0002", "https://e.com/a"),
+    }
+    library = Library.at(write_library(tmp_path / "lib", files))
+    path = store.index_path(library)
+    assert path is not None
+    built = build(library)
+    where = store.tempfile if failing == "mkstemp" else store.os
+    with monkeypatch.context() as patched:
+        patched.setattr(where, failing, _fails)
+        assert store.write(built, path) is False
+        index = store.load_index(library)
+    assert [r.id for r in index.records] == ["IL-0001", "IL-0002"]
+    assert list(path.parent.iterdir()) == []  # neither the index nor a temporary file
+    assert store.write(built, path) is True
+    assert [p.name for p in path.parent.iterdir()] == ["index.npz"]
