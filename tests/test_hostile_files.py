@@ -22,6 +22,8 @@ import pytest
 from conftest import REPO, run_curator, write_library
 
 from curator import fmt
+from curator.library import Library
+from curator.lint import lint
 from curator.load import load_bytes
 from curator.write.comments import comments
 from incidents import incident
@@ -596,3 +598,52 @@ def test_a_taxonomy_of_many_aliases_costs_their_number_not_its_square(tmp_path):
     }
     shared = {"shared-network-filesystem"}  # the title's 공유 스토리지
     assert missing == {"IL-0126.yaml": shared, "IL-0127.yaml": shared}
+
+
+def _lint_codes(library: Path) -> dict[str, list[tuple[str, str]]]:
+    """`curator lint`'s findings (in this process, no cache), (code, message) by file name."""
+    found: dict[str, list[tuple[str, str]]] = {}
+    for f in lint(Library.at(library), cwd=library):
+        found.setdefault(Path(f.path).name, []).append((f.code, f.message))
+    return found
+
+
+@pytest.mark.parametrize(
+    ("error", "shown_as"),
+    [
+        (OSError(errno.EIO, "Input/output error"), "Input/output error"),
+        (OSError("the disk went away"), "the disk went away"),  # no strerror: the error
+    ],
+)
+def test_lint_reports_a_file_that_fails_to_read_and_checks_the_others(
+    library, monkeypatch, error, shown_as
+):
+    # A regular file whose read fails (EIO): root reads any file, so the failure is made.
+    broken = library / "incidents" / "IL-0001.yaml"
+    read_bytes = Path.read_bytes
+
+    def read(path: Path) -> bytes:
+        if path == broken:
+            raise error
+        return read_bytes(path)
+
+    monkeypatch.setattr(Path, "read_bytes", read)
+    found = _lint_codes(library)
+    assert found["IL-0001.yaml"] == [("IL107", f"cannot read the file: {shown_as}")]
+    assert "IL-0002.yaml" in found  # the run went on: its own findings are there
+
+
+def test_lint_reports_a_file_removed_while_it_runs_and_checks_the_others(library, monkeypatch):
+    # Listed, then gone before it is checked (a `git checkout` in another terminal).
+    gone = library / "incidents" / "IL-0001.yaml"
+    listed = Library.incident_names
+
+    def names_then_remove(self: Library) -> list[str]:
+        names = listed(self)
+        gone.unlink(missing_ok=True)
+        return names
+
+    monkeypatch.setattr(Library, "incident_names", names_then_remove)
+    found = _lint_codes(library)
+    assert found["IL-0001.yaml"] == [("IL107", "not a regular file")]
+    assert "IL-0002.yaml" in found
