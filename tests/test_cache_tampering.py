@@ -126,6 +126,8 @@ def _encoded(value: Any) -> np.ndarray:
 
 
 WRONG_VALUES: tuple[Any, ...] = (None, 7, "text", [], ["x", 8], {"a": [1]})
+# Well-formed JSON but for its end, nested deeper than the parser recurses (RecursionError).
+TOO_DEEP = np.frombuffer(b"[" * 100_000, np.uint8)
 
 
 def meta_mutations(arrays: dict[str, np.ndarray]) -> Iterator[Mutation]:
@@ -142,6 +144,7 @@ def meta_mutations(arrays: dict[str, np.ndarray]) -> Iterator[Mutation]:
     yield "meta one entity name fewer", _encoded({**meta, "entity_names": names[:-1]})
     yield "meta one entity name more", _encoded({**meta, "entity_names": [*names, "extra"]})
     yield "meta entity names repeated", _encoded({**meta, "entity_names": [names[0]] * len(names)})
+    yield "meta nested too deep", TOO_DEEP
 
 
 def _fits(field: str, value: Any) -> bool:
@@ -163,6 +166,7 @@ def record_mutations(arrays: dict[str, np.ndarray]) -> Iterator[Mutation]:
     yield "records one more", _encoded([*records, records[0]])
     yield "records an object", _encoded({"records": records})
     yield "a record not an object", _encoded([["IL-0001"], *records[1:]])
+    yield "records nested too deep", TOO_DEEP
     for field in records[0]:
         for value in (*WRONG_VALUES, {"causes": "text"}):
             if _fits(field, value):

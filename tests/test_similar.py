@@ -523,14 +523,18 @@ def test_a_corrupt_or_planted_cache_file_is_ignored(tmp_path):
     assert store.read(planted) is not None  # rewritten whole, atomically
 
 
-@pytest.mark.parametrize("content", [b"", b"meta"], ids=["empty", "meta-not-an-object"])
+@pytest.mark.parametrize(
+    "content",
+    [b"", b"[3]", b"[" * 100_000],
+    ids=["empty", "meta-not-an-object", "meta-nested-too-deep-to-parse"],
+)
 def test_an_empty_cache_file_or_one_of_another_shape_is_rebuilt(tmp_path, content):
     root = write_library(tmp_path / "lib", {"IL-0001.yaml": incident("IL-0001")})
     planted = store.index_path(Library.at(root))
     assert planted is not None
-    if content:  # a whole archive, whose meta is a JSON list instead of an object
+    if content:  # a whole archive, whose meta is not an object (or JSON too deep to read)
         with planted.open("wb") as out:
-            np.savez(out, meta=np.frombuffer(b"[3]", np.uint8))
+            np.savez(out, meta=np.frombuffer(content, np.uint8))
     else:
         planted.write_bytes(b"")
     run = run_curator("search", "--root", str(root), "메타데이터 포화", "--quiet")

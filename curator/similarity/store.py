@@ -101,7 +101,8 @@ def read(path: Path) -> Index | None:
             return None
         return _index(arrays, records, meta)
     # EOFError: an empty file (np.load's answer to it), as a crash can leave one behind.
-    except (OSError, EOFError, ValueError, KeyError, TypeError, zipfile.BadZipFile):
+    # RecursionError: JSON nested deeper than the parser goes ("[[[[…"), which no write makes.
+    except (OSError, EOFError, ValueError, KeyError, TypeError, RecursionError, zipfile.BadZipFile):
         return None
 
 
