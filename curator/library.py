@@ -21,6 +21,12 @@ class NotALibrary(Exception):
     """No folder holding both incidents/ and schema/ was found."""
 
 
+def meant_as_incident(name: str) -> bool:
+    """Whether an entry of a folder of incidents named `name` is checked (and reported if
+    it is not an incident file); hidden entries (an editor's `.IL-0001.yaml.swp`) are not."""
+    return bool(_CANDIDATE.match(name)) and not name.startswith(".")
+
+
 def is_library(path: Path) -> bool:
     return (path / INCIDENTS).is_dir() and (path / SCHEMA).is_dir()
 
@@ -64,11 +70,7 @@ class Library:
     def incident_names(self) -> list[str]:
         """The names of `incident_paths`, without making a Path of each (which costs more
         than the rest of a warm `curator lint` of 100,000 files)."""
-        return sorted(
-            name
-            for name in os.listdir(self.incidents_dir)
-            if _CANDIDATE.match(name) and not name.startswith(".")
-        )
+        return sorted(name for name in os.listdir(self.incidents_dir) if meant_as_incident(name))
 
     def incident_path(self, incident_id: str) -> Path:
         return self.incidents_dir / f"{incident_id}.yaml"

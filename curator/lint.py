@@ -31,7 +31,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from curator.findings import Finding, Severity
-from curator.library import INCIDENTS, Library, is_library
+from curator.library import INCIDENTS, Library, is_library, meant_as_incident
 from curator.library_index import LibraryIndex, key_hashes
 from curator.lint_cache import (
     KEY,
@@ -172,13 +172,15 @@ def _internal(display: str, exc: BaseException) -> Finding:
 
 def expand(paths: Iterable[Path]) -> list[Path]:
     """Files named on the command line; folders stand for the incident files inside, and a
-    library's root (`curator lint .`) for those of its incidents/ folder."""
+    library's root (`curator lint .`) for those of its incidents/ folder. A folder's entries
+    are those the library lists in incidents/ (`meant_as_incident`), so that `curator lint
+    incidents` checks, and reports, what `curator lint` does."""
     found: list[Path] = []
     for path in paths:
         if is_library(path):
             path = path / INCIDENTS
         if path.is_dir() and not path.name.startswith("IL-"):
-            found += sorted(p for p in path.iterdir() if p.suffix in (".yaml", ".yml"))
+            found += sorted(p for p in path.iterdir() if meant_as_incident(p.name))
         else:
             found.append(path)
     return found

@@ -319,6 +319,23 @@ def test_the_library_root_given_as_a_folder_stands_for_its_incidents(library):
         assert "in 3 files checked" in run_curator("lint", given, cwd=library).err
 
 
+def test_the_incidents_folder_named_is_checked_and_reported_as_the_whole_library(library):
+    # Entries the library reports (misnamed ones) and those it leaves alone (hidden ones):
+    # `curator lint incidents` listed the folder's .yaml and .yml files instead, so it
+    # passed over IL-0004.txt and IL-0005 (no IL107) and checked an editor's backup.
+    incidents = library / "incidents"
+    (incidents / "IL-0004.txt").write_text(incident("IL-0004"), encoding="utf-8")
+    (incidents / "IL-0005").write_text(incident("IL-0005"), encoding="utf-8")
+    (incidents / ".IL-0001.yaml").write_text("id: [\n", encoding="utf-8")
+    whole = run_curator("lint", "--format", "json", cwd=library)
+    reported = {(f["path"], f["code"]) for f in json.loads(whole.out)}
+    assert {("incidents/IL-0004.txt", "IL107"), ("incidents/IL-0005", "IL107")} <= reported
+    for given in (".", "incidents", "incidents/"):
+        named = run_curator("lint", "--format", "json", given, cwd=library)
+        assert (named.code, json.loads(named.out)) == (whole.code, json.loads(whole.out))
+        assert "in 5 files checked" in run_curator("lint", given, cwd=library).err
+
+
 def test_a_taxonomy_file_named_is_checked_as_taxonomy_with_the_whole_library(tmp_path):
     # As pre-commit names it: once read as an incident, with six false IL201 errors.
     root = write_library(tmp_path / "lib", {"IL-0001.yaml": incident("IL-0001")})
