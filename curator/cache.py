@@ -106,6 +106,17 @@ class Store:
             return self._all.get(key)
         return self._shard(_shard_of(key)).get(key)
 
+    def take(self, keys: Iterable[str]) -> Iterator[tuple[str, Any]]:
+        """(key, value) of each of `keys` the store holds, for values this run reads once:
+        a shard at a time, each let go before the next is read, so that the store's other
+        values are never all in memory beside what the caller makes of these."""
+        wanted = _by_shard(keys)
+        for index in sorted(wanted):
+            shard = self._shards.get(index) or self._read(index)
+            for key in wanted[index]:
+                if key in shard:
+                    yield key, shard[key]
+
     def put(self, key: str, value: Any) -> None:
         index = _shard_of(key)
         self._shard(index)[key] = value
@@ -125,9 +136,7 @@ class Store:
         shard they fall in is read, merged, written without the entries `keep` refuses, and
         let go before the next, so that at most one shard's old values are in memory
         rather than the whole store's."""
-        keys: dict[int, list[str]] = {}
-        for key in entries:
-            keys.setdefault(_shard_of(key), []).append(key)
+        keys = _by_shard(entries)
         for index in sorted(keys):
             shard = self._shards.pop(index, None) or self._read(index)
             shard.update((key, entries[key]) for key in keys[index])
@@ -203,6 +212,13 @@ def _unframe(raw: bytes) -> tuple[str, bytes] | None:
     header, _, body = raw.partition(b"\n")
     digest = hashlib.sha256(body).hexdigest()
     return (digest, body) if header == _FORMAT + b" " + digest.encode() else None
+
+
+def _by_shard(keys: Iterable[str]) -> dict[int, list[str]]:
+    shards: dict[int, list[str]] = {}
+    for key in keys:
+        shards.setdefault(_shard_of(key), []).append(key)
+    return shards
 
 
 def _shard_of(key: str) -> int:
