@@ -359,3 +359,17 @@ def test_one_mistake_is_one_finding_a_withdrawal_as_its_own_duplicate(tmp_path):
     run = run_curator("lint", "--root", str(root), "--format", "json")
     found = [(f["line"], f["code"], f["message"]) for f in json.loads(run.out)]
     assert found == [(28, "IL401", "duplicate_of names the incident itself")]  # not IL205 too
+
+
+def test_a_file_named_outside_the_incidents_folder_is_checked_with_the_library(library):
+    # A draft kept beside the library, named on the command line: checked against the
+    # library's taxonomy and incidents, and reported under the name it was given.
+    drafts = library / "drafts"
+    drafts.mkdir()
+    draft = incident("IL-0009", ("    - nccl\n", "    - ncl\n"))
+    (drafts / "IL-0009.yaml").write_text(draft, encoding="utf-8")
+    run = run_curator("lint", "--format", "json", "drafts/IL-0009.yaml", cwd=library)
+    assert run.code == 1
+    assert {(f["path"], f["code"]) for f in json.loads(run.out)} == {
+        ("drafts/IL-0009.yaml", "IL301")
+    }

@@ -106,3 +106,18 @@ def test_the_finding_is_printed_where_it_stands(tmp_path, replacements, expected
     run = run_curator("lint", "--root", str(root), "--no-cache", "--quiet", cwd=root)
     assert run.out.splitlines() == [expected], run
     assert run.code == (1 if "[error]" in expected else 0)
+
+
+@pytest.mark.parametrize(
+    ("content", "kind"),
+    [("- 학습이 멈췄다\n- NCCL timeout\n", "a list"), ("학습이 멈췄다\n", "plain text")],
+    ids=["a list", "plain text"],
+)
+def test_a_file_that_is_not_a_mapping_is_told_what_an_incident_is(tmp_path, content, kind):
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": content})
+    run = run_curator("lint", "--root", str(root), "--no-cache", "--quiet", cwd=root)
+    assert run.out.splitlines() == [
+        "incidents/IL-0001.yaml:1:1: IL201 [error] an incident is a mapping of keys to "
+        f"values, not {kind}"
+    ], run
+    assert run.code == 1
