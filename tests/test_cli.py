@@ -373,3 +373,22 @@ def test_a_file_named_outside_the_incidents_folder_is_checked_with_the_library(l
     assert {(f["path"], f["code"]) for f in json.loads(run.out)} == {
         ("drafts/IL-0009.yaml", "IL301")
     }
+
+
+def test_findings_at_one_place_are_in_the_order_of_their_codes_on_every_run(tmp_path):
+    # IL203 and IL204 both at IL-0002.yaml:1:5. The report is sorted by place, then code,
+    # then message; ties must not be left in the order of a set, which changes with the
+    # process's hash seed (a CI log that reorders itself from run to run).
+    copied = incident("IL-0001", ("postmortems/IL-0001", "postmortems/other"))
+    root = write_library(
+        tmp_path / "lib", {"IL-0001.yaml": incident("IL-0001"), "IL-0002.yaml": copied}
+    )
+    outputs = {
+        run_curator(
+            "lint", "--no-cache", "--format", "json", cwd=root, env={"PYTHONHASHSEED": seed}
+        ).out
+        for seed in ("0", "1", "2", "3", "4", "5")
+    }
+    [output] = outputs
+    codes = [f["code"] for f in json.loads(output) if f["path"] == "incidents/IL-0002.yaml"]
+    assert codes == ["IL203", "IL204"]
