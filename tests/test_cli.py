@@ -352,6 +352,32 @@ def test_a_taxonomy_file_named_is_checked_as_taxonomy_with_the_whole_library(tmp
     assert "1 error, 0 warnings in 1 file checked" in run.err
 
 
+def test_the_taxonomy_folder_named_is_checked_as_taxonomy_with_the_whole_library(tmp_path):
+    # As its files are: not read as incidents, and every incident checked against it.
+    files = {
+        "IL-0001.yaml": incident("IL-0001"),
+        "IL-0002.yaml": incident("IL-0002", ("    - nccl\n", "    - ncl\n")),
+    }
+    root = write_library(tmp_path / "lib", files)
+    whole = run_curator("lint", "--format", "json", cwd=root)
+    assert whole.code == 1
+    for given in ("schema/taxonomy", "schema/taxonomy/"):
+        named = run_curator("lint", "--format", "json", given, cwd=root)
+        assert (named.code, json.loads(named.out)) == (1, json.loads(whole.out))
+
+
+def test_a_folder_named_like_an_incident_is_reported_not_entered(library):
+    # `incidents/IL-0009.yaml/` is a misnamed folder (IL107), not a folder of incidents.
+    folder = library / "incidents" / "IL-0009.yaml"
+    folder.mkdir()
+    (folder / "IL-0010.yaml").write_text(incident("IL-0010"), encoding="utf-8")
+    run = run_curator("lint", "--format", "json", "incidents/IL-0009.yaml", cwd=library)
+    assert run.code == 1
+    assert [(f["path"], f["code"]) for f in json.loads(run.out)] == [
+        ("incidents/IL-0009.yaml", "IL107")
+    ]
+
+
 def test_one_mistake_is_one_finding_a_withdrawal_as_its_own_duplicate(tmp_path):
     text = incident("IL-0001", ("status: published", "status: withdrawn"))
     text += "duplicate_of: IL-0001\nwithdrawn_reason: |\n  같은 사건.\n"

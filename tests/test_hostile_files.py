@@ -13,6 +13,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import re
 import subprocess
 import unicodedata
 from collections import Counter
@@ -25,6 +26,7 @@ from curator import fmt
 from curator.library import Library
 from curator.lint import lint
 from curator.load import load_bytes
+from curator.rules import FILE_RULES
 from curator.write.comments import comments
 from incidents import incident
 
@@ -647,3 +649,32 @@ def test_lint_reports_a_file_removed_while_it_runs_and_checks_the_others(library
     found = _lint_codes(library)
     assert found["IL-0001.yaml"] == [("IL107", "not a regular file")]
     assert "IL-0002.yaml" in found
+
+
+def test_a_rule_that_crashes_on_a_file_is_a_finding_there_and_never_kept_in_the_cache(
+    library, monkeypatch
+):
+    # IL001: a bug in curator must not stop the run, must say where it happened, and once
+    # it is fixed the file must be checked again, not answered from the cache.
+    rule = FILE_RULES[0]
+    check = rule.check
+
+    def check_or_crash(file):  # the bug: on one file only
+        if Path(file.path).name == "IL-0001.yaml":
+            raise ZeroDivisionError("a bug in a rule")
+        return check(file)
+
+    def of(path: str, cache: bool = True) -> list[tuple[str, str]]:
+        found = lint(Library.at(library), cwd=library, cache=cache)
+        return [(f.code, f.message) for f in found if f.path == path]
+
+    clean = of("incidents/IL-0002.yaml", cache=False)
+    assert clean  # (UNFORMATTED has findings of its own: the run must still give them)
+    with monkeypatch.context() as patched:
+        patched.setattr(rule, "check", check_or_crash)
+        [(code, message)] = of("incidents/IL-0001.yaml")
+        assert of("incidents/IL-0002.yaml") == clean
+    assert code == "IL001"
+    assert message.startswith("curator failed on this file (ZeroDivisionError: a bug in a rule")
+    assert re.search(r" at test_hostile_files\.py:\d+\); please report this$", message), message
+    assert of("incidents/IL-0001.yaml") == []  # the bug fixed: checked again, and clean
