@@ -107,6 +107,25 @@ def array_mutations(name: str, arrays: dict[str, np.ndarray]) -> Iterator[Mutati
     for other, theirs in arrays.items():
         if other != name and theirs.dtype == array.dtype and not np.array_equal(theirs, array):
             yield f"swapped with {other}", theirs
+    yield from _just_out_of_range(name, arrays)
+
+
+def _just_out_of_range(name: str, arrays: dict[str, np.ndarray]) -> Iterator[Mutation]:
+    """A value just past what `build` can give, where the check must draw its line
+    exactly: a row one past the last record or entity, a weight just above its largest."""
+    records = len(arrays["doc_entity_indptr"]) - 1
+    entities = len(arrays["entity_indptr"]) - 1
+    past = {"text_rows": records, "entity_rows": records, "doc_entity_rows": entities}
+    top_idf = math.log(records + 1) + 1
+    top = {"idf_common": top_idf, "idf_values": top_idf, "text_values": 1.0, "entity_rarity": 1.0}
+    if name in past:
+        changed = arrays[name].copy()
+        changed[0] = past[name]
+        yield f"[0] = {past[name]}, one past the last", changed
+    if name in top:
+        changed = arrays[name].copy()
+        changed[-1] = top[name] * 1.001
+        yield f"[-1] = {changed[-1]}, just above the largest", changed
 
 
 def _holds(path: Path, arrays: dict[str, np.ndarray]) -> bool:

@@ -152,7 +152,7 @@ def write(index: Index, path: Path) -> bool:
     encoded = np.frombuffer(
         json.dumps(meta, ensure_ascii=False).encode("utf-8", UNDECODABLE), np.uint8
     )
-    idf_common, idf_cols, idf_values = _packed(index.idf, index.idf.max(initial=0))
+    idf_common, idf_cols, idf_values = _packed(index.idf, index.idf.max())
     lengths = np.diff(index.text.indptr)  # of each column: most are 0
     text_cols = np.flatnonzero(lengths).astype(np.int32)
     try:
