@@ -647,7 +647,7 @@ def test_lint_reports_a_file_removed_while_it_runs_and_checks_the_others(library
 
     monkeypatch.setattr(Library, "incident_names", names_then_remove)
     found = _lint_codes(library)
-    assert found["IL-0001.yaml"] == [("IL107", "not a regular file")]
+    assert found["IL-0001.yaml"] == [("IL107", "removed while curator was checking the library")]
     assert "IL-0002.yaml" in found
 
 

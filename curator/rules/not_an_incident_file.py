@@ -6,6 +6,7 @@ reported and never followed: in a pull request it could point anywhere on the ma
 checks it (a CI runner), and an incident is data the repository itself holds.
 """
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -25,7 +26,9 @@ RULE = Rule(
 
 
 def check_entry(path: Path, display: str) -> Iterator[Finding]:
-    if path.is_symlink():
+    if not os.path.lexists(path):  # listed, then removed (a checkout in another terminal)
+        yield RULE.at(display, START, "removed while curator was checking the library")
+    elif path.is_symlink():
         yield RULE.at(display, START, "a symbolic link: incidents are regular files, not followed")
     elif path.is_dir():
         yield RULE.at(display, START, "a folder, not a file: incidents are single YAML files")
