@@ -15,9 +15,17 @@ import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Any, NamedTuple
+from typing import Any
 
 import yaml
+
+# Re-exported: the rest of curator takes these types from here, with the loader.
+from curator.document import MAX_DEPTH as MAX_DEPTH
+from curator.document import START as START
+from curator.document import Document as Document
+from curator.document import Path as Path
+from curator.document import Position as Position
+from curator.load_canonical import read_canonical
 
 # libyaml's loader for the token scans of `curator.write`; the pure-Python one without it.
 SCAN_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -41,7 +49,6 @@ except ImportError:  # pragma: no cover - depends on the PyYAML build
 
 
 MAX_BYTES = 1024 * 1024
-MAX_DEPTH = 32
 BOM = b"\xef\xbb\xbf"
 UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")  # little- and big-endian
 
@@ -51,19 +58,6 @@ _HARMLESS_TAGS = frozenset(
     for name in ("str", "int", "float", "bool", "null", "timestamp", "map", "seq")
 ) | {"!"}
 _NULLS = frozenset({"", "~", "null", "Null", "NULL"})
-
-Path = tuple[str | int, ...]
-
-
-class Position(NamedTuple):
-    """A place in a file. A named tuple, not a dataclass: the loader makes two for every
-    value of every file, and a tuple is several times cheaper to create."""
-
-    line: int  # 1-based
-    column: int  # 1-based
-
-
-START = Position(1, 1)
 
 
 def position_at(text: str, offset: int) -> Position:
@@ -89,36 +83,6 @@ class LoadProblem:
     kind: Problem
     position: Position
     message: str
-
-
-@dataclass
-class Document:
-    """The values of one YAML file and where each of them stands."""
-
-    data: Any
-    value_spans: dict[Path, tuple[Position, Position]] = field(default_factory=dict)
-    key_positions: dict[Path, Position] = field(default_factory=dict)
-
-    def position(self, path: Path) -> Position:
-        """Where the value at `path` starts; the nearest enclosing value if it is absent."""
-        for end in range(len(path), -1, -1):
-            prefix = path[:end]
-            if end == len(path) and prefix in self.value_spans:
-                return self.value_spans[prefix][0]
-            if prefix in self.key_positions:
-                return self.key_positions[prefix]
-            if prefix in self.value_spans:
-                return self.value_spans[prefix][0]
-        return START
-
-    def key_position(self, path: Path) -> Position:
-        return self.key_positions.get(path) or self.position(path)
-
-    def locate(self, path: Path, at_key: bool = False) -> Position:
-        return self.key_position(path) if at_key else self.position(path)
-
-    def span(self, path: Path) -> tuple[Position, Position] | None:
-        return self.value_spans.get(path)
 
 
 @dataclass
@@ -158,7 +122,10 @@ def load_bytes(raw: bytes, max_bytes: int = MAX_BYTES) -> Loaded:
     marked: list[LoadProblem] = []  # placed by libyaml's marks, as the document is
     moved = _at_lf_lines(body) if _has_other_breaks(body) else None
     try:
-        loaded.document = _build(body, marked, moved)
+        # The layout `curator fmt` writes is read without libyaml, for the same document
+        # (`curator.load_canonical`); anything else is libyaml's to read.
+        canonical = read_canonical(body) if moved is None else None
+        loaded.document = canonical or _build(body, marked, moved)
     except yaml.MarkedYAMLError as exc:
         marked.append(_syntax_problem(exc))
     except yaml.YAMLError as exc:  # errors without a mark (reader errors, e.g. control chars)

@@ -31,6 +31,7 @@ from typing import Any
 import yaml
 
 from curator.load import MAX_BYTES
+from curator.load_canonical import PLAIN_FIRST_NO, SCREEN
 from curator.model import DIMENSIONS, INCIDENT_KEYS
 from curator.write.canonical import SOURCE_KEYS, literal_ok
 
@@ -47,17 +48,9 @@ _INCIDENT: Rank = {key: index for index, key in enumerate(INCIDENT_KEYS)}
 _DIMENSION: Rank = {key: index for index, key in enumerate(DIMENSIONS)}
 _SOURCE: Rank = {key: index for index, key in enumerate(SOURCE_KEYS)}
 
-# Anything but LF and the characters every YAML reader and ruamel's writer take as themselves
-# (printable ASCII, U+00A0..U+FFFD): controls, tab, CR, NEL, `#` (comments are invisible to
-# the events), U+2028/U+2029 (line breaks to YAML 1.1, not to 1.2), the BOM, surrogates and
-# U+FFFE/U+FFFF, and, to be strict, characters beyond the BMP.
-_OUTSIDE = re.compile(
-    r"[^\n\x20-\x22\x24-\x7e\u00a0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd]"
-)
+# The screen and the first characters refused are `curator.load_canonical`'s: what that
+# reader leaves to libyaml is what ruamel might quote or read otherwise, here too.
 _QUICK_NO = re.compile(rb"[#\t\r]")  # the usual reasons to say no, before decoding
-# First characters that make ruamel quote a plain scalar (indicators), or might: `-`, `?`,
-# `:` are fine before a non-space, but nothing is gained by knowing exactly when.
-_PLAIN_FIRST_NO = frozenset("#,[]{}&*!|>'\"%@`?:- ")
 _NULLS = frozenset({"", "~", "null", "Null", "NULL"})  # the loader's and ruamel's nulls
 
 
@@ -73,7 +66,7 @@ def is_canonical(raw: bytes) -> bool:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         return False
-    if not text.endswith("\n") or _OUTSIDE.search(text):
+    if not text.endswith("\n") or SCREEN.search(text):
         return False
     parser = _Parser(text)
     try:
@@ -213,7 +206,7 @@ def _scalar(event: Any, column: int) -> str:
         # Kept single-quoted: one line of printable text is `allow_single_quoted`.
         return "'" + value.replace("'", "''") + "'\n"
     if style == '"' and '"' not in value and "\\" not in value:
-        # Kept double-quoted; ruamel escapes none of the characters `_OUTSIDE` lets in.
+        # Kept double-quoted; ruamel escapes none of the characters `SCREEN` lets in.
         return f'"{value}"\n'
     raise _Unsure
 
@@ -223,7 +216,7 @@ def _plain(value: str) -> str:
     leading or trailing space, no `: ` or ` #`, no document marker), and not resolved to
     anything but text by the loader or by canonical.py's resolver (only nulls are)."""
     if (
-        value[0] in _PLAIN_FIRST_NO
+        value[0] in PLAIN_FIRST_NO
         or value[-1] in " :"
         or ": " in value
         or "#" in value
