@@ -5,7 +5,10 @@ replaces it, and `curator fix` makes the change.
 """
 
 from curator.findings import Severity
+from curator.model import Facets
+from curator.rules._terms import term_ids
 from curator.rules.base import FileFindings, IncidentFile, Rule
+from curator.taxonomy import Taxonomy
 
 RULE = Rule(
     code="IL302",
@@ -19,8 +22,8 @@ RULE = Rule(
 
 
 def check(file: IncidentFile) -> FileFindings:
-    if file.incident is None:
-        return
+    if file.incident is None or not uses_deprecated(file.incident.facets, file.taxonomy):
+        return  # (the usual case: a taxonomy deprecates few terms, or none)
     for dimension, index, term_id in file.incident.terms():
         term = file.taxonomy.term(dimension, term_id)
         if term is None or term.deprecated is None:
@@ -31,3 +34,11 @@ def check(file: IncidentFile) -> FileFindings:
             f"{term_id!r} is deprecated ({term.deprecated.reason.strip()}); "
             f"use {term.deprecated.replaced_by!r}",
         )
+
+
+def uses_deprecated(facets: Facets, taxonomy: Taxonomy) -> bool:
+    """Whether a facet names a term that `taxonomy` deprecates."""
+    for dimension, deprecated in term_ids(taxonomy).deprecated:
+        if not deprecated.isdisjoint(getattr(facets, dimension)):
+            return True
+    return False

@@ -22,6 +22,8 @@ _ID = re.compile(ID_PATTERN)
 
 
 def check(file: IncidentFile) -> FileFindings:
+    if file.incident is not None:
+        return  # the model has matched the id against the same `ID_PATTERN`, whole
     data = file.loaded.data
     if not isinstance(data, dict) or "id" not in data:
         return

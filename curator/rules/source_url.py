@@ -5,6 +5,7 @@ and a malformed URL leads nowhere.
 """
 
 from curator.findings import Severity
+from curator.rules._sources import all_plain
 from curator.rules.base import FileFindings, IncidentFile, Rule
 from curator.urls import url_problem
 
@@ -19,8 +20,8 @@ RULE = Rule(
 
 
 def check(file: IncidentFile) -> FileFindings:
-    if file.incident is None:
-        return
+    if file.incident is None or all_plain(file.incident):
+        return  # (a plain URL is a well-formed https URL)
     for index, source in enumerate(file.incident.sources):
         problem = url_problem(source.url)
         if problem:

@@ -13,6 +13,7 @@ import re
 from urllib.parse import urlsplit, urlunsplit
 
 from curator.findings import Severity
+from curator.rules._sources import all_plain
 from curator.rules.base import FileFindings, IncidentFile, Rule
 from curator.urls import is_plain, url_problem
 
@@ -51,8 +52,8 @@ def tidy(url: str) -> str:
 
 
 def check(file: IncidentFile) -> FileFindings:
-    if file.incident is None:
-        return
+    if file.incident is None or all_plain(file.incident):
+        return  # (`tidy` leaves a plain URL as it is)
     for index, source in enumerate(file.incident.sources):
         tidied = tidy(source.url)
         if tidied != source.url:

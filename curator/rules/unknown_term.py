@@ -6,7 +6,10 @@ wrong one.
 """
 
 from curator.findings import Severity
+from curator.model import Facets
+from curator.rules._terms import term_ids
 from curator.rules.base import FileFindings, IncidentFile, Rule
+from curator.taxonomy import Taxonomy
 
 RULE = Rule(
     code="IL301",
@@ -19,8 +22,8 @@ RULE = Rule(
 
 
 def check(file: IncidentFile) -> FileFindings:
-    if file.incident is None:
-        return
+    if file.incident is None or all_known(file.incident.facets, file.taxonomy):
+        return  # (the usual case, found without the list of (dimension, index, term))
     taxonomy = file.taxonomy
     for dimension, index, term in file.incident.terms():
         if taxonomy.term(dimension, term) is not None:
@@ -33,3 +36,11 @@ def check(file: IncidentFile) -> FileFindings:
         elif suggestions:
             message += "; did you mean " + " or ".join(repr(s) for s in suggestions) + "?"
         yield RULE.at(file.display, file.position("facets", dimension, index), message)
+
+
+def all_known(facets: Facets, taxonomy: Taxonomy) -> bool:
+    """Whether `taxonomy.term` finds each facet."""
+    for dimension, known in term_ids(taxonomy).known:
+        if not known.issuperset(getattr(facets, dimension)):
+            return False
+    return True

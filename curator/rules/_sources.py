@@ -1,0 +1,30 @@
+"""Shared by the source URL rules (IL501, IL505): are all of an incident's source URLs
+plain (`curator.urls.is_plain`)? Then neither rule has anything to say: a plain URL is a
+usable https URL, and one that `source_url_form.tidy` leaves as it is. Nearly every URL
+is plain, and the test is most of what either rule costs, so it is made once for both."""
+
+from __future__ import annotations
+
+from curator.model import Incident
+from curator.urls import is_plain
+
+# The incident last asked about, and the answer. Lint runs both rules on one file before
+# the next file, so the second one finds the answer here. The incident is known by
+# identity (and kept alive here, so that no other can take its `id`); its model is frozen
+# and nothing changes its list of sources.
+_last: tuple[Incident, bool] | None = None
+
+
+def all_plain(incident: Incident) -> bool:
+    global _last
+    last = _last
+    if last is None or last[0] is not incident:
+        last = _last = (incident, _all_plain(incident))
+    return last[1]
+
+
+def _all_plain(incident: Incident) -> bool:
+    for source in incident.sources:  # noqa: SIM110 - for one or two, cheaper than all()
+        if not is_plain(source.url):
+            return False
+    return True
