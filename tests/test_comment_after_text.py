@@ -65,3 +65,19 @@ def test_the_bundled_library_keeps_every_hash_in_its_text():
     for path in sorted((REPO / "incidents").glob("*.yaml")):
         file = parse_incident(path, path.name, path.read_bytes(), taxonomy, dt.date(2026, 1, 1))
         assert list(comment_in_text.check(file)) == [], path.name
+
+
+def test_a_list_replaced_by_a_later_shorter_one_is_read_as_the_data_holds_it():
+    # A key written twice keeps its later value (IL102): the items of the earlier, longer
+    # list have places but no data. Checking them crashed the rule (IL001) in a file with
+    # a `#`; the later list's `#` is still found.
+    three = "  - 데이터를 로컬 디스크로 옮겼다.\n  - 둘째.\n  - 셋째.\n"
+    text = incident("IL-0001", ("  - 데이터를 로컬 디스크로 옮겼다.\n", three))
+    text += "actions:\n  - 한 번만 적었다 #1\n"
+    taxonomy = load_taxonomy(REPO / "schema" / "taxonomy")
+    path = Path("IL-0001.yaml")
+    file = parse_incident(path, path.name, text.encode(), taxonomy, dt.date(2026, 1, 1))
+    assert file.loaded.data["actions"] == ["한 번만 적었다"]
+    assert [(f.line, f.message[:4]) for f in comment_in_text.check(file)] == [
+        (text.count("\n"), "`#1`")
+    ]

@@ -40,7 +40,7 @@ def check(file: IncidentFile) -> FileFindings:
         if start.line != end.line or not is_text(path):
             continue  # (a multi-line value is a block, where `#` is text)
         if _value(document.data, path) is None:
-            continue  # (an empty value: nothing to drop)
+            continue  # (an empty value, or one a repeated key replaced: nothing to drop)
         line = lines[end.line - 1]
         comment = _COMMENT.match(line, end.column - 1)
         if comment is None or line[start.column - 1 : start.column] in _QUOTES:
@@ -65,8 +65,13 @@ def is_text(path: tuple[Any, ...]) -> bool:
 
 
 def _value(data: Any, path: tuple[Any, ...]) -> Any:
+    """The value at `path`; None where the data holds none: a key written twice keeps its
+    later value (IL102), so the items of an earlier, longer list have places but no data."""
     for part in path:
-        data = data[part]
+        try:
+            data = data[part]
+        except (KeyError, IndexError, TypeError):
+            return None
     return data
 
 
