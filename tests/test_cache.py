@@ -8,6 +8,7 @@ import hashlib
 import inspect
 import json
 import os
+import pickle
 import shutil
 import subprocess
 import sys
@@ -20,7 +21,7 @@ from synthetic import expected_findings, synthetic_library
 
 import curator.lint as engine
 import curator.lint_cache as kept
-from curator.cache import FOLDER, KEEP_CONTEXTS, SHARDS, Store, _shard_of
+from curator.cache import FOLDER, KEEP_CONTEXTS, SHARDS, Encoded, Store, _shard_of
 from curator.findings import Finding, Severity
 from curator.library import Library
 from curator.library_index import anchor_keys
@@ -839,3 +840,71 @@ def test_a_cache_deleted_while_a_store_is_opened_is_no_error(tmp_path, monkeypat
     store.save()
     monkeypatch.undo()
     assert Store.open(tmp_path, "lint", ["context"]).get("k") == "v"
+
+
+AWKWARD_KEYS = ['a "quoted" \\ key', "줄\n바꿈\t", "\x00\x1f\x7f", os.fsdecode(b"IL-\xff.yaml"), ""]
+
+
+def test_an_encoded_value_is_written_as_it_is_and_read_back_as_its_value(tmp_path):
+    values: dict[str, Any] = {
+        key: [number, key, {"값": [None, True, 1.5]}] for number, key in enumerate(AWKWARD_KEYS)
+    }
+    store = Store.open(tmp_path, "lint", ["context"])
+    for number, (key, value) in enumerate(values.items()):
+        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+        store.put(key, Encoded(text) if number % 2 == 0 else value)  # both, side by side
+    assert {key: store.get(key) for key in values} == values  # as it will be read back
+    assert dict(store.take(values)) == values
+    store.save()
+    again = Store.open(tmp_path, "lint", ["context"])
+    assert {key: again.get(key) for key in values} == values
+    assert again.folder is not None
+    for shard in again.folder.glob("*.json"):
+        body = shard.read_bytes().partition(b"\n")[2].decode("utf-8", "surrogatepass")
+        assert json.loads(body) == {key: values[key] for key in json.loads(body)}
+
+
+def test_results_encoded_in_the_workers_are_kept_as_the_main_process_would_keep_them(
+    tmp_path, monkeypatch
+):
+    # `Checked.encode` (in `check_task`, where the file was checked) and `ResultCache.put`
+    # write the entries between them; without it, `put` writes them itself. Both alike,
+    # with findings, turning points, stats, a display path other than the key, a name not
+    # in UTF-8.
+    monkeypatch.setattr(kept, "SETTLED_NS", 0)  # every file's stat is kept
+    root, _ = synthetic_library(tmp_path / "lib", count=150)
+    (root / "incidents" / os.fsdecode(b"IL-\xff.yaml")).write_bytes(b"id: IL-9999\n")
+    library = Library.at(root)
+    paths = [str(path) for path in library.incident_paths()]
+    for cwd in (root, tmp_path):
+        displays = engine.display_paths(paths, cwd)
+        tasks = [(i, p, d, None) for i, (p, d) in enumerate(zip(paths, displays, strict=True))]
+        stores = []
+        for keep in (True, False):
+            checked = engine.run_checks(tasks, library.taxonomy, TODAY, jobs=1, keep=keep)
+            sent = [pickle.loads(pickle.dumps(result)) for _, result in checked]  # as sent
+            assert all((result._json is not None) == keep for result in sent)
+            where = tmp_path / f"cache-{keep}"
+            where.mkdir(exist_ok=True)
+            parts = kept.context(library)
+            cache = kept.ResultCache(
+                Store.open(where, "lint", parts), Store.open(where, "lint-summary", parts), root
+            )
+            for path, result in zip(paths, sent, strict=True):
+                cache.put(path, TODAY.isoformat(), result)
+            cache.save()
+            stores.append([_everything(store) for store in (cache.results, cache.summaries)])
+        encoded, plain = stores
+        assert encoded == plain
+        assert len(plain[0]) > 140 and os.fsdecode(b"incidents/IL-\xff.yaml") in plain[1]
+        entries = plain[0].values()
+        assert any(entry[2] is not None for entry in entries) == (cwd != root)
+        assert all(entry[1] for entry in entries)
+        assert any(entry[4] for entry in entries) and any(entry[5] for entry in entries)
+
+
+def _everything(store: Store) -> dict[str, Any]:
+    assert store.folder is not None
+    again = Store(store.folder)
+    again.read_all()
+    return again._all or {}

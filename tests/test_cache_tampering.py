@@ -33,8 +33,8 @@ from test_fmt import MESSY, UNREADABLE
 
 import curator.cli
 from curator import lint_cache
-from curator.cache import FOLDER, Store
-from curator.export import released
+from curator.cache import FOLDER, LineStore, Store
+from curator.export import released_cache
 from curator.library import Library
 from curator.similarity import store
 from curator.write import verdicts
@@ -457,7 +457,7 @@ def test_a_wrong_value_in_lint_s_cache_is_a_miss(lint_cache_library, changed):
     assert len(cases) > 100
 
 
-# --- the export's released data (curator/export/released.py) ----------------------------------
+# --- the export's released data (curator/export/released_cache.py) ----------------------------
 
 
 @pytest.fixture(scope="module")
@@ -482,21 +482,29 @@ def _export(root: Path, out: Path, *options: str) -> list[Any]:
     return [code, stdout, files_of(out)]
 
 
-def _released_store(root: Path) -> Store:
-    return Store.open(root, "export", released.context())
+def _released_store(root: Path) -> LineStore:
+    return LineStore.open(root, "export", released_cache.context())
 
 
-def released_mutations(text: str) -> Iterator[Mutation]:
-    """A released text as valid JSON of another shape: not an object, a field missing,
-    a field of another type, a field more."""
+def released_mutations(text: bytes) -> Iterator[tuple[str, bytes]]:
+    """A released text as valid JSON of another shape (not an object, a field missing,
+    a field of another type, a field more), and as bytes that are not JSON, or not text."""
     data = json.loads(text)
     for other in (None, 7, "text", [data], [], {}):
-        yield f"{other!r}", other
+        yield f"{other!r}", _compact(other)
     for field, value in data.items():
-        yield f"without {field}", {k: v for k, v in data.items() if k != field}
+        yield f"without {field}", _compact({k: v for k, v in data.items() if k != field})
         for new in _wrong(value, variable=True, nullable=False):
-            yield f"{field} = {new!r}", {**data, field: new}
-    yield "a field more", {**data, "extra": "값"}
+            yield f"{field} = {new!r}", _compact({**data, field: new})
+    yield "a field more", _compact({**data, "extra": "값"})
+    yield "cut short", text[:-1]
+    yield "followed by more", text + b"{}"
+    yield "not UTF-8", text.replace(b'"id"', b'"\xff\xfe"', 1)
+    yield "nothing", b""
+
+
+def _compact(value: Any) -> bytes:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode()
 
 
 def test_a_wrong_released_text_in_the_export_cache_is_a_miss(export_library, tmp_path):
@@ -504,7 +512,7 @@ def test_a_wrong_released_text_in_the_export_cache_is_a_miss(export_library, tmp
     kept = _released_store(root)
     kept.read_all()
     entries = {blob: kept.get(blob) for blob in kept._all or {}}
-    assert len(entries) == 4 and all(isinstance(text, str) for text in entries.values())
+    assert len(entries) == 4 and all(isinstance(text, bytes) for text in entries.values())
     cases = [
         (blob, label, value)
         for blob, text in entries.items()
@@ -515,7 +523,7 @@ def test_a_wrong_released_text_in_the_export_cache_is_a_miss(export_library, tmp
     for number, batch in enumerate(batches):
         store = _released_store(root)
         for blob, _, value in batch:
-            store.put(blob, json.dumps(value, ensure_ascii=False, separators=(",", ":")))
+            store.put(blob, value)
         store.save()
         try:
             got = _export(root, tmp_path / f"out-{number}")
