@@ -38,9 +38,9 @@ TIMED = [
     ("curator.lint", "_Run.library_findings"),
     ("curator.lint_cache", "ResultCache.save"),
     ("curator.export.collect", "file_history"),
-    ("curator.export.released", "tasks"),
-    ("curator.export.released", "ReleasedCache.save"),
-    ("curator.export", "write_incidents"),
+    ("curator.export.released", "IncidentStream.finish"),
+    ("curator.export.released", "IncidentStream._tasks"),
+    ("curator.export.released_cache", "ReleasedCache.save"),
     ("curator.export", "_write_the_rest"),
 ]
 

@@ -19,16 +19,19 @@ import jsonschema
 import pytest
 from conftest import REPO, committed_at, run_curator, write_library
 
+import curator.export.released as released
 from curator.export import ExportError, ExportOptions, ExportRefused, export
-from curator.export.collect import blob_id
+from curator.export.collect import blob_id, id_order
 from curator.export.feed import feed_bytes
 from curator.export.git import Commit, FileEvent
 from curator.export.history import file_history
 from curator.export.model import SCHEMA_VERSION, Change, Changes, ReleasePoint
-from curator.export.released import ReleasedCache, Task
+from curator.export.released import Task
 from curator.export.released import render as render_incident
+from curator.export.released_cache import ReleasedCache
 from curator.export.schema import SCHEMAS, render, schema_for
 from curator.library import Library
+from curator.lint import Extra, lint
 from curator.progress import Progress
 from incidents import incident
 
@@ -729,7 +732,20 @@ def test_the_progress_line_counts_each_incident_file_once_drafts_included(repo, 
         def __call__(self, done: int, total: int) -> None:
             calls[self.what].append((done, total))
 
-    export(Library.at(repo.root), tmp_path / "out", ExportOptions(progress=Recorder))
+    # Cold, lint renders every incident as it parses its file: it counts them all, and
+    # nothing is left to count after it.
+    export(Library.at(repo.root), tmp_path / "cold", ExportOptions(progress=Recorder))
+    assert calls["linting"] == [(1, 4), (2, 4), (3, 4), (4, 4)]
+    assert calls["exporting"] == []
+    # Warm, lint's results are cached, so the export renders them all itself.
+    export(Library.at(repo.root), tmp_path / "warm", ExportOptions(progress=Recorder))
+    assert calls["linting"] == []
+    assert calls["exporting"] == [(1, 4), (2, 4), (3, 4), (4, 4)]
+    # Half warm: the files lint checks again are counted by lint, the others after it.
+    repo.write("IL-0002.yaml", incident("IL-0002", GPU, ("occurred: 2024-05", "occurred: 2024-04")))
+    repo.commit("2024-06-01T00:00:00")
+    export(Library.at(repo.root), tmp_path / "half", ExportOptions(progress=Recorder))
+    assert calls["linting"] == [(4, 4)]
     assert calls["exporting"] == [(1, 4), (2, 4), (3, 4), (4, 4)]
 
 
@@ -1143,3 +1159,82 @@ def test_quiet_export_prints_nothing_and_writes_the_same_files(repo, tmp_path):
     run = run_export(repo, quiet, "--quiet")
     assert (run.code, run.out, run.err) == (0, "", "")
     assert files_of(quiet) == files_of(loud)
+
+
+# --- one pass: lint renders what it parses (curator/export/released.py) ------------------
+
+
+def _numbered_repo(tmp_path: Path, numbers: list[int]) -> GitLibrary:
+    """Incidents by number, so that their names sort otherwise than their ids."""
+    repo = GitLibrary(tmp_path / "numbered")
+    for number in numbers:
+        repo.write(f"IL-{number:04d}.yaml", incident(f"IL-{number:04d}"))
+    repo.commit("2024-01-01T10:00:00")
+    return repo
+
+
+def test_lint_checks_files_in_the_order_the_export_asks_and_hands_them_over_so(tmp_path):
+    # By name, IL-10000 comes before IL-9999; the export streams by id, so lint checks the
+    # files (and calls `take`) in id order for it.
+    repo = _numbered_repo(tmp_path, [10000, 9999, 10001, 2])
+    taken: list[str] = []
+
+    def name(file, raw, payload):
+        return file.path.name
+
+    lint(Library.at(repo.root), extra=Extra(name, lambda path, n: taken.append(n), id_order))
+    assert taken == ["IL-0002.yaml", "IL-9999.yaml", "IL-10000.yaml", "IL-10001.yaml"]
+
+
+@pytest.mark.parametrize("held", [0, 1, 1_000])
+def test_what_lint_renders_after_a_file_it_did_not_is_written_in_its_turn(
+    tmp_path, monkeypatch, held
+):
+    # A file whose lint result is cached is rendered after lint: what lint rendered after it
+    # waits (whole, up to HELD incidents; past that, as its released data alone, rendered
+    # again), and the bytes are those of an export that renders everything itself.
+    monkeypatch.setattr(released, "HELD", held)
+    repo = _numbered_repo(tmp_path, [1, 2, 3, 9999, 10000])
+    library = Library.at(repo.root)
+    truth = tmp_path / "truth"
+    export(library, truth, ExportOptions(cache=False))
+    export(library, tmp_path / "first", ExportOptions(jobs=1))  # lint's cache now holds all
+    for number in (2, 3, 9999, 10000):  # lint parses these again; IL-0001 stays cached
+        repo.write(f"IL-{number:04d}.yaml", incident(f"IL-{number:04d}", GPU))
+    repo.commit("2024-02-01T10:00:00")
+    export(library, truth, ExportOptions(cache=False))
+    rendered: list[str] = []
+    real_render = released.render
+
+    def counting_render(task, folder, previous=None):
+        rendered.append(Path(task.path).name)
+        return real_render(task, folder, previous)
+
+    monkeypatch.setattr(released, "render", counting_render)
+    export(library, tmp_path / "out", ExportOptions(jobs=1))
+    assert files_of(tmp_path / "out") == files_of(truth)
+    again = ["IL-0002.yaml", "IL-0003.yaml", "IL-9999.yaml", "IL-10000.yaml"][held:]
+    assert rendered == ["IL-0001.yaml", *again]
+
+
+def test_an_incident_lint_cannot_render_is_rendered_after_it(tmp_path, monkeypatch):
+    # A write that fails in lint's worker is no lint finding: the file is rendered again
+    # after lint, where a failure is the export's own error.
+    repo = _numbered_repo(tmp_path, [1, 2])
+    real_write = released.write_file
+    failures: list[str] = []
+
+    def failing_once(folder, path, data, previous=None):
+        if path.endswith("IL-0002.json") and not failures:
+            failures.append(path)
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real_write(folder, path, data, previous)
+
+    monkeypatch.setattr(released, "write_file", failing_once)
+    export(Library.at(repo.root), tmp_path / "out", ExportOptions(jobs=1))
+    assert failures == ["incidents/IL-0002.json"]
+    assert load(tmp_path / "out", "incidents/IL-0002.json")["id"] == "IL-0002"
+    assert [i["id"] for i in load(tmp_path / "out", "incidents.json")["incidents"]] == [
+        "IL-0001",
+        "IL-0002",
+    ]

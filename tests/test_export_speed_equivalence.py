@@ -4,6 +4,7 @@ parsed incidents (`.curator-cache/`, keyed by git blob id) and the faster JSON w
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import json
 import os
@@ -17,20 +18,41 @@ from conftest import run_curator
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
+from pydantic.fields import FieldInfo
 from pydantic_core import to_json
 from synthetic import synthetic_library
 
 import curator.export.released as released
+import curator.export.released_cache as released_cache
 import curator.lint
-from curator.cache import Store
+from curator.cache import LineStore
 from curator.export import ExportOptions, export
-from curator.export.build import _csv_record, _facet_edges, model_json
+from curator.export.build import (
+    CSV_COLUMNS,
+    CSV_HEADER,
+    EDGE,
+    NODE,
+    Summary,
+    _facet_edges,
+    _text_field,
+    csv_line,
+    graph_line,
+    model_json,
+)
 from curator.export.collect import compact, released_data
-from curator.export.model import ExportedIncident
+from curator.export.model import ExportedIncident, FacetEdge, IncidentNode
 from curator.library import Library
 from curator.lint import validate
 from curator.load import load_bytes
-from curator.model import DIMENSIONS, NUMBERED_ID_PATTERN, TERM_ID_PATTERN
+from curator.model import (
+    DIMENSIONS,
+    NUMBERED_ID_PATTERN,
+    TERM_ID_PATTERN,
+    Dimension,
+    Facets,
+    TermId,
+    text_problem,
+)
 from curator.workers import Workers
 from incidents import incident
 
@@ -159,21 +181,31 @@ def test_data_parsed_from_filtered_bytes_is_never_kept_under_the_committed_blob(
         shutil.rmtree(store)  # so that the export parses the file itself
     filtered = exported(library, tmp_path / "filtered", jobs=1)
     assert json.loads(filtered["incidents/IL-0901.json"])["occurred"] == "2023-11"
-    store = Store.open(library.root, "export", released.context())
+    store = LineStore.open(library.root, "export", released_cache.context())
     assert store.get(git(library.root, "rev-parse", "HEAD:incidents/IL-0901.yaml")) is None
     (library.root / ".git" / "info" / "attributes").unlink()
     path.write_text(committed, encoding="utf-8")
     assert exported(library, tmp_path / "again", jobs=1) == truth
 
 
-def test_a_cache_entry_that_curator_did_not_write_is_ignored(library, tmp_path):
+def store_keys(library: Library, *ids: str) -> list[str]:
+    return [git(library.root, "rev-parse", f"HEAD:incidents/{i}.yaml") for i in ids]
+
+
+def test_a_cache_entry_that_curator_did_not_write_is_ignored(library, tmp_path, monkeypatch):
     truth = exported(library, tmp_path / "truth", cache=False, jobs=1)
-    store = Store.open(library.root, "export", released.context())
-    store.put(git(library.root, "rev-parse", "HEAD:incidents/IL-0901.yaml"), "not json")
-    wrong = json.dumps({"status": "published"})  # JSON, but not an incident
-    store.put(git(library.root, "rev-parse", "HEAD:incidents/IL-0902.yaml"), wrong)
+    exported(library, tmp_path / "warm", jobs=1)  # lint's cache warm: the export reads its own
+    store = LineStore.open(library.root, "export", released_cache.context())
+    foreign, other = store_keys(library, "IL-0901", "IL-0902")
+    store.put(foreign, b"not json")
+    store.put(other, json.dumps({"status": "published"}).encode())  # JSON, not an incident
     store.save()
+    parsed: list[bytes] = []
+    real_load = released.load_bytes
+    monkeypatch.setattr(released, "load_bytes", lambda raw: parsed.append(raw) or real_load(raw))
     assert exported(library, tmp_path / "after", jobs=1) == truth
+    paths = [library.incident_path(i).read_bytes() for i in ("IL-0901", "IL-0902")]
+    assert parsed == paths  # refused, and read from the files instead
 
 
 def test_in_parallel_each_incident_is_compared_with_its_own_earlier_data(library, tmp_path):
@@ -198,30 +230,31 @@ def test_in_parallel_each_incident_is_compared_with_its_own_earlier_data(library
 
 
 def test_the_released_cache_is_written_on_a_thread_which_is_waited_for(library, monkeypatch):
-    cache = released.ReleasedCache(library, enabled=True)
+    cache = released_cache.ReleasedCache(library, enabled=True)
     blob, text = "1" * 40, '{"title":"한국어"}'.encode()
     cache.keep(blob, text)
     writing, finish = threading.Event(), threading.Event()
-    real_update = Store.update
+    real_update = LineStore.update
 
-    def slow_update(store: Store, entries, keep) -> None:
+    def slow_update(store: LineStore, entries, keep) -> None:
         writing.set()
         assert finish.wait(10)
         real_update(store, entries, keep)
 
-    monkeypatch.setattr(Store, "update", slow_update)
+    monkeypatch.setattr(LineStore, "update", slow_update)
     cache.save_meanwhile({blob})  # returns while the write is under way
     assert writing.wait(10)
     assert cache.lookup([blob]) == {}
     finish.set()
     cache.wait()
     assert cache.lookup([blob]) == {blob: text}  # kept as text, given back as its bytes
-    assert Store.open(library.root, "export", released.context()).get(blob) == '{"title":"한국어"}'
+    kept = LineStore.open(library.root, "export", released_cache.context()).get(blob)
+    assert kept == '{"title":"한국어"}'.encode()
 
-    def failing_update(store: Store, entries, keep) -> None:
+    def failing_update(store: LineStore, entries, keep) -> None:
         raise RuntimeError("a bug in the store")
 
-    monkeypatch.setattr(Store, "update", failing_update)
+    monkeypatch.setattr(LineStore, "update", failing_update)
     cache.keep(blob, text)
     cache.save_meanwhile({blob})
     with pytest.raises(RuntimeError, match="a bug in the store"):
@@ -297,21 +330,6 @@ def test_an_incident_is_written_as_json_dumps_writes_its_dump(library):
     assert written == not_drafts(library) > 30
 
 
-CELLS = st.lists(
-    st.text(st.sampled_from("\",;\r\n '=a한") | st.characters(blacklist_categories=("Cs",))),
-    min_size=2,  # (a record of one empty field is `""` to csv.writer; ours have 22 fields)
-    max_size=6,
-)
-
-
-@settings(max_examples=500, deadline=None)
-@given(CELLS)
-def test_a_csv_record_is_what_csv_writer_writes(cells):
-    buffer = io.StringIO(newline="")
-    csv.writer(buffer, lineterminator="\r\n", quoting=csv.QUOTE_MINIMAL).writerow(cells)
-    assert _csv_record(cells) == buffer.getvalue().encode("utf-8")
-
-
 TERMS = st.tuples(st.from_regex(TERM_ID_PATTERN, fullmatch=True), st.sampled_from(DIMENSIONS))
 
 
@@ -326,14 +344,164 @@ def test_facet_edges_are_the_lines_json_dumps_writes(incident_id, terms):
     assert _facet_edges(incident_id, tuple(terms)) == expected
 
 
+# Each incident's pieces, rendered directly, against the references that validate ---------
+
+# A cell starting with one of these is a formula to a spreadsheet (OWASP "CSV injection").
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+AWKWARD = st.sampled_from("\",;\r\n\t '=+-@\\a한") | st.characters(blacklist_categories=("Cs",))
+TEXTS = st.text(AWKWARD, min_size=1, max_size=12).filter(lambda text: text_problem(text) is None)
+# (Ids drawn from a few: `from_regex` costs most of a run, and they are the same to the render.)
+RELEASED_IDS = st.sampled_from(["IL-0001", "IL-0137", "IL-123456"])
+TERM_IDS = st.sampled_from(["nccl", "capacity-limit", "a", "0-9z"])
+WHEN = {"added": "2024-01-02T03:04:05Z", "modified": "2025-06-07T08:09:10Z"}
+
+
+@functools.cache
+def _base_incident() -> dict[str, object]:
+    incident_, _ = validate(load_bytes(incident("IL-0901").encode()))
+    assert incident_ is not None
+    return {**released_data(incident_), **WHEN}
+
+
+def base_incident() -> dict[str, object]:
+    return dict(_base_incident())
+
+
+@st.composite
+def exported_incidents(draw: st.DrawFn) -> ExportedIncident:
+    """An incident whose every text is awkward: quotes, commas, line breaks, formulas."""
+    texts, optional = st.lists(TEXTS, max_size=3), st.none() | TEXTS
+    terms = st.lists(TERM_IDS, min_size=1, max_size=4)  # (repeats too: the graph has them once)
+    facets = {dimension: draw(terms) for dimension in DIMENSIONS}
+    facets["contributing_factors"] = draw(st.lists(TERM_IDS, max_size=2))
+    urls = draw(st.lists(st.text(), min_size=1, max_size=3))  # any text, to the model
+    data = {
+        **base_incident(),
+        "title": draw(TEXTS),
+        "status": draw(st.sampled_from(["published", "withdrawn"])),
+        "occurred": draw(st.sampled_from([None, "2024", "2024-02", "2024-02-29"])),
+        "organizations": draw(texts),
+        "facets": facets,
+        **{field: draw(optional) for field in ("symptom", "trigger", "detection", "lessons")},
+        **{field: draw(st.none() | texts) for field in ("actions", "follow_ups")},
+        "sources": [{"url": url, "title": "보고서"} for url in urls],
+        "related": draw(st.lists(RELEASED_IDS, max_size=2)),
+        "not_duplicate_of": draw(st.lists(RELEASED_IDS, max_size=2)),
+        "duplicate_of": draw(st.none() | RELEASED_IDS),
+        "withdrawn_reason": draw(optional),
+    }
+    return ExportedIncident.model_validate(data)
+
+
+def csv_writer_record(cells: list[str]) -> bytes:
+    buffer = io.StringIO(newline="")
+    csv.writer(buffer, lineterminator="\r\n", quoting=csv.QUOTE_MINIMAL).writerow(cells)
+    return buffer.getvalue().encode("utf-8")
+
+
+def reference_csv_line(incident: ExportedIncident) -> bytes:
+    """The record as the export first wrote it: each column's value read by its name, a list
+    joined, a formula defused, every cell through `csv.writer`."""
+    values = {**incident.model_dump(), **incident.facets.model_dump()}
+    values["sources"] = [source.url for source in incident.sources]
+    cells = []
+    for column in CSV_COLUMNS:
+        value, separator = values[column], "\n" if column in ("actions", "follow_ups") else ";"
+        text = "" if value is None else separator.join(value) if isinstance(value, list) else value
+        cells.append("'" + text if text.startswith(FORMULA_START) else text)
+    return csv_writer_record(cells)
+
+
+def reference_graph_lines(incident: ExportedIncident) -> tuple[str, str]:
+    """Its node and facet edges as the export first wrote them: each validated through its
+    model (`graph_line`), the node also as `json.dumps` writes it."""
+    node = {
+        "kind": "incident",
+        "id": incident.id,
+        "title": incident.title,
+        "occurred": incident.occurred,
+    }
+    assert graph_line(node, NODE) == json.dumps(node, ensure_ascii=False)
+    edges = [
+        graph_line({"kind": "facet", "source": incident.id, "target": t, "dimension": d}, EDGE)
+        for t, d in reference_terms(incident)
+    ]
+    return graph_line(node, NODE), ",\n    ".join(edges)
+
+
+def reference_terms(incident: ExportedIncident) -> tuple[tuple[str, str], ...]:
+    return tuple(dict.fromkeys((term, dimension) for dimension, _i, term in incident.terms()))
+
+
+def assert_rendered_as_the_references(incident: ExportedIncident) -> None:
+    assert csv_line(incident) == reference_csv_line(incident)
+    summary = Summary.of(incident)
+    assert summary.terms == reference_terms(incident)
+    published = incident.status == "published"
+    graph = reference_graph_lines(incident) if published else ("", "")
+    assert (summary.node, summary.edges) == graph
+
+
+@settings(max_examples=200, deadline=None)
+@given(exported_incidents())
+def test_an_awkward_incidents_csv_record_and_graph_lines_are_the_references(incident):
+    assert_rendered_as_the_references(incident)
+
+
+def test_every_incidents_csv_record_and_graph_lines_are_the_references(library):
+    for path in library.incident_paths():
+        incident_, _ = validate(load_bytes(path.read_bytes()))
+        assert incident_ is not None
+        data = released_data(incident_)
+        if data["status"] != "draft":
+            assert_rendered_as_the_references(ExportedIncident.model_validate({**data, **WHEN}))
+
+
+def test_the_csv_header_is_what_csv_writer_writes_after_a_byte_order_mark():
+    expected = "\ufeff".encode() + csv_writer_record(list(CSV_COLUMNS))
+    assert expected == CSV_HEADER
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.text(AWKWARD), min_size=2, max_size=6))
+def test_text_fields_are_what_csv_writer_writes_of_the_defused_cells(cells):
+    # (min_size: a record of one empty field is `""` to csv.writer; ours have 22 fields)
+    defused = ["'" + cell if cell.startswith(FORMULA_START) else cell for cell in cells]
+    assert b",".join(map(_text_field, cells)) + b"\r\n" == csv_writer_record(defused)
+
+
+def asks(field: FieldInfo) -> tuple[object, list[object]]:
+    """What a field asks of a value: its type and constraints (patterns, validators)."""
+    return field.annotation, field.metadata
+
+
+def test_the_graph_models_ask_no_more_of_an_incident_than_exported_incident_does():
+    # What lets `Summary.of` format an incident's graph lines without validating them.
+    node, edge = IncidentNode.model_fields, FacetEdge.model_fields
+    assert asks(node["id"]) == asks(edge["source"]) == asks(ExportedIncident.model_fields["id"])
+    assert asks(node["title"]) == (str, []) and asks(node["occurred"]) == (str | None, [])
+    assert asks(edge["target"]) == asks(FieldInfo.from_annotation(TermId))
+    assert all(Facets.model_fields[d].annotation == list[TermId] for d in DIMENSIONS)
+    assert asks(edge["dimension"]) == (Dimension, []) and tuple(Facets.model_fields) == DIMENSIONS
+    for model in (IncidentNode, FacetEdge):
+        decorators = model.__pydantic_decorators__
+        assert not (decorators.field_validators or decorators.model_validators)
+
+
 @pytest.mark.parametrize(
-    ("incident_id", "term", "dimension"),
-    [("IL-0001", 'a"b', "causes"), ("IL-0001", "한글", "causes"), ('IL-0001"', "a", "causes"),
-     ("IL-0001", "a", "causes\\")],
+    ("field", "value"),
+    [("id", 'IL-0001"'), ("id", "IL-0001\n"), ("status", "published,"), ("occurred", "2024\n"),
+     ("facets", {"causes": ['a"b'], "components": ["a"], "symptoms": ["a"]}),
+     ("facets", {"causes": ["한글"], "components": ["a"], "symptoms": ["a"]}),
+     ("facets", {"causes": ["a,b"], "components": ["a"], "symptoms": ["a"]}),
+     ("facets", {"causes": ["a"], "components": ["a"], "symptoms": ["a"], "causes\\": ["a"]}),
+     ("related", ["IL-0002,"]), ("not_duplicate_of", ["=IL-0002"]), ("duplicate_of", "IL-2\r"),
+     ("added", "2024-01-02T03:04:05Z\n"), ("modified", '"2024-01-02T03:04:05Z')],
 )  # fmt: skip
-def test_a_facet_edge_that_json_would_escape_is_refused_not_written(incident_id, term, dimension):
+def test_a_value_formatted_as_it_is_that_json_or_csv_would_escape_is_refused(field, value):
+    # The cells and graph lines written without escaping: `ExportedIncident` refuses them.
     with pytest.raises(ValidationError):
-        _facet_edges(incident_id, ((term, dimension),))
+        ExportedIncident.model_validate({**base_incident(), field: value})
 
 
 # Worker processes ------------------------------------------------------------------------

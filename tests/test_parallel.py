@@ -39,7 +39,7 @@ def test_results_come_back_to_the_file_they_belong_to(generated):
     paths = [str(path) for path in library.incident_paths()]
     displays = engine.display_paths(paths, root)
     tasks = [
-        (index, path, display)
+        (index, path, display, None)
         for index, (path, display) in enumerate(zip(paths, displays, strict=True))
     ]
     results = dict(engine.run_checks(tasks, library.taxonomy, engine.dt.date(2026, 1, 1), jobs=2))

@@ -1,7 +1,7 @@
 """`curator export`: the library at a commit as versioned, reproducible JSON for downstream tools.
 
-collect (git, lint) → render each incident (released) → changes → build each aggregate file
-→ write atomically → manifest.
+collect (git) → lint, rendering each incident as its file is parsed (released) → render
+the rest → changes → build each aggregate file → write atomically → manifest.
 The formats are documented in docs/export.md and published as JSON Schemas in
 schema/export/, generated from `curator.export.model`.
 """
@@ -16,11 +16,12 @@ from pathlib import Path
 from curator import WEBSITE
 from curator.export.build import Summary, json_bytes, taxonomy_export, write_graph
 from curator.export.changes import ChangeLog
-from curator.export.collect import Snapshot, collect, timestamp
+from curator.export.collect import Snapshot, check_releasable, collect, timestamp
 from curator.export.errors import ExportError, ExportRefused
 from curator.export.feed import feed_bytes
 from curator.export.model import SCHEMA_VERSION, Counts, Manifest
-from curator.export.released import ReleasedCache, write_incidents
+from curator.export.released import IncidentStream
+from curator.export.released_cache import ReleasedCache
 from curator.export.write import MANIFEST, ExportWriter, check_target
 from curator.library import Library
 from curator.lint import PARALLEL_FROM, without_cyclic_gc
@@ -47,15 +48,17 @@ def export(
     # Before the slow part: a wrong --out should fail at once.
     check_target(out, (library.incidents_dir, library.taxonomy_dir))
     with export_workers(library, options.jobs) as workers:  # first: see export_workers
-        with _progress(options, "linting") as progress:
-            snapshot = collect(library, options.version, cwd, options.cache, progress, workers)
+        snapshot = collect(library, options.version)
         changelog = ChangeLog(snapshot, options.since)
         cache = ReleasedCache(library, options.cache)
         with ExportWriter(out) as writer, without_cyclic_gc():
-            with _progress(options, "exporting") as progress:
-                summaries = write_incidents(
-                    writer, snapshot, cache, changelog.observe, workers, progress
-                )
+            with IncidentStream(writer, snapshot, cache, changelog.observe) as incidents:
+                # Lint renders each incident as it parses its file: one pass over the files.
+                with _progress(options, "linting") as progress:
+                    extra = incidents.extra()
+                    check_releasable(library, cwd, options.cache, progress, extra, workers)
+                with _progress(options, "exporting") as progress:
+                    summaries = incidents.finish(workers, progress)
             manifest = _write_the_rest(writer, snapshot, changelog, summaries, options)
     return manifest
 

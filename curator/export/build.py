@@ -2,10 +2,11 @@
 
 JSON: UTF-8 without escapes, two-space indent (graph.json: one node or edge per line), keys
 in model order, LF, final newline. Every object is validated through its model in
-`curator.export.model` before it is written. The per-incident files, incidents.json,
-incidents.csv and graph.json are streamed, so memory follows the number of incidents, not
-the size of their text; each incident's own pieces are rendered by
-`curator.export.released`, in worker processes.
+`curator.export.model` before it is written (an incident's node and facet edges, through
+`ExportedIncident`, which asks as much of their values: see `_incident_node`). The
+per-incident files, incidents.json, incidents.csv and graph.json are streamed, so memory
+follows the number of incidents, not the size of their text; each incident's own pieces
+are rendered by `curator.export.released`, in worker processes.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from curator.export.model import (
     TermNode,
 )
 from curator.export.write import ExportWriter, HashingFile
-from curator.model import DIMENSIONS, Label
+from curator.model import DIMENSIONS, Facets, Label
 from curator.taxonomy import Taxonomy
 
 DIMENSION_LABELS = {
@@ -68,7 +69,9 @@ class Summary(NamedTuple):
 
     @classmethod
     def of(cls, incident: ExportedIncident) -> Summary:
-        terms = tuple(dict.fromkeys((term, dimension) for dimension, _i, term in incident.terms()))
+        """Of an incident validated through `ExportedIncident` (what lets its lines of
+        graph.json be formatted without validating them again: see `_incident_node`)."""
+        terms = _terms(incident.facets)
         published = incident.status == "published"
         return cls(
             incident.id,
@@ -82,27 +85,40 @@ class Summary(NamedTuple):
         )
 
 
+def _terms(facets: Facets) -> tuple[tuple[str, str], ...]:
+    """(term, dimension) of each term, each once, in dimension order: `Incident.terms`
+    without its positions, and without a tuple of three made for each term."""
+    by_dimension = [zip(getattr(facets, d), itertools.repeat(d)) for d in DIMENSIONS]
+    return tuple(dict.fromkeys(itertools.chain.from_iterable(by_dimension)))
+
+
+# An incident's lines of graph.json are formatted, not validated through `IncidentNode` and
+# `FacetEdge` (which cost three quarters of `Summary.of`), because validating them again
+# could refuse nothing: `Summary.of` is given an incident validated through
+# `ExportedIncident` (and frozen), which asks as much of every value those models ask
+# anything of, or more. Their ids (`IncidentNode.id`, `FacetEdge.source`) are `ReleasedId`,
+# as `ExportedIncident.id` is; `FacetEdge.target` is a `TermId`, as each term of `Facets`
+# is; `FacetEdge.dimension` is a `Dimension`, and `_terms` pairs terms only with
+# `DIMENSIONS`. `IncidentNode.title` is any text (the incident's is `Text`), and
+# `IncidentNode.occurred` any text or null (the incident's a `PartialDate` or null).
+# tests/test_export_speed_equivalence.py holds the models to this, and the lines to the
+# bytes of the validating `graph_line`.
 def _incident_node(incident: ExportedIncident) -> str:
-    node = {
-        "kind": "incident",
-        "id": incident.id,
-        "title": incident.title,
-        "occurred": incident.occurred,
-    }
-    return graph_line(node, NODE)
+    """The incident's node. Its id and date are ASCII letters, digits and `-` (their
+    patterns), which JSON never escapes; its title is escaped as `json.dumps` escapes it."""
+    occurred = "null" if incident.occurred is None else f'"{incident.occurred}"'
+    return (
+        f'{{"kind": "incident", "id": "{incident.id}", "title": {_LINE.encode(incident.title)}'
+        f', "occurred": {occurred}}}'
+    )
 
 
 def _facet_edges(incident_id: str, terms: tuple[tuple[str, str], ...]) -> str:
-    """An incident's facet edges, validated all at once. The values are ids and dimension
-    names, which their patterns limit to ASCII letters, digits, `-` and `_`: nothing that
-    JSON escapes, so each line is formatted directly (the bytes of `json.dumps`, which
-    tests/test_export_speed_equivalence.py checks, twice as fast)."""
-    edges = [
-        {"kind": "facet", "source": incident_id, "target": term, "dimension": dimension}
-        for term, dimension in terms
-    ]
-    FACET_EDGES.validate_python(edges)
-    return _NEXT_LINE.join(map(_FACET_EDGE_LINE.format_map, edges))
+    """An incident's facet edges, joined. The values are ids (ASCII letters, digits and `-`,
+    by their patterns) and dimension names (`DIMENSIONS`): nothing that JSON escapes."""
+    start = f'{{"kind": "facet", "source": "{incident_id}", "target": "'
+    lines = [f'{start}{term}", "dimension": "{dimension}"}}' for term, dimension in terms]
+    return _NEXT_LINE.join(lines)
 
 
 def published_terms(summaries: list[Summary]) -> dict[str, list[str]]:
@@ -147,7 +163,8 @@ def taxonomy_export(taxonomy: Taxonomy, summaries: list[Summary]) -> TaxonomyExp
 def write_graph(writer: ExportWriter, taxonomy: Taxonomy, summaries: list[Summary]) -> None:
     """`graph.json`, streamed: an export of 100,000 incidents has about a million edges, so
     each node and edge is validated through its model and written on a line of its own (an
-    incident's, by `Summary.of`; the terms' and co-occurrences', here)."""
+    incident's, by `Summary.of`, validated as `ExportedIncident`; the terms' and
+    co-occurrences', here)."""
     published = [summary for summary in summaries if summary.status == "published"]
     with writer.stream("graph.json") as out:
         out.write(b'{\n  "nodes": [')
@@ -164,10 +181,6 @@ NODE: TypeAdapter[IncidentNode | TermNode] = TypeAdapter(
 )
 EDGE: TypeAdapter[FacetEdge | CooccurrenceEdge] = TypeAdapter(
     Annotated[FacetEdge | CooccurrenceEdge, Field(discriminator="kind")]
-)
-FACET_EDGES: TypeAdapter[list[FacetEdge]] = TypeAdapter(list[FacetEdge])
-_FACET_EDGE_LINE = (
-    '{{"kind": "{kind}", "source": "{source}", "target": "{target}", "dimension": "{dimension}"}}'
 )
 
 
@@ -237,43 +250,61 @@ TEXT_LIST_SEPARATOR = "\n"  # actions and follow-ups are sentences, which may ho
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
-def csv_cell(value: Any, separator: str = LIST_SEPARATOR) -> str:
-    if value is None:
-        return ""
-    text = separator.join(value) if isinstance(value, list) else str(value)
-    return "'" + text if text.startswith(_FORMULA_START) else text
-
-
-def csv_row(incident: ExportedIncident) -> list[str]:
-    cells: dict[str, str] = {
-        "sources": csv_cell([source.url for source in incident.sources]),
-        "actions": csv_cell(incident.actions, TEXT_LIST_SEPARATOR),
-        "follow_ups": csv_cell(incident.follow_ups, TEXT_LIST_SEPARATOR),
-        **{d: csv_cell(getattr(incident.facets, d)) for d in DIMENSIONS},
-    }
-    return [cells[c] if c in cells else csv_cell(getattr(incident, c)) for c in CSV_COLUMNS]
-
-
-def csv_field(cell: str) -> str:
-    """A field as RFC 4180 writes it: quoted, its quotes doubled, if it holds a comma, a
-    quote or a line break. (What `csv.writer` writes with QUOTE_MINIMAL and CRLF, three
-    times faster, tests/test_export_speed_equivalence.py checks; and the same in every
-    version of Python.)"""
-    if '"' in cell:
-        return '"' + cell.replace('"', '""') + '"'
-    if "," in cell or "\n" in cell or "\r" in cell:
-        return '"' + cell + '"'
-    return cell
-
-
-def _csv_record(cells: list[str]) -> bytes:
-    return (",".join(map(csv_field, cells)) + "\r\n").encode("utf-8")
-
-
 def csv_line(incident: ExportedIncident) -> bytes:
-    """One RFC 4180 record (CRLF, `"` quoting when needed)."""
-    return _csv_record(csv_row(incident))
+    """One RFC 4180 record (CRLF, `"` quoting when needed), in `CSV_COLUMNS` order:
+    tests/test_export_speed_equivalence.py holds it to what `csv.writer` writes of each
+    column's cell.
+
+    Free text goes through `_text_field`. The other cells are an id, a status, dates, term
+    ids and timestamps, which `ExportedIncident` (what `incident` was validated through;
+    frozen) holds to a fixed set of words or to patterns of ASCII letters, digits, `-` and
+    `:`; joined by `;`, they hold nothing to quote and never start a formula. So they are
+    formatted as they are, a run of them at a time: a call per cell cost more than the rest
+    of the record."""
+    facets, join = incident.facets, LIST_SEPARATOR.join
+    return b",".join([
+        incident.id.encode(),
+        _text_field(incident.title),
+        f"{incident.status},{incident.occurred or ''}".encode(),
+        _text_field(join(incident.organizations)),
+        f"{join(facets.causes)},{join(facets.components)},{join(facets.symptoms)},"
+        f"{join(facets.contributing_factors)}".encode(),
+        _text_field(incident.symptom or ""),
+        _text_field(incident.trigger or ""),
+        _text_field(incident.detection or ""),
+        _text_field(TEXT_LIST_SEPARATOR.join(incident.actions or ())),
+        _text_field(TEXT_LIST_SEPARATOR.join(incident.follow_ups or ())),
+        _text_field(incident.lessons or ""),
+        _text_field(join([source.url for source in incident.sources])),
+        f"{join(incident.related)},{join(incident.not_duplicate_of)},"
+        f"{incident.duplicate_of or ''}".encode(),
+        _text_field(incident.withdrawn_reason or ""),
+        f"{incident.added},{incident.modified}\r\n".encode(),
+    ])  # fmt: skip
 
 
-# UTF-8 with a byte-order mark, so that Excel reads the Korean text as UTF-8.
-CSV_HEADER = "\ufeff".encode() + _csv_record(list(CSV_COLUMNS))
+def _text_field(text: str) -> bytes:
+    """A cell of free text as a field: `'` before a formula, then quoted, its quotes
+    doubled, if it holds a comma, a quote or a line break (what `csv.writer` writes with
+    QUOTE_MINIMAL, and the same in every version of Python).
+
+    Encoded field by field, not as one record: validating a text against its pattern left
+    its UTF-8 in the string, so `encode` is a copy, ten times cheaper than encoding afresh.
+    Then looked into as bytes, where `in` finds a byte with memchr (faster than in Korean
+    text), and where no ASCII byte occurs inside the encoding of another character."""
+    if text.startswith(_FORMULA_START):
+        text = "'" + text
+    data = text.encode()
+    if _COMMA in data or _LINE_FEED in data or _QUOTE in data or _CARRIAGE_RETURN in data:
+        return b'"' + data.replace(b'"', b'""') + b'"'
+    return data
+
+
+# As numbers: bytes' `in` looks for a number directly, but for a one-byte bytes only after
+# raising and clearing a TypeError (CPython 3.11), which makes it six times slower.
+_COMMA, _LINE_FEED, _QUOTE, _CARRIAGE_RETURN = b',\n"\r'
+
+
+# UTF-8 with a byte-order mark, so that Excel reads the Korean text as UTF-8. The column
+# names are snake_case: nothing to quote.
+CSV_HEADER = "\ufeff".encode() + ",".join(CSV_COLUMNS).encode() + b"\r\n"

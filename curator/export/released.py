@@ -2,17 +2,19 @@
 incidents.json, its CSV record, and the summary that the aggregate files need.
 
 At 100,000 incidents this is most of an export, so:
-- the incidents are rendered in worker processes (`curator.workers`), which also write the
-  per-incident files; the results come back in id order, so the bytes do not change;
-- parsing is the costly part (libyaml and the model), so no file is parsed twice: lint
-  hands over the released data of every file it parses (`Snapshot.parsed`), and the
-  released data of each file is kept in `.curator-cache/` (the "export" store) under the
-  file's git blob id, for the files a warm lint does not parse. The id is computed from
-  the very bytes that were parsed, and an entry is kept only when it equals the blob
-  committed at HEAD: an entry can only ever describe those bytes. A file that differs
-  from its blob (a git filter, say) is parsed every time. The store's context names the
-  code that parses (curator's source and the versions of Python, pydantic, PyYAML and
-  libyaml).
+- each file is parsed once: lint renders every incident whose file it parses, right
+  after checking it, in its worker process (`IncidentStream.extra`), and checks the files
+  in id order, so that the main process writes each incident as it comes;
+- the files lint does not parse (its result was cached) are rendered once lint is done,
+  in the same workers, from their released data kept in `.curator-cache/` (the "export"
+  store, `curator.export.released_cache`) under the file's git blob id, or parsed again.
+  The id is computed from the very bytes that were parsed, and an entry is kept only when
+  it equals the blob committed at HEAD: an entry can only ever describe those bytes. A
+  file that differs from its blob (a git filter, say) is parsed every time. The store's
+  context names the code that parses (curator's source and the versions of Python,
+  pydantic, PyYAML and libyaml);
+- the workers write the per-incident files; the results reach the aggregate files in id
+  order, so the bytes do not depend on which worker was faster.
 
 Whether its data was cached or not, every incident is validated through
 `ExportedIncident` before anything is written.
@@ -20,34 +22,34 @@ Whether its data was cached or not, every incident is validated through
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import os
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Mapping
-from concurrent.futures import Future, ThreadPoolExecutor
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from curator.cache import UNDECODABLE, Store
 from curator.export.build import CSV_HEADER, Summary, csv_line, model_json
 from curator.export.collect import (
     EXPORTED_STATUSES,
     Snapshot,
     blob_id,
     compact,
+    id_order,
     released_data,
-    timestamp,
 )
 from curator.export.errors import ExportError
 from curator.export.model import ExportedIncident, ManifestFile
+from curator.export.released_cache import ReleasedCache
 from curator.export.write import ExportWriter, write_file
-from curator.library import INCIDENTS, Library
+from curator.library import INCIDENTS
+from curator.lint import Extra, validate
 from curator.lint import Progress as Step
-from curator.lint import validate
-from curator.lint_cache import code_context
 from curator.load import load_bytes
 from curator.model import Incident
+from curator.rules.base import IncidentFile
 from curator.workers import Workers
 
 _CHUNK = 200
@@ -77,174 +79,150 @@ class Rendered(NamedTuple):
     record: bytes = b""  # its CSV record
 
 
-class ReleasedCache:
-    """Released data by blob id, in the "export" store of `curator.cache`. Read all at once
-    and let go (`lookup`), so that each text is freed once its incident is rendered; what a
-    run parsed is kept (`keep`) and written in one go (`save`), a shard at a time, so that
-    the store's old texts are never all in memory beside the new ones."""
-
-    def __init__(self, library: Library, enabled: bool) -> None:
-        self.open: Callable[[], Store] | None = None
-        if enabled:
-            self.open = functools.partial(Store.open, library.root, "export", context())
-        self._new: dict[str, bytes] = {}
-        self._saving: Future[None] | None = None
-
-    def lookup(self, blobs: Iterable[str]) -> dict[str, bytes]:
-        if self.open is None:
-            return {}
-        # A shard at a time (`Store.take`): the texts as read and as bytes are never all
-        # held together (at 100,000 incidents, 300 MB more at the peak of a warm export).
-        # (Encoded as the store reads it back: a text it could not have written still
-        # round-trips, and is then refused as any other foreign entry is, by `render`.)
-        return {
-            blob: text.encode("utf-8", UNDECODABLE)
-            for blob, text in self.open().take(blobs)
-            if isinstance(text, str)
-        }
-
-    def keep(self, blob: str, released: bytes) -> None:
-        if self.open is not None:
-            self._new[blob] = released
-
-    def save(self, blobs: set[str]) -> None:
-        """Write what was kept, and forget the entries of blobs other than these (the
-        commit's) in the shards written; then let go of it all (a later `keep` starts
-        afresh), so that the texts are freed as soon as nothing else needs them."""
-        self.wait()
-        if self.open is not None and self._new:
-            self.open().update(_Texts(self._new), blobs.__contains__)
-            self._new = {}
-
-    def save_meanwhile(self, blobs: set[str]) -> None:
-        """`save`, on a thread of its own, while the workers render (a cold export of
-        100,000 incidents writes 300 MB here, in 2 s that the workers would otherwise
-        wait); `wait`, or the next `save`, waits for it. Mostly JSON encoding, so it
-        shares the main process's one CPU with the rendering it overlaps: the gain is
-        the workers' time, not this process's."""
-        self.wait()
-        if self.open is not None and self._new:
-            entries, self._new = self._new, {}
-            store = self.open()
-            thread = ThreadPoolExecutor(1, thread_name_prefix="released-cache")
-            self._saving = thread.submit(store.update, _Texts(entries), blobs.__contains__)
-            thread.shutdown(wait=False)  # (its thread ends once the write is done)
-
-    def wait(self) -> None:
-        """Until the `save_meanwhile` under way, if any, is done; its error, if it had one."""
-        saving, self._saving = self._saving, None
-        if saving is not None:
-            saving.result()
-
-
-class _Texts(Mapping[str, str]):
-    """Kept released data as the store's values (text), each decoded only as its shard is
-    written: never all of them held twice."""
-
-    def __init__(self, kept: dict[str, bytes]) -> None:
-        self.kept = kept
-
-    def __getitem__(self, blob: str) -> str:
-        return self.kept[blob].decode("utf-8", UNDECODABLE)
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.kept)
-
-    def __len__(self) -> int:
-        return len(self.kept)
-
-
-def context() -> list[str]:
-    """Everything the released data of a file depends on besides its bytes."""
-    return code_context()
-
-
 Observer = Callable[[Summary, bytes], None]
+# Incidents lint rendered while an earlier one is still to come (its lint result was
+# cached), held whole up to this many; past it, only their released data is held and they
+# are rendered again after lint, so that memory stays bounded (about 11 KB each).
+HELD = 5_000
 
 
-def write_incidents(
-    writer: ExportWriter,
-    snapshot: Snapshot,
-    cache: ReleasedCache,
-    observe: Observer,
-    workers: Workers,
-    progress: Step | None = None,
-) -> list[Summary]:
-    """`incidents/IL-NNNN.json`, `incidents.json` and `incidents.csv` in one pass, each
-    incident rendered once (by `workers`, see `curator.export.export_workers`) and then let
-    go; `observe` sees every released incident's summary and data (compact JSON) on the
-    way; `progress`, (files done, files in all).
+class IncidentStream:
+    """`incidents/IL-NNNN.json`, `incidents.json` and `incidents.csv`, written in id order
+    as the incidents come: rendered by lint as it parses each file (`extra`, in its
+    workers, files checked in id order), then, once lint is done (`finish`), the files it
+    did not parse (its result was cached), rendered from the export's cache or parsed
+    again. Each incident is rendered once and then let go; `observe` sees every released
+    incident's summary and data (compact JSON) on the way.
 
     `incidents.json` is streamed: the same bytes as dumping the whole list at once.
     """
-    summaries: list[Summary] = []
-    (writer.folder / INCIDENTS).mkdir()
-    with (
-        writer.stream("incidents.json") as aggregate,
-        writer.stream("incidents.csv") as table,
-    ):
-        todo = tasks(snapshot, cache)
-        aggregate.write(b'{\n  "incidents": [')
-        table.write(CSV_HEADER)
-        items: list[bytes] = []  # written a chunk at a time: fewer, larger writes
-        records: list[bytes] = []
-        sent: deque[bytes | None] = deque()  # each task's released data, till it is rendered
-        rendering = render_all(workers, todo, writer.folder, writer.previous, sent)
-        for done, rendered in enumerate(rendering, 1):
-            if progress is not None:
-                progress(done, len(snapshot.files))
-            carried = sent.popleft()
-            released = carried if rendered.released is None else rendered.released
-            assert released is not None  # (`render` returns None only for a text it had)
-            if rendered.fresh and rendered.blob is not None:
-                cache.keep(rendered.blob, released)
-            if rendered.summary is None or rendered.file is None:
-                continue  # a draft
-            writer.add(rendered.file)
-            items.append(rendered.nested)
-            records.append(rendered.record)
-            observe(rendered.summary, released)
-            summaries.append(rendered.summary)
-            # The first item goes at once, so that every later batch starts with a comma.
-            if len(items) == _CHUNK or len(summaries) == 1:
-                aggregate.write((b"\n" if len(summaries) == 1 else b",\n") + b",\n".join(items))
-                table.write(b"".join(records))
-                items, records = [], []
-        if items:
-            aggregate.write(b",\n" + b",\n".join(items))
-            table.write(b"".join(records))
-        aggregate.write(b"\n  ]\n}\n" if summaries else b"]\n}\n")
-    cache.save(set(snapshot.blobs.values()))
-    return summaries
 
+    def __init__(
+        self, writer: ExportWriter, snapshot: Snapshot, cache: ReleasedCache, observe: Observer
+    ) -> None:
+        self.writer, self.snapshot, self.cache, self.observe = writer, snapshot, cache, observe
+        self.dates = snapshot.dates()
+        self.summaries: list[Summary] = []
+        self.written = 0  # files of `snapshot.files` written (or skipped: drafts)
+        self.held: dict[str, Rendered] = {}  # rendered early, till their turn
+        self.parsed: dict[str, Rendered] = {}  # rendered early, their pieces let go (HELD)
+        self._items: list[bytes] = []  # written a chunk at a time: fewer, larger writes
+        self._records: list[bytes] = []
+        self._streams = contextlib.ExitStack()
 
-def tasks(snapshot: Snapshot, cache: ReleasedCache) -> deque[Task]:
-    """A task for every incident file, by id; taken off the queue as they are rendered."""
-    parsed = snapshot.parsed
-    missing = {
-        b for p, b in _blobs_by_path(snapshot) if b is not None and parsed.get(p, (None,))[0] != b
-    }
-    cached = cache.lookup(missing) if missing else {}
-    stamps = functools.cache(timestamp)  # most commits touch many files
-    found: deque[Task] = deque()
-    for path, blob in _blobs_by_path(snapshot):
-        dates = snapshot.history.dates.get(f"{INCIDENTS}/{os.path.basename(path)}")
-        when = (stamps(dates.added), stamps(dates.modified)) if dates else None
-        fresh = parsed.pop(path, None)
-        if blob is not None and fresh is not None and fresh.blob == blob:
-            cache.keep(blob, fresh.released)
-            found.append(Task(path, blob, when, fresh.released))
+    def __enter__(self) -> IncidentStream:
+        (self.writer.folder / INCIDENTS).mkdir()
+        with contextlib.ExitStack() as streams:
+            self.aggregate = streams.enter_context(self.writer.stream("incidents.json"))
+            self.table = streams.enter_context(self.writer.stream("incidents.csv"))
+            self._streams = streams.pop_all()
+        self.aggregate.write(b'{\n  "incidents": [')
+        self.table.write(CSV_HEADER)
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, *_: object) -> None:
+        if kind is None:
+            self._flush()
+            self.aggregate.write(b"\n  ]\n}\n" if self.summaries else b"]\n}\n")
+        self._streams.close()
+
+    def extra(self) -> Extra:
+        """What lint does with each file it parses: render it (`render_parsed`), in id
+        order, and hand it here (`take`)."""
+        folder, previous = self.writer.folder, self.writer.previous
+        render = functools.partial(render_parsed, folder=folder, previous=previous)
+        return Extra(render, self.take, id_order, self._dates_of)
+
+    def _dates_of(self, path: str) -> tuple[str, str] | None:
+        return self.dates.get(os.path.basename(path))
+
+    def take(self, path: str, rendered: Rendered | None) -> None:
+        """One incident lint rendered (None: it did not, a draft lint refused, say)."""
+        if rendered is None:
+            return
+        committed = self.snapshot.blobs.get(f"{INCIDENTS}/{os.path.basename(path)}")
+        rendered = rendered._replace(fresh=rendered.blob == committed)
+        files = self.snapshot.files
+        if self.written < len(files) and files[self.written] == path:
+            self._write(rendered)
+            self.written += 1
+            self._write_held()
+        elif len(self.held) < HELD:
+            self.held[path] = rendered
         else:
-            found.append(Task(path, blob, when, cached.pop(blob, None) if blob else None))
-    # What lint parsed is written now, while the workers render, not after: then each
-    # text is freed once it is written and its incident rendered, not held to the end.
-    cache.save_meanwhile(set(snapshot.blobs.values()))
-    return found
+            self.parsed[path] = Rendered(rendered.blob, rendered.released, rendered.fresh)
 
+    def _write_held(self) -> None:
+        files, held = self.snapshot.files, self.held
+        while held and self.written < len(files) and files[self.written] in held:
+            self._write(held.pop(files[self.written]))
+            self.written += 1
 
-def _blobs_by_path(snapshot: Snapshot) -> Iterator[tuple[str, str | None]]:
-    for path in snapshot.files:
-        yield path, snapshot.blobs.get(f"{INCIDENTS}/{os.path.basename(path)}")
+    def finish(self, workers: Workers, progress: Step | None = None) -> list[Summary]:
+        """The incidents lint did not render, rendered by `workers`, each written in its
+        turn with those it did; `progress`, (files done, files in all)."""
+        files = self.snapshot.files
+        left = files[self.written :]
+        todo = self._tasks([path for path in left if path not in self.held])
+        sent: deque[bytes | None] = deque()  # each task's released data, till it is rendered
+        rendering = render_all(workers, todo, self.writer.folder, self.writer.previous, sent)
+        for done, path in enumerate(left, self.written + 1):
+            if progress is not None:
+                progress(done, len(files))
+            rendered = self.held.pop(path, None)
+            if rendered is None:
+                rendered = next(rendering)
+                carried = sent.popleft()
+                if rendered.released is None:
+                    rendered = rendered._replace(released=carried)
+            self._write(rendered)
+        self.written = len(files)
+        self.cache.save(set(self.snapshot.blobs.values()))
+        return self.summaries
+
+    def _write(self, rendered: Rendered) -> None:
+        released = rendered.released
+        assert released is not None  # (`render` returns None only for a text it had)
+        if rendered.fresh and rendered.blob is not None:
+            self.cache.keep(rendered.blob, released)
+        if rendered.summary is None or rendered.file is None:
+            return  # a draft
+        self.writer.add(rendered.file)
+        self._items.append(rendered.nested)
+        self._records.append(rendered.record)
+        self.observe(rendered.summary, released)
+        self.summaries.append(rendered.summary)
+        # The first item goes at once, so that every later batch starts with a comma.
+        if len(self._items) == _CHUNK or len(self.summaries) == 1:
+            self._flush()
+
+    def _flush(self) -> None:
+        if self._items:
+            first = len(self.summaries) == len(self._items)
+            self.aggregate.write((b"\n" if first else b",\n") + b",\n".join(self._items))
+            self.table.write(b"".join(self._records))
+            self._items, self._records = [], []
+
+    def _tasks(self, paths: list[str]) -> deque[Task]:
+        """A task for each file lint did not render, by id; taken off as they are rendered.
+        What lint parsed is written to the cache now, while the workers render, not
+        after: then each text is freed once it is written and its incident rendered."""
+        snapshot, cache = self.snapshot, self.cache
+        blobs = [snapshot.blobs.get(f"{INCIDENTS}/{os.path.basename(p)}") for p in paths]
+        parsed = self.parsed
+        missing = [b for p, b in zip(paths, blobs, strict=True) if b and p not in parsed]
+        cached = cache.lookup(missing) if missing else {}
+        for kept in parsed.values():
+            if kept.fresh and kept.blob is not None and kept.released is not None:
+                cache.keep(kept.blob, kept.released)
+        cache.save_meanwhile(set(snapshot.blobs.values()))
+        dates = self.dates
+        found: deque[Task] = deque()
+        for path, blob in zip(paths, blobs, strict=True):
+            early = parsed.pop(path, None)
+            released = early.released if early else cached.pop(blob, None) if blob else None
+            found.append(Task(path, blob, dates.get(os.path.basename(path)), released))
+        return found
 
 
 def render_all(
@@ -287,6 +265,32 @@ def render(task: Task, folder: Path, previous: Path | None = None) -> Rendered:
     data = released_data(incident)
     fresh = task.blob is not None and blob_id(raw) == task.blob
     return _render(task, (folder, previous), data, compact(data), fresh)
+
+
+def render_parsed(
+    file: IncidentFile,
+    raw: bytes,
+    when: tuple[str, str] | None,
+    folder: Path,
+    previous: Path | None = None,
+) -> Rendered | None:
+    """`render` for a file lint has just parsed (`curator.lint.Extra`; in lint's worker,
+    perhaps), given its dates (added, modified; None: no commit). None when lint could not
+    read it as an incident, or when its rendering fails (an id a release refuses, a write
+    that fails): then it is rendered again after lint, where its error is the export's.
+    `Rendered.blob` is the parsed bytes' own id, which the main process compares with the
+    committed one (`fresh`)."""
+    incident = file.incident
+    if incident is None:
+        return None
+    data = released_data(incident)
+    if when is None and data["status"] in EXPORTED_STATUSES:
+        return None  # no commit in the history of HEAD: `render` says so, after lint
+    task = Task(str(file.path), blob_id(raw), when, None)
+    try:
+        return _render(task, (folder, previous), data, compact(data), False)
+    except (OSError, ValueError):  # (a ValidationError is a ValueError)
+        return None
 
 
 _FIELDS = list(Incident.model_fields)  # what `released_data` holds, in its order
