@@ -6,21 +6,8 @@ is plain, and the test is most of what either rule costs, so it is made once for
 from __future__ import annotations
 
 from curator.model import Incident
+from curator.rules._last import last_seen
 from curator.urls import is_plain
-
-# The incident last asked about, and the answer. Lint runs both rules on one file before
-# the next file, so the second one finds the answer here. The incident is known by
-# identity (and kept alive here, so that no other can take its `id`); its model is frozen
-# and nothing changes its list of sources.
-_last: tuple[Incident, bool] | None = None
-
-
-def all_plain(incident: Incident) -> bool:
-    global _last
-    last = _last
-    if last is None or last[0] is not incident:
-        last = _last = (incident, _all_plain(incident))
-    return last[1]
 
 
 def _all_plain(incident: Incident) -> bool:
@@ -28,3 +15,8 @@ def _all_plain(incident: Incident) -> bool:
         if not is_plain(source.url):
             return False
     return True
+
+
+# Lint runs both rules on one file before the next file, so the second finds the answer
+# here; an incident's model is frozen and nothing changes its list of sources.
+all_plain = last_seen(_all_plain)

@@ -3,31 +3,20 @@ deprecated ones, as sets, so that a file's facets are checked in a few set opera
 
 They are worked out once per taxonomy. Lint checks every file against one `Taxonomy`
 object, which nothing changes once it is loaded (its own caches of names and hints rest
-on that too). The last one asked about is kept here with its sets, known by identity (and
-kept alive, so that no other taxonomy can take its `id`)."""
+on that too). The last one asked about is kept with its sets (`last_seen`)."""
 
 from __future__ import annotations
 
 from typing import NamedTuple
 
 from curator.model import DIMENSIONS, Dimension
+from curator.rules._last import last_seen
 from curator.taxonomy import Taxonomy
 
 
 class TermIds(NamedTuple):
     known: tuple[tuple[Dimension, frozenset[str]], ...]  # each dimension's, in order
     deprecated: tuple[tuple[Dimension, frozenset[str]], ...]  # of the dimensions having any
-
-
-_last: tuple[Taxonomy, TermIds] | None = None
-
-
-def term_ids(taxonomy: Taxonomy) -> TermIds:
-    global _last
-    last = _last
-    if last is None or last[0] is not taxonomy:
-        last = _last = (taxonomy, _sets(taxonomy))
-    return last[1]
 
 
 def _sets(taxonomy: Taxonomy) -> TermIds:
@@ -40,3 +29,6 @@ def _sets(taxonomy: Taxonomy) -> TermIds:
         if old:
             deprecated.append((dimension, old))
     return TermIds(tuple(known), tuple(deprecated))
+
+
+term_ids = last_seen(_sets)
