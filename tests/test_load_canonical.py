@@ -104,6 +104,29 @@ def test_the_fast_path_reads_most_bundled_incidents() -> None:
     assert accepted >= 0.8 * len(BUNDLED), (accepted, len(BUNDLED))
 
 
+def test_what_was_learnt_from_earlier_files_changes_no_answer() -> None:
+    # The reader keeps the key lines and positions of the files it read, for the next ones:
+    # a key line learnt in a mapping at one indentation, or an item's key, is no key line
+    # at another, and a Position kept is still one.
+    first = "a:\n  b: x\n  c:\n    - d: y\n      e: z\n"
+    assert agree(first)
+    texts = [
+        "b: x\n  b: x\n",
+        "a:\n  b: x\n    b: x\n",
+        "a:\n    b: x\n",
+        "a:\n  b\n",
+        "a:\n  b:x\n",
+        "a:\n  b:\n",
+        "a:\n  - d: y\n  - d\n",
+        "a:\n  - d: y\n    d: z\n",
+        "a:\n  - d: y\n  e: z\n",
+        "a:\n  c:\n    - d: y\n    e: z\n",
+    ]
+    for text in [*texts, first, *texts]:
+        agree(text)
+    assert agree(first)
+
+
 # (2) A generated library ------------------------------------------------------------------
 
 
