@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import functools
+import hashlib
 import io
 import json
 import os
@@ -12,12 +13,13 @@ import shutil
 import subprocess
 import threading
 from pathlib import Path
+from typing import Annotated
 
 import pytest
 from conftest import run_curator
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from pydantic import ValidationError
+from pydantic import Field, TypeAdapter, ValidationError
 from pydantic.fields import FieldInfo
 from pydantic_core import to_json
 from synthetic import synthetic_library
@@ -39,18 +41,31 @@ from curator.export.build import (
     graph_line,
     model_json,
 )
-from curator.export.collect import compact, released_data
+from curator.export.collect import (
+    STRICTER,
+    compact,
+    exported_incident,
+    released_data,
+    released_json,
+)
 from curator.export.model import ExportedIncident, FacetEdge, IncidentNode
+from curator.export.write import write_file
 from curator.library import Library
 from curator.lint import validate
 from curator.load import load_bytes
 from curator.model import (
     DIMENSIONS,
+    LANGUAGE_PATTERN,
     NUMBERED_ID_PATTERN,
     TERM_ID_PATTERN,
     Dimension,
     Facets,
+    Incident,
+    IncidentId,
+    PartialDate,
+    Source,
     TermId,
+    Text,
     text_problem,
 )
 from curator.workers import Workers
@@ -502,6 +517,154 @@ def test_a_value_formatted_as_it_is_that_json_or_csv_would_escape_is_refused(fie
     # The cells and graph lines written without escaping: `ExportedIncident` refuses them.
     with pytest.raises(ValidationError):
         ExportedIncident.model_validate({**base_incident(), field: value})
+
+
+# An incident just parsed becomes an `ExportedIncident` without being validated again ------
+
+
+def slow_exported(incident_: Incident, added: str, modified: str) -> ExportedIncident:
+    """What the export did before `exported_incident`: validate its released data again."""
+    data = released_data(incident_)
+    return ExportedIncident.model_validate({**data, "added": added, "modified": modified})
+
+
+def assert_exported_as_validated(incident_: Incident, added: str, modified: str) -> None:
+    fast = exported_incident(incident_, added, modified)
+    try:
+        slow = slow_exported(incident_, added, modified)
+    except ValidationError:
+        assert fast is None  # refused by both (then validated, for the error)
+        return
+    assert fast is not None and type(fast) is ExportedIncident
+    assert fast == slow and fast.model_fields_set == slow.model_fields_set
+    assert released_json(fast) == compact(released_data(incident_))
+    assert model_json(fast) == model_json(slow)
+    assert csv_line(fast) == csv_line(slow) and Summary.of(fast) == Summary.of(slow)
+
+
+def test_every_parsed_incident_is_exported_as_if_validated_again(library):
+    exported_ = 0
+    for path in library.incident_paths():
+        incident_, _ = validate(load_bytes(path.read_bytes()))
+        assert incident_ is not None
+        if incident_.status != "draft":
+            assert_exported_as_validated(incident_, WHEN["added"], WHEN["modified"])
+            exported_ += 1
+    assert exported_ == not_drafts(library)
+
+
+# Texts, urls and ids as a file may give them: line breaks at the end (block scalars), ids
+# that a release refuses (placeholders), dates that are no commit time.
+ENDS = st.sampled_from(["", "\n", "\n\n"])
+ENDED_TEXTS = st.builds(str.__add__, TEXTS, ENDS)
+ANY_IDS = st.sampled_from(["IL-0001", "IL-123456", "IL-NEW-x", "IL-NEW-a-b"])
+STAMPS = st.sampled_from([WHEN["added"], WHEN["modified"], "2024-01-02T03:04:05Z\n", "2024"])
+
+
+@st.composite
+def parsed_incidents(draw: st.DrawFn) -> Incident:
+    texts, optional = st.lists(ENDED_TEXTS, max_size=3), st.none() | ENDED_TEXTS
+    ids = draw(st.sampled_from([RELEASED_IDS, ANY_IDS]))  # (most would be refused, else)
+    sources = st.fixed_dictionaries(
+        {"url": st.builds(str.__add__, st.text(max_size=8), ENDS), "title": ENDED_TEXTS},
+        optional={
+            "publisher": ENDED_TEXTS,
+            "published": st.just("2024-02"),
+            "language": st.just("ko"),
+        },
+    )
+    data = {
+        key: value for key, value in base_incident().items() if key not in ("added", "modified")
+    }
+    data.update(
+        id=draw(ids),
+        title=draw(ENDED_TEXTS),
+        status=draw(st.sampled_from(["published", "withdrawn"])),
+        organizations=draw(texts),
+        sources=draw(st.lists(sources, min_size=1, max_size=3)),
+        related=draw(st.lists(ids, max_size=2)),
+        not_duplicate_of=draw(st.lists(ids, max_size=2)),
+        duplicate_of=draw(st.none() | ids),
+        withdrawn_reason=draw(optional),
+        **{field: draw(optional) for field in ("symptom", "trigger", "detection", "lessons")},
+        **{field: draw(st.none() | texts) for field in ("actions", "follow_ups")},
+    )
+    if draw(st.booleans()):  # a file that leaves out what has a default
+        for key in ("occurred", "organizations", "related", "withdrawn_reason"):
+            data.pop(key, None)
+    return Incident.model_validate(data)
+
+
+@settings(max_examples=300, deadline=None)
+@given(parsed_incidents(), STAMPS, STAMPS)
+def test_an_awkward_parsed_incident_is_exported_as_if_validated_again(incident_, added, modified):
+    assert_exported_as_validated(incident_, added, modified)
+
+
+def test_exported_incident_skips_only_what_incident_asked_already():
+    # What lets `exported_incident` check only `STRICTER` again. Every other field asks
+    # what `Incident`'s does: the fields ExportedIncident narrows, or adds, are these.
+    fields, before = ExportedIncident.model_fields, Incident.model_fields
+    assert STRICTER == (
+        "id", "status", "related", "not_duplicate_of", "duplicate_of", "added", "modified",
+    )  # fmt: skip
+    assert all(asks(fields[name]) == asks(before[name]) for name in before if name not in STRICTER)
+    assert list(fields) == [*before, "added", "modified"]
+    # No validator of a model's own that a dump validated again would run (the types'
+    # own, in `Annotated`, are the fields' `metadata`, compared above).
+    for model in (Incident, ExportedIncident, Facets, Source):
+        decorators = model.__pydantic_decorators__
+        assert not (decorators.field_validators or decorators.model_validators)
+        assert not (decorators.validators or decorators.root_validators)
+
+
+@settings(max_examples=500, deadline=None)
+@given(TEXTS, st.text(st.sampled_from("\n\t "), max_size=3), ENDS)
+def test_a_text_without_its_line_breaks_at_the_end_is_text_still(text, spaces, end):
+    # Trimming is all `released_data` does to a value: it keeps a `Text` one, ...
+    trimmed = (text + spaces + end).rstrip("\n")
+    if text_problem(text + spaces + end) is None:
+        assert TypeAdapter(Text).validate_python(trimmed) == trimmed
+
+
+@pytest.mark.parametrize(
+    ("form", "value"),
+    [(IncidentId, "IL-0001"), (IncidentId, "IL-NEW-x"), (TermId, "nccl"),
+     (PartialDate, "2024-02"), (Annotated[str, Field(pattern=LANGUAGE_PATTERN)], "ko")],
+)  # fmt: skip
+def test_a_value_with_a_pattern_never_ends_with_a_line_break(form, value):
+    # ... and a value with a pattern has no line break to lose (pydantic's `$` is the end).
+    adapter = TypeAdapter(form)
+    assert adapter.validate_python(value) == value
+    with pytest.raises(ValidationError):
+        adapter.validate_python(value + "\n")
+
+
+def test_the_nested_models_are_shared_only_when_trimming_changes_nothing():
+    incident_ = Incident.model_validate({
+        **{k: v for k, v in base_incident().items() if k not in ("added", "modified")},
+        "sources": [{"url": "https://a.example/", "title": "보고서"},
+                    {"url": "https://b.example/\n", "title": "보고서\n"}],
+    })  # fmt: skip
+    exported_ = exported_incident(incident_, WHEN["added"], WHEN["modified"])
+    assert exported_ is not None
+    assert exported_.facets is incident_.facets and exported_.sources[0] is incident_.sources[0]
+    assert exported_.sources[1] == Source(url="https://b.example/", title="보고서")
+    assert incident_.sources[1].title == "보고서\n"  # the parsed incident is left as it was
+
+
+def test_a_file_is_written_as_open_writes_it(tmp_path):
+    (tmp_path / "incidents").mkdir()
+    data = "한글 \n".encode() * 5000
+    file = write_file(tmp_path, "incidents/IL-0001.json", data)
+    with open(tmp_path / "incidents/reference.json", "wb") as out:
+        out.write(data)
+    written = tmp_path / "incidents/IL-0001.json"
+    assert written.read_bytes() == data and file.size == len(data)
+    assert file.sha256 == hashlib.sha256(data).hexdigest() and file.path == "incidents/IL-0001.json"
+    assert written.stat().st_mode == (tmp_path / "incidents/reference.json").stat().st_mode
+    write_file(tmp_path, "incidents/IL-0001.json", b"{}")  # again, shorter: truncated
+    assert written.read_bytes() == b"{}"
 
 
 # Worker processes ------------------------------------------------------------------------

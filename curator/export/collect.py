@@ -16,12 +16,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
 
-from pydantic import TypeAdapter, ValidationError
+from pydantic import BaseModel, TypeAdapter, ValidationError
+from pydantic.fields import FieldInfo
 from pydantic_core import to_json
 
 from curator.export.errors import ExportError, ExportRefused
 from curator.export.git import Commit, GitError, Repo
 from curator.export.history import History, file_history
+from curator.export.model import ExportedIncident
 from curator.findings import Severity
 from curator.library import INCIDENTS, Library
 from curator.lint import Extra, lint
@@ -128,6 +130,94 @@ def released_data(incident: Incident) -> dict[str, Any]:
     laid out."""
     data: dict[str, Any] = _trimmed(incident.model_dump())
     return data
+
+
+def asks(field: FieldInfo | None) -> tuple[object, list[object]] | None:
+    """What a field asks of a value: its type and constraints (patterns, validators)."""
+    return None if field is None else (field.annotation, field.metadata)
+
+
+# What `ExportedIncident` asks of an incident beyond what `Incident` asked: the fields it
+# adds (the dates) or asks more of (numbered ids, no draft); every other field asks
+# exactly what `Incident`'s does (tests/test_export_speed_equivalence.py holds this).
+STRICTER = tuple(
+    name
+    for name, field in ExportedIncident.model_fields.items()
+    if asks(field) != asks(Incident.model_fields.get(name))
+)
+_FORMS: Any = tuple(
+    Annotated[ExportedIncident.model_fields[name].annotation, ExportedIncident.model_fields[name]]
+    for name in STRICTER
+)
+_STRICTER_CHECK: TypeAdapter[Any] = TypeAdapter(tuple[_FORMS])  # (made at run time)
+# A model to copy, updated with every field's value (`exported_incident`): a model built
+# from values known to be valid. Its values hold the fields' places, in order (the order
+# the model is serialised in), and its set fields are all of them, as they are for a model
+# validated from a dump.
+_BLANK = ExportedIncident.model_construct(**dict.fromkeys(ExportedIncident.model_fields))
+
+
+def exported_incident(incident: Incident, added: str, modified: str) -> ExportedIncident | None:
+    """`ExportedIncident.model_validate({**released_data(incident), "added": added,
+    "modified": modified})`, an equal model, for an incident just validated (never for
+    data read from elsewhere, the cache say); None where that would refuse it (then
+    validate it, for the error).
+
+    At 100,000 incidents, validating each again costs a second or more, and checks nothing
+    new but `STRICTER`'s fields, checked here by pydantic as `ExportedIncident` checks them:
+    - every other field asks what `Incident`'s asks, which `incident` passed;
+    - trimming keeps a value valid. Only line feeds at the end go: a `Text` holds one
+      character that is neither invisible (a line feed is) nor a control character, then
+      anything but control characters, so it still does; a plain `str` asks nothing; and
+      no value with a pattern of ASCII letters, digits and `-` (ids, dates, term ids,
+      languages) ends with a line feed to lose (pydantic's `$` is the end of the text);
+    - neither model has validators of its own (model or field validators), which a test
+      holds them to.
+    The nested models are `incident`'s own where trimming changed nothing (frozen, equal to
+    those validated again; only their `model_fields_set`, which the export never reads,
+    names the fields the file gave instead of all)."""
+    values = _trimmed_fields(incident)
+    values["added"], values["modified"] = added, modified
+    try:
+        _STRICTER_CHECK.validate_python(tuple(values[name] for name in STRICTER))
+    except ValidationError:
+        return None
+    return _BLANK.model_copy(update=values)
+
+
+def _trimmed_fields(model: BaseModel) -> dict[str, Any]:
+    """`_trimmed(model.model_dump())`, but a nested model stays a model (`_trimmed_model`).
+    A loop, not a call per value: an incident has 17 fields, most of them text or None."""
+    values = dict(model.__dict__)
+    for name, value in values.items():  # (replacing values, never adding keys)
+        kind = type(value)
+        if kind is str:
+            values[name] = value.rstrip("\n")
+        elif kind is list:
+            values[name] = [
+                item.rstrip("\n") if type(item) is str else _trimmed_model(item) for item in value
+            ]
+        elif value is not None:
+            values[name] = _trimmed_model(value)
+    return values
+
+
+def _trimmed_model(value: Any) -> Any:
+    """A nested model trimmed: itself if trimming changes none of its values (frozen), else
+    a copy with them trimmed; any other value as `_trimmed` gives it."""
+    if not isinstance(value, BaseModel):
+        return _trimmed(value)
+    values = _trimmed_fields(value)
+    return value if values == value.__dict__ else value.model_copy(update=values)
+
+
+def released_json(incident: ExportedIncident) -> bytes:
+    """`compact(released_data(incident))` of the `Incident` that `incident` was made from
+    (`exported_incident`): its fields but the dates, serialised from the model."""
+    return to_json(incident, exclude=_DATES)
+
+
+_DATES = {"added", "modified"}
 
 
 def released_as_read(values: dict[str, Any]) -> dict[str, Any]:
