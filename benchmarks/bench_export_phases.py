@@ -40,7 +40,8 @@ TIMED = [
     ("curator.export.collect", "file_history"),
     ("curator.export.released", "IncidentStream.finish"),
     ("curator.export.released", "IncidentStream._tasks"),
-    ("curator.export.released_cache", "ReleasedCache.save"),
+    ("curator.export.released_cache", "ReleasedCache.save_meanwhile"),
+    ("curator.export.released_cache", "ReleasedCache.wait"),
     ("curator.export", "_write_the_rest"),
 ]
 

@@ -94,6 +94,18 @@ class Workers:
                 pending.append(_submit(pool, work, following))
             yield from results
 
+    def submit(self, work: Callable[..., Result], *args: Any) -> Future[Result] | None:
+        """`work(*args)` started on a worker, for a caller that has other work to do while
+        it runs (the export's cache write, while the main process writes the aggregate
+        files); None when there are no workers (or their pool broke): then the caller does
+        it itself. `work` and `args` must be picklable."""
+        if self._pool is None:
+            return None
+        try:
+            return self._pool.submit(work, *args)
+        except RuntimeError:  # the pool broke (a worker died)
+            return None
+
 
 def _submit(
     pool: ProcessPoolExecutor, work: Callable[[Item], Result], chunk: list[Item]

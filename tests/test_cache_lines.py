@@ -10,8 +10,11 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import threading
 import time
+from concurrent.futures import Future
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
 import pytest
@@ -23,6 +26,7 @@ from curator.cache import FOLDER, SHARDS, LineStore, Store, _shard_of, _write_at
 from curator.export.collect import compact
 from curator.export.released_cache import ReleasedCache, context
 from curator.library import Library
+from curator.workers import Workers
 
 CONTEXT = ["context"]
 KOREAN = '{"id":"IL-0001","title":"학습 작업이 멈췄다","text":"첫 줄\\n둘째 \\"인용\\""}'.encode()
@@ -296,13 +300,73 @@ def test_what_the_released_cache_keeps_waits_on_disk_not_in_memory(tmp_path):
     cache = ReleasedCache(library, enabled=True)
     tracemalloc.start()
     try:
-        for n in range(100):
+        for n in range(1000):
             cache.keep(f"{n:040x}", text(n))  # (the caller lets go of each at once)
         held, _ = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
-    kept = 100 * len(text(0))
+    kept = 1000 * len(text(0))  # 24 MB, of which the spool's buffer holds at most 1 MB
     assert held < kept / 10, (held, kept)
-    cache.save({f"{n:040x}" for n in range(100)})
-    found = ReleasedCache(library, enabled=True).lookup([f"{n:040x}" for n in range(100)])
-    assert found == {f"{n:040x}": text(n) for n in range(100)}
+    cache.save({f"{n:040x}" for n in range(1000)})
+    found = ReleasedCache(library, enabled=True).lookup([f"{n:040x}" for n in range(1000)])
+    assert found == {f"{n:040x}": text(n) for n in range(1000)}
+
+
+def _texts(count: int) -> dict[str, bytes]:
+    return {f"{n:040x}": compact({"id": f"IL-{n:04d}", "text": f"학습 {n}"}) for n in range(count)}
+
+
+def _spools() -> set[str]:
+    return {entry.name for entry in Path(tempfile.gettempdir()).glob("curator-released-*")}
+
+
+def test_the_released_cache_is_written_by_a_worker_process_when_there_are_workers(tmp_path):
+    library = Library.at(write_library(tmp_path / "lib", {}))
+    texts = _texts(300)
+    before = _spools()
+    with Workers(2) as workers:
+        cache = ReleasedCache(library, enabled=True)
+        for blob, text in texts.items():
+            cache.keep(blob, text)
+        cache.save_meanwhile(set(texts), workers)
+        assert cache._saving is not None and cache._retry is not None  # sent to a worker
+        cache.wait()
+    assert ReleasedCache(library, enabled=True).lookup(list(texts)) == texts
+    assert _spools() == before  # the spool the worker read is deleted once it is done
+
+
+def test_a_released_cache_write_whose_worker_fails_is_done_here(tmp_path):
+    library = Library.at(write_library(tmp_path / "lib", {}))
+    texts = _texts(50)
+
+    class DyingWorkers(Workers):
+        def submit(self, work, *args):  # as a pool whose worker was killed answers
+            failed: Future[None] = Future()
+            failed.set_exception(BrokenProcessPool("a worker died"))
+            return failed
+
+    before = _spools()
+    cache = ReleasedCache(library, enabled=True)
+    for blob, text in texts.items():
+        cache.keep(blob, text)
+    cache.save_meanwhile(set(texts), DyingWorkers(2))
+    cache.wait()
+    assert ReleasedCache(library, enabled=True).lookup(list(texts)) == texts
+    assert _spools() == before
+
+
+def test_nothing_kept_means_no_write_and_nothing_to_wait_for(tmp_path):
+    library = Library.at(write_library(tmp_path / "lib", {}))
+    cache = ReleasedCache(library, enabled=True)
+    with Workers(2) as workers:
+        cache.save_meanwhile({"1" * 40}, workers)
+    assert cache._saving is None
+    assert _shard_paths(library.root) == []
+
+
+def test_workers_without_a_pool_leave_submitted_work_to_the_caller():
+    with Workers(1) as workers:
+        assert workers.submit(sum, [1, 2]) is None
+    with Workers(2) as workers:
+        done = workers.submit(os.getpid)
+        assert done is not None and done.result() != os.getpid()

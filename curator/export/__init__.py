@@ -50,8 +50,11 @@ def export(
     with export_workers(library, options.jobs) as workers:  # first: see export_workers
         snapshot = collect(library, options.version)
         changelog = ChangeLog(snapshot, options.since)
-        cache = ReleasedCache(library, options.cache)
-        with ExportWriter(out) as writer, without_cyclic_gc():
+        with (
+            ReleasedCache(library, options.cache) as cache,
+            ExportWriter(out) as writer,
+            without_cyclic_gc(),
+        ):
             with IncidentStream(writer, snapshot, cache, changelog.observe) as incidents:
                 # Lint renders each incident as it parses its file: one pass over the files.
                 with _progress(options, "linting") as progress:

@@ -37,8 +37,10 @@ from curator.export.collect import (
     Snapshot,
     blob_id,
     compact,
+    exported_incident,
     id_order,
     released_data,
+    released_json,
 )
 from curator.export.errors import ExportError
 from curator.export.model import ExportedIncident, ManifestFile
@@ -163,7 +165,7 @@ class IncidentStream:
         turn with those it did; `progress`, (files done, files in all)."""
         files = self.snapshot.files
         left = files[self.written :]
-        todo = self._tasks([path for path in left if path not in self.held])
+        todo = self._tasks([path for path in left if path not in self.held], workers)
         sent: deque[bytes | None] = deque()  # each task's released data, till it is rendered
         rendering = render_all(workers, todo, self.writer.folder, self.writer.previous, sent)
         for done, path in enumerate(left, self.written + 1):
@@ -177,7 +179,8 @@ class IncidentStream:
                     rendered = rendered._replace(released=carried)
             self._write(rendered)
         self.written = len(files)
-        self.cache.save(set(self.snapshot.blobs.values()))
+        # Written while the export goes on (see `export`, which waits for it at its end).
+        self.cache.save_meanwhile(set(self.snapshot.blobs.values()), workers)
         return self.summaries
 
     def _write(self, rendered: Rendered) -> None:
@@ -203,10 +206,11 @@ class IncidentStream:
             self.table.write(b"".join(self._records))
             self._items, self._records = [], []
 
-    def _tasks(self, paths: list[str]) -> deque[Task]:
+    def _tasks(self, paths: list[str], workers: Workers) -> deque[Task]:
         """A task for each file lint did not render, by id; taken off as they are rendered.
-        What lint parsed is written to the cache now, while the workers render, not
-        after: then each text is freed once it is written and its incident rendered."""
+        What lint parsed is written to the cache now, while the workers render and the
+        export goes on, not after: then each text is freed once it is written and its
+        incident rendered."""
         snapshot, cache = self.snapshot, self.cache
         blobs = [snapshot.blobs.get(f"{INCIDENTS}/{os.path.basename(p)}") for p in paths]
         parsed = self.parsed
@@ -215,7 +219,7 @@ class IncidentStream:
         for kept in parsed.values():
             if kept.fresh and kept.blob is not None and kept.released is not None:
                 cache.keep(kept.blob, kept.released)
-        cache.save_meanwhile(set(snapshot.blobs.values()))
+        cache.save_meanwhile(set(snapshot.blobs.values()), workers)
         dates = self.dates
         found: deque[Task] = deque()
         for path, blob in zip(paths, blobs, strict=True):
@@ -262,9 +266,8 @@ def render(task: Task, folder: Path, previous: Path | None = None) -> Rendered:
     incident, problems = validate(load_bytes(raw))
     if incident is None:  # lint passed, so this is a bug, not bad input
         raise ExportError(f"{task.path} passed lint but does not load: {problems}; please report")
-    data = released_data(incident)
     fresh = task.blob is not None and blob_id(raw) == task.blob
-    return _render(task, (folder, previous), data, compact(data), fresh)
+    return _render(task, (folder, previous), incident, None, fresh)
 
 
 def render_parsed(
@@ -283,12 +286,11 @@ def render_parsed(
     incident = file.incident
     if incident is None:
         return None
-    data = released_data(incident)
-    if when is None and data["status"] in EXPORTED_STATUSES:
+    if when is None and incident.status in EXPORTED_STATUSES:
         return None  # no commit in the history of HEAD: `render` says so, after lint
     task = Task(str(file.path), blob_id(raw), when, None)
     try:
-        return _render(task, (folder, previous), data, compact(data), False)
+        return _render(task, (folder, previous), incident, None, False)
     except (OSError, ValueError):  # (a ValidationError is a ValueError)
         return None
 
@@ -307,16 +309,30 @@ def _is_released(data: Any) -> bool:
 def _render(
     task: Task,
     folders: tuple[Path, Path | None],
-    data: dict[str, Any],
+    data: dict[str, Any] | Incident,
     released: bytes | None,
     fresh: bool,
 ) -> Rendered:
-    if data["status"] not in EXPORTED_STATUSES:
+    """Render `data`: released data as it was kept (`released`, its text), or an incident
+    just parsed and validated (`released` None: made here)."""
+    if (data.status if isinstance(data, Incident) else data["status"]) not in EXPORTED_STATUSES:
+        if isinstance(data, Incident):
+            released = compact(released_data(data))
         return Rendered(task.blob, released, fresh)
     if task.dates is None:  # the checkout matches HEAD (`open_repo`): a bug, as above
         raise ExportError(f"{task.path} has no commit in the history of HEAD; please report")
     added, modified = task.dates
-    incident = ExportedIncident.model_validate({**data, "added": added, "modified": modified})
+    # Just parsed: only what `ExportedIncident` asks beyond `Incident` is checked again.
+    fast = exported_incident(data, added, modified) if isinstance(data, Incident) else None
+    if fast is not None:
+        incident, released = fast, released_json(fast)
+    else:  # data kept elsewhere (the cache) is validated whole; so is a refused incident
+        if isinstance(data, Incident):
+            values = released_data(data)
+            released = compact(values)
+        else:
+            values = data
+        incident = ExportedIncident.model_validate({**values, "added": added, "modified": modified})
     text = model_json(incident)
     folder, previous = folders
     file = write_file(folder, f"{INCIDENTS}/{incident.id}.json", text + b"\n", previous)

@@ -5,6 +5,7 @@ parse (the "export" store of `curator.cache`, in `.curator-cache/`). See
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import tempfile
@@ -15,6 +16,7 @@ from typing import Any
 from curator.cache import LineStore
 from curator.library import Library
 from curator.lint_cache import code_context
+from curator.workers import Workers
 
 
 class ReleasedCache:
@@ -31,6 +33,7 @@ class ReleasedCache:
             self.open = functools.partial(LineStore.open, library.root, "export", context())
         self._new = _Spool()
         self._saving: Future[None] | None = None
+        self._retry: functools.partial[None] | None = None  # of a write sent to a worker
 
     def lookup(self, blobs: Iterable[str]) -> dict[str, bytes]:
         """The kept released data of those of `blobs` the store holds, as the bytes `keep`
@@ -57,24 +60,53 @@ class ReleasedCache:
             entries, self._new = self._new, _Spool()
             _write(self.open(), entries, blobs)
 
-    def save_meanwhile(self, blobs: set[str]) -> None:
-        """`save`, on a thread of its own, while the workers render; `wait`, or the next
-        `save`, waits for it. A cold export of 100,000 incidents writes 335 MB here: ≈0.8 s
-        of CPU, joining, hashing and writing the bytes as they are (hashing and writing let
-        go of the GIL, so the main process goes on receiving the workers' results)."""
+    def save_meanwhile(self, blobs: set[str], workers: Workers | None = None) -> None:
+        """`save`, while the caller goes on: on one of `workers` if there are any (a cold
+        export of 100,000 incidents writes 335 MB here, ≈2 s, which a worker otherwise
+        idle after lint does while the main process works out the cross-file findings and
+        writes the aggregate files), else on a thread of its own (hashing and writing let
+        go of the GIL). `wait`, or the next `save`, waits for it; nothing kept, nothing
+        to wait for."""
+        if self.open is None or not self._new:
+            return
         self.wait()
-        if self.open is not None and self._new:
-            entries, self._new = self._new, _Spool()
-            store = self.open()
-            thread = ThreadPoolExecutor(1, thread_name_prefix="released-cache")
-            self._saving = thread.submit(_write, store, entries, blobs)
-            thread.shutdown(wait=False)  # (its thread ends once the write is done)
+        entries, self._new = self._new, _Spool()
+        store = self.open()
+        saving = workers.submit(_write_spooled, store, entries, blobs) if workers else None
+        if saving is not None:
+            self._saving = saving
+            self._retry = functools.partial(_write, store, entries, blobs)
+            return
+        thread = ThreadPoolExecutor(1, thread_name_prefix="released-cache")
+        self._saving = thread.submit(_write, store, entries, blobs)
+        thread.shutdown(wait=False)  # (its thread ends once the write is done)
+
+    def __enter__(self) -> ReleasedCache:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, *_: object) -> None:
+        """Wait for the write under way; after an error, without adding its own."""
+        if kind is None:
+            self.wait()
+        else:
+            with contextlib.suppress(Exception):
+                self.wait()
 
     def wait(self) -> None:
         """Until the `save_meanwhile` under way, if any, is done; its error, if it had one."""
         saving, self._saving = self._saving, None
-        if saving is not None:
+        retry, self._retry = self._retry, None
+        if saving is None:
+            return
+        try:
             saving.result()
+        except Exception:
+            if retry is None:
+                raise
+            retry()  # the worker died, or failed: done here, where its error is ours
+        finally:
+            if retry is not None:
+                retry.args[1].close()  # (the spool: the worker only read it)
 
 
 def _write(store: LineStore, entries: _Spool, blobs: set[str]) -> None:
@@ -84,27 +116,41 @@ def _write(store: LineStore, entries: _Spool, blobs: set[str]) -> None:
         entries.close()
 
 
+def _write_spooled(store: LineStore, entries: _Spool, blobs: set[str]) -> None:
+    """`_write`, in a worker: the spool is the main process's to delete (`wait`)."""
+    store.update(entries, blobs.__contains__)
+
+
 class _Spool(Mapping[str, bytes]):
     """Kept released data, in a temporary file rather than in memory: an export keeps
     every incident's (335 MB at 100,000 incidents) from the moment lint renders it to the
     cache's write, which in one pass over the files is the end of lint, beside everything
-    else the export then holds. Read back a shard at a time (`Store.update`)."""
+    else the export then holds. Read back a shard at a time (`Store.update`), here or in a
+    worker process, which is sent the file's name and the entries' places (`__reduce__`)
+    and opens the file itself; the process that made it deletes it (`close`)."""
 
-    def __init__(self) -> None:
-        self._file: Any = None  # made with the first entry
-        self._where: dict[str, tuple[int, int]] = {}
+    def __init__(
+        self, name: str | None = None, where: dict[str, tuple[int, int]] | None = None
+    ) -> None:
+        self._name = name  # of the file, made with the first entry (None: not yet)
+        self._owner = name is None  # made here (else received): deleted here
+        self._file: Any = None  # open here
+        self._where: dict[str, tuple[int, int]] = where or {}
         self._end = 0
 
     def add(self, key: str, value: bytes) -> None:
         if self._file is None:
-            # (Closed by `close`, once the store has been written from it.)
-            self._file = tempfile.TemporaryFile(prefix="curator-released-")  # noqa: SIM115
+            descriptor, self._name = tempfile.mkstemp(prefix="curator-released-")
+            # (A large buffer: 100,000 texts of ≈3.4 KB each, few system calls.)
+            self._file = os.fdopen(descriptor, "w+b", buffering=1 << 20)
         self._file.write(value)
         self._where[key] = (self._end, len(value))
         self._end += len(value)
 
     def __getitem__(self, key: str) -> bytes:
         offset, size = self._where[key]
+        if self._file is None:  # received: the file is opened here, for reading
+            self._file = open(self._name or "", "rb")  # noqa: SIM115 (closed by `close`)
         self._file.flush()  # (a no-op once nothing more is added)
         return os.pread(self._file.fileno(), size, offset)
 
@@ -114,9 +160,19 @@ class _Spool(Mapping[str, bytes]):
     def __len__(self) -> int:
         return len(self._where)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        if self._file is not None:
+            self._file.flush()  # what the worker will read is in the file
+        return _Spool, (self._name, self._where)
+
     def close(self) -> None:
         if self._file is not None:
             self._file.close()
+            self._file = None
+        if self._owner and self._name is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(self._name)
+            self._name = None
 
 
 def context() -> list[str]:
