@@ -7,11 +7,13 @@ import csv
 import functools
 import hashlib
 import io
+import itertools
 import json
 import os
 import shutil
 import subprocess
 import threading
+from collections import Counter
 from pathlib import Path
 from typing import Annotated
 
@@ -35,8 +37,10 @@ from curator.export.build import (
     EDGE,
     NODE,
     Summary,
+    _cooccurrence_edges,
     _facet_edges,
     _text_field,
+    cooccurrence,
     csv_line,
     graph_line,
     model_json,
@@ -755,3 +759,43 @@ def test_jobs_sets_the_worker_processes_of_every_command_that_has_it(
     result = CliRunner().invoke(curator.cli.main, [*args, *jobs, "--root", str(library.root)])
     assert result.exit_code == 0, result.output
     assert started == pools
+
+
+def _summary_carrying(terms: list[str], number: int) -> Summary:
+    carried = tuple((term, "components") for term in terms)
+    return Summary(f"IL-{number:04d}", "제목", "published", None, carried, "", "", "")
+
+
+def _counted_pair_by_pair(published: list[Summary]) -> list[tuple[tuple[str, str], int]]:
+    """What `cooccurrence` gives, counted the plain way (as it was before numpy)."""
+    pairs: Counter[tuple[str, str]] = Counter()
+    for summary in published:
+        pairs.update(itertools.combinations(sorted({t for t, _ in summary.terms}), 2))
+    return sorted(pairs.items())
+
+
+TERM_IDS = st.sampled_from(["gpu", "nccl", "a", "a-b", "ab", "b", "z9", "storage", "dns", "x"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.lists(TERM_IDS, max_size=8), max_size=40))
+def test_cooccurrence_counts_every_pair_as_counting_pair_by_pair_does(carried):
+    # Incidents with no term, one, repeated terms, and terms that sort close ("a", "a-b",
+    # "ab"): the pair codes must give each pair once, sorted as the pairs are.
+    published = [_summary_carrying(terms, n) for n, terms in enumerate(carried, 1)]
+    assert cooccurrence(published) == _counted_pair_by_pair(published)
+
+
+def test_cooccurrence_edges_are_the_lines_their_model_validates():
+    published = [_summary_carrying(["gpu", "nccl", "storage"], 1)] * 3
+    published.append(_summary_carrying(["nccl", "storage"], 2))
+    lines = list(_cooccurrence_edges(published))
+    references = [
+        graph_line({"kind": "co-occurrence", "source": a, "target": b, "count": count}, EDGE)
+        for (a, b), count in [
+            (("gpu", "nccl"), 3),
+            (("gpu", "storage"), 3),
+            (("nccl", "storage"), 4),
+        ]
+    ]
+    assert lines == references

@@ -14,7 +14,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from curator import WEBSITE
-from curator.export.build import Summary, json_bytes, taxonomy_export, write_graph
+from curator.export.build import (
+    Summary,
+    json_bytes,
+    published_terms,
+    taxonomy_export,
+    write_graph,
+)
 from curator.export.changes import ChangeLog
 from curator.export.collect import Snapshot, check_releasable, collect, timestamp
 from curator.export.errors import ExportError, ExportRefused
@@ -84,9 +90,10 @@ def _write_the_rest(
 ) -> Manifest:
     """The files made from every incident's summary, and the manifest, last."""
     changes = changelog.result()
-    taxonomy = taxonomy_export(snapshot.taxonomy, summaries)
+    carriers = published_terms(summaries)  # (for both files: 0.3 s at 100,000 incidents)
+    taxonomy = taxonomy_export(snapshot.taxonomy, carriers)
     writer.write("taxonomy.json", json_bytes(taxonomy))
-    write_graph(writer, snapshot.taxonomy, summaries)
+    write_graph(writer, snapshot.taxonomy, summaries, carriers)
     writer.write("changes.json", json_bytes(changes))
     generated_at = timestamp(snapshot.head.time)
     writer.write("feed.atom", feed_bytes(changes, generated_at, options.base_url))
