@@ -143,21 +143,22 @@ class IncidentStream:
         if rendered is None:
             return
         committed = self.snapshot.blobs.get(f"{INCIDENTS}/{os.path.basename(path)}")
-        rendered = rendered._replace(fresh=rendered.blob == committed)
+        fresh = rendered.blob == committed
         files = self.snapshot.files
         if self.written < len(files) and files[self.written] == path:
-            self._write(rendered)
+            self._write(rendered, fresh)  # (the usual case: not a copy made to say `fresh`)
             self.written += 1
             self._write_held()
         elif len(self.held) < HELD:
-            self.held[path] = rendered
+            self.held[path] = rendered._replace(fresh=fresh)
         else:
-            self.parsed[path] = Rendered(rendered.blob, rendered.released, rendered.fresh)
+            self.parsed[path] = Rendered(rendered.blob, rendered.released, fresh)
 
     def _write_held(self) -> None:
         files, held = self.snapshot.files, self.held
         while held and self.written < len(files) and files[self.written] in held:
-            self._write(held.pop(files[self.written]))
+            rendered = held.pop(files[self.written])
+            self._write(rendered, rendered.fresh)
             self.written += 1
 
     def finish(self, workers: Workers, progress: Step | None = None) -> list[Summary]:
@@ -177,16 +178,18 @@ class IncidentStream:
                 carried = sent.popleft()
                 if rendered.released is None:
                     rendered = rendered._replace(released=carried)
-            self._write(rendered)
+            self._write(rendered, rendered.fresh)
         self.written = len(files)
         # Written while the export goes on (see `export`, which waits for it at its end).
         self.cache.save_meanwhile(set(self.snapshot.blobs.values()), workers)
         return self.summaries
 
-    def _write(self, rendered: Rendered) -> None:
+    def _write(self, rendered: Rendered, fresh: bool) -> None:
+        """Write one incident in its turn; `fresh`: whether its released data is worth
+        keeping in the cache (`Rendered.fresh`, as the main process knows it)."""
         released = rendered.released
         assert released is not None  # (`render` returns None only for a text it had)
-        if rendered.fresh and rendered.blob is not None:
+        if fresh and rendered.blob is not None:
             self.cache.keep(rendered.blob, released)
         if rendered.summary is None or rendered.file is None:
             return  # a draft
