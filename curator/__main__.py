@@ -1,3 +1,3 @@
-from curator.cli import main
+from curator.cli import run
 
-main()
+run()

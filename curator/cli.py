@@ -5,6 +5,7 @@ Exit status is public API: 0 clean (warnings allowed), 1 findings, 2 usage or in
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
@@ -933,3 +934,24 @@ def github_comment_command(
         sys.exit(EXIT_ERROR)
     extra = f" ({_plural(outcome.removed, 'extra copy')} deleted)" if outcome.removed else ""
     click.echo(f"comment {outcome.action}: {outcome.url}{extra}", err=True)
+
+
+def run() -> NoReturn:
+    """The `curator` command: `main`, then out of the process at once. Freeing one by one
+    the objects a run over 100,000 files made takes Python ≈0.4 s once the work is done
+    (an export's main process holds ≈850 MB of them); the system takes the memory back
+    at once. By then every file curator writes is closed and its workers are joined:
+    only standard output and error are left to flush."""
+    try:
+        main()
+    except SystemExit as done:
+        code = done.code
+    else:  # (click ends every run with SystemExit; this is for the type checker)
+        code = 0
+    if code is not None and not isinstance(code, int):
+        print(code, file=sys.stderr)  # as Python does with SystemExit("message")
+        code = EXIT_ERROR
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):  # a closed pipe: nothing more to tell it
+            stream.flush()
+    os._exit(code or 0)

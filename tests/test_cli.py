@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import subprocess
 import sys
@@ -418,3 +419,27 @@ def test_findings_at_one_place_are_in_the_order_of_their_codes_on_every_run(tmp_
     [output] = outputs
     codes = [f["code"] for f in json.loads(output) if f["path"] == "incidents/IL-0002.yaml"]
     assert codes == ["IL203", "IL204"]
+
+
+def test_the_command_leaves_at_once_with_its_status_and_all_of_its_output():
+    # `curator.cli.run` skips Python's teardown (os._exit): what was printed, more than
+    # standard output's buffer holds, must still all arrive, with the status the command
+    # chose.
+    from click.testing import CliRunner
+
+    import curator.cli
+
+    expected = CliRunner().invoke(curator.cli.main, ["rules", "--format", "markdown"]).output
+    assert len(expected) > io.DEFAULT_BUFFER_SIZE
+    shown = run_curator("rules", "--format", "markdown")
+    assert (shown.code, shown.out) == (0, expected)
+    broken = REPO / "tests" / "data" / "broken"
+    found = run_curator("lint", "--root", str(broken), "--format", "json", "--no-cache")
+    assert found.code == 1 and len(json.loads(found.out)) > 20
+    assert run_curator("lint", "--no-such-flag").code == 2
+
+
+def test_a_run_ended_with_a_message_says_it_and_exits_2():
+    program = "import sys, curator.cli as c; c.main = lambda: sys.exit('a message'); c.run()"
+    ended = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True)
+    assert (ended.returncode, ended.stderr) == (2, "a message\n")
