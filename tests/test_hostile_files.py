@@ -23,6 +23,7 @@ import pytest
 from conftest import REPO, run_curator, write_library
 
 from curator import fmt
+from curator import lint as engine
 from curator.library import Library
 from curator.lint import lint
 from curator.load import load_bytes
@@ -621,15 +622,15 @@ def test_lint_reports_a_file_that_fails_to_read_and_checks_the_others(
     library, monkeypatch, error, shown_as
 ):
     # A regular file whose read fails (EIO): root reads any file, so the failure is made.
-    broken = library / "incidents" / "IL-0001.yaml"
-    read_bytes = Path.read_bytes
+    broken = str(library / "incidents" / "IL-0001.yaml")
+    real_read = engine._read  # how `check_file` reads a file
 
-    def read(path: Path) -> bytes:
+    def read(path: str, size: int) -> bytes:
         if path == broken:
             raise error
-        return read_bytes(path)
+        return real_read(path, size)
 
-    monkeypatch.setattr(Path, "read_bytes", read)
+    monkeypatch.setattr(engine, "_read", read)
     found = _lint_codes(library)
     assert found["IL-0001.yaml"] == [("IL107", f"cannot read the file: {shown_as}")]
     assert "IL-0002.yaml" in found  # the run went on: its own findings are there

@@ -91,21 +91,26 @@ class FileSummary:
 
     @classmethod
     def of(cls, file: IncidentFile) -> FileSummary:
-        summary = cls(file.display, file.path.stem)
         incident = file.incident
         if incident is None:
-            return summary
-        summary.id = Located(incident.id, file.position("id"))
-        summary.status = incident.status
-        summary.duplicate_of = incident.duplicate_of
-        for name, index, ref in incident.references():
-            loc = (name,) if index is None else (name, index)
-            summary.references.append((name, Located(ref, file.position(*loc))))
-        summary.source_urls = [
-            SourceUrl(source.url, file.position("sources", i, "url"), normalize_url(source.url))
-            for i, source in enumerate(incident.sources)
-        ]
-        return summary
+            return cls(file.display, file.path.stem)
+        position = file.position
+        # Made in one call, not field by field: a cold lint makes one per file.
+        return cls(
+            file.display,
+            file.path.stem,
+            Located(incident.id, position("id")),
+            incident.status,
+            incident.duplicate_of,
+            [
+                (name, Located(ref, position(name) if index is None else position(name, index)))
+                for name, index, ref in incident.references()
+            ],
+            [
+                SourceUrl(source.url, position("sources", i, "url"), normalize_url(source.url))
+                for i, source in enumerate(incident.sources)
+            ],
+        )
 
 
 @dataclass
