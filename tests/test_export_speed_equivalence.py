@@ -645,6 +645,31 @@ def test_a_value_with_a_pattern_never_ends_with_a_line_break(form, value):
         adapter.validate_python(value + "\n")
 
 
+def test_facets_hold_only_term_ids_which_trimming_never_changes():
+    # What lets `_trimmed_model` give an incident's facets back without looking into them
+    # (`test_a_value_with_a_pattern_never_ends_with_a_line_break` holds term ids to it).
+    assert {name: field.annotation for name, field in Facets.model_fields.items()} == dict.fromkeys(
+        DIMENSIONS, list[TermId]
+    )
+
+
+def test_an_exported_incident_is_made_as_a_validated_one_is():
+    # `exported_incident` makes the model from a blank one: as `model_validate` would.
+    incident_ = Incident.model_validate({
+        k: v for k, v in base_incident().items() if k not in ("added", "modified")
+    })  # fmt: skip
+    fast = exported_incident(incident_, WHEN["added"], WHEN["modified"])
+    slow = ExportedIncident.model_validate({**released_data(incident_), **WHEN})
+    assert fast is not None and fast == slow
+    assert list(fast.__dict__) == list(slow.__dict__) == list(ExportedIncident.model_fields)
+    assert fast.model_fields_set == slow.model_fields_set
+    assert fast.__pydantic_extra__ is None and fast.__pydantic_private__ is None
+    assert model_json(fast) == model_json(slow)
+    again = exported_incident(incident_, WHEN["added"], WHEN["modified"])
+    fast.model_fields_set.add("x")  # each model has a set of its own
+    assert again is not None and "x" not in again.model_fields_set
+
+
 def test_the_nested_models_are_shared_only_when_trimming_changes_nothing():
     incident_ = Incident.model_validate({
         **{k: v for k, v in base_incident().items() if k not in ("added", "modified")},

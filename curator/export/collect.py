@@ -28,7 +28,7 @@ from curator.findings import Severity
 from curator.library import INCIDENTS, Library
 from curator.lint import Extra, lint
 from curator.lint import Progress as Step
-from curator.model import Incident
+from curator.model import Facets, Incident
 from curator.taxonomy import Taxonomy
 from curator.workers import Workers
 
@@ -207,8 +207,16 @@ def _trimmed_model(value: Any) -> Any:
     a copy with them trimmed; any other value as `_trimmed` gives it."""
     if not isinstance(value, BaseModel):
         return _trimmed(value)
+    if type(value) is Facets:
+        return value  # term ids only, which their pattern keeps from ending in a line feed
+    fields = value.__dict__
+    for item in fields.values():
+        if item is not None and (type(item) is not str or item[-1:] == "\n"):
+            break  # something to trim, or to look into
+    else:
+        return value  # nulls and text that ends in no line feed (a source, mostly)
     values = _trimmed_fields(value)
-    return value if values == value.__dict__ else value.model_copy(update=values)
+    return value if values == fields else value.model_copy(update=values)
 
 
 def released_json(incident: ExportedIncident) -> bytes:
