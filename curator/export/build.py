@@ -16,7 +16,6 @@ import json
 from collections.abc import Iterable, Iterator
 from typing import Annotated, Any, NamedTuple
 
-import numpy
 from pydantic import BaseModel, Field, TypeAdapter
 from pydantic_core import to_json
 
@@ -253,6 +252,8 @@ def cooccurrence(published: list[Summary]) -> list[tuple[tuple[str, str], int]]:
     on one CPU at the end of an export. Each incident's pairs are coded as one integer
     (`first * len(terms) + second`, the terms numbered in sorted order, so that codes sort
     as the pairs do), made for all incidents with as many terms at once."""
+    import numpy as np  # (here, not at the top: 40 ms to import, for this alone)
+
     terms = sorted({term for summary in published for term, _ in summary.terms})
     number = {term: index for index, term in enumerate(terms)}
     by_size: dict[int, list[list[int]]] = {}
@@ -260,12 +261,12 @@ def cooccurrence(published: list[Summary]) -> list[tuple[tuple[str, str], int]]:
         carried = sorted({number[term] for term, _ in summary.terms})
         by_size.setdefault(len(carried), []).append(carried)
     width = len(terms)
-    codes = [numpy.zeros(0, dtype=numpy.int64)]
+    codes = [np.zeros(0, dtype=np.int64)]
     for size, rows in by_size.items():
-        carried_by = numpy.array(rows, dtype=numpy.int64).reshape(len(rows), size)
-        firsts, seconds = numpy.triu_indices(size, 1)
+        carried_by = np.array(rows, dtype=np.int64).reshape(len(rows), size)
+        firsts, seconds = np.triu_indices(size, 1)
         codes.append((carried_by[:, firsts] * width + carried_by[:, seconds]).ravel())
-    pairs, counts = numpy.unique(numpy.concatenate(codes), return_counts=True)
+    pairs, counts = np.unique(np.concatenate(codes), return_counts=True)
     return [
         ((terms[code // width], terms[code % width]), count)
         for code, count in zip(pairs.tolist(), counts.tolist(), strict=True)
