@@ -32,7 +32,7 @@ from pydantic import ValidationError
 
 from curator.findings import Finding, Severity
 from curator.library import INCIDENTS, Library, is_library, meant_as_incident
-from curator.library_index import LibraryIndex, key_hashes
+from curator.library_index import LibraryIndex
 from curator.lint_cache import (
     KEY,
     Checked,
@@ -358,7 +358,8 @@ class _Run:
         summaries = self.summaries(entries, checked)
         findings = self.run_library_rules(summaries, taxonomy_files)
         rows = finding_rows(findings, by_display, {s.display: s for s in summaries})
-        index = LibraryIndex.build(zip(lines, map(key_hashes, summaries), strict=True))
+        hashes = map(Checked.key_hashes_of, checked, summaries)
+        index = LibraryIndex.build(zip(lines, hashes, strict=True))
         if not self.unsure:
             store.keep_library_findings(key, rows, index, extra)
         return findings
@@ -386,7 +387,7 @@ class _Run:
         known = set(index.lines)
         came = [(line, result) for line, result in now.items() if line not in known]
         try:
-            came_keys = [(line, key_hashes(result.summary)) for line, result in came]
+            came_keys = [(line, result.key_hashes) for line, result in came]
             changed = index.keys_of(gone).union(*(hashes for _, hashes in came_keys))
             left = set(gone)
             concerned = {now[index.lines[i]] for i in index.holders(changed) if i not in left}

@@ -56,7 +56,7 @@ from curator import __version__
 from curator.cache import Encoded, Store
 from curator.findings import Finding, Severity
 from curator.library import Library
-from curator.library_index import LibraryIndex, anchored, key_hash
+from curator.library_index import LibraryIndex, anchored, key_hash, key_hashes
 from curator.load import Position
 from curator.rules import ALL
 from curator.rules.base import FileSummary, Located, SourceUrl
@@ -82,6 +82,7 @@ class Checked:
     __slots__ = (
         "_cache",
         "_data",
+        "_hashes",
         "_json",
         "_key",
         "_summary",
@@ -113,6 +114,7 @@ class Checked:
         self._summary_key: str | None = None
         self._values_key: str | None = None
         self._json: tuple[str, str] | None = None  # JSON for the cache, from `encode`
+        self._hashes: list[int] | None = None  # `key_hashes`, once worked out
         self._cache: ResultCache | None = None
         self._key = ""
         self.extra: Any = None  # what `lint.Extra.compute` gave for this file; never kept
@@ -139,6 +141,7 @@ class Checked:
             None,
         )
         result._cache, result._key, result.extra, result._json = cache, key, None, None
+        result._hashes = None
         return result
 
     def __reduce__(self) -> tuple[Any, ...]:
@@ -146,7 +149,8 @@ class Checked:
         rows = [_finding_row(f) for f in self.findings]
         state = (rows, self.digest, self.stat, self.turning_points, self.display)
         keys = (self._summary_key, self._values_key)
-        return (_unpickle, (*state, self.summary_data, *keys, self._json, self.extra))
+        data = (self.summary_data, *keys, self._json, self._hashes, self.extra)
+        return (_unpickle, (*state, *data))
 
     @property
     def summary(self) -> FileSummary:
@@ -162,6 +166,20 @@ class Checked:
             except (ValueError, TypeError, IndexError) as exc:
                 raise CorruptEntry(self.display) from exc
         return self._summary
+
+    @property
+    def key_hashes(self) -> list[int]:
+        """`curator.library_index.key_hashes` of the summary: worked out by `encode`, in the
+        worker that checked the file, or here when first asked for."""
+        if self._hashes is None:
+            self._hashes = key_hashes(self.summary)
+        return self._hashes
+
+    def key_hashes_of(self, summary: FileSummary) -> list[int]:
+        """`key_hashes(summary)`, for this result's summary or, when that was lost
+        (`MissingSummary`), the one of the file checked again: the hashes `encode` worked
+        out, if it ran (it runs only where the summary is this result's own)."""
+        return self._hashes if self._hashes is not None else key_hashes(summary)
 
     @property
     def summary_data(self) -> list[Any]:
@@ -192,6 +210,9 @@ class Checked:
         summary = _json(self.summary_data)
         self._summary_key = _digest(summary)  # (`summary_key`, of the text just made)
         self._values_key = self.values_key  # (worked out here too, for `put`)
+        # And for the index of the library, which a cold run of 100,000 files otherwise
+        # builds in the main process, alone, once every file is checked (0.3 s).
+        self._hashes = key_hashes(self.summary)
         rows = _json([_finding_row(f) for f in self.findings]) if self.findings else "[]"
         middle = f"{_json(self.turning_points)},{rows}"  # (what the entry holds of them)
         self._json = middle, f'["{self._summary_key}",{summary}]'
@@ -207,6 +228,7 @@ def _unpickle(
     summary_key: str | None,
     values_key: str | None,
     encoded: tuple[str, str] | None,
+    hashes: list[int] | None,
     extra: Any,
 ) -> Checked:
     result = Checked.__new__(Checked)  # (as in `Checked.kept`: every slot set here, once)
@@ -214,7 +236,7 @@ def _unpickle(
     result.digest, result.stat, result.turning_points = digest, stat, points
     result.display, result._summary, result._data, result.extra = display, None, data, extra
     result._summary_key, result._values_key, result._json = summary_key, values_key, encoded
-    result._cache, result._key = None, ""
+    result._hashes, result._cache, result._key = hashes, None, ""
     return result
 
 

@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+import datetime as dt
+import pickle
+from pathlib import Path
+
 from hypothesis import given
 from hypothesis import strategies as st
 
-from curator.library_index import LibraryIndex, anchor_keys, key_hash
+from curator.library import Library
+from curator.library_index import LibraryIndex, anchor_keys, key_hash, key_hashes
+from curator.lint import check_task
+from curator.lint_cache import Checked
 from curator.load import Position
 from curator.rules.base import FileSummary, Located, SourceUrl
+from curator.workers import SentOnce
 
 _files = st.lists(
     st.tuples(st.text(min_size=1), st.lists(st.integers(0, 50), max_size=6)),
@@ -65,3 +73,19 @@ def test_anchor_keys_follow_the_anchors_and_name_ids_and_normal_urls():
     )
     assert anchor_keys(summary) == ["id:IL-0002", "id:IL-0001", "url:https://example.com/a"]
     assert key_hash("id:IL-0001") == key_hash("id:IL-0001") != key_hash("id:IL-0002")
+
+
+def test_the_key_hashes_a_worker_sends_are_those_of_the_summary_it_sends():
+    # A checked file's key hashes are worked out in the worker (`Checked.encode`) and sent
+    # with its result, for the index the main process builds once every file is checked.
+    library = Library.at(Path(__file__).resolve().parents[1])
+    context = SentOnce((library.taxonomy, dt.date(2026, 12, 2), True, None))
+    for number, path in enumerate(library.incident_paths()[:20]):
+        _, checked = check_task((number, str(path), path.name, None), context)
+        sent: Checked = pickle.loads(pickle.dumps(checked))
+        assert sent._hashes is not None  # sent, not worked out again
+        assert sent.key_hashes == key_hashes(sent.summary) == key_hashes(checked.summary)
+        assert sent.key_hashes_of(sent.summary) is sent.key_hashes
+    lost = Checked([], None)  # a kept result whose summary is gone: the file's, checked again
+    summary = FileSummary("x.yaml", "IL-0001", id=Located("IL-0001", Position(1, 5)))
+    assert lost.key_hashes_of(summary) == key_hashes(summary) == [key_hash("id:IL-0001")]
