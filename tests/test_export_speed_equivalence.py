@@ -14,6 +14,7 @@ import shutil
 import subprocess
 import threading
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated, Literal
 
@@ -468,13 +469,19 @@ def test_an_awkward_incidents_csv_record_and_graph_lines_are_the_references(inci
     assert_rendered_as_the_references(incident)
 
 
-def test_every_incidents_csv_record_and_graph_lines_are_the_references(library):
+def released_incidents(library: Library) -> Iterator[ExportedIncident]:
+    """Each incident of `library` but its drafts, validated as the export validates it."""
     for path in library.incident_paths():
         incident_, _ = validate(load_bytes(path.read_bytes()))
         assert incident_ is not None
         data = released_data(incident_)
         if data["status"] != "draft":
-            assert_rendered_as_the_references(ExportedIncident.model_validate({**data, **WHEN}))
+            yield ExportedIncident.model_validate({**data, **WHEN})
+
+
+def test_every_incidents_csv_record_and_graph_lines_are_the_references(library):
+    for incident_ in released_incidents(library):
+        assert_rendered_as_the_references(incident_)
 
 
 def test_the_csv_header_is_what_csv_writer_writes_after_a_byte_order_mark():
@@ -830,13 +837,8 @@ def test_cooccurrence_edges_are_the_lines_their_model_validates():
 def test_a_change_is_built_as_its_model_would_validate_it(library):
     # `_change` builds each Change from a summary of an ExportedIncident without validating
     # it: the same model, the same JSON, for every released incident and every kind.
-    for path in library.incident_paths():
-        incident_, _ = validate(load_bytes(path.read_bytes()))
-        assert incident_ is not None
-        data = released_data(incident_)
-        if data["status"] == "draft":
-            continue
-        summary = Summary.of(ExportedIncident.model_validate({**data, **WHEN}))
+    for incident_ in released_incidents(library):
+        summary = Summary.of(incident_)
         for kind, fields in [("added", []), ("modified", ["title"]), ("withdrawn", ["status"])]:
             built = changes._change(summary, kind, fields)
             validated = Change.model_validate(
