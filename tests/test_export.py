@@ -11,6 +11,7 @@ import json
 import shutil
 import subprocess
 import sys
+import tempfile
 import tracemalloc
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -943,9 +944,12 @@ def test_refuses_placeholder_ids(tmp_path):
     assert run.code == 1
     assert "incidents/IL-NEW-weka.yaml:1:5: IL206 [error] placeholder id IL-NEW-weka" in run.out
     assert not (tmp_path / "out").exists()
+    spools = set(Path(tempfile.gettempdir()).glob("curator-released-*"))
     with pytest.raises(ExportRefused) as refused:
         export(Library.at(repo.root), tmp_path / "out", ExportOptions())
     assert [f.code for f in refused.value.findings] == ["IL206"]
+    # What lint rendered (IL-0001) and kept for the cache is not left behind on disk.
+    assert set(Path(tempfile.gettempdir()).glob("curator-released-*")) == spools
 
 
 def test_needs_a_git_checkout_with_full_history_and_no_uncommitted_changes(repo, tmp_path):

@@ -85,12 +85,16 @@ class ReleasedCache:
         return self
 
     def __exit__(self, kind: type[BaseException] | None, *_: object) -> None:
-        """Wait for the write under way; after an error, without adding its own."""
-        if kind is None:
-            self.wait()
-        else:
-            with contextlib.suppress(Exception):
+        """Wait for the write under way (after an error, without adding its own), and
+        delete what was kept and not written: an export refused after lint kept 335 MB."""
+        try:
+            if kind is None:
                 self.wait()
+            else:
+                with contextlib.suppress(Exception):
+                    self.wait()
+        finally:
+            self._new.close()
 
     def wait(self) -> None:
         """Until the `save_meanwhile` under way, if any, is done; its error, if it had one."""
