@@ -329,7 +329,7 @@ def test_the_released_cache_is_written_by_a_worker_process_when_there_are_worker
         for blob, text in texts.items():
             cache.keep(blob, text)
         cache.save_meanwhile(set(texts), workers)
-        assert cache._saving is not None and cache._retry is not None  # sent to a worker
+        assert cache._saving is not None and cache._sent is not None  # sent to a worker
         cache.wait()
     assert ReleasedCache(library, enabled=True).lookup(list(texts)) == texts
     assert _spools() == before  # the spool the worker read is deleted once it is done

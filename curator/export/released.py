@@ -270,7 +270,7 @@ def render(task: Task, folder: Path, previous: Path | None = None) -> Rendered:
     if incident is None:  # lint passed, so this is a bug, not bad input
         raise ExportError(f"{task.path} passed lint but does not load: {problems}; please report")
     fresh = task.blob is not None and blob_id(raw) == task.blob
-    return _render(task, (folder, previous), incident, None, fresh)
+    return _render_validated(task, (folder, previous), incident, fresh)
 
 
 def render_parsed(
@@ -293,7 +293,7 @@ def render_parsed(
         return None  # no commit in the history of HEAD: `render` says so, after lint
     task = Task(str(file.path), blob_id(raw), when, None)
     try:
-        return _render(task, (folder, previous), incident, None, False)
+        return _render_validated(task, (folder, previous), incident, False)
     except (OSError, ValueError):  # (a ValidationError is a ValueError)
         return None
 
@@ -309,33 +309,43 @@ def _is_released(data: Any) -> bool:
     return isinstance(data, dict) and list(data) == _FIELDS and type(data["status"]) is str
 
 
+def _render_validated(
+    task: Task, folders: tuple[Path, Path | None], incident: Incident, fresh: bool
+) -> Rendered:
+    """`_render` of an incident just parsed and validated: only what `ExportedIncident`
+    asks beyond `Incident` is checked again (`exported_incident`). Anything else (a draft,
+    no dates, a value it refuses) goes the whole way, for the same result or error."""
+    if incident.status in EXPORTED_STATUSES and task.dates is not None:
+        exported = exported_incident(incident, *task.dates)
+        if exported is not None:
+            return _rendered(task, folders, exported, released_json(exported), fresh)
+    data = released_data(incident)
+    return _render(task, folders, data, compact(data), fresh)
+
+
 def _render(
     task: Task,
     folders: tuple[Path, Path | None],
-    data: dict[str, Any] | Incident,
+    data: dict[str, Any],
     released: bytes | None,
     fresh: bool,
 ) -> Rendered:
-    """Render `data`: released data as it was kept (`released`, its text), or an incident
-    just parsed and validated (`released` None: made here)."""
-    if (data.status if isinstance(data, Incident) else data["status"]) not in EXPORTED_STATUSES:
-        if isinstance(data, Incident):
-            released = compact(released_data(data))
+    if data["status"] not in EXPORTED_STATUSES:
         return Rendered(task.blob, released, fresh)
     if task.dates is None:  # the checkout matches HEAD (`open_repo`): a bug, as above
         raise ExportError(f"{task.path} has no commit in the history of HEAD; please report")
     added, modified = task.dates
-    # Just parsed: only what `ExportedIncident` asks beyond `Incident` is checked again.
-    fast = exported_incident(data, added, modified) if isinstance(data, Incident) else None
-    if fast is not None:
-        incident, released = fast, released_json(fast)
-    else:  # data kept elsewhere (the cache) is validated whole; so is a refused incident
-        if isinstance(data, Incident):
-            values = released_data(data)
-            released = compact(values)
-        else:
-            values = data
-        incident = ExportedIncident.model_validate({**values, "added": added, "modified": modified})
+    incident = ExportedIncident.model_validate({**data, "added": added, "modified": modified})
+    return _rendered(task, folders, incident, released, fresh)
+
+
+def _rendered(
+    task: Task,
+    folders: tuple[Path, Path | None],
+    incident: ExportedIncident,
+    released: bytes | None,
+    fresh: bool,
+) -> Rendered:
     text = model_json(incident)
     folder, previous = folders
     file = write_file(folder, f"{INCIDENTS}/{incident.id}.json", text + b"\n", previous)

@@ -33,7 +33,7 @@ class ReleasedCache:
             self.open = functools.partial(LineStore.open, library.root, "export", context())
         self._new = _Spool()
         self._saving: Future[None] | None = None
-        self._retry: functools.partial[None] | None = None  # of a write sent to a worker
+        self._sent: _Write | None = None  # what a write sent to a worker was given
 
     def lookup(self, blobs: Iterable[str]) -> dict[str, bytes]:
         """The kept released data of those of `blobs` the store holds, as the bytes `keep`
@@ -74,8 +74,7 @@ class ReleasedCache:
         store = self.open()
         saving = workers.submit(_write_spooled, store, entries, blobs) if workers else None
         if saving is not None:
-            self._saving = saving
-            self._retry = functools.partial(_write, store, entries, blobs)
+            self._saving, self._sent = saving, (store, entries, blobs)
             return
         thread = ThreadPoolExecutor(1, thread_name_prefix="released-cache")
         self._saving = thread.submit(_write, store, entries, blobs)
@@ -99,18 +98,21 @@ class ReleasedCache:
     def wait(self) -> None:
         """Until the `save_meanwhile` under way, if any, is done; its error, if it had one."""
         saving, self._saving = self._saving, None
-        retry, self._retry = self._retry, None
+        sent, self._sent = self._sent, None
         if saving is None:
             return
         try:
             saving.result()
         except Exception:
-            if retry is None:
+            if sent is None:
                 raise
-            retry()  # the worker died, or failed: done here, where its error is ours
+            _write(*sent)  # the worker died, or failed: done here, where its error is ours
         finally:
-            if retry is not None:
-                retry.args[1].close()  # (the spool: the worker only read it)
+            if sent is not None:
+                sent[1].close()  # (the spool: the worker only read it)
+
+
+_Write = tuple[LineStore, "_Spool", set[str]]  # what `_write` is given
 
 
 def _write(store: LineStore, entries: _Spool, blobs: set[str]) -> None:
