@@ -102,22 +102,21 @@ def _screened(text: str) -> bool:
     return SCREEN.search(text) is None
 
 
-if sys.implementation.name == "cpython":
-    # CPython keeps a str in one, two or four bytes a character, four only if one of them is
-    # beyond the BMP (PEP 393), after a header no smaller than this one (of a compact str):
-    # a str that takes less than four bytes a character, and one more, is within the BMP.
-    # Telling so costs nothing, where encoding the text to count would cost a pass over it.
-    _HEADER = str.__sizeof__("\U00010000") - 2 * 4
+# CPython keeps a str in one, two or four bytes a character, four only if one of them is
+# beyond the BMP (PEP 393), after a header no smaller than this one (of a compact str): a
+# str that takes less than four bytes a character, and one more, is within the BMP. Telling
+# so costs nothing, where encoding the text to count would cost a pass over it. (One
+# function, not one for each implementation: mypyc compiles a name defined once.)
+_CPYTHON = sys.implementation.name == "cpython"
+_HEADER = str.__sizeof__("\U00010000") - 2 * 4
 
-    def _within_bmp(text: str) -> bool:
-        """Whether every character of `text` is within the BMP (if False: maybe not)."""
+
+def _within_bmp(text: str) -> bool:
+    """Whether every character of `text` is within the BMP (if False: maybe not)."""
+    if _CPYTHON:
         return str.__sizeof__(text) < _HEADER + 4 * (len(text) + 1)
-
-else:  # pragma: no cover - other implementations keep strs their own way
-
-    def _within_bmp(text: str) -> bool:
-        """Whether every character of `text` is within the BMP (two bytes in UTF-16)."""
-        return len(text.encode("utf-16-le", "surrogatepass")) == 2 * len(text)
+    # Other implementations keep strs their own way: count the UTF-16 code units.
+    return len(text.encode("utf-16-le", "surrogatepass")) == 2 * len(text)  # pragma: no cover
 
 
 def _position(pair: tuple[int, int]) -> Position:
