@@ -251,25 +251,37 @@ def cooccurrence(published: list[Summary]) -> list[tuple[tuple[str, str], int]]:
     about seven terms are 2.1 million pairs, which a `Counter` took ≈0.9 s to count, alone
     on one CPU at the end of an export. Each incident's pairs are coded as one integer
     (`first * len(terms) + second`, the terms numbered in sorted order, so that codes sort
-    as the pairs do), made for all incidents with as many terms at once."""
+    as the pairs do), made for all incidents with as many terms at once. No Python loop runs
+    per incident but the one that numbers its terms: sorting each incident's numbers in
+    Python took twice as long (0.30 s against 0.13 s for 87,438 incidents)."""
     import numpy as np  # (here, not at the top: 40 ms to import, for this alone)
 
     terms = sorted({term for summary in published for term, _ in summary.terms})
     number = {term: index for index, term in enumerate(terms)}
-    by_size: dict[int, list[list[int]]] = {}
-    for summary in published:
-        carried = sorted({number[term] for term, _ in summary.terms})
-        by_size.setdefault(len(carried), []).append(carried)
     width = len(terms)
+    numbers = [number[term] for summary in published for term, _ in summary.terms]
+    sizes = [len(summary.terms) for summary in published]
+    owner = np.repeat(np.arange(len(published), dtype=np.int64), sizes)
+    # Each incident's terms once (a term may be listed twice), ascending: sorted by
+    # (incident, term), coded as one integer. (Sorted and compared, not `np.unique`,
+    # which without `return_counts` takes a path 100 times slower in numpy 2.4.)
+    carried = np.sort(owner * width + np.array(numbers, dtype=np.int64))
+    first = np.ones(len(carried), dtype=bool)
+    first[1:] = carried[1:] != carried[:-1]
+    carried = carried[first]
+    owner, numbered = np.divmod(carried, width) if width else (carried, carried)
+    counts = np.bincount(owner, minlength=len(published))
+    starts = np.cumsum(counts) - counts
     codes = [np.zeros(0, dtype=np.int64)]
-    for size, rows in by_size.items():
-        carried_by = np.array(rows, dtype=np.int64).reshape(len(rows), size)
-        firsts, seconds = np.triu_indices(size, 1)
-        codes.append((carried_by[:, firsts] * width + carried_by[:, seconds]).ravel())
-    pairs, counts = np.unique(np.concatenate(codes), return_counts=True)
+    for size in sorted(set(counts[counts > 1].tolist())):
+        firsts = starts[counts == size]
+        rows = numbered[firsts[:, np.newaxis] + np.arange(size)]  # one incident a row
+        lower, upper = np.triu_indices(size, 1)
+        codes.append((rows[:, lower] * width + rows[:, upper]).ravel())
+    pairs, counted = np.unique(np.concatenate(codes), return_counts=True)
     return [
         ((terms[code // width], terms[code % width]), count)
-        for code, count in zip(pairs.tolist(), counts.tolist(), strict=True)
+        for code, count in zip(pairs.tolist(), counted.tolist(), strict=True)
     ]
 
 
