@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 
 from curator.cache import FOLDER, SHARDS, LineStore, Store, _shard_of, _write_atomic
 from curator.export.collect import compact
-from curator.export.released_cache import ReleasedCache, context
+from curator.export.released_cache import ReleasedCache, _Spool, context
 from curator.library import Library
 from curator.workers import Workers
 
@@ -333,6 +333,56 @@ def test_the_released_cache_is_written_by_a_worker_process_when_there_are_worker
         cache.wait()
     assert ReleasedCache(library, enabled=True).lookup(list(texts)) == texts
     assert _spools() == before  # the spool the worker read is deleted once it is done
+
+
+# A process that keeps released data, then is killed (SIGKILL: no `finally`, no `close`),
+# printing the spool's name first.
+_KILLED = """
+import os, signal, sys
+from curator.export.released_cache import _Spool
+spool = _Spool()
+spool.add("a" * 40, b'{"id": "IL-0001"}')
+spool.add("b" * 40, b'{"id": "IL-0002"}')
+print(spool._name, flush=True)
+os.kill(os.getpid(), signal.SIGKILL)
+"""
+
+
+def test_an_export_killed_while_it_keeps_released_data_leaves_no_spool_behind():
+    # A killed export used to leave its spool (up to 335 MB) in the temporary folder. On
+    # Linux, nothing is left; elsewhere the spool keeps a name (deleted by `close`).
+    before = _spools()
+    done = subprocess.run([sys.executable, "-c", _KILLED], capture_output=True, text=True)
+    assert done.returncode == -9, done.stderr
+    left = _spools() - before
+    if sys.platform == "linux":
+        assert done.stdout.startswith("/proc/")  # (named through the process, not a path)
+        assert left == set()
+    else:
+        assert left == {Path(done.stdout.strip()).name}
+        Path(done.stdout.strip()).unlink()
+
+
+def test_a_spool_is_read_back_through_the_name_it_sends(tmp_path):
+    # What a worker process does with the spool it is sent: open it by that name, and read
+    # each entry, while the process that made it holds it (deleted from the folder).
+    import pickle
+
+    texts = _texts(20)
+    before = _spools()
+    spool = _Spool()
+    for blob, text in texts.items():
+        spool.add(blob, text)
+    script = "import pickle, sys; spool = pickle.loads(sys.stdin.buffer.read())\n"
+    script += "sys.stdout.buffer.write(pickle.dumps(dict(spool.items())))"
+    sent = pickle.dumps(spool)
+    done = subprocess.run([sys.executable, "-c", script], input=sent, capture_output=True)
+    assert done.returncode == 0, done.stderr
+    assert pickle.loads(done.stdout) == texts
+    if sys.platform == "linux":
+        assert _spools() == before  # deleted already, read all the same
+    spool.close()
+    assert _spools() == before
 
 
 def test_a_released_cache_write_whose_worker_fails_is_done_here(tmp_path):

@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
+import sys
 import tempfile
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -132,23 +133,31 @@ class _Spool(Mapping[str, bytes]):
     every incident's (335 MB at 100,000 incidents) from the moment lint renders it to the
     cache's write, which in one pass over the files is the end of lint, beside everything
     else the export then holds. Read back a shard at a time (`Store.update`), here or in a
-    worker process, which is sent the file's name and the entries' places (`__reduce__`)
-    and opens the file itself; the process that made it deletes it (`close`)."""
+    worker process, which is sent a name to open the file by and the entries' places
+    (`__reduce__`). On Linux the file is deleted as soon as it is made, and named through
+    `/proc` while the process that made it holds it open, so that an export killed on the
+    way (SIGKILL, out of memory) leaves nothing in the temporary folder; elsewhere the
+    process that made it deletes it (`close`)."""
 
     def __init__(
         self, name: str | None = None, where: dict[str, tuple[int, int]] | None = None
     ) -> None:
-        self._name = name  # of the file, made with the first entry (None: not yet)
-        self._owner = name is None  # made here (else received): deleted here
+        self._name = name  # to open the file by, made with the first entry (None: not yet)
+        self._path: str | None = None  # its path, while this process must delete it
         self._file: Any = None  # open here
         self._where: dict[str, tuple[int, int]] = where or {}
         self._end = 0
 
     def add(self, key: str, value: bytes) -> None:
         if self._file is None:
-            descriptor, self._name = tempfile.mkstemp(prefix="curator-released-")
+            descriptor, self._path = tempfile.mkstemp(prefix="curator-released-")
             # (A large buffer: 100,000 texts of ≈3.4 KB each, few system calls.)
             self._file = os.fdopen(descriptor, "w+b", buffering=1 << 20)
+            self._name = self._path
+            alias = f"/proc/{os.getpid()}/fd/{descriptor}"
+            if sys.platform == "linux" and os.path.exists(alias):
+                os.unlink(self._path)
+                self._name, self._path = alias, None
         self._file.write(value)
         self._where[key] = (self._end, len(value))
         self._end += len(value)
@@ -175,10 +184,11 @@ class _Spool(Mapping[str, bytes]):
         if self._file is not None:
             self._file.close()
             self._file = None
-        if self._owner and self._name is not None:
+        if self._path is not None:
             with contextlib.suppress(OSError):
-                os.unlink(self._name)
-            self._name = None
+                os.unlink(self._path)
+            self._path = None
+        self._name = None
 
 
 def context() -> list[str]:
