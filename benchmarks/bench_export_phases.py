@@ -10,7 +10,9 @@ down, see `_set_aside` in bench_scale.py).
 seconds since start, CPU seconds of this process and of its finished workers, and this
 process's resident memory now and at its peak. `--calls` also prints when each of the
 main process's longer calls (`TIMED`) started and ended: the gaps between them and lint
-or the render are where only the main process works.
+or the render are where only the main process works. (It replaces the functions in their
+modules, which a compiled build's compiled callers do not look up: run it on the pure
+build, docs/compiled.md.)
 """
 
 from __future__ import annotations

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 from conftest import REPO, Run, run_curator
 from synthetic import expected_findings, synthetic_library
-from test_export_golden import GOLDEN, SNAPSHOT, commit, files_of, git
+from test_export_golden import SNAPSHOT, files_of, git, golden_library
 
 
 def _compiled_list() -> list[str]:
@@ -100,11 +100,7 @@ def test_lint_and_fmt_find_the_same_in_both_builds(compiled, tmp_path):
 
 
 def test_the_export_is_byte_for_byte_the_pinned_one(compiled, tmp_path):
-    root = tmp_path / "lib"
-    shutil.copytree(GOLDEN / "schema", root / "schema")
-    git(root, "init", "-q", "-b", "main", when="2024-01-01T00:00:00")
-    commit(root, GOLDEN / "incidents-1", "2024-05-20T09:30:00", "v1.0.0")
-    commit(root, GOLDEN / "incidents-2", "2024-07-01T12:00:00", "v1.1.0")
+    root = golden_library(tmp_path / "lib")
     out = tmp_path / "export"
     env = {"PYTHONPATH": str(compiled)}
     run = run_curator("export", "--root", str(root), "--out", str(out), cwd=tmp_path, env=env)

@@ -43,14 +43,19 @@ def files_of(folder: Path) -> dict[str, bytes]:
     }
 
 
-def test_the_export_of_a_fixed_library_is_byte_for_byte_its_snapshot(tmp_path):
-    # v1.0.0: two published incidents, a withdrawn duplicate, a draft; v1.1.0 changes one
-    # title and adds an incident (a CSV formula guard, two organisations, `related`).
-    root = tmp_path / "lib"
+def golden_library(root: Path) -> Path:
+    """The fixed library, committed at fixed times: v1.0.0, two published incidents, a
+    withdrawn duplicate, a draft; v1.1.0 changes one title and adds an incident (a CSV
+    formula guard, two organisations, `related`)."""
     shutil.copytree(GOLDEN / "schema", root / "schema")
     git(root, "init", "-q", "-b", "main", when="2024-01-01T00:00:00")
     commit(root, GOLDEN / "incidents-1", "2024-05-20T09:30:00", "v1.0.0")
     commit(root, GOLDEN / "incidents-2", "2024-07-01T12:00:00", "v1.1.0")
+    return root
+
+
+def test_the_export_of_a_fixed_library_is_byte_for_byte_its_snapshot(tmp_path):
+    root = golden_library(tmp_path / "lib")
     out = tmp_path / "export"
     run = run_curator("export", "--root", str(root), "--out", str(out), "--no-cache")
     assert run.code == 0, run
