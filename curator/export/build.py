@@ -269,7 +269,7 @@ def cooccurrence(published: list[Summary]) -> list[tuple[tuple[str, str], int]]:
     first = np.ones(len(carried), dtype=bool)
     first[1:] = carried[1:] != carried[:-1]
     carried = carried[first]
-    owner, numbered = np.divmod(carried, width) if width else (carried, carried)
+    owner, numbered = np.divmod(carried, width)  # (width 0: no term, nothing carried)
     counts = np.bincount(owner, minlength=len(published))
     starts = np.cumsum(counts) - counts
     codes = [np.zeros(0, dtype=np.int64)]

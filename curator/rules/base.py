@@ -118,16 +118,16 @@ class LibraryView:
     files: list[FileSummary]
     taxonomy: Taxonomy
     taxonomy_files: dict[Path, str] = field(default_factory=dict)
-    # A factory, not `default=None`: a dataclass leaves a field with `init=False` and a
-    # default to the class attribute, which mypyc's compiled classes do not have.
-    _by_id: dict[str, list[FileSummary]] = field(
-        default_factory=dict, init=False, repr=False, compare=False
+    # Set by `__init__` (keyword only, never passed): a dataclass leaves an `init=False`
+    # field's default to the class attribute, which a class mypyc compiles does not have.
+    _by_id: dict[str, list[FileSummary]] | None = field(
+        default=None, kw_only=True, repr=False, compare=False
     )
 
     def by_id(self) -> dict[str, list[FileSummary]]:
-        """The files holding each id (worked out once, or each time if none holds one:
-        several rules ask)."""
-        if not self._by_id:
+        """The files holding each id (worked out once: several rules ask)."""
+        if self._by_id is None:
+            self._by_id = {}
             for summary in self.files:
                 if summary.id is not None:
                     self._by_id.setdefault(summary.id.value, []).append(summary)
