@@ -25,6 +25,7 @@ COMPILED = [
     "curator/urls.py",
     "curator/rules/",
     "curator/export/build.py",
+    "curator/export/graph.py",
     "curator/export/collect.py",
     "curator/export/released.py",
     "curator/export/write.py",

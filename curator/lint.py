@@ -86,6 +86,9 @@ class Extra:
     # out here, by path, and sent with the file. (What every file needs goes in `compute`
     # itself, which crosses to the workers with every chunk: it must stay small.)
     payload: Callable[[str], Any] | None = None
+    # Called once every file is checked (and taken), before the cross-file rules run: the
+    # workers are idle from then on, for what the caller may give them meanwhile.
+    checked: Callable[[], None] | None = None
 
 
 def display_path(path: Path, cwd: Path | None = None) -> str:
@@ -328,7 +331,7 @@ class _Run:
         findings = [finding for result in checked for finding in result.findings]
         findings += self.library_findings(entries, checked, store)
         if store:
-            store.save()
+            store.save(self.workers)
         if selected:
             wanted = set(display_paths(selected, cwd))
             findings = [f for f in findings if f.path in wanted]
@@ -465,6 +468,7 @@ def check_files(
     compute = extra.compute if extra else None
     checks = run_checks(tasks, taxonomy, today, jobs, store is not None, compute, workers)
     for index, result in checks:
+        result.decode_summary()  # (while the workers check the rest, see there)
         if extra is not None and result.extra is not None:
             extra.take(paths[index], result.extra)
             result.extra = None  # the caller has it now; results live to the end of the run
@@ -474,6 +478,8 @@ def check_files(
         done += 1
         if progress:
             progress(done, len(paths))
+    if extra is not None and extra.checked is not None:
+        extra.checked()
     assert all(result is not None for result in results)
     return results  # type: ignore[return-value]
 

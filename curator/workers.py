@@ -52,6 +52,7 @@ class Workers:
     def __init__(self, count: int) -> None:
         self.count = count
         self._pool: ProcessPoolExecutor | None = None
+        self._meanwhile: list[tuple[Future[Any], Callable[..., Any], tuple[Any, ...]]] = []
 
     def __enter__(self) -> Workers:
         if self.count > 1:
@@ -67,8 +68,12 @@ class Workers:
         error: BaseException | None,
         trace: TracebackType | None,
     ) -> None:
-        if self._pool is not None:  # on Ctrl-C or an error, do not start waiting chunks
-            self._pool.shutdown(wait=True, cancel_futures=True)
+        try:
+            if kind is None:
+                self._finish_meanwhile()
+        finally:
+            if self._pool is not None:  # on Ctrl-C or an error, do not start waiting chunks
+                self._pool.shutdown(wait=True, cancel_futures=True)
 
     def in_order(
         self, work: Callable[[Item], Result], items: Iterable[Item], chunk_size: int = 100
@@ -93,6 +98,25 @@ class Workers:
             if following is not None:
                 pending.append(_submit(pool, work, following))
             yield from results
+
+    def meanwhile(self, work: Callable[..., Any], *args: Any) -> None:
+        """`work(*args)` started on a worker while the caller goes on, done by the time the
+        pool closes; here, if there are no workers, or if its worker died or failed (as a
+        chunk of `in_order` is). `work` and `args` must be picklable; `args` are held till
+        then."""
+        future = self.submit(work, *args)
+        if future is None:
+            work(*args)
+        else:
+            self._meanwhile.append((future, work, args))
+
+    def _finish_meanwhile(self) -> None:
+        started, self._meanwhile = self._meanwhile, []
+        for future, work, args in started:
+            try:
+                future.result()
+            except Exception:
+                work(*args)
 
     def submit(self, work: Callable[..., Result], *args: Any) -> Future[Result] | None:
         """`work(*args)` started on a worker, for a caller that has other work to do while

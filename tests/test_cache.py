@@ -29,6 +29,7 @@ from curator.lint import lint
 from curator.load import Position
 from curator.rules import FILE_RULES, LIBRARY_RULES, occurred_in_future
 from curator.rules.base import FileSummary, LibraryView, Located, SourceUrl
+from curator.workers import Workers
 from incidents import incident
 
 TODAY = dt.date(2026, 6, 1)
@@ -788,7 +789,8 @@ def test_an_update_merges_into_the_shards_and_holds_none_of_them(tmp_path):
     store.save()
     updated = {f"k{number}": f"new {number}" for number in range(500)}
     store = Store.open(tmp_path, "export", ["context"])
-    store.update(updated, keep=lambda key: key in updated or int(key[1:]) % 2 == 0)
+    kept = {*updated, *(f"k{number}" for number in range(0, 1000, 2))}
+    store.update(updated, keep=kept)
     assert store._shards == {}  # each shard let go once written
     written = {_shard_of(key) for key in updated}
     again = Store.open(tmp_path, "export", ["context"])
@@ -821,7 +823,7 @@ def test_a_store_whose_folder_cannot_be_made_takes_writes_and_keeps_nothing(tmp_
     assert not store.enabled
     store.put("k", "v")
     store.save()
-    store.update({"k2": "v2"}, keep=lambda key: True)
+    store.update({"k2": "v2"}, keep=None)
     digest = store.write_blob("index.json", b"body")
     assert store.read_blob("index.json", digest) is None
     assert Store.open(tmp_path, "export", ["context"]).get("k2") is None
@@ -908,3 +910,41 @@ def _everything(store: Store) -> dict[str, Any]:
     again = Store(store.folder)
     again.read_all()
     return again._all or {}
+
+
+def test_results_saved_by_a_worker_are_the_ones_saved_here(tmp_path, checks, monkeypatch):
+    # With a caller's pool (the export's), lint's results go to the cache on a worker while
+    # the caller goes on: the same shards, byte for byte. (No stat settles meanwhile: the
+    # two runs' entries would differ by it, not by where they were written.)
+    monkeypatch.setattr(kept, "SETTLED_NS", 10**18)
+    root = write_library(tmp_path / "lib", {})
+    for number in range(1, 41):
+        name = f"IL-{number:04d}.yaml"
+        (root / "incidents" / name).write_text(incident(name[:-5]), encoding="utf-8")
+
+    def shards() -> dict[str, bytes]:
+        stores = sorted((root / FOLDER).glob("lint*"))
+        return {f"{s.name[:4]}/{f.name}": f.read_bytes() for s in stores for f in s.iterdir()}
+
+    first = run(root, today=TODAY)
+    here = shards()
+    shutil.rmtree(root / FOLDER)
+    with Workers(2) as workers:
+        assert run(root, today=TODAY, workers=workers) == first
+    assert shards() == here and len(here) > 2
+    checks.clear()
+    assert run(root, today=TODAY) == first
+    assert checks == []  # every result from the cache the worker wrote
+
+
+def test_a_store_sent_to_another_process_saves_what_it_would_have_saved(tmp_path):
+    store = Store.open(tmp_path, "lint", ["context"])
+    for number in range(300):
+        store.put(f"k{number}", Encoded(json.dumps([number, "값"], ensure_ascii=False)))
+    store.put("plain", ["a", 1])
+    unsaved = store.unsaved()
+    assert store.unsaved()._shards == {}  # taken as saved
+    pickle.loads(pickle.dumps(unsaved)).save({"plain", *(f"k{n}" for n in range(0, 300, 2))})
+    again = Store.open(tmp_path, "lint", ["context"])
+    assert [again.get(f"k{n}") for n in range(4)] == [[0, "값"], None, [2, "값"], None]
+    assert again.get("plain") == ["a", 1]

@@ -25,12 +25,14 @@ from curator.export import ExportError, ExportOptions, ExportRefused, export
 from curator.export.collect import blob_id, id_order
 from curator.export.feed import feed_bytes
 from curator.export.git import Commit, FileEvent
+from curator.export.graph import GraphStream
 from curator.export.history import file_history
 from curator.export.model import SCHEMA_VERSION, Change, Changes, ReleasePoint
 from curator.export.released import Task
 from curator.export.released import render as render_incident
 from curator.export.released_cache import ReleasedCache
 from curator.export.schema import SCHEMAS, render, schema_for
+from curator.export.write import ExportWriter
 from curator.library import Library
 from curator.lint import Extra, lint
 from curator.progress import Progress
@@ -760,7 +762,7 @@ def test_a_failure_midway_leaves_the_previous_export_intact(repo, tmp_path, monk
     def broken_graph(*args):  # by then the incident files are written: a failure mid-way
         raise OSError("disk full")
 
-    monkeypatch.setattr("curator.export.write_graph", broken_graph)
+    monkeypatch.setattr("curator.export.GraphStream.finish", broken_graph)
     with pytest.raises(OSError, match="disk full"):
         export(Library.at(repo.root), out)
     assert files_of(out) == previous
@@ -1242,3 +1244,28 @@ def test_an_incident_lint_cannot_render_is_rendered_after_it(tmp_path, monkeypat
         "IL-0001",
         "IL-0002",
     ]
+
+
+def test_graph_json_of_no_published_incident_holds_the_terms_and_no_edge(tmp_path):
+    taxonomy = Library.at(REPO).taxonomy
+    with ExportWriter(tmp_path / "out") as writer, GraphStream(writer) as graph:
+        graph.finish(taxonomy, [], {})
+    text = (tmp_path / "out" / "graph.json").read_text(encoding="utf-8")
+    terms = [term for dimension in taxonomy.terms.values() for term in dimension]
+    nodes = json.loads(text)["nodes"]
+    assert [node["id"] for node in nodes] == terms and {n["count"] for n in nodes} == {0}
+    assert text.endswith('}\n  ],\n  "edges": []\n}\n')
+    assert text.count("\n") == len(terms) + 5  # a line each, and the lists' brackets
+
+
+def test_graph_json_is_streamed_an_incident_at_a_time_in_the_order_given(tmp_path):
+    taxonomy = Library.at(REPO).taxonomy
+    with ExportWriter(tmp_path / "out") as writer, GraphStream(writer) as graph:
+        for number in range(1, 7_001):  # more than a batch
+            node = f'{{"kind": "incident", "id": "IL-{number:04d}"}}'.encode()
+            graph.add(node, b'{"kind": "facet"},\n    {"kind": "facet"}' if number == 2 else b"")
+        graph.finish(taxonomy, [], {})
+    loaded = json.loads((tmp_path / "out" / "graph.json").read_bytes())
+    incidents = [node["id"] for node in loaded["nodes"] if node["kind"] == "incident"]
+    assert incidents == [f"IL-{number:04d}" for number in range(1, 7_001)]
+    assert loaded["edges"] == [{"kind": "facet"}, {"kind": "facet"}]

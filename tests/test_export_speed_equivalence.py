@@ -33,26 +33,22 @@ import curator.export.released_cache as released_cache
 import curator.lint
 from curator.cache import LineStore
 from curator.export import ExportOptions, export
-from curator.export.build import (
-    CSV_COLUMNS,
-    CSV_HEADER,
-    EDGE,
-    NODE,
-    Summary,
-    _cooccurrence_edges,
-    _facet_edges,
-    _text_field,
-    cooccurrence,
-    csv_line,
-    graph_line,
-    model_json,
-)
+from curator.export.build import CSV_COLUMNS, CSV_HEADER, Summary, _text_field, csv_line, model_json
 from curator.export.collect import (
     STRICTER,
     compact,
     exported_incident,
     released_data,
     released_json,
+)
+from curator.export.graph import (
+    EDGE,
+    NODE,
+    _cooccurrence_edges,
+    _facet_edges,
+    cooccurrence,
+    graph_line,
+    graph_lines,
 )
 from curator.export.model import Change, ExportedIncident, FacetEdge, IncidentNode
 from curator.export.write import write_file
@@ -459,8 +455,8 @@ def assert_rendered_as_the_references(incident: ExportedIncident) -> None:
     summary = Summary.of(incident)
     assert summary.terms == reference_terms(incident)
     published = incident.status == "published"
-    graph = reference_graph_lines(incident) if published else ("", "")
-    assert (summary.node, summary.edges) == graph
+    node, edges = reference_graph_lines(incident) if published else ("", "")
+    assert graph_lines(incident, summary.terms) == (node.encode(), edges.encode())
 
 
 @settings(max_examples=200, deadline=None)
@@ -796,7 +792,7 @@ def test_jobs_sets_the_worker_processes_of_every_command_that_has_it(
 
 def _summary_carrying(terms: list[str], number: int) -> Summary:
     carried = tuple((term, "components") for term in terms)
-    return Summary(f"IL-{number:04d}", "제목", "published", None, carried, "", "", "")
+    return Summary(f"IL-{number:04d}", "제목", "published", None, carried, "")
 
 
 def _counted_pair_by_pair(published: list[Summary]) -> list[tuple[tuple[str, str], int]]:

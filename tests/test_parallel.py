@@ -16,7 +16,7 @@ import curator.lint as engine
 from curator.library import Library
 from curator.lint import lint
 from curator.progress import Progress
-from curator.workers import SentOnce, worker_count
+from curator.workers import SentOnce, Workers, worker_count
 
 
 @pytest.fixture(scope="module")
@@ -168,3 +168,35 @@ def test_short_j_is_jobs_and_the_findings_do_not_depend_on_it(generated):
     assert all(json.loads(run.out) == json.loads(runs[0].out) for run in runs)
     refused = run_curator("lint", "--root", str(root), "-j", "0")
     assert refused.code == 2 and "-j" in refused.err
+
+
+def _record_pid(path: str) -> None:
+    """Work given to `Workers.meanwhile`: where it ran. At module level, to be sent."""
+    Path(path).write_text(str(os.getpid()), encoding="utf-8")
+
+
+def _fail_in_a_worker(path: str) -> None:
+    if os.getpid() != _PARENT:
+        raise OSError("the worker's disk is full")
+    _record_pid(path)
+
+
+def test_work_given_meanwhile_runs_on_a_worker_and_is_done_when_the_pool_closes(tmp_path):
+    ran = tmp_path / "ran"
+    with Workers(2) as workers:
+        workers.meanwhile(_record_pid, str(ran))
+    assert int(ran.read_text(encoding="utf-8")) != os.getpid()  # done by then, elsewhere
+
+
+def test_work_given_meanwhile_whose_worker_fails_is_done_here(tmp_path):
+    ran = tmp_path / "ran"
+    with Workers(2) as workers:
+        workers.meanwhile(_fail_in_a_worker, str(ran))
+    assert int(ran.read_text(encoding="utf-8")) == os.getpid()
+
+
+def test_work_given_meanwhile_without_workers_is_done_at_once(tmp_path):
+    ran = tmp_path / "ran"
+    with Workers(1) as workers:
+        workers.meanwhile(_record_pid, str(ran))
+        assert int(ran.read_text(encoding="utf-8")) == os.getpid()

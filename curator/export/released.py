@@ -43,6 +43,7 @@ from curator.export.collect import (
     released_json,
 )
 from curator.export.errors import ExportError
+from curator.export.graph import graph_lines
 from curator.export.model import ExportedIncident, ManifestFile
 from curator.export.released_cache import ReleasedCache
 from curator.export.write import ExportWriter, write_file
@@ -79,9 +80,12 @@ class Rendered(NamedTuple):
     file: ManifestFile | None = None
     nested: bytes = b""  # the incident as incidents.json holds it (indented, no comma)
     record: bytes = b""  # its CSV record
+    node: bytes = b""  # its node in graph.json (`graph_lines`; b"" unless published)
+    edges: bytes = b""  # its facet edges there, joined
 
 
 Observer = Callable[[Summary, bytes], None]
+Graph = Callable[[bytes, bytes], None]  # given a published incident's node and facet edges
 # Incidents lint rendered while an earlier one is still to come (its lint result was
 # cached), held whole up to this many; past it, only their released data is held and they
 # are rendered again after lint, so that memory stays bounded (about 11 KB each).
@@ -94,15 +98,22 @@ class IncidentStream:
     workers, files checked in id order), then, once lint is done (`finish`), the files it
     did not parse (its result was cached), rendered from the export's cache or parsed
     again. Each incident is rendered once and then let go; `observe` sees every released
-    incident's summary and data (compact JSON) on the way.
+    incident's summary and data (compact JSON) on the way, `graph` every published
+    incident's lines of graph.json (`curator.export.graph.GraphStream.add`).
 
     `incidents.json` is streamed: the same bytes as dumping the whole list at once.
     """
 
     def __init__(
-        self, writer: ExportWriter, snapshot: Snapshot, cache: ReleasedCache, observe: Observer
+        self,
+        writer: ExportWriter,
+        snapshot: Snapshot,
+        cache: ReleasedCache,
+        observe: Observer,
+        graph: Graph,
     ) -> None:
-        self.writer, self.snapshot, self.cache, self.observe = writer, snapshot, cache, observe
+        self.writer, self.snapshot, self.cache = writer, snapshot, cache
+        self.observe, self.graph = observe, graph
         self.dates = snapshot.dates()
         self.summaries: list[Summary] = []
         self.written = 0  # files of `snapshot.files` written (or skipped: drafts)
@@ -128,12 +139,17 @@ class IncidentStream:
             self.aggregate.write(b"\n  ]\n}\n" if self.summaries else b"]\n}\n")
         self._streams.close()
 
-    def extra(self) -> Extra:
+    def extra(self, workers: Workers) -> Extra:
         """What lint does with each file it parses: render it (`render_parsed`), in id
-        order, and hand it here (`take`)."""
+        order, and hand it here (`take`); once it has checked every file, what it rendered
+        starts going to the cache, on one of `workers`, while its cross-file rules run."""
         folder, previous = self.writer.folder, self.writer.previous
         render = functools.partial(render_parsed, folder=folder, previous=previous)
-        return Extra(render, self.take, id_order, self._dates_of)
+        checked = functools.partial(self._save_meanwhile, workers)
+        return Extra(render, self.take, id_order, self._dates_of, checked)
+
+    def _save_meanwhile(self, workers: Workers) -> None:
+        self.cache.save_meanwhile(set(self.snapshot.blobs.values()), workers)
 
     def _dates_of(self, path: str) -> tuple[str, str] | None:
         return self.dates.get(os.path.basename(path))
@@ -181,7 +197,7 @@ class IncidentStream:
             self._write(rendered, rendered.fresh)
         self.written = len(files)
         # Written while the export goes on (see `export`, which waits for it at its end).
-        self.cache.save_meanwhile(set(self.snapshot.blobs.values()), workers)
+        self._save_meanwhile(workers)
         return self.summaries
 
     def _write(self, rendered: Rendered, fresh: bool) -> None:
@@ -197,6 +213,8 @@ class IncidentStream:
         self._items.append(rendered.nested)
         self._records.append(rendered.record)
         self.observe(rendered.summary, released)
+        if rendered.node:
+            self.graph(rendered.node, rendered.edges)
         self.summaries.append(rendered.summary)
         # The first item goes at once, so that every later batch starts with a comma.
         if len(self._items) == _CHUNK or len(self.summaries) == 1:
@@ -222,7 +240,7 @@ class IncidentStream:
         for kept in parsed.values():
             if kept.fresh and kept.blob is not None and kept.released is not None:
                 cache.keep(kept.blob, kept.released)
-        cache.save_meanwhile(set(snapshot.blobs.values()), workers)
+        self._save_meanwhile(workers)
         dates = self.dates
         found: deque[Task] = deque()
         for path, blob in zip(paths, blobs, strict=True):
@@ -351,4 +369,6 @@ def _rendered(
     file = write_file(folder, f"{INCIDENTS}/{incident.id}.json", text + b"\n", previous)
     nested = b"    " + text.replace(b"\n", b"\n    ")
     summary = Summary.of(incident)
-    return Rendered(task.blob, released, fresh, summary, file, nested, csv_line(incident))
+    node, edges = graph_lines(incident, summary.terms)
+    record = csv_line(incident)
+    return Rendered(task.blob, released, fresh, summary, file, nested, record, node, edges)

@@ -118,14 +118,14 @@ _Write = tuple[LineStore, "_Spool", set[str]]  # what `_write` is given
 
 def _write(store: LineStore, entries: _Spool, blobs: set[str]) -> None:
     try:
-        store.update(entries, blobs.__contains__)
+        store.update(entries, blobs)
     finally:
         entries.close()
 
 
 def _write_spooled(store: LineStore, entries: _Spool, blobs: set[str]) -> None:
     """`_write`, in a worker: the spool is the main process's to delete (`wait`)."""
-    store.update(entries, blobs.__contains__)
+    store.update(entries, blobs)
 
 
 class _Spool(Mapping[str, bytes]):
