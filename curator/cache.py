@@ -164,10 +164,10 @@ class Store:
 
     def unsaved(self) -> Self:
         """What `save` would write, as a store of its own, for another process to save:
-        the shards that changed (and nothing else, not what `read_all` read), which this
-        store then takes as saved."""
+        the shards that changed (and nothing else, not what `read_all` read), handed
+        over: this store takes them as saved, and reads them again if asked."""
         part = type(self)(self.folder)
-        part._shards = {index: self._shards[index] for index in self._dirty}
+        part._shards = {index: self._shards.pop(index) for index in self._dirty}
         part._dirty, self._dirty = self._dirty, set()
         return part
 

@@ -84,7 +84,7 @@ class GraphStream:
         the co-occurrence edges. `summaries`: every released incident's, in id order;
         `carriers`: each term's, as `published_terms` gives them. The terms' nodes are
         validated through their model; the co-occurrence edges are formatted from values
-        validated through `ExportedIncident` (see above `_incident_node`)."""
+        validated through `ExportedIncident` (see the comment on `_incident_node`)."""
         self._flush()
         out = self._out
         assert out is not None
