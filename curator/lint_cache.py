@@ -501,11 +501,11 @@ class ResultCache:
         """Write what changed: on one of `workers`, if given, while the caller goes on (the
         export, whose workers are idle once lint is done: writing 100,000 results took
         0.8–0.9 s of its main process, alone at the end); else here."""
-        results, summaries = self.results.unsaved(), self.summaries.unsaved()
         if workers is None:
-            _save(results, summaries, self.seen)
+            _save(self.results, self.summaries, self.seen)
         else:
-            workers.meanwhile(_save, results, summaries, self.seen)
+            sent = self.results.unsaved(), self.summaries.unsaved()
+            workers.meanwhile(_save, *sent, self.seen)
 
 
 def _save(results: Store, summaries: Store, keep: set[str]) -> None:

@@ -115,6 +115,7 @@ class IncidentStream:
         self.writer, self.snapshot, self.cache = writer, snapshot, cache
         self.observe, self.graph = observe, graph
         self.dates = snapshot.dates()
+        self.committed = set(snapshot.blobs.values())  # what the cache keeps entries of
         self.summaries: list[Summary] = []
         self.written = 0  # files of `snapshot.files` written (or skipped: drafts)
         self.held: dict[str, Rendered] = {}  # rendered early, till their turn
@@ -149,7 +150,7 @@ class IncidentStream:
         return Extra(render, self.take, id_order, self._dates_of, checked)
 
     def _save_meanwhile(self, workers: Workers) -> None:
-        self.cache.save_meanwhile(set(self.snapshot.blobs.values()), workers)
+        self.cache.save_meanwhile(self.committed, workers)
 
     def _dates_of(self, path: str) -> tuple[str, str] | None:
         return self.dates.get(os.path.basename(path))
