@@ -149,7 +149,7 @@ def lint_command(
     missing = [str(p) for p in paths if not p.exists()]
     if missing:
         raise click.UsageError(f"no such file: {', '.join(missing)}")
-    library = Library.at(root)
+    library = Library.at(root).listed()  # (lint and the summary line count the same files)
     paths = tuple(scope(library, paths))
     started = time.perf_counter()
     with Progress("linting", enabled=not quiet) as progress:

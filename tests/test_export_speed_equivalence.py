@@ -17,6 +17,7 @@ from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated, Literal
+from unittest import mock
 
 import pytest
 from conftest import run_curator
@@ -28,6 +29,7 @@ from pydantic_core import to_json
 from synthetic import synthetic_library
 
 import curator.export.changes as changes
+import curator.export.graph as graph
 import curator.export.released as released
 import curator.export.released_cache as released_cache
 import curator.lint
@@ -806,13 +808,16 @@ def _counted_pair_by_pair(published: list[Summary]) -> list[tuple[tuple[str, str
 TERM_IDS = st.sampled_from(["gpu", "nccl", "a", "a-b", "ab", "b", "z9", "storage", "dns", "x"])
 
 
+@pytest.mark.parametrize("bins", [True, False], ids=["a-bin-a-pair", "too-many-terms-for-bins"])
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.lists(TERM_IDS, max_size=8), max_size=40))
-def test_cooccurrence_counts_every_pair_as_counting_pair_by_pair_does(carried):
+def test_cooccurrence_counts_every_pair_as_counting_pair_by_pair_does(bins, carried):
     # Incidents with no term, one, repeated terms, and terms that sort close ("a", "a-b",
-    # "ab"): the pair codes must give each pair once, sorted as the pairs are.
+    # "ab"): the pair codes must give each pair once, sorted as the pairs are; counted in
+    # bins (the usual way) or, past `_COUNTED_FROM_BINS` terms, by sorting.
     published = [_summary_carrying(terms, n) for n, terms in enumerate(carried, 1)]
-    assert cooccurrence(published) == _counted_pair_by_pair(published)
+    with mock.patch.object(graph, "_COUNTED_FROM_BINS", 2048 if bins else 0):
+        assert cooccurrence(published) == _counted_pair_by_pair(published)
 
 
 def test_cooccurrence_edges_are_the_lines_their_model_validates():

@@ -50,6 +50,7 @@ def export(
     """Export the library at HEAD into `out`; raise ExportRefused or ExportError instead."""
     # Before the slow part: a wrong --out should fail at once.
     check_target(out, (library.incidents_dir, library.taxonomy_dir))
+    library = library.listed()  # (for the workers' count, the snapshot and lint alike)
     with export_workers(library, options.jobs) as workers:  # first: see export_workers
         snapshot = collect(library, options.version)
         changelog = ChangeLog(snapshot, options.since)

@@ -74,12 +74,8 @@ def id_order(path: str) -> tuple[int, int, str]:
     return (0, int(number), "") if number.isdigit() and number.isascii() else (1, 0, name)
 
 
-def open_repo(library: Library) -> Repo:
-    try:
-        repo = Repo(library.root)
-        dirty = repo.dirty(LIBRARY_CONTENT)
-    except GitError as exc:
-        raise ExportError(str(exc)) from exc
+def refuse_dirty(dirty: list[str]) -> None:
+    """An export describes a commit: the files it reads must be the committed ones."""
     if dirty:
         shown = ", ".join(dirty[:_SHOWN_DIRTY]) + (" …" if len(dirty) > _SHOWN_DIRTY else "")
         raise ExportError(
@@ -87,7 +83,6 @@ def open_repo(library: Library) -> Repo:
             f"commit ({shown}); an export describes a commit: commit them, or export from a "
             "clean clone"
         )
-    return repo
 
 
 def check_releasable(
@@ -277,18 +272,20 @@ def timestamp(when: dt.datetime) -> str:
 def collect(library: Library, version: str | None = None) -> Snapshot:
     """The commit the export describes, as git has it: its incident files and their blobs,
     their dates, the version. (Lint checks the files themselves: `check_releasable`.)"""
-    repo = open_repo(library)
     try:
-        head = repo.commit("HEAD")
-        blobs = {entry.path: entry.blob for entry in repo.tree(head.sha, INCIDENTS)}
-        if len(head.sha) != SHA1_LENGTH:
-            # The export's schemas promise 40-digit SHA-1 commit ids: refused at once.
-            raise ExportError(
-                "the repository uses SHA-256 object ids; the export records commits as "
-                "SHA-1 (40 hex digits), so export from a SHA-1 repository"
-            )
-        history = file_history(repo.file_events(INCIDENTS, head.sha))
-        version = version or repo.describe(head.sha)
+        repo = Repo(library.root)
+        with repo.dirty(LIBRARY_CONTENT) as dirty:  # (answered last: see `Repo.dirty`)
+            head = repo.commit("HEAD")
+            blobs = {entry.path: entry.blob for entry in repo.tree(head.sha, INCIDENTS)}
+            if len(head.sha) != SHA1_LENGTH:
+                # The export's schemas promise 40-digit SHA-1 commit ids: refused at once.
+                raise ExportError(
+                    "the repository uses SHA-256 object ids; the export records commits as "
+                    "SHA-1 (40 hex digits), so export from a SHA-1 repository"
+                )
+            history = file_history(repo.file_events(INCIDENTS, head.sha))
+            version = version or repo.describe(head.sha)
+            refuse_dirty(dirty.result())
     except GitError as exc:
         raise ExportError(str(exc)) from exc
     # Paths are strings, as lint names them (making 100,000 Path objects and their stems

@@ -13,6 +13,7 @@ import subprocess
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Generic, NamedTuple, TypeVar
 
 # Config that would otherwise change what `git log` prints, overridden for every call.
 _PINNED_CONFIG = (
@@ -25,6 +26,9 @@ _PINNED_CONFIG = (
 )  # fmt: skip
 
 
+T = TypeVar("T")
+
+
 class GitError(Exception):
     """git is missing, the library is not in a usable checkout, or a command failed."""
 
@@ -35,20 +39,51 @@ class Commit:
     time: dt.datetime  # committer time, UTC
 
 
-@dataclass(frozen=True)
-class TreeEntry:
+# Named tuples, not dataclasses: a library of 100,000 files makes 100,000 of each, at the
+# start of an export, while its workers wait (a frozen dataclass takes three times longer).
+class TreeEntry(NamedTuple):
     path: str  # relative to the library root
     blob: str
 
 
-@dataclass(frozen=True)
-class FileEvent:
+class FileEvent(NamedTuple):
     """One file touched by one commit, as `git log --name-status` reports it."""
 
     commit: Commit
     status: str  # A, M, D, R (rename), T (type change)
     path: str
     old_path: str | None = None  # for renames
+
+
+class Running(Generic[T]):
+    """A git command under way (`Repo.start`), and what its output means (`parse`).
+    `result` waits for it; leaving `with` stops it if nothing did."""
+
+    def __init__(
+        self,
+        process: subprocess.Popen[bytes],
+        name: str,
+        stdin: bytes | None,
+        parse: Callable[[bytes], T],
+    ) -> None:
+        self._process, self._name, self._stdin, self._parse = process, name, stdin, parse
+
+    def result(self) -> T:
+        """Its parsed output, once it has ended; GitError if it failed."""
+        out, err = self._process.communicate(self._stdin)
+        if self._process.returncode != 0:
+            message = err.decode(errors="replace").strip().splitlines()
+            code = self._process.returncode
+            raise GitError(f"git {self._name} failed: {message[-1] if message else code}")
+        return self._parse(out)
+
+    def __enter__(self) -> Running[T]:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        if self._process.returncode is None:  # not waited for: an error on the way, say
+            self._process.kill()
+            self._process.communicate()  # (reaps it, and closes its pipes)
 
 
 def utc(timestamp: str) -> dt.datetime:
@@ -74,21 +109,25 @@ class Repo:
         self.prefix = self.run("rev-parse", "--show-prefix").decode().strip()
 
     def run(self, *args: str, stdin: bytes | None = None) -> bytes:
+        with self.start(bytes, *args, stdin=stdin) as running:
+            return running.result()
+
+    def start(
+        self, parse: Callable[[bytes], T], *args: str, stdin: bytes | None = None
+    ) -> Running[T]:
+        """`git args...` started, not waited for, its output to be read by `parse`."""
         try:
-            proc = subprocess.run(
+            process = subprocess.Popen(
                 ["git", *_PINNED_CONFIG, *args],
                 cwd=self.root,
                 env={**os.environ, "LC_ALL": "C", "GIT_TERMINAL_PROMPT": "0"},
-                input=stdin,
-                capture_output=True,
-                check=False,
+                stdin=None if stdin is None else subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
             )
         except FileNotFoundError as exc:
             raise GitError("git is not installed or not on PATH") from exc
-        if proc.returncode != 0:
-            message = proc.stderr.decode(errors="replace").strip().splitlines()
-            raise GitError(f"git {args[0]} failed: {message[-1] if message else proc.returncode}")
-        return proc.stdout
+        return Running(process, args[0], stdin, parse)
 
     def _try(self, *args: str) -> bytes | None:
         try:
@@ -116,12 +155,15 @@ class Repo:
         full, timestamp = out.decode().split()
         return Commit(full, utc(timestamp))
 
-    def dirty(self, paths: Iterable[str]) -> list[str]:
+    def dirty(self, paths: Iterable[str]) -> Running[list[str]]:
         """Files under `paths` that differ from HEAD, untracked and ignored ones included:
-        lint reads every file there, and an ignored one (`IL-0001.yaml.orig`) is no commit's."""
-        out = self.run(
-            "status", "--porcelain=v1", "-z", "--untracked-files=all", "--ignored", "--", *paths
-        )
+        lint reads every file there, and an ignored one (`IL-0001.yaml.orig`) is no commit's.
+        Started, not waited for: `git status` reads every file's metadata (0.2 s for
+        100,000 files), while the caller asks git the rest."""
+        args = ("--porcelain=v1", "-z", "--untracked-files=all", "--ignored", "--", *paths)
+        return self.start(self._dirty, "status", *args)
+
+    def _dirty(self, out: bytes) -> list[str]:
         tokens = iter(out.decode().split("\0"))
         found = []
         for entry in tokens:

@@ -10,12 +10,12 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from curator.export.git import FileEvent
 
 
-@dataclass
-class FileDates:
+class FileDates(NamedTuple):  # (100,000 made at the start of an export)
     added: dt.datetime
     modified: dt.datetime
 

@@ -351,7 +351,7 @@ def _render(
 ) -> Rendered:
     if data["status"] not in EXPORTED_STATUSES:
         return Rendered(task.blob, released, fresh)
-    if task.dates is None:  # the checkout matches HEAD (`open_repo`): a bug, as above
+    if task.dates is None:  # the checkout matches HEAD (`collect`): a bug, as above
         raise ExportError(f"{task.path} has no commit in the history of HEAD; please report")
     added, modified = task.dates
     incident = ExportedIncident.model_validate({**data, "added": added, "modified": modified})
