@@ -44,9 +44,9 @@ from curator.export.collect import (
 )
 from curator.export.errors import ExportError
 from curator.export.graph import graph_lines
-from curator.export.model import ExportedIncident, ManifestFile
+from curator.export.model import ExportedIncident
 from curator.export.released_cache import ReleasedCache
-from curator.export.write import ExportWriter, write_file
+from curator.export.write import ExportWriter, Written, write_file
 from curator.library import INCIDENTS
 from curator.lint import Extra, validate
 from curator.lint import Progress as Step
@@ -77,7 +77,7 @@ class Rendered(NamedTuple):
     released: bytes | None
     fresh: bool  # parsed from bytes equal to the blob: worth keeping in the cache
     summary: Summary | None = None
-    file: ManifestFile | None = None
+    file: Written | None = None
     nested: bytes = b""  # the incident as incidents.json holds it (indented, no comma)
     record: bytes = b""  # its CSV record
     node: bytes = b""  # its node in graph.json (`graph_lines`; b"" unless published)
