@@ -9,6 +9,7 @@ import hashlib
 import io
 import json
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -24,7 +25,7 @@ import curator.export.released as released
 from curator.export import ExportError, ExportOptions, ExportRefused, export
 from curator.export.collect import blob_id, id_order
 from curator.export.feed import feed_bytes
-from curator.export.git import Commit, FileEvent
+from curator.export.git import Commit, FileEvent, Repo
 from curator.export.graph import GraphStream
 from curator.export.history import file_history
 from curator.export.model import SCHEMA_VERSION, Change, Changes, ReleasePoint
@@ -998,6 +999,27 @@ def test_a_sha256_repository_is_refused_not_an_internal_error(tmp_path):
     assert run.code == 2
     assert "the repository uses SHA-256 object ids" in run.err
     assert not (tmp_path / "out").exists()
+
+
+def test_a_git_command_left_unanswered_is_stopped_not_left_waiting(repo):
+    # `collect` starts `git status` first and reads its answer last: an error on the way
+    # leaves the `with`, which must stop the process, not leave it waiting or unreaped.
+    git = Repo(repo.root)
+    with git.start(bytes, "hash-object", "--stdin", stdin=b"never sent") as running:
+        pass  # (hash-object waits for its input, which only `result` would send)
+    assert running._process.returncode == -signal.SIGKILL  # (private: nothing else tells)
+    with git.start(bytes, "hash-object", "--stdin", stdin=b"sent") as running:
+        assert running.result() == b"%s\n" % blob_id(b"sent").encode()
+
+
+def test_a_library_listed_once_keeps_that_list_for_the_whole_command(tmp_path):
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": incident("IL-0001")})
+    library = Library.at(root)
+    listed = library.listed()
+    (root / "incidents" / "IL-0002.yaml").write_text(incident("IL-0002"), encoding="utf-8")
+    assert listed.incident_names() == ["IL-0001.yaml"]
+    assert library.incident_names() == ["IL-0001.yaml", "IL-0002.yaml"]
+    assert listed == library  # the same library, whatever it listed
 
 
 @pytest.mark.parametrize(
