@@ -1,12 +1,13 @@
 """Where a `curator export` spends its time: wall, CPU and memory at each step.
 
-    python benchmarks/bench_export_phases.py LIBRARY OUT [--cold]
+    python benchmarks/bench_export_phases.py LIBRARY OUT [--cold] [--no-cache] [--calls]
 
 LIBRARY is a git repository of incidents (`bench_scale.py` makes `/tmp/bench/lib-N-clean`);
 OUT the export folder (put it on tmpfs, e.g. /dev/shm/export, to leave the disk out;
 on this machine's disk, an OUT of 100,000 files deleted just before slows the export
 down, see `_set_aside` in bench_scale.py).
-`--cold` deletes LIBRARY/.curator-cache and OUT first. Prints one line per step boundary:
+`--cold` deletes LIBRARY/.curator-cache and OUT first; `--no-cache` exports as
+`curator export --no-cache` does (no cache read or written). Prints one line per step boundary:
 seconds since start, CPU seconds of this process and of its finished workers, and this
 process's resident memory now and at its peak. `--calls` also prints when each of the
 main process's longer calls (`TIMED`) started and ended: the gaps between them and lint
@@ -94,6 +95,7 @@ def main() -> None:
     parser.add_argument("library", type=Path)
     parser.add_argument("out", type=Path)
     parser.add_argument("--cold", action="store_true", help="no cache, no earlier export")
+    parser.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
     parser.add_argument("--calls", action="store_true", help="time the main process's calls")
     args = parser.parse_args()
     library = Library.at(args.library.resolve())
@@ -104,7 +106,8 @@ def main() -> None:
         time_calls()
     global START
     START = time.perf_counter()
-    export(library, args.out, ExportOptions(version="v0.0.0", progress=step), cwd=library.root)
+    options = ExportOptions(version="v0.0.0", cache=not args.no_cache, progress=step)
+    export(library, args.out, options, cwd=library.root)
     print(f"{time.perf_counter() - START:6.1f} s  done             {usage()}")
 
 
