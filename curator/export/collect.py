@@ -274,18 +274,16 @@ def collect(library: Library, version: str | None = None) -> Snapshot:
     their dates, the version. (Lint checks the files themselves: `check_releasable`.)"""
     try:
         repo = Repo(library.root)
-        # `git status` and `git log` run while the tree is read (see `Repo.dirty`).
-        with repo.dirty(LIBRARY_CONTENT) as dirty:
+        with repo.dirty(LIBRARY_CONTENT) as dirty:  # (answered last: see `Repo.dirty`)
             head = repo.commit("HEAD")
+            blobs = {entry.path: entry.blob for entry in repo.tree(head.sha, INCIDENTS)}
             if len(head.sha) != SHA1_LENGTH:
                 # The export's schemas promise 40-digit SHA-1 commit ids: refused at once.
                 raise ExportError(
                     "the repository uses SHA-256 object ids; the export records commits as "
                     "SHA-1 (40 hex digits), so export from a SHA-1 repository"
                 )
-            with repo.file_events(INCIDENTS, head.sha) as events:
-                blobs = {entry.path: entry.blob for entry in repo.tree(head.sha, INCIDENTS)}
-                history = file_history(events.result())
+            history = file_history(repo.file_events(INCIDENTS, head.sha))
             version = version or repo.describe(head.sha)
             refuse_dirty(dirty.result())
     except GitError as exc:

@@ -213,30 +213,24 @@ class Repo:
             offset = start + int(size) + 1
         return contents
 
-    def file_events(self, folder: str, rev: str = "HEAD") -> Running[list[FileEvent]]:
+    def file_events(self, folder: str, rev: str = "HEAD") -> Iterator[FileEvent]:
         """Every change to files under `folder` on the first-parent history of `rev`,
-        oldest first, from a single `git log`: started, not waited for (on a long history
-        the slowest of the export's questions, asked while it reads the tree).
+        oldest first, from a single `git log`.
 
         First-parent: a merged pull request counts from its merge into the main line, not
         from the dates of its branch commits.
         """
-        args = (
-            rev, "--first-parent", "--diff-merges=first-parent", "--reverse",
+        out = self.run(
+            "log", rev, "--first-parent", "--diff-merges=first-parent", "--reverse",
             "--no-color", "--find-renames", "--name-status", "-z",
             "--format=%x01%H %ct", "--", folder,
         )  # fmt: skip
-        return self.start(self._events, "log", *args)
-
-    def _events(self, out: bytes) -> list[FileEvent]:
-        events: list[FileEvent] = []
         for chunk in out.split(b"\x01")[1:]:
             header, _, body = chunk.partition(b"\0")
             sha, timestamp = header.decode().split()
             commit = Commit(sha, utc(timestamp))
             tokens = body.lstrip(b"\n").decode().split("\0")
-            events.extend(_events(commit, tokens, self._relative))
-        return events
+            yield from _events(commit, tokens, self._relative)
 
 
 def _events(
