@@ -70,8 +70,9 @@ class ChangeLog:
             )
 
     def observe(self, summary: Summary, released: bytes) -> None:
-        """See one released incident: its summary, and its released data (compact JSON,
-        decoded only if its file changed since `since`)."""
+        """See one released incident: its summary, and its released data (JSON on one line,
+        `curator.export.released.released_text`; decoded only if its file changed since
+        `since`, and compared field by field, so the dates it may hold are not looked at)."""
         self.seen.add(summary.id)
         if self.previous is None or summary.id not in self.previous:
             self.changes.append(_change(summary, "added", []))

@@ -214,15 +214,6 @@ def _trimmed_model(value: Any) -> Any:
     return value if values == fields else value.model_copy(update=values)
 
 
-def released_json(incident: ExportedIncident) -> bytes:
-    """`compact(released_data(incident))` of the `Incident` that `incident` was made from
-    (`exported_incident`): its fields but the dates, serialised from the model."""
-    return to_json(incident, exclude=_DATES)
-
-
-_DATES = {"added", "modified"}
-
-
 def released_as_read(values: dict[str, Any]) -> dict[str, Any]:
     """As near to `released_data` as the values of a file that the model refuses allow
     (an incident released when a rule was looser): every field of an incident in order,

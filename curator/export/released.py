@@ -8,6 +8,9 @@ At 100,000 incidents this is most of an export, so:
 - the files lint does not parse (its result was cached) are rendered once lint is done,
   in the same workers, from their released data kept in `.curator-cache/` (the "export"
   store, `curator.export.released_cache`) under the file's git blob id, or parsed again.
+  What is kept of a released incident is what incidents.json holds of it, on one line
+  (`released_text`: its dates are taken from the history, never from there); of a draft,
+  its released data as compact JSON;
   The id is computed from the very bytes that were parsed, and an entry is kept only when
   it equals the blob committed at HEAD: an entry can only ever describe those bytes. A
   file that differs from its blob (a git filter, say) is parsed every time. The store's
@@ -40,7 +43,6 @@ from curator.export.collect import (
     exported_incident,
     id_order,
     released_data,
-    released_json,
 )
 from curator.export.errors import ExportError
 from curator.export.graph import graph_lines
@@ -64,16 +66,18 @@ class Task(NamedTuple):  # (named tuples: 100,000 of each cross between processe
     path: str
     blob: str | None  # its object id at HEAD (None: not committed)
     dates: tuple[str, str] | None  # added, modified (None: no commit in the history)
-    released: bytes | None  # its released data (compact JSON), if lint or the cache had it
+    released: bytes | None  # its released data (JSON on one line), if lint or the cache had it
 
 
 class Rendered(NamedTuple):
     """What the main process does with one incident; `summary` is None for a draft."""
 
     blob: str | None
-    # The released data, compact JSON, for the cache and the change log; None when it is
-    # the task's own (`Task.released`), which the main process still has: 100,000 texts
-    # of ~3 KB are not sent back the way they came.
+    # The released data, JSON on one line, for the cache and the change log; None when it
+    # is the task's own (`Task.released`), which the main process still has (100,000 texts
+    # of ~3 KB are not sent back the way they came), or, for a released incident, `nested`
+    # on one line (`released_text`), which the main process makes of it: serialising the
+    # incident a second time, and sending both, cost a cold export of 100,000 ≈1.4 s.
     released: bytes | None
     fresh: bool  # parsed from bytes equal to the blob: worth keeping in the cache
     summary: Summary | None = None
@@ -169,7 +173,7 @@ class IncidentStream:
         elif len(self.held) < HELD:
             self.held[path] = rendered._replace(fresh=fresh)
         else:
-            self.parsed[path] = Rendered(rendered.blob, rendered.released, fresh)
+            self.parsed[path] = Rendered(rendered.blob, released_text(rendered), fresh)
 
     def _write_held(self) -> None:
         files, held = self.snapshot.files, self.held
@@ -204,8 +208,7 @@ class IncidentStream:
     def _write(self, rendered: Rendered, fresh: bool) -> None:
         """Write one incident in its turn; `fresh`: whether its released data is worth
         keeping in the cache (`Rendered.fresh`, as the main process knows it)."""
-        released = rendered.released
-        assert released is not None  # (`render` returns None only for a text it had)
+        released = released_text(rendered)
         if fresh and rendered.blob is not None:
             self.cache.keep(rendered.blob, released)
         if rendered.summary is None or rendered.file is None:
@@ -318,14 +321,31 @@ def render_parsed(
 
 
 _FIELDS = list(Incident.model_fields)  # what `released_data` holds, in its order
+_DATED = [*_FIELDS, "added", "modified"]  # and what `released_text` holds
 
 
 def _is_released(data: Any) -> bool:
-    """Whether `data` has the shape of what `released_data` gives: every field of an
-    incident (a missing one would be exported as its default), and a status that is text
-    (any other would be taken for a draft's, and the incident left out). The values are
-    checked as the file's would be: through `ExportedIncident`."""
-    return isinstance(data, dict) and list(data) == _FIELDS and type(data["status"]) is str
+    """Whether `data` has the shape of what `released_data` gives, or of `released_text`:
+    every field of an incident (a missing one would be exported as its default), perhaps
+    followed by dates (which `_render` replaces with the history's), and a status that is
+    text (any other would be taken for a draft's, and the incident left out). The values
+    are checked as the file's would be: through `ExportedIncident`."""
+    if not isinstance(data, dict) or type(data.get("status")) is not str:
+        return False
+    keys = list(data)
+    return keys in (_FIELDS, _DATED)
+
+
+def released_text(rendered: Rendered) -> bytes:
+    """What the cache keeps of a rendered incident, and the change log compares: its
+    `released` data, or else the incident as incidents.json holds it (`nested`), on one line.
+    JSON holds a line break only between values (one in a text is written `\\n`), where a
+    space is the same, so the line is the same JSON: the incident's fields, as
+    `released_data` gives them, and its dates."""
+    if rendered.released is not None:
+        return rendered.released
+    assert rendered.nested, "a draft's released data is always given"
+    return rendered.nested.replace(b"\n", b" ")
 
 
 def _render_validated(
@@ -337,7 +357,7 @@ def _render_validated(
     if incident.status in EXPORTED_STATUSES and task.dates is not None:
         exported = exported_incident(incident, *task.dates)
         if exported is not None:
-            return _rendered(task, folders, exported, released_json(exported), fresh)
+            return _rendered(task, folders, exported, None, fresh)
     data = released_data(incident)
     return _render(task, folders, data, compact(data), fresh)
 

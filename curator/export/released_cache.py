@@ -22,11 +22,11 @@ from curator.workers import Workers
 
 class ReleasedCache:
     """Released data by blob id, in the "export" store of `curator.cache`: a `LineStore`,
-    since the data is compact JSON already (pydantic's, as bytes), which the store keeps
-    byte for byte. Read all at once and let go (`lookup`), so that each text is freed once
-    its incident is rendered; what a run parsed is kept (`keep`) and written in one go
-    (`save`), a shard at a time, so that the store's old texts are never all in memory
-    beside the new ones."""
+    since the data is JSON on one line already (pydantic's, as bytes: see
+    `curator.export.released.released_text`), which the store keeps byte for byte. Read
+    all at once and let go (`lookup`), so that each text is freed once its incident is
+    rendered; what a run parsed is kept (`keep`) and written in one go (`save`), a shard
+    at a time, so that the store's old texts are never all in memory beside the new ones."""
 
     def __init__(self, library: Library, enabled: bool) -> None:
         self.open: Callable[[], LineStore] | None = None
@@ -47,8 +47,8 @@ class ReleasedCache:
         return dict(self.open().take(blobs))
 
     def keep(self, blob: str, released: bytes) -> None:
-        """Keep `released` (compact JSON, so one line) for the next `save`. Data with a
-        line break is not written (`LineStore`): a miss later, never another entry."""
+        """Keep `released` (JSON on one line) for the next `save`. Data with a line break
+        is not written (`LineStore`): a miss later, never another entry."""
         if self.open is not None:
             self._new.add(blob, released)
 
@@ -63,7 +63,7 @@ class ReleasedCache:
 
     def save_meanwhile(self, blobs: set[str], workers: Workers | None = None) -> None:
         """`save`, while the caller goes on: on one of `workers` if there are any (a cold
-        export of 100,000 incidents writes 335 MB here, ≈2 s, which a worker otherwise
+        export of 100,000 incidents writes 375 MB here, ≈2 s, which a worker otherwise
         idle after lint does while the main process works out the cross-file findings and
         writes the aggregate files), else on a thread of its own (hashing and writing let
         go of the GIL). `wait`, or the next `save`, waits for it; nothing kept, nothing
@@ -86,7 +86,7 @@ class ReleasedCache:
 
     def __exit__(self, kind: type[BaseException] | None, *_: object) -> None:
         """Wait for the write under way (after an error, without adding its own), and
-        delete what was kept and not written: an export refused after lint kept 335 MB."""
+        delete what was kept and not written: an export refused after lint kept 375 MB."""
         try:
             if kind is None:
                 self.wait()
@@ -130,7 +130,7 @@ def _write_spooled(store: LineStore, entries: _Spool, blobs: set[str]) -> None:
 
 class _Spool(Mapping[str, bytes]):
     """Kept released data, in a temporary file rather than in memory: an export keeps
-    every incident's (335 MB at 100,000 incidents) from the moment lint renders it to the
+    every incident's (375 MB at 100,000 incidents) from the moment lint renders it to the
     cache's write, which in one pass over the files is the end of lint, beside everything
     else the export then holds. Read back a shard at a time (`Store.update`), here or in a
     worker process, which is sent a name to open the file by and the entries' places
