@@ -16,7 +16,7 @@ import threading
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated
 from unittest import mock
 
 import pytest
@@ -28,7 +28,6 @@ from pydantic.fields import FieldInfo
 from pydantic_core import to_json
 from synthetic import synthetic_library
 
-import curator.export.changes as changes
 import curator.export.graph as graph
 import curator.export.released as released
 import curator.export.released_cache as released_cache
@@ -51,7 +50,7 @@ from curator.export.graph import (
     graph_line,
     graph_lines,
 )
-from curator.export.model import Change, ExportedIncident, FacetEdge, IncidentNode
+from curator.export.model import ExportedIncident, FacetEdge, IncidentNode
 from curator.export.write import write_file
 from curator.library import Library
 from curator.lint import validate
@@ -835,36 +834,3 @@ def test_cooccurrence_edges_are_the_lines_their_model_validates():
         ]
     ]
     assert lines == references
-
-
-def test_a_change_is_built_as_its_model_would_validate_it(library):
-    # `_change` builds each Change from a summary of an ExportedIncident without validating
-    # it: the same model, the same JSON, for every released incident and every kind.
-    for incident_ in released_incidents(library):
-        summary = Summary.of(incident_)
-        for kind, fields in [("added", []), ("modified", ["title"]), ("withdrawn", ["status"])]:
-            built = changes._change(summary, kind, fields)
-            validated = Change.model_validate(
-                {
-                    "id": summary.id,
-                    "change": kind,
-                    "date": summary.modified,
-                    "title": summary.title,
-                    "status": summary.status,
-                    "fields": fields,
-                }
-            )
-            assert built == validated
-            assert model_json(built) == model_json(validated)
-
-
-def test_what_a_change_asks_of_its_values_an_exported_incident_asks_too():
-    # The premise of `_change`: each value it takes from a summary was validated through
-    # ExportedIncident as the Change's field would validate it, or more strictly.
-    exported, change = ExportedIncident.model_fields, Change.model_fields
-    assert asks(change["id"]) == asks(exported["id"])
-    assert asks(change["date"]) == asks(exported["modified"])
-    assert change["title"].annotation is str and change["title"].metadata == []
-    assert exported["status"].annotation == Literal["published", "withdrawn"]
-    assert change["status"].annotation == Literal["published", "withdrawn"] | None
-    assert set(changes.INCIDENT_KEYS) <= set(Incident.model_fields)
