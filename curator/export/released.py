@@ -10,12 +10,11 @@ At 100,000 incidents this is most of an export, so:
   store, `curator.export.released_cache`) under the file's git blob id, or parsed again.
   What is kept of a released incident is what incidents.json holds of it, on one line
   (`released_text`: its dates are taken from the history, never from there); of a draft,
-  its released data as compact JSON;
-  The id is computed from the very bytes that were parsed, and an entry is kept only when
-  it equals the blob committed at HEAD: an entry can only ever describe those bytes. A
-  file that differs from its blob (a git filter, say) is parsed every time. The store's
-  context names the code that parses (curator's source and the versions of Python,
-  pydantic, PyYAML and libyaml);
+  its released data as compact JSON. The id is computed from the very bytes that were
+  parsed, and an entry is kept only when it equals the blob committed at HEAD: an entry
+  can only ever describe those bytes. A file that differs from its blob (a git filter,
+  say) is parsed every time. The store's context names the code that parses (curator's
+  source and the versions of Python, pydantic, PyYAML and libyaml);
 - the workers write the per-incident files; the results reach the aggregate files in id
   order, so the bytes do not depend on which worker was faster.
 
@@ -77,7 +76,7 @@ class Rendered(NamedTuple):
     # is the task's own (`Task.released`), which the main process still has (100,000 texts
     # of ~3 KB are not sent back the way they came), or, for a released incident, `nested`
     # on one line (`released_text`), which the main process makes of it: serialising the
-    # incident a second time, and sending both, cost a cold export of 100,000 ≈1.4 s.
+    # incident a second time, and sending both, cost a cold export of 100,000 ≈1.5 s.
     released: bytes | None
     fresh: bool  # parsed from bytes equal to the blob: worth keeping in the cache
     summary: Summary | None = None
