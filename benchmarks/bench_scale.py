@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import importlib.util
 import multiprocessing
 import os
 import platform
@@ -429,9 +430,23 @@ def machine() -> str:
         pass
     load = " ".join(f"{x:.1f}" for x in os.getloadavg())
     return (
-        f"{os.cpu_count()} CPUs ({model}), Python {platform.python_version()}, "
-        f"{platform.system()} {platform.release()}; load average {load}"
+        f"{os.cpu_count()} CPUs ({model}), Python {platform.python_version()} "
+        f"({interpreter()}), {platform.system()} {platform.release()}; load average {load}"
     )
+
+
+def interpreter() -> str:
+    """Which build of Python runs the commands, and of curator: between two builds of the
+    same CPython, every figure here moved by about a fifth (README.md, "Session 23")."""
+    try:
+        maps = Path("/proc/self/maps").read_text()
+    except OSError:
+        maps = ""
+    linked = "libpython shared" if "libpython" in maps else "libpython linked in"
+    spec = importlib.util.find_spec("curator.lint")
+    origin = spec.origin if spec and spec.origin else ""
+    build = "compiled" if origin.endswith((".so", ".pyd")) else "pure Python"
+    return f"{os.path.realpath(sys.executable)}, {linked}; curator {build}"
 
 
 def main() -> int:
