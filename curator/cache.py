@@ -46,7 +46,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from collections.abc import Set as AbstractSet
 from json.encoder import encode_basestring
 from pathlib import Path
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar, NamedTuple, Self
 
 from curator.regular import read_regular
 
@@ -69,16 +69,29 @@ _TAG = (
 
 
 class Encoded:
-    """A value for a `Store` given as the JSON text to write for it (compact, not ASCII
-    only: as `json.dumps` writes it in `Store._encode`), worked out where the value was
-    made: lint's results are encoded in the workers, so that the main process joins texts
-    rather than encoding 100,000 results itself. Read back as the value the text holds,
+    """A value for a `Store` given as the shard's text of its entry, `"key":value` (the
+    value compact JSON, not ASCII only: as `json.dumps` writes it in `Store._encode`),
+    worked out where the value was made: lint's results are encoded in the workers, so that
+    the main process neither encodes 100,000 results nor builds their entries, and a save
+    joins texts. Put under the key it was made for; read back as the value the text holds,
     as if from the shard (`Store.get`)."""
 
-    __slots__ = ("text",)
+    __slots__ = ("entry", "start")
 
-    def __init__(self, text: str) -> None:
-        self.text = text
+    def __init__(self, entry: str, start: int) -> None:
+        self.entry = entry
+        self.start = start  # where the value starts in `entry`
+
+    @classmethod
+    def of(cls, key: str, text: str) -> Encoded:
+        """The entry of `key` whose value is the JSON `text`."""
+        name = f"{encode_basestring(key)}:"
+        return cls(name + text, len(name))
+
+    @property
+    def text(self) -> str:
+        """The value's JSON."""
+        return self.entry[self.start :]
 
 
 class Store:
@@ -158,26 +171,18 @@ class Store:
     def save(self, keep: AbstractSet[str] | None = None) -> None:
         """Write the shards that changed, without their entries whose keys are not in
         `keep` (files deleted or renamed since; None: keep them all)."""
-        for index in sorted(self._dirty):
-            self._write(index, self._shards[index], keep)
-        self._dirty.clear()
+        write_shards(self.encoded(keep))
 
-    def unsaved(self) -> Self:
-        """What `save` would write, as a store of its own, for another process to save:
-        the shards that changed (and nothing else, not what `read_all` read), handed
-        over: this store takes them as saved, and reads them again if asked."""
-        part = type(self)(self.folder)
-        part._shards = {index: self._shards.pop(index) for index in self._dirty}
-        part._dirty, self._dirty = self._dirty, set()
-        return part
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        """A store crosses to another process (`unsaved`, to be saved there) as its
-        folder and shards, the `Encoded` values as their texts: pickled as plain strings,
-        100,000 of them take half the time, which the process sending them spends in a
-        thread beside its own work."""
-        shards = {index: _split(shard) for index, shard in self._shards.items()}
-        return _unpickle_store, (type(self), self.folder, shards, self._dirty)
+    def encoded(self, keep: AbstractSet[str] | None = None) -> Shards:
+        """What `save` would write, encoded, for another process to write (`write_shards`)
+        while this one goes on: this store then takes them as saved. (Bytes cross to a
+        worker as a copy; the entries of 256 shards, pickled one by one, cost the process
+        sending them 0.2 s at 100,000 files.)"""
+        dirty, self._dirty = sorted(self._dirty), set()
+        if self.folder is None:
+            return Shards(self.marker, [])
+        bodies = [(self._path(index), self._body(self._shards[index], keep)) for index in dirty]
+        return Shards(self.marker, bodies)
 
     def update(self, entries: Mapping[str, Any], keep: AbstractSet[str] | None) -> None:
         """Write `entries` at once, for many values that this run will not read back: each
@@ -194,17 +199,17 @@ class Store:
                 self._all.update((key, entries[key]) for key in keys[index])
 
     def _write(self, index: int, shard: dict[str, Any], keep: AbstractSet[str] | None) -> None:
-        if self.folder is None:
-            return
+        if self.folder is not None:
+            write_shards(Shards(self.marker, [(self._path(index), self._body(shard, keep))]))
+
+    def _body(self, shard: dict[str, Any], keep: AbstractSet[str] | None) -> bytes:
+        """The shard's body, without its entries whose keys are not in `keep`."""
         # Told apart as sets, in C: a call per key cost 0.2 s of the 0.8 s it took to save
         # lint's 200,000 entries at 100,000 files, where usually none is left out. (A set
         # made of the shard, whose difference looks up its few keys in `keep`: that of
         # `shard.keys()` would go through all of `keep` for each shard.)
         gone = set(shard).difference(keep) if keep is not None else ()
-        body = self._encode({k: v for k, v in shard.items() if k not in gone} if gone else shard)
-        _digest, header = _frame(self.marker, body)
-        with contextlib.suppress(OSError):  # deleted mid-run, read-only, disk full: a miss
-            _write_atomic(self._path(index), header, body)
+        return self._encode({k: v for k, v in shard.items() if k not in gone} if gone else shard)
 
     def _path(self, index: int) -> Path:
         assert self.folder is not None
@@ -212,14 +217,8 @@ class Store:
 
     @staticmethod
     def _encode(entries: dict[str, Any]) -> bytes:
-        """A shard's body: its entries as one JSON object, `Encoded` values as they are."""
-        # (`encode_basestring` is what `json.dumps` writes a key with: 0.15 µs a key,
-        # against 0.8 µs for a call of `json.dumps` on each.)
-        parts = [
-            f"{encode_basestring(key)}:{value.text}"
-            for key, value in entries.items()
-            if type(value) is Encoded
-        ]
+        """A shard's body: its entries as one JSON object, `Encoded` ones as they are."""
+        parts = [value.entry for value in entries.values() if type(value) is Encoded]
         plain = {k: v for k, v in entries.items() if type(v) is not Encoded} if parts else entries
         text = json.dumps(plain, ensure_ascii=False, separators=(",", ":"))
         if parts:
@@ -310,26 +309,6 @@ class LineStore(Store):
         return entries
 
 
-def _split(shard: dict[str, Any]) -> tuple[dict[str, str], dict[str, Any]]:
-    """A shard's `Encoded` values as their texts, and its other values."""
-    texts = {key: value.text for key, value in shard.items() if type(value) is Encoded}
-    others = {key: value for key, value in shard.items() if type(value) is not Encoded}
-    return texts, others
-
-
-def _unpickle_store(
-    kind: type[Store],
-    folder: Path | None,
-    shards: dict[int, tuple[dict[str, str], dict[str, Any]]],
-    dirty: set[int],
-) -> Store:
-    store = kind(folder)
-    for index, (texts, others) in shards.items():
-        store._shards[index] = {**{key: Encoded(text) for key, text in texts.items()}, **others}
-    store._dirty = dirty
-    return store
-
-
 def _read_back(value: Any) -> Any:
     """A value as the store reads it: an `Encoded` one decoded (as from its shard)."""
     return json.loads(value.text) if type(value) is Encoded else value
@@ -373,6 +352,21 @@ def _by_shard(keys: Iterable[str]) -> dict[int, list[str]]:
 
 def _shard_of(key: str) -> int:
     return zlib.crc32(key.encode("utf-8", "surrogateescape")) % SHARDS
+
+
+class Shards(NamedTuple):
+    """Shard files to write (`Store.encoded`): their format, and each one's path and body."""
+
+    marker: bytes
+    bodies: list[tuple[Path, bytes]]
+
+
+def write_shards(shards: Shards) -> None:
+    """Write each shard, framed (its format and the SHA-256 of its body), in its place."""
+    for path, body in shards.bodies:
+        _digest, header = _frame(shards.marker, body)
+        with contextlib.suppress(OSError):  # deleted mid-run, read-only, disk full: a miss
+            _write_atomic(path, header, body)
 
 
 def _write_atomic(path: Path, *chunks: bytes) -> None:

@@ -39,6 +39,7 @@ from curator.lint_cache import (
     CorruptEntry,
     MissingSummary,
     ResultCache,
+    cache_key,
     finding_rows,
     findings_of,
     fingerprint,
@@ -65,7 +66,9 @@ Progress = Callable[[int, int], None]
 Task = tuple[int, str, str, Any]  # (index, path, display, `Extra.payload` of the path)
 _TURNING_POINTS = [r.turning_points for r in FILE_RULES if hasattr(r, "turning_points")]
 Compute = Callable[[IncidentFile, bytes, Any], Any]
-_Context = tuple[Taxonomy, dt.date, bool, Compute | None]  # what every check_task needs
+# What every check_task needs: the taxonomy, today, the prefix of the cache's keys (None:
+# nothing is kept), what else to compute of each file.
+_Context = tuple[Taxonomy, dt.date, str | None, Compute | None]
 
 
 @dataclass(frozen=True)
@@ -466,7 +469,8 @@ def check_files(
         order = extra.order
         tasks.sort(key=lambda task: order(task[1]))
     compute = extra.compute if extra else None
-    checks = run_checks(tasks, taxonomy, today, jobs, store is not None, compute, workers)
+    prefix = store.prefix if store else None
+    checks = run_checks(tasks, taxonomy, today, jobs, prefix, compute, workers)
     for index, result in checks:
         result.decode_summary()  # (while the workers check the rest, see there)
         if extra is not None and result.extra is not None:
@@ -489,18 +493,20 @@ def run_checks(
     taxonomy: Taxonomy,
     today: dt.date,
     jobs: int | None = None,
-    keep: bool = False,
+    cache_prefix: str | None = None,
     extra: Compute | None = None,
     workers: Workers | None = None,
 ) -> Iterator[tuple[int, Checked]]:
     """(index, result) of each task, in order: in `workers`, else in worker processes of
-    its own if it pays. With `keep` (results go to the cache), workers also work out what
-    the cache needs."""
+    its own if it pays. With `cache_prefix` (results go to the cache, which keeps a file
+    under its path after that prefix), workers also work out what the cache keeps."""
     if workers is None:
         with Workers(worker_count(len(tasks), PARALLEL_FROM, jobs)) as own:
-            yield from run_checks(tasks, taxonomy, today, keep=keep, extra=extra, workers=own)
+            yield from run_checks(
+                tasks, taxonomy, today, cache_prefix=cache_prefix, extra=extra, workers=own
+            )
         return
-    context = SentOnce((taxonomy, today, keep, extra))
+    context = SentOnce((taxonomy, today, cache_prefix, extra))
     work = functools.partial(check_task, context=context)
     # Small chunks keep every worker busy to the end and the progress line moving.
     size = max(8, min(250, len(tasks) // (workers.count * 8)))
@@ -508,11 +514,11 @@ def run_checks(
 
 
 def check_task(task: Task, context: SentOnce[_Context]) -> tuple[int, Checked]:
-    taxonomy, today, keep, extra = context.value
+    taxonomy, today, cache_prefix, extra = context.value
     index, path, display, payload = task
     result = check_file(Path(path), display, taxonomy, today, extra, payload)
-    if keep:  # what the cache keeps of it, as JSON: worked out here, in a worker perhaps
-        result.encode()
+    if cache_prefix is not None:  # what the cache keeps of it: worked out here, in a worker
+        result.encode(cache_key(path, cache_prefix), today.isoformat())
     return index, result
 
 

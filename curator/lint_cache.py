@@ -53,7 +53,7 @@ import pydantic
 import yaml
 
 from curator import __version__
-from curator.cache import Encoded, Store
+from curator.cache import Encoded, Shards, Store, write_shards
 from curator.findings import Finding, Severity
 from curator.library import Library
 from curator.library_index import LibraryIndex, anchored, key_hash, key_hashes
@@ -64,6 +64,9 @@ from curator.workers import Workers
 
 SETTLED_NS = 2_000_000_000  # a file's stat is trusted once it is this much older than now
 _LIBRARY_RECORD = "library"  # never a file's key: those are paths
+# A result's entries in the "lint" and "lint-summary" stores, `"key":value` each, and
+# where the value starts in both (`curator.cache.Encoded`).
+_Entries = tuple[str, str, int]
 _INDEX = "library-index.json"  # beside the shards of "lint" (`curator.library_index`)
 
 
@@ -114,7 +117,7 @@ class Checked:
         self._data: list[Any] | None = None
         self._summary_key: str | None = None
         self._values_key: str | None = None
-        self._json: tuple[str, str] | None = None  # JSON for the cache, from `encode`
+        self._json: _Entries | None = None  # the cache's entries, from `encode`
         self._hashes: list[int] | None = None  # `key_hashes`, once worked out
         self._cache: ResultCache | None = None
         self._key = ""
@@ -212,20 +215,31 @@ class Checked:
             self._values_key = _hash(summary_values(self.summary_data))
         return self._values_key
 
-    def encode(self) -> None:
-        """Work out what the cache keeps of this result, as JSON (`ResultCache.put`), here:
-        in the worker that checked the file, perhaps, rather than in the main process,
-        which in a cold lint of 100,000 files spent 0.9 s encoding them, its workers idle.
-        The summary is encoded once, for its hash and for the cache."""
+    def encode(self, key: str, today: str) -> None:
+        """Work out the cache's entries of this result (`ResultCache.put`), for the file
+        kept under `key` and checked `today` (ISO), here: in the worker that checked the
+        file, perhaps, rather than in the main process, which in a cold lint of 100,000
+        files spent 0.9 s encoding them, its workers idle. The entries are whole, key and
+        all, so that the main process only stores them, and the shards' bodies are joins
+        of them (`curator.cache.Encoded`). The summary is encoded once,
+        for its hash and for the cache."""
         summary = _json(self.summary_data)
         self._summary_key = _digest(summary)  # (`summary_key`, of the text just made)
-        self._values_key = self.values_key  # (worked out here too, for `put`)
+        self._values_key = self.values_key  # (worked out here too, for the entry)
         # And for the index of the library, which a cold run of 100,000 files otherwise
         # builds in the main process, alone, once every file is checked (0.3 s).
         self._hashes = key_hashes(self.summary)
         rows = _json([_finding_row(f) for f in self.findings]) if self.findings else "[]"
-        middle = f"{_json(self.turning_points)},{rows}"  # (what the entry holds of them)
-        self._json = middle, f'["{self._summary_key}",{summary}]'
+        # The rest of the entry as `json.dumps` writes it: hashes in hex, a stat of
+        # numbers, an ISO day (none needs escaping), and the display path.
+        display = "null" if self.display == key else encode_basestring(self.display)
+        stat = "null" if self.stat is None else f'"{self.stat}"'
+        name = f"{encode_basestring(key)}:"
+        entry = (
+            f'{name}["{self.digest}",{stat},{display},"{today}",{_json(self.turning_points)},'
+            f'{rows},"{self._summary_key}","{self._values_key}"]'
+        )
+        self._json = (entry, f'{name}["{self._summary_key}",{summary}]', len(name))
 
 
 def _unpickle(
@@ -237,7 +251,7 @@ def _unpickle(
     data: list[Any],
     summary_key: str | None,
     values_key: str | None,
-    encoded: tuple[str, str] | None,
+    encoded: _Entries | None,
     hashes: list[int] | None,
     extra: Any,
 ) -> Checked:
@@ -301,6 +315,12 @@ def _digest(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()[:32]
 
 
+def cache_key(path: str, prefix: str) -> str:
+    """The key of the file at `path` in the stores: its path under the library root, whose
+    path is `prefix` (with a separator at its end)."""
+    return path[len(prefix) :] if path.startswith(prefix) else path
+
+
 def settled_stat(st: os.stat_result) -> str | None:
     """The stat to remember for a file, if it last changed long enough ago that any later
     change is bound to show in its times (file system clocks tick coarsely)."""
@@ -347,7 +367,7 @@ class ResultCache:
                     shard.unlink(missing_ok=True)
 
     def _key(self, path: str) -> str:
-        return path[len(self.prefix) :] if path.startswith(self.prefix) else path
+        return cache_key(path, self.prefix)
 
     def get(self, path: str, display: str, today: str) -> Checked | None:
         """The kept result for the file at `path`, if it still holds; `today` in ISO form.
@@ -411,9 +431,10 @@ class ResultCache:
         key = self._key(path)
         self.seen.add(key)
         if result._json is not None:  # (encoded where it was checked: `Checked.encode`)
-            middle, summary = result._json
+            entry, summary, start = result._json
             result._json = None  # (held by the stores from now on: not twice to the end)
-            self._put_encoded(key, today, result, middle, summary)
+            self.results.put(key, Encoded(entry, start))
+            self.summaries.put(key, Encoded(summary, start))
             return
         summary_key = result.summary_key
         values_key = result.values_key
@@ -432,19 +453,6 @@ class ResultCache:
             ],
         )
         self.summaries.put(key, [summary_key, result.summary_data])
-
-    def _put_encoded(
-        self, key: str, today: str, result: Checked, middle: str, summary: str
-    ) -> None:
-        """`put`, of a result whose findings and summary entry `Checked.encode` encoded:
-        the rest of the entry is written out here, as `json.dumps` would (hashes in hex, a
-        stat of numbers, an ISO day: none needs escaping but the display path)."""
-        display = "null" if result.display == key else encode_basestring(result.display)
-        stat = "null" if result.stat is None else f'"{result.stat}"'
-        keys = f'"{result._summary_key}","{result._values_key}"'
-        entry = f'["{result.digest}",{stat},{display},"{today}",{middle},{keys}]'
-        self.results.put(key, Encoded(entry))
-        self.summaries.put(key, Encoded(summary))
 
     def lines(self, paths: Sequence[str], results: Sequence[Checked]) -> list[str]:
         """What the cross-file findings depend on of each file: its key, display path and
@@ -498,19 +506,20 @@ class ResultCache:
         self.results.put(_LIBRARY_RECORD, [fingerprint, rows, digest, extra])
 
     def save(self, workers: Workers | None = None) -> None:
-        """Write what changed: on one of `workers`, if given, while the caller goes on (the
-        export, whose workers are idle once lint is done: writing 100,000 results took
-        0.8–0.9 s of its main process, alone at the end); else here."""
+        """Write what changed: encoded here, and written on one of `workers`, if given,
+        while the caller goes on (the export, whose workers are idle once lint is done:
+        writing 100,000 results took 0.8–0.9 s of its main process, alone at the end);
+        else here."""
+        shards = [store.encoded(self.seen) for store in (self.results, self.summaries)]
         if workers is None:
-            _save(self.results, self.summaries, self.seen)
+            _write(shards)
         else:
-            sent = self.results.unsaved(), self.summaries.unsaved()
-            workers.meanwhile(_save, *sent, self.seen)
+            workers.meanwhile(_write, shards)
 
 
-def _save(results: Store, summaries: Store, keep: set[str]) -> None:
-    results.save(keep)
-    summaries.save(keep)
+def _write(shards: list[Shards]) -> None:
+    for each in shards:
+        write_shards(each)
 
 
 # A kept cross-file finding: the finding; the index of its anchor (`anchors`); the hash of

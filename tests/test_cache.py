@@ -21,7 +21,7 @@ from synthetic import expected_findings, synthetic_library
 
 import curator.lint as engine
 import curator.lint_cache as kept
-from curator.cache import FOLDER, KEEP_CONTEXTS, SHARDS, Encoded, Store, _shard_of
+from curator.cache import FOLDER, KEEP_CONTEXTS, SHARDS, Encoded, Store, _shard_of, write_shards
 from curator.findings import Finding, Severity
 from curator.library import Library
 from curator.library_index import anchor_keys
@@ -854,7 +854,7 @@ def test_an_encoded_value_is_written_as_it_is_and_read_back_as_its_value(tmp_pat
     store = Store.open(tmp_path, "lint", ["context"])
     for number, (key, value) in enumerate(values.items()):
         text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-        store.put(key, Encoded(text) if number % 2 == 0 else value)  # both, side by side
+        store.put(key, Encoded.of(key, text) if number % 2 == 0 else value)  # side by side
     assert {key: store.get(key) for key in values} == values  # as it will be read back
     assert dict(store.take(values)) == values
     store.save()
@@ -883,7 +883,8 @@ def test_results_encoded_in_the_workers_are_kept_as_the_main_process_would_keep_
         tasks = [(i, p, d, None) for i, (p, d) in enumerate(zip(paths, displays, strict=True))]
         stores = []
         for keep in (True, False):
-            checked = engine.run_checks(tasks, library.taxonomy, TODAY, jobs=1, keep=keep)
+            prefix = f"{root}{os.sep}" if keep else None
+            checked = engine.run_checks(tasks, library.taxonomy, TODAY, jobs=1, cache_prefix=prefix)
             sent = [pickle.loads(pickle.dumps(result)) for _, result in checked]  # as sent
             assert all((result._json is not None) == keep for result in sent)
             where = tmp_path / f"cache-{keep}"
@@ -937,14 +938,16 @@ def test_results_saved_by_a_worker_are_the_ones_saved_here(tmp_path, checks, mon
     assert checks == []  # every result from the cache the worker wrote
 
 
-def test_a_store_sent_to_another_process_saves_what_it_would_have_saved(tmp_path):
+def test_a_store_encoded_for_another_process_saves_what_it_would_have_saved(tmp_path):
     store = Store.open(tmp_path, "lint", ["context"])
     for number in range(300):
-        store.put(f"k{number}", Encoded(json.dumps([number, "값"], ensure_ascii=False)))
+        key = f"k{number}"
+        store.put(key, Encoded.of(key, json.dumps([number, "값"], ensure_ascii=False)))
     store.put("plain", ["a", 1])
-    unsaved = store.unsaved()
-    assert store.unsaved()._shards == {}  # taken as saved
-    pickle.loads(pickle.dumps(unsaved)).save({"plain", *(f"k{n}" for n in range(0, 300, 2))})
+    shards = store.encoded({"plain", *(f"k{n}" for n in range(0, 300, 2))})
+    assert store.encoded().bodies == []  # taken as saved
+    assert store.folder is not None and not list(store.folder.iterdir())  # not yet written
+    write_shards(pickle.loads(pickle.dumps(shards)))  # as a worker would
     again = Store.open(tmp_path, "lint", ["context"])
     assert [again.get(f"k{n}") for n in range(4)] == [[0, "값"], None, [2, "값"], None]
     assert again.get("plain") == ["a", 1]
