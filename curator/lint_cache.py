@@ -221,8 +221,8 @@ class Checked:
         file, perhaps, rather than in the main process, which in a cold lint of 100,000
         files spent 0.9 s encoding them, its workers idle. The entries are whole, key and
         all, so that the main process only stores them, and the shards' bodies are joins
-        of them (`curator.cache.Encoded`). The summary is encoded once,
-        for its hash and for the cache."""
+        of them (`curator.cache.Encoded`). The summary is encoded once, for its hash and
+        for the cache."""
         summary = _json(self.summary_data)
         self._summary_key = _digest(summary)  # (`summary_key`, of the text just made)
         self._values_key = self.values_key  # (worked out here too, for the entry)
