@@ -104,8 +104,7 @@ def _released_at(snapshot: Snapshot, rev: str) -> dict[str, tuple[str, Before | 
     is now. A changed file is listed only if its old version was released (published or
     withdrawn, with a numbered id).
     """
-    repo = snapshot.repo
-    now = {entry.path: entry.blob for entry in repo.tree(snapshot.head.sha, INCIDENTS)}
+    repo, now = snapshot.repo, snapshot.blobs
     then = repo.tree(rev, INCIDENTS)
     changed = [entry for entry in then if now.get(entry.path) != entry.blob]
     contents = repo.blobs(entry.blob for entry in changed)

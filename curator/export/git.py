@@ -186,7 +186,15 @@ class Repo:
 
     def tree(self, rev: str, folder: str) -> list[TreeEntry]:
         """The blobs under `folder` at `rev`."""
-        out = self.run("ls-tree", "-r", "-z", "--full-name", rev, "--", folder)
+        with self.listing(rev, folder) as listing:
+            return listing.result()
+
+    def listing(self, rev: str, folder: str) -> Running[list[TreeEntry]]:
+        """`tree`, started and not waited for, so that the caller can ask git something
+        else meanwhile (git lists 100,000 files in 0.05-0.1 s)."""
+        return self.start(self._tree, "ls-tree", "-r", "-z", "--full-name", rev, "--", folder)
+
+    def _tree(self, out: bytes) -> list[TreeEntry]:
         entries = []
         for line in out.decode().split("\0"):
             if not line:
@@ -220,11 +228,19 @@ class Repo:
         First-parent: a merged pull request counts from its merge into the main line, not
         from the dates of its branch commits.
         """
-        out = self.run(
+        with self.changes(folder, rev) as changes:
+            yield from changes.result()
+
+    def changes(self, folder: str, rev: str = "HEAD") -> Running[Iterator[FileEvent]]:
+        """`file_events`, started and not waited for (see `listing`)."""
+        return self.start(
+            self._file_events,
             "log", rev, "--first-parent", "--diff-merges=first-parent", "--reverse",
             "--no-color", "--find-renames", "--name-status", "-z",
             "--format=%x01%H %ct", "--", folder,
         )  # fmt: skip
+
+    def _file_events(self, out: bytes) -> Iterator[FileEvent]:
         for chunk in out.split(b"\x01")[1:]:
             header, _, body = chunk.partition(b"\0")
             sha, timestamp = header.decode().split()

@@ -27,7 +27,6 @@ from __future__ import annotations
 import contextlib
 import functools
 import json
-import os
 from collections import deque
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -40,7 +39,7 @@ from curator.export.collect import (
     blob_id,
     compact,
     exported_incident,
-    id_order,
+    file_name,
     released_data,
 )
 from curator.export.errors import ExportError
@@ -118,6 +117,7 @@ class IncidentStream:
         self.writer, self.snapshot, self.cache = writer, snapshot, cache
         self.observe, self.graph = observe, graph
         self.dates = snapshot.dates()
+        self.turns = {path: turn for turn, path in enumerate(snapshot.files)}
         self.committed = set(snapshot.blobs.values())  # what the cache keeps entries of
         self.summaries: list[Summary] = []
         self.written = 0  # files of `snapshot.files` written (or skipped: drafts)
@@ -150,19 +150,24 @@ class IncidentStream:
         folder, previous = self.writer.folder, self.writer.previous
         render = functools.partial(render_parsed, folder=folder, previous=previous)
         checked = functools.partial(self._save_meanwhile, workers)
-        return Extra(render, self.take, id_order, self._dates_of, checked)
+        return Extra(render, self.take, self._turn, self._dates_of, checked)
 
     def _save_meanwhile(self, workers: Workers) -> None:
         self.cache.save_meanwhile(self.committed, workers)
 
+    def _turn(self, path: str) -> int:
+        """Where the file comes in the export (`Snapshot.files`), which lint checks the
+        files in: what `id_order` says, looked up, not worked out again."""
+        return self.turns.get(path, len(self.turns))
+
     def _dates_of(self, path: str) -> tuple[str, str] | None:
-        return self.dates.get(os.path.basename(path))
+        return self.dates.get(file_name(path))
 
     def take(self, path: str, rendered: Rendered | None) -> None:
         """One incident lint rendered (None: it did not, a draft lint refused, say)."""
         if rendered is None:
             return
-        committed = self.snapshot.blobs.get(f"{INCIDENTS}/{os.path.basename(path)}")
+        committed = self.snapshot.blobs.get(f"{INCIDENTS}/{file_name(path)}")
         fresh = rendered.blob == committed
         files = self.snapshot.files
         if self.written < len(files) and files[self.written] == path:
@@ -236,7 +241,7 @@ class IncidentStream:
         export goes on, not after: then each text is freed once it is written and its
         incident rendered."""
         snapshot, cache = self.snapshot, self.cache
-        blobs = [snapshot.blobs.get(f"{INCIDENTS}/{os.path.basename(p)}") for p in paths]
+        blobs = [snapshot.blobs.get(f"{INCIDENTS}/{file_name(p)}") for p in paths]
         parsed = self.parsed
         missing = [b for p, b in zip(paths, blobs, strict=True) if b and p not in parsed]
         cached = cache.lookup(missing) if missing else {}
@@ -249,7 +254,7 @@ class IncidentStream:
         for path, blob in zip(paths, blobs, strict=True):
             early = parsed.pop(path, None)
             released = early.released if early else cached.pop(blob, None) if blob else None
-            found.append(Task(path, blob, dates.get(os.path.basename(path)), released))
+            found.append(Task(path, blob, dates.get(file_name(path)), released))
         return found
 
 
