@@ -872,7 +872,8 @@ def test_results_encoded_in_the_workers_are_kept_as_the_main_process_would_keep_
     # `Checked.encode` (in `check_task`, where the file was checked) and `ResultCache.put`
     # write the entries between them; without it, `put` writes them itself. Both alike,
     # with findings, turning points, stats, a display path other than the key, a name not
-    # in UTF-8.
+    # in UTF-8; and so are the files' lines for the cross-file findings (`encode` makes
+    # them too).
     monkeypatch.setattr(kept, "SETTLED_NS", 0)  # every file's stat is kept
     root, _ = synthetic_library(tmp_path / "lib", count=150)
     (root / "incidents" / os.fsdecode(b"IL-\xff.yaml")).write_bytes(b"id: IL-9999\n")
@@ -881,12 +882,13 @@ def test_results_encoded_in_the_workers_are_kept_as_the_main_process_would_keep_
     for cwd in (root, tmp_path):
         displays = engine.display_paths(paths, cwd)
         tasks = [(i, p, d, None) for i, (p, d) in enumerate(zip(paths, displays, strict=True))]
-        stores = []
+        stores, lines = [], []
         for keep in (True, False):
             prefix = f"{root}{os.sep}" if keep else None
             checked = engine.run_checks(tasks, library.taxonomy, TODAY, jobs=1, cache_prefix=prefix)
             sent = [pickle.loads(pickle.dumps(result)) for _, result in checked]  # as sent
             assert all((result._json is not None) == keep for result in sent)
+            assert all((result._line is not None) == keep for result in sent)
             where = tmp_path / f"cache-{keep}"
             where.mkdir(exist_ok=True)
             parts = kept.context(library)
@@ -897,8 +899,10 @@ def test_results_encoded_in_the_workers_are_kept_as_the_main_process_would_keep_
                 cache.put(path, TODAY.isoformat(), result)
             cache.save()
             stores.append([_everything(store) for store in (cache.results, cache.summaries)])
+            lines.append(cache.lines(paths, sent))
         encoded, plain = stores
         assert encoded == plain
+        assert lines[0] == lines[1] and len(set(lines[0])) == len(paths)
         assert len(plain[0]) > 140 and os.fsdecode(b"incidents/IL-\xff.yaml") in plain[1]
         entries = plain[0].values()
         assert any(entry[2] is not None for entry in entries) == (cwd != root)
