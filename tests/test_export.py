@@ -22,8 +22,9 @@ import pytest
 from conftest import REPO, committed_at, run_curator, write_library
 
 import curator.export.released as released
+import curator.export.write as write
 from curator.export import ExportError, ExportOptions, ExportRefused, export
-from curator.export.collect import blob_id, id_order
+from curator.export.collect import Snapshot, blob_id, id_order
 from curator.export.feed import feed_bytes
 from curator.export.git import Commit, FileEvent, Repo
 from curator.export.graph import GraphStream
@@ -723,6 +724,17 @@ def test_incidents_json_is_streamed_as_one_dump_would_write_it(repo, tmp_path):
     assert (tmp_path / "empty" / "incidents.json").read_bytes() == b'{\n  "incidents": []\n}\n'
 
 
+def test_an_export_leaves_what_it_made_to_a_caller_that_holds_it(repo, tmp_path):
+    # `held` (the CLI's, whose process ends next): the same export, what it made left there
+    # rather than freed.
+    held: list[object] = []
+    manifest = export(Library.at(repo.root), tmp_path / "held", held=held)
+    assert manifest == export(Library.at(repo.root), tmp_path / "freed")
+    assert files_of(tmp_path / "held") == files_of(tmp_path / "freed")
+    snapshots = [item for item in held if isinstance(item, Snapshot)]
+    assert [snapshot.head.sha for snapshot in snapshots] == [manifest.commit]
+
+
 def test_the_progress_line_counts_each_incident_file_once_drafts_included(repo, tmp_path):
     # What a person at a terminal sees ("exporting 3/4 files"): the count must reach the
     # total, never pass it. (Progress draws only on a terminal, so it is recorded here.)
@@ -841,6 +853,23 @@ def test_out_dot_replaces_the_earlier_export_it_names(repo, tmp_path):
     assert run.code == 0, run.err
     assert files_of(out) == files_of(fresh)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["fresh", "lib", "out"]
+
+
+def test_the_export_it_replaces_is_read_once_to_check_it(repo, tmp_path, monkeypatch):
+    # Reading an earlier export to make sure it is one takes 0.2 s at 100,000 incidents; the
+    # export checked it twice (itself, then its writer).
+    out = tmp_path / "out"
+    assert run_export(repo, out).code == 0
+    read: list[Path] = []
+
+    def unlisted_files(folder: Path) -> list[str]:
+        read.append(folder)
+        return original(folder)
+
+    original = write._unlisted_files
+    monkeypatch.setattr(write, "_unlisted_files", unlisted_files)
+    export(Library.at(repo.root), out)
+    assert read == [out]
 
 
 def test_a_folder_it_cannot_write_in_is_an_export_error_not_an_internal_one(

@@ -159,10 +159,12 @@ class HashingFile:
 
 
 class ExportWriter:
-    """`with ExportWriter(out) as writer:` — files go to a temporary folder until the end."""
+    """`with ExportWriter(out) as writer:` — files go to a temporary folder until the end.
+    `out` is checked at once (`check_target`, with the `data` folders the export is made
+    from)."""
 
-    def __init__(self, out: Path) -> None:
-        check_target(out)
+    def __init__(self, out: Path, data: Iterable[Path] = ()) -> None:
+        check_target(out, data)
         self.out = target_folder(out)
         self.files: list[ManifestFile] = []
         self._temp: Path | None = None
