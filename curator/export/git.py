@@ -228,10 +228,10 @@ class Repo:
         First-parent: a merged pull request counts from its merge into the main line, not
         from the dates of its branch commits.
         """
-        with self.changes(folder, rev) as changes:
-            yield from changes.result()
+        with self.log(folder, rev) as log:
+            yield from log.result()
 
-    def changes(self, folder: str, rev: str = "HEAD") -> Running[Iterator[FileEvent]]:
+    def log(self, folder: str, rev: str = "HEAD") -> Running[Iterator[FileEvent]]:
         """`file_events`, started and not waited for (see `listing`)."""
         return self.start(
             self._file_events,
