@@ -32,6 +32,8 @@ def export(venv: Path, root: Path, out: Path, cold: bool) -> tuple[float, float]
     command += ["--root", str(root), "--out", str(out)]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
+    # (Run from `/`: from the repository, `python -m` would import its curator/, not the
+    # install's.)
     done = subprocess.run(command, cwd="/", capture_output=True, text=True, check=False)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
