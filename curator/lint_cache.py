@@ -231,7 +231,7 @@ class Checked:
         # And for the index of the library, which a cold run of 100,000 files otherwise
         # builds in the main process, alone, once every file is checked (0.3 s).
         self._hashes = key_hashes(self.summary)
-        self._line = f"{key}\0{self.display}\0{self._values_key}"  # (and for `lines`)
+        self._line = file_line(key, self.display, self._values_key)  # (for `lines`)
         rows = _json([_finding_row(f) for f in self.findings]) if self.findings else "[]"
         # The rest of the entry as `json.dumps` writes it: hashes in hex, a stat of
         # numbers, an ISO day (none needs escaping), and the display path.
@@ -323,6 +323,12 @@ def cache_key(path: str, prefix: str) -> str:
     """The key of the file at `path` in the stores: its path under the library root, whose
     path is `prefix` (with a separator at its end)."""
     return path[len(prefix) :] if path.startswith(prefix) else path
+
+
+def file_line(key: str, display: str, values_key: str) -> str:
+    """A file's line of `ResultCache.lines`: its key, its display path, the hash of its
+    summary's values."""
+    return f"{key}\0{display}\0{values_key}"
 
 
 def settled_stat(st: os.stat_result) -> str | None:
@@ -467,7 +473,7 @@ class ResultCache:
         cut, prefix = self.cut, self.prefix
         return [
             result._line
-            or f"{p[cut:] if p.startswith(prefix) else p}\0{result.display}\0{result.values_key}"
+            or file_line(p[cut:] if p.startswith(prefix) else p, result.display, result.values_key)
             for p, result in zip(paths, results, strict=True)
         ]
 

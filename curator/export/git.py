@@ -221,18 +221,13 @@ class Repo:
             offset = start + int(size) + 1
         return contents
 
-    def file_events(self, folder: str, rev: str = "HEAD") -> Iterator[FileEvent]:
+    def log(self, folder: str, rev: str = "HEAD") -> Running[Iterator[FileEvent]]:
         """Every change to files under `folder` on the first-parent history of `rev`,
-        oldest first, from a single `git log`.
+        oldest first, from a single `git log`: started, not waited for (see `listing`).
 
         First-parent: a merged pull request counts from its merge into the main line, not
         from the dates of its branch commits.
         """
-        with self.log(folder, rev) as log:
-            yield from log.result()
-
-    def log(self, folder: str, rev: str = "HEAD") -> Running[Iterator[FileEvent]]:
-        """`file_events`, started and not waited for (see `listing`)."""
         return self.start(
             self._file_events,
             "log", rev, "--first-parent", "--diff-merges=first-parent", "--reverse",
