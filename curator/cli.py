@@ -154,7 +154,13 @@ def lint_command(
     started = time.perf_counter()
     with Progress("linting", enabled=not quiet) as progress:
         findings = lint(
-            library, paths, release=release, cache=not no_cache, jobs=jobs, progress=progress
+            library,
+            paths,
+            release=release,
+            cache=not no_cache,
+            jobs=jobs,
+            progress=progress,
+            held=_held_till_exit,
         )
     click.echo(render(findings, fmt), nl=False)
     if not quiet and fmt == "text":

@@ -253,6 +253,7 @@ def lint(
     progress: Progress | None = None,
     extra: Extra | None = None,
     workers: Workers | None = None,
+    held: list[object] | None = None,
 ) -> list[Finding]:
     """Every finding for `paths` (default, or when they name the taxonomy: the whole
     library, see `scope`), with cross-file rules seeing the whole library either way. With
@@ -262,11 +263,13 @@ def lint(
     processes (default: one per CPU, when there are enough files); `workers`, a caller's
     pool that will need its workers afterwards too, is used instead of starting one (then
     `jobs` is the pool's business); `progress` is called with (files done, files in all)
-    as the run goes; `extra`, see `Extra`.
+    as the run goes; `extra`, see `Extra`; `held`, a list to leave every file's result in
+    rather than free them as this returns, for a caller whose process ends without freeing
+    anything (`curator.cli.run`): at 100,000 files, Python takes 0.3 s to free them.
     """
     today = today or dt.datetime.now(dt.UTC).date()
     paths = scope(library, paths)
-    run = _Run(library, today, cwd, jobs, progress, extra, workers)
+    run = _Run(library, today, cwd, jobs, progress, extra, workers, held)
     with without_cyclic_gc():
         try:
             findings = run.findings(paths, ResultCache.open(library) if cache else None)
@@ -302,6 +305,7 @@ class _Run:
         progress: Progress | None,
         extra: Extra | None = None,
         workers: Workers | None = None,
+        held: list[object] | None = None,
     ) -> None:
         self.library = library
         self.today = today
@@ -310,6 +314,7 @@ class _Run:
         self.progress = progress
         self.extra = extra
         self.workers = workers
+        self.held = held
         self.unsure = False  # whether the cross-file findings may not match the files' lines
 
     def findings(self, paths: Sequence[Path], store: ResultCache | None) -> list[Finding]:
@@ -331,6 +336,8 @@ class _Run:
             self.extra,
             self.workers,
         )
+        if self.held is not None:
+            self.held += [entries, displays, checked]
         findings = [finding for result in checked for finding in result.findings]
         findings += self.library_findings(entries, checked, store)
         if store:

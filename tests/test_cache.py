@@ -67,6 +67,19 @@ def run(root: Path, **options: object) -> list[tuple[str, int, int, str]]:
     return [(f.path, f.line, f.column, f.code) for f in findings]
 
 
+def test_lint_leaves_every_files_result_to_a_caller_that_holds_them(library):
+    # `held` (the CLI's, whose process ends next): the same findings, cold and warm, and
+    # each file's result left there rather than freed as lint returns.
+    for _ in ("cold", "warm"):
+        held: list[object] = []
+        assert run(library, held=held) == run(library)
+        lists = [item for item in held if isinstance(item, list) and item]
+        (checked,) = [results for results in lists if isinstance(results[0], kept.Checked)]
+        names = [Path(result.display).name for result in checked]
+        assert names == ["IL-0001.yaml", "IL-0002.yaml", "IL-0003.yaml"]
+        assert "IL301" in [finding.code for finding in checked[2].findings]  # (`ncl`)
+
+
 def test_unchanged_files_come_from_the_cache(library, checks):
     first = run(library, today=TODAY)
     assert sorted(checks) == ["IL-0001.yaml", "IL-0002.yaml", "IL-0003.yaml"]

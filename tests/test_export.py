@@ -37,6 +37,7 @@ from curator.export.schema import SCHEMAS, render, schema_for
 from curator.export.write import ExportWriter
 from curator.library import Library
 from curator.lint import Extra, lint
+from curator.lint_cache import Checked
 from curator.progress import Progress
 from incidents import incident
 
@@ -733,6 +734,12 @@ def test_an_export_leaves_what_it_made_to_a_caller_that_holds_it(repo, tmp_path)
     assert files_of(tmp_path / "held") == files_of(tmp_path / "freed")
     snapshots = [item for item in held if isinstance(item, Snapshot)]
     assert [snapshot.head.sha for snapshot in snapshots] == [manifest.commit]
+    # Lint's results too: every file's, held past the cross-file rules and the aggregate
+    # files, where Python freed them one by one.
+    results = [item for item in held if isinstance(item, list) and item]
+    checked = [r for r in results if isinstance(r[0], Checked)]
+    names = [[Path(result.display).name for result in r] for r in checked]
+    assert names == [Library.at(repo.root).incident_names()]
 
 
 def test_the_progress_line_counts_each_incident_file_once_drafts_included(repo, tmp_path):

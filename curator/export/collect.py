@@ -103,13 +103,22 @@ def check_releasable(
     progress: Step | None = None,
     extra: Extra | None = None,
     workers: Workers | None = None,
+    held: list[object] | None = None,
 ) -> None:
     """Raise ExportRefused when `curator lint --release` would fail: any error, and
     placeholder ids (`IL-NEW-…`), which a release must not hold. With `cache`, lint keeps
     and uses its results in `.curator-cache/`, as `curator lint` does; files are checked
-    in `workers`, if given (the export's, see `curator.export.export_workers`)."""
+    in `workers`, if given (the export's, see `curator.export.export_workers`); `held`, as
+    `lint` has it."""
     findings = lint(
-        library, cwd=cwd, release=True, cache=cache, progress=progress, extra=extra, workers=workers
+        library,
+        cwd=cwd,
+        release=True,
+        cache=cache,
+        progress=progress,
+        extra=extra,
+        workers=workers,
+        held=held,
     )
     errors = [f for f in findings if f.severity is Severity.ERROR]
     if errors:
