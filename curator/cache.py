@@ -219,6 +219,8 @@ class Store:
     def _encode(entries: dict[str, Any]) -> bytes:
         """A shard's body: its entries as one JSON object, `Encoded` ones as they are."""
         parts = [value.entry for value in entries.values() if type(value) is Encoded]
+        if len(parts) == len(entries):  # (after a cold lint, all are: no dictionary to make)
+            return ("{" + ",".join(parts) + "}").encode("utf-8", UNDECODABLE)
         plain = {k: v for k, v in entries.items() if type(v) is not Encoded} if parts else entries
         text = json.dumps(plain, ensure_ascii=False, separators=(",", ":"))
         if parts:

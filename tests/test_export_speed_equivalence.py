@@ -50,7 +50,7 @@ from curator.export.graph import (
     graph_line,
     graph_lines,
 )
-from curator.export.model import ExportedIncident, FacetEdge, IncidentNode
+from curator.export.model import ExportedIncident, FacetEdge, IncidentNode, TaxonomyExport
 from curator.export.write import write_file
 from curator.library import Library
 from curator.lint import validate
@@ -834,3 +834,15 @@ def test_cooccurrence_edges_are_the_lines_their_model_validates():
         ]
     ]
     assert lines == references
+
+
+def test_taxonomy_json_is_what_validating_every_carrier_again_writes(library, tmp_path):
+    # `taxonomy_export` sets each term's carriers without validating them again: they are
+    # ids `ExportedIncident` validated. Validated whole, taxonomy.json is the same bytes.
+    written = exported(library, tmp_path / "out")["taxonomy.json"]
+    again = TaxonomyExport.model_validate_json(written)
+    carried = [term.incidents for dimension in again.dimensions for term in dimension.terms]
+    assert any(carried), "some term carries incidents"
+    assert model_json(again) + b"\n" == written
+    with pytest.raises(ValidationError):  # what such a validation would have refused
+        TaxonomyExport.model_validate_json(written.replace(b'"IL-0901"', b'"IL-NEW-x"', 1))
