@@ -942,9 +942,9 @@ def github_comment_command(
     click.echo(f"comment {outcome.action}: {outcome.url}{extra}", err=True)
 
 
-# What a command made and has no more use for, left here rather than freed (`export`'s
-# `held`), when `run` is to end the process without freeing anything (None: `main` was
-# called some other way, say by a test, in a process that goes on).
+# What a command made and has no more use for, left here rather than freed (`held`, of
+# `export` and `lint`), when `run` is to end the process without freeing anything (None:
+# `main` was called some other way, say by a test, in a process that goes on).
 _held_till_exit: list[object] | None = None
 
 

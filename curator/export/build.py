@@ -3,10 +3,10 @@
 JSON: UTF-8 without escapes, two-space indent (graph.json: one node or edge per line, see
 `curator.export.graph`), keys in model order, LF, final newline. Every object is validated
 through its model in `curator.export.model` before it is written, or made of values that
-were (where validating them again could refuse nothing, and costs seconds at 100,000
-incidents: each such place says why). The per-incident files,
-incidents.json, incidents.csv and graph.json are streamed, so memory follows the number of
-incidents, not the size of their text; each incident's own pieces are rendered by
+were (where validating them again could refuse nothing and costs time at 100,000
+incidents: each such place says why). The per-incident files, incidents.json,
+incidents.csv and graph.json are streamed, so memory follows the number of incidents, not
+the size of their text; each incident's own pieces are rendered by
 `curator.export.released`, in worker processes.
 """
 
