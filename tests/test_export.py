@@ -24,7 +24,7 @@ from conftest import REPO, committed_at, run_curator, write_library
 import curator.export.released as released
 import curator.export.write as write
 from curator.export import ExportError, ExportOptions, ExportRefused, export
-from curator.export.collect import Snapshot, blob_id, id_order
+from curator.export.collect import Snapshot, blob_id, name_order
 from curator.export.feed import feed_bytes
 from curator.export.git import Commit, FileEvent, Repo
 from curator.export.graph import GraphStream
@@ -1255,6 +1255,9 @@ def test_lint_checks_files_in_the_order_the_export_asks_and_hands_them_over_so(t
 
     def name(file, raw, payload):
         return file.path.name
+
+    def id_order(path: str) -> tuple[int, int, str]:
+        return name_order(Path(path).name)
 
     lint(Library.at(repo.root), extra=Extra(name, lambda path, n: taken.append(n), id_order))
     assert taken == ["IL-0002.yaml", "IL-9999.yaml", "IL-10000.yaml", "IL-10001.yaml"]

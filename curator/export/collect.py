@@ -66,14 +66,9 @@ def id_number(incident_id: str) -> int:
     return int(incident_id.removeprefix("IL-"))
 
 
-def id_order(path: str) -> tuple[int, int, str]:
+def name_order(name: str) -> tuple[int, int, str]:
     """The export's order of incident files, by the number in their names (`id_number`);
     a name that holds none (which lint refuses for a release) after them, by name."""
-    return name_order(file_name(path))
-
-
-def name_order(name: str) -> tuple[int, int, str]:
-    """`id_order` of a file's name."""
     number = name.removeprefix("IL-").removesuffix(".yaml")
     return (0, int(number), "") if number.isdigit() and number.isascii() else (1, 0, name)
 

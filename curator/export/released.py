@@ -157,7 +157,7 @@ class IncidentStream:
 
     def _turn(self, path: str) -> int:
         """Where the file comes in the export (`Snapshot.files`), which lint checks the
-        files in: what `id_order` says, looked up, not worked out again."""
+        files in: what `name_order` says, looked up, not worked out again."""
         return self.turns.get(path, len(self.turns))
 
     def _dates_of(self, path: str) -> tuple[str, str] | None:
