@@ -11,7 +11,7 @@ It prints the cost per file: wall time, and user and system CPU time.
 
 Once, as the export does, not the best of several passes (a second pass over the same
 files cost 3-5% less, in session 26). The machine's speed moves it more: 240-250 µs a file
-in one minute, 300-336 µs in another ("Session 26" in benchmarks/README.md).
+in one minute, 300-336 µs in another ("Session 26" in benchmarks/HISTORY.md).
 """
 
 from __future__ import annotations

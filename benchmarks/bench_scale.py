@@ -437,7 +437,7 @@ def machine() -> str:
 
 def interpreter() -> str:
     """Which build of Python runs the commands, and of curator: between two builds of the
-    same CPython, every figure here moved by about a fifth (README.md, "Session 23")."""
+    same CPython, every figure here moved by about a fifth (HISTORY.md, "Session 23")."""
     try:
         maps = Path("/proc/self/maps").read_text()
     except OSError:

@@ -20,6 +20,7 @@ DOCUMENTS = [
     REPO / "CONTRIBUTING.md",
     REPO / "CHANGELOG.md",
     REPO / "benchmarks" / "README.md",
+    REPO / "benchmarks" / "HISTORY.md",
     *sorted((REPO / "docs").glob("*.md")),
 ]
 SHELL_OPERATORS = {"&&", "||", "|", ";"}
