@@ -268,6 +268,7 @@ FLOW = hostile(106, tail="notes: " + "[" * 2000 + "]" * 2000 + "\n")
 # (28:1007); with 0.2.5 the loader stops them at MAX_DEPTH, 32 levels (28:39).
 # Each alias is the anchored text again: 100 aliases to 1,000 characters read as 100,000.
 BOMB = hostile(108, tail="notes: &n " + "x" * 1000 + "\nmore:\n" + "  - *n\n" * 100)
+TAGGED = hostile(109, (TITLE, "title: !!python/object/apply:os.system [echo tagged]"))
 NUL = hostile(102, ("  - 데이터를 로컬", "  - 데이터를\x00로컬"))  # after Korean text
 
 # Contents neither `fmt` nor `fix` can rewrite, and where (line:column) the reading stops.
@@ -325,12 +326,14 @@ JUDGEMENTS = [["similar", "--all"], ["suggest", "--all"], ["search", "스토리�
 @pytest.mark.parametrize("command", JUDGEMENTS)
 def test_judgements_read_no_more_than_lint_does_and_go_on(tmp_path, command):
     # The fast loader of judgement expanded aliases (the bomb read as 100 times its size,
-    # gigabytes for a file of a megabyte) and recursed on block nesting (RecursionError,
-    # exit 2): such files are no incident to lint (IL105), and none to judge.
-    root = write_library(
-        tmp_path / "lib",
-        {"IL-0001.yaml": incident("IL-0001"), "IL-0105.yaml": DEEP, "IL-0108.yaml": BOMB},
-    )
+    # gigabytes for a file of a megabyte), recursed on block nesting (RecursionError,
+    # exit 2) and read past tags: such files are no incident to lint (IL105), and none to
+    # judge (judgement reads files with lint's own loader).
+    hostile_files = {"IL-0105.yaml": DEEP, "IL-0108.yaml": BOMB, "IL-0109.yaml": TAGGED}
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": incident("IL-0001"), **hostile_files})
+    linted = run_curator("lint", "--root", str(root), "--format", "json", timeout=60)
+    refused = {f["path"].rsplit("/", 1)[-1] for f in json.loads(linted.out) if f["code"] == "IL105"}
+    assert refused == set(hostile_files), linted
     run = run_curator(*command, "--root", str(root), "--format", "json", timeout=60)
     assert run.code == 0, run
     report = json.loads(run.out)

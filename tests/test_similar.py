@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -12,8 +13,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 from conftest import REPO, run_curator, write_library
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from curator.library import Library
+from curator.load_canonical import read_canonical
+from curator.similarity import entities as entity_kinds
 from curator.similarity import store
 from curator.similarity.entities import entities
 from curator.similarity.index import build, build_from
@@ -166,6 +171,43 @@ def test_the_capitals_of_a_title_case_report_title_are_not_names():
 )
 def test_dates_clock_times_and_time_zones_are_not_entities(text):
     assert entities(text) == set()
+
+
+# Every kind tried at every letter and digit, as the pattern did before it tried only the
+# Korean dates inside a word (`entities._ENTITY`).
+EVERY_KIND_EVERYWHERE = re.compile(r"(?=[A-Za-z0-9])(?:" + "|".join(entity_kinds._KINDS) + ")")
+# Texts made of the pieces entities are made of (numbers, Korean units and date words,
+# letters of each case, version, name and date separators, spaces, Korean text), joined in
+# any order: `x2024년`, `H100.5만`, `3월 5~7일`.
+ENTITY_PIECES = (
+    "0", "7", "12", "2024", "4,088", "1.5", "v1.2", "a", "x", "H", "h", "B", "Jan", "XID",
+    "cve", "CVE", "GPU", "ms", "TB", ".", ",", "-", "_", ":", "/", "~", "+", " ", "\n",
+    "년", "월", "일", "시", "간", "분", "초", "반", "만", "천", "억", "가", "스토리지가",
+)  # fmt: skip
+ENTITY_TEXT = st.lists(st.sampled_from(ENTITY_PIECES), max_size=12).map("".join)
+
+
+def found_at(pattern: re.Pattern[str], text: str) -> list[tuple[tuple[int, int], str | None]]:
+    return [(m.span(), m.lastgroup) for m in pattern.finditer(text)]
+
+
+def inside_a_word(text: str, start: int) -> bool:
+    return start > 0 and text[start - 1].isascii() and text[start - 1].isalnum()
+
+
+@settings(max_examples=2000, deadline=None)
+@given(ENTITY_TEXT)
+def test_inside_a_word_only_korean_dates_are_tried_and_nothing_else_would_be_found(text):
+    every = [
+        (span, "date_inside" if kind == "date" and inside_a_word(text, span[0]) else kind)
+        for span, kind in found_at(EVERY_KIND_EVERYWHERE, text)
+    ]
+    assert found_at(entity_kinds._ENTITY, text) == every
+
+
+def test_a_korean_date_inside_a_word_is_still_a_date_and_no_number():
+    assert found_at(entity_kinds._ENTITY, "x2024년 3월 5일") == [((1, 12), "date_inside")]
+    assert entities("x2024년 3월 5일, H100") == {"h100"}
 
 
 def test_clock_times_are_not_shared_entities_of_unrelated_incidents():
@@ -670,6 +712,21 @@ def test_a_utf16_file_is_no_record_as_it_is_no_incident_to_lint(tmp_path, codec)
     path.write_bytes(incident("IL-0001").encode("utf-8"))
     record = read_record(path)
     assert record is not None and record.id == "IL-0001"
+
+
+def test_a_file_is_the_same_record_whichever_reader_reads_it(tmp_path):
+    # The layout `curator fmt` writes is read without libyaml; anything else through it.
+    canonical = incident("IL-0001")
+    quoted = incident("IL-0001", ("status: published", "status: 'published'"))
+    other = "# a comment: libyaml's to read\n" + quoted
+    assert read_canonical(canonical) is not None and read_canonical(other) is None
+    records = []
+    for name, text in (("canonical.yaml", canonical), ("other.yaml", other)):
+        (tmp_path / name).write_text(text, encoding="utf-8")
+        records.append(read_record(tmp_path / name, "incidents/IL-0001.yaml"))
+    first, second = records
+    assert first is not None and first.id == "IL-0001" and first.status == "published"
+    assert vars(first) == vars(second)
 
 
 def test_a_file_name_that_is_not_utf8_is_indexed_and_shown(tmp_path):
