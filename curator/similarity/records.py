@@ -108,9 +108,9 @@ def organisation_key(name: str) -> str:
 def parse_mapping(raw: bytes) -> dict[str, Any] | None:
     """The YAML mapping in `raw` as lint reads it (`curator.load`: text, lists, mappings
     and nulls are all it builds), or None: None too for what lint refuses whole (too
-    large, not UTF-8, a syntax error, a tag, an alias, nesting too deep). The
-    layout `curator fmt` writes is read without libyaml (`curator.load_canonical`), about
-    four times sooner than libyaml's `BaseLoader`, which read every file here before."""
+    large, not UTF-8, a syntax error, a tag, an alias, nesting too deep). The layout
+    `curator fmt` writes is read without libyaml (`curator.load_canonical`), about four
+    times sooner than by libyaml's `BaseLoader`, which read every file here before."""
     data = load_bytes(raw).data
     return data if isinstance(data, dict) else None
 
