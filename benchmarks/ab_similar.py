@@ -1,0 +1,65 @@
+"""Alternate cold `curator similar` runs of two installs of curator, on the same library.
+
+    python benchmarks/ab_similar.py VENV_A VENV_B [--rounds 4] \
+        [--root /tmp/bench/lib-100000-clean]
+
+Each run deletes `.curator-cache/` (so the similarity index is built from the files, as
+on a fresh clone) and asks, through the command itself, for the duplicates of the
+library's first incident: nearly all of its time is the index build. Each round runs both
+installs, the first of them alternating, and prints each run's wall time and the CPU time
+of the process and its workers, then the medians.
+
+A machine whose speed drifts within minutes (benchmarks/README.md) moves every run by
+more than a small change saves: compare the pairs, not the runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import shutil
+import statistics
+import subprocess
+import time
+from pathlib import Path
+
+
+def similar(venv: Path, root: Path, incident: Path) -> tuple[float, float]:
+    """One cold run's wall time and CPU time (the process and its workers)."""
+    shutil.rmtree(root / ".curator-cache", ignore_errors=True)
+    command = [str(venv / "bin" / "python"), "-m", "curator", "similar", "--quiet"]
+    command += ["--root", str(root), str(incident)]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    # (Run from `/`: from the repository, `python -m` would import its curator/, not the
+    # install's.)
+    done = subprocess.run(command, cwd="/", capture_output=True, text=True, check=False)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if done.returncode not in (0, 1):  # 1: a possible duplicate was found
+        raise SystemExit(f"{venv}: curator similar failed:\n{done.stderr}")
+    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+    return wall, cpu
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("venvs", type=Path, nargs=2, metavar="VENV")
+    parser.add_argument("--rounds", type=int, default=4)
+    parser.add_argument("--root", type=Path, default=Path("/tmp/bench/lib-100000-clean"))
+    args = parser.parse_args()
+    incident = min((args.root / "incidents").glob("*.yaml"))
+    runs: dict[Path, list[tuple[float, float]]] = {venv: [] for venv in args.venvs}
+    for number in range(args.rounds):
+        for venv in args.venvs if number % 2 == 0 else args.venvs[::-1]:
+            wall, cpu = similar(venv, args.root, incident)
+            runs[venv].append((wall, cpu))
+            print(f"round {number + 1}: {venv}: {wall:.2f} s ({cpu:.1f} CPU s)", flush=True)
+    for venv, times in runs.items():
+        wall = statistics.median(w for w, _ in times)
+        cpu = statistics.median(c for _, c in times)
+        print(f"{venv}: median {wall:.2f} s ({cpu:.1f} CPU s) of {len(times)} runs")
+
+
+if __name__ == "__main__":
+    main()
