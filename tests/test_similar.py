@@ -795,6 +795,9 @@ def test_the_index_built_in_worker_processes_is_the_one_built_here(monkeypatch):
     assert [r.id for r in parallel.records] == [r.id for r in serial.records]
     assert parallel.entity_names == serial.entity_names
     assert (parallel.idf == serial.idf).all()
+    # The postings too, which are made chunk by chunk on as many threads as workers.
+    for array in ("indptr", "rows", "values"):
+        assert np.array_equal(getattr(parallel.text, array), getattr(serial.text, array))
     judged = {r.id: Judge(parallel).neighbours(r, 3) for r in serial.records[:5]}
     assert judged == {r.id: Judge(serial).neighbours(r, 3) for r in serial.records[:5]}
 
