@@ -28,8 +28,15 @@ def export(venv: Path, root: Path, out: Path, cold: bool) -> tuple[float, float]
     if cold:
         shutil.rmtree(out, ignore_errors=True)
         shutil.rmtree(root / ".curator-cache", ignore_errors=True)
-    command = [str(venv / "bin" / "python"), "-m", "curator", "export", "--quiet"]
-    command += ["--root", str(root), "--out", str(out)]
+    return timed(venv, ["export", "--quiet", "--root", str(root), "--out", str(out)])
+
+
+def timed(
+    venv: Path, arguments: list[str], succeeded: tuple[int, ...] = (0,)
+) -> tuple[float, float]:
+    """`curator ARGUMENTS` of the install in `venv`: its wall time and CPU time (the process
+    and its workers); SystemExit if it exits with a code not in `succeeded`."""
+    command = [str(venv / "bin" / "python"), "-m", "curator", *arguments]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     # (Run from `/`: from the repository, `python -m` would import its curator/, not the
@@ -37,8 +44,8 @@ def export(venv: Path, root: Path, out: Path, cold: bool) -> tuple[float, float]
     done = subprocess.run(command, cwd="/", capture_output=True, text=True, check=False)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if done.returncode != 0:
-        raise SystemExit(f"{venv}: curator export failed:\n{done.stderr}")
+    if done.returncode not in succeeded:
+        raise SystemExit(f"{venv}: curator {arguments[0]} failed:\n{done.stderr}")
     cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
     return wall, cpu
 

@@ -16,30 +16,18 @@ more than a small change saves: compare the pairs, not the runs.
 from __future__ import annotations
 
 import argparse
-import resource
 import shutil
 import statistics
-import subprocess
-import time
 from pathlib import Path
+
+from ab_export import timed  # (this folder is the script's first import path)
 
 
 def similar(venv: Path, root: Path, incident: Path) -> tuple[float, float]:
     """One cold run's wall time and CPU time (the process and its workers)."""
     shutil.rmtree(root / ".curator-cache", ignore_errors=True)
-    command = [str(venv / "bin" / "python"), "-m", "curator", "similar", "--quiet"]
-    command += ["--root", str(root), str(incident)]
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    # (Run from `/`: from the repository, `python -m` would import its curator/, not the
-    # install's.)
-    done = subprocess.run(command, cwd="/", capture_output=True, text=True, check=False)
-    wall = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if done.returncode not in (0, 1):  # 1: a possible duplicate was found
-        raise SystemExit(f"{venv}: curator similar failed:\n{done.stderr}")
-    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
-    return wall, cpu
+    arguments = ["similar", "--quiet", "--root", str(root), str(incident)]
+    return timed(venv, arguments, succeeded=(0, 1))  # 1: a possible duplicate was found
 
 
 def main() -> None:
