@@ -443,18 +443,41 @@ def _not_incident_files(findings: list[Finding], verb: str) -> None:
     is_flag=True,
     help="Change nothing; print unified diffs (the changes are listed on standard error).",
 )
-def fix_command(paths: tuple[Path, ...], root: Path | None, check: bool, show_diff: bool) -> None:
+@click.option(
+    "--no-cache",
+    is_flag=True,
+    help="Check every file afresh; neither read nor write .curator-cache/ (it is safe to "
+    "delete at any time).",
+)
+@quiet_option("No progress line and no closing summary.")
+@jobs_option
+def fix_command(
+    paths: tuple[Path, ...],
+    root: Path | None,
+    check: bool,
+    show_diff: bool,
+    no_cache: bool,
+    quiet: bool,
+    jobs: int | None,
+) -> None:
     """Apply the fixes that rules offer (`curator rules` marks them) and print each change.
 
-    A changed file is written in the canonical layout. Exit 1 when a file could not be
-    read or fixed safely (it is left as it is), or with --check/--diff when one would
-    change; else 0. Run `curator lint` for the rest.
+    Only the files lint finds something in are read for a fix. A changed file is written
+    in the canonical layout. Exit 1 when a file could not be read or fixed safely (it is
+    left as it is), or with --check/--diff when one would change; else 0. Run `curator
+    lint` for the rest.
     """
     library = _with_taxonomy_note(Library.at(root), "deprecated terms may be left as they are")
     write = not (check or show_diff)
     files, others = incident_files(library, _existing(paths))
     _not_incident_files(others, "fix")
-    results = fix_files(files, library.taxonomy, write=write)
+    # Lint's cache answers for the files of the library by path, and a save keeps only the
+    # files a run saw: it serves a run over all of them, and files named are checked afresh.
+    cache = None if no_cache or paths else library
+    with Progress("checking", enabled=not quiet) as progress:
+        results = fix_files(
+            files, library.taxonomy, write=write, cache=cache, jobs=jobs, progress=progress
+        )
     for result in results:
         _print_fixed(result, show_diff)
     changes = sum(len(r.changes) for r in results)
@@ -464,7 +487,8 @@ def fix_command(paths: tuple[Path, ...], root: Path | None, check: bool, show_di
     note += " would be made; nothing written" if changes and not write else ""
     if not changes:  # "0 changes in 0 files" left unsaid how many were looked at
         note = f"nothing to fix in {_plural(len(results), 'file')}"
-    click.echo(note + (f"; {refused} could not be fixed" if refused else ""), err=True)
+    if not quiet:
+        click.echo(note + (f"; {refused} could not be fixed" if refused else ""), err=True)
     sys.exit(EXIT_FINDINGS if refused or (changed and not write) else EXIT_CLEAN)
 
 

@@ -16,10 +16,13 @@ import pytest
 from conftest import BROKEN, REPO, run_curator, write_library
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
+from synthetic import synthetic_library
 
-from curator.fix import FIXED_CODES, fix_files, fix_text
+import curator.fix
+import curator.lint
+from curator.fix import FIXED_CODES, fix_file, fix_files, fix_text
 from curator.library import Library
-from curator.lint import lint, parse_incident
+from curator.lint import check_file, lint, parse_incident
 from curator.load import load_bytes
 from curator.rules import ALL, no_tabs, trailing_whitespace
 from curator.write.canonical import Refused, render
@@ -476,3 +479,130 @@ def test_fix_diff_prints_a_patch_that_makes_what_fix_writes(tmp_path):
     assert path.read_text(encoding="utf-8") == incident("IL-0001")
     again = run_curator("fix", "--diff", cwd=root)
     assert (again.code, again.out, again.err) == (0, "", "nothing to fix in 2 files\n")
+
+
+# `fix` reads for a fix only the files lint finds something in ---------------------------
+
+
+@pytest.fixture(scope="module")
+def generated(tmp_path_factory):
+    """A synthetic library with a defect of each rule at a known place, large enough for
+    lint's worker processes (200 files and more)."""
+    root, _ = synthetic_library(tmp_path_factory.mktemp("fix") / "lib", count=250, seed=11)
+    return root
+
+
+def test_a_file_lint_finds_nothing_in_is_one_fix_has_nothing_to_do_with(generated, tmp_path):
+    # What lets `fix` leave unread the files lint finds nothing in: every fix answers a
+    # finding, so a file without one is one fix would neither change, nor leave something
+    # in for people, nor refuse. Over files of every kind: the synthetic library (each
+    # rule's defect, the fixable ones among them), the broken examples, text a fix must
+    # leave, and a clean file that is not in the canonical layout.
+    extra = write_library(
+        tmp_path / "lib",
+        {
+            "IL-0001.yaml": incident("IL-0001", *IN_VALUES),
+            "IL-0002.yaml": incident("IL-0002").replace(
+                "organizations:\n  - Example\n", "organizations: [Example]\n"
+            ),
+        },
+    )
+    corpus = [
+        (root, path)
+        for root in (generated, BROKEN, extra)
+        for path in sorted((root / "incidents").iterdir())
+    ]
+    flagged = clean = 0
+    for root, path in corpus:
+        taxonomy = Library.at(root).taxonomy
+        found = check_file(path, str(path), taxonomy, TODAY).findings
+        fixed = fix_file(path, taxonomy)
+        if found:
+            flagged += bool(fixed.changes or fixed.left or fixed.refused)
+            continue
+        clean += 1
+        done = (fixed.changes, fixed.left, fixed.refused, fixed.changed)
+        assert done == ([], [], None, False), path
+    assert flagged >= len(FIXED_CODES) and clean >= 200  # both kinds, many of each
+
+
+def test_fix_reads_only_the_files_lint_finds_something_in(tmp_path, monkeypatch):
+    files = {f"IL-000{n}.yaml": incident(f"IL-000{n}") for n in range(1, 5)}
+    files["IL-0002.yaml"] = broken_layout("IL-0002")
+    root = write_library(tmp_path / "lib", files)
+    paths = sorted((root / "incidents").iterdir())
+    read = []
+
+    def recording(path, taxonomy, cwd=None):
+        read.append(path.name)
+        return fix_file(path, taxonomy, cwd)
+
+    monkeypatch.setattr(curator.fix, "fix_file", recording)
+    results = fix_files(paths, Library.at(root).taxonomy, cwd=root, write=False)
+    assert read == ["IL-0002.yaml"]
+    assert [r.display for r in results] == [f"incidents/{p.name}" for p in paths]
+    assert [len(r.changes) for r in results] == [0, 3, 0, 0]
+    assert [r.changed for r in results] == [False, True, False, False]
+
+
+def checks_made(monkeypatch):
+    """The files lint checks afresh from now on (not answered by its cache), by name."""
+    checked = []
+    check = curator.lint.check_file
+
+    def counting(path, *args, **kwargs):
+        checked.append(Path(path).name)
+        return check(path, *args, **kwargs)
+
+    monkeypatch.setattr(curator.lint, "check_file", counting)
+    return checked
+
+
+def invoke(*args):
+    from click.testing import CliRunner
+
+    import curator.cli
+
+    return CliRunner().invoke(curator.cli.main, list(args))
+
+
+def test_fix_uses_and_keeps_lint_s_cache_over_the_whole_library(tmp_path, monkeypatch):
+    files = {f"IL-000{n}.yaml": incident(f"IL-000{n}") for n in range(1, 4)}
+    files["IL-0002.yaml"] = broken_layout("IL-0002")
+    root = write_library(tmp_path / "lib", files)
+    checked = checks_made(monkeypatch)
+    first = invoke("fix", "--check", "--root", str(root))
+    assert first.exit_code == 1 and sorted(checked) == sorted(files)
+    checked.clear()
+    again = invoke("fix", "--check", "--root", str(root))  # answered by the cache it kept
+    assert (again.exit_code, again.output, checked) == (1, first.output, [])
+    assert lint(Library.at(root), cache=True) != [] and checked == []  # lint's own cache
+    afresh = invoke("fix", "--check", "--no-cache", "--root", str(root))
+    assert (afresh.exit_code, afresh.output) == (1, first.output)
+    assert sorted(checked) == sorted(files)
+    checked.clear()
+    named = invoke("fix", "--check", "--root", str(root), str(root / "incidents" / "IL-0003.yaml"))
+    assert (named.exit_code, checked) == (0, ["IL-0003.yaml"])  # files named: checked afresh
+    assert "nothing to fix in 1 file" in named.output
+
+
+def test_fix_quiet_and_jobs(generated, tmp_path):
+    root = tmp_path / "lib"
+    shutil.copytree(generated, root)
+    runs = [
+        run_curator("fix", "--check", "--no-cache", "--root", str(root), *jobs)
+        for jobs in (["-j", "1"], ["--jobs", "2"])
+    ]
+    assert runs[0].code == runs[1].code == 1
+    assert runs[0].out == runs[1].out and runs[0].err == runs[1].err
+    # Each fixable rule's defect is mended, but the tab, which is in a value.
+    made = {line.split(": ")[1].split()[0] for line in runs[0].out.splitlines()}
+    assert made == FIXED_CODES - {"IL601"} and "IL601 not fixed" in runs[0].err
+    assert runs[0].err.endswith(
+        "7 changes in 7 files would be made; nothing written; 7 could not be fixed\n"
+    )
+    quiet = run_curator("fix", "--check", "--quiet", "--root", str(root))
+    assert (quiet.code, quiet.out) == (1, runs[0].out)
+    assert "would be made" not in quiet.err and "cannot fix" in quiet.err
+    refused = run_curator("fix", "--root", str(root), "-j", "0")
+    assert refused.code == 2 and "-j" in refused.err
