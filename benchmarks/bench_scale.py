@@ -23,8 +23,8 @@ Commands (`--only` picks some):
   lint-10-changed and lint-10-moved (ten files edited before each run: a comment added at
   the end, or at the top so that every line moves), lint-10-added (ten new incidents, as
   a pull request adds them: the cross-file rules must read every summary again);
-- fmt-check and export, each cold (empty cache) and warm (nothing changed), and similar
-  (which runs benchmarks/bench_similar.py).
+- fmt-check, fix-check (`curator fix --check`) and export, each cold (empty cache) and
+  warm (nothing changed), and similar (which runs benchmarks/bench_similar.py).
 """
 
 from __future__ import annotations
@@ -63,6 +63,8 @@ COMMANDS = (
     "lint-10-added",
     "fmt-check",
     "fmt-check-warm",
+    "fix-check",
+    "fix-check-warm",
     "export",
     "export-warm",
     "similar",
@@ -355,6 +357,7 @@ def run_size(size: int, args: argparse.Namespace) -> dict[str, list[Sample]]:
     # unchanged files from; warm: both as the previous run left them.
     cached_commands = (
         ("fmt-check", curator("fmt", "--check", "--root", str(root)), root, ()),
+        ("fix-check", curator("fix", "--check", "--root", str(root)), root, ()),
         ("export", export, clean, (out,)),
     )
     for name, command, where, outputs in cached_commands:
@@ -414,6 +417,8 @@ LABELS = {
     "lint-10-added": "`curator lint`, 10 files added",
     "fmt-check": "`curator fmt --check`, cold (empty cache)",
     "fmt-check-warm": "`curator fmt --check`, warm",
+    "fix-check": "`curator fix --check`, cold (empty cache)",
+    "fix-check-warm": "`curator fix --check`, warm",
     "export": "`curator export`, cold (defect-free copy, no cache, no earlier export)",
     "export-warm": "`curator export`, warm (cache and earlier export in place)",
 }
