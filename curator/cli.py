@@ -84,6 +84,16 @@ def quiet_option(help: str) -> Callable[[F], F]:
     return click.option("-q", "--quiet", is_flag=True, help=help)
 
 
+def no_cache_option(what: str) -> Callable[[F], F]:
+    """`--no-cache`: the commands that keep results in `.curator-cache/` can do without."""
+    return click.option(
+        "--no-cache",
+        is_flag=True,
+        help=f"{what} every file afresh; neither read nor write .curator-cache/ (it is safe to "
+        "delete at any time).",
+    )
+
+
 def jobs_option(command: F) -> F:
     """`-j/--jobs`: the commands that handle every file of a large library use one worker
     process per CPU unless told otherwise (a shared CI runner, say)."""
@@ -124,12 +134,7 @@ def main() -> None:
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True)
 @click.option("--quiet", "-q", is_flag=True, help="Print findings only, no summary line.")
 @click.option("--release", is_flag=True, help="Check as for a release: placeholder ids are errors.")
-@click.option(
-    "--no-cache",
-    is_flag=True,
-    help="Check every file afresh; neither read nor write .curator-cache/ (it is safe to "
-    "delete at any time).",
-)
+@no_cache_option("Check")
 @jobs_option
 def lint_command(
     paths: tuple[Path, ...],
@@ -225,12 +230,7 @@ def rules_command(fmt: str) -> None:
     callback=lambda ctx, param, value: _web_address(value),
     help="The website the feed links to: incident pages are <base>incidents/<id>/.",
 )
-@click.option(
-    "--no-cache",
-    is_flag=True,
-    help="Lint and read every file afresh; neither read nor write .curator-cache/ (it is "
-    "safe to delete at any time).",
-)
+@no_cache_option("Lint and read")
 @quiet_option("No progress line and no closing summary.")
 @jobs_option
 def export_command(
@@ -372,12 +372,7 @@ def _plural(count: int, word: str) -> str:
 @root_option
 @click.option("--check", is_flag=True, help="Change nothing; list the files that would change.")
 @click.option("--diff", "show_diff", is_flag=True, help="Change nothing; print unified diffs.")
-@click.option(
-    "--no-cache",
-    is_flag=True,
-    help="Render every file afresh; neither read nor write .curator-cache/ (it is safe to "
-    "delete at any time).",
-)
+@no_cache_option("Render")
 @quiet_option("No progress line and no closing summary.")
 @jobs_option
 def fmt_command(
@@ -443,12 +438,7 @@ def _not_incident_files(findings: list[Finding], verb: str) -> None:
     is_flag=True,
     help="Change nothing; print unified diffs (the changes are listed on standard error).",
 )
-@click.option(
-    "--no-cache",
-    is_flag=True,
-    help="Check every file afresh; neither read nor write .curator-cache/ (it is safe to "
-    "delete at any time).",
-)
+@no_cache_option("Check")
 @quiet_option("No progress line and no closing summary.")
 @jobs_option
 def fix_command(
