@@ -65,7 +65,8 @@ def number_of(incident_id: str) -> int | None:
 
 def plan(library: Library, reserved: Iterable[int] = ()) -> Plan:
     """What `assign` would do; reads everything, writes nothing."""
-    files: dict[Path, tuple[bytes, Any]] = {}
+    ids: dict[Path, str | None] = {}  # the id of every file read
+    files: dict[Path, tuple[bytes, Any]] = {}  # bytes and values of those that may be rewritten
     problems: list[str] = []
     id_positions: dict[Path, Position] = {}
     occupied: set[str] = set()  # names of entries that hold no incident, yet are taken
@@ -88,12 +89,13 @@ def plan(library: Library, reserved: Iterable[int] = ()) -> Plan:
             problems.append(f"{_at(path, problem.position)}: cannot be read ({problem.message})")
         if loaded.document is not None:
             id_positions[path] = loaded.document.position(("id",))
-        files[path] = (raw, loaded.data)
+        ids[path] = _id(loaded.data)
+        if may_name_a_placeholder(raw):
+            files[path] = (raw, loaded.data)
     taken = set(reserved) | {n for n in map(number_of, occupied) if n is not None}
     placeholders: dict[str, Path] = {}
-    for path, (_, data) in files.items():
-        taken |= {n for n in (number_of(path.stem), number_of(_id(data) or "")) if n is not None}
-        incident_id = _id(data)
+    for path, incident_id in ids.items():
+        taken |= {n for n in (number_of(path.stem), number_of(incident_id or "")) if n is not None}
         if incident_id is None or not is_placeholder(incident_id):
             continue
         where = _at(path, id_positions.get(path, START))
@@ -115,6 +117,14 @@ def plan(library: Library, reserved: Iterable[int] = ()) -> Plan:
         )
     _plan_rewrites(result, files)
     return result
+
+
+def may_name_a_placeholder(raw: bytes) -> bool:
+    """Whether a file's bytes may hold a placeholder id (its own, or a reference): as
+    written, or spelt with an escape of a double-quoted text (`"IL\\x2dNEW-a"`), which
+    holds a backslash. A file that holds neither names none, and is never rewritten: its
+    bytes and values are not kept (those of 100,000 files took 1.1 GB)."""
+    return b"IL-NEW-" in raw or b"\\" in raw
 
 
 def _at(path: Path, position: Position) -> str:
