@@ -9,6 +9,7 @@ its children. Withdrawn incidents are left out (they repeat another incident).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -111,15 +112,18 @@ def search(
     names = entities(query)
     cols = index.entity_columns(names)
     named = index.shared_rarity(cols) > 0 if len(cols) else np.zeros(n, dtype=bool)
+    carries = _Lineage(taxonomy).carries
     rows = [
         row
         for row, record in enumerate(index.records)
-        if record.status != "withdrawn" and _passes(taxonomy, record.facets, filters)
+        if record.status != "withdrawn" and _passes(carries, record.facets, filters)
     ]
-    scored = []
+    # Every match is scored and counted; the reasons are written for those shown only
+    # (for 100,000 incidents, writing them all took most of a search).
+    scored: list[tuple[float, str, int, list[Recognised]]] = []
     for row in rows:
         record = index.records[row]
-        carried = [r for r in recognised if _carries(taxonomy, record.facets, r.dimension, r.term)]
+        carried = [r for r in recognised if carries(record.facets, r.dimension, r.term)]
         text = min(1.0, float(cosine[row]) / TEXT_FULL)
         coverage = len(carried) / len(recognised) if recognised else 0.0
         score = 1.0 - (1.0 - text) * (1.0 - TERM_WEIGHT * coverage) * (
@@ -127,28 +131,51 @@ def search(
         )
         if score < MIN_SCORE and query.strip():
             continue
-        reasons = [f"carries {r.term} ({r.label})" for r in carried]
-        shared = names & index.entities_of(row)
-        if shared:
-            reasons.append("mentions " + ", ".join(sorted(shared)))
-        reasons.append(f"text similarity {cosine[row]:.2f}")
-        scored.append(Result(record.id, record.title, record.path, round(score, 3), reasons))
-    scored.sort(key=lambda r: (-r.score, r.id))
+        scored.append((-round(score, 3), record.id, row, carried))
+    scored.sort(key=lambda match: match[:3])  # (the row: in the library's order on a tie)
     report.total = len(scored)
-    report.results = scored[:top]
+    report.results = [
+        _result(index, names, float(cosine[row]), row, -score, carried)
+        for score, _, row, carried in scored[:top]
+    ]
     return report
 
 
-def _carries(
-    taxonomy: Taxonomy, facets: dict[str, tuple[str, ...]], dimension: str, term: str
-) -> bool:
-    return any(
-        own == term or term in taxonomy.ancestors(dimension, own)
-        for own in facets.get(dimension, ())
-    )
+def _result(
+    index: Index, names: set[str], cosine: float, row: int, score: float, carried: list[Recognised]
+) -> Result:
+    record = index.records[row]
+    reasons = [f"carries {r.term} ({r.label})" for r in carried]
+    shared = names & index.entities_of(row)
+    if shared:
+        reasons.append("mentions " + ", ".join(sorted(shared)))
+    reasons.append(f"text similarity {cosine:.2f}")
+    return Result(record.id, record.title, record.path, score, reasons)
+
+
+class _Lineage:
+    """Whether facets carry a term, or one of its children: each facet's ancestors worked
+    out once a search, not again for each incident."""
+
+    def __init__(self, taxonomy: Taxonomy) -> None:
+        self.taxonomy = taxonomy
+        self.lines: dict[tuple[str, str], frozenset[str]] = {}
+
+    def carries(self, facets: dict[str, tuple[str, ...]], dimension: str, term: str) -> bool:
+        return any(term in self._line(dimension, own) for own in facets.get(dimension, ()))
+
+    def _line(self, dimension: str, term: str) -> frozenset[str]:
+        """The term and its ancestors."""
+        line = self.lines.get((dimension, term))
+        if line is None:
+            line = frozenset([term, *self.taxonomy.ancestors(dimension, term)])
+            self.lines[(dimension, term)] = line
+        return line
 
 
 def _passes(
-    taxonomy: Taxonomy, facets: dict[str, tuple[str, ...]], filters: dict[str, list[str]]
+    carries: Callable[[dict[str, tuple[str, ...]], str, str], bool],
+    facets: dict[str, tuple[str, ...]],
+    filters: dict[str, list[str]],
 ) -> bool:
-    return all(_carries(taxonomy, facets, d, t) for d, terms in filters.items() for t in terms)
+    return all(carries(facets, d, t) for d, terms in filters.items() for t in terms)
