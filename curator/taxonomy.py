@@ -41,6 +41,10 @@ class Taxonomy:
     _hints: dict[tuple[str, str], list[str]] = field(
         default_factory=dict, repr=False, compare=False
     )
+    # lineage's answers: a search asks for each facet of each incident.
+    _lines: dict[tuple[str, str], frozenset[str]] = field(
+        default_factory=dict, repr=False, compare=False
+    )
 
     def term(self, dimension: str, term_id: str) -> Term | None:
         return self.terms.get(dimension, {}).get(term_id)
@@ -66,6 +70,14 @@ class Taxonomy:
             seen.add(term.parent)
             yield term.parent
             term = self.term(dimension, term.parent)
+
+    def lineage(self, dimension: str, term_id: str) -> frozenset[str]:
+        """The term and its ancestors: the terms an incident carrying it carries too."""
+        line = self._lines.get((dimension, term_id))
+        if line is None:
+            line = frozenset([term_id, *self.ancestors(dimension, term_id)])
+            self._lines[(dimension, term_id)] = line
+        return line
 
     def names(self, dimension: str) -> dict[str, str]:
         """Folded id, labels and aliases → term id, for one dimension (built once)."""

@@ -17,6 +17,11 @@ def test_did_you_mean_uses_ids_labels_and_aliases():
 def test_hierarchy():
     assert "cni" in TAXONOMY.ancestors("components", "cilium")
     assert "shared-network-filesystem" in TAXONOMY.ancestors("components", "weka")
+    # A term carries its ancestors: the search's filters and coverage ask for this.
+    lineage = TAXONOMY.lineage("components", "ufm")
+    assert lineage == {"ufm", *TAXONOMY.ancestors("components", "ufm")}
+    assert {"infiniband", "rdma-network"} <= lineage
+    assert TAXONOMY.lineage("components", "no-such-term") == {"no-such-term"}
 
 
 def test_fold_ignores_case_width_and_separators():

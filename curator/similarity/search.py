@@ -9,7 +9,6 @@ its children. Withdrawn incidents are left out (they repeat another incident).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -112,18 +111,17 @@ def search(
     names = entities(query)
     cols = index.entity_columns(names)
     named = index.shared_rarity(cols) > 0 if len(cols) else np.zeros(n, dtype=bool)
-    carries = _Lineage(taxonomy).carries
     rows = [
         row
         for row, record in enumerate(index.records)
-        if record.status != "withdrawn" and _passes(carries, record.facets, filters)
+        if record.status != "withdrawn" and _passes(taxonomy, record.facets, filters)
     ]
     # Every match is scored and counted; the reasons are written for those shown only
     # (a two-word query matched 30-40,000 of 100,000 synthetic incidents).
     scored: list[tuple[float, str, int, list[Recognised]]] = []
     for row in rows:
         record = index.records[row]
-        carried = [r for r in recognised if carries(record.facets, r.dimension, r.term)]
+        carried = [r for r in recognised if _carries(taxonomy, record.facets, r.dimension, r.term)]
         text = min(1.0, float(cosine[row]) / TEXT_FULL)
         coverage = len(carried) / len(recognised) if recognised else 0.0
         score = 1.0 - (1.0 - text) * (1.0 - TERM_WEIGHT * coverage) * (
@@ -153,29 +151,13 @@ def _result(
     return Result(record.id, record.title, record.path, score, reasons)
 
 
-class _Lineage:
-    """Whether facets carry a term, or one of its children: each facet's ancestors worked
-    out once a search, not again for each incident."""
-
-    def __init__(self, taxonomy: Taxonomy) -> None:
-        self.taxonomy = taxonomy
-        self.lines: dict[tuple[str, str], frozenset[str]] = {}
-
-    def carries(self, facets: dict[str, tuple[str, ...]], dimension: str, term: str) -> bool:
-        return any(term in self._line(dimension, own) for own in facets.get(dimension, ()))
-
-    def _line(self, dimension: str, term: str) -> frozenset[str]:
-        """The term and its ancestors."""
-        line = self.lines.get((dimension, term))
-        if line is None:
-            line = frozenset([term, *self.taxonomy.ancestors(dimension, term)])
-            self.lines[(dimension, term)] = line
-        return line
+def _carries(
+    taxonomy: Taxonomy, facets: dict[str, tuple[str, ...]], dimension: str, term: str
+) -> bool:
+    return any(term in taxonomy.lineage(dimension, own) for own in facets.get(dimension, ()))
 
 
 def _passes(
-    carries: Callable[[dict[str, tuple[str, ...]], str, str], bool],
-    facets: dict[str, tuple[str, ...]],
-    filters: dict[str, list[str]],
+    taxonomy: Taxonomy, facets: dict[str, tuple[str, ...]], filters: dict[str, list[str]]
 ) -> bool:
-    return all(carries(facets, d, t) for d, terms in filters.items() for t in terms)
+    return all(_carries(taxonomy, facets, d, t) for d, terms in filters.items() for t in terms)
