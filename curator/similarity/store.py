@@ -6,7 +6,9 @@ own identity is part of the context (a cache folder committed to git or copied f
 elsewhere is never read), and only the few most recently used contexts are kept.
 - Keyed by content: the key hashes every incident file's name and bytes, the index format
   and curator's code (`lint_cache.code_context`: its source and the versions of what it
-  runs on), so a cached index is never stale — any change gives a new folder.
+  runs on), so a cached index is never stale — any change gives a new folder. The bytes'
+  digests are remembered under the files' settled stats (curator/file_digests.py), so a
+  run where nothing changed reads no incident file.
 - Safe to delete at any time: a missing or unreadable file is rebuilt.
 - Safe under concurrent runs: each writer writes its own temporary file in the same folder
   and renames it into place (atomic on POSIX and Windows); readers see a whole file or none.
@@ -29,9 +31,10 @@ import numpy as np
 
 from curator import __version__
 from curator.cache import UNDECODABLE, Store
+from curator.file_digests import FileDigests
 from curator.library import Library
 from curator.lint_cache import code_context
-from curator.regular import NotRegular, open_regular, read_regular
+from curator.regular import open_regular
 from curator.similarity.index import N_BUCKETS, Index, Postings, Progress, build
 from curator.similarity.records import Record, only_texts
 
@@ -54,21 +57,15 @@ def index_path(library: Library) -> Path | None:
 
 def library_key(library: Library) -> str:
     digest = hashlib.sha256(f"similarity-index:{FORMAT}:{__version__}".encode())
-    for path in library.incident_paths():
+    # Anything in incidents/ that is not a regular file (a FIFO, a link to a device) is
+    # not read (`FileDigests.digest`), and `build` skips it too.
+    digests = FileDigests.open(library)
+    folder = f"{library.incidents_dir}{os.sep}"
+    for name in library.incident_names():
         # fsencode: a file name need not be UTF-8 (it is then a finding of lint's, not a crash)
-        digest.update(os.fsencode(path.name) + b"\0" + _content_digest(path))
+        digest.update(os.fsencode(name) + b"\0" + digests.digest(folder + name))
+    digests.save()
     return digest.hexdigest()[:32]
-
-
-def _content_digest(path: Path) -> bytes:
-    """The SHA-256 of a regular file's bytes. Anything else in incidents/ (a FIFO, a link to
-    a device) is not read (`read_regular`), and `build` skips it too."""
-    try:
-        return hashlib.sha256(read_regular(path)).digest()
-    except NotRegular:
-        return b"not a regular file"
-    except OSError:
-        return b"unreadable"
 
 
 def load_index(library: Library, use_cache: bool = True, progress: Progress | None = None) -> Index:
