@@ -178,26 +178,40 @@ def _fits(field: str, value: Any) -> bool:
 
 
 def record_mutations(arrays: dict[str, np.ndarray]) -> Iterator[Mutation]:
-    """`records` as valid JSON of another shape: a record fewer or more, not a list, and
-    each field of a record of a wrong type or missing."""
-    records = _json(arrays["records"])
-    yield "records one fewer", _encoded(records[:-1])
-    yield "records one more", _encoded([*records, records[0]])
-    yield "records an object", _encoded({"records": records})
-    yield "a record not an object", _encoded([["IL-0001"], *records[1:]])
+    """`records` (a column per field, and per dimension under "facets") as valid JSON of
+    another shape: not an object of columns, and each column missing, not a list, a value
+    fewer or more than the others, or the first record's value of a wrong type."""
+    columns = _json(arrays["records"])
+    yield "records a list", _encoded([columns])
     yield "records nested too deep", TOO_DEEP
-    for field in records[0]:
-        for value in (*WRONG_VALUES, {"causes": "text"}):
-            if _fits(field, value):
-                continue  # a change of value, which no check can tell
-            changed = [{**records[0], field: value}, *records[1:]]
-            yield f"record {field} = {value!r}", _encoded(changed)
-        missing = [{k: v for k, v in records[0].items() if k != field}, *records[1:]]
-        yield f"record without {field}", _encoded(missing)
+    yield "records without facets", _encoded({k: v for k, v in columns.items() if k != "facets"})
+    yield "facets a list", _encoded({**columns, "facets": list(columns["facets"].values())})
+    for field in columns:
+        if field != "facets":
+            for label, changed in _column_mutations(field, field, columns):
+                yield label, _encoded(changed)
+    facets = columns["facets"]
+    assert len(facets) == 4  # every dimension has its column
+    for dimension in facets:
+        for label, changed in _column_mutations("urls", f"facets.{dimension}", facets):
+            yield label, _encoded({**columns, "facets": changed})
+
+
+def _column_mutations(kind: str, name: str, columns: dict[str, Any]) -> Iterator[Mutation]:
+    """`columns` with its column `name` (holding values of a record's field `kind`) changed."""
+    key = name.rpartition(".")[2]
+    column = columns[key]
+    yield f"{name} missing", {k: v for k, v in columns.items() if k != key}
+    yield f"{name} not a list", {**columns, key: dict(enumerate(column))}
+    yield f"{name} one value fewer", {**columns, key: column[:-1]}
+    yield f"{name} one value more", {**columns, key: [*column, column[0]]}
+    for value in (*WRONG_VALUES, {"causes": "text"}):
+        if not _fits(kind, value):  # (else a change of value, which no check can tell)
+            yield f"{name}[0] = {value!r}", {**columns, key: [value, *column[1:]]}
 
 
 def _index_cases() -> list[str]:
-    """The arrays the index is stored as (format 4), as test ids."""
+    """The arrays the index is stored as (format 5), as test ids."""
     return [
         "meta",
         "records",

@@ -15,6 +15,7 @@ import pytest
 from conftest import REPO, run_curator, write_library
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from synthetic import synthetic_library
 
 from curator.library import Library
 from curator.load_canonical import read_canonical
@@ -507,6 +508,22 @@ def test_a_cached_index_is_never_read_by_another_numpy_or_format(
     before = store.index_path(library)
     monkeypatch.setattr(where, name, f"{getattr(where, name)} changed")
     assert store.index_path(library) not in (before, None)
+
+
+def test_a_cached_index_reads_back_every_record_as_built(tmp_path):
+    root, _ = synthetic_library(tmp_path / "lib", count=200, defects_per_rule=0)
+    built = build(Library.at(root))
+    path = tmp_path / "index.npz"
+    assert store.write(built, path)
+    again = store.read(path)
+    assert again is not None
+    assert again.records == built.records  # every field but the text, which is not kept
+    assert [r.facets for r in again.records] == [r.facets for r in built.records]
+    # The synthetic library has all of what a record can hold, somewhere.
+    assert any(r.duplicate_of for r in built.records)
+    assert any(r.settled for r in built.records)
+    assert any(r.urls for r in built.records) and any(r.organizations for r in built.records)
+    assert all(r.occurred for r in built.records)
 
 
 def test_index_is_cached_by_content_and_rebuilt_when_anything_changes(tmp_path):

@@ -36,9 +36,9 @@ from curator.library import Library
 from curator.lint_cache import code_context
 from curator.regular import open_regular
 from curator.similarity.index import N_BUCKETS, Index, Postings, Progress, build
-from curator.similarity.records import Record, only_texts
+from curator.similarity.records import Record, only_texts, records_from_json, records_to_json
 
-FORMAT = 4  # 4: idf and the text postings' column starts stored sparse
+FORMAT = 5  # 4: idf and the text postings' column starts stored sparse; 5: records as columns
 INDEX_FILE = "index.npz"
 
 
@@ -92,7 +92,7 @@ def read(path: Path) -> Index | None:
             if not _is_meta(meta):
                 return None
             # The records first: their JSON is let go before the other arrays are read.
-            records = [Record.from_json(r) for r in _json(_array(archive, "records"))]
+            records = records_from_json(_json(_array(archive, "records")))
             arrays = {name: _array(archive, name) for name in _ARRAYS if name not in _JSON}
         if not _consistent(arrays, len(records), len(meta["entity_names"])):
             return None
@@ -141,10 +141,9 @@ def _index(arrays: dict[str, np.ndarray], records: list[Record], meta: dict[str,
 def write(index: Index, path: Path) -> bool:
     """Write atomically; False (and nothing left behind) if the folder is not writable."""
     meta = {"format": FORMAT, "entity_names": index.entity_names, "skipped": index.skipped}
-    # A JSON list made one record at a time: 100k records as one list of dicts would
-    # briefly cost hundreds of megabytes.
-    listed = ",".join(json.dumps(r.to_json(), ensure_ascii=False) for r in index.records)
-    records = np.frombuffer(f"[{listed}]".encode("utf-8", UNDECODABLE), np.uint8)
+    # (Columns of the records' own values: no second copy of them is made to be written.)
+    listed = json.dumps(records_to_json(index.records), ensure_ascii=False)
+    records = np.frombuffer(listed.encode("utf-8", UNDECODABLE), np.uint8)
     del listed
     encoded = np.frombuffer(
         json.dumps(meta, ensure_ascii=False).encode("utf-8", UNDECODABLE), np.uint8
