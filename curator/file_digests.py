@@ -1,8 +1,9 @@
 """The SHA-256 of each incident file's bytes, remembered between runs under its stat.
 
 The similarity index is kept under a key made of every file's content
-(`curator.similarity.store.library_key`); hashing the 100,000 files of a large library
-for it took ≈2.5 s of every `curator search`, `suggest` or `similar`. So the digests are
+(`curator.similarity.store.library_key`), and `curator fmt` keeps its verdicts under each
+file's digest (`curator.fmt`); reading and hashing the 100,000 files of a large library
+took 3 s of every `curator search`, `suggest`, `similar` and `fmt`. So the digests are
 kept in the "file-digests" store of `curator.cache`, one entry per file under its path
 relative to the library root, `["size:mtime:ctime:inode", "sha256 hex"]`, and a file
 whose stat is the one recorded is not read again.
@@ -43,44 +44,58 @@ class FileDigests:
         self.seen: set[str] = set()
 
     @classmethod
-    def open(cls, library: Library, use_cache: bool = True) -> FileDigests:
+    def open(cls, library: Library, use_cache: bool = True, every_file: bool = True) -> FileDigests:
+        """The digests kept for `library`; `every_file`: for a run that asks about (nearly)
+        every file, which reads them all at once (else each shard as it is needed)."""
         if not use_cache:
             return cls(library.root, None)
         store = Store.open(library.root, KIND, _CONTEXT)
         if not store.enabled:
             return cls(library.root, None)
-        store.read_all()  # every file of the library is asked about
+        if every_file:
+            store.read_all()
         return cls(library.root, store)
 
     def digest(self, name: str) -> bytes:
         """The SHA-256 of the bytes of the regular file at the path `name` (a link is not
         followed); `NOT_REGULAR` or `UNREADABLE` for anything else. (A path as text: made
         into a `Path` only to be read, as making 100,000 of them cost more than the rest.)"""
+        return self.read(name)[1]
+
+    def read(self, name: str) -> tuple[bytes | None, bytes]:
+        """The bytes of the file at `name` if they had to be read (None when its stat
+        vouched for a digest kept earlier, or it is no readable regular file), and its
+        digest as `digest` gives it."""
         try:
             st = os.lstat(name)
         except OSError:
-            return UNREADABLE
+            return None, UNREADABLE
         if not stat.S_ISREG(st.st_mode):
-            return NOT_REGULAR
-        if self.store is None:
-            return _hash(Path(name))
+            return None, NOT_REGULAR
         key = name[len(self.prefix) :] if name.startswith(self.prefix) else name
-        self.seen.add(key)
-        known = f"{st.st_size}:{st.st_mtime_ns}:{st.st_ctime_ns}:{st.st_ino}"
-        kept = _kept_digest(self.store.get(key), known)
-        if kept is not None:
-            return kept
-        digest = _hash(Path(name))
-        settled = settled_stat(st)
-        if settled is not None and len(digest) == 32:
-            self.store.put(key, [settled, digest.hex()])
-        return digest
-
-    def save(self) -> None:
-        """Write what changed, without the entries of files not asked about this run
-        (deleted or renamed since)."""
         if self.store is not None:
-            self.store.save(keep=self.seen)
+            self.seen.add(key)
+            known = f"{st.st_size}:{st.st_mtime_ns}:{st.st_ctime_ns}:{st.st_ino}"
+            kept = _kept_digest(self.store.get(key), known)
+            if kept is not None:
+                return None, kept
+        try:
+            content = read_regular(Path(name))
+        except NotRegular:
+            return None, NOT_REGULAR
+        except OSError:
+            return None, UNREADABLE
+        digest = hashlib.sha256(content).digest()
+        settled = settled_stat(st)
+        if self.store is not None and settled is not None:
+            self.store.put(key, [settled, digest.hex()])
+        return content, digest
+
+    def save(self, prune: bool = True) -> None:
+        """Write what changed; with `prune`, for a run that asked about every file of the
+        library, without the entries of files not asked about (deleted or renamed since)."""
+        if self.store is not None:
+            self.store.save(keep=self.seen if prune else None)
 
 
 def _kept_digest(entry: Any, known: str) -> bytes | None:
@@ -92,12 +107,3 @@ def _kept_digest(entry: Any, known: str) -> bytes | None:
     except (TypeError, ValueError):
         return None
     return digest if len(digest) == 32 else None
-
-
-def _hash(path: Path) -> bytes:
-    try:
-        return hashlib.sha256(read_regular(path)).digest()
-    except NotRegular:
-        return NOT_REGULAR
-    except OSError:
-        return UNREADABLE

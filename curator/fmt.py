@@ -5,7 +5,9 @@ almost every file of a library is already canonical. So a file is first given to
 `curator.write.fastcheck`, which proves in ~0.1 ms that most canonical files are canonical
 (and answers "don't know" for the rest, which are rendered). With a cache (what the CLI
 does), the verdict "these bytes are canonical" is also kept by the SHA-256 of the bytes
-(`curator.write.verdicts`), and an unchanged file costs a read and a hash.
+(`curator.write.verdicts`), and an unchanged file costs a read and a hash — or only a
+`stat`, when it has not changed since its digest was kept (`curator.file_digests`) and
+its bytes are not wanted (`curator fmt` keeps only those of the files that change).
 
 Memory: the main process reads each file, looks its verdict up, and hands the bytes of the
 files still to check to worker processes as it goes; it keeps the bytes of the files that
@@ -24,6 +26,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 
+from curator.cache import SHARDS
+from curator.file_digests import FileDigests
 from curator.findings import Finding
 from curator.library import Library
 from curator.lint import display_path, display_paths, expand
@@ -170,6 +174,8 @@ def format_files(
     finally:  # an interrupted run keeps the verdicts it found
         if run.verdicts is not None:
             run.verdicts.save()
+        if run.digests is not None:
+            run.digests.save(prune=False)  # (`paths` may be a few of the library's files)
     results = run.results()
     if write:
         for result in results:
@@ -192,8 +198,16 @@ class _Run:
         keep_unchanged: bool,
     ) -> None:
         self.paths = paths
-        self.displays = display_paths([os.path.abspath(path) for path in paths], cwd)
+        self.absolute = [os.path.abspath(path) for path in paths]
+        self.displays = display_paths(self.absolute, cwd)
         self.verdicts = Verdicts.open(cache) if cache is not None else None
+        # With verdicts kept and unchanged files' bytes not wanted, a file whose stat
+        # vouches for a digest kept earlier is not even read (`curator.file_digests`).
+        self.digests = (
+            FileDigests.open(cache, every_file=len(paths) >= SHARDS)
+            if cache is not None and not keep_unchanged
+            else None
+        )
         self.progress = progress
         self.keep_unchanged = keep_unchanged
         self.slots: list[Formatted | None] = [None] * len(paths)
@@ -205,18 +219,30 @@ class _Run:
         are settled on the way."""
         for index, path in enumerate(self.paths):
             try:
-                before = read_regular(path)
+                before, digest = self._known(index)
+                if self.verdicts is not None and digest and self.verdicts.canonical(digest):
+                    self._settle(index, before or b"", None)
+                    continue
+                if before is None:  # (its verdict unknown: read now, and hashed again)
+                    before, digest = self._read(path)
             except OSError as exc:  # unreadable, or no longer a regular file: left alone
                 self._settle(index, b"", unreadable(exc))
                 continue
-            digest = None
-            if self.verdicts is not None:
-                digest = hashlib.sha256(before).hexdigest()
-                if self.verdicts.canonical(digest):
-                    self._settle(index, before, None)
-                    continue
             self.pending[index] = (before, digest)
             yield index, before
+
+    def _known(self, index: int) -> tuple[bytes | None, str | None]:
+        """The file's bytes (None if its stat vouched for a digest kept earlier) and its
+        digest (None if verdicts are not kept); an OSError if it cannot be read."""
+        if self.digests is not None:
+            before, digest = self.digests.read(self.absolute[index])
+            if len(digest) == 32:  # (else no regular file: `_read` says why)
+                return before, digest.hex()
+        return self._read(self.paths[index])
+
+    def _read(self, path: Path) -> tuple[bytes, str | None]:
+        before = read_regular(path)
+        return before, hashlib.sha256(before).hexdigest() if self.verdicts is not None else None
 
     def finish(self, index: int, outcome: Outcome) -> None:
         before, digest = self.pending.pop(index)

@@ -24,7 +24,7 @@ from conftest import REPO, run_curator, typed_like_other_tools, write_library
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from curator import fmt
+from curator import file_digests, fmt, lint_cache
 from curator.fmt import Formatted, format_file, format_files
 from curator.library import Library
 from curator.load import MAX_BYTES, Position, load_bytes
@@ -655,7 +655,8 @@ def test_check_keeps_verdicts_unless_told_not_to(messy_library):
         assert run.code == 1
         assert run.out == f"would reformat {Path('incidents', 'IL-0001.yaml')}\n"
         assert "1 file would be reformatted, 1 unchanged" in run.err
-    assert [p.name.split("-")[0] for p in cache.iterdir() if p.is_dir()] == ["fmt"]
+    kinds = sorted(p.name.rsplit("-", 1)[0] for p in cache.iterdir() if p.is_dir())
+    assert kinds == ["file-digests", "fmt"]  # (each file's digest, kept under its stat)
 
 
 def test_canonical_files_are_proven_so_without_a_render(tmp_path, monkeypatch):
@@ -691,6 +692,40 @@ def test_a_fast_verdict_is_kept_like_a_rendered_one(messy_library, monkeypatch):
     [messy, canonical] = format_files(paths, write=False, cache=library)
     assert asked == [MESSY.encode("utf-8")]  # IL-0002's verdict was kept
     assert messy.changed and not canonical.changed
+
+
+def files_read(monkeypatch: pytest.MonkeyPatch, *modules: Any) -> list[str]:
+    """The names of the files that `modules` read (by `read_regular`), from now on."""
+    read: list[str] = []
+
+    def spying_on(real: Any) -> Any:
+        return lambda path: read.append(path.name) or real(path)
+
+    for module in modules:
+        monkeypatch.setattr(module, "read_regular", spying_on(module.read_regular))
+    return read
+
+
+def test_an_unchanged_canonical_file_costs_a_stat_once_its_verdict_is_kept(
+    messy_library, monkeypatch
+):
+    monkeypatch.setattr(lint_cache, "SETTLED_NS", 0)  # every file is settled once written
+    library = Library.at(messy_library)
+    paths = sorted((messy_library / "incidents").glob("*.yaml"))
+    first = outcome(format_files(paths, write=False, cache=library, keep_unchanged=False))
+    read = files_read(monkeypatch, fmt, file_digests)
+    assert outcome(format_files(paths, write=False, cache=library, keep_unchanged=False)) == first
+    assert read == ["IL-0001.yaml"]  # MESSY: its bytes are shown; IL-0002 was not read
+    canonical = paths[1]
+    moved = canonical.read_text(encoding="utf-8").replace("  - nccl", "  -   nccl")
+    canonical.write_text(moved, encoding="utf-8")  # same values, no longer canonical
+    read.clear()
+    [_, result] = format_files(paths, write=False, cache=library, keep_unchanged=False)
+    assert result.changed and result.after == incident("IL-0002").encode("utf-8")
+    assert read == ["IL-0001.yaml", "IL-0002.yaml"]
+    read.clear()
+    kept = format_files(paths, write=False, cache=library)  # bytes wanted: every file read
+    assert sorted(read) == ["IL-0001.yaml", "IL-0002.yaml"] and kept[1].before == moved.encode()
 
 
 def test_the_bytes_of_unchanged_files_are_dropped_when_asked(tmp_path):
