@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import write_library
@@ -104,6 +105,18 @@ def test_a_touched_file_is_read_once_more_then_known_by_its_new_stat(library, re
     assert reads == ["IL-0001.yaml"]
 
 
+def plant(library: Library, path: Path, entry: Any) -> None:
+    """After a first run, `entry` kept as the digest of `path` ("STAT" in it: the file's
+    stat as curator records it)."""
+    digest_all(library)
+    st = path.lstat()
+    known = f"{st.st_size}:{st.st_mtime_ns}:{st.st_ctime_ns}:{st.st_ino}"
+    forged = [known if part == "STAT" else part for part in entry] if type(entry) is list else entry
+    kept_store = Store.open(library.root, digests_module.KIND, digests_module._CONTEXT)
+    kept_store.put(str(path.relative_to(library.root)), forged)
+    kept_store.save()
+
+
 @pytest.mark.parametrize(
     "entry",
     [
@@ -123,13 +136,7 @@ def test_a_touched_file_is_read_once_more_then_known_by_its_new_stat(library, re
 def test_an_entry_curator_does_not_write_is_a_miss(library, reads, monkeypatch, entry):
     monkeypatch.setattr(kept, "SETTLED_NS", 0)
     path = library.incidents_dir / "IL-0001.yaml"
-    digest_all(library)
-    st = path.lstat()
-    known = f"{st.st_size}:{st.st_mtime_ns}:{st.st_ctime_ns}:{st.st_ino}"
-    kept_store = Store.open(library.root, digests_module.KIND, digests_module._CONTEXT)
-    forged = [known if part == "STAT" else part for part in entry] if type(entry) is list else entry
-    kept_store.put("incidents/IL-0001.yaml", forged)
-    kept_store.save()
+    plant(library, path, entry)
     reads.clear()
     assert digest_all(library)["IL-0001.yaml"] == sha256(path)
     assert reads == ["IL-0001.yaml"]
@@ -142,12 +149,7 @@ def test_a_forged_digest_under_the_right_stat_is_believed_only_from_curators_own
     copied or committed elsewhere is not read: `tests/test_cache.py`)."""
     monkeypatch.setattr(kept, "SETTLED_NS", 0)
     path = library.incidents_dir / "IL-0001.yaml"
-    digest_all(library)
-    st = path.lstat()
-    known = f"{st.st_size}:{st.st_mtime_ns}:{st.st_ctime_ns}:{st.st_ino}"
-    kept_store = Store.open(library.root, digests_module.KIND, digests_module._CONTEXT)
-    kept_store.put("incidents/IL-0001.yaml", [known, "ab" * 32])
-    kept_store.save()
+    plant(library, path, ["STAT", "ab" * 32])
     assert digest_all(library)["IL-0001.yaml"] == bytes.fromhex("ab" * 32)
 
 
