@@ -8,6 +8,7 @@ import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 from ruamel.yaml import YAML
@@ -106,3 +107,15 @@ def write_library(root: Path, incidents: dict[str, str | bytes]) -> Path:
         else:
             target.write_text(content, encoding="utf-8")
     return root
+
+
+def files_read(monkeypatch: pytest.MonkeyPatch, *modules: Any) -> list[str]:
+    """The names of the files that `modules` read (by `read_regular`), from now on."""
+    read: list[str] = []
+
+    def spying_on(real: Any) -> Any:
+        return lambda path: read.append(path.name) or real(path)
+
+    for module in modules:
+        monkeypatch.setattr(module, "read_regular", spying_on(module.read_regular))
+    return read

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import write_library
+from conftest import files_read, write_library
 
 import curator.file_digests as digests_module
 import curator.lint_cache as kept
@@ -32,15 +32,7 @@ def library(tmp_path: Path) -> Library:
 @pytest.fixture
 def reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The names of the files whose bytes were read to be hashed."""
-    seen: list[str] = []
-    real = digests_module.read_regular
-
-    def spy(path: Path) -> bytes:
-        seen.append(path.name)
-        return real(path)
-
-    monkeypatch.setattr(digests_module, "read_regular", spy)
-    return seen
+    return files_read(monkeypatch, digests_module)
 
 
 def sha256(path: Path) -> bytes:

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 import yaml
-from conftest import REPO, run_curator, typed_like_other_tools, write_library
+from conftest import REPO, files_read, run_curator, typed_like_other_tools, write_library
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
@@ -692,18 +692,6 @@ def test_a_fast_verdict_is_kept_like_a_rendered_one(messy_library, monkeypatch):
     [messy, canonical] = format_files(paths, write=False, cache=library)
     assert asked == [MESSY.encode("utf-8")]  # IL-0002's verdict was kept
     assert messy.changed and not canonical.changed
-
-
-def files_read(monkeypatch: pytest.MonkeyPatch, *modules: Any) -> list[str]:
-    """The names of the files that `modules` read (by `read_regular`), from now on."""
-    read: list[str] = []
-
-    def spying_on(real: Any) -> Any:
-        return lambda path: read.append(path.name) or real(path)
-
-    for module in modules:
-        monkeypatch.setattr(module, "read_regular", spying_on(module.read_regular))
-    return read
 
 
 def test_an_unchanged_canonical_file_costs_a_stat_once_its_verdict_is_kept(
