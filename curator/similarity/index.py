@@ -13,19 +13,23 @@ touches only the postings of its own features:
 
 from __future__ import annotations
 
+import hashlib
 import math
 import os
+import stat
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from functools import cached_property, partial
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
-from curator.library import Library
+from curator.library import INCIDENTS, Library
+from curator.regular import read_regular
 from curator.similarity.entities import entities
-from curator.similarity.records import Record, read_record
+from curator.similarity.records import Record, parse_mapping, record_of
 from curator.similarity.text import features
 from curator.workers import prepare_worker, process_context
 
@@ -88,41 +92,74 @@ class Vector:
     weights: np.ndarray
 
 
+# A feature's count within one text, packed with its column into 32 bits (`Share.packed`):
+# the column in the high 22 bits, the count, at most COUNT_MAX, in the low 10. (A text
+# repeats no feature near 1,023 times short of a hostile file, whose weight the sublinear
+# tf, 1 + log(count), would barely raise further: 7.9 against 12.1 at 65,535.)
+COUNT_BITS = 10
+COUNT_MAX = (1 << COUNT_BITS) - 1
+
+
+class Share(NamedTuple):
+    """What the index takes from one incident file: its record (without its text), its
+    distinct feature columns with their counts, packed (see COUNT_BITS), and its entities
+    joined by newlines. Plain values, cheap to pass between processes and to keep
+    (`curator.similarity.shares`)."""
+
+    record: Record
+    packed: bytes  # uint32, little-endian: column << COUNT_BITS | count, columns ascending
+    entities: str
+
+
+def extract_file(path: Path, display: str) -> tuple[bytes, Share | None]:
+    """The SHA-256 of the bytes read (b"" if none could be) and the file's share; None
+    for a file judgement does not read (not a YAML mapping: records.py)."""
+    try:
+        raw = read_regular(path)
+    except OSError:
+        return b"", None
+    digest = hashlib.sha256(raw).digest()
+    data = parse_mapping(raw)
+    if data is None:
+        return digest, None
+    record = record_of(data, display, path.stem)
+    cols, times = np.unique(buckets(features(record.text)), return_counts=True)
+    packed = (cols.astype("<u4") << COUNT_BITS) | np.minimum(times, COUNT_MAX).astype("<u4")
+    found = "\n".join(sorted(entities(record.text)))
+    return digest, Share(replace(record, fields=_NO_FIELDS), packed.tobytes(), found)
+
+
+def extract_chunk(items: list[tuple[Path, str]]) -> list[tuple[bytes, Share | None]]:
+    return [extract_file(path, display) for path, display in items]
+
+
 @dataclass
 class Chunk:
-    """What indexing needs from a run of files, in flat arrays (cheap to pass between
-    processes): per record its number of distinct features, then all their columns and
-    counts one record after another."""
+    """The shares of a run of files in flat arrays: per record its number of distinct
+    features, then all their columns and counts, packed as in `Share.packed`, one record
+    after another."""
 
     records: list[Record]
     lengths: np.ndarray
-    cols: np.ndarray
-    counts: np.ndarray
+    packed: np.ndarray
     entities: list[str]  # per record, its entities joined by newlines (one string, not 30)
-    skipped: list[str]
 
+    @classmethod
+    def of(cls, shares: Sequence[Share]) -> Chunk:
+        return cls(
+            [share.record for share in shares],
+            np.array([len(share.packed) // 4 for share in shares], dtype=np.int64),
+            np.frombuffer(b"".join(share.packed for share in shares), dtype="<u4"),
+            [share.entities for share in shares],
+        )
 
-def extract_chunk(items: list[tuple[Path, str]]) -> Chunk:
-    records, lengths, cols, counts, found, skipped = [], [], [], [], [], []
-    for path, display in items:
-        record = read_record(path, display)
-        if record is None:
-            skipped.append(display)
-            continue
-        unique, times = np.unique(buckets(features(record.text)), return_counts=True)
-        found.append("\n".join(sorted(entities(record.text))))
-        records.append(replace(record, fields=_NO_FIELDS))  # the text itself is not kept
-        lengths.append(len(unique))
-        cols.append(unique.astype(np.int32))
-        counts.append(np.minimum(times, 65535).astype(np.uint16))
-    return Chunk(
-        records,
-        np.array(lengths, dtype=np.int64),
-        np.concatenate(cols) if cols else np.zeros(0, np.int32),
-        np.concatenate(counts) if counts else np.zeros(0, np.uint16),
-        found,
-        skipped,
-    )
+    @property
+    def cols(self) -> np.ndarray:
+        return (self.packed >> COUNT_BITS).astype(np.int32)
+
+    @property
+    def counts(self) -> np.ndarray:
+        return self.packed & COUNT_MAX
 
 
 @dataclass
@@ -257,13 +294,25 @@ Progress = Callable[[int, int], None]
 
 def build(library: Library, workers: int | None = None, progress: Progress | None = None) -> Index:
     """`progress`, if given, is called with (files read, files in all) as the build goes."""
-    paths = library.incident_paths()
-    items = [
-        (p, p.relative_to(library.root).as_posix())
-        for p in paths
-        if p.is_file() and not p.is_symlink()  # as lint: a link is never followed (IL107)
+    return build_from(library_items(library), workers, progress)
+
+
+def library_items(library: Library) -> list[tuple[Path, str]]:
+    """Each incident file to read, with its name as the index shows it, in name order:
+    regular files only, as lint (a link is never followed: IL107)."""
+    folder = library.incidents_dir
+    return [
+        (folder / name, f"{INCIDENTS}/{name}")
+        for name in library.incident_names()
+        if _is_regular(folder / name)
     ]
-    return build_from(items, workers, progress)
+
+
+def _is_regular(path: Path) -> bool:
+    try:
+        return stat.S_ISREG(os.lstat(path).st_mode)
+    except OSError:
+        return False
 
 
 def build_from(
@@ -271,12 +320,43 @@ def build_from(
     workers: int | None = None,
     progress: Progress | None = None,
 ) -> Index:
+    shares = [share for _digest, share in extract(items, workers, progress)]
+    return assemble([display for _path, display in items], shares, workers)
+
+
+def extract(
+    items: Sequence[tuple[Path, str]],
+    workers: int | None = None,
+    progress: Progress | None = None,
+) -> list[tuple[bytes, Share | None]]:
+    """`extract_file` of each item, in order; on worker processes for many files."""
     workers = workers if workers is not None else (os.cpu_count() or 1)
-    chunks = _extract_all(items, workers, progress or _silent)
+    batches = [list(items[i : i + _CHUNK]) for i in range(0, len(items), _CHUNK)]
+    if workers <= 1 or len(items) < _PARALLEL_FROM:
+        return _gather(map(extract_chunk, batches), batches, progress or _silent)
+    # As every pool of curator's: forked on Linux (fast, and the same in every Python,
+    # whose default becomes forkserver in 3.14), Ctrl-C left to the main process.
+    with ProcessPoolExecutor(workers, process_context(), initializer=prepare_worker) as pool:
+        return _gather(pool.map(extract_chunk, batches), batches, progress or _silent)
+
+
+def assemble(
+    displays: Sequence[str], shares: list[Share | None], workers: int | None = None
+) -> Index:
+    """The index of the files named `displays`, given each one's share (None: a file not
+    read).
+    Empties `shares`, each share let go once it is in a chunk (at 100,000 files they hold
+    200 MB of features)."""
+    threads = workers if workers is not None else (os.cpu_count() or 1)
+    skipped = [d for d, share in zip(displays, shares, strict=True) if share is None]
+    found = [share for share in reversed(shares) if share is not None]
+    shares.clear()
+    chunks = []
+    while found:
+        chunks.append(Chunk.of([found.pop() for _ in range(min(_CHUNK, len(found)))]))
     records = [r for chunk in chunks for r in chunk.records]
-    idf, text = _text_postings(chunks, len(records), workers)
+    idf, text = _text_postings(chunks, len(records), threads)
     names, rarity, by_entity, by_doc = _entity_postings([e for c in chunks for e in c.entities])
-    skipped = [s for chunk in chunks for s in chunk.skipped]
     return Index(records, idf, text, names, rarity, by_entity, by_doc, skipped)
 
 
@@ -284,29 +364,17 @@ def _silent(done: int, total: int) -> None:
     pass
 
 
-def _extract_all(
-    items: Sequence[tuple[Path, str]], workers: int, progress: Progress
-) -> list[Chunk]:
-    batches = [list(items[i : i + _CHUNK]) for i in range(0, len(items), _CHUNK)]
-    if workers <= 1 or len(items) < _PARALLEL_FROM:
-        return _gather(map(extract_chunk, batches), batches, progress)
-    # As every pool of curator's: forked on Linux (fast, and the same in every Python,
-    # whose default becomes forkserver in 3.14), Ctrl-C left to the main process.
-    with ProcessPoolExecutor(workers, process_context(), initializer=prepare_worker) as pool:
-        return _gather(pool.map(extract_chunk, batches), batches, progress)
-
-
 def _gather(
-    extracted: Iterable[Chunk], batches: list[list[tuple[Path, str]]], progress: Progress
-) -> list[Chunk]:
+    extracted: Iterable[list[tuple[bytes, Share | None]]],
+    batches: list[list[tuple[Path, str]]],
+    progress: Progress,
+) -> list[tuple[bytes, Share | None]]:
     total = sum(map(len, batches))
-    chunks: list[Chunk] = []
-    done = 0
-    for chunk, batch in zip(extracted, batches, strict=True):
-        chunks.append(chunk)
-        done += len(batch)
-        progress(done, total)
-    return chunks
+    found: list[tuple[bytes, Share | None]] = []
+    for batch in extracted:
+        found += batch
+        progress(len(found), total)
+    return found
 
 
 def _text_postings(chunks: list[Chunk], n: int, threads: int) -> tuple[np.ndarray, Postings]:
@@ -342,13 +410,13 @@ def _text_postings(chunks: list[Chunk], n: int, threads: int) -> tuple[np.ndarra
 def _kept_entries(chunk: Chunk, idf: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The rows (within the chunk), columns and weights of a chunk's kept entries."""
     rows = np.repeat(np.arange(len(chunk.lengths), dtype=np.int32), chunk.lengths)
-    weights = (1.0 + np.log(chunk.counts.astype(np.float32))) * idf[chunk.cols]
+    cols = chunk.cols
+    weights = (1.0 + np.log(chunk.counts.astype(np.float32))) * idf[cols]
+    chunk.packed = np.zeros(0, dtype="<u4")  # done with them; free the memory now
     norms = np.sqrt(np.bincount(rows, weights=weights**2, minlength=len(chunk.lengths)))
     weights /= np.maximum(norms, 1e-12)[rows].astype(np.float32)
     keep = _heaviest_per_row(weights, chunk.lengths)
-    kept = rows[keep], chunk.cols[keep], weights[keep]
-    chunk.cols = chunk.counts = np.zeros(0)  # done with them; free the memory now
-    return kept
+    return rows[keep], cols[keep], weights[keep]
 
 
 def _concatenate(parts: list[np.ndarray], dtype: type) -> np.ndarray:

@@ -89,6 +89,37 @@ def records_from_json(data: Any) -> list[Record]:
     return list(map(Record, *values, map(frozenset, settled), duplicate_of))
 
 
+# How the shares of files kept between builds hold a record (`curator.similarity.shares`):
+# as one JSON list of its values, in this order, the facets a list of four term lists.
+_ROW = (*_TEXT, *_OPTIONAL_TEXT, *_TEXT_LISTS, "facets")
+
+
+def record_row(record: Record) -> list[Any]:
+    """One record as a JSON list (`records_from_rows` reads such lists back)."""
+    return [
+        *(getattr(record, name) for name in (*_TEXT, *_OPTIONAL_TEXT)),
+        record.organizations,
+        record.urls,
+        sorted(record.settled),
+        [record.facets.get(d, ()) for d in DIMENSIONS],
+    ]
+
+
+def records_from_rows(rows: list[Any]) -> list[Record]:
+    """The records of `record_row`s, checked as `records_from_json` checks its columns; a
+    TypeError or KeyError for anything else."""
+    if not rows:
+        return []
+    if not _all_of(rows, list) or {len(row) for row in rows} != {len(_ROW)}:
+        raise TypeError("not records' rows")
+    columns: dict[str, Any] = dict(zip(_ROW, map(list, zip(*rows, strict=True)), strict=True))
+    facets = columns["facets"]
+    if not _all_of(facets, list) or {len(terms) for terms in facets} != {len(DIMENSIONS)}:
+        raise TypeError("not the facets of records")
+    columns["facets"] = dict(zip(DIMENSIONS, map(list, zip(*facets, strict=True)), strict=True))
+    return records_from_json(columns)
+
+
 def _facets(columns: Any, n: int) -> list[dict[str, tuple[str, ...]]]:
     """Each record's facets, from a column of term lists per dimension (all four)."""
     if type(columns) is not dict:

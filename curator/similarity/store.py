@@ -31,55 +31,105 @@ import numpy as np
 
 from curator import __version__
 from curator.cache import UNDECODABLE, Store
-from curator.file_digests import FileDigests
-from curator.library import Library
+from curator.file_digests import NOT_REGULAR, FileDigests
+from curator.library import INCIDENTS, Library
 from curator.lint_cache import code_context
 from curator.regular import open_regular
-from curator.similarity.index import N_BUCKETS, Index, Postings, Progress, build
+from curator.similarity.index import (
+    N_BUCKETS,
+    Index,
+    Postings,
+    Progress,
+    assemble,
+    build,
+    extract,
+)
 from curator.similarity.records import Record, only_texts, records_from_json, records_to_json
+from curator.similarity.shares import KeptShares
 
 FORMAT = 5  # 4: idf and the text postings' column starts stored sparse; 5: records as columns
 INDEX_FILE = "index.npz"
 
 
-def index_path(library: Library) -> Path | None:
-    """Where the index of the library as it is now belongs; None if caching is off."""
+def index_path(library: Library, digests: dict[str, bytes] | None = None) -> Path | None:
+    """Where the index of the library as it is now belongs; None if caching is off.
+    `digests`: `file_digests(library)`, if the caller has them."""
     # curator's code, not only its version: a change to how text is read (an entity rule,
     # say) must never meet an index built by the code before it.
     context = [
         f"similarity-index {FORMAT}",
         *code_context(f"numpy {np.__version__}"),
-        library_key(library),
+        library_key(library, digests),
     ]
     folder = Store.open(library.root, "similarity", context).folder
     return folder / INDEX_FILE if folder is not None else None
 
 
-def library_key(library: Library) -> str:
-    digest = hashlib.sha256(f"similarity-index:{FORMAT}:{__version__}".encode())
+def file_digests(library: Library) -> dict[str, bytes]:
+    """The SHA-256 of each incident file's bytes, by name (`FileDigests.digest`: a stand-in
+    for what is not a readable regular file); bytes are read only where a file's stat
+    changed since they were last hashed."""
     # Anything in incidents/ that is not a regular file (a FIFO, a link to a device) is
-    # not read (`FileDigests.digest`), and `build` skips it too.
+    # not read, and `build` skips it too.
     digests = FileDigests.open(library)
     folder = f"{library.incidents_dir}{os.sep}"
-    for name in library.incident_names():
-        # fsencode: a file name need not be UTF-8 (it is then a finding of lint's, not a crash)
-        digest.update(os.fsencode(name) + b"\0" + digests.digest(folder + name))
+    found = {name: digests.digest(folder + name) for name in library.incident_names()}
     digests.save()
+    return found
+
+
+def library_key(library: Library, digests: dict[str, bytes] | None = None) -> str:
+    digest = hashlib.sha256(f"similarity-index:{FORMAT}:{__version__}".encode())
+    for name, content in (digests if digests is not None else file_digests(library)).items():
+        # fsencode: a file name need not be UTF-8 (it is then a finding of lint's, not a crash)
+        digest.update(os.fsencode(name) + b"\0" + content)
     return digest.hexdigest()[:32]
 
 
 def load_index(library: Library, use_cache: bool = True, progress: Progress | None = None) -> Index:
-    """The library's index: from the cache when it holds this content, else built (and
-    written to the cache, when the library folder is writable); `progress` sees the build."""
-    path = index_path(library) if use_cache else None
+    """The library's index: from the cache when it holds this content, else built from
+    the shares kept of the files that did not change and the files that did (and written
+    to the cache, when the library folder is writable); `progress` sees the files read."""
+    if not use_cache:
+        return build(library, progress=progress)
+    digests = file_digests(library)
+    path = index_path(library, digests)
     if path is None:
         return build(library, progress=progress)
     cached = read(path)
     if cached is not None:
         return cached
-    index = build(library, progress=progress)
-    write(index, path)
+    index, exact = build_keeping(library, digests, progress)
+    if exact:  # (else a file changed while the index was built: not what `path` names)
+        write(index, path)
     return index
+
+
+def build_keeping(
+    library: Library, digests: dict[str, bytes], progress: Progress | None = None
+) -> tuple[Index, bool]:
+    """The index, reading only the files whose share is not kept under their digest, and
+    keeping the shares of those it read; and whether every file read had the bytes of its
+    digest (a file may change between the two). The files are those `library_items`
+    gives, told by their digests (a `Path` made of each of 100,000 names cost 1 s); one
+    that could not be read at all is listed as not read, as `build` lists one it cannot
+    read."""
+    names = [name for name, digest in digests.items() if digest != NOT_REGULAR]
+    kept = KeptShares.open(library)
+    shares = kept.take([(name, digests[name]) for name in names])
+    missing = [i for i, share in enumerate(shares) if share is None]
+    folder = library.incidents_dir
+    todo = [(folder / names[i], f"{INCIDENTS}/{names[i]}") for i in missing]
+    read = extract(todo, progress=progress)
+    exact = True
+    for i, (digest, share) in zip(missing, read, strict=True):
+        shares[i] = share
+        exact = exact and digest == digests[names[i]]
+        if share is not None:
+            kept.keep(names[i], digest, share)
+    del read  # (its shares are in `shares` now, which `assemble` lets go of as it goes)
+    kept.save(names)
+    return assemble([f"{INCIDENTS}/{name}" for name in names], shares), exact
 
 
 def read(path: Path) -> Index | None:

@@ -1,0 +1,112 @@
+"""Each incident file's share of the similarity index, kept between builds under its bytes.
+
+The index itself is kept under a key of the whole library's content (store.py), so any
+edit builds it again, and reading every file for its features and entities is nearly all
+of a build: about a minute at 100,000 incidents. So each file's share (`index.Share`) is
+kept too, in the "index-shares" store of `curator.cache`, one entry per file under its
+name: `[sha256 hex, record row, packed features as base64, entities]`. A build after an
+edit reads only the files whose bytes are not those of their entry, and assembles the
+index from every share (the weights depend on the whole library, so they are worked out
+again, which costs seconds, not a minute).
+
+- **Never wrong.** An entry is kept under the digest of the very bytes it was read from
+  (`index.extract_file`), and used only for a file whose digest now is that one
+  (`curator.file_digests`); the context names curator's code and numpy's version, as the
+  index's does; an entry of any other shape is a miss, and entries whose records fail
+  their check are all misses (`records.records_from_rows`).
+- The store's own guarantees (a checksum per shard, the cache folder's identity in its
+  context, atomic writes, safe to delete) are `curator.cache`'s.
+"""
+
+from __future__ import annotations
+
+import binascii
+import json
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import numpy as np
+
+from curator.cache import Encoded, Store
+from curator.library import Library
+from curator.lint_cache import code_context
+from curator.similarity.index import Share
+from curator.similarity.records import record_row, records_from_rows
+
+KIND = "index-shares"
+FORMAT = 1  # the entries' shape: bump it to change them
+
+
+class KeptShares:
+    """The shares kept for one library's files, by file name."""
+
+    def __init__(self, store: Store | None) -> None:
+        self.store = store  # None: nothing kept (the cache is off, or cannot be written)
+        self.fresh: dict[str, Encoded] = {}
+
+    @classmethod
+    def open(cls, library: Library) -> KeptShares:
+        store = Store.open(
+            library.root, KIND, [f"{KIND} {FORMAT}", *code_context(f"numpy {np.__version__}")]
+        )
+        return cls(store if store.enabled else None)
+
+    def take(self, wanted: Sequence[tuple[str, bytes]]) -> list[Share | None]:
+        """For each (name, digest) of `wanted`, the share kept of those bytes; None where
+        none is. Read a shard at a time, and decoded a batch at a time: at 100,000 files,
+        the entries' JSON values are three times the size of the shares."""
+        found: list[Share | None] = [None] * len(wanted)
+        if self.store is None:
+            return found
+        digests = {name: digest.hex() for name, digest in wanted}
+        position = {name: i for i, (name, _digest) in enumerate(wanted)}
+        batch: list[tuple[int, list[Any]]] = []
+        for name, value in self.store.take(digests):
+            if _is_entry(value, digests[name]):
+                batch.append((position[name], value))
+            if len(batch) == _BATCH:
+                _decode(batch, found)
+                batch = []
+        _decode(batch, found)
+        return found
+
+    def keep(self, name: str, digest: bytes, share: Share) -> None:
+        """Keep `share` of the file `name` whose bytes have the SHA-256 `digest`, encoded
+        at once (a value of lists would hold three times the memory till `save`)."""
+        packed = binascii.b2a_base64(share.packed, newline=False).decode("ascii")
+        entry = [digest.hex(), record_row(share.record), packed, share.entities]
+        self.fresh[name] = Encoded.of(name, json.dumps(entry, ensure_ascii=False))
+
+    def save(self, names: Iterable[str]) -> None:
+        """Write the shares kept since `take`; the entries of files not in `names`
+        (deleted or renamed since) go as their shards are written."""
+        if self.store is not None and self.fresh:
+            self.store.update(self.fresh, keep=set(names))
+        self.fresh = {}
+
+
+_BATCH = 1000  # entries decoded at once: their records are checked a column at a time
+
+
+def _decode(batch: list[tuple[int, list[Any]]], found: list[Share | None]) -> None:
+    """Put the share of each (position, entry) of `batch` in its place in `found`; none,
+    if any of their records fails its check (then they are read from their files)."""
+    try:
+        records = records_from_rows([value[1] for _, value in batch])
+        packed = [binascii.a2b_base64(value[2], strict_mode=True) for _, value in batch]
+    except (TypeError, KeyError, ValueError):  # (binascii.Error is a ValueError)
+        return
+    for (i, value), record, features in zip(batch, records, packed, strict=True):
+        if len(features) % 4 == 0:
+            found[i] = Share(record, features, value[3])
+
+
+def _is_entry(value: Any, digest: str) -> bool:
+    """Whether `value` is an entry of `KeptShares.keep`'s shape for the bytes of `digest`."""
+    return (
+        type(value) is list
+        and len(value) == 4
+        and value[0] == digest
+        and type(value[2]) is str
+        and type(value[3]) is str
+    )
