@@ -92,7 +92,7 @@ _KINDS = [
 # and none of the kinds after the CVE ids and XID errors can start with one (they need a
 # digit, a capital, or `-`, `.` or a word character after it). Matched whole, as no
 # entity, so that the engine skips it at once instead of trying every kind there and
-# every place inside it (a third of the pattern's time over the bundled texts).
+# every place inside it (a third of the pattern's time on the synthetic library's texts).
 _WORD = r"(?P<word>[a-z]+(?![\w.-]))"
 # One pattern, read once. The look-ahead lets the engine skip Korean text without trying
 # every kind (3x); inside a word only the Korean dates are tried (a quarter less time in
