@@ -9,6 +9,8 @@ process, so that its peak RSS is its own:
 - build: the index from the files, no cache (median of --runs), with the peak RSS of the
   main process and of its worker processes;
 - load: the content key (hashing every file) plus reading the cached index;
+- edited: the index built again after one file's title changed, from the shares kept of
+  the others (what a command after an edit does; the file is restored after);
 - query: `Judge.similar` for --queries incidents drawn at random from the library, after the
   index is loaded, each timed from reading its file to the ranked matches with reasons;
 - with --compare, the same text-similarity step on a pure-Python inverted index (dict of
@@ -40,7 +42,9 @@ def main() -> int:
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--compare", action="store_true", help="also time a pure-Python index")
     parser.add_argument(
-        "--child", choices=("build", "load", "query", "compare"), help=argparse.SUPPRESS
+        "--child",
+        choices=("build", "load", "keep", "edited", "query", "compare"),
+        help=argparse.SUPPRESS,
     )
     args = parser.parse_args()
     root = args.root or generated(args.count, args.seed)
@@ -49,9 +53,11 @@ def main() -> int:
         return 0
     builds = [child("build", root, args) for _ in range(args.runs)]
     loads = [child("load", root, args) for _ in range(args.runs)]
+    child("keep", root, args)
+    edits = [edited(root, args) for _ in range(args.runs)]
     queries = [child("query", root, args) for _ in range(args.runs)]
     compared = child("compare", root, args) if args.compare else None
-    report(root, builds, loads, queries, compared)
+    report(root, builds, loads, edits, queries, compared)
     return 0
 
 
@@ -72,6 +78,22 @@ def child(kind: str, root: Path, args: argparse.Namespace) -> dict:
     done = subprocess.run(command, check=True, capture_output=True, text=True)
     print(f"{kind}: {done.stdout.strip()}", file=sys.stderr, flush=True)  # progress, kept
     return json.loads(done.stdout)
+
+
+def edited(root: Path, args: argparse.Namespace) -> dict:
+    """`measure_edited` in a fresh process after a title in the middle of the library is
+    changed (its bytes put back after, and its share kept again by the next run's edit)."""
+    names = sorted((root / "incidents").glob("*.yaml"))
+    path = names[len(names) // 2]
+    original = path.read_bytes()
+    assert b"\ntitle: " in original, path
+    try:
+        # Other bytes each run: an index of bytes seen before would be read back, not built.
+        edit = f"\ntitle: edited {time.time_ns()} ".encode()
+        path.write_bytes(original.replace(b"\ntitle: ", edit, 1))
+        return child("edited", root, args)
+    finally:
+        path.write_bytes(original)
 
 
 def peak_mb() -> dict:
@@ -113,6 +135,26 @@ def measure_load(root: Path, args: argparse.Namespace) -> dict:
     assert index is not None, "no cached index: run the build first"
     done = time.perf_counter()
     return {"key_seconds": keyed - started, "read_seconds": done - keyed, **peak_mb()}
+
+
+def measure_keep(root: Path, args: argparse.Namespace) -> dict:
+    """Keep every file's share (a build from the files, as a cold command makes)."""
+    from curator.library import Library
+    from curator.similarity import store
+
+    library = Library.at(root)
+    store.build_keeping(library, store.file_digests(library))
+    return {}
+
+
+def measure_edited(root: Path, args: argparse.Namespace) -> dict:
+    from curator.library import Library
+    from curator.similarity import store
+
+    library = Library.at(root)
+    started = time.perf_counter()
+    index = store.load_index(library)  # the key, the shares, one file read, the index written
+    return {"seconds": time.perf_counter() - started, "incidents": len(index), **peak_mb()}
 
 
 def measure_query(root: Path, args: argparse.Namespace) -> dict:
@@ -196,6 +238,8 @@ def measure_compare(root: Path, args: argparse.Namespace) -> dict:
 CHILDREN = {
     "build": measure_build,
     "load": measure_load,
+    "keep": measure_keep,
+    "edited": measure_edited,
     "query": measure_query,
     "compare": measure_compare,
 }
@@ -205,6 +249,7 @@ def report(
     root: Path,
     builds: list[dict],
     loads: list[dict],
+    edits: list[dict],
     queries: list[dict],
     compared: dict | None,
 ) -> None:
@@ -222,6 +267,9 @@ def report(
     print(f"| content key (hash every file) | {median(loads, 'key_seconds'):.2f} s | | |")
     print(f"| read cached index | {median(loads, 'read_seconds'):.2f} s | "
           f"{max(r['peak_mb'] for r in loads):.0f} MB | |")  # fmt: skip
+    print(f"| index built again, one file edited | {median(edits, 'seconds'):.1f} s "
+          f"({median(edits, 'cpu_seconds'):.0f} CPU s) | "
+          f"{max(e['peak_mb'] for e in edits):.0f} MB | |")  # fmt: skip
     print(f"| one `similar` query, median | {median(queries, 'median_ms'):.1f} ms | "
           f"{max(q['peak_mb'] for q in queries):.0f} MB | |")  # fmt: skip
     print(f"| first query of a process (builds lookup tables) | "
