@@ -12,8 +12,9 @@ again, which costs seconds, not a minute).
 - **Never wrong.** An entry is kept under the digest of the very bytes it was read from
   (`index.extract_file`), and used only for a file whose digest now is that one
   (`curator.file_digests`); the context names curator's code and numpy's version, as the
-  index's does; an entry of any other shape is a miss, and entries whose records fail
-  their check are all misses (`records.records_from_rows`).
+  index's does; an entry of any other shape is a miss, and so is every entry decoded in
+  the same batch as one whose record fails its check (`records.records_from_rows`).
+- A file that could not be read as a YAML mapping keeps no share: it is read each time.
 - The store's own guarantees (a checksum per shard, the cache folder's identity in its
   context, atomic writes, safe to delete) are `curator.cache`'s.
 """
