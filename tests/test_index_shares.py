@@ -163,3 +163,21 @@ def test_a_deleted_file_leaves_the_index_and_comes_back_read_afresh(library, mon
     assert "IL-0040.yaml" in read
     same_index(back, build(library, workers=1))
     assert "cve-2024-3094" in back.entities_of(back.by_id["IL-0040"][0])
+
+
+def test_a_file_that_cannot_be_read_is_not_judged_and_the_index_is_still_kept(library, monkeypatch):
+    from curator import file_digests
+
+    def refuse(real):
+        def read(path: Path) -> bytes:
+            if path.name == "IL-0033.yaml":
+                raise PermissionError(13, "Permission denied", str(path))
+            return real(path)
+
+        return read
+
+    for module in (index_module, file_digests):
+        monkeypatch.setattr(module, "read_regular", refuse(module.read_regular))
+    built = store.load_index(library)
+    assert "incidents/IL-0033.yaml" in built.skipped and "IL-0033" not in built.by_id
+    assert len(list((library.root / FOLDER).glob("similarity-*/index.npz"))) == 1

@@ -8,7 +8,9 @@ elsewhere is never read), and only the few most recently used contexts are kept.
   and curator's code (`lint_cache.code_context`: its source and the versions of what it
   runs on), so a cached index is never stale — any change gives a new folder. The bytes'
   digests are remembered under the files' settled stats (curator/file_digests.py), so a
-  run where nothing changed reads no incident file.
+  run where nothing changed reads no incident file; after a change, the index is built
+  again from each unchanged file's share (curator/similarity/shares.py) and the changed
+  files, and written only if every file read had the bytes its key was made of.
 - Safe to delete at any time: a missing or unreadable file is rebuilt.
 - Safe under concurrent runs: each writer writes its own temporary file in the same folder
   and renames it into place (atomic on POSIX and Windows); readers see a whole file or none.
@@ -31,7 +33,7 @@ import numpy as np
 
 from curator import __version__
 from curator.cache import UNDECODABLE, Store
-from curator.file_digests import NOT_REGULAR, FileDigests
+from curator.file_digests import NOT_REGULAR, UNREADABLE, FileDigests
 from curator.library import INCIDENTS, Library
 from curator.lint_cache import code_context
 from curator.regular import open_regular
@@ -124,12 +126,18 @@ def build_keeping(
     exact = True
     for i, (digest, share) in zip(missing, read, strict=True):
         shares[i] = share
-        exact = exact and digest == digests[names[i]]
+        exact = exact and _as_keyed(digest, digests[names[i]])
         if share is not None:
             kept.keep(names[i], digest, share)
     del read  # (its shares are in `shares` now, which `assemble` lets go of as it goes)
     kept.save(names)
     return assemble([f"{INCIDENTS}/{name}" for name in names], shares), exact
+
+
+def _as_keyed(read: bytes, keyed: bytes) -> bool:
+    """Whether the digest of the bytes a build read (b"": none could be) is the one the
+    library's key was made of (`UNREADABLE` for a file that could not be read then)."""
+    return read == keyed or (read == b"" and keyed == UNREADABLE)
 
 
 def read(path: Path) -> Index | None:
