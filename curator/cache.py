@@ -107,8 +107,11 @@ class Store:
         self._all: dict[str, Any] | None = None  # every entry, once `read_all` ran
 
     @classmethod
-    def open(cls, root: Path, kind: str, context: Iterable[str]) -> Self:
-        """The store of `kind` for `context` under `root/.curator-cache/`."""
+    def open(
+        cls, root: Path, kind: str, context: Iterable[str], others_kept: int = KEEP_CONTEXTS
+    ) -> Self:
+        """The store of `kind` for `context` under `root/.curator-cache/`, where the
+        `others_kept` most recently used folders of other contexts of `kind` stay."""
         base = root / FOLDER
         try:
             base.mkdir(exist_ok=True)
@@ -127,7 +130,7 @@ class Store:
             os.utime(folder)  # marks it as recently used, for `_forget_old`
         except OSError:
             return cls(None)
-        _forget_old(base, kind, keep=folder)
+        _forget_old(base, kind, folder, others_kept)
         return cls(folder)
 
     @property
@@ -384,13 +387,14 @@ def _write_atomic(path: Path, *chunks: bytes) -> None:
         raise
 
 
-def _forget_old(base: Path, kind: str, keep: Path) -> None:
-    """Remove the oldest folders of `kind` beyond the few most recently used."""
+def _forget_old(base: Path, kind: str, keep: Path, others_kept: int) -> None:
+    """Remove the folders of `kind` other than `keep` beyond the `others_kept` most
+    recently used."""
     try:
         others = sorted(_folders(base, kind, keep), key=_mtime, reverse=True)
     except OSError:
         return
-    for folder in others[KEEP_CONTEXTS:]:
+    for folder in others[others_kept:]:
         shutil.rmtree(folder, ignore_errors=True)
 
 

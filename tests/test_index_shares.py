@@ -181,3 +181,24 @@ def test_a_file_that_cannot_be_read_is_not_judged_and_the_index_is_still_kept(li
     built = store.load_index(library)
     assert "incidents/IL-0033.yaml" in built.skipped and "IL-0033" not in built.by_id
     assert len(list((library.root / FOLDER).glob("similarity-*/index.npz"))) == 1
+
+
+def test_of_the_indexes_of_earlier_contents_only_the_last_one_is_kept(library, monkeypatch):
+    def indexes() -> set[str]:
+        cache = library.root / FOLDER
+        return {p.name for p in cache.iterdir() if p.name.startswith("similarity-")}
+
+    store.load_index(library)
+    seen = [indexes()]
+    for title in ("A ", "B ", "C "):
+        edit(library, "IL-0012.yaml", "title: ", f"title: {title}")
+        store.load_index(library)
+        seen.append(indexes())
+    assert [len(folders) for folders in seen] == [1, 2, 2, 2]
+    assert seen[3] == (seen[2] - seen[1]) | (seen[3] - seen[2])  # the two newest
+    # Back to the content before the last edit: its index is read, not built again.
+    edit(library, "IL-0012.yaml", "title: C ", "title: ")
+    built = []
+    monkeypatch.setattr(store, "build_keeping", lambda *args: built.append(args))
+    store.load_index(library)
+    assert built == [] and indexes() == seen[3]
