@@ -202,3 +202,11 @@ def test_of_the_indexes_of_earlier_contents_only_the_last_one_is_kept(library, m
     monkeypatch.setattr(store, "build_keeping", lambda *args: built.append(args))
     store.load_index(library)
     assert built == [] and indexes() == seen[3]
+
+
+def test_shares_made_by_other_code_are_kept_for_one_other_only(library, monkeypatch):
+    for version in range(4):
+        monkeypatch.setattr(shares, "code_context", lambda *extra, v=version: [f"code {v}"])
+        shares.KeptShares.open(library)
+    folders = [p for p in (library.root / FOLDER).iterdir() if p.name.startswith("index-shares-")]
+    assert len(folders) == 2

@@ -36,6 +36,9 @@ from curator.similarity.records import record_row, records_from_rows
 
 KIND = "index-shares"
 FORMAT = 1  # the entries' shape: bump it to change them
+# Shares made by other code (another curator) are kept for one other only, as indexes are
+# (`store.OTHER_INDEXES_KEPT`): at 100,000 incidents they take 306 MB.
+OTHER_CONTEXTS_KEPT = 1
 
 
 class KeptShares:
@@ -47,9 +50,8 @@ class KeptShares:
 
     @classmethod
     def open(cls, library: Library) -> KeptShares:
-        store = Store.open(
-            library.root, KIND, [f"{KIND} {FORMAT}", *code_context(f"numpy {np.__version__}")]
-        )
+        context = [f"{KIND} {FORMAT}", *code_context(f"numpy {np.__version__}")]
+        store = Store.open(library.root, KIND, context, OTHER_CONTEXTS_KEPT)
         return cls(store if store.enabled else None)
 
     def take(self, wanted: Sequence[tuple[str, bytes]]) -> list[Share | None]:
