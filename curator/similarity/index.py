@@ -382,8 +382,7 @@ def _text_postings(chunks: list[Chunk], n: int, threads: int) -> tuple[np.ndarra
     """TF-IDF weights, each document's heaviest KEEP_PER_DOCUMENT, as postings. Chunk by
     chunk, so that only the kept entries of the whole library are ever in memory at once;
     on `threads` threads, since numpy lets go of the GIL for most of a chunk's work (at
-    100,000 incidents, this step alone after the workers: 7-10 s on one thread, 5-6 s on
-    two)."""
+    100,000 incidents, with the entity postings: 3.5 s on one thread, 2.8 s on two)."""
     df = np.zeros(N_BUCKETS, dtype=np.int64)
     for chunk in chunks:  # (not `bincount`, which makes and adds all N_BUCKETS each time)
         np.add.at(df, chunk.cols, 1)
