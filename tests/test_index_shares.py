@@ -4,6 +4,7 @@ the files whose bytes changed, and never a share of other bytes."""
 
 from __future__ import annotations
 
+import base64
 from pathlib import Path
 
 import numpy as np
@@ -86,6 +87,12 @@ def test_a_share_kept_of_other_bytes_is_never_used(library, monkeypatch):
     assert path.exists()
 
 
+def _features(text: str, change) -> str:
+    """A share's base64 features, changed: every count 0, columns out of order, repeated."""
+    packed = np.frombuffer(base64.b64decode(text), dtype="<u4")
+    return base64.b64encode(np.ascontiguousarray(change(packed)).astype("<u4").tobytes()).decode()
+
+
 @pytest.mark.parametrize(
     "tamper",
     [
@@ -94,6 +101,9 @@ def test_a_share_kept_of_other_bytes_is_never_used(library, monkeypatch):
         lambda entry: [entry[0], entry[1][:-1], entry[2], entry[3]],  # a record too short
         lambda entry: [entry[0], [7, *entry[1][1:]], entry[2], entry[3]],  # an id not text
         lambda entry: entry[:3],  # no entities
+        lambda entry: [entry[0], entry[1], _features(entry[2], lambda f: f >> 10 << 10), entry[3]],
+        lambda entry: [entry[0], entry[1], _features(entry[2], lambda f: f[::-1]), entry[3]],
+        lambda entry: [entry[0], entry[1], _features(entry[2], lambda f: f[[0, 0]]), entry[3]],
         lambda entry: {"entry": entry},  # not a list
     ],
 )
@@ -210,3 +220,17 @@ def test_shares_made_by_other_code_are_kept_for_one_other_only(library, monkeypa
         shares.KeptShares.open(library)
     folders = [p for p in (library.root / FOLDER).iterdir() if p.name.startswith("index-shares-")]
     assert len(folders) == 2
+
+
+def _packed(*features: tuple[int, int]) -> bytes:
+    return np.array([col << 10 | count for col, count in features], dtype="<u4").tobytes()
+
+
+def test_shares_features_are_checked_file_by_file_empty_ones_included():
+    one, other = _packed((1, 1), (5, 2)), _packed((0, 1), (3, 1023))
+    assert shares._as_extracted([b"", one, b"", other, b""])
+    assert shares._as_extracted([])
+    assert not shares._as_extracted([one, _packed((5, 1), (1, 1))])  # columns falling
+    assert not shares._as_extracted([_packed((1, 1), (1, 1)), one])  # a column twice
+    assert not shares._as_extracted([one, _packed((7, 0))])  # a count of none
+    assert not shares._as_extracted([one[:-1]])  # not whole uint32s
