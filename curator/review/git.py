@@ -36,7 +36,7 @@ class FileChange:
     old_path: str | None = None  # the path at the base, for renames
 
 
-def run_git(cwd: Path, *args: str, binary: bool = False) -> bytes:
+def run_git(cwd: Path, *args: str) -> bytes:
     try:
         proc = subprocess.run(
             ["git", "-C", str(cwd), *args],
