@@ -25,6 +25,7 @@ from __future__ import annotations
 import copy
 import datetime as dt
 import unicodedata
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -329,7 +330,7 @@ def tidy_facet_lists(tree: Any, taxonomy: Taxonomy) -> list[Change]:
         if list(terms) == wanted:
             continue
         line, column = _item_position(terms, 0)
-        repeated = sorted({t for t in terms if list(terms).count(t) > 1})
+        repeated = sorted(t for t, count in Counter(terms).items() if count > 1)
         what = f"removed repeated {', '.join(repeated)} and sorted" if repeated else "sorted"
         _set_items(terms, wanted)
         changes.append(Change(line, column, facet_order.RULE.code, f"facets.{dimension}: {what}"))
