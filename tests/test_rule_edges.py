@@ -381,6 +381,41 @@ def test_il603_counts_crlf_and_lone_cr_as_fix_does(taxonomy, text, expected):
     assert check(crlf, text, taxonomy) == [(1, 12, f"{expected} with CR/CRLF; use LF")]
 
 
+SPLIT = "ends a line for YAML 1.1 (curator) but not for editors, GitHub or YAML 1.2 readers"
+
+
+@pytest.mark.parametrize(
+    ("char", "name"),
+    [
+        ("\u2028", "U+2028 LINE SEPARATOR"),
+        ("\u2029", "U+2029 PARAGRAPH SEPARATOR"),
+        ("\x85", "U+0085 NEXT LINE"),
+    ],
+)
+def test_il603_reports_a_unicode_line_break_that_makes_two_keys_of_one_line(taxonomy, char, name):
+    # Bug: libyaml read `status` as a key of its own, so lint passed the file that editors,
+    # GitHub and `curator fmt` (YAML 1.2) read as one title.
+    text = incident("IL-0001", ("\nstatus: published", char + "status: published"))
+    file = read(text, taxonomy, TODAY)
+    assert file.incident is not None and file.incident.status == "published"
+    found = list(crlf.check(file))
+    assert [(f.line, f.column, f.message, f.fixable) for f in found] == [
+        (2, 39, f"{name} {SPLIT}; replace it with a line feed or a space", False)
+    ]
+
+
+def test_il603_reports_a_crlf_and_a_unicode_line_break_each_once(taxonomy):
+    text = incident(
+        "IL-0001", ("IL-0001\n", "IL-0001\r\n"), ("메타데이터", "메타\u2028데이터\u2029")
+    )
+    assert [
+        (line, column, message[:28]) for line, column, message in check(crlf, text, taxonomy)
+    ] == [
+        (1, 12, "1 line ends with CR/CRLF; us"),
+        (2, 19, "U+2028 LINE SEPARATOR ends a"),
+    ]
+
+
 def test_il604_reports_the_mark_at_the_start(taxonomy):
     text = "\ufeff" + incident("IL-0001")
     assert check(bom, text, taxonomy) == [(1, 1, "byte-order mark at the start of the file")]

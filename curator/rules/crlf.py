@@ -1,31 +1,59 @@
-"""Lines end with LF, not CRLF.
+"""Lines end with LF, not CRLF, a lone CR or a Unicode line break.
 
 Mixed line endings make every line of a diff change. Reported once per file, at the first
-CRLF. `curator fix` converts the file.
+CRLF or lone CR; `curator fix` converts the file.
+
+NEL (U+0085), LINE SEPARATOR (U+2028) and PARAGRAPH SEPARATOR (U+2029) are line breaks to
+YAML 1.1, which curator reads (libyaml), and not to editors, GitHub or YAML 1.2 readers:
+`title: 장애` + U+2028 + `status: draft` is two keys here and one title there. Reported
+once per file, at the first one; only its author knows whether a line feed or a space was
+meant, so `curator fix` leaves it (the finding is not marked fixable).
 """
 
-from curator.findings import Severity
+import re
+
+from curator.findings import Finding, Severity
 from curator.load import position_at
+from curator.rules._spaces import not_fixable
 from curator.rules.base import FileFindings, IncidentFile, Rule
 
 RULE = Rule(
     code="IL603",
     name="crlf",
     severity=Severity.ERROR,
-    summary="Lines end with CRLF (Windows) instead of LF.",
+    summary="Lines end with CRLF (Windows), a lone CR or a Unicode line break instead of LF.",
     failing="title: GPU 장애\\r\\n\n",
     passing="title: GPU 장애\\n\n",
     fixable=True,
 )
 
+_UNICODE_BREAK = re.compile("[\x85\u2028\u2029]")
+_NAMES = {"\x85": "NEXT LINE", "\u2028": "LINE SEPARATOR", "\u2029": "PARAGRAPH SEPARATOR"}
+
 
 def check(file: IncidentFile) -> FileFindings:
     text = file.loaded.text
-    if text is None or "\r" not in text:
+    if text is None:
         return
-    count = text.count("\r")  # one per line end, CRLF or a lone CR (as `curator fix` counts)
-    yield RULE.at(
-        file.display,
-        position_at(text, text.index("\r")),
-        f"{count} line{'s end' if count != 1 else ' ends'} with CR/CRLF; use LF",
+    if "\r" in text:
+        count = text.count("\r")  # one per line end, CRLF or a lone CR (as `curator fix` counts)
+        yield RULE.at(
+            file.display,
+            position_at(text, text.index("\r")),
+            f"{count} line{'s end' if count != 1 else ' ends'} with CR/CRLF; use LF",
+        )
+    # Three scans for a character cost less than one search, and nearly every file has none.
+    if "\x85" in text or "\u2028" in text or "\u2029" in text:
+        found = _UNICODE_BREAK.search(text)
+        if found is not None:
+            yield _unicode_break(file.display, text, found)
+
+
+def _unicode_break(display: str, text: str, found: re.Match[str]) -> Finding:
+    char = found.group()
+    name = f"U+{ord(char):04X} {_NAMES[char]}"
+    message = (
+        f"{name} ends a line for YAML 1.1 (curator) but not for editors, GitHub or YAML 1.2 "
+        "readers; replace it with a line feed or a space"
     )
+    return not_fixable(RULE.at(display, position_at(text, found.start()), message))
