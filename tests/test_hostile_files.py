@@ -282,11 +282,13 @@ CANNOT_REWRITE = {
     "IL-0108.yaml": (BOMB.encode(), "30:5"),
     "IL-0109.yaml": (hostile(109, ("title: ", 'title: "')).encode(), "28:1"),
 }
+# Contents they read and refuse to rewrite: a BOM in a value, which ruamel writes only as
+# the escape `\uFEFF` (it was written so; written YAML holds no escape its author did not).
+REFUSED = {"IL-0113.yaml": (hostile(113, ("title: 공유", "title: 공\ufeff유")), "2:9")}
 # Contents they may rewrite, keeping every value and comment.
 REWRITABLE = {
     "IL-0111.yaml": hostile(111, tail="<<: {status: draft}\n"),  # never merged: a key
     "IL-0112.yaml": hostile(112).replace("title:", "&t title:"),  # one anchor on two keys
-    "IL-0113.yaml": hostile(113, ("title: 공유", "title: 공\ufeff유")),  # a BOM in a value
     "IL-0114.yaml": hostile(114, tail="# " + " " * 400_000 + "x\n"),  # spaces mid-line
     "IL-0115.yaml": hostile(115, (TITLE, 'title: "' + "\t" * 5000 + '공유"')),  # tabs in text
 }
@@ -303,7 +305,9 @@ def test_hostile_contents_are_refused_where_they_stop_or_rewritten_keeping_every
     # in a value (a parse of the file for each); ruamel's warning on an anchor named twice
     # was seven lines of its source on standard error.
     cannot = {name: raw for name, (raw, _) in CANNOT_REWRITE.items()}
-    root = write_library(tmp_path / "lib", {"IL-0002.yaml": UNFORMATTED, **cannot, **REWRITABLE})
+    refused = {name: text for name, (text, _) in REFUSED.items()}
+    files = {"IL-0002.yaml": UNFORMATTED, **cannot, **refused, **REWRITABLE}
+    root = write_library(tmp_path / "lib", files)
     incidents = root / "incidents"
     run = run_curator(*command, "--root", str(root), timeout=60)
     assert run.code == 1, run
@@ -312,8 +316,13 @@ def test_hostile_contents_are_refused_where_they_stop_or_rewritten_keeping_every
         said = [f"{shown(incidents / name)}:{at}: cannot {verb}: cannot be read (" for at in stops]
         assert any(line in run.err for line in said), (said, run.err)
         assert (incidents / name).read_bytes() == raw
+    for name, (text, at) in REFUSED.items():
+        said = f"{shown(incidents / name)}:{at}: cannot {verb}: holds U+FEFF, a byte-order mark"
+        assert said in run.err, run.err
+        assert (incidents / name).read_text(encoding="utf-8") == text
     for name, text in REWRITABLE.items():
         after = (incidents / name).read_text(encoding="utf-8")
+        assert "\\u" not in after, name  # no escape the author did not write
         assert load_bytes(after.encode()).data == load_bytes(text.encode()).data, name
         assert comments(after) == comments(text), name
     assert "IL-0002.yaml" in run.out + run.err  # the run went on

@@ -42,7 +42,7 @@ from ruamel.yaml.scalarstring import (
     SingleQuotedScalarString,
 )
 
-from curator.load import MAX_BYTES, START, Position, load_bytes
+from curator.load import MAX_BYTES, START, Position, load_bytes, position_at
 from curator.model import DIMENSIONS, INCIDENT_KEYS, Source
 from curator.write.comments import Misplaced, Note, comments, misplaced, notes, overlay
 from curator.write.spaces import strip_line_ends
@@ -107,6 +107,7 @@ def render(raw: bytes, edit: Edit | None = None) -> str:
             problem.position if problem else START,
             f"cannot be read ({problem.message if problem else 'not text'}); fix it by hand",
         )
+    _refuse_a_mark_inside(loaded.text)
     # CR and CRLF are line breaks to YAML, but ruamel keeps them inside comments.
     text = loaded.text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
     tree = parse(text)
@@ -124,6 +125,15 @@ def render(raw: bytes, edit: Edit | None = None) -> str:
     out = _overlay(dump(_uncommented(tree)), expected, of_input)
     _verify(out, intended, comments(text), expected, of_input)
     return out
+
+
+def _refuse_a_mark_inside(text: str) -> None:
+    """A byte-order mark past the file's start is text that ruamel writes only as the
+    escape `\\uFEFF` (lint reports it in a value, IL201): written YAML holds no escape that
+    its author did not write, so the author removes the mark."""
+    mark = text.find("\ufeff", 1)
+    if mark >= 0:
+        raise Refused(position_at(text, mark), "holds U+FEFF, a byte-order mark; remove it")
 
 
 def parse(text: str) -> Any:
