@@ -330,6 +330,7 @@ def tidy_facet_lists(tree: Any, taxonomy: Taxonomy) -> list[Change]:
         if list(terms) == wanted:
             continue
         line, column = _item_position(terms, 0)
+        _refuse_a_comment_above_an_item(terms, dimension)
         repeated = sorted(t for t, count in Counter(terms).items() if count > 1)
         what = f"removed repeated {', '.join(repeated)} and sorted" if repeated else "sorted"
         _set_items(terms, wanted)
@@ -396,13 +397,33 @@ def _item_position(seq: CommentedSeq, index: int) -> tuple[int, int]:
     return line + 1, column + 1
 
 
+def _refuse_a_comment_above_an_item(seq: CommentedSeq, dimension: str) -> None:
+    """A comment line above an item may say something of that item or of the list: only
+    its author can tell, so a list holding one is left to be sorted by hand (lines below
+    the last item stay where they are, see `_set_items`)."""
+    above_first = seq.ca.comment[1] if seq.ca.comment and len(seq.ca.comment) > 1 else None
+    indexes = [0] if any("#" in token.value for token in above_first or ()) else []
+    for index in range(len(seq) - 1):
+        entry = seq.ca.items.get(index)
+        token = entry[0] if entry else None
+        if token is not None and "#" in token.value.partition("\n")[2]:
+            indexes.append(index + 1)
+    if indexes:
+        raise Refused(
+            Position(*_item_position(seq, indexes[0])),
+            f"facets.{dimension} has a comment line above an item, which sorting would leave "
+            "beside another item; sort the list by hand",
+        )
+
+
 def _set_items(seq: CommentedSeq, values: list[str]) -> None:
     """Put `values` (the old items, sorted, repeats dropped) into `seq` in place.
 
     ruamel keeps, per item, one comment token: the comment at the end of the item's line,
     then any full-line comments below it. The end-of-line comment belongs to the value and
-    moves with it; the lines below belong to the place (often they introduce the next key)
-    and stay, those below dropped items joining the new last item."""
+    moves with it; the lines below the last item belong to the place (often they introduce
+    the next key) and stay. (A list with comment lines above an item is never sorted:
+    `_refuse_a_comment_above_an_item`.)"""
     tokens = {i: entry[0] for i, entry in seq.ca.items.items() if entry and entry[0] is not None}
     heads: dict[str, tuple[str, CommentToken]] = {}
     tails: dict[int, str] = {}

@@ -175,6 +175,39 @@ def test_value_fixes_keep_comments_and_write_the_canonical_layout(tmp_path):
     assert fixable_findings(root) == []
 
 
+UNSORTED = incident("IL-0002", ("    - nccl\n", "    - nccl\n    - gpu-driver\n"))
+
+
+@pytest.mark.parametrize(
+    ("above", "where"),
+    [
+        ("    # 원문 3절\n    - nccl\n    # 원문 5절\n", "12:7"),  # above the first item
+        ("    - nccl\n    # 원문 5절\n", "13:7"),  # between two items: at the one below
+    ],
+)
+def test_a_list_with_a_comment_above_an_item_is_left_to_be_sorted_by_hand(tmp_path, above, where):
+    # Bug: sorting moved the values and left the comment lines where they were, each now
+    # above another item.
+    text = incident("IL-0001", ("    - nccl\n", above + "    - gpu-driver\n"))
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": text, "IL-0002.yaml": UNSORTED})
+    run = run_curator("fix", "--root", str(root))
+    assert run.code == 1, run
+    shown = relative(root / "incidents" / "IL-0001.yaml")
+    refused = "has a comment line above an item, which sorting would leave beside another item"
+    assert f"{shown}:{where}: cannot fix: facets.components {refused}" in run.err, run
+    assert (root / "incidents" / "IL-0001.yaml").read_text(encoding="utf-8") == text
+    assert "IL-0002.yaml:11:7: IL304 facets.components: sorted" in run.out  # others go on
+
+
+def test_comment_lines_below_a_list_stay_below_it_when_it_is_sorted(tmp_path):
+    text = incident("IL-0001", ("    - nccl\n", "    - nccl\n    - gpu-driver\n    # 다음\n"))
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": text})
+    run = run_curator("fix", "--root", str(root))
+    assert run.code == 0, run
+    fixed = (root / "incidents" / "IL-0001.yaml").read_text(encoding="utf-8")
+    assert "  components:\n    - gpu-driver\n    - nccl\n  # 다음\n  symptoms:\n" in fixed
+
+
 def test_unsafe_url_changes_are_left_to_people(tmp_path):
     url = "http://www.example.com/pm/#section-2"
     text = incident("IL-0001", ("https://example.com/postmortems/IL-0001", url))
