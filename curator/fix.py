@@ -401,19 +401,26 @@ def _refuse_a_comment_above_an_item(seq: CommentedSeq, dimension: str) -> None:
     """A comment line above an item may say something of that item or of the list: only
     its author can tell, so a list holding one is left to be sorted by hand (lines below
     the last item stay where they are, see `_set_items`)."""
-    above_first = seq.ca.comment[1] if seq.ca.comment and len(seq.ca.comment) > 1 else None
-    indexes = [0] if any("#" in token.value for token in above_first or ()) else []
-    for index in range(len(seq) - 1):
-        entry = seq.ca.items.get(index)
-        token = entry[0] if entry else None
-        if token is not None and "#" in token.value.partition("\n")[2]:
-            indexes.append(index + 1)
-    if indexes:
+    index = _first_item_below_a_comment(seq)
+    if index is not None:
         raise Refused(
-            Position(*_item_position(seq, indexes[0])),
+            Position(*_item_position(seq, index)),
             f"facets.{dimension} has a comment line above an item, which sorting would leave "
             "beside another item; sort the list by hand",
         )
+
+
+def _first_item_below_a_comment(seq: CommentedSeq) -> int | None:
+    # ruamel keeps the lines above the first item on the list, and those above any other
+    # item after the end-of-line comment of the item before it.
+    above_first = seq.ca.comment[1] if seq.ca.comment and len(seq.ca.comment) > 1 else None
+    if any("#" in token.value for token in above_first or ()):
+        return 0
+    for index in range(len(seq) - 1):
+        entry = seq.ca.items.get(index)
+        if entry and entry[0] is not None and "#" in entry[0].value.partition("\n")[2]:
+            return index + 1
+    return None
 
 
 def _set_items(seq: CommentedSeq, values: list[str]) -> None:
