@@ -28,6 +28,7 @@ from curator.ids_git import GitError, assign_and_push, deleted_numbers
 from curator.library import Library, NotALibrary
 from curator.lint import display_path, expand, has_errors, lint, scope
 from curator.new import STATUSES, DraftError, Given, gather, write_draft
+from curator.oneline import escaped
 from curator.progress import Progress
 from curator.report import FORMATS, render, summary
 from curator.ruledocs import rules_markdown, rules_table
@@ -403,14 +404,16 @@ def fmt_command(
         if result.refused is not None:
             where = result.refused.position
             click.echo(
-                f"{result.display}:{where.line}:{where.column}: cannot format: "
-                f"{result.refused.message}",
+                escaped(
+                    f"{result.display}:{where.line}:{where.column}: cannot format: "
+                    f"{result.refused.message}"
+                ),
                 err=True,
             )
         elif result.changed and show_diff:
             click.echo(result.diff(), nl=False)
         elif result.changed:
-            click.echo(f"{'reformatted' if write else 'would reformat'} {result.display}")
+            click.echo(f"{'reformatted' if write else 'would reformat'} {escaped(result.display)}")
     changed = sum(r.changed for r in results)
     unchanged = sum(not r.changed and r.refused is None for r in results)
     refused = len(results) - changed - unchanged + len(others)
@@ -425,7 +428,7 @@ def _not_incident_files(findings: list[Finding], verb: str) -> None:
     """What lint reports as IL107, said by fmt and fix too: left alone, and why."""
     for finding in findings:
         where = f"{finding.path}:{finding.line}:{finding.column}"
-        click.echo(f"{where}: cannot {verb}: {finding.message} ({finding.code})", err=True)
+        click.echo(escaped(f"{where}: cannot {verb}: {finding.message} ({finding.code})"), err=True)
 
 
 @main.command("fix")
@@ -485,20 +488,21 @@ def fix_command(
 def _print_fixed(result: Fixed, show_diff: bool) -> None:
     """What fix did (or would do) to one file. With --diff, standard output holds nothing
     but the diffs, so that it can be applied as a patch."""
+    shown = result.display
     if result.refused is not None:
         where = result.refused.position
         click.echo(
-            f"{result.display}:{where.line}:{where.column}: cannot fix: {result.refused.message}",
+            escaped(f"{shown}:{where.line}:{where.column}: cannot fix: {result.refused.message}"),
             err=True,
         )
     for change in result.changes:
         click.echo(
-            f"{result.display}:{change.line}:{change.column}: {change.code} {change.description}",
+            escaped(f"{shown}:{change.line}:{change.column}: {change.code} {change.description}"),
             err=show_diff,
         )
     for left in result.left:  # part of a value or a comment: the author's to change
         click.echo(
-            f"{result.display}:{left.line}:{left.column}: {left.code} {left.description}",
+            escaped(f"{shown}:{left.line}:{left.column}: {left.code} {left.description}"),
             err=True,
         )
     if show_diff:

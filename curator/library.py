@@ -13,8 +13,10 @@ from curator.taxonomy import Taxonomy, load_taxonomy
 INCIDENTS = "incidents"
 SCHEMA = "schema"
 # Anything in incidents/ that looks meant to be an incident, so that a misnamed or
-# misplaced entry is reported rather than silently skipped.
-_CANDIDATE = re.compile(r"^IL-.*|.*\.ya?ml$")
+# misplaced entry is reported rather than silently skipped: whatever its case
+# (`IL-0001.YAML` from an editor that upper-cases extensions) and even if a line break in
+# its name keeps `.` from matching it (DOTALL).
+_CANDIDATE = re.compile(r"^IL-.*|.*\.ya?ml$", re.IGNORECASE | re.DOTALL)
 
 
 class NotALibrary(Exception):

@@ -6,6 +6,7 @@ import json
 from collections.abc import Sequence
 
 from curator.findings import Finding, Severity
+from curator.oneline import escaped
 
 FORMATS = ("text", "json", "github")
 
@@ -21,8 +22,8 @@ def render(findings: Sequence[Finding], fmt: str) -> str:
 def text_line(finding: Finding) -> str:
     fix = " (fixable)" if finding.fixable else ""
     return (
-        f"{finding.path}:{finding.line}:{finding.column}: "
-        f"{finding.code} [{finding.severity}] {finding.message}{fix}"
+        f"{escaped(finding.path)}:{finding.line}:{finding.column}: "
+        f"{finding.code} [{finding.severity}] {escaped(finding.message)}{fix}"
     )
 
 

@@ -337,6 +337,41 @@ def test_the_incidents_folder_named_is_checked_and_reported_as_the_whole_library
         assert "in 5 files checked" in run_curator("lint", given, cwd=library).err
 
 
+def test_entries_a_pattern_line_passed_over_are_checked_and_reported(library):
+    # `.` stopped at a line break and `.yaml` was matched in small letters only: lint said
+    # nothing of these two, and passed a library holding them.
+    incidents = library / "incidents"
+    (incidents / "IL-0001.yaml").rename(incidents / "draft\nIL-0001.yaml")
+    (incidents / "notes.YAML").write_text(incident("IL-0004"), encoding="utf-8")
+    run = run_curator("lint", "--format", "json", cwd=library)
+    found = {(f["path"], f["code"]) for f in json.loads(run.out)}
+    assert ("incidents/draft\nIL-0001.yaml", "IL203") in found
+    assert ("incidents/notes.YAML", "IL107") in found
+    assert "in 4 files checked" in run_curator("lint", cwd=library).err
+
+
+def test_text_output_shows_control_characters_in_a_name_as_escapes(library):
+    # A line break in a file name split a finding over two lines, and an escape sequence
+    # reached the terminal as it is (and, through a pipe, click dropped it and the name
+    # with it: the file shown was not the file).
+    incidents = library / "incidents"
+    (incidents / "IL-0002.yaml").rename(incidents / "IL-0002\x1b[2J.yaml")
+    (incidents / "IL-0003.yaml").rename(incidents / "IL-0003\n.yaml")
+    lint = run_curator("lint", cwd=library)
+    lines = lint.out.splitlines()
+    assert all(line.startswith("incidents/") for line in lines), lines
+    assert "incidents/IL-0002\\x1b[2J.yaml:11:7: IL301 [error] 'ncl'" in lint.out
+    assert "incidents/IL-0003\\n.yaml:1:5: IL203 [error]" in lint.out
+    assert "\x1b" not in lint.out and "\x1b" not in lint.err
+    fmt = run_curator("fmt", "--check", cwd=library)
+    assert "would reformat incidents/IL-0003\\n.yaml\n" in fmt.out
+    diff = run_curator("fmt", "--diff", cwd=library)
+    assert "--- a/incidents/IL-0003\\n.yaml\n+++ b/incidents/IL-0003\\n.yaml\n" in diff.out
+    fix = run_curator("fix", "--check", cwd=library)
+    assert "incidents/IL-0003\\n.yaml:" in fix.out + fix.err
+    assert "\x1b" not in fix.out + fix.err
+
+
 def test_a_taxonomy_file_named_is_checked_as_taxonomy_with_the_whole_library(tmp_path):
     # As pre-commit names it: once read as an incident, with six false IL201 errors.
     root = write_library(tmp_path / "lib", {"IL-0001.yaml": incident("IL-0001")})

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import difflib
 
+from curator.oneline import escaped
+
 
 def unified_diff(display: str, before: bytes, after: bytes | None) -> str:
     """The unified diff from `before` to `after` of the file shown as `display` ("" when
@@ -14,5 +16,6 @@ def unified_diff(display: str, before: bytes, after: bytes | None) -> str:
     # `before` may not be UTF-8 (a fix repairs only what it can read): shown, not refused.
     old = before.decode("utf-8", errors="replace").splitlines(keepends=True)
     new = after.decode("utf-8").splitlines(keepends=True)
-    lines = difflib.unified_diff(old, new, f"a/{display}", f"b/{display}", lineterm="\n")
+    shown = escaped(display)  # one header line, whatever the name holds
+    lines = difflib.unified_diff(old, new, f"a/{shown}", f"b/{shown}", lineterm="\n")
     return "".join(line if line.endswith("\n") else line + "\n" for line in lines)
