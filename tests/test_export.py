@@ -448,6 +448,23 @@ def test_an_incident_released_when_a_rule_was_looser_is_still_reported(
         assert entries == [("IL-0005", "modified", TITLE, ["title"])]
 
 
+def test_the_feed_stays_well_formed_when_a_removed_title_holds_a_control_character(repo, tmp_path):
+    # The `removed` entry keeps the title as released (changes.json escapes the control
+    # character); written into feed.atom as it stood, it made the whole feed unreadable:
+    # XML 1.0 cannot hold U+0007 at all, not even as a character reference.
+    old_title = 'title: "옛\\a 제목\\uFFFE"'  # (a noncharacter, which XML 1.0 refuses too)
+    repo.write("IL-0005.yaml", incident("IL-0005", (f"title: {TITLE}", old_title)))
+    repo.commit("2024-03-01T00:00:00", "IL-0005")
+    repo.git("tag", "v1.1.0")
+    repo.git("rm", "-q", "incidents/IL-0005.yaml")
+    repo.commit("2024-04-01T00:00:00", "IL-0005 gone")
+    out = tmp_path / "out"
+    assert run_export(repo, out).code == 0
+    assert [c["title"] for c in load(out, "changes.json")["changes"]] == ["옛\a 제목\ufffe"]
+    entries = ET.fromstring((out / "feed.atom").read_bytes()).findall(f"{ATOM}entry")
+    assert [e.findtext(f"{ATOM}title") for e in entries] == ["[삭제] IL-0005: 옛\ufffd 제목\ufffd"]
+
+
 def test_a_change_of_layout_alone_moves_modified_but_is_no_change(repo, tmp_path):
     # docs/export.md: `modified` moves with any commit to the file; changes.json lists only
     # changes of data, and text does not keep the line breaks at its end.

@@ -6,6 +6,7 @@ reproducible as the rest of the export.
 
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as ET
 
 from curator.export.model import Change, Changes
@@ -14,6 +15,11 @@ ATOM = "http://www.w3.org/2005/Atom"
 # The newest entries only: feed readers poll the whole file. changes.json is complete.
 FEED_LIMIT = 500
 _KIND_KO = {"added": "추가", "modified": "수정", "withdrawn": "철회", "removed": "삭제"}
+# What XML 1.0 cannot hold at all, not even as a character reference. Today's model keeps
+# it out of text, but a `removed` entry carries the title an earlier release had (one
+# released when a rule was looser, docs/export.md), and a version is a tag's name: one such
+# character made the whole feed unreadable. Each is shown as U+FFFD instead.
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 
 def normalized_base(base_url: str) -> str:
@@ -72,5 +78,5 @@ def _entry(change: Change, base: str) -> ET.Element:
 
 def _text(parent: ET.Element, tag: str, text: str | None) -> ET.Element:
     element = ET.SubElement(parent, tag)
-    element.text = text
+    element.text = None if text is None else _NOT_XML.sub("\ufffd", text)
     return element
