@@ -336,10 +336,14 @@ def _control(text: str) -> str | None:
 
 def _one_line(value: str | None) -> str | None:
     """Text the export carries as it stands, into XML too, which cannot hold a control
-    character at all."""
-    control = _control(_not_blank(value) or "")
+    character or the noncharacters U+FFFE and U+FFFF at all."""
+    text = _not_blank(value) or ""
+    control = _control(text)
     if control is not None:
         raise click.BadParameter(f"holds U+{ord(control):04X}, a control character")
+    noncharacter = next((c for c in text if c in "\ufffe\uffff"), None)
+    if noncharacter is not None:
+        raise click.BadParameter(f"holds U+{ord(noncharacter):04X}, a noncharacter")
     return value
 
 

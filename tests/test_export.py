@@ -1096,6 +1096,7 @@ def test_a_library_listed_once_keeps_that_list_for_the_whole_command(tmp_path):
         # What the feed could not carry (XML 1.0 has no control characters), or would
         # build links on that lead nowhere; the port and IPv6 ones were internal errors.
         ("--version", "v1.0\x01", "holds U+0001, a control character"),
+        ("--version", "v1.0\ufffe", "holds U+FFFE, a noncharacter"),
         ("--since", "", "is empty"),
         ("--base-url", "https://example.org/\x01/", "is not an http(s) address"),
         ("--base-url", "https://example.org/my library/", "is not an http(s) address"),
