@@ -1018,6 +1018,19 @@ def test_refuses_placeholder_ids(tmp_path):
     assert set(Path(tempfile.gettempdir()).glob("curator-released-*")) == spools
 
 
+def test_without_git_on_path_the_export_says_so(repo, tmp_path):
+    # It said "is not in a git checkout ... (a clone, not a copy)" of a perfectly good
+    # clone: the failure to start git was taken for git's answer.
+    run = run_curator(
+        "export", "--root", str(repo.root), "--out", str(tmp_path / "out"),
+        env={"PATH": str(tmp_path)},
+    )  # fmt: skip
+    assert run.code == 2
+    assert "git is not installed or not on PATH" in run.err
+    assert "not in a git checkout" not in run.err
+    assert not (tmp_path / "out").exists()
+
+
 def test_needs_a_git_checkout_with_full_history_and_no_uncommitted_changes(repo, tmp_path):
     copy = tmp_path / "copy"
     shutil.copytree(repo.root, copy, ignore=shutil.ignore_patterns(".git"))

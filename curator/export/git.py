@@ -33,6 +33,10 @@ class GitError(Exception):
     """git is missing, the library is not in a usable checkout, or a command failed."""
 
 
+class GitMissing(GitError):
+    """git itself cannot be run: no question asked of it says anything of the checkout."""
+
+
 @dataclass(frozen=True)
 class Commit:
     sha: str
@@ -126,12 +130,16 @@ class Repo:
                 stderr=subprocess.PIPE,
             )
         except FileNotFoundError as exc:
-            raise GitError("git is not installed or not on PATH") from exc
+            raise GitMissing("git is not installed or not on PATH") from exc
         return Running(process, args[0], stdin, parse)
 
     def _try(self, *args: str) -> bytes | None:
+        """The output of a question whose failure is an answer (not a checkout, no such
+        revision); without git there is no answer, which the caller must not take for one."""
         try:
             return self.run(*args)
+        except GitMissing:
+            raise
         except GitError:
             return None
 
