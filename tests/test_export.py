@@ -8,6 +8,7 @@ import errno
 import hashlib
 import io
 import json
+import os
 import shutil
 import signal
 import subprocess
@@ -1016,6 +1017,30 @@ def test_refuses_placeholder_ids(tmp_path):
     assert [f.code for f in refused.value.findings] == ["IL206"]
     # What lint rendered (IL-0001) and kept for the cache is not left behind on disk.
     assert set(Path(tempfile.gettempdir()).glob("curator-released-*")) == spools
+
+
+def test_a_file_name_that_is_not_utf8_is_for_lint_to_report(repo, tmp_path):
+    # git's listing was decoded as UTF-8: a committed `IL-\xff.yaml` made the export an
+    # "internal error: UnicodeDecodeError" before lint could name the file.
+    (repo.root / "incidents" / os.fsdecode(b"IL-\xff.yaml")).write_text(
+        incident("IL-0009"), encoding="utf-8"
+    )
+    repo.commit("2024-03-01T00:00:00", "a name that is not UTF-8")
+    run = run_export(repo, tmp_path / "out")
+    assert run.code == 1, run.err
+    assert "internal error" not in run.err and "IL-\\udcff.yaml" in run.out
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_tag_that_is_not_utf8_is_named_not_an_internal_error(repo, tmp_path):
+    repo.write("IL-0005.yaml", incident("IL-0005"))
+    repo.commit("2024-03-01T00:00:00", "IL-0005")
+    repo.git("tag", os.fsdecode(b"v1.1\xff"))
+    run = run_export(repo, tmp_path / "out")
+    assert run.code == 2
+    assert "the tag v1.1\\xff is not UTF-8 text" in run.err and "--version" in run.err
+    run = run_export(repo, tmp_path / "out", "--version", "v1.1")  # (the previous: v1.0.0)
+    assert run.code == 0, run.err
 
 
 def test_without_git_on_path_the_export_says_so(repo, tmp_path):

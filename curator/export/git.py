@@ -2,7 +2,9 @@
 
 Output that could vary with a user's git configuration (colours, signatures, rename
 settings, relative paths) is pinned by flags, so every machine reads the same answers.
-Paths given to and returned by this module are relative to the library root.
+Paths given to and returned by this module are relative to the library root, decoded as
+Python names files (`os.fsdecode`: UTF-8, other bytes kept as lone surrogates), so that a
+file whose name is not UTF-8 is the same path to git as to lint, which reports it.
 """
 
 from __future__ import annotations
@@ -90,6 +92,18 @@ class Running(Generic[T]):
             self._process.communicate()  # (reaps it, and closes its pipes)
 
 
+def _tag_name(out: bytes) -> str:
+    """A tag's name from `git describe`: text the export records (JSON, the feed), so UTF-8."""
+    try:
+        return out.decode().strip()
+    except UnicodeDecodeError:
+        shown = out.decode(errors="backslashreplace").strip()
+        raise GitError(
+            f"the tag {shown} is not UTF-8 text, which the export cannot record: rename it, "
+            "or give --version (and --since, for the release to compare with)"
+        ) from None
+
+
 def utc(timestamp: str) -> dt.datetime:
     return dt.datetime.fromtimestamp(int(timestamp), dt.UTC)
 
@@ -110,7 +124,7 @@ class Repo:
                 "the checkout is shallow, so the history that dates incidents is missing; "
                 "fetch it all (git fetch --unshallow, or actions/checkout with fetch-depth: 0)"
             )
-        self.prefix = self.run("rev-parse", "--show-prefix").decode().strip()
+        self.prefix = os.fsdecode(self.run("rev-parse", "--show-prefix")).strip()
 
     def run(self, *args: str, stdin: bytes | None = None) -> bytes:
         with self.start(bytes, *args, stdin=stdin) as running:
@@ -172,7 +186,7 @@ class Repo:
         return self.start(self._dirty, "status", *args)
 
     def _dirty(self, out: bytes) -> list[str]:
-        tokens = iter(out.decode().split("\0"))
+        tokens = iter(os.fsdecode(out).split("\0"))
         found = []
         for entry in tokens:
             if not entry:
@@ -185,12 +199,12 @@ class Repo:
     def describe(self, rev: str = "HEAD") -> str:
         """The release tag at `rev`, else `<tag>-<n>-g<sha>`, else the commit's short sha."""
         args = ("describe", "--tags", "--match", "v*", "--abbrev=12", "--always", rev)
-        return self.run(*args).decode().strip()
+        return _tag_name(self.run(*args))
 
     def previous_tag(self, rev: str = "HEAD") -> str | None:
         """The newest `v*` tag reachable from the parent of `rev`: the release before it."""
         out = self._try("describe", "--tags", "--abbrev=0", "--match", "v*", f"{rev}^")
-        return out.decode().strip() if out else None
+        return _tag_name(out) if out else None
 
     def tree(self, rev: str, folder: str) -> list[TreeEntry]:
         """The blobs under `folder` at `rev`."""
@@ -204,7 +218,7 @@ class Repo:
 
     def _tree(self, out: bytes) -> list[TreeEntry]:
         entries = []
-        for line in out.decode().split("\0"):
+        for line in os.fsdecode(out).split("\0"):
             if not line:
                 continue
             meta, path = line.split("\t", 1)
@@ -248,7 +262,7 @@ class Repo:
             header, _, body = chunk.partition(b"\0")
             sha, timestamp = header.decode().split()
             commit = Commit(sha, utc(timestamp))
-            tokens = body.lstrip(b"\n").decode().split("\0")
+            tokens = os.fsdecode(body.lstrip(b"\n")).split("\0")
             yield from _events(commit, tokens, self._relative)
 
 
