@@ -10,6 +10,7 @@ raised where it would have been raised without workers.
 
 from __future__ import annotations
 
+import ctypes
 import gc
 import itertools
 import multiprocessing
@@ -171,6 +172,7 @@ def process_context() -> Any:
 
 def prepare_worker() -> None:
     """What every worker process of curator does first."""
+    _end_with_parent()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the main process's to handle
     # A worker lives for one run and makes millions of small acyclic objects: the cyclic
     # collector would only walk them again and again (see `curator.lint.without_cyclic_gc`).
@@ -201,3 +203,25 @@ def _received(pickled: bytes) -> SentOnce[Any]:
         _received_last.clear()  # a new value is a new run's: the old one is not sent again
         sent = _received_last[pickled] = SentOnce(pickle.loads(pickled))
     return sent
+
+
+_PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
+
+
+def _end_with_parent() -> None:
+    """On Linux, end this worker when the process that forked it ends, however it ends.
+    Forked workers hold the ends of each other's pipes, so none sees its work queue close:
+    a main process killed (`kill -9`, the out-of-memory killer, SIGTERM from `timeout`)
+    left every worker waiting for work, forever. (The kernel watches the thread that
+    forked: a pool that forks, `process_context`, starts all its workers at its first
+    task, which curator gives from the main thread.)"""
+    parent = multiprocessing.parent_process()
+    if not sys.platform.startswith("linux") or parent is None:
+        return  # (elsewhere workers are spawned, and hold no pipe but their own)
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    except (OSError, AttributeError):  # no C library to ask: as before, nothing worse
+        return
+    if os.getppid() != parent.pid:  # it ended before the signal was asked for
+        os._exit(1)

@@ -6,6 +6,10 @@ import io
 import json
 import os
 import pickle
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -200,3 +204,42 @@ def test_work_given_meanwhile_without_workers_is_done_at_once(tmp_path):
     with Workers(1) as workers:
         workers.meanwhile(_record_pid, str(ran))
         assert int(ran.read_text(encoding="utf-8")) == os.getpid()
+
+
+_KILLED_WITH_WORKERS = """
+import multiprocessing, os, signal, sys
+from curator.workers import Workers
+with Workers(2):
+    print(*(child.pid for child in multiprocessing.active_children()), flush=True)
+    os.kill(os.getpid(), signal.SIGKILL)
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="forked workers: Linux")
+def test_workers_end_when_the_main_process_is_killed():
+    # Forked workers hold the ends of each other's pipes, so none saw its work queue close:
+    # a `curator export` killed (`kill -9`, the out-of-memory killer, SIGTERM from
+    # `timeout`) left every worker waiting for work, forever.
+    # (The workers' pid only: they hold the output pipe open, as they held the others.)
+    main = subprocess.Popen([sys.executable, "-c", _KILLED_WITH_WORKERS], stdout=subprocess.PIPE)
+    assert main.stdout is not None
+    workers = [int(pid) for pid in main.stdout.readline().split()]
+    assert main.wait(timeout=60) == -signal.SIGKILL
+    main.stdout.close()
+    assert len(workers) == 2
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and any(_alive(pid) for pid in workers):
+        time.sleep(0.05)
+    alive = [pid for pid in workers if _alive(pid)]
+    for pid in alive:
+        os.kill(pid, signal.SIGKILL)  # (not to leave them behind this test either)
+    assert alive == []
+
+
+def _alive(pid: int) -> bool:
+    """Whether the process runs (a zombie, ended and not yet reaped by init, does not)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
