@@ -466,6 +466,25 @@ def test_the_feed_stays_well_formed_when_a_removed_title_holds_a_control_charact
     assert [e.findtext(f"{ATOM}title") for e in entries] == ["[삭제] IL-0005: 옛\ufffd 제목\ufffd"]
 
 
+def test_a_copy_in_a_subfolder_of_incidents_hides_no_change(repo, tmp_path):
+    # Lint and the export read the files directly in incidents/ only; the release compared
+    # with was read with its subfolders, by file name: the unchanged copy `archive/
+    # IL-0002.yaml` stood for IL-0002, whose change was then not listed at all.
+    (repo.root / "incidents" / "archive").mkdir()
+    repo.write("archive/IL-0002.yaml", incident("IL-0002", GPU))
+    repo.commit("2024-03-01T00:00:00", "an archived copy")
+    repo.git("tag", "v1.1.0")
+    repo.write("IL-0002.yaml", incident("IL-0002"))
+    repo.commit("2024-04-01T00:00:00", "IL-0002 without gpu")
+    out = tmp_path / "out"
+    run = run_export(repo, out)
+    assert run.code == 0, run.err
+    changes = load(out, "changes.json")["changes"]
+    assert [(c["id"], c["change"], c["fields"]) for c in changes] == [
+        ("IL-0002", "modified", ["facets"])
+    ]
+
+
 def test_a_change_of_layout_alone_moves_modified_but_is_no_change(repo, tmp_path):
     # docs/export.md: `modified` moves with any commit to the file; changes.json lists only
     # changes of data, and text does not keep the line breaks at its end.

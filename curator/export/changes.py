@@ -24,7 +24,7 @@ from curator.export.collect import (
 from curator.export.errors import ExportError
 from curator.export.git import GitError, Repo
 from curator.export.model import Change, Changes, ReleasePoint
-from curator.library import INCIDENTS
+from curator.library import INCIDENTS, meant_as_incident
 from curator.lint import validate
 from curator.load import load_bytes
 from curator.model import INCIDENT_KEYS, NUMBERED_ID_PATTERN
@@ -105,7 +105,7 @@ def _released_at(snapshot: Snapshot, rev: str) -> dict[str, tuple[str, Before | 
     withdrawn, with a numbered id).
     """
     repo, now = snapshot.repo, snapshot.blobs
-    then = repo.tree(rev, INCIDENTS)
+    then = [entry for entry in repo.tree(rev, INCIDENTS) if _read_by_export(entry.path)]
     changed = [entry for entry in then if now.get(entry.path) != entry.blob]
     contents = repo.blobs(entry.blob for entry in changed)
     released: dict[str, tuple[str, Before | None]] = {}
@@ -118,6 +118,15 @@ def _released_at(snapshot: Snapshot, rev: str) -> dict[str, tuple[str, Before | 
             incident_id, before = found
             released[incident_id] = (entry.path, before)
     return released
+
+
+def _read_by_export(path: str) -> bool:
+    """Whether the export (and lint) reads a file of this path: one directly in incidents/,
+    named as `Library.incident_names` lists it. A file in a subfolder (`archive/
+    IL-0002.yaml`) was never released, and read by its name it stood for the incident
+    that has it, whose change it hid."""
+    folder, _, name = path.rpartition("/")
+    return folder == INCIDENTS and meant_as_incident(name)
 
 
 def _released_then(raw: bytes) -> tuple[str, Before] | None:
