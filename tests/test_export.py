@@ -1075,6 +1075,18 @@ def test_without_git_on_path_the_export_says_so(repo, tmp_path):
     assert not (tmp_path / "out").exists()
 
 
+@pytest.mark.parametrize("mark", ["--assume-unchanged", "--skip-worktree"])
+def test_a_file_git_is_told_not_to_compare_stops_the_export(repo, tmp_path, mark):
+    # `git status` does not look at such a file: IL-0001 changed on disk was exported as
+    # the commit's, under the commit's id (and a sparse checkout's files are not there).
+    repo.git("update-index", mark, "incidents/IL-0001.yaml")
+    repo.write("IL-0001.yaml", incident("IL-0001", (f"title: {TITLE}", "title: 바뀐 제목")))
+    run = run_export(repo, tmp_path / "out")
+    assert run.code == 2
+    assert "incidents/IL-0001.yaml" in run.err and mark.removeprefix("--") in run.err
+    assert not (tmp_path / "out").exists()
+
+
 def test_needs_a_git_checkout_with_full_history_and_no_uncommitted_changes(repo, tmp_path):
     copy = tmp_path / "copy"
     shutil.copytree(repo.root, copy, ignore=shutil.ignore_patterns(".git"))

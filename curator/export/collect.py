@@ -91,6 +91,20 @@ def refuse_dirty(dirty: list[str]) -> None:
         )
 
 
+def refuse_unwatched(unwatched: list[tuple[str, str]]) -> None:
+    """A file git does not compare with the commit may differ from it unseen (`dirty`
+    cannot tell), or, in a sparse checkout, not be there at all."""
+    if unwatched:
+        shown = ", ".join(f"{path} ({mark})" for path, mark in unwatched[:_SHOWN_DIRTY])
+        more = " …" if len(unwatched) > _SHOWN_DIRTY else ""
+        raise ExportError(
+            f"{len(unwatched)} file(s) under incidents/ or schema/taxonomy/ are marked for "
+            f"git not to compare with the commit ({shown}{more}); an export describes a "
+            "commit: clear the marks (git update-index --no-assume-unchanged or "
+            "--no-skip-worktree; git sparse-checkout disable), or export from a clean clone"
+        )
+
+
 def check_releasable(
     library: Library,
     cwd: Path | None = None,
@@ -280,7 +294,10 @@ def collect(library: Library, version: str | None = None) -> Snapshot:
     their dates, the version. (Lint checks the files themselves: `check_releasable`.)"""
     try:
         repo = Repo(library.root)
-        with repo.dirty(LIBRARY_CONTENT) as dirty:  # (answered last: see `Repo.dirty`)
+        with (
+            repo.dirty(LIBRARY_CONTENT) as dirty,  # (answered last: see `Repo.dirty`)
+            repo.unwatched(LIBRARY_CONTENT) as unwatched,
+        ):
             head = repo.commit("HEAD")
             if len(head.sha) != SHA1_LENGTH:
                 # The export's schemas promise 40-digit SHA-1 commit ids: refused at once.
@@ -297,6 +314,7 @@ def collect(library: Library, version: str | None = None) -> Snapshot:
                 history = file_history(log.result())
             version = version or repo.describe(head.sha)
             refuse_dirty(dirty.result())
+            refuse_unwatched(unwatched.result())
     except GitError as exc:
         raise ExportError(str(exc)) from exc
     # Paths are strings, as lint names them (making 100,000 Path objects and their stems

@@ -196,6 +196,23 @@ class Repo:
                 next(tokens, None)  # the rename's source path, which has no status of its own
         return found
 
+    def unwatched(self, paths: Iterable[str]) -> Running[list[tuple[str, str]]]:
+        """(path, mark) of the files under `paths` that git is told not to compare with the
+        working tree (`update-index --assume-unchanged`, `--skip-worktree`, which a sparse
+        checkout sets): `dirty` does not see their changes. Started, not waited for."""
+        return self.start(self._unwatched, "ls-files", "-v", "-z", "--full-name", "--", *paths)
+
+    def _unwatched(self, out: bytes) -> list[tuple[str, str]]:
+        found = []
+        for entry in os.fsdecode(out).split("\0"):
+            # `ls-files -v`: a tag, a space, the path; a lower-case tag is assume-unchanged.
+            tag, path = entry[:1], entry[2:]
+            if tag == "S":
+                found.append((self._relative(path), "skip-worktree"))
+            elif tag.islower():
+                found.append((self._relative(path), "assume-unchanged"))
+        return found
+
     def describe(self, rev: str = "HEAD") -> str:
         """The release tag at `rev`, else `<tag>-<n>-g<sha>`, else the commit's short sha."""
         args = ("describe", "--tags", "--match", "v*", "--abbrev=12", "--always", rev)
