@@ -184,12 +184,36 @@ def renumber(tree: Any, mapping: dict[str, str]) -> None:
 
 def assign(library: Library, reserved: Iterable[int] = ()) -> Plan:
     """Number every placeholder: write renamed files first (never over an existing file),
-    then the references, then remove the placeholder files."""
+    then the references, then remove the placeholder files. A write that fails (a full
+    disk) undoes the writes before it: a numbered copy left beside its placeholder was
+    the same incident twice, and numbered again by the next run."""
     result = plan(library, reserved)
-    for assignment in result.assignments:
-        write_atomic(assignment.new_path, result.rewrites[assignment.new_path], exclusive=True)
-    for path in result.references:
-        write_atomic(path, result.rewrites[path])
+    created: list[Path] = []
+    replaced: dict[Path, bytes] = {}  # reference file → its bytes before
+    path: Path | None = None  # the file being written
+    try:
+        for assignment in result.assignments:
+            path = assignment.new_path
+            write_atomic(path, result.rewrites[path], exclusive=True)
+            created.append(path)
+        for path in result.references:
+            before = path.read_bytes()
+            write_atomic(path, result.rewrites[path])
+            replaced[path] = before
+    except OSError as exc:
+        _undo(created, replaced)
+        if exc.filename is None:  # (a failed write says no file: name the one it was)
+            exc.filename = str(path)
+        raise
     for assignment in result.assignments:
         assignment.old_path.unlink()
     return result
+
+
+def _undo(created: list[Path], replaced: dict[Path, bytes]) -> None:
+    """Remove the numbered files written (which frees the space a full disk lacked), then
+    put back the references rewritten."""
+    for path in created:
+        path.unlink(missing_ok=True)
+    for path, before in replaced.items():
+        write_atomic(path, before)

@@ -167,6 +167,31 @@ def test_an_unreadable_library_is_refused_as_a_whole_and_nothing_changes(library
     assert {p.name: p.read_bytes() for p in (library / "incidents").iterdir()} == before
 
 
+@pytest.mark.parametrize("failing", [1, 2, 3])  # the new files' writes, then a reference's
+def test_a_write_that_fails_midway_leaves_the_library_as_it_was(library, monkeypatch, failing):
+    # A full disk while numbering left IL-0008.yaml beside IL-NEW-alpha.yaml, the same
+    # incident twice, and a rerun numbered it again: IL-0008 and IL-0010, two numbers for it.
+    from curator import ids
+    from curator.write.atomic import write_atomic
+
+    writes = []
+
+    def full_disk(path: Path, data: bytes, **options: bool) -> None:
+        writes.append(path)
+        if len(writes) == failing:
+            raise OSError(28, "No space left on device")
+        write_atomic(path, data, **options)
+
+    before = {p.name: p.read_bytes() for p in (library / "incidents").iterdir()}
+    monkeypatch.setattr(ids, "write_atomic", full_disk)
+    with pytest.raises(OSError) as failed:
+        assign(Library.at(library))
+    monkeypatch.undo()
+    assert failed.value.filename == str(writes[-1])  # said with the file it could not write
+    assert {p.name: p.read_bytes() for p in (library / "incidents").iterdir()} == before
+    assert [a.number for a in assign(Library.at(library)).assignments] == ["IL-0008", "IL-0009"]
+
+
 def test_a_placeholder_whose_file_name_differs_is_refused(library):
     (library / "incidents" / "IL-NEW-alpha.yaml").rename(
         library / "incidents" / "IL-NEW-gamma.yaml"
