@@ -73,11 +73,16 @@ def _utf8(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
     """Text typed on the command line must be UTF-8: other bytes arrive as lone surrogates
     (PEP 383), which no file or JSON that curator writes can hold."""
     for text in value if isinstance(value, tuple) else (value,):
-        undecodable = next((c for c in text or "" if "\udc80" <= c <= "\udcff"), None)
-        if undecodable is not None:
-            byte = ord(undecodable) - 0xDC00
-            raise click.BadParameter(f"{text!r} is not UTF-8 text (byte 0x{byte:02X})")
+        _check_utf8(text or "")
     return value
+
+
+def _check_utf8(text: str) -> None:
+    """A BadParameter if `text` holds bytes that were not UTF-8 (as lone surrogates)."""
+    undecodable = next((c for c in text if "\udc80" <= c <= "\udcff"), None)
+    if undecodable is not None:
+        byte = ord(undecodable) - 0xDC00
+        raise click.BadParameter(f"{text!r} is not UTF-8 text (byte 0x{byte:02X})")
 
 
 def quiet_option(help: str) -> Callable[[F], F]:
@@ -127,6 +132,10 @@ def main() -> None:
     for stream in (sys.stdout, sys.stderr):
         if isinstance(stream, io.TextIOWrapper):
             stream.reconfigure(errors="backslashreplace")
+    # An answer to `curator new` that is not UTF-8 is read as lone surrogates too, to be
+    # refused and asked again (`_ask`), not to fail the run with a UnicodeDecodeError.
+    if isinstance(sys.stdin, io.TextIOWrapper):
+        sys.stdin.reconfigure(errors="surrogateescape")
 
 
 @main.command("lint")
@@ -515,6 +524,7 @@ def _print_fixed(result: Fixed, show_diff: bool) -> None:
 
 def _ask(question: str, default: str, check: Callable[[str], object]) -> str:
     def answer(text: str) -> str:
+        _check_utf8(text)
         try:
             check(text)
         except DraftError as exc:

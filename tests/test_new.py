@@ -312,6 +312,28 @@ def test_asking_without_answers_is_a_usage_error_and_writes_nothing(tmp_path):
     assert list((root / "incidents").iterdir()) == []
 
 
+def test_an_answer_that_is_not_utf8_is_asked_again(tmp_path):
+    # It was "curator: internal error: UnicodeDecodeError" (or UnicodeEncodeError once the
+    # draft was written, where standard input was read with surrogateescape), exit 2.
+    root = write_library(tmp_path / "lib", {})
+    answers = [b"\xbd\xc5 " + TITLE.encode("euc-kr"), TITLE.encode("utf-8")]
+    answers += [b"https://example.com/pm", b"", b"", b"", b"config-change", b"", b"", b""]
+    for errors in ("strict", "surrogateescape"):
+        proc = subprocess.run(
+            [sys.executable, "-m", "curator", "new", "--root", str(root), "--prompt"],
+            input=b"\n".join(answers) + b"\n",
+            capture_output=True,
+            env={**os.environ, "PYTHONIOENCODING": f"utf-8:{errors}"},
+            check=False,
+        )
+        stdout, stderr = proc.stdout.decode("utf-8"), proc.stderr.decode("utf-8")
+        assert proc.returncode == 0, stderr
+        assert "Error: '\\udcbd\\udcc5 NCCL" in stdout
+        assert "is not UTF-8 text (byte 0xBD)" in stdout
+    drafts = sorted((root / "incidents").iterdir())
+    assert [load_bytes(p.read_bytes()).data["title"] for p in drafts] == [TITLE, TITLE]
+
+
 def test_a_draft_the_system_will_not_write_is_one_line_and_exit_2(tmp_path, monkeypatch):
     import errno
 
