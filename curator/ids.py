@@ -202,8 +202,9 @@ def assign(library: Library, reserved: Iterable[int] = ()) -> Plan:
             replaced[path] = before
     except OSError as exc:
         _undo(created, replaced)
-        if exc.filename is None:  # (a failed write says no file: name the one it was)
-            exc.filename = str(path)
+        # The file that could not be written: a failed write names none, and a number
+        # taken meanwhile (another run) named write_atomic's temporary file.
+        exc.filename, exc.filename2 = str(path), None
         raise
     for assignment in result.assignments:
         assignment.old_path.unlink()

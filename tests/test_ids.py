@@ -192,6 +192,23 @@ def test_a_write_that_fails_midway_leaves_the_library_as_it_was(library, monkeyp
     assert [a.number for a in assign(Library.at(library)).assignments] == ["IL-0008", "IL-0009"]
 
 
+def test_a_number_taken_meanwhile_is_said_with_its_file(library, monkeypatch):
+    # Two runs at once: the second to write IL-0008.yaml named write_atomic's temporary
+    # file (`…/.IL-0008.yaml.k2x8.tmp: File exists`), not the number taken.
+    from curator import ids
+    from curator.write.atomic import write_atomic
+
+    def taken_meanwhile(path: Path, data: bytes, **options: bool) -> None:
+        path.write_bytes(b"id: IL-0008\n")  # the other run's
+        write_atomic(path, data, **options)
+
+    monkeypatch.setattr(ids, "write_atomic", taken_meanwhile)
+    with pytest.raises(FileExistsError) as taken:
+        assign(Library.at(library))
+    assert taken.value.filename == str(library / "incidents" / "IL-0008.yaml")
+    assert taken.value.filename2 is None
+
+
 def test_a_placeholder_whose_file_name_differs_is_refused(library):
     (library / "incidents" / "IL-NEW-alpha.yaml").rename(
         library / "incidents" / "IL-NEW-gamma.yaml"
