@@ -52,7 +52,12 @@ def _must(root: Path, *args: str) -> str:
 
 def deleted_numbers(root: Path) -> set[int]:
     """Numbers of incident files that the history shows deleted: never to be given again."""
-    done = git(root, "log", "--diff-filter=D", "--name-only", "--format=", "--", INCIDENTS)
+    # --no-renames: git log follows renames by default, and an incident file moved to
+    # another name (IL-0301.yaml renumbered by hand, or made a placeholder again) is then a
+    # rename, not a deletion; its number was given again.
+    done = git(
+        root, "log", "--no-renames", "--diff-filter=D", "--name-only", "--format=", "--", INCIDENTS
+    )
     numbers = set()
     for line in done.stdout.splitlines() if done.returncode == 0 else ():
         match = _DELETED_INCIDENT.match(line.strip())

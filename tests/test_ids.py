@@ -300,6 +300,20 @@ def test_by_hand_too_a_number_deleted_from_the_history_is_never_given_again(remo
     assert sorted(ids_in(human)) == ["IL-0002"]
 
 
+def test_a_number_renamed_away_in_the_history_is_never_given_again(remote):
+    # git log follows renames: IL-0001.yaml moved to another name showed as a rename, not
+    # a deletion, and its number was given again (here: IL-NEW-alpha → IL-0001).
+    human = remote / "human"
+    git(human, "mv", "incidents/IL-0001.yaml", "incidents/IL-NEW-beta.yaml")
+    path = human / "incidents" / "IL-NEW-beta.yaml"
+    path.write_text(path.read_text("utf-8").replace("IL-0001", "IL-NEW-beta"), "utf-8")
+    git(human, "commit", "--quiet", "--all", "-m", "renumber IL-0001")
+    assert git(human, "log", "-1", "--name-status", "--format=").startswith("R")
+    run = run_curator("assign-ids", cwd=human, env=GIT_ENV)
+    assert run.code == 0, run
+    assert run.out.startswith("IL-NEW-alpha → IL-0002")  # IL-0001 was released once
+
+
 def test_push_numbers_commits_and_pushes(remote):
     run = push_run(remote / "bot")
     assert run.code == 0, run
