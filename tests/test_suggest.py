@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import sys
+import unicodedata
 from pathlib import Path
 
 import pytest
@@ -197,6 +198,18 @@ def test_a_negated_symptom_is_not_suggested_and_quotes_stand_in_the_file(tmp_pat
     ]
     assert "메타데이터 서버의 처리량" in quoted  # the alias 메타데이터 서버, a word after it
     assert all(phrase in text for phrase in quoted)
+
+
+def test_quotes_stand_in_a_text_written_as_separate_jamo(matcher):
+    # Korean as separate jamo (NFD, as macOS writes it; lint's IL605) was quoted from the
+    # wrong place: "경보로 백업" as the evidence of 메타데이터 서버, "담당자가 디스크를 …".
+    text = "경보로 백업 담당자가 디스크를 확인했다. 메타데이터 서버의 처리량 저하가 보였다."
+    composed = {(hit.term, hit.quote) for hit in matcher.find(text)}
+    decomposed = unicodedata.normalize("NFD", text)
+    hits = list(matcher.find(decomposed))
+    assert all(hit.quote in decomposed for hit in hits)
+    assert {(hit.term, unicodedata.normalize("NFC", hit.quote)) for hit in hits} == composed
+    assert ("backup-system", "경보로 백업 담당자가") in composed
 
 
 def gitlab_suggestions(tmp_path: Path) -> dict[str, dict]:

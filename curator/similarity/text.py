@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import unicodedata
 from functools import lru_cache
 
 import numpy as np
@@ -109,10 +110,26 @@ def _origin(text: str, folded: str) -> list[int] | range:
     """Where in `text` each character of `folded` (its normalised form) comes from."""
     if len(folded) == len(text):
         return range(len(text))  # the usual case: NFKC and case folding kept every place
-    starts = [i for i, char in enumerate(text) for _ in normalise(char)]
-    if len(starts) != len(folded):  # characters composed across each other (rare jamo)
+    # Normalised a cluster at a time: a character that composes with the one before it
+    # (Korean as separate jamo, as macOS writes it: 학 as ㅎ ㅏ ㄱ) comes from where its
+    # cluster starts. Normalised a character at a time, jamo did not compose, and every
+    # quote after the first syllable was taken from the wrong place in the text.
+    clusters = [i for i, char in enumerate(text) if i == 0 or not _joins_previous(char)]
+    ends = [*clusters[1:], len(text)]
+    starts = [a for a, b in zip(clusters, ends, strict=True) for _ in normalise(text[a:b])]
+    if len(starts) != len(folded):  # characters composed across clusters (none known)
         return [min(i, len(text) - 1) for i in range(len(folded))]
     return starts
+
+
+def _joins_previous(char: str) -> bool:
+    """Whether `char` may compose with the character before it: a combining mark, or a
+    Hangul vowel or final consonant jamo (of U+1160-U+11FF or U+D7B0-U+D7FF)."""
+    return (
+        unicodedata.combining(char) != 0
+        or "\u1160" <= char <= "\u11ff"
+        or "\ud7b0" <= char <= "\ud7ff"
+    )
 
 
 def strip_particle(token: str) -> str:
