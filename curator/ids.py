@@ -185,8 +185,8 @@ def renumber(tree: Any, mapping: dict[str, str]) -> None:
 def assign(library: Library, reserved: Iterable[int] = ()) -> Plan:
     """Number every placeholder: write renamed files first (never over an existing file),
     then the references, then remove the placeholder files. A write that fails (a full
-    disk) undoes the writes before it: a numbered copy left beside its placeholder was
-    the same incident twice, and numbered again by the next run."""
+    disk), or Ctrl-C, undoes the writes before it: a numbered copy left beside its
+    placeholder was the same incident twice, and numbered again by the next run."""
     result = plan(library, reserved)
     created: list[Path] = []
     replaced: dict[Path, bytes] = {}  # reference file → its bytes before
@@ -200,11 +200,12 @@ def assign(library: Library, reserved: Iterable[int] = ()) -> Plan:
             before = path.read_bytes()
             write_atomic(path, result.rewrites[path])
             replaced[path] = before
-    except OSError as exc:
+    except BaseException as exc:  # (Ctrl-C between two writes too)
         _undo(created, replaced)
-        # The file that could not be written: a failed write names none, and a number
-        # taken meanwhile (another run) named write_atomic's temporary file.
-        exc.filename, exc.filename2 = str(path), None
+        if isinstance(exc, OSError):
+            # The file that could not be written: a failed write names none, and a number
+            # taken meanwhile (another run) named write_atomic's temporary file.
+            exc.filename, exc.filename2 = str(path), None
         raise
     for assignment in result.assignments:
         assignment.old_path.unlink()

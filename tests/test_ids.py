@@ -186,8 +186,20 @@ def test_a_write_that_fails_midway_leaves_the_library_as_it_was(library, monkeyp
     monkeypatch.setattr(ids, "write_atomic", full_disk)
     with pytest.raises(OSError) as failed:
         assign(Library.at(library))
-    monkeypatch.undo()
     assert failed.value.filename == str(writes[-1])  # said with the file it could not write
+    assert {p.name: p.read_bytes() for p in (library / "incidents").iterdir()} == before
+
+    def ctrl_c(path: Path, data: bytes, **options: bool) -> None:
+        writes.append(path)
+        if len(writes) == failing:
+            raise KeyboardInterrupt
+        write_atomic(path, data, **options)
+
+    writes.clear()
+    monkeypatch.setattr(ids, "write_atomic", ctrl_c)
+    with pytest.raises(KeyboardInterrupt):
+        assign(Library.at(library))
+    monkeypatch.undo()
     assert {p.name: p.read_bytes() for p in (library / "incidents").iterdir()} == before
     assert [a.number for a in assign(Library.at(library)).assignments] == ["IL-0008", "IL-0009"]
 
