@@ -342,7 +342,7 @@ class _Run:
         findings += self.library_findings(entries, checked, store)
         if store:
             store.save(self.workers)
-        if selected:
+        if paths:  # (a folder given may hold no incident file: then nothing is reported)
             wanted = set(display_paths(selected, cwd))
             findings = [f for f in findings if f.path in wanted]
         return findings

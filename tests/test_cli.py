@@ -265,6 +265,18 @@ def test_a_folder_given_counts_the_files_inside(library):
     assert "in 3 files checked" in run.err
 
 
+def test_a_folder_given_that_holds_no_incident_file_reports_nothing(library, tmp_path):
+    # It reported every finding of the library, "in 0 files checked", and exit 1.
+    empty = tmp_path / "drafts"
+    empty.mkdir()
+    for folder in (empty, library / "schema"):
+        run = run_curator("lint", "--root", str(library), "--format", "json", str(folder))
+        assert (run.code, run.out) == (0, "[]\n"), run
+    run = run_curator("lint", "--root", str(library), str(empty))
+    assert (run.code, run.out) == (0, "")
+    assert "0 errors, 0 warnings in 0 files checked" in run.err
+
+
 def test_a_symlinked_incident_named_on_the_command_line_is_checked_under_its_own_name(
     library, tmp_path
 ):
