@@ -54,10 +54,10 @@ def deleted_numbers(root: Path) -> set[int]:
     """Numbers of incident files that the history shows deleted: never to be given again."""
     # --no-renames: git log follows renames by default, and an incident file moved to
     # another name (IL-0301.yaml renumbered by hand, or made a placeholder again) is then a
-    # rename, not a deletion; its number was given again.
-    done = git(
-        root, "log", "--no-renames", "--diff-filter=D", "--name-only", "--format=", "--", INCIDENTS
-    )
+    # rename, not a deletion; its number was given again. --relative: names as from the
+    # library's root, which may be a folder of the checkout (as `curator export` allows).
+    args = ["--relative", "--no-renames", "--diff-filter=D", "--name-only", "--format="]
+    done = git(root, "log", *args, "--", INCIDENTS)
     numbers = set()
     for line in done.stdout.splitlines() if done.returncode == 0 else ():
         match = _DELETED_INCIDENT.match(line.strip())

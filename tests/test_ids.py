@@ -326,6 +326,24 @@ def test_a_number_renamed_away_in_the_history_is_never_given_again(remote):
     assert run.out.startswith("IL-NEW-alpha → IL-0002")  # IL-0001 was released once
 
 
+def test_a_number_deleted_from_a_library_in_a_subfolder_is_never_given_again(tmp_path):
+    # git log names files from the top of the checkout (lib/incidents/IL-0002.yaml), which
+    # the pattern for incidents/IL-NNNN.yaml never matched: IL-0002 was given again.
+    repo = tmp_path / "repo"
+    root = write_library(
+        repo / "lib", {"IL-0001.yaml": incident("IL-0001"), "IL-0002.yaml": incident("IL-0002")}
+    )
+    git(repo, "init", "--quiet")
+    git(repo, "add", ".")
+    git(repo, "commit", "--quiet", "-m", "seed")
+    git(repo, "rm", "--quiet", "lib/incidents/IL-0002.yaml")
+    git(repo, "commit", "--quiet", "-m", "remove IL-0002")
+    (root / "incidents" / "IL-NEW-alpha.yaml").write_text(placeholder("alpha"), "utf-8")
+    run = run_curator("assign-ids", cwd=root, env=GIT_ENV)
+    assert run.code == 0, run
+    assert run.out.startswith("IL-NEW-alpha → IL-0003")  # IL-0002 was released once
+
+
 def test_push_numbers_commits_and_pushes(remote):
     run = push_run(remote / "bot")
     assert run.code == 0, run
