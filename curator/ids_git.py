@@ -45,9 +45,18 @@ def git(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
 def _must(root: Path, *args: str) -> str:
     done = git(root, *args)
     if done.returncode != 0:
-        detail = (done.stderr or done.stdout).strip().splitlines()
-        raise GitError(f"git {' '.join(args)} failed: {detail[-1] if detail else done.returncode}")
+        raise GitError(f"git {' '.join(args)} failed: {_reason(done)}")
     return done.stdout.strip()
+
+
+def _reason(done: subprocess.CompletedProcess[str]) -> str:
+    """Why git failed: its first `fatal:` or `error:` line. The lines after it may be
+    advice, whose last line ("and the repository exists.") says nothing on its own."""
+    lines = (done.stderr or done.stdout).strip().splitlines()
+    said = [line for line in lines if line.startswith(("fatal:", "error:"))]
+    if said:
+        return said[0]
+    return lines[-1] if lines else str(done.returncode)
 
 
 def deleted_numbers(root: Path) -> set[int]:

@@ -400,6 +400,18 @@ def test_push_refuses_a_dirty_tree_and_reports_a_failing_push(remote):
     assert sorted(main_files(remote)) == ["IL-0001", "IL-NEW-alpha"]
 
 
+def test_a_git_failure_is_said_with_git_s_reason_not_its_advice(remote):
+    # git ends with advice ("Please make sure you have the correct access rights / and the
+    # repository exists."): its last line made the message "… failed: and the repository
+    # exists."
+    run = run_curator("assign-ids", "--push", "nowhere", cwd=remote / "bot", env=GIT_ENV)
+    assert run.code == 2
+    assert run.err == (
+        "curator: git fetch --quiet --end-of-options nowhere main failed: "
+        "fatal: 'nowhere' does not appear to be a git repository\n"
+    )
+
+
 @pytest.mark.parametrize(
     ("remote", "branch"),
     [("--upload-pack=touch {pwned}", "main"), ("origin", "--upload-pack=touch {pwned}")],
