@@ -7,6 +7,7 @@ corrupted bytes (which must either keep their values or be refused and left unto
 
 from __future__ import annotations
 
+import errno
 import itertools
 import json
 import os
@@ -581,6 +582,24 @@ def test_exclusive_write_never_overwrites(tmp_path):
     with pytest.raises(FileExistsError):
         atomic.write_atomic(path, b"new\n", exclusive=True)
     assert path.read_bytes() == b"old\n" and os.listdir(tmp_path) == ["IL-0001.yaml"]
+
+
+def test_a_write_that_fails_is_said_with_the_file_not_its_temporary(tmp_path, monkeypatch):
+    # On a read-only file system `curator fmt` said "curator: …/.IL-0001.yaml.2xkutl9o.tmp:
+    # Read-only file system"; a number taken, "….tmp: File exists".
+    path = tmp_path / "IL-0001.yaml"
+    path.write_bytes(b"old\n")
+    with pytest.raises(FileExistsError) as taken:
+        atomic.write_atomic(path, b"new\n", exclusive=True)
+    assert (taken.value.filename, taken.value.filename2) == (str(path), None)
+
+    def read_only(dir: str, prefix: str, suffix: str) -> tuple[int, str]:
+        raise OSError(errno.EROFS, "Read-only file system", f"{dir}/{prefix}x1y2{suffix}")
+
+    monkeypatch.setattr(atomic.tempfile, "mkstemp", read_only)
+    with pytest.raises(OSError) as refused:
+        atomic.write_atomic(path, b"new\n")
+    assert refused.value.filename == str(path) and path.read_bytes() == b"old\n"
 
 
 def test_format_file_reports_without_writing(messy_library):

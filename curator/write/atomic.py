@@ -13,7 +13,18 @@ def write_atomic(path: Path, data: bytes, *, exclusive: bool = False) -> None:
 
     The file keeps its permission bits. With `exclusive`, the file must not exist yet and
     an existing one is never overwritten, even by a concurrent writer (FileExistsError).
+    An OSError names `path`.
     """
+    try:
+        _write(path, data, exclusive)
+    except OSError as exc:
+        # The temporary file is what the system refused (a read-only file system, a full
+        # disk, a name taken), but not a name the user knows: "….IL-0001.yaml.2xk.tmp".
+        exc.filename, exc.filename2 = str(path), None
+        raise
+
+
+def _write(path: Path, data: bytes, exclusive: bool) -> None:
     mode = _mode_for(path, exclusive)
     # A leading dot keeps the temporary file out of every listing of incidents/.
     fd, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
