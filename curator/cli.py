@@ -523,6 +523,9 @@ def _print_fixed(result: Fixed, show_diff: bool) -> None:
 
 
 def _ask(question: str, default: str, check: Callable[[str], object]) -> str:
+    if sys.stdin is None:  # started with standard input closed (`<&-`): no answer will come
+        raise click.Abort
+
     def answer(text: str) -> str:
         _check_utf8(text)
         try:
@@ -593,7 +596,9 @@ def new_command(
         "contributing_factors": list(factors),
     }
     given = Given(title, source_url, source_title, list(organizations), occurred, status, facets)
-    ask = _ask if (sys.stdin.isatty() if prompt is None else prompt) else None
+    # (Standard input may be closed, `<&-`: None, and no terminal.)
+    in_terminal = sys.stdin is not None and sys.stdin.isatty()
+    ask = _ask if (in_terminal if prompt is None else prompt) else None
     try:
         path = write_draft(library, gather(library.taxonomy, given, ask))
     except DraftError as exc:

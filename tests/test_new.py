@@ -334,6 +334,37 @@ def test_an_answer_that_is_not_utf8_is_asked_again(tmp_path):
     assert [load_bytes(p.read_bytes()).data["title"] for p in drafts] == [TITLE, TITLE]
 
 
+def test_with_standard_input_closed_nothing_is_asked(tmp_path):
+    # Started with `<&-` (a cron job, say), `curator new` failed with "internal error:
+    # AttributeError: 'NoneType' object has no attribute 'isatty'", and with --prompt with
+    # "RuntimeError: input(): lost sys.stdin".
+    root = write_library(tmp_path / "lib", {})
+    args = [sys.executable, "-m", "curator", "new", "--root", str(root)]
+    args += ["--title", TITLE, "--source", SOURCE, "--cause", "config-change"]
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
+
+    def closed() -> None:
+        os.close(0)
+
+    for prompt in ([], ["--prompt"]):
+        proc = subprocess.run(
+            args + prompt,
+            preexec_fn=closed,
+            capture_output=True,
+            text=True,
+            encoding="utf-8",
+            env=env,
+            check=False,
+        )
+        if prompt:
+            assert proc.returncode == 2, proc
+            assert proc.stderr == "curator: not every question was answered; nothing written\n"
+        else:
+            assert proc.returncode == 0, proc
+            assert proc.stdout.endswith("/incidents/IL-NEW-nccl-h100.yaml\n")
+    assert len(list((root / "incidents").iterdir())) == 1
+
+
 def test_a_draft_the_system_will_not_write_is_one_line_and_exit_2(tmp_path, monkeypatch):
     import errno
 
