@@ -200,7 +200,7 @@ def test_a_negated_symptom_is_not_suggested_and_quotes_stand_in_the_file(tmp_pat
     assert all(phrase in text for phrase in quoted)
 
 
-def test_quotes_stand_in_a_text_written_as_separate_jamo(matcher):
+def test_quotes_and_negations_stand_in_a_text_written_as_separate_jamo(matcher):
     # Korean as separate jamo (NFD, as macOS writes it; lint's IL605) was quoted from the
     # wrong place: "경보로 백업" as the evidence of 메타데이터 서버, "담당자가 디스크를 …".
     text = "경보로 백업 담당자가 디스크를 확인했다. 메타데이터 서버의 처리량 저하가 보였다."
@@ -210,6 +210,13 @@ def test_quotes_stand_in_a_text_written_as_separate_jamo(matcher):
     assert all(hit.quote in decomposed for hit in hits)
     assert {(hit.term, unicodedata.normalize("NFC", hit.quote)) for hit in hits} == composed
     assert ("backup-system", "경보로 백업 담당자가") in composed
+    # Compatibility jamo that NFKC composes (ㅋㅠ is 큐) did the same.
+    laughing = "ㅋㅠㅠ " + text
+    assert {(hit.term, hit.quote) for hit in matcher.find(laughing)} == composed
+    # A word's span ended after its last syllable's first jamo, so the negation after it
+    # was not seen: data-loss was suggested for "데이터 손실은 없었고".
+    negated = unicodedata.normalize("NFD", "데이터 손실은 없었고 사용자 데이터를 잃지 않았다.")
+    assert terms(matcher, negated) == set()
 
 
 def gitlab_suggestions(tmp_path: Path) -> dict[str, dict]:

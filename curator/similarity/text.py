@@ -102,7 +102,10 @@ def token_spans(text: str) -> list[tuple[str, int, int]]:
             continue
         if token[0].isalpha() and token.isascii():
             token = stem(token)
-        found.append((token, origin[match.start()], origin[match.end() - 1] + 1))
+        # Ends where the next character's source starts: a syllable may come from several
+        # characters (jamo), all of them its own.
+        end = origin[match.end()] if match.end() < len(folded) else len(text)
+        found.append((token, origin[match.start()], max(end, origin[match.end() - 1] + 1)))
     return found
 
 
@@ -123,12 +126,14 @@ def _origin(text: str, folded: str) -> list[int] | range:
 
 
 def _joins_previous(char: str) -> bool:
-    """Whether `char` may compose with the character before it: a combining mark, or a
-    Hangul vowel or final consonant jamo (of U+1160-U+11FF or U+D7B0-U+D7FF)."""
+    """Whether `char` may compose with the character before it: once normalised, a
+    combining mark, or a Hangul vowel or final consonant jamo (U+1160-U+11FF, U+D7B0-U+D7FF;
+    a compatibility vowel such as ㅠ too, which NFKC makes one: ㅋㅠ is 큐)."""
+    first = normalise(char)[:1]
     return (
-        unicodedata.combining(char) != 0
-        or "\u1160" <= char <= "\u11ff"
-        or "\ud7b0" <= char <= "\ud7ff"
+        unicodedata.combining(first) != 0
+        or "\u1160" <= first <= "\u11ff"
+        or "\ud7b0" <= first <= "\ud7ff"
     )
 
 
