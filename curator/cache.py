@@ -66,6 +66,7 @@ _TAG = (
     "# This folder is a cache written by curator (the Incident Library's tool).\n"
     "# It can be deleted at any time; see https://bford.info/cachedir/\n"
 )
+_GITIGNORE = b"# Written by curator: this folder is a cache, never to be committed.\n*\n"
 
 
 class Encoded:
@@ -118,6 +119,11 @@ class Store:
             tag = base / "CACHEDIR.TAG"
             if not tag.exists():
                 _write_atomic(tag, _TAG.encode())
+            # git leaves the folder out even where the library's .gitignore does not name
+            # it: as an untracked folder it made `assign-ids --push` refuse the working tree.
+            ignore = base / ".gitignore"
+            if not ignore.exists():
+                _write_atomic(ignore, _GITIGNORE)
             identity = base.stat()
         except OSError:
             return cls(None)

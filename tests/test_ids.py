@@ -386,6 +386,17 @@ def test_a_concurrent_numbering_run_is_detected_and_no_number_is_given_twice(rem
     assert history.splitlines().count("Number new incidents") == 1
 
 
+def test_the_cache_other_commands_keep_does_not_stop_a_push(remote):
+    # A library whose .gitignore does not name .curator-cache/ (this one has none): after
+    # `curator lint` the push refused, "the working tree has uncommitted changes".
+    bot = remote / "bot"
+    assert run_curator("lint", cwd=bot).code == 0
+    assert (bot / ".curator-cache").is_dir() and not (bot / ".gitignore").exists()
+    run = push_run(bot)
+    assert run.code == 0, run
+    assert sorted(main_files(remote)) == ["IL-0001", "IL-0002"]
+
+
 def test_push_refuses_a_dirty_tree_and_reports_a_failing_push(remote):
     bot = remote / "bot"
     (bot / "incidents" / "IL-0001.yaml").write_text("changed\n", encoding="utf-8")
