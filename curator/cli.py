@@ -883,7 +883,8 @@ def review_command(
         sys.exit(EXIT_ERROR)
     if json_out is not None:
         try:
-            json_out.write_text(as_json(review), encoding="utf-8")
+            # A file name that is not UTF-8 as the escape `\udcff`, as on stdout (main()).
+            json_out.write_text(as_json(review), encoding="utf-8", errors="backslashreplace")
         except OSError as exc:
             click.echo(f"curator: cannot write {json_out}: {exc.strerror}", err=True)
             sys.exit(EXIT_ERROR)

@@ -380,6 +380,22 @@ def test_cli_rejects_a_report_that_is_not_one(github, tmp_path):
     assert github.log == []
 
 
+def test_cli_posts_a_report_on_a_file_name_that_is_not_utf8(github, tmp_path):
+    # `curator review` writes such a name as the escape \\udcff (a lone surrogate), which
+    # pydantic's JSON parser refused: the comment step failed with exit 2.
+    github.add_pull(opened_pull())
+    report = report_file(tmp_path)
+    report.write_text(report.read_text().replace("IL-0300.yaml", "IL-\\udcff.yaml"))
+    run = run_curator(
+        "github", "comment", "--repo", "Codertocat/Hello-World", "--pr", "2", "--report",
+        str(report), env=env(github),
+    )  # fmt: skip
+    assert run.code == 0, run.err
+    [comment] = bot_comments(github)
+    assert "/incidents/IL-%FF.yaml#L11" in comment["body"]
+    assert "incidents/IL-\\\\udcff.yaml" in comment["body"]
+
+
 def test_a_300_file_pull_request_stays_under_the_comment_limit(github, tmp_path):
     from test_review import commit, git
 

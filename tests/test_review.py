@@ -540,6 +540,27 @@ def test_hostile_text_in_an_incident_file_comes_out_inert(repo):
     assert "</details>" not in run.out.replace("\n</details>", "")
 
 
+def test_a_file_name_that_is_not_utf8_is_reviewed_in_every_format(repo, tmp_path):
+    # git allows any bytes in a name; lint shows them as `\\udcff`. The comment, its links,
+    # the job summary and the report file must too, not end in an internal error.
+    (repo / "incidents").joinpath(b"IL-\xff.yaml".decode("utf-8", "surrogateescape")).write_text(
+        incident("IL-0004"), encoding="utf-8"
+    )
+    commit(repo, "a name that is not UTF-8")
+    summary, report = tmp_path / "summary.md", tmp_path / "review.json"
+    actions = {"GITHUB_REPOSITORY": "o/r", "GITHUB_STEP_SUMMARY": str(summary)}
+    for fmt in ("markdown", "github"):
+        run = run_curator(
+            "review", "--base", "main", "--format", fmt, "--json-out", str(report),
+            cwd=repo, env=actions,
+        )  # fmt: skip
+        assert run.code == 1, run.err
+        assert "IL-\\\\udcff.yaml" in (run.out if fmt == "markdown" else summary.read_text())
+    assert "/incidents/IL-%FF.yaml#L1" in run.out + summary.read_text()
+    [reported] = json.loads(report.read_text(encoding="utf-8"))["files"]
+    assert reported["path"] == "incidents/IL-\udcff.yaml"
+
+
 def merged_meanwhile(repo: Path, name: str, text: str) -> str:
     """`text` committed to main after the `change` branch started; main's new tip."""
     git(repo, "checkout", "-q", "main")

@@ -43,7 +43,9 @@ _NOTIFIERS = re.compile(
 
 def inert(text: str, limit: int = 500) -> str:
     """`text` as inline Markdown that renders exactly as the characters it holds."""
-    text = shown(text, limit)
+    # A file name that is not UTF-8 holds lone surrogates (PEP 383): shown as `\udcff`, as
+    # the CLI prints them, since no UTF-8 or UTF-16 text (a comment, a summary) can hold one.
+    text = shown(text.encode("utf-8", "backslashreplace").decode("utf-8"), limit)
     text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     text = _MARKDOWN.sub(r"\\\1", text)
     text = _LINE_START.sub(_escape_line_start, text, count=1)
@@ -63,5 +65,6 @@ def link(label: str, url: str) -> str:
 
 def url_path(path: str) -> str:
     """A repository path as a URL path: every character that could end the link or the path
-    (space, parentheses, `#`, `?`, quotes) percent-encoded."""
-    return quote(path, safe="/")
+    (space, parentheses, `#`, `?`, quotes) percent-encoded; a name that is not UTF-8 as the
+    bytes it is (`%FF`), which is how GitHub names it."""
+    return quote(path, safe="/", errors="surrogateescape")

@@ -54,9 +54,17 @@ def read_review(path: Path) -> Review:
     try:
         if path.stat().st_size > MAX_REPORT_BYTES:
             raise ReviewError(f"{path}: larger than {MAX_REPORT_BYTES // 2**20} MiB")
-        return Review.model_validate_json(path.read_bytes())
+        raw = path.read_bytes()
     except OSError as exc:
         raise ReviewError(f"cannot read the report {path}: {exc.strerror or exc}") from exc
+    try:
+        # Python's parser, not pydantic's: a file name that is not UTF-8 is written as the
+        # escape `\udcff` (a lone surrogate), which pydantic's refuses as invalid JSON.
+        data = json.loads(raw)
+    except (ValueError, RecursionError) as exc:  # RecursionError: `[[[[…` nested deep
+        raise ReviewError(f"{path} is not a curator review report (not JSON: {exc})") from exc
+    try:
+        return Review.model_validate(data)
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"]) or "the top level"
