@@ -518,6 +518,18 @@ def test_an_unusable_actions_environment_is_one_line_and_exit_2(
     assert message.format(tmp=tmp_path) in run.err and "internal error" not in run.err
 
 
+def test_a_head_without_the_library_is_one_line_and_exit_2(repo):
+    # Read with `git archive`, which writes nothing when a folder is missing: reading that
+    # as a tar file was an internal error ("ReadError: empty file").
+    git(repo, "rm", "-rq", "incidents")
+    head = commit(repo, "delete every incident")
+    git(repo, "checkout", "-q", "main")
+    run = run_curator("review", "--base", "main", "--head", head, cwd=repo)
+    assert run.code == 2 and run.err.count("\n") == 1, run.err
+    assert "internal error" not in run.err
+    assert f"cannot read incidents and schema at {head[:12]} (fatal: pathspec" in run.err
+
+
 def test_outside_a_git_checkout_is_exit_2(tmp_path):
     root = write_library(tmp_path / "lib", {"IL-0001.yaml": incident("IL-0001")})
     run = run_curator("review", "--base", "main", "--root", str(root))

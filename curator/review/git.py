@@ -164,12 +164,18 @@ def materialise(repo: Path, commit: str, target: Path, *paths: str) -> None:
     except FileNotFoundError as exc:
         raise GitError("git is not installed (curator review needs it)") from exc
     assert proc.stdout is not None and proc.stderr is not None
-    with proc, tarfile.open(fileobj=proc.stdout, mode="r|") as tar:
-        for member in tar:
-            _extract(tar, member, target)
+    with proc:
+        try:
+            with tarfile.open(fileobj=proc.stdout, mode="r|") as tar:
+                for member in tar:
+                    _extract(tar, member, target)
+        except tarfile.ReadError:  # no archive at all: git refused (stderr says why)
+            proc.stdout.read()
         error = proc.stderr.read().decode("utf-8", "replace").strip()
     if proc.returncode != 0:
-        raise GitError(error.splitlines()[-1] if error else "git archive failed")
+        # Mostly a path the commit does not have (a change that deletes incidents/).
+        said = error.splitlines()[-1] if error else "git archive failed"
+        raise GitError(f"cannot read {' and '.join(paths)} at {commit[:12]} ({said})")
 
 
 def _extract(tar: tarfile.TarFile, member: tarfile.TarInfo, target: Path) -> None:
