@@ -8,7 +8,8 @@ comments, `{"message", "documentation_url", "status"}` errors, 422 `errors` list
 
 Tests read `server.log` (every request: method, path with query, status) and inject faults
 (`server.fail(...)`): a 502 before or after the write is stored, 403 rate limits primary or
-secondary, and tokens without write access (a fork's pull request).
+secondary, answers that are not JSON (`raw`), and tokens without write access (a fork's pull
+request).
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ class Fault:
     body: dict[str, Any] | None = None
     times: int = 1
     after_write: bool = False  # store the write first, then fail (a proxy timing out)
+    raw: bytes | None = None  # sent as it is instead of JSON (a proxy's page, a cut answer)
 
 
 @dataclass
@@ -104,9 +106,10 @@ class FakeGitHub:
         body: dict[str, Any] | None = None,
         times: int = 1,
         after_write: bool = False,
+        raw: bytes | None = None,
     ) -> None:
         self.faults.append(
-            Fault(method, re.compile(path), status, headers or {}, body, times, after_write)
+            Fault(method, re.compile(path), status, headers or {}, body, times, after_write, raw)
         )
 
     def thread(self, repo: str, number: int) -> list[dict[str, Any]]:
@@ -137,7 +140,11 @@ class FakeGitHub:
             return _error(401, "Bad credentials")
         fault = self._fault(method, parts.path)
         if fault is not None and not fault.after_write:
-            return fault.status, fault.headers, fault.body or _error(fault.status, "fault")[2]
+            return (
+                fault.status,
+                fault.headers,
+                fault.raw or fault.body or _error(fault.status, "fault")[2],
+            )
         status, extra, payload = self._route(method, parts.path, parse_qs(parts.query), token, body)
         if fault is not None:  # after_write: the change above is stored, the answer is lost
             return fault.status, fault.headers, fault.body or _error(fault.status, "fault")[2]
@@ -371,7 +378,10 @@ def _handler(api: FakeGitHub) -> type[BaseHTTPRequestHandler]:
             body = self.rfile.read(length) if length else b""
             headers = {k.lower(): v for k, v in self.headers.items()}
             status, extra, payload = api.answer(self.command, self.path, headers, body)
-            data = b"" if payload is None else json.dumps(payload).encode("utf-8")
+            if isinstance(payload, bytes):  # a fault's raw answer
+                data = payload
+            else:
+                data = b"" if payload is None else json.dumps(payload).encode("utf-8")
             parsed = json.loads(body) if body else None
             api.log.append(Request(self.command, self.path, status, parsed))
             self.send_response(status)

@@ -238,6 +238,27 @@ def test_401_and_404_are_explained_in_one_line(github, token, number, expected):
     assert expected in str(info.value) and "\n" not in str(info.value)
 
 
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        (b"<html>Sign in to the proxy</html>", "reading pull request #2 of {}: the answer is not"),
+        (b'{"number": 2, "head": ', "commenting on pull request #2 of {}: an answer is not JSON"),
+        (b"[]", "reading pull request #2 of {}: the answer is not a pull request"),
+    ],
+)
+def test_an_answer_that_is_not_githubs_is_explained_in_one_line(github, raw, expected):
+    # A proxy's login page (200, HTML) or a cut answer was an internal error
+    # (AssertionError, JSONDecodeError).
+    github.add_pull(opened_pull())
+    github.fail("GET", r"/pulls/2$", 200, raw=raw)
+    with pytest.raises(GitHubError) as caught:
+        post(github, "report", head_sha=HEAD)
+    message = str(caught.value)
+    assert message.startswith(expected.format("Codertocat/Hello-World"))
+    assert "GITHUB_API_URL" in message and "\n" not in message
+    assert bot_comments(github) == []
+
+
 def test_422_is_explained_with_githubs_reason(github):
     github.add_pull(opened_pull())
     with pytest.raises(GitHubError, match=r"rejected the request.*body is too long"):
