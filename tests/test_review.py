@@ -530,6 +530,20 @@ def test_a_head_without_the_library_is_one_line_and_exit_2(repo):
     assert f"cannot read incidents and schema at {head[:12]} (fatal: pathspec" in run.err
 
 
+def test_a_shallow_clone_without_the_merge_base_is_one_line_and_exit_2(repo, tmp_path):
+    # `git merge-base` finds nothing when the fork point was not fetched; taken for
+    # unrelated histories, the incidents main gained since read as deleted: IL901, exit 1.
+    write(repo, "IL-0004.yaml", incident("IL-0004", *DIFFERENT))
+    commit(repo, "add one")
+    merged_meanwhile(repo, "IL-0005.yaml", incident("IL-0005"))
+    clone = tmp_path / "shallow"
+    git(tmp_path, "clone", "-q", "--depth", "1", "--no-single-branch", repo.as_uri(), str(clone))
+    git(clone, "checkout", "-q", "change")
+    run = run_curator("review", "--base", "origin/main", cwd=clone)
+    assert run.code == 2 and run.err.count("\n") == 1, run.err
+    assert "shallow clone" in run.err and "git fetch --unshallow" in run.err
+
+
 def test_outside_a_git_checkout_is_exit_2(tmp_path):
     root = write_library(tmp_path / "lib", {"IL-0001.yaml": incident("IL-0001")})
     run = run_curator("review", "--base", "main", "--root", str(root))

@@ -81,12 +81,24 @@ def commit_of(repo: Path, revision: str) -> str:
 
 def merge_base(repo: Path, base: str, head: str) -> str:
     """Where `head` forked from `base`: what a pull request's "Files changed" compares with.
-    Falls back to `base` itself for unrelated histories."""
+    Falls back to `base` itself for unrelated histories, but not in a shallow clone, where
+    the fork point may just not be fetched: the base branch's later additions would then
+    read as deleted by the change."""
     try:
         out = run_git(repo, "merge-base", "--end-of-options", base, head)
     except GitError:
-        return base
-    return out.decode("ascii").strip() or base
+        out = b""
+    found = out.decode("ascii").strip()
+    if not found and _is_shallow(repo):
+        raise GitError(
+            f"{base[:12]} and {head[:12]} have no common commit in this shallow clone: fetch "
+            "their history (`git fetch --unshallow`, or `fetch-depth: 0` for actions/checkout)"
+        )
+    return found or base
+
+
+def _is_shallow(repo: Path) -> bool:
+    return run_git(repo, "rev-parse", "--is-shallow-repository").strip() == b"true"
 
 
 def changed_files(repo: Path, base: str, head: str, *folders: str) -> list[FileChange]:
