@@ -318,6 +318,26 @@ def test_library_in_a_subfolder_of_the_repository(tmp_path):
     assert file["findings"][0]["path"] == "library/incidents/IL-0002.yaml"
 
 
+@pytest.mark.parametrize("folder", [":library", ":(glob)lib*"])
+def test_a_subfolder_named_like_a_pathspec_is_that_folder(tmp_path, folder):
+    # Its path is handed to git as a pathspec, where a leading `:` is magic: git refused
+    # it ("did not match any files") and the review stopped with exit 2.
+    repo = tmp_path / "repo"
+    write_library(repo / folder, {"IL-0001.yaml": incident("IL-0001")})
+    git(repo, "init", "-q", "-b", "main")
+    commit(repo, "base")
+    write(repo / folder, "IL-0002.yaml", incident("IL-0002", ("    - nccl\n", "    - ncl\n")))
+    head = commit(repo, "add")
+    for checkout in (head, "HEAD~1"):  # read in place, then with `git archive`
+        git(repo, "checkout", "-q", checkout)
+        run = run_curator(
+            "review", "--base", "main~1", "--head", head, "--format", "json", cwd=repo / folder
+        )
+        assert run.code == 1, run.err
+        [file] = json.loads(run.out)["files"]
+        assert file["path"] == f"{folder}/incidents/IL-0002.yaml"
+
+
 def test_a_duplicate_is_found_and_facets_are_judged(repo):
     duplicate = incident(
         "IL-0004",

@@ -2,8 +2,8 @@
 the library as it stands at a commit. Nothing here interprets incidents.
 
 Every call is `git` with a list of arguments (no shell), `--end-of-options` before anything a
-user typed, and NUL-separated output, so no file name or revision can be taken for an option
-or split wrongly.
+user typed, literal pathspecs, and NUL-separated output, so no file name or revision can be
+taken for an option or a pattern, or split wrongly.
 """
 
 from __future__ import annotations
@@ -23,6 +23,8 @@ Change = Literal["added", "changed", "renamed", "removed"]
 _STATUS: dict[str, Change] = {"A": "added", "M": "changed", "T": "changed", "R": "renamed"}
 _STATUS["D"] = "removed"
 _ENV = {"LC_ALL": "C", "GIT_TERMINAL_PROMPT": "0", "GIT_OPTIONAL_LOCKS": "0"}
+# Paths are paths: a library folder named `:x` or `lib*` is not pathspec magic or a glob.
+_ENV["GIT_LITERAL_PATHSPECS"] = "1"
 
 
 class GitError(ReviewError):
