@@ -184,6 +184,20 @@ def test_a_file_renamed_with_its_id_kept_is_misnamed_not_removed(repo):
     assert [f["code"] for f in file["findings"]] == ["IL203"]
 
 
+@pytest.mark.parametrize("hidden", ["old/IL-0002.yaml", ".IL-0002.yaml"])
+def test_a_published_incident_moved_where_the_library_does_not_read_it_is_removed(repo, hidden):
+    # Lint reads neither a subfolder nor a dotfile: the id left the library, but the file
+    # still carrying it made the review pass (exit 0).
+    (repo / "incidents" / hidden).parent.mkdir(exist_ok=True)
+    git(repo, "mv", "incidents/IL-0002.yaml", f"incidents/{hidden}")
+    commit(repo, "move it aside")
+    code, report = review_json(repo)
+    assert code == 1
+    [file] = report["files"]
+    assert (file["change"], file["old_path"]) == ("renamed", "incidents/IL-0002.yaml")
+    assert [f["code"] for f in file["findings"]] == ["IL901"]
+
+
 def test_changed_files_are_linted_in_the_context_of_the_whole_library(repo):
     # IL-0005 reuses IL-0001's source URL: a cross-file rule, reported on both files.
     write(repo, "IL-0005.yaml", incident("IL-0005", ("postmortems/IL-0005", "postmortems/IL-0001")))

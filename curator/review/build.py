@@ -124,9 +124,13 @@ def build_review(root: Path, base: str, head: str, judge_for: JudgeFactory | Non
                 _file_review(c, o, tree, findings, judge, library.taxonomy)
                 for c, o in zip(changes, olds, strict=True)
             ]
-        # The ids the head carries: each file's name, and the id written in each file the
-        # change touched (a file renamed with its id kept still carries that id).
-        head_ids = {path.stem for path in library.incident_paths()} | {f.id for f in files if f.id}
+        # The ids the head carries: each file's name, and the id written in each incident
+        # file the change touched (a file renamed with its id kept still carries that id;
+        # one moved to a subfolder or a dotfile does not: the library no longer reads it).
+        incident_files = set(library.incident_paths())
+        head_ids = {path.stem for path in incident_files} | {
+            f.id for f in files if f.id and tree / f.path in incident_files
+        }
         broken = [_broken_by_change(p, tree, caused) for p in sorted({f.path for f in caused})]
     files = [
         _with_removal(f, c, o, revisions, head_ids)
