@@ -502,6 +502,12 @@ def event_that(tmp_path: Path, change: str) -> Path:
         del event["workflow_run"]
     elif change == "a run elsewhere":  # its link would go into the comment
         event["workflow_run"]["html_url"] = "https://example.com/actions/runs/1"
+    elif change == "a run URL with more":  # the rest would be a second link
+        event["workflow_run"]["html_url"] = (
+            "https://github.com/Codertocat/Hello-World/actions/runs/1) [a](https://example.com"
+        )
+    elif change == "another repository's run":
+        event["workflow_run"]["html_url"] = "https://github.com/octo/other/actions/runs/1"
     path.write_text("{" if change == "not JSON" else json.dumps(event), encoding="utf-8")
     return path
 
@@ -517,6 +523,8 @@ def event_that(tmp_path: Path, change: str) -> Path:
             "a run elsewhere",
             "the run URL is not on https://github.com: 'https://example.com/actions/runs/1'",
         ),
+        ("a run URL with more", "the run URL is not a workflow run of Codertocat/Hello-World"),
+        ("another repository's run", "is not a workflow run of Codertocat/Hello-World: 'https"),
     ],
 )
 def test_cli_refuses_an_event_that_is_not_the_pull_requests_review_run(

@@ -17,6 +17,7 @@ from curator.review.model import SHA_PATTERN
 _REPOSITORY = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})/[A-Za-z0-9._-]{1,100}$")
 _SERVER = re.compile(r"^https?://[A-Za-z0-9.-]+(?::[0-9]{1,5})?$")
 _SHA = re.compile(SHA_PATTERN)
+_RUN = re.compile(r"[0-9]{1,20}(?:/attempts/[0-9]{1,5})?")  # after `actions/runs/`
 DEFAULT_SERVER = "https://github.com"
 
 
@@ -41,8 +42,21 @@ class Links:
             raise ValueError(f"not a server URL: {self.server!r}")
         if self.repository is not None and not valid_repository(self.repository):
             raise ValueError(f"not a repository name (OWNER/NAME): {self.repository!r}")
-        if self.run_url is not None and not self.run_url.startswith(self.server + "/"):
-            raise ValueError(f"the run URL is not on {self.server}: {self.run_url!r}")
+        if self.run_url is not None:
+            self._check_run_url(self.run_url)
+
+    def _check_run_url(self, url: str) -> None:
+        """A workflow run of this repository, and nothing more: the URL comes from the
+        event, and anything after the run's number would go into the comment as it is
+        (`…/runs/1) [a link](https://…`)."""
+        if not url.startswith(self.server + "/"):
+            raise ValueError(f"the run URL is not on {self.server}: {url!r}")
+        path = url.removeprefix(self.server + "/")
+        repository, _, rest = path.partition("/actions/runs/")
+        if not (valid_repository(repository) and _RUN.fullmatch(rest)) or (
+            self.repository is not None and repository != self.repository
+        ):
+            raise ValueError(f"the run URL is not a workflow run of {self.repository}: {url!r}")
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] = os.environ) -> Links:
