@@ -163,6 +163,29 @@ def test_ctrl_c_exits_2_with_one_line_and_no_traceback(tmp_path, monkeypatch):
     assert result.output == "curator: interrupted\n"
 
 
+# Ctrl-C while `curator.cli` and what it imports load, as the interpreter would raise it.
+_INTERRUPTED_WHILE_LOADING = """
+import builtins
+load = builtins.__import__
+def interrupted(name, *args, **kwargs):
+    if name == "curator.cli":
+        raise KeyboardInterrupt
+    return load(name, *args, **kwargs)
+builtins.__import__ = interrupted
+from curator.__main__ import main
+main()
+"""
+
+
+def test_ctrl_c_while_curator_loads_is_one_line_too():
+    # The command started in curator.cli, whose imports take a third of a second: Ctrl-C
+    # then printed a KeyboardInterrupt traceback.
+    run = subprocess.run(
+        [sys.executable, "-c", _INTERRUPTED_WHILE_LOADING], capture_output=True, text=True
+    )
+    assert (run.returncode, run.stdout, run.stderr) == (2, "", "curator: interrupted\n")
+
+
 @pytest.mark.parametrize("command", [["lint"], ["fmt"], ["search", "NCCL"], ["similar", "--all"]])
 def test_a_folder_the_system_will_not_list_is_one_line_not_an_internal_error(
     tmp_path, monkeypatch, command
