@@ -2,14 +2,16 @@
 
 A run over a large library can take seconds; people at a terminal should see that it is
 moving ("linting 41,200/100,000 files (5,150 files/s)"). Nothing is drawn when the stream is
-not a terminal (CI logs, pipes, files), with `--quiet`, or for runs that end quickly: the
-line appears only after `delay` seconds, and only if the run looks set to last about two
-seconds or more. It is redrawn at most every `interval` seconds and erased at the end, so
-what the command prints afterwards starts on a clean line.
+not a terminal (CI logs, pipes, files) or one that cannot redraw a line (`TERM=dumb`:
+Emacs's shell), with `--quiet`, or for runs that end quickly: the line appears only after
+`delay` seconds, and only if the run looks set to last about two seconds or more. It is
+redrawn at most every `interval` seconds and erased at the end, so what the command prints
+afterwards starts on a clean line.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from collections.abc import Callable
@@ -79,6 +81,9 @@ class Progress:
 
 
 def _is_terminal(stream: TextIO) -> bool:
+    """Whether `stream` is a terminal that can redraw a line (`_CLEAR_LINE`)."""
+    if os.environ.get("TERM") == "dumb":
+        return False
     try:
         return stream.isatty()
     except (AttributeError, ValueError):  # no isatty, or a closed stream

@@ -109,6 +109,13 @@ def test_progress_is_reported_as_files_are_done_up_to_the_total(generated, jobs)
         assert len(done) >= 4
 
 
+@pytest.fixture(autouse=True)
+def a_terminal_that_can_redraw_a_line(monkeypatch):
+    """Whatever TERM the suite runs under (a CI console may say `dumb`), a `Terminal` below
+    is one that can redraw a line, unless a test says otherwise."""
+    monkeypatch.setenv("TERM", "xterm")
+
+
 class Terminal(io.StringIO):
     def isatty(self) -> bool:
         return True
@@ -152,6 +159,22 @@ def test_no_progress_for_short_runs_pipes_or_quiet():
         progress(1, 1_000)
         progress.close()
         assert stream.getvalue() == ""
+
+
+def test_no_progress_on_a_terminal_that_cannot_redraw_a_line(monkeypatch):
+    # TERM=dumb (Emacs's shell) shows the escape that clears a line as text.
+    monkeypatch.setenv("TERM", "dumb")
+    out, clock = Terminal(), Clock()
+    progress = Progress("linting", out, clock=clock)
+    clock.now += 1.0
+    progress(5_000, 100_000)
+    progress.close()
+    assert out.getvalue() == ""
+    monkeypatch.setenv("TERM", "xterm-256color")
+    progress = Progress("linting", out, clock=clock)
+    clock.now += 1.0
+    progress(5_000, 100_000)
+    assert out.getvalue().startswith("\r\x1b[Klinting 5,000/100,000")
 
 
 def test_the_cli_prints_no_progress_when_stderr_is_not_a_terminal(generated):
