@@ -463,6 +463,35 @@ def test_inputs_that_cannot_be_judged_are_named_and_the_others_judged(tmp_path, 
 
 
 @pytest.mark.parametrize("command", ["similar", "suggest"])
+def test_all_names_each_library_file_it_cannot_judge(tmp_path, command):
+    # `--all` judged what the index could read and passed over the rest without a word:
+    # exit 0, as if every incident had been judged.
+    root = write_library(
+        tmp_path / "lib",
+        {
+            "IL-0001.yaml": incident("IL-0001"),
+            "IL-0002.yaml": incident("IL-0002", ("  - Example", "\t- Example")),
+            "IL-0003.yaml": "- just\n- a list\n",
+            "IL-0004.yaml": incident("IL-0004"),
+        },
+    )
+    run = run_curator(command, "--all", "--format", "json", cwd=root)
+    assert run.code == 2, run
+    assert [r["input"] for r in json.loads(run.out)] == [
+        "incidents/IL-0001.yaml",
+        "incidents/IL-0004.yaml",
+    ]
+    assert run.err.splitlines() == [
+        "curator: incidents/IL-0002.yaml:6:1: YAML syntax error: found character that cannot "
+        "start any token (while scanning for the next token); `curator lint "
+        "incidents/IL-0002.yaml` lists every problem",
+        "curator: incidents/IL-0003.yaml: not an incident file (run `curator lint "
+        "incidents/IL-0003.yaml`)",
+        "curator: 2 of 4 inputs not judged",
+    ]
+
+
+@pytest.mark.parametrize("command", ["similar", "suggest"])
 def test_json_stays_a_list_when_no_input_can_be_judged(tmp_path, command):
     root = write_library(tmp_path / "lib", {"IL-0001.yaml": incident("IL-0001")})
     listed = tmp_path / "listed.yaml"

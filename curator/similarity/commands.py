@@ -12,13 +12,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from curator.library import Library
-from curator.lint import expand
+from curator.library import INCIDENTS, Library
+from curator.lint import display_path, expand
 from curator.load import load_bytes
 from curator.model import DIMENSIONS
 from curator.oneline import shown
 from curator.regular import read_regular
-from curator.similarity.index import Index, Progress
+from curator.similarity.index import Progress
 from curator.similarity.records import Record, read_record
 from curator.similarity.search import SearchReport, search
 from curator.similarity.similar import Judge, Match
@@ -43,40 +43,37 @@ class Input:
     display: str
 
 
-def inputs(
-    library: Library, index: Index, paths: Sequence[Path], every: bool
-) -> tuple[list[Input], list[str]]:
-    """The incidents to judge: the files given, or with `every` the whole library; and, in
-    the order given, why each file given that cannot be judged is not. One bad file does not
-    keep the others from being judged, as in lint."""
+def inputs(library: Library, paths: Sequence[Path], every: bool) -> tuple[list[Input], list[str]]:
+    """The incidents to judge: the files given, or with `every` each file the library
+    lists (those the index could not read too, which were passed over without a word); and,
+    in the order given, why each that cannot be judged is not. One bad file does not keep
+    the others from being judged, as in lint."""
     if every:
-        return [
-            Input(record, record.path)
-            for r in index.records
-            if (record := read_record(library.root / r.path, r.path)) is not None
-        ], []
+        given = [(p, f"{INCIDENTS}/{p.name}") for p in library.incident_paths()]
+    else:
+        given = [(p, _library_path(library, p)) for p in expand(paths)]
     found, not_judged = [], []
-    for path in expand(paths):
-        display = _library_path(library, path)
+    for path, display in given:
         record = read_record(path, display)
         if record is None or not any(record.fields.values()):  # a taxonomy file, say
-            not_judged.append(_not_judged(path))
+            not_judged.append(_not_judged(path, display_path(path) if every else str(path)))
         else:
-            found.append(Input(record, str(path)))
+            found.append(Input(record, display if every else str(path)))
     return found, not_judged
 
 
-def _not_judged(path: Path) -> str:
-    """Why `path` cannot be judged: where lint's loader stops, with its line and column (a
-    tab or an unclosed quote makes an incident to mend, not "not an incident file")."""
+def _not_judged(path: Path, named: str) -> str:
+    """Why `path` (as `named`) cannot be judged: where lint's loader stops, with its line
+    and column (a tab or an unclosed quote makes an incident to mend, not "not an incident
+    file")."""
     try:
         problems = load_bytes(read_regular(path)).problems
     except OSError:  # not a regular file (a FIFO is never read), or gone meanwhile
         problems = []
     if not problems:
-        return f"{path}: not an incident file (run `curator lint {path}`)"
+        return f"{named}: not an incident file (run `curator lint {named}`)"
     (line, column), why = problems[0].position, problems[0].message
-    return f"{path}:{line}:{column}: {why}; `curator lint {path}` lists every problem"
+    return f"{named}:{line}:{column}: {why}; `curator lint {named}` lists every problem"
 
 
 def _library_path(library: Library, path: Path) -> str:
@@ -93,7 +90,7 @@ def similar(
     """Each input judged, and why each input that could not be is not (see `inputs`)."""
     index = load_index(library, progress=progress)
     judge = Judge(index)
-    found, not_judged = inputs(library, index, paths, every)
+    found, not_judged = inputs(library, paths, every)
     return [(given, judge.similar(given.record, top)) for given in found], not_judged
 
 
@@ -132,7 +129,7 @@ def suggest(
     """Each input judged, and why each input that could not be is not (see `inputs`)."""
     index = load_index(library, progress=progress)
     suggester = Suggester(index, library.taxonomy)
-    found, not_judged = inputs(library, index, paths, every)
+    found, not_judged = inputs(library, paths, every)
     return [(given, suggester.suggest(given.record)) for given in found], not_judged
 
 
