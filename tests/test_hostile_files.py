@@ -337,19 +337,24 @@ def test_judgements_read_no_more_than_lint_does_and_go_on(tmp_path, command):
     # The fast loader of judgement expanded aliases (the bomb read as 100 times its size,
     # gigabytes for a file of a megabyte), recursed on block nesting (RecursionError,
     # exit 2) and read past tags: such files are no incident to lint (IL105), and none to
-    # judge (judgement reads files with lint's own loader).
+    # judge (judgement reads files with lint's own loader). `--all` names each of them, with
+    # lint's reason, as it names any input it cannot judge.
     hostile_files = {"IL-0105.yaml": DEEP, "IL-0108.yaml": BOMB, "IL-0109.yaml": TAGGED}
     root = write_library(tmp_path / "lib", {"IL-0001.yaml": incident("IL-0001"), **hostile_files})
     linted = run_curator("lint", "--root", str(root), "--format", "json", timeout=60)
     refused = {f["path"].rsplit("/", 1)[-1] for f in json.loads(linted.out) if f["code"] == "IL105"}
     assert refused == set(hostile_files), linted
     run = run_curator(*command, "--root", str(root), "--format", "json", timeout=60)
-    assert run.code == 0, run
     report = json.loads(run.out)
     if command[0] == "search":
+        assert run.code == 0, run
         assert [result["id"] for result in report["results"]] == ["IL-0001"]
     else:
+        assert run.code == 2, run
         assert [judged["input"] for judged in report] == ["incidents/IL-0001.yaml"]
+        named = [line for line in run.err.splitlines() if "lists every problem" in line]
+        assert [n for name in hostile_files for n in named if name in n] == named, run.err
+        assert len(named) == 3 and run.err.endswith("curator: 3 of 4 inputs not judged\n")
 
 
 # 200,000 pairs of accents out of canonical order (800 KB): CPython puts a run of combining
