@@ -501,21 +501,26 @@ def fix_command(
 def _print_fixed(result: Fixed, show_diff: bool) -> None:
     """What fix did (or would do) to one file. With --diff, standard output holds nothing
     but the diffs, so that it can be applied as a patch."""
-    shown = result.display
     if result.refused is not None:
         where = result.refused.position
         click.echo(
-            escaped(f"{shown}:{where.line}:{where.column}: cannot fix: {result.refused.message}"),
+            escaped(
+                f"{result.display}:{where.line}:{where.column}: cannot fix: "
+                f"{result.refused.message}"
+            ),
             err=True,
         )
     for change in result.changes:
         click.echo(
-            escaped(f"{shown}:{change.line}:{change.column}: {change.code} {change.description}"),
+            escaped(
+                f"{result.display}:{change.line}:{change.column}: "
+                f"{change.code} {change.description}"
+            ),
             err=show_diff,
         )
     for left in result.left:  # part of a value or a comment: the author's to change
         click.echo(
-            escaped(f"{shown}:{left.line}:{left.column}: {left.code} {left.description}"),
+            escaped(f"{result.display}:{left.line}:{left.column}: {left.code} {left.description}"),
             err=True,
         )
     if show_diff:

@@ -190,7 +190,6 @@ def assign(library: Library, reserved: Iterable[int] = ()) -> Plan:
     result = plan(library, reserved)
     created: list[Path] = []
     replaced: dict[Path, bytes] = {}  # reference file → its bytes before
-    path: Path | None = None  # the file being written
     try:
         for assignment in result.assignments:
             path = assignment.new_path
@@ -200,12 +199,8 @@ def assign(library: Library, reserved: Iterable[int] = ()) -> Plan:
             before = path.read_bytes()
             write_atomic(path, result.rewrites[path])
             replaced[path] = before
-    except BaseException as exc:  # (Ctrl-C between two writes too)
+    except BaseException:  # (Ctrl-C between two writes too; an OSError names its file)
         _undo(created, replaced)
-        if isinstance(exc, OSError):
-            # The file that could not be written: a failed write names none, and a number
-            # taken meanwhile (another run) named write_atomic's temporary file.
-            exc.filename, exc.filename2 = str(path), None
         raise
     for assignment in result.assignments:
         assignment.old_path.unlink()

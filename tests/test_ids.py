@@ -178,8 +178,8 @@ def test_a_write_that_fails_midway_leaves_the_library_as_it_was(library, monkeyp
 
     def full_disk(path: Path, data: bytes, **options: bool) -> None:
         writes.append(path)
-        if len(writes) == failing:
-            raise OSError(28, "No space left on device")
+        if len(writes) == failing:  # (named, as write_atomic names the file it could not write)
+            raise OSError(28, "No space left on device", str(path))
         write_atomic(path, data, **options)
 
     before = {p.name: p.read_bytes() for p in (library / "incidents").iterdir()}
