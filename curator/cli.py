@@ -6,6 +6,7 @@ Exit status is public API: 0 clean (warnings allowed), 1 findings, 2 usage or in
 from __future__ import annotations
 
 import contextlib
+import errno
 import io
 import json
 import os
@@ -991,6 +992,18 @@ def github_comment_command(
 _held_till_exit: list[object] | None = None
 
 
+class ClosedOutput(io.TextIOBase):
+    """Standard output of a command started without one (`curator lint >&-`). Python makes
+    it None, and printing to None does nothing: the report was lost and the run exited 0.
+    Writing here fails as a closed pipe does, so the run ends with exit status 2."""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        raise OSError(errno.EBADF, "standard output is closed: the output had nowhere to go")
+
+
 def run() -> NoReturn:
     """The `curator` command: `main`, then out of the process at once. Freeing one by one
     the objects a run over 100,000 files made takes Python ≈0.4 s once the work is done
@@ -999,10 +1012,15 @@ def run() -> NoReturn:
     only standard output and error are left to flush."""
     global _held_till_exit
     _held_till_exit = []
+    if sys.stdout is None:  # started with standard output closed
+        sys.stdout = ClosedOutput()
     try:
         main()
     except SystemExit as done:
         code = done.code
+    except OSError as exc:  # printing --help or --version, before any command could catch it
+        print(f"curator: {exc.strerror or exc}", file=sys.stderr)
+        code = EXIT_ERROR
     else:  # (click ends every run with SystemExit; this is for the type checker)
         code = 0
     if code is not None and not isinstance(code, int):

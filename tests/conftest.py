@@ -68,10 +68,16 @@ class Run:
 
 
 def run_curator(
-    *args: str, cwd: Path = REPO, env: dict[str, str] | None = None, timeout: float | None = None
+    *args: str,
+    cwd: Path = REPO,
+    env: dict[str, str] | None = None,
+    timeout: float | None = None,
+    closing: tuple[int, ...] = (),
 ) -> Run:
     """The real `curator` program in a subprocess, as a user would run it; with `timeout`,
-    a run that does not end in time fails the test (TimeoutExpired) instead of hanging it."""
+    a run that does not end in time fails the test (TimeoutExpired) instead of hanging it;
+    `closing` names standard streams (0, 1, 2) it starts without, as after `<&-`. (What
+    it wrote to a closed stream reads as "".)"""
     shown = "always:This process (pid=:DeprecationWarning"  # (-W: the message's start, as is)
     full_env = {**os.environ, "PYTHONIOENCODING": "utf-8", "PYTHONWARNINGS": shown, **(env or {})}
     proc = subprocess.run(
@@ -83,6 +89,7 @@ def run_curator(
         env=full_env,
         check=False,
         timeout=timeout,
+        preexec_fn=(lambda: [os.close(stream) for stream in closing]) if closing else None,
     )
     assert "Traceback" not in proc.stderr, proc.stderr
     assert not re.search(FORK_WITH_THREADS, proc.stderr), proc.stderr

@@ -186,6 +186,36 @@ def test_ctrl_c_while_curator_loads_is_one_line_too():
     assert (run.returncode, run.stdout, run.stderr) == (2, "", "curator: interrupted\n")
 
 
+CLOSED_OUTPUT = "curator: standard output is closed: the output had nowhere to go\n"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["lint", "--root", "ROOT"],  # findings: exit 1 said "findings"; nobody could read them
+        ["lint", "--root", "ROOT", "--format", "json"],
+        ["search", "NCCL", "--root", "ROOT"],
+        ["rules"],
+        ["--version"],  # printed before any command runs
+        ["lint", "--help"],
+    ],
+)
+def test_output_to_a_closed_standard_output_is_an_error_not_silence(library, command):
+    # Started with `>&-`, Python makes sys.stdout None and printing to it does nothing: the
+    # report was lost and the run exited 0 (1 with findings), or with a traceback for
+    # --version.
+    args = [str(library) if arg == "ROOT" else arg for arg in command]
+    run = run_curator(*args, closing=(1,))
+    assert (run.code, run.err) == (2, CLOSED_OUTPUT)
+
+
+def test_a_run_with_nothing_to_print_needs_no_standard_output(tmp_path):
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": incident("IL-0001")})
+    run = run_curator("lint", "--root", str(root), closing=(1,))
+    assert run.code == 0
+    assert "0 errors, 0 warnings in 1 file checked" in run.err  # (the summary's stream)
+
+
 @pytest.mark.parametrize("command", [["lint"], ["fmt"], ["search", "NCCL"], ["similar", "--all"]])
 def test_a_folder_the_system_will_not_list_is_one_line_not_an_internal_error(
     tmp_path, monkeypatch, command

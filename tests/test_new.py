@@ -339,29 +339,16 @@ def test_with_standard_input_closed_nothing_is_asked(tmp_path):
     # AttributeError: 'NoneType' object has no attribute 'isatty'", and with --prompt with
     # "RuntimeError: input(): lost sys.stdin".
     root = write_library(tmp_path / "lib", {})
-    args = [sys.executable, "-m", "curator", "new", "--root", str(root)]
-    args += ["--title", TITLE, "--source", SOURCE, "--cause", "config-change"]
-    env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
-
-    def closed() -> None:
-        os.close(0)
-
+    args = ["new", "--root", str(root), "--title", TITLE, "--source", SOURCE]
+    args += ["--cause", "config-change"]
     for prompt in ([], ["--prompt"]):
-        proc = subprocess.run(
-            args + prompt,
-            preexec_fn=closed,
-            capture_output=True,
-            text=True,
-            encoding="utf-8",
-            env=env,
-            check=False,
-        )
+        run = run_curator(*args, *prompt, closing=(0,))
         if prompt:
-            assert proc.returncode == 2, proc
-            assert proc.stderr == "curator: not every question was answered; nothing written\n"
+            assert run.code == 2, run
+            assert run.err == "curator: not every question was answered; nothing written\n"
         else:
-            assert proc.returncode == 0, proc
-            assert proc.stdout.endswith("/incidents/IL-NEW-nccl-h100.yaml\n")
+            assert run.code == 0, run
+            assert run.out.endswith("/incidents/IL-NEW-nccl-h100.yaml\n")
     assert len(list((root / "incidents").iterdir())) == 1
 
 
