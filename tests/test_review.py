@@ -172,6 +172,40 @@ def test_a_rename_that_drops_a_published_id_is_an_error(repo):
     assert "IL-0002 is renamed to incidents/IL-0009.yaml" in file["findings"][0]["message"]
 
 
+@pytest.mark.parametrize("was", ["published", "withdrawn"])
+def test_a_released_incident_made_a_draft_again_is_an_error(repo, was):
+    # Drafts are never exported: the id left the next release as surely as if the file had
+    # been deleted (changes.json lists it as `removed`), and a later change could then
+    # delete the draft without IL901.
+    if was == "withdrawn":
+        write(repo, "IL-0002.yaml", withdraw(incident("IL-0002"), "IL-0001"))
+        commit(repo, "withdraw")
+        git(repo, "checkout", "-q", "-B", "main")
+        git(repo, "checkout", "-q", "-b", "unpublish")
+    text = (repo / "incidents" / "IL-0002.yaml").read_text(encoding="utf-8")
+    write(repo, "IL-0002.yaml", text.replace(f"status: {was}", "status: draft"))
+    commit(repo, "unpublish")
+    code, report = review_json(repo)
+    assert code == 1
+    [file] = report["files"]
+    assert file["change"] == "changed"
+    [found] = [f for f in file["findings"] if f["code"] == "IL901"]
+    status_line = text.splitlines().index(f"status: {was}") + 1
+    assert (found["line"], found["column"]) == (status_line, 9)
+    assert found["message"].startswith("IL-0002 is made a draft again, so its id disappears")
+
+
+def test_a_draft_may_stay_a_draft_and_be_published(repo):
+    text = (repo / "incidents" / "IL-0003.yaml").read_text(encoding="utf-8")
+    write(repo, "IL-0003.yaml", text.replace("처리량 그래프에서", "처리량 그래프로"))
+    commit(repo, "reword a draft")
+    assert [f["code"] for f in review_json(repo)[1]["files"][0]["findings"]] == []
+    write(repo, "IL-0003.yaml", text.replace("status: draft", "status: published"))
+    commit(repo, "publish it")
+    code, report = review_json(repo)
+    assert (code, [f["code"] for f in report["files"][0]["findings"]]) == (0, [])
+
+
 def test_a_file_renamed_with_its_id_kept_is_misnamed_not_removed(repo):
     # The incident is still there, under a name that is not its id: IL203 says what to
     # mend; IL901 ("deleted instead of withdrawn") would not be true.

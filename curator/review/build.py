@@ -22,7 +22,7 @@ from typing import Any, Protocol
 from curator.findings import Finding, Severity
 from curator.library import INCIDENTS, SCHEMA, Library, is_library
 from curator.lint import lint
-from curator.load import load_bytes
+from curator.load import Document, load_bytes
 from curator.model import DIMENSIONS, Dimension
 from curator.regular import read_regular
 from curator.review import git
@@ -131,6 +131,10 @@ def build_review(root: Path, base: str, head: str, judge_for: JudgeFactory | Non
         head_ids = {path.stem for path in incident_files} | {
             f.id for f in files if f.id and tree / f.path in incident_files
         }
+        files = [
+            _with_draft_again(f, o, tree / f.path) if tree / f.path in incident_files else f
+            for f, o in zip(files, olds, strict=True)
+        ]
         broken = [_broken_by_change(p, tree, caused) for p in sorted({f.path for f in caused})]
     files = [
         _with_removal(f, c, o, revisions, head_ids)
@@ -353,9 +357,22 @@ def _with_removal(
     return review.model_copy(update=update)
 
 
+def _with_draft_again(review: FileReview, old: bytes | None, path: Path) -> FileReview:
+    """Add the IL901 finding when the change makes a published id a draft again."""
+    found = incident_removed.made_draft(review.path, old, _loaded(path))
+    if found is None:
+        return review
+    return review.model_copy(update={"findings": [ReportFinding.of(found), *review.findings]})
+
+
 def _data(path: Path) -> Any:
+    document = _loaded(path)
+    return document.data if document else None
+
+
+def _loaded(path: Path) -> Document | None:
     try:
-        return _document(read_regular(path))
+        return load_bytes(read_regular(path)).document
     except OSError:  # not a regular file (a FIFO would block), or unreadable
         return None
 

@@ -4,8 +4,10 @@ Downstream tools cite incidents by id for years; a deleted file would break ever
 citation, and its number could be handed out again. An incident that should go away is set
 to `status: withdrawn` with a `withdrawn_reason` (and `duplicate_of` when it repeats another).
 Only drafts and unnumbered `IL-NEW-…` placeholders, which no release ever carried, may be
-deleted. This needs two revisions, so `curator review` checks it (on every pull request),
-not `curator lint`.
+deleted. Setting a published or withdrawn incident back to `status: draft` is the same
+error: drafts are never exported, so its id would leave the next release just as surely
+(and the draft could then be deleted). This needs two revisions, so `curator review`
+checks it (on every pull request), not `curator lint`.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from __future__ import annotations
 import re
 
 from curator.findings import Finding, Severity
-from curator.load import START, load_bytes
+from curator.load import START, Document, load_bytes
 from curator.model import NUMBERED_ID_PATTERN
 from curator.rules.base import Rule
 
@@ -21,7 +23,8 @@ RULE = Rule(
     code="IL901",
     name="incident-removed",
     severity=Severity.ERROR,
-    summary="A change deletes a published or withdrawn incident instead of withdrawing it.",
+    summary="A change deletes a published or withdrawn incident, or makes it a draft again, "
+    "instead of withdrawing it.",
     failing="# base: incidents/IL-0007.yaml (status: published)\n# head: the file is gone\n",
     passing="# head: incidents/IL-0007.yaml\nstatus: withdrawn\nwithdrawn_reason: |\n  ...\n",
 )
@@ -57,3 +60,20 @@ def finding(path: str, removed: tuple[str, int, int], renamed_to: str | None = N
     if renamed_to:
         return RULE.at(renamed_to, START, message)
     return Finding(path, line, column, RULE.code, RULE.severity, message, RULE.fixable)
+
+
+def made_draft(path: str, before: bytes | None, after: Document | None) -> Finding | None:
+    """The finding for an incident that the change makes a draft again (`before`, the file
+    at the base; `after`, at the head, as `path`), at its `status`; None if it may be."""
+    removed = removed_id(before)
+    if removed is None or after is None or not isinstance(after.data, dict):
+        return None
+    if after.data.get("status") != "draft":
+        return None
+    message = (
+        f"{removed[0]} is made a draft again, so its id disappears from the next release "
+        "(drafts are never exported); "
+        "published ids are withdrawn, never unpublished: set `status: withdrawn` with a "
+        "`withdrawn_reason` (and `duplicate_of` if it repeats another incident)"
+    )
+    return RULE.at(path, after.position(("status",)), message)
