@@ -206,6 +206,29 @@ def test_a_draft_may_stay_a_draft_and_be_published(repo):
     assert (code, [f["code"] for f in report["files"][0]["findings"]]) == (0, [])
 
 
+def test_the_change_that_adds_schema_is_reviewed_against_a_base_that_is_no_library(tmp_path):
+    # A base with incidents/ but no schema/ (the change that makes a folder a library):
+    # git archive refused the pair, and the review ended in exit 2, "cannot read incidents
+    # and schema at ...". With no library at the base to compare with, what lint finds in
+    # the files the change left alone is the change's to answer for.
+    dangling = incident("IL-0001") + "related:\n  - IL-0099\n"
+    root = write_library(tmp_path / "repo", {"IL-0001.yaml": dangling})
+    (root / "schema").rename(tmp_path / "schema")
+    git(root, "init", "-q", "-b", "main")
+    commit(root, "incidents first")
+    git(root, "checkout", "-q", "-b", "change")
+    (tmp_path / "schema").rename(root / "schema")
+    write(root, "IL-0002.yaml", incident("IL-0002"))
+    commit(root, "the schema, and one more incident")
+    code, report = review_json(root)
+    assert code == 1
+    changes = {
+        f["path"]: (f["change"], [g["code"] for g in f["findings"]]) for f in report["files"]
+    }
+    assert changes["incidents/IL-0002.yaml"] == ("added", [])
+    assert changes["incidents/IL-0001.yaml"] == ("unchanged", ["IL401"])
+
+
 def test_a_file_renamed_with_its_id_kept_is_misnamed_not_removed(repo):
     # The incident is still there, under a name that is not its id: IL203 says what to
     # mend; IL901 ("deleted instead of withdrawn") would not be true.
@@ -595,7 +618,8 @@ def test_a_head_without_the_library_is_one_line_and_exit_2(repo):
     run = run_curator("review", "--base", "main", "--head", head, cwd=repo)
     assert run.code == 2 and run.err.count("\n") == 1, run.err
     assert "internal error" not in run.err
-    assert f"cannot read incidents and schema at {head[:12]} (fatal: pathspec" in run.err
+    expected = f"no library at {head[:12]}: the repository's top needs both incidents/ and schema/"
+    assert run.err == f"curator: {expected}\n"
 
 
 def test_a_shallow_clone_without_the_merge_base_is_one_line_and_exit_2(repo, tmp_path):

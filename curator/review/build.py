@@ -25,7 +25,7 @@ from curator.lint import lint
 from curator.load import Document, load_bytes
 from curator.model import DIMENSIONS, Dimension
 from curator.regular import read_regular
-from curator.review import git
+from curator.review import ReviewError, git
 from curator.review.git import FileChange
 from curator.review.model import (
     MAX_FINDINGS,
@@ -92,7 +92,11 @@ def tree_at(revisions: Revisions, commit: str) -> Iterator[Path]:
 def _copy_at(revisions: Revisions, commit: str) -> Iterator[Path]:
     with tempfile.TemporaryDirectory(prefix="curator-review-") as temporary:
         tree = Path(temporary).resolve()
-        git.materialise(revisions.repo, commit, tree, *_folders(revisions))
+        # A base without schema/ (the change that makes the folder a library) is no library
+        # to compare with, which `_new_since_base` allows for; git archive refused it whole.
+        folders = git.present_at(revisions.repo, commit, *_folders(revisions))
+        if folders:
+            git.materialise(revisions.repo, commit, tree, *folders)
         yield tree
 
 
@@ -114,7 +118,7 @@ def build_review(root: Path, base: str, head: str, judge_for: JudgeFactory | Non
     taxonomy = _in_library(revisions.prefix, SCHEMA, "taxonomy") + "/"
     deprecates = any(c.path.startswith(taxonomy) for c in changes)
     with tree_at(revisions, revisions.head) as tree:
-        library = Library.at(_library_in(tree, revisions))
+        library = _head_library(_library_in(tree, revisions), revisions)
         findings = lint(library, cwd=tree)
         elsewhere = [f for f in findings if f.path not in touched and _may_cause(f, deprecates)]
         caused = _new_since_base(elsewhere, revisions)
@@ -148,6 +152,17 @@ def build_review(root: Path, base: str, head: str, judge_for: JudgeFactory | Non
         files=[*files, *broken],
         errors_elsewhere=_errors(elsewhere) - _errors(caused),
     )
+
+
+def _head_library(root: Path, revisions: Revisions) -> Library:
+    """The library at the head, or a ReviewError naming the commit (not the temporary
+    folder it was read into) when the head has none."""
+    if not is_library(root):
+        where = f"{revisions.prefix}/" if revisions.prefix else "the repository's top"
+        raise ReviewError(
+            f"no library at {revisions.head[:12]}: {where} needs both incidents/ and schema/"
+        )
+    return Library.at(root)
 
 
 def _may_cause(finding: Finding, taxonomy_changed: bool) -> bool:

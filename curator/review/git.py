@@ -149,6 +149,13 @@ def file_at(repo: Path, commit: str, path: str) -> bytes | None:
         return None
 
 
+def present_at(repo: Path, commit: str, *paths: str) -> list[str]:
+    """Those of `paths` that `commit` has (files or folders), in the order given."""
+    out = run_git(repo, "ls-tree", "-z", "--name-only", commit, "--", *paths)
+    found = set(out.decode("utf-8", "surrogateescape").split("\0"))
+    return [path for path in paths if path in found]
+
+
 def head_commit(repo: Path) -> str | None:
     try:
         return commit_of(repo, "HEAD")
