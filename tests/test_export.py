@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import csv
+import ctypes
 import datetime as dt
 import errno
+import fcntl
 import hashlib
 import io
 import json
@@ -14,6 +16,8 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
+import time
 import tracemalloc
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -827,6 +831,232 @@ def test_a_failure_midway_leaves_the_previous_export_intact(repo, tmp_path, monk
     monkeypatch.undo()
     export(Library.at(repo.root), out)
     assert files_of(out) != previous
+
+
+# An export killed mid-way (SIGKILL: no `finally` runs): its graph is the last file it writes.
+KILLED_EXPORT = """
+import os, signal, sys
+from pathlib import Path
+import curator.export
+from curator.export import export
+from curator.library import Library
+
+def killed(*args):
+    os.kill(os.getpid(), signal.SIGKILL)
+
+curator.export.GraphStream.finish = killed
+export(Library.at(Path(sys.argv[1])), Path(sys.argv[2]))
+"""
+
+# An export that is still running: its temporary folder, made and locked, then it waits.
+LIVE_EXPORT = """
+import sys
+from pathlib import Path
+from curator.export.write import ExportWriter
+
+writer = ExportWriter(Path(sys.argv[1])).__enter__()
+(writer.folder / "incidents.json").write_text("{}")
+print(writer.folder.name, flush=True)
+sys.stdin.read()
+"""
+
+
+def partials(folder: Path) -> list[str]:
+    return sorted(p.name for p in folder.iterdir() if ".curator-partial-" in p.name)
+
+
+def test_the_folder_of_an_export_killed_midway_is_removed_by_the_next_one(repo, tmp_path):
+    # It stayed forever, hidden: ~1.1 GB per killed run at 100,000 incidents.
+    out = tmp_path / "out"
+    killed = subprocess.run([sys.executable, "-c", KILLED_EXPORT, str(repo.root), str(out)])
+    assert killed.returncode == -signal.SIGKILL
+    (left,) = partials(tmp_path)
+    assert (
+        left.startswith(".out.curator-partial-") and len(left) == len(".out.curator-partial-") + 8
+    )
+    assert (tmp_path / left / "incidents" / "IL-0001.json").is_file()  # it was mid-way
+    run = run_export(repo, out)
+    assert run.code == 0, run.err
+    assert (run.out, run.err) == (
+        "",
+        f"exported 3 incidents, v1.0.0 ({repo.git('rev-parse', 'HEAD')[:12]}), to {out}\n",
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["lib", "out"]
+
+
+def test_the_folder_of_a_running_export_is_left_to_it(repo, tmp_path):
+    out = tmp_path / "out"
+    live = subprocess.Popen(
+        [sys.executable, "-c", LIVE_EXPORT, str(out)], stdin=subprocess.PIPE, stdout=subprocess.PIPE
+    )
+    try:
+        name = live.stdout.readline().decode().strip()
+        assert name.startswith(".out.curator-partial-")
+        assert run_export(repo, out).code == 0  # another export to the same folder meanwhile
+        assert partials(tmp_path) == [name]
+        assert (tmp_path / name / "incidents.json").read_text() == "{}"
+    finally:
+        live.kill()
+        live.wait()
+    assert run_export(repo, out).code == 0  # once it is gone, its folder goes too
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["lib", "out"]
+
+
+def test_only_curator_s_own_unlocked_folders_beside_out_are_removed(repo, tmp_path):
+    # A user's dot-folders, another export's, a link (never followed), a file: all kept.
+    kept = [
+        ".out.backup",
+        ".out.abcdefgh",
+        ".out.curator-partial-mine",
+        ".other.curator-partial-abcdefgh",
+    ]
+    for name in kept:
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "keep.txt").write_text("mine", encoding="utf-8")
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "elsewhere" / "keep.txt").write_text("mine", encoding="utf-8")
+    (tmp_path / ".out.curator-partial-linked00").symlink_to(tmp_path / "elsewhere")
+    (tmp_path / ".out.curator-partial-afile000").write_text("mine", encoding="utf-8")
+    dead = tmp_path / ".out.curator-partial-dead0000"  # (as mkdtemp names it, and unlocked)
+    dead.mkdir()
+    assert run_export(repo, tmp_path / "out").code == 0
+    assert not dead.exists()
+    for name in [*kept, "elsewhere", ".out.curator-partial-linked00"]:
+        assert (tmp_path / name / "keep.txt").read_text(encoding="utf-8") == "mine"
+    assert (tmp_path / ".out.curator-partial-linked00").is_symlink()
+    assert (tmp_path / ".out.curator-partial-afile000").read_text(encoding="utf-8") == "mine"
+
+
+def test_a_dead_export_s_folder_of_another_user_is_left(repo, tmp_path, monkeypatch):
+    dead = tmp_path / ".out.curator-partial-dead0000"
+    dead.mkdir()
+    monkeypatch.setattr(write.os, "getuid", lambda: os.stat(dead).st_uid + 1)
+    export(Library.at(repo.root), tmp_path / "out")
+    assert dead.is_dir()
+
+
+def test_without_locks_nothing_is_removed_and_the_export_goes_on(repo, tmp_path, monkeypatch):
+    # (ENOLCK on some network file systems): a live export cannot be told from a dead one.
+    dead = tmp_path / ".out.curator-partial-dead0000"
+    dead.mkdir()
+
+    def no_locks(descriptor: int, operation: int) -> None:
+        raise OSError(errno.ENOLCK, "No locks available")
+
+    monkeypatch.setattr("fcntl.flock", no_locks)
+    export(Library.at(repo.root), tmp_path / "out")
+    assert dead.is_dir()
+    assert load(tmp_path / "out", "manifest.json")["counts"]["incidents"] == 3
+    assert sorted(p.name for p in tmp_path.iterdir()) == [dead.name, "lib", "out"]
+
+
+@pytest.mark.parametrize("locked", [False, True], ids=["before-its-lock", "holding-the-lock"])
+def test_a_new_folder_another_export_removes_at_once_is_made_again(
+    repo, tmp_path, monkeypatch, locked
+):
+    # Between mkdtemp and its lock, another export starting may take it for a dead one's:
+    # remove it before this one opens it, or lock it first and remove it while this one
+    # waits for the lock.
+    made: list[str] = []
+    removing: list[threading.Thread] = []
+
+    def removed_by_another(**kwargs):
+        folder = real_mkdtemp(**kwargs)
+        made.append(folder)
+        if len(made) == 1 and not locked:
+            os.rmdir(folder)
+        elif len(made) == 1:
+            lock = os.open(folder, os.O_RDONLY)
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            removing.append(threading.Thread(target=remove, args=(folder, lock)))
+            removing[0].start()
+        return folder
+
+    def remove(folder: str, lock: int) -> None:
+        time.sleep(0.5)  # (by then the export waits for the lock)
+        os.rmdir(folder)
+        os.close(lock)
+
+    real_mkdtemp = tempfile.mkdtemp
+    monkeypatch.setattr(write.tempfile, "mkdtemp", removed_by_another)
+    export(Library.at(repo.root), tmp_path / "out")
+    for thread in removing:
+        thread.join()
+    assert len(made) == 2
+    assert load(tmp_path / "out", "manifest.json")["counts"]["incidents"] == 3
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["lib", "out"]
+
+
+def test_the_new_export_and_the_old_trade_places_in_one_step(tmp_path, monkeypatch):
+    # Two renames left a moment with no --out at all: a run killed then left none.
+    out, new = tmp_path / "out", tmp_path / ".out.curator-partial-abcdefgh"
+    for folder, which in ((out, "old"), (new, "new")):
+        folder.mkdir()
+        (folder / "which").write_text(which, encoding="utf-8")
+
+    def no_rename(*args):
+        raise AssertionError("renamed, not exchanged")
+
+    monkeypatch.setattr(write.os, "rename", no_rename)
+    write._swap(new, out)
+    assert (out / "which").read_text(encoding="utf-8") == "new"
+    assert (new / "which").read_text(encoding="utf-8") == "old"  # for the writer to delete
+    assert oct(out.stat().st_mode & 0o777) == "0o755"
+
+
+def unsupported(code: int):
+    def renameat2(*args) -> int:
+        ctypes.set_errno(code)
+        return -1
+
+    return lambda: renameat2
+
+
+@pytest.mark.parametrize(
+    "renameat2",
+    [
+        lambda: None,
+        unsupported(errno.ENOSYS),
+        unsupported(errno.EINVAL),
+        unsupported(errno.EOPNOTSUPP),
+    ],
+    ids=["missing", "ENOSYS", "EINVAL", "EOPNOTSUPP"],
+)
+def test_where_folders_cannot_be_exchanged_two_renames_replace_the_export(
+    repo, tmp_path, monkeypatch, renameat2
+):
+    out = tmp_path / "out"
+    export(Library.at(repo.root), out)
+    repo.write("IL-0002.yaml", incident("IL-0002", GPU, ("occurred: 2024-05", "occurred: 2024-04")))
+    repo.commit("2024-06-01T00:00:00")
+    monkeypatch.setattr(write, "_renameat2", renameat2)
+    export(Library.at(repo.root), out)
+    assert load(out, "incidents/IL-0002.json")["occurred"] == "2024-04"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["lib", "out"]
+
+
+def test_an_exchange_that_fails_otherwise_leaves_the_previous_export(repo, tmp_path, monkeypatch):
+    out = tmp_path / "out"
+    export(Library.at(repo.root), out)
+    previous = files_of(out)
+    repo.write("IL-0002.yaml", incident("IL-0002", GPU, ("occurred: 2024-05", "occurred: 2024-04")))
+    repo.commit("2024-06-01T00:00:00")
+    monkeypatch.setattr(write, "_renameat2", unsupported(errno.EACCES))
+    with pytest.raises(PermissionError):
+        export(Library.at(repo.root), out)
+    assert files_of(out) == previous
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["lib", "out"]
+
+
+def test_out_as_a_link_is_replaced_by_the_export_and_what_it_pointed_to_is_left(repo, tmp_path):
+    # The exchange puts the link where the temporary folder was: the link is deleted, not
+    # what it points to, as before.
+    real, out = tmp_path / "real", tmp_path / "out"
+    assert run_export(repo, real).code == 0
+    out.symlink_to(real)
+    assert run_export(repo, out).code == 0
+    assert not out.is_symlink() and files_of(out) == files_of(real)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["lib", "out", "real"]
 
 
 def test_refuses_to_replace_a_folder_that_is_not_an_export(repo, tmp_path):
