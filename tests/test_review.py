@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import json
 import subprocess
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -754,9 +757,9 @@ def test_what_main_numbered_or_changed_meanwhile_is_judged_as_at_the_head(repo):
     commit(repo, "typo")
     seen: list[tuple[Path, frozenset[str]]] = []
 
-    def judge_for(library: Library, on_base: frozenset[str]) -> LibraryJudge:
+    def judge_for(library: Library, on_base: frozenset[str], cache: bool) -> LibraryJudge:
         seen.append((library.root, on_base))
-        return LibraryJudge(library, on_base)
+        return LibraryJudge(library, on_base, cache)
 
     review = build_review(repo, "main", "HEAD", judge_for)
     assert seen == [(repo.resolve(), frozenset())]  # the checkout itself: nothing copied
@@ -775,6 +778,55 @@ def test_head_option_reviews_that_commit_not_the_checkout(repo):
     code, report = review_json(repo, "--head", broken)
     assert code == 1 and report["head"] == broken
     assert [[x["code"] for x in f["findings"]] for f in report["files"]] == [["IL301"]]
+
+
+@pytest.fixture
+def copies_kept(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[Path]:
+    """The temporary folders the review copies commits into, kept after the review (under
+    `tmp_path`) to be looked at."""
+    kept: list[Path] = []
+
+    @contextmanager
+    def kept_folder(prefix: str) -> Iterator[str]:
+        folder = tmp_path / f"{prefix}{len(kept)}"
+        folder.mkdir()
+        kept.append(folder)
+        yield str(folder)
+
+    monkeypatch.setattr(tempfile, "TemporaryDirectory", kept_folder)
+    return kept
+
+
+def test_a_review_of_copies_keeps_no_cache_in_them(repo, copies_kept):
+    # The change breaks incidents it leaves alone (the base is linted too) and repeats one
+    # merged to main meanwhile (judged against a copy with it): every copy there is.
+    merged_meanwhile(repo, "IL-0004.yaml", incident("IL-0004", *DIFFERENT))
+    write(repo, "IL-0005.yaml", incident("IL-0005", *SAME_EVENT))
+    deprecate_nccl(repo)
+    head = commit(repo, "add, deprecate a term")
+    git(repo, "checkout", "-q", "main")  # the head is not the checkout: copied too
+    review = build_review(repo, "main", head, LibraryJudge)
+    assert len(copies_kept) == 3 and all((c / "incidents").is_dir() for c in copies_kept)
+    assert [p for c in [repo, *copies_kept] for p in c.rglob(".curator-cache")] == []
+    [added] = [f for f in review.files if f.path == "incidents/IL-0005.yaml"]
+    assert [(m.id, m.on_base) for m in added.matches][:1] == [("IL-0004", True)]
+    assert [f.change for f in review.files].count("unchanged") == 3  # IL302: the base linted
+    git(repo, "checkout", "-q", "change")
+    assert build_review(repo, "main", head, LibraryJudge) == review
+
+
+def test_a_review_of_the_checkout_keeps_the_index_in_its_cache(repo, copies_kept):
+    write(repo, "IL-0004.yaml", incident("IL-0004", *DIFFERENT))
+    head = commit(repo, "add")
+    git(repo, "checkout", "-q", "main")
+    copied = build_review(repo, "main", head, LibraryJudge)
+    assert [p for c in [repo, *copies_kept] for p in c.rglob(".curator-cache")] == []
+    git(repo, "checkout", "-q", "change")
+    assert build_review(repo, "main", head, LibraryJudge) == copied
+    assert len(copies_kept) == 1  # the head's, while main was checked out
+    kept = sorted(p.name.split("-")[0] for p in (repo / ".curator-cache").glob("*-*"))
+    assert kept == ["file", "index", "similarity"]
+    assert build_review(repo, "main", head, LibraryJudge) == copied  # read from the cache
 
 
 def test_a_tree_s_members_that_would_land_outside_or_link_elsewhere_are_not_written(tmp_path):

@@ -3,7 +3,10 @@
 The head is read from the checkout itself when it is that commit and nothing under the
 library differs from it (the CI case: no copy), and otherwise from the commit, written to a
 temporary folder with `git archive`: `curator review` never checks anything out, and what it
-lints is exactly the commit it names, whatever the working tree holds.
+lints is exactly the commit it names, whatever the working tree holds. Only the checkout
+keeps the judge's index in its `.curator-cache/`; in a copy, the cache would be written to
+be deleted with it, so it is neither read nor written there. (Lint keeps nothing in a
+review, either way.)
 
 The judgements are against the library the change will be merged into: the head's, plus the
 incidents the base branch gained since the change branched off (another copy, made only when
@@ -123,7 +126,10 @@ def build_review(root: Path, base: str, head: str, judge_for: JudgeFactory | Non
         elsewhere = [f for f in findings if f.path not in touched and _may_cause(f, deprecates)]
         caused = _new_since_base(elsewhere, revisions)
         olds = [_at_base(revisions, c) for c in changes]
-        with _judge(revisions, library, judge_for if changes else None) as judge:
+        # The checkout's cache outlives the run (a second review reads it); a copy's would
+        # be written only to be deleted with it.
+        cache = tree == revisions.repo
+        with _judge(revisions, library, judge_for if changes else None, cache) as judge:
             files = [
                 _file_review(c, o, tree, findings, judge, library.taxonomy)
                 for c, o in zip(changes, olds, strict=True)
@@ -221,28 +227,31 @@ def _bounded(findings: list[ReportFinding]) -> dict[str, Any]:
 
 
 class JudgeFactory(Protocol):
-    def __call__(self, library: Library, on_base: frozenset[str]) -> Judge: ...
+    def __call__(self, library: Library, on_base: frozenset[str], cache: bool) -> Judge:
+        """`cache`: whether to read and keep what the judge builds in the library's
+        `.curator-cache/`."""
 
 
 @contextmanager
 def _judge(
-    revisions: Revisions, head: Library, judge_for: JudgeFactory | None
+    revisions: Revisions, head: Library, judge_for: JudgeFactory | None, cache: bool
 ) -> Iterator[Judge | None]:
     """The judge of the head's incidents, against the library the change will be merged
     into: without it, an incident merged to the base branch after the change branched off is
     found as a duplicate only once both are merged (by lint, IL502), too late to decline the
-    repeat. The head's library itself, unless the base branch added incidents."""
+    repeat. The head's library itself (using the cache as `cache` says), unless the base
+    branch added incidents: then a copy, which never does."""
     if judge_for is None:
         yield None
         return
     added = _added_on_base(revisions, head)
     if not added:
-        yield judge_for(head, frozenset())
+        yield judge_for(head, frozenset(), cache)
         return
     with _copy_at(revisions, revisions.head) as tree:
         git.materialise(revisions.repo, revisions.tip, tree, *added)
         on_base = frozenset(f"{INCIDENTS}/{PurePosixPath(p).name}" for p in added)
-        yield judge_for(Library.at(_library_in(tree, revisions)), on_base)
+        yield judge_for(Library.at(_library_in(tree, revisions)), on_base, cache=False)
 
 
 def _added_on_base(revisions: Revisions, head: Library) -> list[str]:

@@ -1,5 +1,6 @@
 """`similar` and `suggest` for the review: their library functions, their results as
-review values. The index is the library's cached one (built once per library content)."""
+review values. The index is the library's cached one (built once per library content),
+unless the review says the library is a temporary copy, whose cache nobody would read."""
 
 from __future__ import annotations
 
@@ -19,12 +20,15 @@ TOP = 5  # as many possible duplicates and related incidents as a reviewer reads
 
 class LibraryJudge:
     """Judgements on incident files against the whole of one library; `on_base`: the
-    library-relative paths in it of incidents only the base branch's tip has."""
+    library-relative paths in it of incidents only the base branch's tip has; `cache`:
+    whether the index is read from and kept in the library's `.curator-cache/`."""
 
-    def __init__(self, library: Library, on_base: frozenset[str] = frozenset()) -> None:
+    def __init__(
+        self, library: Library, on_base: frozenset[str] = frozenset(), cache: bool = True
+    ) -> None:
         self.library = library
         self.on_base = on_base
-        index = load_index(library)
+        index = load_index(library, use_cache=cache)
         self.similarity = Similarity(index)
         self.suggester = Suggester(index, library.taxonomy, self.similarity)
 
