@@ -13,6 +13,11 @@ it names everything in `context` (tool source, versions, taxonomy …) and check
   (device, inode) of the folder itself, which a checkout or a copy does not reproduce, so
   forged entries are never even looked at.
 - **Safe to delete at any time.** Every read or write failure is a miss, never an error.
+- **Never through a link.** A `.curator-cache` (or a store's folder in it) that is a
+  symbolic link is not used: caching is off for the run, as with `--no-cache`. A pull
+  request can commit one (`.curator-cache -> ../../elsewhere`), and the review workflow
+  runs lint and the judge on its checkout: followed, the cache's files would be written
+  wherever it points.
 - **Safe under concurrent runs.** A shard is written to a temporary file in the same
   folder and moved into place with `os.replace`: readers see the old or the new shard,
   never a torn one. Of two runs writing the same shard the later wins; entries the other
@@ -35,11 +40,13 @@ As lines of their own bytes, ≈0.8 s each (medians of runs on the same loaded m
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import json
 import os
 import re
 import shutil
+import stat
 import tempfile
 import zlib
 from collections.abc import Iterable, Iterator, Mapping
@@ -115,7 +122,7 @@ class Store:
         `others_kept` most recently used folders of other contexts of `kind` stay."""
         base = root / FOLDER
         try:
-            base.mkdir(exist_ok=True)
+            identity = _own_folder(base)
             tag = base / "CACHEDIR.TAG"
             if not tag.exists():
                 _write_atomic(tag, _TAG.encode())
@@ -124,7 +131,6 @@ class Store:
             ignore = base / ".gitignore"
             if not ignore.exists():
                 _write_atomic(ignore, _GITIGNORE)
-            identity = base.stat()
         except OSError:
             return cls(None)
         digest = hashlib.sha256(f"{identity.st_dev}:{identity.st_ino}".encode())
@@ -132,7 +138,7 @@ class Store:
             digest.update(b"\0" + part.encode("utf-8", "surrogateescape"))
         folder = base / f"{kind}-{digest.hexdigest()[:_DIGITS]}"
         try:
-            folder.mkdir(exist_ok=True)
+            _own_folder(folder)
             os.utime(folder)  # marks it as recently used, for `_forget_old`
         except OSError:
             return cls(None)
@@ -391,6 +397,19 @@ def _write_atomic(path: Path, *chunks: bytes) -> None:
         with contextlib.suppress(OSError):
             os.unlink(temporary)
         raise
+
+
+def _own_folder(path: Path) -> os.stat_result:
+    """The stat of the folder at `path`, made if missing; an OSError if it is anything else,
+    a symbolic link to a folder included. (Told by `lstat`, after `mkdir`: a link committed
+    to the library is there before the run; a process that could swap one in during the run
+    could write to the library itself.)"""
+    with contextlib.suppress(FileExistsError):
+        os.mkdir(path)
+    found = os.lstat(path)
+    if not stat.S_ISDIR(found.st_mode):
+        raise NotADirectoryError(errno.ENOTDIR, "not a folder of its own", str(path))
+    return found
 
 
 def _forget_old(base: Path, kind: str, keep: Path, others_kept: int) -> None:

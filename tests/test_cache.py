@@ -299,6 +299,28 @@ def test_an_unwritable_cache_folder_only_costs_speed(library, monkeypatch):
     assert run(library, today=TODAY) == [("incidents/IL-0003.yaml", 11, 7, "IL301")]
 
 
+@pytest.mark.parametrize("linked", [FOLDER, "its store's folder"])
+def test_a_cache_folder_that_is_a_link_turns_caching_off(tmp_path, linked):
+    # A `.curator-cache` committed as a link (or holding one where a store's folder goes)
+    # would have every write land where it points. (The whole case: test_hostile_files.py.)
+    root = tmp_path / "lib"
+    root.mkdir()
+    folder = Store.open(root, "lint", ["a context"]).folder
+    assert folder is not None
+    replaced = root / FOLDER if linked == FOLDER else folder
+    shutil.rmtree(replaced)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    replaced.symlink_to(elsewhere)
+    store = Store.open(root, "lint", ["a context"])
+    store.put("key", [1])
+    store.save()
+    store.write_blob("blob", b"bytes")
+    Store.open(root, "lint", ["another context"], others_kept=0)  # would remove the old
+    assert (store.enabled, store.read_blob("blob", "")) == (False, None)
+    assert list(elsewhere.iterdir()) == [] and replaced.is_symlink()
+
+
 def test_two_concurrent_runs_agree_and_leave_an_intact_cache(tmp_path, checks):
     root, manifest = synthetic_library(tmp_path / "lib", count=300)
     command = [sys.executable, "-m", "curator", "lint", "--root", str(root), "--format", "json"]

@@ -14,6 +14,7 @@ import errno
 import json
 import os
 import re
+import shutil
 import subprocess
 import unicodedata
 from collections import Counter
@@ -219,6 +220,42 @@ def test_fifos_in_the_cache_are_misses_not_waits(library):
         "similar", "--all", "--root", str(library), "--format", "json", timeout=120
     )
     assert similar.code == 0 and len(json.loads(similar.out)) == 2
+
+
+def test_a_cache_folder_that_is_a_link_is_not_followed(tmp_path):
+    # A pull request can commit `.curator-cache` as a link (to `../../elsewhere`); the
+    # review workflow runs curator on its checkout, which wrote the cache where it points.
+    root = committed_change(tmp_path, {"IL-0002.yaml": UNFORMATTED})
+    commands = [
+        ["lint", "--format", "json"],
+        ["fmt", "--check"],
+        ["similar", "--all", "--format", "json"],
+        ["review", "--base", "main", "--format", "json"],
+        ["export", "--out"],
+    ]
+
+    def outputs(run: str) -> list[tuple[int, str, dict[str, bytes]]]:
+        done = []
+        for command in commands:
+            out = tmp_path / f"export-{run}"
+            result = run_curator(
+                *command, *([str(out)] if command[0] == "export" else []), cwd=root
+            )
+            exported = {p.name: p.read_bytes() for p in out.glob("*") if p.is_file()}
+            done.append((result.code, result.out.replace(str(out), "OUT"), exported))
+        return done
+
+    cached = outputs("cached")
+    kept = {p.name.split("-")[0] for p in (root / ".curator-cache").iterdir()}
+    assert {"lint", "fmt", "similarity", "export"} <= kept  # each command used the cache
+    shutil.rmtree(root / ".curator-cache")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (root / ".curator-cache").symlink_to(Path("..") / "elsewhere")
+    assert [code for code, _, _ in cached] == [0, 1, 0, 0, 0] and cached[-1][2]
+    assert outputs("linked") == cached
+    assert list(elsewhere.iterdir()) == []
+    assert (root / ".curator-cache").is_symlink()
 
 
 def _findings_by_line(tmp_path: Path, text: str) -> set[tuple[str, int]]:
