@@ -418,7 +418,7 @@ def test_comments_are_found_where_yaml_has_them():
 
 
 def test_explicit_tags_the_loader_reads_as_text_are_dropped_or_refused():
-    assert render(b"title: !!str 2023\nid: ! IL-0001\n") == "id: IL-0001\ntitle: 2023\n"
+    assert render(b"title: !!str 2023\nid: ! IL-0001\n") == "id: IL-0001\ntitle: '2023'\n"
     with pytest.raises(Refused, match="an explicit tag makes a bool; remove the tag"):
         render(b"title: !!bool yes\n")
 
@@ -808,6 +808,46 @@ def test_values_yaml_would_type_keep_their_text_for_curator_and_other_tools(
         assert note in out, note
     assert "\\u" not in out and "\\x" not in out
     assert render(out.encode("utf-8")) == out
+
+
+def _as_other_tools_read(raw: bytes) -> tuple[Any, Any]:
+    """What YAML 1.2 (as `typed_like_other_tools`) and YAML 1.1 (PyYAML) make of `raw`: a
+    reader that refuses it (a plain `<<` is a merge key) gives its error's name."""
+    typed: list[Any] = []
+    for read in (typed_like_other_tools, yaml.safe_load):
+        try:
+            typed.append(read(raw))
+        except Exception as exc:  # (the error is the outcome compared)
+            typed.append(type(exc).__name__)
+    return typed[0], typed[1]
+
+
+@pytest.mark.parametrize("word", ["2024", "no", "yes", "true", "0755", "1e3", ".inf", "<<", "="])
+@pytest.mark.parametrize(
+    "written",
+    [
+        "title: |-\n  {}\n",  # a one-line block leaves block style
+        "title: >-\n  {}\n",
+        "title: !!str {}\n",  # the tag goes
+        '"{}": 값  # 알 수 없는 키\n',  # keys lose their quotes
+        "? |-\n  {}\n: 값\n",
+    ],
+)
+def test_text_that_other_tools_would_type_plain_keeps_its_quotes(written, word):
+    # Each was written plain: `title: 2024` (a number to other tools, where the block or
+    # the tag said text), `'<<': 값` a merge key that PyYAML and ruamel refuse to read.
+    raw = ("id: IL-0001\n" + written.format(word, word)).encode("utf-8")
+    out = render(raw)
+    assert data_of(out) == data_of(raw)
+    assert _as_other_tools_read(out.encode("utf-8")) == _as_other_tools_read(raw)
+    assert f"'{word}'" in out
+    assert sorted(comments(out)) == sorted(comments(raw.decode("utf-8")))
+    assert render(out.encode("utf-8")) == out
+
+
+def test_text_every_reader_reads_as_text_still_leaves_its_block_or_quotes():
+    raw = "id: IL-0001\ntitle: |-\n  2024년 장애\n'x_note': 'no'\n".encode()
+    assert render(raw) == "id: IL-0001\ntitle: 2024년 장애\nx_note: 'no'\n"
 
 
 def test_fmt_reads_no_taxonomy_and_says_nothing_of_a_broken_one(tmp_path):

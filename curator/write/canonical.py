@@ -6,7 +6,9 @@ as they were), 2-space indentation with list items indented under their key
 literal block scalar (`|`), long lines never folded, UTF-8 without escapes, LF line ends,
 exactly one final newline, no white space at the end of a line (but in block-scalar text,
 where it is part of the value), keys unquoted. Comments and the quoting of values stay as
-the author wrote them; an explicit `!!str` tag, which the loader ignores, is dropped.
+the author wrote them; an explicit `!!str` tag, which the loader ignores, is dropped. Text
+that other YAML readers would type if written plain (`2024`, `no`) is single-quoted where
+the layout takes away what made it text (a block's `|-`, a tag, a key's quotes).
 
 Comments and blank lines are not left to ruamel, which keeps a comment line in the slot of
 the key before it, so that reordering keys would carry it off to another key: they are
@@ -32,6 +34,7 @@ import yaml
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import Comment, CommentedMap, CommentedSeq, TaggedScalar
 from ruamel.yaml.error import MarkedYAMLError, ReusedAnchorWarning, YAMLError
+from ruamel.yaml.nodes import ScalarNode
 from ruamel.yaml.resolver import VersionedResolver
 from ruamel.yaml.scalarstring import (
     DoubleQuotedScalarString,
@@ -266,17 +269,19 @@ def _order(mapping: CommentedMap, keys: tuple[str, ...]) -> None:
 
 
 def _plain_keys(mapping: CommentedMap) -> None:
-    """Keys are written plain (the emitter quotes one that needs it), in the same order
-    and with the same comments."""
+    """Keys are written plain (the emitter quotes one that needs it, and `_unquoted` one
+    that other readers would not read as text), in the same order and with the same
+    comments."""
     if not any(isinstance(key, ScalarString) for key in mapping):
         return
     for key in list(mapping):
         comment = mapping.ca.items.pop(key, None)
         value = mapping[key]
         del mapping[key]
-        mapping[str(key)] = value
+        written = _unquoted(str(key))
+        mapping[written] = value
         if comment is not None:
-            mapping.ca.items[str(key)] = comment
+            mapping.ca.items[written] = comment
 
 
 def _restyle(node: Any) -> None:
@@ -289,7 +294,8 @@ def _restyle(node: Any) -> None:
     for key in list(node) if isinstance(node, CommentedMap) else range(len(node)):
         value = node[key]
         if isinstance(value, TaggedScalar):  # the tag goes; the text and its quoting stay
-            value = node[key] = _QUOTED.get(value.style, PlainScalarString)(value.value)
+            quoted = _QUOTED.get(value.style)
+            value = node[key] = quoted(value.value) if quoted else _unquoted(value.value)
         if not isinstance(value, str):
             _restyle(value)
             continue
@@ -327,11 +333,27 @@ def _text_style(value: str) -> str:
         wanted = LiteralScalarString if literal_ok(value) else DoubleQuotedScalarString
         return value if type(value) is wanted else wanted(value)
     if isinstance(value, LiteralScalarString | FoldedScalarString):
-        # Plain unless the emitter finds the text needs quotes. (A bare `str` would not do:
-        # ruamel gives a new value the style of the one it replaces.)
-        plain: str = PlainScalarString(value)
-        return plain
+        return _unquoted(value)
     return value
+
+
+# Implicit types of other YAML readers: YAML 1.1 (PyYAML, yamllint) and 1.2 (most others).
+_OTHER_READERS = (VersionedResolver(version=(1, 1)), VersionedResolver(version=(1, 2)))
+_TEXT_TAG = "tag:yaml.org,2002:str"
+
+
+def _unquoted(text: str) -> str:
+    """`text` to be written without quotes, where every YAML reader reads it as text; else
+    single-quoted. curator reads `2024`, `no` or `<<` as text whatever the quoting, but
+    other tools read them plain as a number, a boolean or a merge key: a value written as
+    a block (`|-`), with `!!str`, or a quoted key is text to them, and must stay so.
+    (A bare `str` would not do: ruamel gives a new value the style of the one it
+    replaces.)"""
+    text_to_all = all(
+        reader.resolve(ScalarNode, text, (True, False)) == _TEXT_TAG for reader in _OTHER_READERS
+    )
+    written: str = (PlainScalarString if text_to_all else SingleQuotedScalarString)(text)
+    return written
 
 
 def literal_ok(value: str) -> bool:
