@@ -15,6 +15,8 @@ import pickle
 import re
 import shutil
 import stat
+import subprocess
+import sys
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -509,6 +511,40 @@ def test_diff_prints_a_unified_diff_and_changes_nothing(messy_library):
     added = [line[1:] for line in run.out.splitlines()[2:] if line.startswith("+")]
     assert set(removed) <= set(MESSY.splitlines()) and set(added) <= set(CANONICAL.splitlines())
     assert path.read_text(encoding="utf-8") == MESSY
+
+
+# Files whose lines git and `str.splitlines` count differently: lone CRs (a line to
+# Python, no line end to git), and a last line without a line break.
+UNEVEN_LINE_ENDS = {
+    "IL-0001.yaml": incident("IL-0001").replace("\n", "\r"),
+    "IL-0002.yaml": incident("IL-0002", ("occurred: 2024-05", "occurred: 2024-05  ")).rstrip(),
+    "IL-0003.yaml": incident("IL-0003", ("status: published\n", "")) + "status: published",
+}
+
+
+@pytest.mark.parametrize("command", ["fmt", "fix"])
+def test_diff_is_a_patch_git_apply_makes_the_run_s_files_from(tmp_path, command):
+    # Its lines were split by `str.splitlines` and a last line without a line break was
+    # given one unmarked: `git apply` refused the patch of each of these files.
+    applied = write_library(tmp_path / "applied", UNEVEN_LINE_ENDS)
+    written = write_library(tmp_path / "written", UNEVEN_LINE_ENDS)
+    patch = subprocess.run(
+        [sys.executable, "-m", "curator", command, "--diff"], cwd=applied, capture_output=True
+    )
+    assert patch.returncode == 1, patch
+    assert b"\n\\ No newline at end of file\n" in patch.stdout
+    git = subprocess.run(["git", "apply"], input=patch.stdout, cwd=applied, capture_output=True)
+    assert git.returncode == 0, git.stderr
+    run = run_curator(command, cwd=written)
+    assert run.code == 0, run
+    changed = set()
+    for name, before in UNEVEN_LINE_ENDS.items():
+        after = (written / "incidents" / name).read_bytes()
+        assert (applied / "incidents" / name).read_bytes() == after, name
+        changed |= {name} if after != before.encode("utf-8") else set()
+    assert changed == (
+        {"IL-0001.yaml", "IL-0002.yaml"} | ({"IL-0003.yaml"} if command == "fmt" else set())
+    )
 
 
 def test_fmt_writes_the_canonical_layout_then_check_passes(messy_library):

@@ -6,16 +6,29 @@ import difflib
 
 from curator.oneline import escaped
 
+# What git writes after a line that ends the file without a line break.
+_NO_NEWLINE = "\\ No newline at end of file\n"
+
 
 def unified_diff(display: str, before: bytes, after: bytes | None) -> str:
     """The unified diff from `before` to `after` of the file shown as `display` ("" when
-    nothing is to be written: `after` None or the same bytes); every line ends with a line
-    break, even where the file's last line has none."""
+    nothing is to be written: `after` None or the same bytes), as `git apply` takes it:
+    lines are split at LF alone, and a last line without one is marked so."""
     if after is None or after == before:
         return ""
     # `before` may not be UTF-8 (a fix repairs only what it can read): shown, not refused.
-    old = before.decode("utf-8", errors="replace").splitlines(keepends=True)
-    new = after.decode("utf-8").splitlines(keepends=True)
+    old = _lines(before.decode("utf-8", errors="replace"))
+    new = _lines(after.decode("utf-8"))
     shown = escaped(display)  # one header line, whatever the name holds
     lines = difflib.unified_diff(old, new, f"a/{shown}", f"b/{shown}", lineterm="\n")
-    return "".join(line if line.endswith("\n") else line + "\n" for line in lines)
+    # (Headers end with `lineterm`: a line without a line break is a file's last line.)
+    return "".join(line if line.endswith("\n") else f"{line}\n{_NO_NEWLINE}" for line in lines)
+
+
+def _lines(text: str) -> list[str]:
+    """The lines of `text` with their LFs, as git counts lines. `str.splitlines` also
+    ends a line at a lone CR, U+2028 and others, which to git are part of the line: a
+    patch of such lines did not apply."""
+    lines = [line + "\n" for line in text.split("\n")]
+    lines[-1] = lines[-1][:-1]  # (after the last LF: "", or a last line without one)
+    return lines if lines[-1] else lines[:-1]
