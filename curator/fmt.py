@@ -31,10 +31,11 @@ from curator.file_digests import FileDigests
 from curator.findings import Finding
 from curator.library import Library
 from curator.lint import display_path, display_paths, expand
+from curator.load import START
 from curator.regular import read_regular
 from curator.rules import not_an_incident_file
 from curator.workers import Workers, worker_count
-from curator.write.atomic import write_atomic
+from curator.write.atomic import ChangedMeanwhile, write_atomic
 from curator.write.canonical import Refused, render, unreadable
 from curator.write.diff import unified_diff
 from curator.write.fastcheck import is_canonical
@@ -177,12 +178,22 @@ def format_files(
         if run.digests is not None:
             run.digests.save(prune=False)  # (`paths` may be a few of the library's files)
     results = run.results()
-    if write:
-        for result in results:
-            if result.changed:
-                assert result.after is not None
-                write_atomic(result.path, result.after)
-    return results
+    return [_written(result) for result in results] if write else results
+
+
+def _written(result: Formatted) -> Formatted:
+    """`result`, its file rewritten if it changes; refused if the file changed since it
+    was read (an edit saved meanwhile is the user's, and is kept)."""
+    if not result.changed:
+        return result
+    assert result.after is not None
+    try:
+        write_atomic(result.path, result.after, replacing=result.before)
+    except ChangedMeanwhile as exc:
+        return Formatted(
+            result.path, result.display, result.before, refused=Refused(START, str(exc))
+        )
+    return result
 
 
 class _Run:

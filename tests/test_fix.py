@@ -25,6 +25,7 @@ from curator.library import Library
 from curator.lint import check_file, lint, parse_incident
 from curator.load import load_bytes
 from curator.rules import ALL, no_tabs, trailing_whitespace
+from curator.write import atomic
 from curator.write.canonical import Refused, render
 from curator.write.comments import comments
 from incidents import incident
@@ -490,6 +491,30 @@ def test_fix_check_lists_the_changes_and_writes_nothing(tmp_path):
     again = run_curator("fix", "--check", cwd=root)
     assert (again.code, again.out) == (0, "")
     assert again.err.endswith("nothing to fix in 2 files\n")
+
+
+def test_fix_leaves_a_file_edited_since_it_was_read_as_it_now_is(tmp_path, monkeypatch):
+    # Every file is read and fixed, then the changed ones written: an edit saved in
+    # between was overwritten with the fixed old bytes.
+    files = {"IL-0001.yaml": broken_layout("IL-0001"), "IL-0002.yaml": broken_layout("IL-0002")}
+    root = write_library(tmp_path / "lib", files)
+    edited, path = root / "incidents" / "IL-0001.yaml", root / "incidents" / "IL-0002.yaml"
+    saved = incident("IL-0001", ("Storage postmortem", "방금 저장한 제목"))
+    making = atomic.tempfile.mkstemp
+
+    def saving_first(**where):
+        if edited.read_bytes() == files["IL-0001.yaml"]:
+            edited.write_text(saved, encoding="utf-8")
+        return making(**where)
+
+    monkeypatch.setattr(atomic.tempfile, "mkstemp", saving_first)
+    first, second = fix_files([edited, path], TAXONOMY)
+    assert (first.changed, first.changes, first.left) == (False, [], [])
+    assert first.refused is not None
+    assert first.refused.message == "the file changed while curator was rewriting it; run again"
+    assert edited.read_text(encoding="utf-8") == saved
+    assert second.refused is None and len(second.changes) == 3
+    assert path.read_text(encoding="utf-8") == incident("IL-0002")
 
 
 def test_fix_diff_prints_a_patch_that_makes_what_fix_writes(tmp_path):

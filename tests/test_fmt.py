@@ -612,6 +612,47 @@ def test_an_interrupted_write_leaves_the_old_file_and_no_temporary(messy_library
     assert sorted(p.name for p in path.parent.iterdir()) == ["IL-0001.yaml", "IL-0002.yaml"]
 
 
+EDITED = MESSY.replace("Postmortem", "방금 저장한 제목")
+
+
+def change_before_the_rename(monkeypatch, path: Path, meanwhile: str) -> None:
+    """Edit, delete or replace by a link `path` as its rewrite starts, after it was read:
+    as an editor saving, or a `git checkout`, while a run over many files goes on."""
+    making = atomic.tempfile.mkstemp
+
+    def change_first(**where: Any) -> tuple[int, str]:
+        if meanwhile == "edited":
+            path.write_text(EDITED, encoding="utf-8")
+        elif meanwhile == "deleted":
+            path.unlink()
+        else:  # a link to a file holding the bytes that were read
+            copy = path.with_name("copy.txt")
+            path.rename(copy)
+            path.symlink_to(copy.name)
+        return making(**where)
+
+    monkeypatch.setattr(atomic.tempfile, "mkstemp", change_first)
+
+
+@pytest.mark.parametrize("meanwhile", ["edited", "deleted", "linked"])
+def test_a_file_changed_since_it_was_read_is_left_as_it_now_is(
+    messy_library, monkeypatch, meanwhile
+):
+    # The files are read, rendered, then written: an edit saved in between was overwritten
+    # with the layout of the old bytes, a deleted file came back, a link became a file.
+    path = messy_library / "incidents" / "IL-0001.yaml"
+    change_before_the_rename(monkeypatch, path, meanwhile)
+    [result] = format_files([path], write=True)
+    assert not result.changed and result.refused is not None
+    assert result.refused.message == "the file changed while curator was rewriting it; run again"
+    assert result.refused.position == Position(1, 1)
+    if meanwhile == "edited":
+        assert path.read_text(encoding="utf-8") == EDITED
+    else:
+        assert not path.is_file() or path.is_symlink()
+    assert not [name for name in os.listdir(path.parent) if name.endswith(".tmp")]
+
+
 def test_exclusive_write_never_overwrites(tmp_path):
     path = tmp_path / "IL-0001.yaml"
     path.write_bytes(b"old\n")

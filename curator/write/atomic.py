@@ -7,16 +7,30 @@ import stat
 import tempfile
 from pathlib import Path
 
+from curator.regular import read_regular
 
-def write_atomic(path: Path, data: bytes, *, exclusive: bool = False) -> None:
+
+class ChangedMeanwhile(Exception):
+    """The file no longer holds the bytes its new content was made from: nothing written."""
+
+    def __init__(self) -> None:
+        super().__init__("the file changed while curator was rewriting it; run again")
+
+
+def write_atomic(
+    path: Path, data: bytes, *, exclusive: bool = False, replacing: bytes | None = None
+) -> None:
     """Replace `path` with `data` (write a temporary file beside it, then rename).
 
     The file keeps its permission bits. With `exclusive`, the file must not exist yet and
     an existing one is never overwritten, even by a concurrent writer (FileExistsError).
+    With `replacing`, the file is replaced only if it is still a regular file holding
+    those bytes, the ones `data` was made from (else ChangedMeanwhile): an edit saved,
+    or the file deleted, since they were read is never overwritten (or brought back).
     An OSError names `path`.
     """
     try:
-        _write(path, data, exclusive)
+        _write(path, data, exclusive, replacing)
     except OSError as exc:
         # The temporary file is what the system refused (a read-only file system, a full
         # disk, a name taken), but not a name the user knows: "….IL-0001.yaml.2xk.tmp".
@@ -24,7 +38,7 @@ def write_atomic(path: Path, data: bytes, *, exclusive: bool = False) -> None:
         raise
 
 
-def _write(path: Path, data: bytes, exclusive: bool) -> None:
+def _write(path: Path, data: bytes, exclusive: bool, replacing: bytes | None) -> None:
     mode = _mode_for(path, exclusive)
     # A leading dot keeps the temporary file out of every listing of incidents/.
     fd, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
@@ -35,6 +49,12 @@ def _write(path: Path, data: bytes, exclusive: bool) -> None:
             handle.flush()
             os.fsync(handle.fileno())
         os.chmod(temporary, mode)
+        # Checked last, the moment before the rename: a run rewriting many files read
+        # them long before, and an editor may have saved one since. (A write between this
+        # check and the rename still goes unseen; no file system offers a rename that
+        # compares first.)
+        if replacing is not None and not _holds(path, replacing):
+            raise ChangedMeanwhile
         if exclusive:
             os.link(temporary, path)  # fails, atomically, if `path` exists
             temporary.unlink()
@@ -43,6 +63,13 @@ def _write(path: Path, data: bytes, exclusive: bool) -> None:
     except BaseException:
         temporary.unlink(missing_ok=True)
         raise
+
+
+def _holds(path: Path, expected: bytes) -> bool:
+    try:
+        return read_regular(path) == expected
+    except OSError:  # gone, or no longer a regular file
+        return False
 
 
 def _mode_for(path: Path, exclusive: bool) -> int:
