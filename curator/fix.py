@@ -53,7 +53,7 @@ from curator.rules import trailing_whitespace as trailing
 from curator.taxonomy import Taxonomy
 from curator.textnorm import STREAM_SAFE_RUN, long_run
 from curator.write.atomic import ChangedMeanwhile, write_atomic
-from curator.write.canonical import Refused, Unparsable, render, unreadable
+from curator.write.canonical import Refused, Unparsable, hard_linked, render, unreadable
 from curator.write.comments import comments
 from curator.write.diff import unified_diff
 
@@ -563,10 +563,20 @@ def fix_files(
     displays = display_paths(names, cwd)
     flagged = _flagged(names, displays, taxonomy, store, jobs, progress)
     results = [
-        fix_file(path, taxonomy, cwd) if found else Fixed(path, display, b"")
+        _unlinked(fix_file(path, taxonomy, cwd)) if found else Fixed(path, display, b"")
         for path, display, found in zip(paths, displays, flagged, strict=True)
     ]
     return [_written(result) for result in results] if write else results
+
+
+def _unlinked(result: Fixed) -> Fixed:
+    """`result`, refused if its file would change and has other names (hard links)."""
+    refused = hard_linked(result.path) if result.changed else None
+    return (
+        result
+        if refused is None
+        else Fixed(result.path, result.display, result.before, refused=refused)
+    )
 
 
 def _written(result: Fixed) -> Fixed:

@@ -36,7 +36,7 @@ from curator.regular import read_regular
 from curator.rules import not_an_incident_file
 from curator.workers import Workers, worker_count
 from curator.write.atomic import ChangedMeanwhile, write_atomic
-from curator.write.canonical import Refused, render, unreadable
+from curator.write.canonical import Refused, hard_linked, render, unreadable
 from curator.write.diff import unified_diff
 from curator.write.fastcheck import is_canonical
 from curator.write.verdicts import Verdicts
@@ -177,8 +177,18 @@ def format_files(
             run.verdicts.save()
         if run.digests is not None:
             run.digests.save(prune=False)  # (`paths` may be a few of the library's files)
-    results = run.results()
+    results = [_unlinked(result) for result in run.results()]
     return [_written(result) for result in results] if write else results
+
+
+def _unlinked(result: Formatted) -> Formatted:
+    """`result`, refused if its file would change and has other names (hard links)."""
+    refused = hard_linked(result.path) if result.changed else None
+    return (
+        result
+        if refused is None
+        else Formatted(result.path, result.display, result.before, refused=refused)
+    )
 
 
 def _written(result: Formatted) -> Formatted:

@@ -612,6 +612,27 @@ def test_an_interrupted_write_leaves_the_old_file_and_no_temporary(messy_library
     assert sorted(p.name for p in path.parent.iterdir()) == ["IL-0001.yaml", "IL-0002.yaml"]
 
 
+@pytest.mark.parametrize("command", [["fmt"], ["fmt", "--check"], ["fix"], ["fix", "--check"]])
+def test_a_file_with_hard_links_is_left_whole_not_split_in_two(messy_library, command):
+    # A rewrite puts a new file in the name's place: the other link kept the old bytes,
+    # two files where there was one, without a word.
+    path = messy_library / "incidents" / "IL-0001.yaml"
+    before = MESSY.replace("status: draft", "status: draft  ")  # for fix too (IL602)
+    path.write_text(before, encoding="utf-8")
+    other = messy_library / "IL-0001-link.yaml"
+    os.link(path, other)
+    run = run_curator(*command, "--root", str(messy_library), cwd=messy_library)
+    assert run.code == 1, run
+    verb = "format" if command[0] == "fmt" else "fix"
+    assert f"incidents/IL-0001.yaml:1:1: cannot {verb}: the file has 2 hard links, " in run.err
+    assert "reformat" not in run.out and "IL602" not in run.out
+    assert path.read_text(encoding="utf-8") == before and os.path.samefile(path, other)
+    os.unlink(other)  # one name again: rewritten as usual
+    assert run_curator(*command, "--root", str(messy_library), cwd=messy_library).code == (
+        1 if "--check" in command else 0
+    )
+
+
 EDITED = MESSY.replace("Postmortem", "방금 저장한 제목")
 
 

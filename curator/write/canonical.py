@@ -24,10 +24,12 @@ same key or item as before. A refused file is never written.
 from __future__ import annotations
 
 import io
+import os
 import re
 import sys
 import warnings
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import yaml
@@ -74,6 +76,23 @@ class Unparsable(Refused):
 def unreadable(exc: OSError) -> Refused:
     """Why a file that cannot be opened or read is left alone (lint says it as IL107)."""
     return Refused(START, f"cannot read the file: {exc.strerror or exc}")
+
+
+def hard_linked(path: Path) -> Refused | None:
+    """Why a file with other names (hard links) is not rewritten, or None if it has none.
+    A rewrite puts a new file in its place (`curator.write.atomic`): the other names
+    would keep the old bytes, two files where there was one, and say nothing of it."""
+    try:
+        links = os.lstat(path).st_nlink
+    except OSError:  # gone: the write finds so too, and leaves it gone
+        return None
+    if links < 2:
+        return None
+    return Refused(
+        START,
+        f"the file has {links} hard links, which a rewrite (a new file in its place) would "
+        "leave with the old bytes; remove the other links, or change it by hand",
+    )
 
 
 _NULL = re.compile(r"^(?:~|null|Null|NULL|)$")  # as `curator.load` reads nulls
