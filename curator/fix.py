@@ -454,7 +454,10 @@ def _set_items(seq: CommentedSeq, values: list[str]) -> None:
             items[index] = [token, None, None, None]
     del seq[len(values) :]
     for index, value in enumerate(values):
-        seq[index] = value
+        # Each value keeps its own quoting: ruamel's `seq[index] = value` gives a plain
+        # one the quotes of the item it replaces, and the sort moved the quotes of one
+        # term onto another (`- "nccl"` sorted after `gpu-driver` came out plain).
+        list.__setitem__(seq, index, value)
     seq.ca.items.clear()
     seq.ca.items.update(items)
 

@@ -209,6 +209,17 @@ def test_comment_lines_below_a_list_stay_below_it_when_it_is_sorted(tmp_path):
     assert "  components:\n    - gpu-driver\n    - nccl\n  # 다음\n  symptoms:\n" in fixed
 
 
+def test_sorting_a_facet_list_keeps_each_term_s_own_quotes(tmp_path):
+    # The quotes stayed in their place and the terms moved: `- 'nccl'` and `- gpu-driver`
+    # came out `- 'gpu-driver'` and `- nccl`.
+    text = incident("IL-0001", ("    - nccl\n", "    - 'nccl'  # 따옴표\n    - gpu-driver\n"))
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": text})
+    run = run_curator("fix", "--root", str(root))
+    assert run.code == 0, run
+    fixed = (root / "incidents" / "IL-0001.yaml").read_text(encoding="utf-8")
+    assert "  components:\n    - gpu-driver\n    - 'nccl'  # 따옴표\n  symptoms:\n" in fixed
+
+
 def test_unsafe_url_changes_are_left_to_people(tmp_path):
     url = "http://www.example.com/pm/#section-2"
     text = incident("IL-0001", ("https://example.com/postmortems/IL-0001", url))
