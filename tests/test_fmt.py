@@ -642,8 +642,8 @@ def change_before_the_rename(monkeypatch, path: Path, meanwhile: str) -> None:
     making = atomic.tempfile.mkstemp
 
     def change_first(**where: Any) -> tuple[int, str]:
-        if meanwhile == "edited":
-            path.write_text(EDITED, encoding="utf-8")
+        if meanwhile in ("edited", "formatted"):
+            path.write_text(EDITED if meanwhile == "edited" else CANONICAL, encoding="utf-8")
         elif meanwhile == "deleted":
             path.unlink()
         else:  # a link to a file holding the bytes that were read
@@ -671,6 +671,19 @@ def test_a_file_changed_since_it_was_read_is_left_as_it_now_is(
         assert path.read_text(encoding="utf-8") == EDITED
     else:
         assert not path.is_file() or path.is_symlink()
+    assert not [name for name in os.listdir(path.parent) if name.endswith(".tmp")]
+
+
+def test_a_file_another_run_has_just_formatted_is_no_change_of_the_user_s(
+    messy_library, monkeypatch
+):
+    # Two runs at once (two terminals, an editor's format-on-save): the second to write
+    # finds the bytes it would write, not a change to keep.
+    path = messy_library / "incidents" / "IL-0001.yaml"
+    change_before_the_rename(monkeypatch, path, "formatted")
+    [result] = format_files([path], write=True)
+    assert result.changed and result.refused is None
+    assert path.read_text(encoding="utf-8") == CANONICAL
     assert not [name for name in os.listdir(path.parent) if name.endswith(".tmp")]
 
 

@@ -25,8 +25,9 @@ def write_atomic(
     The file keeps its permission bits. With `exclusive`, the file must not exist yet and
     an existing one is never overwritten, even by a concurrent writer (FileExistsError).
     With `replacing`, the file is replaced only if it is still a regular file holding
-    those bytes, the ones `data` was made from (else ChangedMeanwhile): an edit saved,
-    or the file deleted, since they were read is never overwritten (or brought back).
+    those bytes, the ones `data` was made from: an edit saved, or the file deleted, since
+    they were read is never overwritten (or brought back): ChangedMeanwhile. (A file
+    that holds `data` already, written by another run, is left as it is.)
     An OSError names `path`.
     """
     try:
@@ -53,8 +54,13 @@ def _write(path: Path, data: bytes, exclusive: bool, replacing: bytes | None) ->
         # them long before, and an editor may have saved one since. (A write between this
         # check and the rename still goes unseen; no file system offers a rename that
         # compares first.)
-        if replacing is not None and not _holds(path, replacing):
-            raise ChangedMeanwhile
+        if replacing is not None:
+            now = _bytes_of(path)
+            if now == data:
+                temporary.unlink()
+                return
+            if now != replacing:
+                raise ChangedMeanwhile
         if exclusive:
             os.link(temporary, path)  # fails, atomically, if `path` exists
             temporary.unlink()
@@ -65,11 +71,11 @@ def _write(path: Path, data: bytes, exclusive: bool, replacing: bytes | None) ->
         raise
 
 
-def _holds(path: Path, expected: bytes) -> bool:
+def _bytes_of(path: Path) -> bytes | None:
     try:
-        return read_regular(path) == expected
+        return read_regular(path)
     except OSError:  # gone, or no longer a regular file
-        return False
+        return None
 
 
 def _mode_for(path: Path, exclusive: bool) -> int:
