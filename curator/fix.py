@@ -331,6 +331,7 @@ def tidy_facet_lists(tree: Any, taxonomy: Taxonomy) -> list[Change]:
             continue
         line, column = _item_position(terms, 0)
         _refuse_a_comment_above_an_item(terms, dimension)
+        _refuse_a_repeat_with_a_comment_of_its_own(terms, dimension)
         repeated = sorted(t for t, count in Counter(terms).items() if count > 1)
         what = f"removed repeated {', '.join(repeated)} and sorted" if repeated else "sorted"
         _set_items(terms, wanted)
@@ -423,6 +424,24 @@ def _first_item_below_a_comment(seq: CommentedSeq) -> int | None:
     return None
 
 
+def _refuse_a_repeat_with_a_comment_of_its_own(seq: CommentedSeq, dimension: str) -> None:
+    """A repeated term goes, and its end-of-line comment with it unless the term's first
+    item has none: two comments cannot end the one line left, and only their author can
+    tell which to keep (or how to merge them)."""
+    commented: set[str] = set()
+    for index, value in enumerate(seq):
+        entry = seq.ca.items.get(index)
+        if not (entry and entry[0] is not None and "#" in entry[0].value.partition("\n")[0]):
+            continue
+        if value in commented:
+            raise Refused(
+                Position(*_item_position(seq, index)),
+                f"facets.{dimension} repeats {value} with a comment of its own, which removing "
+                "the repeat would lose; remove it by hand",
+            )
+        commented.add(value)
+
+
 def _set_items(seq: CommentedSeq, values: list[str]) -> None:
     """Put `values` (the old items, sorted, repeats dropped) into `seq` in place.
 
@@ -439,7 +458,7 @@ def _set_items(seq: CommentedSeq, values: list[str]) -> None:
         if token is None:
             continue
         head, _, tail = token.value.partition("\n")
-        if head and value not in heads:  # (a repeat's own comment is lost, so refused)
+        if head and value not in heads:  # (a repeat with its own is refused before)
             heads[value] = (head, token)
         last = min(index, len(values) - 1)
         tails[last] = tails.get(last, "") + tail

@@ -11,12 +11,14 @@ import subprocess
 import sys
 import unicodedata
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import BROKEN, REPO, run_curator, write_library
-from hypothesis import example, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from synthetic import synthetic_library
+from test_fmt import documents
 
 import curator.fix
 import curator.lint
@@ -24,7 +26,7 @@ from curator.fix import FIXED_CODES, fix_file, fix_files, fix_text
 from curator.library import Library
 from curator.lint import check_file, lint, parse_incident
 from curator.load import load_bytes
-from curator.rules import ALL, no_tabs, trailing_whitespace
+from curator.rules import ALL, facet_order, no_tabs, source_url_form, trailing_whitespace
 from curator.write import atomic
 from curator.write.canonical import Refused, render
 from curator.write.comments import comments
@@ -218,6 +220,45 @@ def test_sorting_a_facet_list_keeps_each_term_s_own_quotes(tmp_path):
     assert run.code == 0, run
     fixed = (root / "incidents" / "IL-0001.yaml").read_text(encoding="utf-8")
     assert "  components:\n    - gpu-driver\n    - 'nccl'  # 따옴표\n  symptoms:\n" in fixed
+
+
+def test_a_repeated_term_with_a_comment_of_its_own_is_left_to_be_removed_by_hand(tmp_path):
+    # Its comment would be lost with it: refused as "the rewritten file would lose a
+    # comment; please report", at 1:1. (A repeat whose first item has no comment gives
+    # its comment to the term: `test_value_fixes_keep_comments_...`.)
+    repeated = "    - nccl  # 원문 2절\n    - gpu-driver\n    - nccl  # 원문 5절\n"
+    text = incident("IL-0001", ("    - nccl\n", repeated))
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": text})
+    run = run_curator("fix", "--root", str(root), cwd=root)
+    assert run.code == 1 and run.out == "", run
+    assert run.err.startswith(
+        "incidents/IL-0001.yaml:13:7: cannot fix: facets.components repeats nccl with a "
+        "comment of its own, which removing the repeat would lose; remove it by hand\n"
+    ), run.err
+    assert (root / "incidents" / "IL-0001.yaml").read_text(encoding="utf-8") == text
+
+
+def test_a_comment_in_a_flow_list_that_a_fix_would_lose_is_named_then_fmt_makes_room(tmp_path):
+    # ruamel.yaml keeps no comment inside `[...]` in its tree: any value fix in the file
+    # was refused as "the rewritten file would lose a comment; please report", at 1:1.
+    url = "https://example.com/pm?utm_source=feed"
+    text = incident("IL-0001", ("https://example.com/postmortems/IL-0001", url))
+    text += "related: [IL-0002, # 같은 장비\n  IL-0003]\n"
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": text})
+    path = root / "incidents" / "IL-0001.yaml"
+    run = run_curator("fix", "--root", str(root), cwd=root)
+    assert run.code == 1 and run.out == "", run
+    assert run.err.startswith(
+        "incidents/IL-0001.yaml:28:20: cannot fix: this comment would be lost by the fix "
+        "(ruamel.yaml drops comments inside `[...]` and `{...}`); run `curator fmt` on the "
+        "file first, which writes them one item a line, then `curator fix`\n"
+    ), run.err
+    assert path.read_text(encoding="utf-8") == text
+    assert run_curator("fmt", "--root", str(root), cwd=root).code == 0
+    fixed = run_curator("fix", "--root", str(root), cwd=root)
+    assert fixed.code == 0, fixed
+    assert "IL505 sources[0].url" in fixed.out
+    assert "  - IL-0002        # 같은 장비\n  - IL-0003\n" in path.read_text(encoding="utf-8")
 
 
 def test_unsafe_url_changes_are_left_to_people(tmp_path):
@@ -427,6 +468,51 @@ def _lint_agrees_with_fix(text: str, left: set[tuple[int, str]]) -> None:
             assert place not in left or lines[finding.line - 1].count("\t") > 1, finding
         else:
             assert place in left, finding
+
+
+def _nfc(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {_nfc(key): _nfc(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_nfc(item) for item in value]
+    return unicodedata.normalize("NFC", value) if isinstance(value, str) else value
+
+
+def _fixed_values(data: dict[str, Any]) -> dict[str, Any]:
+    """`data` as the value fixes (and NFC) leave it, for generated incidents: facet lists
+    sorted without repeats, source URLs tidied (the real taxonomy deprecates no term)."""
+    fixed = _nfc(data)
+    fixed["facets"] = {d: facet_order.tidy(terms) for d, terms in fixed["facets"].items()}
+    for source in fixed["sources"]:
+        source["url"] = source_url_form.tidy(source["url"])
+    return fixed
+
+
+def _comments_of(text: str) -> list[str]:
+    return sorted(comments(text.removeprefix("\ufeff").replace("\r\n", "\n")))
+
+
+@settings(max_examples=60, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@given(documents())
+def test_generated_incidents_keep_values_and_comments_through_fix_and_fmt(document):
+    # Incidents in many layouts, comments beside keys and list items, facet lists with
+    # repeats: fix changes only what its fixes say, keeps every comment, settles, writes
+    # the canonical layout, and gives what `fmt` then `fix` gives. A file it refuses is
+    # one it says why of, never "please report" (once: a repeat with a comment of its own).
+    _, text, _ = document
+    raw = text.encode("utf-8")
+    try:
+        after, changes, _ = fix_text(raw, TAXONOMY)
+    except Refused as refused:
+        assert "please report" not in refused.message
+        return
+    fixed = after.decode("utf-8")
+    assert load_bytes(after).data == _fixed_values(load_bytes(raw).data)
+    assert _comments_of(fixed) == [unicodedata.normalize("NFC", c) for c in _comments_of(text)]
+    assert fix_text(after, TAXONOMY)[:2] == (after, [])
+    assert render(after) == fixed if changes else after == raw
+    formatted_first, _, _ = fix_text(render(raw).encode("utf-8"), TAXONOMY)
+    assert formatted_first == render(after).encode("utf-8")
 
 
 def test_fix_over_the_broken_examples_leaves_no_fixable_finding(tmp_path):

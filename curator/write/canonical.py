@@ -28,6 +28,7 @@ import os
 import re
 import sys
 import warnings
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -140,6 +141,7 @@ def render(raw: bytes, edit: Edit | None = None) -> str:
         edit(tree)
         if plain(tree) != loaded.data:  # (an edit that changes no value moves no comment)
             placed = dump(tree)  # where the edit left them, in the old order of keys
+            _refuse_a_comment_ruamel_dropped(text, placed)
     intended = plain(tree)
     expected = _notes(placed)
     canonicalise(tree)
@@ -147,6 +149,22 @@ def render(raw: bytes, edit: Edit | None = None) -> str:
     out = _overlay(dump(_uncommented(tree)), expected, of_input)
     _verify(out, intended, comments(text), expected, of_input)
     return out
+
+
+def _refuse_a_comment_ruamel_dropped(text: str, placed: str) -> None:
+    """After an edit, comments are placed as ruamel.yaml's tree holds them, and it holds
+    none inside a flow collection (`[a, # b`): a fix would lose such a comment, anywhere in
+    the file. `curator fmt` places comments from the text, not the tree, and writes every
+    collection in block style, where ruamel keeps them: after it, the fix can be made."""
+    dropped = Counter(comments(text)) - Counter(comments(placed))
+    note = next((note for note in _notes(text) if note.text in dropped), None)
+    if note is not None:
+        raise Refused(
+            Position(note.line + 1, note.column + 1),
+            "this comment would be lost by the fix (ruamel.yaml drops comments inside `[...]` "
+            "and `{...}`); run `curator fmt` on the file first, which writes them one item "
+            "a line, then `curator fix`",
+        )
 
 
 def _refuse_a_mark_inside(text: str) -> None:
