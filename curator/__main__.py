@@ -2,20 +2,25 @@
 
 The command starts here rather than in `curator.cli`, so that Ctrl-C while the modules
 load (a third of a second, before `curator.cli` can catch anything) ends the run as it
-does later: one line and exit status 2, not a traceback.
+does later: one line and exit status 2, not a traceback. SIGTERM and SIGHUP are made to
+stop it the same way (`curator.signals`) before anything else, that window included.
 """
 
 import sys
 from typing import NoReturn
 
+from curator.signals import said, terminate_cleanly
+
 
 def main() -> NoReturn:
+    terminate_cleanly()
     try:
         from curator.cli import run
-    except KeyboardInterrupt:
-        print("curator: interrupted", file=sys.stderr)
-        sys.exit(2)  # (curator.cli.EXIT_ERROR, which is not loaded yet)
-    run()
+
+        run()
+    except KeyboardInterrupt as stop:  # (while loading, or as `run` flushes the output)
+        print(said(stop), file=sys.stderr)
+        sys.exit(2)  # (curator.cli.EXIT_ERROR, which may not be loaded yet)
 
 
 if __name__ == "__main__":

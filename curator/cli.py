@@ -33,6 +33,7 @@ from curator.oneline import escaped
 from curator.progress import Progress
 from curator.report import FORMATS, render, summary
 from curator.ruledocs import rules_markdown, rules_table
+from curator.signals import said
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -50,8 +51,8 @@ class CuratorGroup(click.Group):
         except NotALibrary as exc:
             click.echo(f"curator: {exc}", err=True)
             ctx.exit(EXIT_ERROR)
-        except KeyboardInterrupt:
-            click.echo("curator: interrupted", err=True)
+        except KeyboardInterrupt as stop:  # Ctrl-C, or SIGTERM or SIGHUP (curator.signals)
+            click.echo(said(stop), err=True)
             ctx.exit(EXIT_ERROR)
         except BrokenPipeError:
             # The reader went away (`curator fmt --diff | head`). Point stdout at devnull so

@@ -24,6 +24,8 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from types import TracebackType
 from typing import Any, Generic, TypeVar
 
+from curator.signals import TERMINATION_SIGNALS
+
 _AHEAD = 4  # chunks in flight per worker
 Item = TypeVar("Item")
 Result = TypeVar("Result")
@@ -173,7 +175,13 @@ def process_context() -> Any:
 def prepare_worker() -> None:
     """What every worker process of curator does first."""
     _end_with_parent()
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the main process's to handle
+    # Ctrl-C, SIGTERM and SIGHUP are the main process's to handle (`curator.signals`): it
+    # stops the workers once their chunks are done. A worker that the signal ended (as
+    # systemd and `timeout` signal the whole process group) in the middle of sending its
+    # results left half a message in the pool's pipe, which the main process, stopping
+    # the pool, waited forever to read the rest of.
+    for number in (signal.SIGINT, *TERMINATION_SIGNALS):
+        signal.signal(number, signal.SIG_IGN)
     # A worker lives for one run and makes millions of small acyclic objects: the cyclic
     # collector would only walk them again and again (see `curator.lint.without_cyclic_gc`).
     gc.disable()

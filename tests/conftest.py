@@ -78,22 +78,60 @@ def run_curator(
     a run that does not end in time fails the test (TimeoutExpired) instead of hanging it;
     `closing` names standard streams (0, 1, 2) it starts without, as after `<&-`. (What
     it wrote to a closed stream reads as "".)"""
-    shown = "always:This process (pid=:DeprecationWarning"  # (-W: the message's start, as is)
-    full_env = {**os.environ, "PYTHONIOENCODING": "utf-8", "PYTHONWARNINGS": shown, **(env or {})}
     proc = subprocess.run(
         [sys.executable, "-m", "curator", *args],
         cwd=cwd,
         capture_output=True,
         text=True,
         encoding="utf-8",
-        env=full_env,
+        env=_curator_env(env),
         check=False,
         timeout=timeout,
         preexec_fn=(lambda: [os.close(stream) for stream in closing]) if closing else None,
     )
-    assert "Traceback" not in proc.stderr, proc.stderr
-    assert not re.search(FORK_WITH_THREADS, proc.stderr), proc.stderr
-    return Run(proc.returncode, proc.stdout, proc.stderr)
+    return _checked(proc.returncode, proc.stdout, proc.stderr)
+
+
+def start_python(
+    *args: str, cwd: Path = REPO, env: dict[str, str] | None = None, **options: Any
+) -> subprocess.Popen[str]:
+    """`python ARGS` (`-m curator …`, or `-c` code that runs curator in its own way) as
+    `run_curator` runs it, but not waited for: for a test that acts on the run meanwhile
+    (sends it a signal). `ended` waits for it."""
+    return subprocess.Popen(
+        [sys.executable, *args],
+        cwd=cwd,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        encoding="utf-8",
+        env=_curator_env(env),
+        **options,
+    )
+
+
+def ended(process: subprocess.Popen[str], timeout: float = 60) -> Run:
+    """What a process of `start_python` said, once it has ended (in `timeout` seconds, or
+    the test fails instead of hanging)."""
+    try:
+        out, err = process.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        process.kill()  # (not to leave it behind the failed test)
+        process.communicate()
+        raise
+    return _checked(process.returncode, out, err)
+
+
+def _curator_env(env: dict[str, str] | None) -> dict[str, str]:
+    shown = "always:This process (pid=:DeprecationWarning"  # (-W: the message's start, as is)
+    return {**os.environ, "PYTHONIOENCODING": "utf-8", "PYTHONWARNINGS": shown, **(env or {})}
+
+
+def _checked(code: int, out: str, err: str) -> Run:
+    assert "Traceback" not in err, err
+    assert not re.search(FORK_WITH_THREADS, err), err
+    return Run(code, out, err)
 
 
 @pytest.fixture

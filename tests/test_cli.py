@@ -163,27 +163,35 @@ def test_ctrl_c_exits_2_with_one_line_and_no_traceback(tmp_path, monkeypatch):
     assert result.output == "curator: interrupted\n"
 
 
-# Ctrl-C while `curator.cli` and what it imports load, as the interpreter would raise it.
-_INTERRUPTED_WHILE_LOADING = """
-import builtins
+# Ctrl-C or SIGTERM while `curator.cli` and what it imports load.
+_STOPPED_WHILE_LOADING = """
+import builtins, os, signal
 load = builtins.__import__
-def interrupted(name, *args, **kwargs):
+def stopped(name, *args, **kwargs):
     if name == "curator.cli":
-        raise KeyboardInterrupt
+        {stop}
     return load(name, *args, **kwargs)
-builtins.__import__ = interrupted
+builtins.__import__ = stopped
 from curator.__main__ import main
 main()
 """
 
 
-def test_ctrl_c_while_curator_loads_is_one_line_too():
+@pytest.mark.parametrize(
+    ("stop", "said"),
+    [
+        ("raise KeyboardInterrupt", "curator: interrupted\n"),  # (as the interpreter raises it)
+        ("os.kill(os.getpid(), signal.SIGTERM)", "curator: terminated\n"),
+    ],
+    ids=["ctrl-c", "sigterm"],
+)
+def test_ctrl_c_or_sigterm_while_curator_loads_is_one_line_too(stop, said):
     # The command started in curator.cli, whose imports take a third of a second: Ctrl-C
-    # then printed a KeyboardInterrupt traceback.
-    run = subprocess.run(
-        [sys.executable, "-c", _INTERRUPTED_WHILE_LOADING], capture_output=True, text=True
-    )
-    assert (run.returncode, run.stdout, run.stderr) == (2, "", "curator: interrupted\n")
+    # then printed a KeyboardInterrupt traceback. SIGTERM ended it at once, as it did any
+    # time later.
+    program = _STOPPED_WHILE_LOADING.format(stop=stop)
+    run = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True)
+    assert (run.returncode, run.stdout, run.stderr) == (2, "", said)
 
 
 CLOSED_OUTPUT = "curator: standard output is closed: the output had nowhere to go\n"

@@ -7,12 +7,14 @@ import ctypes
 import datetime as dt
 import errno
 import fcntl
+import functools
 import hashlib
 import io
 import json
 import os
 import shutil
 import signal
+import stat
 import subprocess
 import sys
 import tempfile
@@ -24,7 +26,7 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from conftest import REPO, committed_at, run_curator, write_library
+from conftest import REPO, committed_at, ended, run_curator, start_python, write_library
 
 import curator.export.released as released
 import curator.export.write as write
@@ -1057,6 +1059,64 @@ def test_out_as_a_link_is_replaced_by_the_export_and_what_it_pointed_to_is_left(
     assert run_export(repo, out).code == 0
     assert not out.is_symlink() and files_of(out) == files_of(real)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["lib", "out", "real"]
+
+
+def export_held_midway(repo: GitLibrary, out: Path, **options) -> tuple[subprocess.Popen, int]:
+    """`curator export` over an earlier export in `out` whose IL-0002.json is a FIFO, held
+    in the middle: the export reads each file of the export it replaces (to link the
+    unchanged ones, `curator.export.write`), so it waits there for the FIFO's writer, its
+    temporary folder made. Returns the running export and the FIFO's write end, opened
+    once the export waits (till then a non-blocking open fails, ENXIO: no reader) and
+    never written to: the export reads on till it is closed."""
+    assert run_export(repo, out).code == 0
+    fifo = out / "incidents" / "IL-0002.json"
+    fifo.unlink()
+    os.mkfifo(fifo)
+    process = start_python(
+        "-m", "curator", "export", "--root", str(repo.root), "--out", str(out), **options
+    )
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            return process, os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
+        except OSError as exc:
+            if exc.errno != errno.ENXIO or process.poll() is not None:
+                raise AssertionError(f"the export did not wait: {ended(process)}") from exc
+            assert time.monotonic() < deadline, "the export never read the earlier export"
+        time.sleep(0.01)
+
+
+@pytest.mark.parametrize("signalled", [signal.SIGTERM, signal.SIGHUP], ids=["TERM", "HUP"])
+def test_a_cancelled_export_leaves_no_temporary_folder_and_the_previous_export(
+    repo, tmp_path, signalled
+):
+    # SIGTERM (a cancelled or timed-out CI job, `kill`, `timeout`) or SIGHUP ended curator
+    # on the spot: the release job's temporary folder, ≈1 GB, stayed beside --out.
+    out = tmp_path / "out"
+    at_default = functools.partial(signal.signal, signalled, signal.SIG_DFL)  # (under nohup too)
+    process, writer = export_held_midway(repo, out, preexec_fn=at_default)
+    previous = files_of(out)
+    assert [p.name for p in tmp_path.glob(f".{out.name}.*")] != []  # (the export is under way)
+    process.send_signal(signalled)
+    run = ended(process)
+    os.close(writer)
+    assert (run.code, run.out, run.err) == (2, "", "curator: terminated\n")
+    assert list(tmp_path.glob(f".{out.name}.*")) == []
+    assert files_of(out) == previous
+    assert stat.S_ISFIFO((out / "incidents" / "IL-0002.json").lstat().st_mode)
+
+
+def test_sighup_ignored_when_the_export_starts_stays_ignored(repo, tmp_path):
+    # Under `nohup`, say: SIGHUP must not stop the run.
+    out = tmp_path / "out"
+    ignoring = functools.partial(signal.signal, signal.SIGHUP, signal.SIG_IGN)
+    process, writer = export_held_midway(repo, out, preexec_fn=ignoring)
+    process.send_signal(signal.SIGHUP)
+    os.close(writer)  # (the export reads no bytes there, so it writes IL-0002.json anew)
+    run = ended(process)
+    assert run.code == 0, run
+    assert json.loads((out / "incidents" / "IL-0002.json").read_bytes())["id"] == "IL-0002"
+    assert list(tmp_path.glob(f".{out.name}.*")) == []
 
 
 def test_refuses_to_replace_a_folder_that_is_not_an_export(repo, tmp_path):

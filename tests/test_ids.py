@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import REPO, run_curator, write_library
+from conftest import REPO, ended, run_curator, start_python, write_library
 
 from curator.ids import CannotAssign, assign, may_name_a_placeholder, plan
 from curator.library import Library
@@ -202,6 +202,37 @@ def test_a_write_that_fails_midway_leaves_the_library_as_it_was(library, monkeyp
     monkeypatch.undo()
     assert {p.name: p.read_bytes() for p in (library / "incidents").iterdir()} == before
     assert [a.number for a in assign(Library.at(library)).assignments] == ["IL-0008", "IL-0009"]
+
+
+# `curator assign-ids` as the command runs it, but sent SIGTERM just before its second
+# write (the first numbered file is written, the second not yet), and again as it starts
+# to undo the first (`timeout` sends it twice: to the process, then to its group).
+_TERMINATED_MIDWAY = """
+import os, signal
+from curator import ids
+from curator.__main__ import main
+write_atomic, undo, writes = ids.write_atomic, ids._undo, []
+def second_write_terminated(path, data, **options):
+    writes.append(path)
+    if len(writes) == 2:
+        os.kill(os.getpid(), signal.SIGTERM)
+    write_atomic(path, data, **options)
+def undo_terminated_again(*args):
+    os.kill(os.getpid(), signal.SIGTERM)
+    undo(*args)
+ids.write_atomic, ids._undo = second_write_terminated, undo_terminated_again
+main()
+"""
+
+
+def test_assign_ids_terminated_midway_leaves_the_library_as_it_was(library):
+    # SIGTERM (a cancelled workflow run) ended it on the spot, past the undo that Ctrl-C
+    # gets: IL-0008.yaml stayed beside IL-NEW-alpha.yaml, the same incident twice. A
+    # second SIGTERM must not stop the undo half-way either.
+    before = {p.name: p.read_bytes() for p in (library / "incidents").iterdir()}
+    run = ended(start_python("-c", _TERMINATED_MIDWAY, "assign-ids", "--root", str(library)))
+    assert (run.code, run.out, run.err) == (2, "", "curator: terminated\n")
+    assert {p.name: p.read_bytes() for p in (library / "incidents").iterdir()} == before
 
 
 def test_a_number_taken_meanwhile_is_said_with_its_file(library, monkeypatch):

@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import run_curator
+from conftest import ended, run_curator, start_python
 from synthetic import expected_findings, synthetic_library
 
 import curator.lint as engine
@@ -257,6 +257,67 @@ def test_workers_end_when_the_main_process_is_killed():
     for pid in alive:
         os.kill(pid, signal.SIGKILL)  # (not to leave them behind this test either)
     assert alive == []
+
+
+# `curator lint` as the command runs it, whose main process, once its workers have done a
+# chunk (others are under way), names them and is signalled: alone, or with its workers, as
+# systemd and `timeout` signal the whole process group.
+_TERMINATED_WHILE_LINTING = """
+import multiprocessing, os, signal
+from curator import workers
+from curator.__main__ import main
+in_order = workers.Workers.in_order
+def terminated_after_a_chunk(self, work, items, chunk_size=100):
+    results = in_order(self, work, items, chunk_size)
+    yield next(results)
+    print(*(child.pid for child in multiprocessing.active_children()), flush=True)
+    assert os.getpgrp() == os.getpid()  # (its own group: the test's is not signalled)
+    os.kill({whom}, signal.SIGTERM)
+    yield from results
+workers.Workers.in_order = terminated_after_a_chunk
+main()
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="forked workers: Linux")
+@pytest.mark.parametrize("whom", ["os.getpid()", "-os.getpgrp()"], ids=["main", "group"])
+def test_a_terminated_lint_ends_as_ctrl_c_does_and_leaves_no_worker(generated, whom):
+    # SIGTERM ended the main process on the spot, without its one line and exit status 2.
+    # Its workers, which leave the signal to it, must not outlive it, nor print anything.
+    root, _ = generated
+    program = _TERMINATED_WHILE_LINTING.format(whom=whom)
+    args = ("lint", "--root", str(root), "--no-cache", "--jobs", "2")
+    process = start_python("-c", program, *args, start_new_session=True)
+    assert process.stdout is not None
+    workers = [int(pid) for pid in process.stdout.readline().split()]
+    run = ended(process)
+    assert (run.code, run.out, run.err) == (2, "", "curator: terminated\n")
+    assert len(workers) == 2
+    assert not any(_alive(pid) for pid in workers)
+
+
+_DISPOSITIONS_IN_WORKERS = """
+import signal
+from curator.signals import terminate_cleanly
+from curator.workers import Workers
+terminate_cleanly()
+with Workers(2) as workers:
+    stops = [signal.SIGINT, signal.SIGTERM, signal.SIGHUP] * 4
+    print(*(handler.name for handler in workers.in_order(signal.getsignal, stops, 1)))
+"""
+
+
+def test_workers_leave_ctrl_c_sigterm_and_sighup_to_the_main_process():
+    # Forked from a main process that raises `Terminated` on SIGTERM and SIGHUP, a worker
+    # raised it too (a traceback, or an error as its work's result). Ended by either
+    # instead, as systemd and `timeout` signal the whole process group, a worker sending
+    # its results left half a message in the pool's pipe: the main process, stopping the
+    # pool, waited forever for the rest.
+    run = subprocess.run(
+        [sys.executable, "-c", _DISPOSITIONS_IN_WORKERS], capture_output=True, text=True
+    )
+    assert (run.returncode, run.stderr) == (0, "")
+    assert run.stdout.split() == ["SIG_IGN"] * 12
 
 
 def _alive(pid: int) -> bool:
