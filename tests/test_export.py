@@ -1119,6 +1119,37 @@ def test_sighup_ignored_when_the_export_starts_stays_ignored(repo, tmp_path):
     assert list(tmp_path.glob(f".{out.name}.*")) == []
 
 
+# `curator export` as the command runs it, with two workers, sent SIGTERM once they have
+# checked a chunk; it says how many workers still run as it deletes its temporary folder.
+_TERMINATED_WITH_WORKERS = """
+import multiprocessing, os, shutil, signal
+from curator import workers
+from curator.__main__ import main
+in_order, remove = workers.Workers.in_order, shutil.rmtree
+def terminated_after_a_chunk(self, work, items, chunk_size=100):
+    results = in_order(self, work, items, chunk_size)
+    yield next(results)
+    os.kill(os.getpid(), signal.SIGTERM)
+    yield from results
+def rmtree(path, **options):
+    if os.path.basename(path).startswith(".out."):
+        print("workers running:", len(multiprocessing.active_children()), flush=True)
+    remove(path, **options)
+workers.Workers.in_order, shutil.rmtree = terminated_after_a_chunk, rmtree
+main()
+"""
+
+
+def test_the_temporary_folder_is_deleted_once_the_workers_are_stopped(repo, tmp_path):
+    # It was deleted while the workers, which leave Ctrl-C and SIGTERM to the main process,
+    # still wrote their chunks' files into it: it stayed beside --out, half full.
+    out = tmp_path / "out"
+    args = ("export", "--root", str(repo.root), "--out", str(out), "--jobs", "2")
+    run = ended(start_python("-c", _TERMINATED_WITH_WORKERS, *args))
+    assert (run.code, run.out, run.err) == (2, "workers running: 0\n", "curator: terminated\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["lib"]
+
+
 def test_refuses_to_replace_a_folder_that_is_not_an_export(repo, tmp_path):
     precious = tmp_path / "home"
     precious.mkdir()

@@ -60,12 +60,14 @@ def export(
     # export it replaces, 0.2 s at 100,000 incidents.)
     writer = ExportWriter(out, (library.incidents_dir, library.taxonomy_dir))
     library = library.listed()  # (for the workers' count, the snapshot and lint alike)
-    with export_workers(library, options.jobs) as workers:  # first: see export_workers
+    # The workers write into the writer's temporary folder: they are stopped first (on an
+    # error or Ctrl-C, once their chunks are done), then the folder is swapped in or
+    # deleted. Deleted while they wrote on, it was left beside `--out`, half full.
+    with writer, export_workers(library, options.jobs) as workers:  # (see export_workers)
         snapshot = collect(library, options.version)
         changelog = ChangeLog(snapshot, options.since)
         with (
             ReleasedCache(library, options.cache) as cache,
-            writer,
             GraphStream(writer) as graph,
             without_cyclic_gc(),
         ):
