@@ -37,7 +37,7 @@ from ruamel.yaml.tokens import CommentToken
 from curator.library import Library
 from curator.lint import Progress, check_files, display_path, display_paths
 from curator.lint_cache import ResultCache
-from curator.load import MAX_BYTES, START, Position, Problem, load_bytes, position_at
+from curator.load import MAX_BYTES, Position, Problem, load_bytes, position_at
 from curator.model import DIMENSIONS
 from curator.regular import read_regular
 from curator.rules import (
@@ -52,8 +52,7 @@ from curator.rules import (
 from curator.rules import trailing_whitespace as trailing
 from curator.taxonomy import Taxonomy
 from curator.textnorm import STREAM_SAFE_RUN, long_run
-from curator.write.atomic import ChangedMeanwhile, write_atomic
-from curator.write.canonical import Refused, Unparsable, hard_linked, render, unreadable
+from curator.write.canonical import Refused, Unparsable, render, rewrite, unreadable
 from curator.write.comments import comments
 from curator.write.diff import unified_diff
 
@@ -585,33 +584,14 @@ def fix_files(
     displays = display_paths(names, cwd)
     flagged = _flagged(names, displays, taxonomy, store, jobs, progress)
     results = [
-        _unlinked(fix_file(path, taxonomy, cwd)) if found else Fixed(path, display, b"")
+        fix_file(path, taxonomy, cwd) if found else Fixed(path, display, b"")
         for path, display, found in zip(paths, displays, flagged, strict=True)
     ]
-    return [_written(result) for result in results] if write else results
+    return rewrite(results, write, _refused)
 
 
-def _unlinked(result: Fixed) -> Fixed:
-    """`result`, refused if its file would change and has other names (hard links)."""
-    refused = hard_linked(result.path) if result.changed else None
-    return (
-        result
-        if refused is None
-        else Fixed(result.path, result.display, result.before, refused=refused)
-    )
-
-
-def _written(result: Fixed) -> Fixed:
-    """`result`, its file rewritten if it changes; refused if the file changed since it
-    was read (an edit saved meanwhile is the user's, and is kept)."""
-    if not result.changed:
-        return result
-    assert result.after is not None
-    try:
-        write_atomic(result.path, result.after, replacing=result.before)
-    except ChangedMeanwhile as exc:
-        return Fixed(result.path, result.display, result.before, refused=Refused(START, str(exc)))
-    return result
+def _refused(result: Fixed, why: Refused) -> Fixed:
+    return Fixed(result.path, result.display, result.before, refused=why)
 
 
 def _flagged(

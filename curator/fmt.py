@@ -31,12 +31,10 @@ from curator.file_digests import FileDigests
 from curator.findings import Finding
 from curator.library import Library
 from curator.lint import display_path, display_paths, expand
-from curator.load import START
 from curator.regular import read_regular
 from curator.rules import not_an_incident_file
 from curator.workers import Workers, worker_count
-from curator.write.atomic import ChangedMeanwhile, write_atomic
-from curator.write.canonical import Refused, hard_linked, render, unreadable
+from curator.write.canonical import Refused, render, rewrite, unreadable
 from curator.write.diff import unified_diff
 from curator.write.fastcheck import is_canonical
 from curator.write.verdicts import Verdicts
@@ -177,33 +175,11 @@ def format_files(
             run.verdicts.save()
         if run.digests is not None:
             run.digests.save(prune=False)  # (`paths` may be a few of the library's files)
-    results = [_unlinked(result) for result in run.results()]
-    return [_written(result) for result in results] if write else results
+    return rewrite(run.results(), write, _refused)
 
 
-def _unlinked(result: Formatted) -> Formatted:
-    """`result`, refused if its file would change and has other names (hard links)."""
-    refused = hard_linked(result.path) if result.changed else None
-    return (
-        result
-        if refused is None
-        else Formatted(result.path, result.display, result.before, refused=refused)
-    )
-
-
-def _written(result: Formatted) -> Formatted:
-    """`result`, its file rewritten if it changes; refused if the file changed since it
-    was read (an edit saved meanwhile is the user's, and is kept)."""
-    if not result.changed:
-        return result
-    assert result.after is not None
-    try:
-        write_atomic(result.path, result.after, replacing=result.before)
-    except ChangedMeanwhile as exc:
-        return Formatted(
-            result.path, result.display, result.before, refused=Refused(START, str(exc))
-        )
-    return result
+def _refused(result: Formatted, why: Refused) -> Formatted:
+    return Formatted(result.path, result.display, result.before, refused=why)
 
 
 class _Run:

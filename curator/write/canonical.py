@@ -31,7 +31,7 @@ import warnings
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 import yaml
 from ruamel.yaml import YAML
@@ -50,6 +50,7 @@ from ruamel.yaml.scalarstring import (
 
 from curator.load import MAX_BYTES, START, Position, load_bytes, position_at
 from curator.model import DIMENSIONS, INCIDENT_KEYS, Source
+from curator.write.atomic import ChangedMeanwhile, write_atomic
 from curator.write.comments import Misplaced, Note, comments, misplaced, notes, overlay
 from curator.write.spaces import strip_line_ends
 
@@ -77,6 +78,47 @@ class Unparsable(Refused):
 def unreadable(exc: OSError) -> Refused:
     """Why a file that cannot be opened or read is left alone (lint says it as IL107)."""
     return Refused(START, f"cannot read the file: {exc.strerror or exc}")
+
+
+class Rewrite(Protocol):
+    """One file's outcome in `curator fmt` or `curator fix`: its bytes before and after."""
+
+    @property
+    def path(self) -> Path: ...
+    @property
+    def before(self) -> bytes: ...
+    @property
+    def after(self) -> bytes | None: ...
+    @property
+    def changed(self) -> bool: ...
+
+
+R = TypeVar("R", bound=Rewrite)
+
+
+def rewrite(results: list[R], write: bool, refuse: Callable[[R, Refused], R]) -> list[R]:
+    """`results` as a run ends: refused (`refuse` makes the outcome) where a file would
+    change but has hard links; then, with `write`, each changed file written, or refused
+    if it changed since it was read (an edit saved meanwhile is the user's, and is kept).
+    The links are checked first so that `--check` and `--diff` say what a real run does."""
+    checked = [_unlinked(result, refuse) for result in results]
+    return [_written(result, refuse) for result in checked] if write else checked
+
+
+def _unlinked(result: R, refuse: Callable[[R, Refused], R]) -> R:
+    refused = hard_linked(result.path) if result.changed else None
+    return result if refused is None else refuse(result, refused)
+
+
+def _written(result: R, refuse: Callable[[R, Refused], R]) -> R:
+    if not result.changed:
+        return result
+    assert result.after is not None
+    try:
+        write_atomic(result.path, result.after, replacing=result.before)
+    except ChangedMeanwhile as exc:
+        return refuse(result, Refused(START, str(exc)))
+    return result
 
 
 def hard_linked(path: Path) -> Refused | None:
