@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import tempfile
 from collections.abc import Iterator, Sequence
+from collections.abc import Set as AbstractSet
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -129,22 +130,18 @@ def build_review(root: Path, base: str, head: str, judge_for: JudgeFactory | Non
         # The checkout's cache outlives the run (a second review reads it); a copy's would
         # be written only to be deleted with it.
         cache = tree == revisions.repo
+        incident_files = set(library.incident_paths())
         with _judge(revisions, library, judge_for if changes else None, cache) as judge:
             files = [
-                _file_review(c, o, tree, findings, judge, library.taxonomy)
+                _file_review(c, o, tree, findings, judge, library.taxonomy, incident_files)
                 for c, o in zip(changes, olds, strict=True)
             ]
         # The ids the head carries: each file's name, and the id written in each incident
         # file the change touched (a file renamed with its id kept still carries that id;
         # one moved to a subfolder or a dotfile does not: the library no longer reads it).
-        incident_files = set(library.incident_paths())
         head_ids = {path.stem for path in incident_files} | {
             f.id for f in files if f.id and tree / f.path in incident_files
         }
-        files = [
-            _with_draft_again(f, o, tree / f.path) if tree / f.path in incident_files else f
-            for f, o in zip(files, olds, strict=True)
-        ]
         broken = [_broken_by_change(p, tree, caused) for p in sorted({f.path for f in caused})]
     files = [
         _with_removal(f, c, o, revisions, head_ids)
@@ -288,13 +285,21 @@ def _file_review(
     findings: Sequence[Finding],
     judge: Judge | None,
     taxonomy: Taxonomy,
+    incident_files: AbstractSet[Path],
 ) -> FileReview:
     if change.change == "removed":
         return FileReview(path=change.path, change="removed")
     path = tree / change.path
-    data = _data(path)
+    head = _loaded(path)
+    data = head.data if head else None
     before = _document(old) if old is not None else None
-    own = [ReportFinding.of(f) for f in findings if f.path == change.path]
+    # IL901 for an incident the change makes a draft again: the one finding of a changed
+    # file that needs its base too.
+    drafted = (
+        incident_removed.made_draft(change.path, old, head) if path in incident_files else None
+    )
+    mine = [f for f in findings if f.path == change.path]
+    own = [ReportFinding.of(f) for f in ([drafted] if drafted else []) + mine]
     if path.parent.name != INCIDENTS or not isinstance(data, dict):
         judge = None
     # A withdrawn incident repeats another by definition: no duplicates to look for and no
@@ -379,14 +384,6 @@ def _with_removal(
     if change.change == "removed":
         update["id"] = removed[0]
     return review.model_copy(update=update)
-
-
-def _with_draft_again(review: FileReview, old: bytes | None, path: Path) -> FileReview:
-    """Add the IL901 finding when the change makes a published id a draft again."""
-    found = incident_removed.made_draft(review.path, old, _loaded(path))
-    if found is None:
-        return review
-    return review.model_copy(update={"findings": [ReportFinding.of(found), *review.findings]})
 
 
 def _data(path: Path) -> Any:
