@@ -242,6 +242,15 @@ def rules_command(fmt: str) -> None:
     callback=lambda ctx, param, value: _web_address(value),
     help="The website the feed links to: incident pages are <base>incidents/<id>/.",
 )
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(FORMATS),
+    default="text",
+    show_default=True,
+    help="How to print the findings of the export's lint, as `curator lint --release "
+    "--format` does: the errors that refuse the export, and warnings.",
+)
 @no_cache_option("Lint and read")
 @quiet_option("No progress line and no closing summary.")
 @jobs_option
@@ -251,15 +260,17 @@ def export_command(
     version: str | None,
     since: str | None,
     base_url: str,
+    fmt: str,
     no_cache: bool,
     quiet: bool,
     jobs: int | None,
 ) -> None:
     """Write the library at HEAD as versioned JSON, CSV and Atom (see docs/export.md).
 
-    Refuses (exit 1) when lint finds an error or an id is still a placeholder; exit 2 when
-    the library is not a clean git checkout with its full history, when a taxonomy term of
-    the release it compares with is gone, or when --out is a folder it may not replace.
+    Lints every file as `curator lint --release` does, and prints what it finds. Refuses
+    (exit 1) when lint finds an error or an id is still a placeholder; exit 2 when the
+    library is not a clean git checkout with its full history, when a taxonomy term of the
+    release it compares with is gone, or when --out is a folder it may not replace.
     """
     # (Imported here: the export's models cost ~0.1 s to build, which `curator lint`, run
     # on every commit, should not pay.)
@@ -271,15 +282,17 @@ def export_command(
         options = ExportOptions(
             version, since, base_url, cache=not no_cache, jobs=jobs, progress=progress
         )
-        manifest = export(library, out, options, held=_held_till_exit)
+        exported = export(library, out, options, held=_held_till_exit)
     except ExportRefused as refused:
-        click.echo(render(refused.findings, "text"), nl=False)
-        count = len(refused.findings)
+        click.echo(render(refused.findings, fmt), nl=False)
+        count = len(refused.errors)
         click.echo(f"curator: export refused: {count} error(s) under lint --release", err=True)
         sys.exit(EXIT_FINDINGS)
     except ExportError as exc:
         click.echo(f"curator: export failed: {exc}", err=True)
         sys.exit(EXIT_ERROR)
+    click.echo(render(exported.findings, fmt), nl=False)
+    manifest = exported.manifest
     if quiet:
         return
     commit = manifest.commit[:12]  # before the first tag, the version is this short id

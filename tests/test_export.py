@@ -772,8 +772,9 @@ def test_an_export_leaves_what_it_made_to_a_caller_that_holds_it(repo, tmp_path)
     # `held` (the CLI's, whose process ends next): the same export, what it made left there
     # rather than freed.
     held: list[object] = []
-    manifest = export(Library.at(repo.root), tmp_path / "held", held=held)
-    assert manifest == export(Library.at(repo.root), tmp_path / "freed")
+    exported = export(Library.at(repo.root), tmp_path / "held", held=held)
+    assert exported == export(Library.at(repo.root), tmp_path / "freed")
+    manifest = exported.manifest
     assert files_of(tmp_path / "held") == files_of(tmp_path / "freed")
     snapshots = [item for item in held if isinstance(item, Snapshot)]
     assert [snapshot.head.sha for snapshot in snapshots] == [manifest.commit]
@@ -879,10 +880,10 @@ def test_the_folder_of_an_export_killed_midway_is_removed_by_the_next_one(repo, 
     assert (tmp_path / left / "incidents" / "IL-0001.json").is_file()  # it was mid-way
     run = run_export(repo, out)
     assert run.code == 0, run.err
-    assert (run.out, run.err) == (
-        "",
-        f"exported 3 incidents, v1.0.0 ({repo.git('rev-parse', 'HEAD')[:12]}), to {out}\n",
-    )
+    # Nothing said of the folder removed: lint's one warning (IL-0002's), the summary.
+    assert run.out.count("\n") == 1 and " IL304 [warning] " in run.out, run.out
+    commit = repo.git("rev-parse", "HEAD")[:12]
+    assert run.err == f"exported 3 incidents, v1.0.0 ({commit}), to {out}\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["lib", "out"]
 
 
@@ -1342,6 +1343,74 @@ def test_refuses_lint_errors_with_the_findings_and_keeps_the_old_export(repo, tm
     assert files_of(out) == previous
 
 
+def with_trailing_space(text: str) -> str:
+    """The incident with a space after its first line: IL602, a warning."""
+    first, rest = text.split("\n", 1)
+    return f"{first} \n{rest}"
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "github"])
+def test_prints_what_lint_release_reports_in_its_format(repo, tmp_path, fmt):
+    # The release job exports and annotates the tag in one step: the export's output is
+    # what `curator lint --release --format FMT` prints, warnings included.
+    repo.write("IL-0001.yaml", with_trailing_space(incident("IL-0001")))
+    repo.commit("2024-06-01T00:00:00")
+    lint_run = run_curator("lint", "--root", str(repo.root), "--release", "--format", fmt)
+    assert lint_run.code == 0 and "IL602" in lint_run.out, lint_run.out
+    run = run_export(repo, tmp_path / "out", "--format", fmt, "--no-cache")
+    assert run.code == 0, run.err
+    assert run.out == lint_run.out
+    assert "exported 3 incidents" in run.err
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "github"])
+def test_a_refused_export_prints_every_finding_in_the_format(repo, tmp_path, fmt):
+    repo.write("IL-0001.yaml", with_trailing_space(incident("IL-0001")))
+    repo.write("IL-0002.yaml", incident("IL-0002", ("    - nccl\n", "    - ncl\n")))
+    repo.commit("2024-06-01T00:00:00")
+    lint_run = run_curator("lint", "--root", str(repo.root), "--release", "--format", fmt)
+    assert lint_run.code == 1
+    run = run_export(repo, tmp_path / "out", "--format", fmt)
+    assert run.code == 1
+    assert run.out == lint_run.out
+    assert "IL602" in run.out and "IL301" in run.out, run.out
+    assert "export refused: 1 error(s) under lint --release" in run.err
+    assert not (tmp_path / "out").exists()
+
+
+def test_no_cache_neither_reads_nor_writes_a_cache_the_commit_holds(repo, tmp_path):
+    # The release job exports with --no-cache instead of deleting a `.curator-cache/`
+    # force-added at the tag: that folder must then be left exactly as it is, and unread.
+    cache = repo.root / ".curator-cache"
+    (cache / "lint-0123456789abcdef").mkdir(parents=True)
+    (cache / "lint-0123456789abcdef" / "00.json").write_bytes(b"planted\n")
+    repo.git("add", "-f", ".curator-cache")
+    repo.commit("2024-06-01T00:00:00", "a cache committed by mistake")
+    before = {path: os.lstat(path).st_mtime_ns for path in [cache, *cache.rglob("*")]}
+    run = run_export(repo, tmp_path / "out", "--no-cache")
+    assert run.code == 0, run.err
+    assert {path: os.lstat(path).st_mtime_ns for path in [cache, *cache.rglob("*")]} == before
+    assert (cache / "lint-0123456789abcdef" / "00.json").read_bytes() == b"planted\n"
+
+
+def test_no_cache_opens_no_store(repo, tmp_path, monkeypatch):
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError(f"a cache store was opened: {args}")
+
+    monkeypatch.setattr("curator.cache.Store.open", classmethod(refuse))
+    exported = export(Library.at(repo.root), tmp_path / "out", ExportOptions(cache=False))
+    assert exported.manifest.counts.incidents == 3
+    assert [f.code for f in exported.findings] == ["IL304"]  # IL-0002's components
+    assert not (repo.root / ".curator-cache").exists()
+
+
+def test_the_format_is_one_of_lints(repo, tmp_path):
+    run = run_export(repo, tmp_path / "out", "--format", "markdown")
+    assert run.code == 2
+    assert "Invalid value for '--format'" in run.err
+    assert not (tmp_path / "out").exists()
+
+
 def test_refuses_placeholder_ids(tmp_path):
     repo = GitLibrary(tmp_path / "lib")
     repo.write("IL-0001.yaml", incident("IL-0001"))
@@ -1635,11 +1704,12 @@ def test_the_closing_line_names_the_version_and_the_commit_once_each(repo, tmp_p
     assert run.err == f"exported 3 incidents, {commit}, to {tmp_path / 'untagged'}\n"
 
 
-def test_quiet_export_prints_nothing_and_writes_the_same_files(repo, tmp_path):
+def test_quiet_export_prints_the_findings_only_and_writes_the_same_files(repo, tmp_path):
     loud, quiet = tmp_path / "loud", tmp_path / "quiet"
-    assert run_export(repo, loud).err.startswith("exported 3 incidents")
+    said = run_export(repo, loud)
+    assert said.err.startswith("exported 3 incidents") and " IL304 " in said.out
     run = run_export(repo, quiet, "--quiet")
-    assert (run.code, run.out, run.err) == (0, "", "")
+    assert (run.code, run.out, run.err) == (0, said.out, "")  # as `curator lint --quiet`
     assert files_of(quiet) == files_of(loud)
 
 

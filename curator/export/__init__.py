@@ -26,12 +26,13 @@ from curator.export.model import SCHEMA_VERSION, Counts, Manifest
 from curator.export.released import IncidentStream
 from curator.export.released_cache import ReleasedCache
 from curator.export.write import MANIFEST, ExportWriter
+from curator.findings import Finding
 from curator.library import Library
 from curator.lint import PARALLEL_FROM, without_cyclic_gc
 from curator.progress import Progress
 from curator.workers import Workers, worker_count
 
-__all__ = ["ExportError", "ExportOptions", "ExportRefused", "export"]
+__all__ = ["ExportError", "ExportOptions", "ExportRefused", "Exported", "export"]
 
 
 @dataclass(frozen=True)
@@ -44,13 +45,22 @@ class ExportOptions:
     progress: Callable[[str], Progress] | None = None  # a progress line for each long step
 
 
+@dataclass(frozen=True)
+class Exported:
+    """What an export wrote (its manifest), and what `curator lint --release` said of the
+    library on the way: warnings only, or the export would have been refused."""
+
+    manifest: Manifest
+    findings: list[Finding]
+
+
 def export(
     library: Library,
     out: Path,
     options: ExportOptions = ExportOptions(),
     cwd: Path | None = None,
     held: list[object] | None = None,
-) -> Manifest:
+) -> Exported:
     """Export the library at HEAD into `out`; raise ExportRefused or ExportError instead.
     `held`: a list to leave what the export made in, rather than free it as this returns,
     for a caller whose process ends next (the CLI, `curator.cli.run`): at 100,000
@@ -76,13 +86,15 @@ def export(
                 # Lint renders each incident as it parses its file: one pass over the files.
                 with _progress(options, "linting") as progress:
                     extra = incidents.extra(workers)
-                    check_releasable(library, cwd, options.cache, progress, extra, workers, held)
+                    findings = check_releasable(
+                        library, cwd, options.cache, progress, extra, workers, held
+                    )
                 with _progress(options, "exporting") as progress:
                     summaries = incidents.finish(workers, progress)
             manifest = _write_the_rest(writer, graph, snapshot, changelog, summaries, options)
     if held is not None:
         held += [snapshot, changelog, cache, writer, stream, summaries]
-    return manifest
+    return Exported(manifest, findings)
 
 
 def export_workers(library: Library, jobs: int | None = None) -> Workers:

@@ -24,7 +24,7 @@ from curator.export.errors import ExportError, ExportRefused
 from curator.export.git import Commit, GitError, Repo
 from curator.export.history import History, file_history
 from curator.export.model import ExportedIncident
-from curator.findings import Severity
+from curator.findings import Finding, Severity
 from curator.library import INCIDENTS, Library
 from curator.lint import Extra, lint
 from curator.lint import Progress as Step
@@ -113,9 +113,10 @@ def check_releasable(
     extra: Extra | None = None,
     workers: Workers | None = None,
     held: list[object] | None = None,
-) -> None:
-    """Raise ExportRefused when `curator lint --release` would fail: any error, and
-    placeholder ids (`IL-NEW-…`), which a release must not hold. With `cache`, lint keeps
+) -> list[Finding]:
+    """What `curator lint --release` reports (warnings: it would pass); ExportRefused, with
+    all of it, when it would fail: any error, and placeholder ids (`IL-NEW-…`), which a
+    release must not hold. With `cache`, lint keeps
     and uses its results in `.curator-cache/`, as `curator lint` does; files are checked
     in `workers`, if given (the export's, see `curator.export.export_workers`); `held`, as
     `lint` has it."""
@@ -129,9 +130,9 @@ def check_releasable(
         workers=workers,
         held=held,
     )
-    errors = [f for f in findings if f.severity is Severity.ERROR]
-    if errors:
-        raise ExportRefused(errors)
+    if any(f.severity is Severity.ERROR for f in findings):
+        raise ExportRefused(findings)
+    return findings
 
 
 def compact(data: Any) -> bytes:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from curator.findings import Finding
+from curator.findings import Finding, Severity
 
 
 class ExportError(Exception):
@@ -12,8 +12,13 @@ class ExportError(Exception):
 
 
 class ExportRefused(Exception):
-    """The library is not fit to release (lint errors, placeholder ids): exit 1."""
+    """The library is not fit to release (lint errors, placeholder ids): exit 1. `findings`:
+    all that `curator lint --release` reports, warnings too; `errors`, those that refuse."""
 
     def __init__(self, findings: Sequence[Finding]) -> None:
         super().__init__("the library is not ready for release")
         self.findings = list(findings)
+
+    @property
+    def errors(self) -> list[Finding]:
+        return [f for f in self.findings if f.severity is Severity.ERROR]
