@@ -10,7 +10,6 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
-import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -170,10 +169,14 @@ def _ascii_words(text: str) -> list[str]:
 
 
 def placeholder_for(library: Library, slug: str) -> str:
-    """`IL-NEW-<slug>`, with `-2`, `-3`, ... if an entry already has that name (a link
-    pointing nowhere too: the draft is never written through it)."""
+    """`IL-NEW-<slug>`, with `-2`, `-3`, ... if an entry of incidents/ already has that
+    name (a link pointing nowhere too: the draft is never written through it), whatever
+    its extension or case: `assign-ids` takes `IL-NEW-x.yml` for the placeholder IL-NEW-x
+    as well, and refuses two files of one id; and a file system that ignores case (macOS,
+    Windows) cannot hold `IL-NEW-X.yaml` and `IL-NEW-x.yaml` side by side."""
+    taken = {Path(name).stem.casefold() for name in library.incident_names()}
     candidate, number = f"IL-NEW-{slug}", 1
-    while os.path.lexists(library.incident_path(candidate)):
+    while candidate.casefold() in taken:
         number += 1
         candidate = f"IL-NEW-{slug}-{number}"
     return candidate

@@ -13,14 +13,17 @@ import time
 import unicodedata
 
 import jsonschema
+import pytest
 from conftest import REPO, run_curator, typed_like_other_tools, write_library
 
+from curator.ids import plan
 from curator.library import Library
 from curator.lint import lint
 from curator.load import load_bytes
 from curator.model import INCIDENT_KEYS
 from curator.new import slug_for
 from curator.write.canonical import render
+from incidents import incident
 
 TITLE = "NCCL 타임아웃으로 H100 클러스터의 학습이 멈췄다"
 SOURCE = "https://example.com/blog/nccl-hang?utm_source=rss"
@@ -293,6 +296,25 @@ def test_a_link_pointing_nowhere_is_never_written_through(tmp_path):
     assert run.code == 0, run.err
     assert run.out.endswith("/incidents/IL-NEW-nccl-h100-2.yaml\n")
     assert not (tmp_path / "elsewhere.yaml").exists()
+
+
+@pytest.mark.parametrize(
+    "existing", ["IL-NEW-nccl-h100.yml", "IL-NEW-nccl-h100.YAML", "IL-NEW-NCCL-H100.yaml"]
+)
+def test_a_placeholder_taken_under_another_extension_or_case_is_not_given_again(tmp_path, existing):
+    # `IL-NEW-nccl-h100.yml` (a draft saved by an editor that prefers .yml) did not count:
+    # the new draft took IL-NEW-nccl-h100 too, and assign-ids refused the library ("is
+    # used by IL-NEW-nccl-h100.yaml too"). A case-blind file system holds one of the two.
+    root = write_library(tmp_path / "lib", {})
+    other = incident(existing.split(".")[0]).replace("postmortems/IL-NEW-", "postmortems/")
+    (root / "incidents" / existing).write_text(other, encoding="utf-8")
+    run = new(root, "--title", TITLE, "--source", SOURCE, "--cause", "config-change")
+    assert run.code == 0, run.err
+    assert run.out.endswith("/incidents/IL-NEW-nccl-h100-2.yaml\n")
+    assert sorted(p.name for p in (root / "incidents").iterdir()) == sorted(
+        [existing, "IL-NEW-nccl-h100-2.yaml"]
+    )
+    assert "IL-NEW-nccl-h100-2" in plan(Library.at(root)).mapping()  # (not refused)
 
 
 def test_asking_without_answers_is_a_usage_error_and_writes_nothing(tmp_path):
