@@ -33,7 +33,7 @@ from curator.oneline import escaped
 from curator.progress import Progress
 from curator.report import FORMATS, render, summary
 from curator.ruledocs import rules_markdown, rules_table
-from curator.signals import said
+from curator.signals import Terminated, said
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -623,12 +623,17 @@ def new_command(
         path = write_draft(library, gather(library.taxonomy, given, ask))
     except DraftError as exc:
         raise click.UsageError(str(exc)) from exc
-    except click.Abort:  # end of input, or Ctrl-C, at a question
+    except click.Abort as abort:  # end of input, Ctrl-C, SIGTERM or SIGHUP at a question
         # End the question's line (and flush it: stdout may be a pipe beside stderr), so
         # that the message starts a line of its own.
         click.echo()
         sys.stdout.flush()
-        click.echo("curator: not every question was answered; nothing written", err=True)
+        # click.prompt makes a stop an Abort; the stop it replaced is the Abort's context.
+        stop = abort.__context__
+        if isinstance(stop, Terminated):  # the user did not stop answering: a job was ended
+            click.echo(said(stop), err=True)
+        else:
+            click.echo("curator: not every question was answered; nothing written", err=True)
         sys.exit(EXIT_ERROR)
     except OSError as exc:
         shown = display_path(library.incidents_dir)

@@ -7,6 +7,7 @@ import os
 import pty
 import re
 import select
+import signal
 import subprocess
 import sys
 import time
@@ -331,6 +332,37 @@ def test_asking_without_answers_is_a_usage_error_and_writes_nothing(tmp_path):
     assert proc.returncode == 2, proc
     assert proc.stderr == "curator: not every question was answered; nothing written\n"
     assert proc.stdout.endswith(": \n")  # the question's line is ended, not left open
+    assert list((root / "incidents").iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    ("stop", "said"),
+    [
+        (signal.SIGTERM, "curator: terminated\n"),
+        (signal.SIGHUP, "curator: terminated\n"),
+        (signal.SIGINT, "curator: not every question was answered; nothing written\n"),
+    ],
+)
+def test_stopped_at_a_question_it_says_how_and_writes_nothing(tmp_path, stop, said):
+    # SIGTERM at a question (a job cancelled, `timeout`) said "not every question was
+    # answered", as if the input had ended: click's prompt turns every stop into Abort.
+    root = write_library(tmp_path / "lib", {})
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "curator", "new", "--root", str(root), "--prompt"],
+        stdin=subprocess.PIPE,  # open, and nothing typed: it waits at the first question
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "PYTHONIOENCODING": "utf-8"},
+    )
+    asked = b""
+    while b"title:" not in asked:
+        chunk = os.read(proc.stdout.fileno(), 4096)
+        assert chunk, proc.communicate(timeout=60)
+        asked += chunk
+    proc.send_signal(stop)
+    out, err = proc.communicate(timeout=60)
+    assert (proc.returncode, err.decode("utf-8")) == (2, said)
+    assert (asked + out).decode("utf-8").endswith(": \n")  # the question's line is ended
     assert list((root / "incidents").iterdir()) == []
 
 
