@@ -43,6 +43,21 @@ EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 class CuratorGroup(click.Group):
     """Turns any unexpected exception into one line and exit status 2, never a traceback."""
 
+    def make_context(
+        self,
+        info_name: str | None,
+        args: list[str],
+        parent: click.Context | None = None,
+        **extra: Any,
+    ) -> click.Context:
+        # Reading the command line (and printing --help or --version) comes before `invoke`:
+        # a stop there reached click's own handler, "Aborted!" and exit 1, that of findings.
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except KeyboardInterrupt as stop:  # Ctrl-C, or SIGTERM or SIGHUP (curator.signals)
+            click.echo(said(stop), err=True)
+            raise click.exceptions.Exit(EXIT_ERROR) from None
+
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)

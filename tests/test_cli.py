@@ -194,6 +194,35 @@ def test_ctrl_c_or_sigterm_while_curator_loads_is_one_line_too(stop, said):
     assert (run.returncode, run.stdout, run.stderr) == (2, "", said)
 
 
+# Ctrl-C or SIGTERM while click reads the command line, before any command runs.
+_STOPPED_WHILE_PARSING = """
+import click, os, signal
+parse = click.Group.parse_args
+def stopped(self, ctx, args):
+    if ctx.parent is None:
+        {stop}
+    return parse(self, ctx, args)
+click.Group.parse_args = stopped
+from curator.__main__ import main
+main()
+"""
+
+
+@pytest.mark.parametrize(
+    ("stop", "said"),
+    [
+        ("raise KeyboardInterrupt", "curator: interrupted\n"),
+        ("os.kill(os.getpid(), signal.SIGTERM)", "curator: terminated\n"),
+    ],
+    ids=["ctrl-c", "sigterm"],
+)
+def test_ctrl_c_or_sigterm_while_the_command_line_is_read_is_one_line_and_exit_2(stop, said):
+    # click caught it itself: a blank line, "Aborted!", and exit 1, the status of findings.
+    program = _STOPPED_WHILE_PARSING.format(stop=stop)
+    run = subprocess.run([sys.executable, "-c", program, "rules"], capture_output=True, text=True)
+    assert (run.returncode, run.stdout, run.stderr) == (2, "", said)
+
+
 CLOSED_OUTPUT = "curator: standard output is closed: the output had nowhere to go\n"
 
 
