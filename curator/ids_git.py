@@ -37,9 +37,32 @@ class Pushed:
 def git(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
     # `--end-of-options` goes before a REMOTE or BRANCH from the command line: a remote
     # `--upload-pack=CMD` ran CMD.
-    return subprocess.run(
-        ["git", *args], cwd=root, capture_output=True, text=True, encoding="utf-8", check=False
-    )
+    command = ["git", *args]
+    pipe = subprocess.PIPE
+    with subprocess.Popen(
+        command, cwd=root, stdout=pipe, stderr=pipe, text=True, encoding="utf-8"
+    ) as process:
+        try:
+            out, err = process.communicate()
+        except BaseException:  # Ctrl-C, SIGTERM (curator.signals)
+            _stop(process)
+            raise
+    return subprocess.CompletedProcess(command, process.returncode, out, err)
+
+
+def _stop(process: subprocess.Popen[str]) -> None:
+    """End git as git ends itself when stopped. subprocess.run would send it SIGKILL, and
+    a git killed while it writes the index left `.git/index.lock` behind: every later git
+    command in the checkout refused to run until someone deleted it. On SIGTERM git
+    deletes its lock files first; one that does not end even so is killed after all."""
+    process.terminate()
+    try:
+        process.wait(_STOP_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        process.kill()
+
+
+_STOP_TIMEOUT = 10.0  # seconds
 
 
 def _must(root: Path, *args: str) -> str:

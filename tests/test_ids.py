@@ -428,6 +428,43 @@ def test_the_cache_other_commands_keep_does_not_stop_a_push(remote):
     assert sorted(main_files(remote)) == ["IL-0001", "IL-0002"]
 
 
+# `curator assign-ids --push`, with its pid where git's filters can find it.
+_WITH_ITS_PID = """
+import os
+os.environ["CURATOR_PID"] = str(os.getpid())
+from curator.__main__ import main
+main()
+"""
+
+
+def stopped_in_git_add(bot: Path) -> None:
+    """`git add` sends curator SIGTERM as it reads the numbered file, holding the index's
+    lock: through a clean filter, set outside the tree so that the tree stays clean."""
+    script = bot.parent / "stop.sh"
+    script.write_text(
+        "#!/bin/sh\n"
+        'case "$1" in *IL-0002.yaml) kill -TERM "$CURATOR_PID"; '
+        "sleep 5 </dev/null >/dev/null 2>&1;; esac\n"
+        "exec cat\n",
+        encoding="utf-8",
+    )
+    script.chmod(0o755)
+    git(bot, "config", "filter.stop.clean", f"{script} %f")
+    (bot / ".git" / "info" / "attributes").write_text("*.yaml filter=stop\n", "utf-8")
+
+
+def test_git_stopped_with_curator_leaves_no_lock_behind(remote):
+    # subprocess.run sent git SIGKILL: `.git/index.lock` stayed, and every later git
+    # command in the checkout failed ("Unable to create '.git/index.lock': File exists").
+    bot = remote / "bot"
+    stopped_in_git_add(bot)
+    args = ("assign-ids", "--push", "origin")
+    run = ended(start_python("-c", _WITH_ITS_PID, *args, cwd=bot, env=GIT_ENV))
+    assert (run.code, run.out, run.err) == (2, "", "curator: terminated\n")
+    assert not (bot / ".git" / "index.lock").exists()
+    assert sorted(main_files(remote)) == ["IL-0001", "IL-NEW-alpha"]
+
+
 def test_push_refuses_a_dirty_tree_and_reports_a_failing_push(remote):
     bot = remote / "bot"
     (bot / "incidents" / "IL-0001.yaml").write_text("changed\n", encoding="utf-8")
