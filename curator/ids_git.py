@@ -21,6 +21,7 @@ from curator.ids import Plan, assign, number_of
 from curator.library import INCIDENTS, Library
 
 _DELETED_INCIDENT = re.compile(rf"^{INCIDENTS}/(IL-[0-9]{{4,}})\.ya?ml$")
+_NUMBERED_FILE = re.compile(rf"{INCIDENTS}/IL-[0-9]{{4,}}\.yaml")  # as `assign` names them
 
 
 class GitError(Exception):
@@ -104,6 +105,16 @@ def commit_message(result: Plan) -> str:
     return "Number new incidents\n\n" + "\n".join(lines) + "\n"
 
 
+@dataclass
+class _Checkout:
+    """Where the checkout's HEAD was when the run started, and how far the run took it."""
+
+    root: Path
+    start: str
+    moved: bool = False  # reset to the remote branch: what is left must be put back
+    pushing: str | None = None  # the commit that `git push` is sending, meanwhile
+
+
 def assign_and_push(
     root: Path,
     remote: str,
@@ -111,20 +122,37 @@ def assign_and_push(
     attempts: int = 5,
     log: Callable[[str], None] = lambda _: None,
 ) -> Pushed:
+    """Number, commit and push; or, when that fails or is stopped, leave the checkout as
+    it was (a stop during the push leaves the commit, which the remote may hold)."""
     if _must(root, "status", "--porcelain"):
         raise GitError("the working tree has uncommitted changes; --push starts from the remote")
+    checkout = _Checkout(root, _must(root, "rev-parse", "--verify", "HEAD"))
+    try:
+        return _number_and_push(checkout, remote, branch, attempts, log)
+    except BaseException:
+        _left(checkout, remote, branch, log)
+        raise
+
+
+def _number_and_push(
+    checkout: _Checkout, remote: str, branch: str, attempts: int, log: Callable[[str], None]
+) -> Pushed:
+    root = checkout.root
     for attempt in range(1, attempts + 1):
         _must(root, "fetch", "--quiet", "--end-of-options", remote, branch)
         base = _must(root, "rev-parse", "FETCH_HEAD")
+        checkout.moved = True
         _must(root, "reset", "--quiet", "--hard", base)
         result = assign(Library.at(root), deleted_numbers(root))
         if not result.assignments:
             return Pushed(result, attempt, None)
         _must(root, "add", "--all", "--", INCIDENTS)
         _must(root, "commit", "--quiet", "-m", commit_message(result))
+        checkout.pushing = _must(root, "rev-parse", "HEAD")
         pushed = git(
             root, "push", "--quiet", "--end-of-options", remote, f"HEAD:refs/heads/{branch}"
         )
+        checkout.pushing = None
         if pushed.returncode == 0:
             return Pushed(result, attempt, _must(root, "rev-parse", "HEAD"))
         _must(root, "fetch", "--quiet", "--end-of-options", remote, branch)
@@ -132,3 +160,28 @@ def assign_and_push(
             raise GitError(f"git push failed: {pushed.stderr.strip()}")
         log(f"{branch} moved while numbering (attempt {attempt} of {attempts}); numbering again")
     raise GitError(f"{branch} kept moving; gave up after {attempts} attempts")
+
+
+def _left(checkout: _Checkout, remote: str, branch: str, log: Callable[[str], None]) -> None:
+    """After a failure or a stop: the checkout as it was, and a line saying so. Half a
+    numbering left in the checkout (files renamed, perhaps staged, not committed) made the
+    next run refuse the tree, and a reader could not tell it from a finished one."""
+    if checkout.pushing is not None:
+        log(
+            f"stopped while pushing {checkout.pushing[:12]}, which the checkout now holds; "
+            f"`git fetch {remote}` shows whether {branch} got it"
+        )
+    elif checkout.moved:
+        _put_back(checkout)
+        log(f"nothing pushed; the checkout is back at {checkout.start[:12]}, as it was")
+
+
+def _put_back(checkout: _Checkout) -> None:
+    """HEAD and the tree as at the start (which was clean), without the numbered files
+    the run wrote and had not yet added (`reset --hard` leaves files git does not track)."""
+    root = checkout.root
+    _must(root, "reset", "--quiet", "--hard", checkout.start)
+    untracked = git(root, "ls-files", "-z", "--others", "--exclude-standard", "--", INCIDENTS)
+    for name in untracked.stdout.split("\0"):
+        if _NUMBERED_FILE.fullmatch(name):
+            (root / name).unlink(missing_ok=True)

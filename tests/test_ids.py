@@ -460,9 +460,49 @@ def test_git_stopped_with_curator_leaves_no_lock_behind(remote):
     stopped_in_git_add(bot)
     args = ("assign-ids", "--push", "origin")
     run = ended(start_python("-c", _WITH_ITS_PID, *args, cwd=bot, env=GIT_ENV))
-    assert (run.code, run.out, run.err) == (2, "", "curator: terminated\n")
+    assert (run.code, run.out) == (2, "")
+    assert run.err.endswith("curator: terminated\n")
     assert not (bot / ".git" / "index.lock").exists()
     assert sorted(main_files(remote)) == ["IL-0001", "IL-NEW-alpha"]
+
+
+def test_a_push_stopped_before_it_is_sent_leaves_the_checkout_as_it_was(remote):
+    # The checkout kept half a numbering: IL-NEW-alpha.yaml deleted, IL-0002.yaml beside
+    # it untracked (or staged, or committed and not pushed), and nothing said which; the
+    # next run refused it ("the working tree has uncommitted changes").
+    bot = remote / "bot"
+    start = git(bot, "rev-parse", "HEAD")
+    git(remote / "human", "commit", "--quiet", "--allow-empty", "-m", "merged meanwhile")
+    git(remote / "human", "push", "--quiet", "origin", "main")
+    stopped_in_git_add(bot)
+    args = ("assign-ids", "--push", "origin")
+    run = ended(start_python("-c", _WITH_ITS_PID, *args, cwd=bot, env=GIT_ENV))
+    assert (run.code, run.out) == (2, "")
+    assert run.err == (
+        f"curator: nothing pushed; the checkout is back at {start[:12]}, as it was\n"
+        "curator: terminated\n"
+    )
+    assert git(bot, "rev-parse", "HEAD") == start  # not at the remote's head either
+    assert git(bot, "status", "--porcelain", "--untracked-files=all") == ""
+    assert sorted(ids_in(bot)) == ["IL-0001", "IL-NEW-alpha"]
+
+
+def test_a_push_stopped_as_it_is_sent_says_so_and_keeps_the_commit(remote):
+    bot = remote / "bot"
+    hook = bot / ".git" / "hooks" / "pre-push"
+    hook.write_text('#!/bin/sh\nkill -TERM "$CURATOR_PID"\nsleep 5\n', encoding="utf-8")
+    hook.chmod(0o755)
+    args = ("assign-ids", "--push", "origin")
+    run = ended(start_python("-c", _WITH_ITS_PID, *args, cwd=bot, env=GIT_ENV))
+    commit = git(bot, "rev-parse", "HEAD")
+    assert (run.code, run.out) == (2, "")
+    assert run.err == (
+        f"curator: stopped while pushing {commit[:12]}, which the checkout now holds; "
+        "`git fetch origin` shows whether main got it\n"
+        "curator: terminated\n"
+    )
+    assert git(bot, "log", "-1", "--format=%s") == "Number new incidents"
+    assert git(bot, "status", "--porcelain", "--untracked-files=all") == ""
 
 
 def test_push_refuses_a_dirty_tree_and_reports_a_failing_push(remote):
@@ -474,9 +514,13 @@ def test_push_refuses_a_dirty_tree_and_reports_a_failing_push(remote):
     hook = bot / ".git" / "hooks" / "pre-push"
     hook.write_text("#!/bin/sh\necho 'protected branch' >&2\nexit 1\n", encoding="utf-8")
     hook.chmod(0o755)
+    start = git(bot, "rev-parse", "HEAD")
     run = push_run(bot)
     assert run.code == 2 and "git push failed" in run.err and "protected branch" in run.err
     assert sorted(main_files(remote)) == ["IL-0001", "IL-NEW-alpha"]
+    assert f"curator: nothing pushed; the checkout is back at {start[:12]}" in run.err
+    assert git(bot, "rev-parse", "HEAD") == start  # the numbering commit is not left in it
+    assert git(bot, "status", "--porcelain", "--untracked-files=all") == ""
 
 
 def test_a_git_failure_is_said_with_git_s_reason_not_its_advice(remote):
