@@ -141,6 +141,8 @@ def _number_and_push(
     for attempt in range(1, attempts + 1):
         _must(root, "fetch", "--quiet", "--end-of-options", remote, branch)
         base = _must(root, "rev-parse", "FETCH_HEAD")
+        if not checkout.moved:
+            _nothing_dropped(checkout, base, f"{remote}'s {branch}")
         checkout.moved = True
         _must(root, "reset", "--quiet", "--hard", base)
         result = assign(Library.at(root), deleted_numbers(root))
@@ -160,6 +162,17 @@ def _number_and_push(
             raise GitError(f"git push failed: {pushed.stderr.strip()}")
         log(f"{branch} moved while numbering (attempt {attempt} of {attempts}); numbering again")
     raise GitError(f"{branch} kept moving; gave up after {attempts} attempts")
+
+
+def _nothing_dropped(checkout: _Checkout, base: str, named: str) -> None:
+    """Refuse to reset a HEAD that holds commits `base` lacks: a contributor's branch, or
+    a main with commits not yet pushed. Reset to `base` and numbered, it lost them
+    without a word (the run pushed the numbering and only the reflog kept the rest)."""
+    if git(checkout.root, "merge-base", "--is-ancestor", checkout.start, base).returncode:
+        raise GitError(
+            f"HEAD holds commits that {named} does not: --push starts from {named} and "
+            f"would drop them; push them first, or run it in a checkout of {named}"
+        )
 
 
 def _left(checkout: _Checkout, remote: str, branch: str, log: Callable[[str], None]) -> None:

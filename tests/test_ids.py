@@ -523,6 +523,39 @@ def test_push_refuses_a_dirty_tree_and_reports_a_failing_push(remote):
     assert git(bot, "status", "--porcelain", "--untracked-files=all") == ""
 
 
+def test_push_never_drops_commits_the_remote_branch_lacks(remote):
+    # Run on a contributor's branch (or a main with commits not pushed), it reset the
+    # branch to origin's main, numbered and pushed: the branch's own commits were gone.
+    bot = remote / "bot"
+    git(bot, "checkout", "--quiet", "-b", "feature")
+    (bot / "notes.txt").write_text("my work\n", encoding="utf-8")
+    git(bot, "add", "notes.txt")
+    git(bot, "commit", "--quiet", "-m", "my work")
+    mine = git(bot, "rev-parse", "HEAD")
+    run = push_run(bot)
+    assert (run.code, run.out) == (2, "")
+    assert run.err == (
+        "curator: HEAD holds commits that origin's main does not: --push starts from "
+        "origin's main and would drop them; push them first, or run it in a checkout of "
+        "origin's main\n"
+    )
+    assert git(bot, "rev-parse", "feature") == mine
+    assert (bot / "notes.txt").read_text(encoding="utf-8") == "my work\n"
+    on_main = ("ls-tree", "--name-only", "main", "incidents/")
+    assert git(remote / "origin.git", *on_main).split() == [
+        "incidents/IL-0001.yaml",
+        "incidents/IL-NEW-alpha.yaml",
+    ]
+    git(bot, "checkout", "--quiet", "--detach", "main")  # behind the remote's main: fine
+    git(remote / "human", "commit", "--quiet", "--allow-empty", "-m", "merged meanwhile")
+    git(remote / "human", "push", "--quiet", "origin", "main")
+    assert push_run(bot).code == 0
+    assert git(remote / "origin.git", *on_main).split() == [
+        "incidents/IL-0001.yaml",
+        "incidents/IL-0002.yaml",
+    ]
+
+
 def test_a_git_failure_is_said_with_git_s_reason_not_its_advice(remote):
     # git ends with advice ("Please make sure you have the correct access rights / and the
     # repository exists."): its last line made the message "… failed: and the repository
