@@ -26,7 +26,7 @@ from curator.load import START, Position, load_bytes
 from curator.model import NUMBERED_ID_PATTERN
 from curator.regular import NotRegular, read_regular
 from curator.rules.placeholder_id import is_placeholder
-from curator.write.atomic import write_atomic
+from curator.write.atomic import ChangedMeanwhile, write_atomic
 from curator.write.canonical import Refused, render
 
 _NUMBERED = re.compile(NUMBERED_ID_PATTERN)
@@ -54,6 +54,7 @@ class Plan:
     assignments: list[Assignment] = field(default_factory=list)
     rewrites: dict[Path, bytes] = field(default_factory=dict)  # final path → new bytes
     references: list[Path] = field(default_factory=list)  # other files whose refs changed
+    read: dict[Path, bytes] = field(default_factory=dict)  # path read → the bytes rewritten
 
     def mapping(self) -> dict[str, str]:
         return {a.placeholder: a.number for a in self.assignments}
@@ -151,6 +152,7 @@ def _plan_rewrites(result: Plan, files: dict[Path, tuple[bytes, Any]]) -> None:
             problems.append(f"{_at(path, refused.position)}: {refused.message}")
             continue
         result.rewrites[renamed.get(path, path)] = text.encode("utf-8")
+        result.read[path] = raw
         if path not in renamed:
             result.references.append(path)
     if problems:
@@ -184,33 +186,55 @@ def renumber(tree: Any, mapping: dict[str, str]) -> None:
 
 def assign(library: Library, reserved: Iterable[int] = ()) -> Plan:
     """Number every placeholder: write renamed files first (never over an existing file),
-    then the references, then remove the placeholder files. A write that fails (a full
-    disk), or Ctrl-C, undoes the writes before it: a numbered copy left beside its
+    then the references, then remove the placeholder files; a file is rewritten or
+    removed only if it still holds the bytes it was read as (an edit saved meanwhile is
+    the user's: it was overwritten). A write that fails (a full disk), a file changed
+    meanwhile, or Ctrl-C undoes the steps before it: a numbered copy left beside its
     placeholder was the same incident twice, and numbered again by the next run."""
     result = plan(library, reserved)
     created: list[Path] = []
-    replaced: dict[Path, bytes] = {}  # reference file → its bytes before
+    replaced: list[Path] = []  # references rewritten
+    removed: list[Path] = []  # placeholder files
     try:
         for assignment in result.assignments:
             path = assignment.new_path
             write_atomic(path, result.rewrites[path], exclusive=True)
             created.append(path)
         for path in result.references:
-            before = path.read_bytes()
-            write_atomic(path, result.rewrites[path])
-            replaced[path] = before
-    except BaseException:  # (Ctrl-C between two writes too; an OSError names its file)
-        _undo(created, replaced)
+            _replace(path, result.rewrites[path], result.read[path])
+            replaced.append(path)
+        for assignment in result.assignments:
+            _remove(assignment.old_path, result.read[assignment.old_path])
+            removed.append(assignment.old_path)
+    except BaseException:  # (Ctrl-C between two steps too; an OSError names its file)
+        _undo(result, created, replaced, removed)
         raise
-    for assignment in result.assignments:
-        assignment.old_path.unlink()
     return result
 
 
-def _undo(created: list[Path], replaced: dict[Path, bytes]) -> None:
-    """Remove the numbered files written (which frees the space a full disk lacked), then
-    put back the references rewritten."""
+def _replace(path: Path, data: bytes, read: bytes) -> None:
+    try:
+        write_atomic(path, data, replacing=read)
+    except ChangedMeanwhile as changed:
+        raise CannotAssign([f"{_at(path, START)}: {changed}"]) from None
+
+
+def _remove(path: Path, read: bytes) -> None:
+    try:
+        now: bytes | None = read_regular(path)
+    except OSError:  # gone, or no longer a file
+        now = None
+    if now != read:
+        raise CannotAssign([f"{_at(path, START)}: {ChangedMeanwhile()}"])
+    path.unlink()
+
+
+def _undo(result: Plan, created: list[Path], replaced: list[Path], removed: list[Path]) -> None:
+    """Put back the placeholder files removed, remove the numbered files written (which
+    frees the space a full disk lacked), then put back the references rewritten."""
+    for path in removed:
+        write_atomic(path, result.read[path], exclusive=True)
     for path in created:
         path.unlink(missing_ok=True)
-    for path, before in replaced.items():
-        write_atomic(path, before)
+    for path in replaced:
+        write_atomic(path, result.read[path])

@@ -235,6 +235,38 @@ def test_assign_ids_terminated_midway_leaves_the_library_as_it_was(library):
     assert {p.name: p.read_bytes() for p in (library / "incidents").iterdir()} == before
 
 
+@pytest.mark.parametrize("name", ["IL-0001.yaml", "IL-NEW-beta.yaml"])  # a reference; a placeholder
+@pytest.mark.parametrize("deleted", [False, True])
+def test_a_file_changed_while_numbering_is_never_overwritten(library, monkeypatch, name, deleted):
+    # An edit saved between the reading and the writing was overwritten by the text made
+    # from the file as read; a placeholder deleted meanwhile came back numbered, and the
+    # run ended in "No such file or directory" with the numbered files left in place.
+    from curator import ids
+
+    path = library / "incidents" / name
+    read = ids.plan
+
+    def changed_meanwhile(*args: object) -> ids.Plan:
+        result = read(*args)
+        if deleted:
+            path.unlink()
+        else:
+            path.write_text(path.read_text("utf-8").replace("Example", "Edited"), "utf-8")
+        return result
+
+    monkeypatch.setattr(ids, "plan", changed_meanwhile)
+    with pytest.raises(CannotAssign) as refused:
+        assign(Library.at(library))
+    assert refused.value.problems == [
+        f"incidents/{name}:1:1: the file changed while curator was rewriting it; run again"
+    ]
+    left = {p.name: p.read_text("utf-8") for p in (library / "incidents").iterdir()}
+    names = ["IL-0001.yaml", "IL-0007.yaml", "IL-NEW-alpha.yaml", "IL-NEW-beta.yaml"]
+    assert sorted(left) == [n for n in names if not (deleted and n == name)]
+    assert deleted or "  - Edited\n" in left[name]
+    assert all("IL-0008" not in text for text in left.values())
+
+
 def test_a_number_taken_meanwhile_is_said_with_its_file(library, monkeypatch):
     # Two runs at once: the second to write IL-0008.yaml named write_atomic's temporary
     # file (`…/.IL-0008.yaml.k2x8.tmp: File exists`), not the number taken.
