@@ -24,7 +24,9 @@ Commands (`--only` picks some):
   the end, or at the top so that every line moves), lint-10-added (ten new incidents, as
   a pull request adds them: the cross-file rules must read every summary again);
 - fmt-check, fix-check (`curator fix --check`) and export, each cold (empty cache) and
-  warm (nothing changed), and similar (which runs benchmarks/bench_similar.py).
+  warm (nothing changed); export-release, `curator export --no-cache --format github`
+  with no earlier export, as the release workflow runs it in a fresh clone; and similar
+  (which runs benchmarks/bench_similar.py).
 """
 
 from __future__ import annotations
@@ -50,7 +52,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 SEED = 1
 PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
-SLOW = {"check-jsonschema", "fmt-check", "export", "similar"}
+SLOW = {"check-jsonschema", "fmt-check", "export", "export-release", "similar"}
 COMMANDS = (
     "floor-load",
     "floor-compose",
@@ -67,6 +69,7 @@ COMMANDS = (
     "fix-check-warm",
     "export",
     "export-warm",
+    "export-release",
     "similar",
 )
 
@@ -353,12 +356,19 @@ def run_size(size: int, args: argparse.Namespace) -> dict[str, list[Sample]]:
                 edits.restore()
     out = args.dir / f"export-{size}"
     export = curator("export", "--root", str(clean), "--out", str(out), "--version", "v0.0.0")
+    release_out = args.dir / f"export-release-{size}"
+    # As the release workflow runs it: no cache to read or to write, in a fresh clone.
+    release = curator(
+        "export", "--no-cache", "--format", "github", "--root", str(clean),
+        "--out", str(release_out), "--version", "v0.0.0",
+    )  # fmt: skip
     # Cold: an empty cache (which the run fills) and, for export, no earlier export to link
     # unchanged files from; warm: both as the previous run left them.
     cached_commands = (
         ("fmt-check", curator("fmt", "--check", "--root", str(root)), root, ()),
         ("fix-check", curator("fix", "--check", "--root", str(root)), root, ()),
         ("export", export, clean, (out,)),
+        ("export-release", release, clean, (release_out,)),
     )
     for name, command, where, outputs in cached_commands:
         if want(name):
@@ -421,6 +431,7 @@ LABELS = {
     "fix-check-warm": "`curator fix --check`, warm",
     "export": "`curator export`, cold (defect-free copy, no cache, no earlier export)",
     "export-warm": "`curator export`, warm (cache and earlier export in place)",
+    "export-release": "`curator export --no-cache --format github`, cold (as the release job)",
 }
 
 
