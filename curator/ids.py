@@ -26,6 +26,7 @@ from curator.load import START, Position, load_bytes
 from curator.model import NUMBERED_ID_PATTERN
 from curator.regular import NotRegular, read_regular
 from curator.rules.placeholder_id import is_placeholder
+from curator.signals import held_off
 from curator.write.atomic import ChangedMeanwhile, write_atomic
 from curator.write.canonical import Refused, render
 
@@ -207,7 +208,10 @@ def assign(library: Library, reserved: Iterable[int] = ()) -> Plan:
             _remove(assignment.old_path, result.read[assignment.old_path])
             removed.append(assignment.old_path)
     except BaseException:  # (Ctrl-C between two steps too; an OSError names its file)
-        _undo(result, created, replaced, removed)
+        # Stopped half-way, the undo left a numbered copy beside its placeholder: worse
+        # than either end, so a second Ctrl-C (or SIGTERM) waits for it to finish.
+        with held_off():
+            _undo(result, created, replaced, removed)
         raise
     return result
 

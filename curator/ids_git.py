@@ -19,6 +19,7 @@ from pathlib import Path
 
 from curator.ids import Plan, assign, number_of
 from curator.library import INCIDENTS, Library
+from curator.signals import held_off, holding
 
 _DELETED_INCIDENT = re.compile(rf"^{INCIDENTS}/(IL-[0-9]{{4,}})\.ya?ml$")
 _NUMBERED_FILE = re.compile(rf"{INCIDENTS}/IL-[0-9]{{4,}}\.yaml")  # as `assign` names them
@@ -40,8 +41,17 @@ def git(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
     # `--upload-pack=CMD` ran CMD.
     command = ["git", *args]
     pipe = subprocess.PIPE
+    # Under `held_off`, out of the terminal's reach (curator.signals). Not always: in a
+    # group of its own, a git that asks for a password at the terminal is stopped there.
+    group = 0 if holding() else None
     with subprocess.Popen(
-        command, cwd=root, stdout=pipe, stderr=pipe, text=True, encoding="utf-8"
+        command,
+        cwd=root,
+        stdout=pipe,
+        stderr=pipe,
+        text=True,
+        encoding="utf-8",
+        process_group=group,
     ) as process:
         try:
             out, err = process.communicate()
@@ -185,7 +195,10 @@ def _left(checkout: _Checkout, remote: str, branch: str, log: Callable[[str], No
             f"`git fetch {remote}` shows whether {branch} got it"
         )
     elif checkout.moved:
-        _put_back(checkout)
+        # A put-back stopped half-way (a second Ctrl-C reaches `git reset` too) left the
+        # checkout neither as it was nor as the run had it; the log below said otherwise.
+        with held_off():
+            _put_back(checkout)
         log(f"nothing pushed; the checkout is back at {checkout.start[:12]}, as it was")
 
 

@@ -11,12 +11,17 @@ KeyboardInterrupt, so every path that cleans up after Ctrl-C (an undo under `exc
 BaseException`, temporary files and folders, worker pools shut down) does so for it too,
 and the command ends with `curator: terminated` and exit status 2. Worker processes leave
 all three signals to the main process (`curator.workers.prepare_worker`).
+
+`held_off` keeps all three, Ctrl-C included, from stopping a cleanup that must finish.
 """
 
 from __future__ import annotations
 
 import os
 import signal
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from types import FrameType
 
 
@@ -29,6 +34,7 @@ TERMINATION_SIGNALS = tuple(
     getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)
 )
 _main_process: int | None = None  # the process that called `terminate_cleanly`
+_held = 0  # blocks under `held_off` running now (one inside another: more than one)
 
 
 def terminate_cleanly() -> None:
@@ -40,6 +46,42 @@ def terminate_cleanly() -> None:
     for number in TERMINATION_SIGNALS:
         if signal.getsignal(number) == signal.SIG_DFL:
             signal.signal(number, _terminate)
+
+
+@contextmanager
+def held_off() -> Iterator[None]:
+    """Ctrl-C, SIGTERM and SIGHUP ignored while the block runs, and as they were after.
+
+    For the few cleanups that a stop leaves worse than the state they clean up after
+    (an undo stopped half-way is the same incident twice): they run once the run is
+    stopping, so a signal meanwhile asks for what is happening already, and is dropped.
+    `_terminate` already ignores a second SIGTERM or SIGHUP, but a second Ctrl-C raised
+    KeyboardInterrupt in the middle of the undo. A child process started meanwhile is
+    to be started in a process group of its own (`holding`): a terminal sends Ctrl-C to
+    its whole foreground group, and git, which sets its own handlers over an inherited
+    ignore, stopped half-way too. (Only the main thread may set a handler; elsewhere the
+    block runs as it is.)"""
+    global _held
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    numbers = (signal.SIGINT, *TERMINATION_SIGNALS)
+    # (None: a handler set outside Python, which cannot be put back; it is left alone.)
+    before = {n: handler for n in numbers if (handler := signal.getsignal(n)) is not None}
+    for number in before:
+        signal.signal(number, signal.SIG_IGN)
+    _held += 1
+    try:
+        yield
+    finally:
+        _held -= 1
+        for number, handler in before.items():
+            signal.signal(number, handler)
+
+
+def holding() -> bool:
+    """Whether a block under `held_off` runs now."""
+    return _held > 0
 
 
 def said(stop: KeyboardInterrupt) -> str:

@@ -235,6 +235,42 @@ def test_assign_ids_terminated_midway_leaves_the_library_as_it_was(library):
     assert {p.name: p.read_bytes() for p in (library / "incidents").iterdir()} == before
 
 
+# `curator assign-ids` as the command runs it from a terminal, stopped on its third write
+# (IL-0008.yaml and IL-0009.yaml are written, IL-0001.yaml's references not yet), and
+# stopped again by Ctrl-C once the undo has removed the first numbered file.
+_STOPPED_TWICE = """
+import os, signal, sys
+from pathlib import Path
+from curator import ids
+from curator.__main__ import main
+signal.signal(signal.SIGINT, signal.default_int_handler)  # (as in a terminal)
+first = getattr(signal, sys.argv.pop(1))
+write_atomic, unlink, writes = ids.write_atomic, Path.unlink, []
+def third_write_stopped(path, data, **options):
+    writes.append(path)
+    if len(writes) == 3:
+        os.kill(os.getpid(), first)
+    write_atomic(path, data, **options)
+def ctrl_c_once_a_numbered_file_is_removed(path, *args, **options):
+    unlink(path, *args, **options)
+    if path.name == "IL-0008.yaml":
+        os.kill(os.getpid(), signal.SIGINT)
+ids.write_atomic, Path.unlink = third_write_stopped, ctrl_c_once_a_numbered_file_is_removed
+main()
+"""
+
+
+@pytest.mark.parametrize(("first", "said"), [("SIGINT", "interrupted"), ("SIGTERM", "terminated")])
+def test_a_second_ctrl_c_does_not_cut_the_undo_short(library, first, said):
+    # Ctrl-C pressed again while the run undid its steps stopped the undo half-way:
+    # IL-0009.yaml stayed beside IL-NEW-beta.yaml, the same incident twice.
+    before = {p.name: p.read_bytes() for p in (library / "incidents").iterdir()}
+    args = ("assign-ids", "--root", str(library))
+    run = ended(start_python("-c", _STOPPED_TWICE, first, *args))
+    assert (run.code, run.out, run.err) == (2, "", f"curator: {said}\n")
+    assert {p.name: p.read_bytes() for p in (library / "incidents").iterdir()} == before
+
+
 @pytest.mark.parametrize("name", ["IL-0001.yaml", "IL-NEW-beta.yaml"])  # a reference; a placeholder
 @pytest.mark.parametrize("deleted", [False, True])
 def test_a_file_changed_while_numbering_is_never_overwritten(library, monkeypatch, name, deleted):
@@ -515,6 +551,61 @@ def test_a_push_stopped_before_it_is_sent_leaves_the_checkout_as_it_was(remote):
         "curator: terminated\n"
     )
     assert git(bot, "rev-parse", "HEAD") == start  # not at the remote's head either
+    assert git(bot, "status", "--porcelain", "--untracked-files=all") == ""
+    assert sorted(ids_in(bot)) == ["IL-0001", "IL-NEW-alpha"]
+
+
+# `curator assign-ids --push` run from a terminal, in a process group of its own: a
+# terminal's Ctrl-C reaches the whole group, git and its filters included.
+_FROM_A_TERMINAL = """
+import os, signal
+signal.signal(signal.SIGINT, signal.default_int_handler)
+os.environ["CURATOR_PID"] = str(os.getpid())
+from curator.__main__ import main
+main()
+"""
+
+
+def ctrl_c_in_git_add_and_again_in_the_put_back(bot: Path) -> None:
+    """Ctrl-C as `git add` reads the numbered file (the clean filter), and again as the
+    put-back's `git reset --hard` writes the placeholder's file back (the smudge filter)."""
+    script = bot.parent / "ctrl-c.sh"
+    marker = bot.parent / "pressed-once"
+    script.write_text(
+        "#!/bin/sh\n"
+        f'case "$1" in *IL-0002.yaml) touch "{marker}"; kill -INT "-$CURATOR_PID";; '
+        f'*IL-NEW-alpha.yaml) [ -e "{marker}" ] && kill -INT "-$CURATOR_PID";; esac\n'
+        "sleep 1\n"
+        "exec cat\n",
+        encoding="utf-8",
+    )
+    script.chmod(0o755)
+    git(bot, "config", "filter.stop.clean", f"{script} %f")
+    git(bot, "config", "filter.stop.smudge", f"{script} %f")
+    (bot / ".git" / "info" / "attributes").write_text("*.yaml filter=stop\n", "utf-8")
+
+
+def test_a_second_ctrl_c_does_not_cut_the_put_back_short(remote):
+    # The second Ctrl-C reached curator and the put-back's `git reset --hard` (a terminal
+    # signals the whole process group): the checkout stayed at the remote's head, the
+    # placeholder's file deleted, the numbered one beside it untracked.
+    bot = remote / "bot"
+    start = git(bot, "rev-parse", "HEAD")
+    git(remote / "human", "commit", "--quiet", "--allow-empty", "-m", "merged meanwhile")
+    git(remote / "human", "push", "--quiet", "origin", "main")
+    ctrl_c_in_git_add_and_again_in_the_put_back(bot)
+    args = ("assign-ids", "--push", "origin")
+    process = start_python(
+        "-c", _FROM_A_TERMINAL, *args, cwd=bot, env=GIT_ENV, start_new_session=True
+    )
+    run = ended(process)
+    assert (run.code, run.out) == (2, "")
+    assert run.err == (
+        f"curator: nothing pushed; the checkout is back at {start[:12]}, as it was\n"
+        "curator: interrupted\n"
+    )
+    assert (bot.parent / "pressed-once").exists()
+    assert git(bot, "rev-parse", "HEAD") == start
     assert git(bot, "status", "--porcelain", "--untracked-files=all") == ""
     assert sorted(ids_in(bot)) == ["IL-0001", "IL-NEW-alpha"]
 
