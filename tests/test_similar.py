@@ -213,6 +213,33 @@ def test_a_korean_date_inside_a_word_is_still_a_date_and_no_number():
     assert entities("x2024년 3월 5일, H100") == {"h100"}
 
 
+LONG_NUMBER = "7" * 5000  # more digits than Python converts (4,300), or a float holds
+
+
+@pytest.mark.parametrize("unit", ["", "만", " TB", "시간 반"])
+def test_a_number_of_thousands_of_digits_is_no_entity_and_no_crash(unit):
+    assert entities(f"{LONG_NUMBER}{unit} 와 H100") == {"h100"}
+    assert entities(f"{LONG_NUMBER[:400]}{unit} 와 H100") == {"h100"}  # (past a float)
+
+
+def test_an_incident_with_a_long_run_of_digits_is_judged_and_so_is_the_library(tmp_path):
+    # One such incident (a pasted checksum, say) made `similar`, `suggest` and `search`
+    # end in "internal error: ValueError: Exceeds the limit (4300 digits) …" for the
+    # whole library.
+    digits = ("학습 처리량이 떨어졌다.", f"학습 처리량이 떨어졌다. {LONG_NUMBER}")
+    root = write_library(
+        tmp_path / "lib",
+        {"IL-0001.yaml": incident("IL-0001", digits), "IL-0002.yaml": incident("IL-0002")},
+    )
+    [first, second] = similar_json("--all", "--root", str(root))
+    assert [m["id"] for m in first["matches"]] == ["IL-0002"]
+    assert [m["id"] for m in second["matches"]] == ["IL-0001"]
+    for args in (("suggest", "--all"), ("search", LONG_NUMBER)):
+        run = run_curator(*args, "--root", str(root), "--quiet", "--format", "json")
+        assert (run.code, run.err) == (0, ""), run
+        assert json.loads(run.out)
+
+
 def test_clock_times_are_not_shared_entities_of_unrelated_incidents():
     # IL-0277 (docs.rs, 2019) and IL-0284 (MoJ, 2026) only share the minutes of their
     # timelines ("01시 39분", "08시 56분"): they were "related" by 0min, 56min, 39min.

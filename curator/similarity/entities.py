@@ -124,6 +124,10 @@ _NOT_NAMES = (
     )
 )
 _SMALLEST_BARE_NUMBER = 10
+# More digits than any count, size, duration or sum of money has: a checksum or a serial
+# pasted in decimal, no fact of the event's size. (Python refuses int() of more than 4,300
+# digits, and a float ends at 309: one such number in a file failed every judgement.)
+_LONGEST_NUMBER = 30
 
 
 def entities(text: str) -> set[str]:
@@ -155,6 +159,8 @@ def _plain(number: str, fraction: str | None = None) -> str:
 
 
 def _quantity(match: re.Match[str]) -> str | None:
+    if len(match.group("number")) > _LONGEST_NUMBER:
+        return None
     number = _plain(match.group("number"), match.group("fraction"))
     magnitude = match.group("magnitude")
     if magnitude:
