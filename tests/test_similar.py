@@ -351,6 +351,28 @@ def withdrawn_copy(incident_id: str, original: str, url: str) -> str:
     )
 
 
+def test_a_copy_of_a_copy_of_a_settled_incident_is_settled_too(tmp_path):
+    # IL-0003 repeats IL-0002, which repeats IL-0001: one event. A new incident that
+    # settled IL-0001 was still flagged as a duplicate of IL-0003, at 1.00.
+    root = write_library(
+        tmp_path / "lib",
+        {
+            "IL-0001.yaml": systemd("IL-0001", "https://example.com/a"),
+            "IL-0002.yaml": withdrawn_copy("IL-0002", "IL-0001", "https://example.com/b"),
+            "IL-0003.yaml": withdrawn_copy("IL-0003", "IL-0002", "https://example.com/c"),
+        },
+    )
+    new = tmp_path / "IL-NEW-x.yaml"
+    new.write_text(systemd("IL-NEW-x", "https://example.com/c"), encoding="utf-8")
+    [unsettled] = similar_json(str(new), "--root", str(root))
+    assert [(m["id"], sorted(m["copies"])) for m in unsettled["matches"]] == [
+        ("IL-0001", ["IL-0002", "IL-0003"])
+    ]
+    new.write_text(systemd("IL-NEW-x", "https://example.com/c") + "related: [IL-0001]\n")
+    [result] = similar_json(str(new), "--root", str(root))
+    assert result["matches"] == []
+
+
 def test_a_withdrawn_copy_is_settled_and_folds_into_the_incident_it_repeats(tmp_path):
     root = write_library(
         tmp_path / "lib",

@@ -209,6 +209,19 @@ class Index:
                 found.setdefault(record.duplicate_of, []).append(i)
         return found
 
+    def copies_of(self, incident_id: str) -> list[int]:
+        """Rows of the incidents withdrawn as duplicates of `incident_id`, directly or along
+        a chain (a copy of a copy): each is its event too."""
+        found: list[int] = []
+        todo, seen = [incident_id], {incident_id}
+        while todo:
+            for row in self.duplicates_of.get(todo.pop(), []):
+                found.append(row)
+                if (copy := self.records[row].id) not in seen:
+                    seen.add(copy)
+                    todo.append(copy)
+        return found
+
     @cached_property
     def copies(self) -> tuple[np.ndarray, np.ndarray]:
         """Rows of the incidents withdrawn as duplicates, and for each the row of the incident

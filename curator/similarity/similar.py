@@ -154,9 +154,10 @@ class Judge:
         for other in exclude:
             rows += index.by_id.get(other, [])
         if honour_settled:
-            # Settled either way round; a withdrawn duplicate of a settled incident counts too.
+            # Settled either way round; a withdrawn duplicate of a settled incident counts
+            # too, and a duplicate of that one.
             for other in record.settled:
-                rows += index.by_id.get(other, []) + index.duplicates_of.get(other, [])
+                rows += index.by_id.get(other, []) + index.copies_of(other)
             rows += index.settled_with.get(record.id, [])
         return rows
 
