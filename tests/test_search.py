@@ -107,6 +107,17 @@ def test_a_filter_alone_lists_every_incident_that_passes_it(library):
     assert [(r["id"], r["score"]) for r in found["results"]] == [("IL-0001", 0.0), ("IL-0002", 0.0)]
 
 
+def test_incidents_of_one_score_are_listed_by_the_number_of_their_id(tmp_path):
+    # By id as text, IL-10000 came between IL-0002 and IL-9999: a filter alone, where
+    # every incident scores 0, listed a library past IL-9999 out of order.
+    names = ["IL-9999", "IL-10000", "IL-0002"]
+    root = write_library(tmp_path / "lib", {f"{name}.yaml": incident(name) for name in names})
+    for query in (("--component", "nccl"), ("처리량",)):
+        found = search_json(*query, "--root", str(root))
+        assert [r["id"] for r in found["results"]] == ["IL-0002", "IL-9999", "IL-10000"]
+        assert len({r["score"] for r in found["results"]}) == 1
+
+
 def test_top_caps_the_list_but_not_the_total(library):
     every = search_json("스토리지", "--root", str(library))
     assert every["total"] == len(every["results"]) >= 2
