@@ -373,6 +373,18 @@ def test_a_copy_of_a_copy_of_a_settled_incident_is_settled_too(tmp_path):
     assert result["matches"] == []
 
 
+def test_matches_of_one_score_are_listed_by_the_number_of_their_id(tmp_path):
+    # By their place in the library, whose files are listed by name: IL-10000 came
+    # between IL-0002 and IL-9999.
+    names = ["IL-9999", "IL-10000", "IL-0002"]
+    root = write_library(tmp_path / "lib", {f"{name}.yaml": incident(name) for name in names})
+    new = tmp_path / "IL-NEW-x.yaml"
+    new.write_text(incident("IL-NEW-x"), encoding="utf-8")
+    [result] = similar_json(str(new), "--root", str(root))
+    assert [m["id"] for m in result["matches"]] == ["IL-0002", "IL-9999", "IL-10000"]
+    assert len({m["score"] for m in result["matches"]}) == 1
+
+
 def test_a_withdrawn_copy_is_settled_and_folds_into_the_incident_it_repeats(tmp_path):
     root = write_library(
         tmp_path / "lib",

@@ -30,7 +30,7 @@ from curator.library import INCIDENTS, Library
 from curator.regular import read_regular
 from curator.similarity.entities import entities
 from curator.similarity.records import Record, parse_mapping, record_of
-from curator.similarity.sorting import stable_order
+from curator.similarity.sorting import id_order, stable_order
 from curator.similarity.text import features
 from curator.workers import prepare_worker, process_context
 
@@ -187,6 +187,15 @@ class Index:
         for i, record in enumerate(self.records):
             found.setdefault(record.id, []).append(i)
         return found
+
+    @cached_property
+    def id_ranks(self) -> np.ndarray:
+        """Each row's place when the rows are sorted by id (`id_order`): how matches of
+        one score are listed."""
+        order = sorted(range(len(self.records)), key=lambda row: id_order(self.records[row].id))
+        ranks = np.empty(len(order), dtype=np.int64)
+        ranks[order] = np.arange(len(order))
+        return ranks
 
     @cached_property
     def by_path(self) -> dict[str, int]:

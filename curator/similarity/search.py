@@ -9,16 +9,15 @@ its children. Withdrawn incidents are left out (they repeat another incident).
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from curator.model import NUMBERED_ID_PATTERN
 from curator.similarity.entities import entities
 from curator.similarity.index import Index
 from curator.similarity.phrases import Matcher
+from curator.similarity.sorting import id_order
 from curator.taxonomy import Taxonomy
 
 TEXT_FULL = 0.3  # a query's cosine to a document at which text evidence is full
@@ -26,7 +25,6 @@ TERM_WEIGHT = 0.6
 ENTITY_WEIGHT = 0.5
 DEFAULT_TOP = 10
 MIN_SCORE = 0.1  # below this, a shared syllable or two: noise, not a match
-_NUMBERED = re.compile(NUMBERED_ID_PATTERN)
 
 
 @dataclass(frozen=True)
@@ -132,7 +130,7 @@ def search(
         )
         if score < MIN_SCORE and query.strip():
             continue
-        scored.append((-round(score, 3), _id_order(record.id), row, carried))
+        scored.append((-round(score, 3), id_order(record.id), row, carried))
     scored.sort(key=lambda match: match[:3])  # (the row: in the library's order on a tie)
     report.total = len(scored)
     report.results = [
@@ -140,13 +138,6 @@ def search(
         for score, _, row, carried in scored[:top]
     ]
     return report
-
-
-def _id_order(incident_id: str) -> tuple[bool, int, str]:
-    """Ids by their number (IL-9999 before IL-10000, as the export lists them); an id that
-    holds none (a placeholder) after those, by its text."""
-    numbered = _NUMBERED.fullmatch(incident_id) is not None
-    return (not numbered, int(incident_id[3:]) if numbered else 0, incident_id)
 
 
 def _result(

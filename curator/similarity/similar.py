@@ -116,7 +116,7 @@ class Judge:
             score[row] = -1.0
         shown = _fold_copies(score, *self.index.copies)
         # Scores are final here: reasons are worked out for the shown matches only.
-        rows = _top(shown, top)
+        rows = _top(shown, top, self.index.id_ranks)
         return [evidence.match(row, shown, score) for row in rows if shown[row] >= MIN_SCORE]
 
     def compare(self, record: Record, other_id: str) -> Match | None:
@@ -146,7 +146,11 @@ class Judge:
         # A withdrawn incident repeats another one, or is no incident: its facets are no
         # evidence, and the incident it repeats is a neighbour in its own right.
         score[self.index.withdrawn] = -1.0
-        return [(row, float(score[row])) for row in _top(score, count) if score[row] > 0]
+        return [
+            (row, float(score[row]))
+            for row in _top(score, count, self.index.id_ranks)
+            if score[row] > 0
+        ]
 
     def _excluded(self, record: Record, honour_settled: bool, exclude: frozenset[str]) -> list[int]:
         index = self.index
@@ -264,13 +268,13 @@ def _fold_copies(score: np.ndarray, copies: np.ndarray, originals: np.ndarray) -
     return folded
 
 
-def _top(score: np.ndarray, count: int) -> list[int]:
-    """Rows of the `count` highest scores, highest first (ties by row)."""
+def _top(score: np.ndarray, count: int, ranks: np.ndarray) -> list[int]:
+    """Rows of the `count` highest scores, highest first (ties by id: `Index.id_ranks`)."""
     count = min(len(score), count)
     if count <= 0:
         return []
     rows = np.argpartition(-score, count - 1)[:count]
-    return [int(r) for r in rows[np.lexsort((rows, -score[rows]))]]
+    return [int(r) for r in rows[np.lexsort((rows, ranks[rows], -score[rows]))]]
 
 
 def _shared_organisations(one: Record, other: Record) -> list[str]:
