@@ -534,14 +534,21 @@ def test_git_stopped_with_curator_leaves_no_lock_behind(remote):
     assert sorted(main_files(remote)) == ["IL-0001", "IL-NEW-alpha"]
 
 
-def test_a_push_stopped_before_it_is_sent_leaves_the_checkout_as_it_was(remote):
-    # The checkout kept half a numbering: IL-NEW-alpha.yaml deleted, IL-0002.yaml beside
-    # it untracked (or staged, or committed and not pushed), and nothing said which; the
-    # next run refused it ("the working tree has uncommitted changes").
+def behind_the_remote(remote: Path) -> tuple[Path, str]:
+    """The bot's checkout and its HEAD, once a commit was pushed to main after it: a run
+    resets it to the remote's head before numbering."""
     bot = remote / "bot"
     start = git(bot, "rev-parse", "HEAD")
     git(remote / "human", "commit", "--quiet", "--allow-empty", "-m", "merged meanwhile")
     git(remote / "human", "push", "--quiet", "origin", "main")
+    return bot, start
+
+
+def test_a_push_stopped_before_it_is_sent_leaves_the_checkout_as_it_was(remote):
+    # The checkout kept half a numbering: IL-NEW-alpha.yaml deleted, IL-0002.yaml beside
+    # it untracked (or staged, or committed and not pushed), and nothing said which; the
+    # next run refused it ("the working tree has uncommitted changes").
+    bot, start = behind_the_remote(remote)
     stopped_in_git_add(bot)
     args = ("assign-ids", "--push", "origin")
     run = ended(start_python("-c", _WITH_ITS_PID, *args, cwd=bot, env=GIT_ENV))
@@ -589,10 +596,7 @@ def test_a_second_ctrl_c_does_not_cut_the_put_back_short(remote):
     # The second Ctrl-C reached curator and the put-back's `git reset --hard` (a terminal
     # signals the whole process group): the checkout stayed at the remote's head, the
     # placeholder's file deleted, the numbered one beside it untracked.
-    bot = remote / "bot"
-    start = git(bot, "rev-parse", "HEAD")
-    git(remote / "human", "commit", "--quiet", "--allow-empty", "-m", "merged meanwhile")
-    git(remote / "human", "push", "--quiet", "origin", "main")
+    bot, start = behind_the_remote(remote)
     ctrl_c_in_git_add_and_again_in_the_put_back(bot)
     args = ("assign-ids", "--push", "origin")
     process = start_python(
