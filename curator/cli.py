@@ -716,6 +716,8 @@ def _judge_format_option(command: F) -> F:
 def _judged_library(root: Path | None, paths: tuple[Path, ...], every: bool) -> Library:
     if not paths and not every:
         raise click.UsageError("give incident files, or --all")
+    if paths and every:  # (the files were left unread: which did the user mean?)
+        raise click.UsageError("give incident files or --all, not both")
     return _with_taxonomy_note(Library.at(root))
 
 

@@ -456,6 +456,17 @@ def test_far_apart_dates_count_against_a_match(tmp_path):
     assert match["kind"] == "related"
 
 
+@pytest.mark.parametrize("command", ["similar", "suggest"])
+def test_files_and_all_at_once_are_a_usage_error(tmp_path, command):
+    # The files were ignored: `--all` judged the library, and the output did not say so.
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": incident("IL-0001")})
+    given = tmp_path / "IL-NEW-x.yaml"
+    given.write_text(incident("IL-NEW-x"), encoding="utf-8")
+    run = run_curator(command, str(given), "--all", "--root", str(root))
+    assert (run.code, run.out) == (2, "")
+    assert "give incident files or --all, not both" in run.err
+
+
 def test_usage_and_input_errors_exit_2_without_traceback(tmp_path):
     root = write_library(tmp_path / "lib", {"IL-0001.yaml": incident("IL-0001")})
     assert run_curator("similar", "--root", str(root)).code == 2
