@@ -215,14 +215,24 @@ def expand(paths: Iterable[Path]) -> list[Path]:
     library's root (`curator lint .`) for those of its incidents/ folder. A folder's entries
     are those the library lists in incidents/ (`meant_as_incident`), so that `curator lint
     incidents` checks, and reports, what `curator lint` does."""
-    found: list[Path] = []
+    return list(named_files(paths).values())
+
+
+def named_files(paths: Iterable[Path]) -> dict[str, Path]:
+    """`expand`'s files by where they are (`_absolute`), each once, as first named: a file
+    named twice, by two spellings (`./incidents/x.yaml`, `incidents/../incidents/x.yaml`)
+    or in a folder named too is one file to check, to rewrite and to count."""
+    found: dict[str, Path] = {}
+    resolved: dict[Path, str] = {}
     for path in paths:
         if is_library(path):
             path = path / INCIDENTS
         if path.is_dir() and not path.name.startswith("IL-"):
-            found += sorted(p for p in path.iterdir() if meant_as_incident(p.name))
+            entries = sorted(p for p in path.iterdir() if meant_as_incident(p.name))
         else:
-            found.append(path)
+            entries = [path]
+        for entry in entries:
+            found.setdefault(_absolute(entry, resolved), entry)
     return found
 
 
@@ -282,15 +292,19 @@ def lint(
     return sorted(set(findings), key=_order)
 
 
-def _absolute(path: Path) -> str:
+def _absolute(path: Path, resolved: dict[Path, str]) -> str:
     """`path` made absolute as the library's own paths are, its folder resolved but not its
     last part: a symlinked incident named on the command line (as pre-commit does) is then
     checked under its own name, as when the whole library is linted, and a link that loops
-    is a finding (IL107), not a crash."""
-    try:
-        return str(path.absolute().parent.resolve() / path.name)
-    except (OSError, RuntimeError):  # a loop in the folders above: leave the path as given
-        return str(path.absolute())
+    is a finding (IL107), not a crash. `resolved` keeps each folder's answer: pre-commit
+    names thousands of files in one folder, and resolving one costs ~0.1 ms."""
+    folder = path.absolute().parent
+    if folder not in resolved:
+        try:
+            resolved[folder] = str(folder.resolve())
+        except (OSError, RuntimeError):  # a loop in the folders above: leave it as given
+            resolved[folder] = str(folder)
+    return os.path.join(resolved[folder], path.name)
 
 
 class _Run:
@@ -320,7 +334,7 @@ class _Run:
     def findings(self, paths: Sequence[Path], store: ResultCache | None) -> list[Finding]:
         library, cwd = self.library, self.cwd
         taxonomy = library.taxonomy
-        selected = [_absolute(p) for p in expand(paths)]
+        selected = list(named_files(paths))
         folder = str(library.incidents_dir)
         names = library.incident_names()
         entries = list(dict.fromkeys([*(f"{folder}{os.sep}{n}" for n in names), *selected]))

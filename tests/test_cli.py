@@ -355,6 +355,41 @@ def test_a_folder_given_counts_the_files_inside(library):
     assert "in 3 files checked" in run.err
 
 
+SPELLINGS = (
+    "incidents/IL-0003.yaml",
+    "./incidents/IL-0003.yaml",
+    "incidents/../incidents/IL-0003.yaml",
+)
+
+
+def test_a_file_named_twice_or_by_two_spellings_is_linted_and_counted_once(library):
+    # The summary said "in 4 files checked" of one file.
+    named = run_curator("lint", "--format", "json", *SPELLINGS, "incidents", cwd=library)
+    alone = run_curator("lint", "--format", "json", "incidents", cwd=library)
+    assert (named.code, json.loads(named.out)) == (alone.code, json.loads(alone.out))
+    run = run_curator("lint", *SPELLINGS, cwd=library)
+    assert "in 1 file checked" in run.err, run.err
+
+
+@pytest.mark.parametrize(
+    ("command", "said", "summary"),
+    [
+        ("fmt", "reformatted", "1 file reformatted, 0 unchanged"),
+        ("fix", "IL602", "1 change in 1 file"),
+    ],
+)
+def test_a_file_named_twice_or_by_two_spellings_is_rewritten_and_counted_once(
+    library, command, said, summary
+):
+    # fmt said "reformatted" three times (and wrote the file three times), "3 files".
+    run = run_curator(command, *SPELLINGS, cwd=library)
+    assert run.code == 0, run.err
+    assert [line for line in run.out.splitlines() if said in line] == [
+        line for line in run.out.splitlines() if "IL-0003.yaml" in line
+    ]
+    assert len(run.out.splitlines()) == 1 and summary in run.err, run
+
+
 def test_a_folder_given_that_holds_no_incident_file_reports_nothing(library, tmp_path):
     # It reported every finding of the library, "in 0 files checked", and exit 1.
     empty = tmp_path / "drafts"
