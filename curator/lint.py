@@ -334,7 +334,7 @@ class _Run:
     def findings(self, paths: Sequence[Path], store: ResultCache | None) -> list[Finding]:
         library, cwd = self.library, self.cwd
         taxonomy = library.taxonomy
-        selected = list(named_files(paths))
+        selected = self.spelled_as_listed(list(named_files(paths)))
         folder = str(library.incidents_dir)
         names = library.incident_names()
         entries = list(dict.fromkeys([*(f"{folder}{os.sep}{n}" for n in names), *selected]))
@@ -360,6 +360,22 @@ class _Run:
             wanted = set(display_paths(selected, cwd))
             findings = [f for f in findings if f.path in wanted]
         return findings
+
+    def spelled_as_listed(self, selected: list[str]) -> list[str]:
+        """The files named, those in the library's incidents/ under the name the library
+        lists them by: where incidents/ is a symbolic link, a file named through it (as
+        pre-commit does) resolves to the link's target, and was checked as a second file,
+        its id and sources found twice (IL204, IL502)."""
+        folder = str(self.library.incidents_dir)
+        target = os.path.realpath(folder) + os.sep
+        if target == folder + os.sep:
+            return selected
+        return [
+            f"{folder}{os.sep}{path[len(target) :]}"
+            if path.startswith(target) and os.sep not in path[len(target) :]
+            else path
+            for path in selected
+        ]
 
     def library_findings(
         self, entries: Sequence[str], checked: Sequence[Checked], store: ResultCache | None

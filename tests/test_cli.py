@@ -418,6 +418,17 @@ def test_a_symlinked_incident_named_on_the_command_line_is_checked_under_its_own
     assert all(f["path"].endswith("incidents/IL-0001.yaml") for f in json.loads(named.out))
 
 
+def test_a_file_named_through_a_symlinked_incidents_folder_is_the_librarys_own(library, tmp_path):
+    # It was checked as a second file beside the library's own: its id used twice (IL204).
+    incidents = library / "incidents"
+    incidents.rename(tmp_path / "elsewhere")
+    incidents.symlink_to(tmp_path / "elsewhere")
+    whole = run_curator("lint", "--format", "json", cwd=library)
+    named = run_curator("lint", "--format", "json", "incidents/IL-0003.yaml", cwd=library)
+    mine = [f for f in json.loads(whole.out) if f["path"] == "incidents/IL-0003.yaml"]
+    assert mine and (named.code, json.loads(named.out)) == (0, mine)
+
+
 def test_a_link_that_loops_in_a_folder_given_is_a_finding_not_a_crash(library):
     (library / "incidents" / "IL-0009.yaml").symlink_to("IL-0009.yaml")
     run = run_curator(
