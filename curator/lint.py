@@ -239,8 +239,13 @@ def named_files(paths: Iterable[Path]) -> dict[str, Path]:
 def scope(library: Library, paths: Sequence[Path]) -> Sequence[Path]:
     """The paths lint reports on: those given, or none (the whole library) when they name
     the taxonomy (its folder or a file in it, as pre-commit does): every incident depends
-    on the taxonomy, so a change to it is checked against them all, with IL303."""
-    folder = library.taxonomy_dir
+    on the taxonomy, so a change to it is checked against them all, with IL303. (The
+    folder resolved too: schema/ may be a symbolic link, and a path given resolves through
+    it.)"""
+    try:
+        folder = library.taxonomy_dir.resolve()
+    except (OSError, RuntimeError):  # a loop: no taxonomy to name
+        return paths
     for path in paths:
         try:
             where = path.absolute().resolve()

@@ -550,6 +550,16 @@ def test_the_taxonomy_folder_named_is_checked_as_taxonomy_with_the_whole_library
         assert (named.code, json.loads(named.out)) == (1, json.loads(whole.out))
 
 
+@pytest.mark.parametrize("linked", ["schema", "schema/taxonomy"])
+def test_a_taxonomy_file_named_through_a_symlinked_folder_is_checked_as_taxonomy(tmp_path, linked):
+    # It was read as an incident, with six false IL201 errors, and the commit refused.
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": incident("IL-0001")})
+    (root / linked).rename(tmp_path / "elsewhere")
+    (root / linked).symlink_to(tmp_path / "elsewhere")
+    run = run_curator("lint", "--format", "json", "schema/taxonomy/components.yaml", cwd=root)
+    assert (run.code, json.loads(run.out)) == (0, [])
+
+
 def test_a_folder_named_like_an_incident_is_reported_not_entered(library):
     # `incidents/IL-0009.yaml/` is a misnamed folder (IL107), not a folder of incidents.
     folder = library / "incidents" / "IL-0009.yaml"
