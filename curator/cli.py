@@ -178,9 +178,7 @@ def lint_command(
     library. A taxonomy file among them stands for the whole library, which depends on it.
     Exit 0 when there is no error (warnings allowed), 1 when there is one.
     """
-    missing = [str(p) for p in paths if not p.exists()]
-    if missing:
-        raise click.UsageError(f"no such file: {', '.join(missing)}")
+    _existing(paths)
     library = Library.at(root).listed()  # (lint and the summary line count the same files)
     paths = tuple(scope(library, paths))
     started = time.perf_counter()
@@ -401,7 +399,9 @@ def _web_address(value: str) -> str:
 
 
 def _existing(paths: tuple[Path, ...]) -> tuple[Path, ...]:
-    missing = [str(p) for p in paths if not p.exists()]
+    """`paths`, if each names something. A symbolic link that leads nowhere is something:
+    lint reports it (IL107) as it does in the whole library, not as "no such file"."""
+    missing = [str(p) for p in paths if not os.path.lexists(p)]
     if missing:
         raise click.UsageError(f"no such file: {', '.join(missing)}")
     return paths

@@ -153,6 +153,17 @@ def test_a_symlinked_incident_is_reported_even_when_its_target_is_canonical(libr
     assert target.read_text(encoding="utf-8") == incident("IL-0003")
 
 
+@pytest.mark.parametrize("command", ["lint", "fmt", "fix"])
+def test_a_link_to_nowhere_named_is_reported_as_a_link_not_as_no_such_file(library, command):
+    # It was a usage error, "no such file" (exit 2), of a file `ls` lists and that a run
+    # over the whole library reports as a link (IL107).
+    link = library / "incidents" / "IL-0003.yaml"
+    link.symlink_to("gone.yaml")
+    run = run_curator(command, "--root", str(library), str(link))
+    assert run.code == 1, run
+    assert f"{shown(link)}:1:1: " in run.err + run.out and "a symbolic link" in run.err + run.out
+
+
 def test_assign_ids_refuses_to_rewrite_a_symlinked_incident(library, tmp_path):
     incidents = library / "incidents"
     (incidents / "IL-NEW-alpha.yaml").write_text(incident("IL-NEW-alpha"), encoding="utf-8")
