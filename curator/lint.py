@@ -239,19 +239,20 @@ def named_files(paths: Iterable[Path]) -> dict[str, Path]:
 def scope(library: Library, paths: Sequence[Path]) -> Sequence[Path]:
     """The paths lint reports on: those given, or none (the whole library) when they name
     the taxonomy (its folder or a file in it, as pre-commit does): every incident depends
-    on the taxonomy, so a change to it is checked against them all, with IL303. (The
-    folder resolved too: schema/ may be a symbolic link, and a path given resolves through
-    it.)"""
+    on the taxonomy, so a change to it is checked against them all, with IL303. A file is
+    known by its folder, resolved (schema/ may be a symbolic link; so may the file, which
+    the taxonomy refuses, IL303): once per folder, for the thousands pre-commit names."""
     try:
-        folder = library.taxonomy_dir.resolve()
+        folder = str(library.taxonomy_dir.resolve())
     except (OSError, RuntimeError):  # a loop: no taxonomy to name
         return paths
+    resolved: dict[Path, str] = {}
     for path in paths:
-        try:
-            where = path.absolute().resolve()
-        except (OSError, RuntimeError):  # a loop: not the taxonomy
-            continue
-        if where == folder or where.parent == folder:
+        if path.is_dir():
+            where = os.path.realpath(path)
+        else:
+            where = os.path.dirname(_absolute(path, resolved))
+        if where == folder:
             return ()
     return paths
 

@@ -560,6 +560,18 @@ def test_a_taxonomy_file_named_through_a_symlinked_folder_is_checked_as_taxonomy
     assert (run.code, json.loads(run.out)) == (0, [])
 
 
+def test_a_symlinked_taxonomy_file_named_is_reported_as_a_lint_of_the_library_does(tmp_path):
+    # The taxonomy refuses the link (IL303); named, it was read as an incident too (IL107).
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": incident("IL-0001")})
+    components = root / "schema" / "taxonomy" / "components.yaml"
+    components.rename(tmp_path / "components.yaml")
+    components.symlink_to(tmp_path / "components.yaml")
+    whole = run_curator("lint", "--format", "json", cwd=root)
+    named = run_curator("lint", "--format", "json", "schema/taxonomy/components.yaml", cwd=root)
+    assert "IL303" in whole.out
+    assert (named.code, json.loads(named.out)) == (whole.code, json.loads(whole.out))
+
+
 def test_a_folder_named_like_an_incident_is_reported_not_entered(library):
     # `incidents/IL-0009.yaml/` is a misnamed folder (IL107), not a folder of incidents.
     folder = library / "incidents" / "IL-0009.yaml"
