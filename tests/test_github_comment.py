@@ -180,6 +180,18 @@ def test_extra_copies_from_racing_runs_are_deleted(github):
     assert [c["body"] for c in bot_comments(github)] == [body("new")]
 
 
+def test_an_extra_copy_a_racing_run_deleted_first_is_not_a_failure(github):
+    # Both runs read the two copies; the other deleted the newer one first, so GitHub
+    # answers this run's DELETE with 404. That was exit 2, "not found; check the repository".
+    github.add_pull(opened_pull())
+    github.add_comment("Codertocat/Hello-World", 2, body("old"), BOT, kind="Bot")
+    github.add_comment("Codertocat/Hello-World", 2, body("older race"), BOT, kind="Bot")
+    github.fail("DELETE", r"/issues/comments/\d+$", 404, after_write=True)
+    assert post(github, "new").action == "edited"
+    assert [c["body"] for c in bot_comments(github)] == [body("new")]
+    assert [r.method for r in github.log if r.method != "GET"] == ["DELETE", "PATCH"]
+
+
 def test_secondary_rate_limit_waits_as_long_as_retry_after_says(github):
     github.add_pull(opened_pull())
     github.fail("GET", r"/issues/2/comments$", **secondary_rate_limit(retry_after=7))

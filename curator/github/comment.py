@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from github import GithubException
 from github.IssueComment import IssueComment
 from github.PullRequest import PullRequest
 
@@ -64,8 +65,17 @@ def _reconcile(pull: PullRequest, body: str, marker: str, author: str) -> Outcom
         return Outcome("created", created.html_url)
     keep, extra = mine[0], mine[1:]
     for comment in extra:
-        comment.delete()
+        _delete(comment)
     if keep.body == body:
         return Outcome("unchanged", keep.html_url, len(extra))
     keep.edit(body)
     return Outcome("edited", keep.html_url, len(extra))
+
+
+def _delete(comment: IssueComment) -> None:
+    try:
+        comment.delete()
+    except GithubException as exc:
+        if exc.status != 404:
+            raise
+        # Already gone: a run racing this one deleted the same extra copy first.
