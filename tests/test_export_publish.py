@@ -25,6 +25,7 @@ from conftest import run_curator
 from test_export import GitLibrary, files_of, run_consumer
 
 from curator.export.publish import publish
+from curator.github.client import GitHubError
 from incidents import incident
 
 OWNER, NAME, TOKEN = "incident-library", "library", "test-token"
@@ -45,6 +46,7 @@ class FakeGitHub:
     log: list[str] = field(default_factory=list)
     next_id: int = 1
     lose_answer_to: set[str] = field(default_factory=set)  # uploads stored, then a 502
+    raw: dict[str, bytes] = field(default_factory=dict)  # "GET /path" → a 200 that is not JSON
 
     def new_id(self) -> int:
         self.next_id += 1
@@ -83,6 +85,13 @@ def make_handler(state: FakeGitHub) -> type[BaseHTTPRequestHandler]:
             self.end_headers()
             self.wfile.write(data)
 
+        def _send_raw(self, data: bytes) -> None:
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
         def _error(self, status: int, message: str) -> None:
             self._send(
                 status,
@@ -100,6 +109,8 @@ def make_handler(state: FakeGitHub) -> type[BaseHTTPRequestHandler]:
             state.log.append(
                 f"{method} {url.path}" + (f"?name={query['name'][0]}" if "name" in query else "")
             )
+            if f"{method} {url.path}" in state.raw:  # a proxy's page, or a cut answer
+                return self._send_raw(state.raw[f"{method} {url.path}"])
             given = self.headers.get("Authorization")
             if given in (f"token {READ_ONLY}", f"Bearer {READ_ONLY}") and method != "GET":
                 # GitHub's answer to a GITHUB_TOKEN without `contents: write`.
@@ -306,6 +317,28 @@ def test_an_upload_whose_answer_is_lost_is_retried_without_a_duplicate(github, t
     uploads = [line for line in github.log if line.endswith("?name=manifest.json")]
     assert len(uploads) == 2  # stored, answer lost; found by name, replaced
     assert sum(line.startswith("DELETE ") for line in github.log) == 1
+
+
+@pytest.mark.parametrize(
+    ("raw", "why"),
+    [
+        (b"<html>Sign in to the proxy</html>", "the answer is not a release"),
+        (b'{"id": 2, "upload_url": ', "an answer is not JSON"),
+    ],
+)
+def test_an_answer_that_is_not_githubs_is_explained_in_one_line(github, tmp_path, raw, why):
+    # A proxy's login page was taken for a release: the assets were then asked of "None",
+    # an internal error (TypeError: string indices must be integers) when the proxy answered
+    # that too, a 404 "check the pull request number" here. A cut answer: JSONDecodeError.
+    github.raw[f"GET /repos/{OWNER}/{NAME}/releases/tags/v1.0.0"] = raw
+    env = {"GITHUB_TOKEN": TOKEN, "GITHUB_API_URL": github.base}
+    with pytest.raises(GitHubError) as caught:
+        publish(f"{OWNER}/{NAME}", "v1.0.0", small_assets(tmp_path / "assets"), env)
+    message = str(caught.value)
+    assert message.startswith(f"release v1.0.0 of {OWNER}/{NAME}: {why}")
+    assert "is GITHUB_API_URL the address of GitHub's REST API" in message
+    assert "\n" not in message
+    assert github.assets == {}
 
 
 def test_a_refused_token_is_one_line_and_exit_2(github, exported):

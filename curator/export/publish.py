@@ -22,7 +22,7 @@ from github.GitRelease import GitRelease
 from github.Repository import Repository
 
 from curator.export.write import MANIFEST
-from curator.github.client import GitHubError, connect, explain
+from curator.github.client import GitHubError, connect, explain, not_github
 from curator.github.retry import GaveUp, RetryPolicy, with_retries
 
 CONTENT_TYPES = {
@@ -79,14 +79,19 @@ def publish(
     upload whose answer was lost is found by name and replaced, never duplicated.
     """
     github = connect(env)
+    what = f"release {tag} of {repo_name}"
     try:
         repo = github.get_repo(repo_name)
         release = with_retries(lambda: _release(repo, tag), RetryPolicy(), f"release {tag}")
+        if release.upload_url is None:  # PyGithub keeps whatever it was given
+            raise not_github(what, "the answer is not a release")
         for path in assets:
             with_retries(functools.partial(_upload, release, path), RetryPolicy(), path.name)
         return Published(release.html_url, [path.name for path in assets])
+    except json.JSONDecodeError as exc:  # a cut answer, or a page that is not the API
+        raise not_github(what, f"an answer is not JSON ({exc})") from exc
     except (GithubException, GaveUp, requests.RequestException) as exc:
-        raise _explain(exc, f"release {tag} of {repo_name}") from exc
+        raise _explain(exc, what) from exc
     finally:
         github.close()
 

@@ -60,6 +60,15 @@ def _usable_api_url(url: str) -> bool:
     return _API_URL.fullmatch(url) is not None
 
 
+def not_github(what: str, why: str) -> GitHubError:
+    """An answer in a shape GitHub's API never gives: a proxy's page, or the web site's
+    address where the API's was meant."""
+    return GitHubError(
+        f"{what}: {why}; is {API_URL_VARIABLE} the address of GitHub's REST API "
+        "(https://api.github.com, or https://HOST/api/v3 for GitHub Enterprise Server)?"
+    )
+
+
 def explain(exc: BaseException, what: str) -> GitHubError:
     """`exc` as one line that says what to do about it."""
     if isinstance(exc, GaveUp):

@@ -10,7 +10,7 @@ from github import GithubException
 from github.PullRequest import PullRequest
 from github.Repository import Repository
 
-from curator.github.client import API_URL_VARIABLE, GitHubError, connect, explain
+from curator.github.client import GitHubError, connect, explain, not_github
 from curator.github.comment import DEFAULT_AUTHOR, Outcome, upsert
 from curator.github.retry import GaveUp, RetryPolicy, with_retries
 from curator.github.verify import RunEvent, check_event, check_pull
@@ -43,23 +43,14 @@ def post_comment(
         repository = connect(env).get_repo(repo)
         pull = with_retries(lambda: _fetch(repository, number), policy, f"reading {what}")
         if pull.head is None or pull.base is None:  # PyGithub keeps whatever it was given
-            raise _not_github(f"reading {what}", "the answer is not a pull request")
+            raise not_github(f"reading {what}", "the answer is not a pull request")
         if head_sha is not None:
             check_pull(pull, repo, head_sha, event)
         return upsert(pull, body, marker, author, policy)
     except json.JSONDecodeError as exc:  # a cut answer, or a page that is not the API
-        raise _not_github(f"commenting on {what}", f"an answer is not JSON ({exc})") from exc
+        raise not_github(f"commenting on {what}", f"an answer is not JSON ({exc})") from exc
     except (GithubException, GaveUp, OSError) as exc:
         raise explain(exc, f"commenting on {what}") from exc
-
-
-def _not_github(what: str, why: str) -> GitHubError:
-    """An answer in a shape GitHub's API never gives: a proxy's page, or the web site's
-    address where the API's was meant."""
-    return GitHubError(
-        f"{what}: {why}; is {API_URL_VARIABLE} the address of GitHub's REST API "
-        "(https://api.github.com, or https://HOST/api/v3 for GitHub Enterprise Server)?"
-    )
 
 
 def _fetch(repository: Repository, number: int) -> PullRequest:
