@@ -341,6 +341,17 @@ def test_an_answer_that_is_not_githubs_is_explained_in_one_line(github, tmp_path
     assert github.assets == {}
 
 
+def test_a_repository_github_does_not_have_is_named_not_a_pull_request(github, tmp_path):
+    env = {"GITHUB_TOKEN": TOKEN, "GITHUB_API_URL": github.base}
+    with pytest.raises(GitHubError) as caught:
+        publish(f"{OWNER}/elsewhere", "v1.0.0", small_assets(tmp_path / "assets"), env)
+    assert str(caught.value) == (
+        f"release v1.0.0 of {OWNER}/elsewhere: not found (404 Not Found); check the "
+        "repository, and that the token can see the repository (GITHUB_API_URL for GitHub "
+        "Enterprise)"
+    )
+
+
 def test_a_refused_token_is_one_line_and_exit_2(github, exported):
     run = release(github, exported, token="wrong")
     assert run.code == 2

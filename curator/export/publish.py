@@ -117,4 +117,4 @@ def _explain(exc: BaseException, what: str) -> GitHubError:
             f"{what}: the token may not write releases ({exc.status}); the job needs "
             "`permissions: contents: write`"
         )
-    return explain(exc, what)
+    return explain(exc, what, named="the repository")

@@ -69,8 +69,10 @@ def not_github(what: str, why: str) -> GitHubError:
     )
 
 
-def explain(exc: BaseException, what: str) -> GitHubError:
-    """`exc` as one line that says what to do about it."""
+def explain(
+    exc: BaseException, what: str, named: str = "the repository and the pull request number"
+) -> GitHubError:
+    """`exc` as one line that says what to do about it; a 404 asks to check what `named`."""
     if isinstance(exc, GaveUp):
         return GitHubError(str(exc))
     if isinstance(exc, requests.RequestException):
@@ -92,7 +94,7 @@ def explain(exc: BaseException, what: str) -> GitHubError:
         )
     if exc.status == 404:
         return GitHubError(
-            f"{what}: not found{said}; check the repository and the pull request number, "
+            f"{what}: not found{said}; check {named}, "
             f"and that the token can see the repository ({API_URL_VARIABLE} for GitHub "
             "Enterprise)"
         )
