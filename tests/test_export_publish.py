@@ -52,6 +52,18 @@ class FakeGitHub:
         self.next_id += 1
         return self.next_id
 
+    def add_release(self, tag: str, name: str | None, body: str | None, draft: bool = False) -> int:
+        number = self.new_id()
+        self.releases[number] = {
+            "id": number,
+            "tag_name": tag,
+            "name": name,
+            "body": body,
+            "draft": draft,
+            "prerelease": False,
+        }
+        return number
+
     def release_json(self, release: dict[str, Any]) -> dict[str, Any]:
         number = release["id"]
         api = f"{self.base}/repos/{OWNER}/{NAME}/releases/{number}"
@@ -119,23 +131,24 @@ def make_handler(state: FakeGitHub) -> type[BaseHTTPRequestHandler]:
                 return self._error(401, "Bad credentials")
             repo = f"/repos/{OWNER}/{NAME}"
             if match := re.fullmatch(rf"{repo}/releases/tags/(.+)", url.path):
-                found = [r for r in state.releases.values() if r["tag_name"] == match[1]]
+                # Published releases only: GitHub answers 404 for a draft's tag.
+                found = [
+                    r
+                    for r in state.releases.values()
+                    if r["tag_name"] == match[1] and not r["draft"]
+                ]
                 if not found:
                     return self._error(404, "Not Found")
                 return self._send(200, state.release_json(found[0]))
+            if method == "GET" and url.path == f"{repo}/releases":
+                listed = [state.release_json(r) for r in state.releases.values()]
+                return self._page(listed[::-1], url.path, query)  # newest first
             if method == "POST" and url.path == f"{repo}/releases":
                 data = json.loads(body)
-                if any(r["tag_name"] == data["tag_name"] for r in state.releases.values()):
-                    return self._error(422, "Validation Failed")
-                number = state.new_id()
-                state.releases[number] = {
-                    "id": number,
-                    "tag_name": data["tag_name"],
-                    "name": data.get("name"),
-                    "body": data.get("body"),
-                    "draft": False,
-                    "prerelease": False,
-                }
+                published = (r for r in state.releases.values() if not r["draft"])
+                if any(r["tag_name"] == data["tag_name"] for r in published):
+                    return self._error(422, "Validation Failed")  # drafts do not hold a tag
+                number = state.add_release(data["tag_name"], data.get("name"), data.get("body"))
                 return self._send(201, state.release_json(state.releases[number]))
             if method == "GET" and (
                 match := re.fullmatch(rf"{repo}/releases/(\d+)/assets", url.path)
@@ -254,6 +267,7 @@ def test_first_run_creates_the_release_and_uploads_the_export(github, exported, 
     assets = [*TOP_LEVEL, "incident-library-v1.0.0.zip"]
     assert github.log == [
         f"GET {repo}/releases/tags/v1.0.0",
+        f"GET {repo}/releases",  # a draft of the tag is found only here
         f"POST {repo}/releases",
         *[
             line
@@ -306,6 +320,22 @@ def test_a_repeated_run_replaces_the_assets_instead_of_failing(github, tmp_path)
     assert not first_ids & {a["id"] for a in github.assets.values()}
     assert github.blobs[by_name["manifest.json"]["id"]] == b"{}\n"
     assert sum(line.startswith("DELETE ") for line in github.log) == 2
+
+
+def test_a_draft_of_the_tag_gets_the_assets_and_no_second_release_is_made(github, tmp_path):
+    # GitHub's tag endpoint does not see drafts: the draft a maintainer had written the
+    # notes in was left empty, beside a second release of the same tag.
+    env = {"GITHUB_TOKEN": TOKEN, "GITHUB_API_URL": github.base}
+    github.add_release("v0.9.0", "v0.9.0", "older", draft=False)
+    draft = github.add_release("v1.0.0", "v1.0.0", "노트: 새 분류", draft=True)
+    published = publish(f"{OWNER}/{NAME}", "v1.0.0", small_assets(tmp_path / "assets"), env)
+    assert sorted(github.releases) == [2, draft]
+    assert github.releases[draft]["draft"] and github.releases[draft]["body"] == "노트: 새 분류"
+    assert sorted(a["name"] for a in github.assets.values() if a["release_id"] == draft) == [
+        "incidents.json",
+        "manifest.json",
+    ]
+    assert published.release_url.endswith("/releases/tag/v1.0.0")
 
 
 def test_an_upload_whose_answer_is_lost_is_retried_without_a_duplicate(github, tmp_path):

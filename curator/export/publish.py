@@ -73,7 +73,8 @@ def release_assets(export_dir: Path, tag: str, workdir: Path) -> list[Path]:
 def publish(
     repo_name: str, tag: str, assets: list[Path], env: Mapping[str, str] = os.environ
 ) -> Published:
-    """Create the release of `tag` if it does not exist, then upload (or replace) `assets`.
+    """Create the release of `tag` if it does not exist, not even as a draft, then upload
+    (or replace) `assets`; a draft stays a draft.
 
     Each step is retried by re-reading GitHub's state first (`curator.github.retry`): an
     upload whose answer was lost is found by name and replaced, never duplicated.
@@ -97,10 +98,15 @@ def publish(
 
 
 def _release(repo: Repository, tag: str) -> GitRelease:
+    """The release of `tag`: published, else a draft of it (one a maintainer prepared, to
+    publish once the assets are there), else a new one."""
     try:
         return repo.get_release(tag)
     except UnknownObjectException:
-        return repo.create_git_release(tag, name=tag, message=f"Incident Library {tag}")
+        pass
+    # GitHub finds a draft by tag only in the list of releases: its tag may not exist yet.
+    draft = next((r for r in repo.get_releases() if r.draft and r.tag_name == tag), None)
+    return draft or repo.create_git_release(tag, name=tag, message=f"Incident Library {tag}")
 
 
 def _upload(release: GitRelease, path: Path) -> None:
