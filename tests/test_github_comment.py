@@ -192,6 +192,24 @@ def test_an_extra_copy_a_racing_run_deleted_first_is_not_a_failure(github):
     assert [r.method for r in github.log if r.method != "GET"] == ["DELETE", "PATCH"]
 
 
+def test_a_comment_deleted_between_reading_and_editing_is_posted_afresh(github):
+    # Someone deleted the bot's comment after the run read the thread: the PATCH got a 404
+    # and the run ended with exit 2, "not found; check the repository", nothing posted.
+    github.add_pull(opened_pull())
+    github.add_comment("Codertocat/Hello-World", 2, body("old"), BOT, kind="Bot")
+    read = json.dumps(github.thread("Codertocat/Hello-World", 2)).encode()
+    github.fail("GET", r"/issues/2/comments$", 200, raw=read)  # the thread as first read
+    [deleted] = github.repos["Codertocat/Hello-World"]["issues"][2]
+    github.comments.pop(deleted)
+    github.repos["Codertocat/Hello-World"]["issues"][2].clear()
+    assert post(github, "새 보고서").action == "created"
+    assert [c["body"] for c in bot_comments(github)] == [body("새 보고서")]
+    assert [(r.method, r.status) for r in github.log if r.method != "GET"] == [
+        ("PATCH", 404),
+        ("POST", 201),
+    ]
+
+
 def test_secondary_rate_limit_waits_as_long_as_retry_after_says(github):
     github.add_pull(opened_pull())
     github.fail("GET", r"/issues/2/comments$", **secondary_rate_limit(retry_after=7))

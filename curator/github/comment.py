@@ -68,7 +68,13 @@ def _reconcile(pull: PullRequest, body: str, marker: str, author: str) -> Outcom
         _delete(comment)
     if keep.body == body:
         return Outcome("unchanged", keep.html_url, len(extra))
-    keep.edit(body)
+    try:
+        keep.edit(body)
+    except GithubException as exc:
+        if exc.status != 404:
+            raise
+        # Deleted since it was read (by a person): the report is posted afresh.
+        return Outcome("created", pull.create_issue_comment(body).html_url, len(extra))
     return Outcome("edited", keep.html_url, len(extra))
 
 
