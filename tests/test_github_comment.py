@@ -152,6 +152,18 @@ def test_a_comment_by_someone_else_with_the_marker_is_left_alone(github):
     assert not any(r.method == "PATCH" for r in github.log)
 
 
+def test_another_workflows_comment_quoting_the_marker_is_left_alone(github):
+    # Another workflow posts as the same account and quotes the pull request's description,
+    # where its author put the marker: that comment was edited into the report (or deleted
+    # as an extra copy of it).
+    github.add_pull(opened_pull())
+    welcome = f"Thanks! Your description:\n\n> 고쳤습니다 {MARKER}"
+    github.add_comment("Codertocat/Hello-World", 2, welcome, BOT, kind="Bot")
+    assert post(github, "report").action == "created"
+    thread = github.thread("Codertocat/Hello-World", 2)
+    assert [c["body"] for c in thread] == [welcome, body("report")]
+
+
 def test_502_then_success_ends_with_exactly_one_comment(github):
     github.add_pull(opened_pull())
     github.fail("POST", r"/issues/2/comments$", 502)

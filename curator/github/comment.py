@@ -1,8 +1,10 @@
 """One bot comment per pull request: found by a hidden marker and its author, then edited,
 left alone or created.
 
-A comment counts as ours only if it carries the marker *and* was written by the bot's
-account, so a person quoting the marker is never edited. Every page of comments is read
+A comment counts as ours only if it begins with the marker *and* was written by the bot's
+account, so a person quoting the marker is never edited, nor another workflow's comment
+(written by the same account) that quotes text holding it, say a pull request's
+description. Every page of comments is read
 (100 per page). Each attempt reads the thread afresh before writing, so a write that failed
 after GitHub had in fact stored it (a 502 from the proxy in front) is found on the next
 attempt instead of being made twice; extra copies left by two runs racing are deleted.
@@ -36,7 +38,7 @@ def own_comments(pull: PullRequest, marker: str, author: str) -> list[IssueComme
     return [
         comment
         for comment in pull.get_issue_comments()
-        if marker in (comment.body or "")
+        if (comment.body or "").startswith(marker)
         and comment.user is not None
         and comment.user.login == author
     ]
@@ -49,8 +51,8 @@ def upsert(
     author: str = DEFAULT_AUTHOR,
     policy: RetryPolicy | None = None,
 ) -> Outcome:
-    if marker not in body:
-        raise ValueError("the comment body must carry the marker, or it could not be found again")
+    if not body.startswith(marker):
+        raise ValueError("the comment body must begin with the marker, or it is not found again")
     return with_retries(
         lambda: _reconcile(pull, body, marker, author),
         policy or RetryPolicy(),
