@@ -301,6 +301,21 @@ def test_an_answer_that_is_not_githubs_is_explained_in_one_line(github, raw, exp
     assert bot_comments(github) == []
 
 
+@pytest.mark.parametrize("raw", [b"<html>Sign in to the proxy</html>", b'{"a": 1}', b"[1, 2]"])
+def test_a_page_of_comments_that_is_not_one_is_explained_in_one_line(github, raw):
+    # Each was an internal error (TypeError: string indices must be integers, …).
+    github.add_pull(opened_pull())
+    github.fail("GET", r"/issues/2/comments$", 200, raw=raw)
+    with pytest.raises(GitHubError) as caught:
+        post(github, "report")
+    message = str(caught.value)
+    assert message.startswith(
+        "reading the comments of pull request #2: a page of them is not a list of comments; "
+        "is GITHUB_API_URL the address of GitHub's REST API"
+    )
+    assert bot_comments(github) == []
+
+
 def test_422_is_explained_with_githubs_reason(github):
     github.add_pull(opened_pull())
     with pytest.raises(GitHubError, match=r"rejected the request.*body is too long"):

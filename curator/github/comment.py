@@ -19,6 +19,7 @@ from github import GithubException
 from github.IssueComment import IssueComment
 from github.PullRequest import PullRequest
 
+from curator.github.client import not_github
 from curator.github.retry import RetryPolicy, with_retries
 
 DEFAULT_AUTHOR = "github-actions[bot]"  # who GITHUB_TOKEN writes as
@@ -37,11 +38,22 @@ def own_comments(pull: PullRequest, marker: str, author: str) -> list[IssueComme
     """Our comments on `pull`, oldest first, over every page."""
     return [
         comment
-        for comment in pull.get_issue_comments()
+        for comment in _all_comments(pull)
         if (comment.body or "").startswith(marker)
         and comment.user is not None
         and comment.user.login == author
     ]
+
+
+def _all_comments(pull: PullRequest) -> list[IssueComment]:
+    try:
+        return list(pull.get_issue_comments())
+    except (TypeError, AttributeError) as exc:
+        # PyGithub makes comments of whatever a page holds, and fails on what is not one.
+        raise not_github(
+            f"reading the comments of pull request #{pull.number}",
+            "a page of them is not a list of comments",
+        ) from exc
 
 
 def upsert(
