@@ -371,6 +371,20 @@ def test_an_answer_that_is_not_githubs_is_explained_in_one_line(github, tmp_path
     assert github.assets == {}
 
 
+@pytest.mark.parametrize("listing", ["releases", "releases/3/assets"])
+def test_a_page_of_a_list_that_is_not_one_is_explained_in_one_line(github, tmp_path, listing):
+    # Either was an internal error (TypeError: string indices must be integers).
+    github.add_release("v1.0.0", "v1.0.0", None, draft=True)  # read from the list: id 2
+    github.add_release("v0.9.0", "v0.9.0", None)  # id 3, whose assets are asked for
+    tag = "v0.9.0" if "assets" in listing else "v1.0.0"
+    github.raw[f"GET /repos/{OWNER}/{NAME}/{listing}"] = b"<html>Sign in to the proxy</html>"
+    env = {"GITHUB_TOKEN": TOKEN, "GITHUB_API_URL": github.base}
+    with pytest.raises(GitHubError) as caught:
+        publish(f"{OWNER}/{NAME}", tag, small_assets(tmp_path / "assets"), env)
+    assert "a page of them is not a list; is GITHUB_API_URL the address" in str(caught.value)
+    assert github.assets == {}
+
+
 def test_a_repository_github_does_not_have_is_named_not_a_pull_request(github, tmp_path):
     env = {"GITHUB_TOKEN": TOKEN, "GITHUB_API_URL": github.base}
     with pytest.raises(GitHubError) as caught:

@@ -12,9 +12,10 @@ import functools
 import json
 import os
 import zipfile
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 import requests
 from github import GithubException, UnknownObjectException
@@ -25,6 +26,7 @@ from curator.export.write import MANIFEST
 from curator.github.client import GitHubError, connect, explain, not_github
 from curator.github.retry import GaveUp, RetryPolicy, with_retries
 
+T = TypeVar("T")
 CONTENT_TYPES = {
     ".json": "application/json",
     ".csv": "text/csv; charset=utf-8",
@@ -105,16 +107,25 @@ def _release(repo: Repository, tag: str) -> GitRelease:
     except UnknownObjectException:
         pass
     # GitHub finds a draft by tag only in the list of releases: its tag may not exist yet.
-    draft = next((r for r in repo.get_releases() if r.draft and r.tag_name == tag), None)
+    releases = _listed(repo.get_releases(), f"the releases of {repo.full_name}")
+    draft = next((r for r in releases if r.draft and r.tag_name == tag), None)
     return draft or repo.create_git_release(tag, name=tag, message=f"Incident Library {tag}")
 
 
 def _upload(release: GitRelease, path: Path) -> None:
-    for asset in release.get_assets():
+    for asset in _listed(release.get_assets(), f"the assets of release {release.tag_name}"):
         if asset.name == path.name:
             asset.delete_asset()
     content_type = CONTENT_TYPES.get(path.suffix, "application/octet-stream")
     release.upload_asset(str(path), name=path.name, content_type=content_type)
+
+
+def _listed(items: Iterable[T], what: str) -> list[T]:
+    try:
+        return list(items)
+    except (TypeError, AttributeError) as exc:
+        # PyGithub makes objects of whatever a page holds, and fails on what is not one.
+        raise not_github(f"reading {what}", "a page of them is not a list") from exc
 
 
 def _explain(exc: BaseException, what: str) -> GitHubError:
