@@ -266,6 +266,20 @@ def test_403_on_a_fork_pull_request_is_forbidden_not_a_crash(github):
     assert [r.status for r in github.log] == [200, 200, 403]  # a 403 is never retried
 
 
+def test_403_on_a_locked_conversation_says_so_not_the_fork_advice(github):
+    # A locked conversation got the advice for a fork's read-only token, which no
+    # permission in the workflow could have helped.
+    github.add_pull(opened_pull())
+    locked = {"message": "Unable to create comment because issue is locked."}
+    github.fail("POST", r"/issues/2/comments$", 403, body=locked)
+    with pytest.raises(Forbidden) as info:
+        post(github, "report")
+    said = str(info.value)
+    assert "the conversation is locked" in said and "unlock it to comment" in said
+    assert "permissions" not in said and "fork" not in said
+    assert bot_comments(github) == []
+
+
 @pytest.mark.parametrize(
     ("token", "number", "expected"),
     [

@@ -86,6 +86,10 @@ def explain(
             f"{what}: GitHub does not accept the token{said}; "
             f"{TOKEN_VARIABLE} is missing, expired or not meant for this server"
         )
+    if exc.status == 403 and "locked" in (message or "").lower():
+        # (GitHub's words: "Unable to create comment because issue is locked.") Not the
+        # token's fault: no permission lets a bot comment on a locked conversation.
+        return Forbidden(f"{what}: the conversation is locked{said}; unlock it to comment")
     if exc.status == 403:
         return Forbidden(
             f"{what}: the token may not do this{said}; a workflow needs "
