@@ -357,7 +357,10 @@ def github_release_command(repo_name: str, tag: str, export_dir: Path) -> None:
         sys.exit(EXIT_ERROR)
     for name in published.assets:
         click.echo(name)
-    click.echo(f"{len(published.assets)} assets attached to {published.release_url}", err=True)
+    draft = " (a draft: publish it there)" if published.draft else ""
+    click.echo(
+        f"{len(published.assets)} assets attached to {published.release_url}{draft}", err=True
+    )
 
 
 def _not_blank(value: str | None) -> str | None:

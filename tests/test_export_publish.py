@@ -292,6 +292,15 @@ def test_first_run_creates_the_release_and_uploads_the_export(github, exported, 
         opened.extractall(unpacked)
     assert files_of(unpacked) == files_of(exported)
     assert run_consumer(str(unpacked)).returncode == 0
+    assert re.fullmatch(rf"{len(assets)} assets attached to \S+/releases/tag/v1\.0\.0\n", run.err)
+
+
+def test_assets_attached_to_a_draft_say_it_is_one(github, exported):
+    draft = github.add_release("v1.0.0", "v1.0.0", "notes", draft=True)
+    run = release(github, exported)
+    assert run.code == 0, run.err
+    assert run.err.endswith(" (a draft: publish it there)\n"), run.err
+    assert github.releases[draft]["draft"]
 
 
 def small_assets(folder: Path) -> list[Path]:
@@ -336,6 +345,7 @@ def test_a_draft_of_the_tag_gets_the_assets_and_no_second_release_is_made(github
         "manifest.json",
     ]
     assert published.release_url.endswith("/releases/tag/v1.0.0")
+    assert published.draft  # (the command says so: "… (a draft: publish it there)")
 
 
 def test_an_upload_whose_answer_is_lost_is_retried_without_a_duplicate(github, tmp_path):

@@ -43,6 +43,7 @@ class PublishError(Exception):
 class Published:
     release_url: str
     assets: list[str]
+    draft: bool = False  # the tag's release was a draft: it stays one, for a person to publish
 
 
 def archive_name(tag: str) -> str:
@@ -90,7 +91,7 @@ def publish(
             raise not_github(what, "the answer is not a release")
         for path in assets:
             with_retries(functools.partial(_upload, release, path), RetryPolicy(), path.name)
-        return Published(release.html_url, [path.name for path in assets])
+        return Published(release.html_url, [path.name for path in assets], release.draft)
     except json.JSONDecodeError as exc:  # a cut answer, or a page that is not the API
         raise not_github(what, f"an answer is not JSON ({exc})") from exc
     except (GithubException, GaveUp, requests.RequestException) as exc:
