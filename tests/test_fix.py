@@ -202,23 +202,24 @@ def test_a_list_with_a_comment_above_an_item_is_left_to_be_sorted_by_hand(tmp_pa
     assert "IL-0002.yaml:11:7: IL304 facets.components: sorted" in run.out  # others go on
 
 
-def test_comment_lines_below_a_list_stay_below_it_when_it_is_sorted(tmp_path):
-    text = incident("IL-0001", ("    - nccl\n", "    - nccl\n    - gpu-driver\n    # 다음\n"))
+def fixed_with_components(tmp_path: Path, components: str) -> str:
+    """IL-0001 with these lines for its components, as `curator fix` (which passes) left it."""
+    text = incident("IL-0001", ("    - nccl\n", components))
     root = write_library(tmp_path / "lib", {"IL-0001.yaml": text})
     run = run_curator("fix", "--root", str(root))
     assert run.code == 0, run
-    fixed = (root / "incidents" / "IL-0001.yaml").read_text(encoding="utf-8")
+    return (root / "incidents" / "IL-0001.yaml").read_text(encoding="utf-8")
+
+
+def test_comment_lines_below_a_list_stay_below_it_when_it_is_sorted(tmp_path):
+    fixed = fixed_with_components(tmp_path, "    - nccl\n    - gpu-driver\n    # 다음\n")
     assert "  components:\n    - gpu-driver\n    - nccl\n  # 다음\n  symptoms:\n" in fixed
 
 
 def test_sorting_a_facet_list_keeps_each_term_s_own_quotes(tmp_path):
     # The quotes stayed in their place and the terms moved: `- 'nccl'` and `- gpu-driver`
     # came out `- 'gpu-driver'` and `- nccl`.
-    text = incident("IL-0001", ("    - nccl\n", "    - 'nccl'  # 따옴표\n    - gpu-driver\n"))
-    root = write_library(tmp_path / "lib", {"IL-0001.yaml": text})
-    run = run_curator("fix", "--root", str(root))
-    assert run.code == 0, run
-    fixed = (root / "incidents" / "IL-0001.yaml").read_text(encoding="utf-8")
+    fixed = fixed_with_components(tmp_path, "    - 'nccl'  # 따옴표\n    - gpu-driver\n")
     assert "  components:\n    - gpu-driver\n    - 'nccl'  # 따옴표\n  symptoms:\n" in fixed
 
 
