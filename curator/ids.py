@@ -27,7 +27,7 @@ from curator.model import NUMBERED_ID_PATTERN
 from curator.regular import NotRegular, read_regular
 from curator.rules.placeholder_id import is_placeholder
 from curator.signals import held_off
-from curator.write.atomic import ChangedMeanwhile, write_atomic
+from curator.write.atomic import ChangedMeanwhile, remove_unchanged, write_atomic
 from curator.write.canonical import Refused, render
 
 _NUMBERED = re.compile(NUMBERED_ID_PATTERN)
@@ -225,12 +225,9 @@ def _replace(path: Path, data: bytes, read: bytes) -> None:
 
 def _remove(path: Path, read: bytes) -> None:
     try:
-        now: bytes | None = read_regular(path)
-    except OSError:  # gone, or no longer a file
-        now = None
-    if now != read:
-        raise CannotAssign([f"{_at(path, START)}: {ChangedMeanwhile()}"])
-    path.unlink()
+        remove_unchanged(path, read)
+    except ChangedMeanwhile as changed:
+        raise CannotAssign([f"{_at(path, START)}: {changed}"]) from None
 
 
 def _undo(result: Plan, created: list[Path], replaced: list[Path], removed: list[Path]) -> None:

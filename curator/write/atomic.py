@@ -71,6 +71,15 @@ def _write(path: Path, data: bytes, exclusive: bool, replacing: bytes | None) ->
         raise
 
 
+def remove_unchanged(path: Path, read: bytes) -> None:
+    """Delete `path` if it is still a regular file holding `read`, the bytes it was read
+    as; else ChangedMeanwhile (an edit saved since is the user's, and a file gone stays
+    gone): `write_atomic(replacing=)`'s promise, for a file to delete."""
+    if _bytes_of(path) != read:
+        raise ChangedMeanwhile
+    path.unlink()
+
+
 def _bytes_of(path: Path) -> bytes | None:
     try:
         return read_regular(path)
