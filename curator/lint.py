@@ -48,7 +48,7 @@ from curator.lint_cache import (
     unanchored,
 )
 from curator.load import START, Loaded, load_bytes
-from curator.model import Incident
+from curator.model import Incident, not_a_mapping
 from curator.rules import (
     FILE_RULES,
     LIBRARY_RULES,
@@ -116,11 +116,9 @@ def validate(loaded: Loaded) -> tuple[Incident | None, list[SchemaError]]:
     document = loaded.document
     if document is None:
         return None, []
-    if not isinstance(document.data, dict):
-        kind = "a list" if isinstance(document.data, list) else "plain text"
-        return None, [
-            SchemaError((), f"an incident is a mapping of keys to values, not {kind}", False)
-        ]
+    why = not_a_mapping(document.data)
+    if why is not None:
+        return None, [SchemaError((), why, False)]
     try:
         return Incident.model_validate(document.data), []
     except ValidationError as exc:

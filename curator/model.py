@@ -95,6 +95,14 @@ def text_problem(text: str) -> str | None:
     return None
 
 
+def not_a_mapping(data: object) -> str | None:
+    """Why a document is no incident at all, whatever its keys; None if it is a mapping."""
+    if isinstance(data, dict):
+        return None
+    kind = "a list" if isinstance(data, list) else "plain text"
+    return f"an incident is a mapping of keys to values, not {kind}"
+
+
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 

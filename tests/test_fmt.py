@@ -461,6 +461,38 @@ def test_an_unreadable_file_is_reported_and_left_byte_for_byte(tmp_path, name):
         assert path.read_bytes() == UNREADABLE[name]
 
 
+NOT_A_MAPPING = {
+    "literal-block": ("|\n  그냥 글  \n", "plain text"),
+    "folded-block": ("--- >-\n  접힌 글\n", "plain text"),
+    "list": ("- a\n- b  \n", "a list"),
+    "flow-list": ("[a, b]\n", "a list"),
+    "plain": ("그냥 글  \n", "plain text"),
+    "null": ("~\n", "plain text"),
+}
+
+
+@pytest.mark.parametrize("command", ["fmt", "fix"])
+@pytest.mark.parametrize("name", sorted(NOT_A_MAPPING))
+def test_a_document_that_is_no_mapping_is_said_so_and_left_byte_for_byte(tmp_path, name, command):
+    # fmt rewrote a list or a plain text (indented, `...` added, `~` as `null`), and a
+    # block scalar was "would not hold the same values; please report": none is an
+    # incident, and lint says so (IL201).
+    text, kind = NOT_A_MAPPING[name]
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": text})
+    path = root / "incidents" / "IL-0001.yaml"
+    verb = "format" if command == "fmt" else "fix"
+    for flags in ([], ["--check"], ["--diff"]):
+        run = run_curator(command, *flags, "--root", str(root), cwd=root)
+        assert run.code == 1, run
+        assert run.out == ""
+        assert re.match(
+            rf"incidents/IL-0001\.yaml:1:\d+: cannot {verb}: an incident is a mapping of keys "
+            rf"to values, not {kind}; fix it by hand$",
+            run.err.splitlines()[0],
+        ), run.err
+        assert path.read_text(encoding="utf-8") == text
+
+
 def test_a_tab_as_indentation_is_left_to_curator_fix_not_to_the_hand(tmp_path):
     tabbed = b"id: IL-0001\ntitle: \xec\x9e\xa5\xec\x95\xa0\norganizations:\n\t- A\n"
     root = write_library(tmp_path / "lib", {"IL-0001.yaml": tabbed})

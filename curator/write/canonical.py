@@ -48,8 +48,8 @@ from ruamel.yaml.scalarstring import (
     SingleQuotedScalarString,
 )
 
-from curator.load import MAX_BYTES, START, Position, load_bytes, position_at
-from curator.model import DIMENSIONS, INCIDENT_KEYS, Source
+from curator.load import MAX_BYTES, START, Document, Position, load_bytes, position_at
+from curator.model import DIMENSIONS, INCIDENT_KEYS, Source, not_a_mapping
 from curator.write.atomic import ChangedMeanwhile, write_atomic
 from curator.write.comments import Misplaced, Note, comments, misplaced, notes, overlay
 from curator.write.spaces import strip_line_ends
@@ -172,6 +172,7 @@ def render(raw: bytes, edit: Edit | None = None) -> str:
             problem.position if problem else START,
             f"cannot be read ({problem.message if problem else 'not text'}); fix it by hand",
         )
+    _refuse_a_document_not_a_mapping(loaded.document)
     _refuse_a_mark_inside(loaded.text)
     # CR and CRLF are line breaks to YAML, but ruamel keeps them inside comments.
     text = loaded.text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
@@ -207,6 +208,15 @@ def _refuse_a_comment_ruamel_dropped(text: str, placed: str) -> None:
             "and `{...}`); run `curator fmt` on the file first, which writes them one item "
             "a line, then `curator fix`",
         )
+
+
+def _refuse_a_document_not_a_mapping(document: Document | None) -> None:
+    """A list or a text is no incident (lint: IL201), and the layout is one of a mapping:
+    rewritten, it would be made no more of one, only changed."""
+    why = not_a_mapping(document.data if document is not None else None)
+    if why is not None:
+        where = document.position(()) if document is not None else START
+        raise Refused(where, f"{why}; fix it by hand")
 
 
 def _refuse_a_mark_inside(text: str) -> None:
