@@ -339,6 +339,36 @@ def test_a_messy_incident_comes_out_in_the_canonical_layout():
     assert render(CANONICAL.encode("utf-8")) == CANONICAL
 
 
+# What the author wrote before `---`, and how the layout writes it (a directive's
+# spacing is its own, a comment on the `---` line goes below it, with those above it).
+DIRECTIVES = {
+    "yaml-1.2": ("%YAML 1.2\n---\n", "%YAML 1.2\n---\n"),
+    "yaml-1.1": ("%YAML   1.1\n--- # 문서 시작\n", "%YAML 1.1\n---\n# 문서 시작\n"),
+    "tag": (
+        "# 머리 주석\n%TAG !t! tag:yaml.org,2002:\n%YAML 1.2\n---\n",
+        "%TAG !t! tag:yaml.org,2002:\n%YAML 1.2\n---\n# 머리 주석\n",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(DIRECTIVES))
+def test_the_directives_of_a_document_are_kept(name):
+    # They were dropped without a word: `%YAML 1.1` makes other readers take `no` for
+    # false, and a `%TAG` names what a tag stands for; lint accepts both.
+    written, canonical = DIRECTIVES[name]
+    expected = canonical + CANONICAL
+    assert render((written + MESSY).encode("utf-8")) == expected
+    assert render(expected.encode("utf-8")) == expected
+
+
+def test_the_directives_of_a_document_are_kept_through_a_fix():
+    def retitle(tree: Any) -> None:  # an edit, as `curator fix` makes one
+        tree["title"] = "새 제목"
+
+    edited = render(("%TAG !t! tag:yaml.org,2002:\n---\n" + MESSY).encode("utf-8"), retitle)
+    assert edited == "%TAG !t! tag:yaml.org,2002:\n---\n" + render(MESSY.encode("utf-8"), retitle)
+
+
 def test_long_korean_lines_are_never_folded_and_never_escaped():
     title = "스토리지 메타데이터 서버가 포화되어 학습 처리량이 떨어졌다 " * 20
     raw = incident(

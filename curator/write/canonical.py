@@ -5,7 +5,8 @@ as they were), 2-space indentation with list items indented under their key
 (`  - item`), block style for every non-empty list and mapping, multi-line text as a
 literal block scalar (`|`), long lines never folded, UTF-8 without escapes, LF line ends,
 exactly one final newline, no white space at the end of a line (but in block-scalar text,
-where it is part of the value), keys unquoted. Comments and the quoting of values stay as
+where it is part of the value), keys unquoted, no `---` or `...` but after directives
+(`%YAML 1.2`), which stay, first in the file. Comments and the quoting of values stay as
 the author wrote them; an explicit `!!str` tag, which the loader ignores, is dropped. Text
 that other YAML readers would type if written plain (`2024`, `no`) is single-quoted where
 the layout takes away what made it text (a block's `|-`, a tag, a key's quotes).
@@ -48,7 +49,7 @@ from ruamel.yaml.scalarstring import (
     SingleQuotedScalarString,
 )
 
-from curator.load import MAX_BYTES, START, Document, Position, load_bytes, position_at
+from curator.load import MAX_BYTES, SCAN_LOADER, START, Document, Position, load_bytes, position_at
 from curator.model import DIMENSIONS, INCIDENT_KEYS, Source, not_a_mapping
 from curator.write.atomic import ChangedMeanwhile, write_atomic
 from curator.write.comments import Misplaced, Note, comments, misplaced, notes, overlay
@@ -189,7 +190,7 @@ def render(raw: bytes, edit: Edit | None = None) -> str:
     expected = _notes(placed)
     canonicalise(tree)
     of_input = placed is text  # (else a position in `placed` would mislead)
-    out = _overlay(dump(_uncommented(tree)), expected, of_input)
+    out = directives(text) + _overlay(dump(_uncommented(tree)), expected, of_input)
     _verify(out, intended, comments(text), expected, of_input)
     return out
 
@@ -217,6 +218,32 @@ def _refuse_a_document_not_a_mapping(document: Document | None) -> None:
     if why is not None:
         where = document.position(()) if document is not None else START
         raise Refused(where, f"{why}; fix it by hand")
+
+
+_DIRECTIVE_LINE = re.compile(r"^%", re.MULTILINE)
+
+
+def directives(text: str) -> str:
+    """The directives that open the document (`%YAML 1.2`, `%TAG !e! tag:…`), a line each,
+    and the `---` they need; "" if there are none. ruamel.yaml drops them, but they are the
+    author's, and tell other readers how to read the file (`%YAML 1.1`: `no` is false)."""
+    if _DIRECTIVE_LINE.search(text) is None:  # (a scan costs more than a search)
+        return ""
+    lines = []
+    for token in yaml.scan(text, Loader=SCAN_LOADER):
+        if isinstance(token, yaml.DirectiveToken):
+            lines.append(f"%{token.name} {_directive_value(token)}\n")
+        elif not isinstance(token, yaml.StreamStartToken):
+            break
+    return "".join(lines) + "---\n" if lines else ""
+
+
+def _directive_value(token: yaml.DirectiveToken) -> str:
+    if token.name == "YAML":
+        major, minor = token.value
+        return f"{major}.{minor}"
+    handle, prefix = token.value  # (libyaml refuses any other directive)
+    return f"{handle} {prefix}"
 
 
 def _refuse_a_mark_inside(text: str) -> None:
