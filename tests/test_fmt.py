@@ -32,7 +32,7 @@ from curator.fmt import Formatted, format_file, format_files
 from curator.library import Library
 from curator.load import MAX_BYTES, Position, load_bytes
 from curator.model import DIMENSIONS, INCIDENT_KEYS
-from curator.write import atomic, fastcheck
+from curator.write import atomic, canonical, fastcheck
 from curator.write.canonical import SOURCE_KEYS, Refused, Unparsable, render
 from curator.write.comments import comments
 from curator.write.spaces import strip_line_ends
@@ -693,6 +693,43 @@ def test_a_file_with_hard_links_is_left_whole_not_split_in_two(messy_library, co
     assert run_curator(*command, "--root", str(messy_library), cwd=messy_library).code == (
         1 if "--check" in command else 0
     )
+
+
+@pytest.mark.parametrize("command", [["fmt"], ["fmt", "--check"], ["fix"], ["fix", "--diff"]])
+def test_a_read_only_file_is_left_as_it_is_and_said_so(messy_library, command):
+    # A rewrite renames a new file into place, which a file's mode does not stop: a file
+    # made read-only (chmod a-w) was replaced all the same, and kept its mode after.
+    # (Formatters that write in place, black and ruff among them, fail on such a file.)
+    path = messy_library / "incidents" / "IL-0001.yaml"
+    before = MESSY.replace("status: draft", "status: draft  ")  # for fix too (IL602)
+    path.write_text(before, encoding="utf-8")
+    path.chmod(0o444)
+    run = run_curator(*command, "--root", str(messy_library), cwd=messy_library)
+    assert run.code == 1, run
+    verb = "format" if command[0] == "fmt" else "fix"
+    assert run.err.splitlines()[0] == (
+        f"incidents/IL-0001.yaml:1:1: cannot {verb}: the file is read-only (mode 0444); "
+        "make it writable to have it rewritten, or change it by hand"
+    )
+    assert "reformat" not in run.out and "IL602" not in run.out
+    assert path.read_text(encoding="utf-8") == before
+    assert stat.S_IMODE(path.stat().st_mode) == 0o444
+    path.chmod(0o644)  # writable again: rewritten as usual (`--check`, `--diff`: would be)
+    again = run_curator(*command, "--root", str(messy_library), cwd=messy_library)
+    assert again.code == (1 if command[1:] else 0), again
+    assert (path.read_text(encoding="utf-8") == before) == bool(command[1:])
+
+
+def test_a_file_the_user_may_not_write_is_read_only_to_the_rewrite(tmp_path, monkeypatch):
+    # Another user's file, in a folder the user may write: renamed over, it would be the
+    # user's. (Tests run as root, whom `os.access` lets write anything: it is told so.)
+    path = tmp_path / "IL-0001.yaml"
+    path.write_text(MESSY, encoding="utf-8")
+    path.chmod(0o644)
+    assert canonical.not_replaceable(path) is None
+    monkeypatch.setattr(canonical.os, "access", lambda *args, **kwargs: False)
+    refused = canonical.not_replaceable(path)
+    assert refused is not None and refused.message.startswith("the file is read-only (mode 0644)")
 
 
 EDITED = MESSY.replace("Postmortem", "방금 저장한 제목")

@@ -27,6 +27,7 @@ from __future__ import annotations
 import io
 import os
 import re
+import stat
 import sys
 import warnings
 from collections import Counter
@@ -99,15 +100,16 @@ R = TypeVar("R", bound=Rewrite)
 
 def rewrite(results: list[R], write: bool, refuse: Callable[[R, Refused], R]) -> list[R]:
     """`results` as a run ends: refused (`refuse` makes the outcome) where a file would
-    change but has hard links; then, with `write`, each changed file written, or refused
-    if it changed since it was read (an edit saved meanwhile is the user's, and is kept).
-    The links are checked first so that `--check` and `--diff` say what a real run does."""
-    checked = [_unlinked(result, refuse) for result in results]
+    change but is not to be replaced (`not_replaceable`); then, with `write`, each changed
+    file written, or refused if it changed since it was read (an edit saved meanwhile is
+    the user's, and is kept). The files are checked first so that `--check` and `--diff`
+    say what a real run does."""
+    checked = [_replaceable(result, refuse) for result in results]
     return [_written(result, refuse) for result in checked] if write else checked
 
 
-def _unlinked(result: R, refuse: Callable[[R, Refused], R]) -> R:
-    refused = hard_linked(result.path) if result.changed else None
+def _replaceable(result: R, refuse: Callable[[R, Refused], R]) -> R:
+    refused = not_replaceable(result.path) if result.changed else None
     return result if refused is None else refuse(result, refused)
 
 
@@ -122,21 +124,35 @@ def _written(result: R, refuse: Callable[[R, Refused], R]) -> R:
     return result
 
 
-def hard_linked(path: Path) -> Refused | None:
-    """Why a file with other names (hard links) is not rewritten, or None if it has none.
-    A rewrite puts a new file in its place (`curator.write.atomic`): the other names
-    would keep the old bytes, two files where there was one, and say nothing of it."""
+def not_replaceable(path: Path) -> Refused | None:
+    """Why a file is not rewritten, or None. A rewrite puts a new file in its place
+    (`curator.write.atomic`), which neither its other names (hard links) nor its mode stop:
+    the other names would keep the old bytes, two files where there was one, and a file
+    made read-only would be changed all the same. Neither says anything of it."""
     try:
-        links = os.lstat(path).st_nlink
+        status = os.lstat(path)
     except OSError:  # gone: the write finds so too, and leaves it gone
         return None
-    if links < 2:
-        return None
-    return Refused(
-        START,
-        f"the file has {links} hard links, which a rewrite (a new file in its place) would "
-        "leave with the old bytes; remove the other links, or change it by hand",
-    )
+    if status.st_nlink > 1:
+        return Refused(
+            START,
+            f"the file has {status.st_nlink} hard links, which a rewrite (a new file in its "
+            "place) would leave with the old bytes; remove the other links, or change it by hand",
+        )
+    if _read_only(path, status.st_mode):
+        return Refused(
+            START,
+            f"the file is read-only (mode {stat.S_IMODE(status.st_mode):04o}); make it "
+            "writable to have it rewritten, or change it by hand",
+        )
+    return None
+
+
+def _read_only(path: Path, mode: int) -> bool:
+    """No one may write the file, or not the user running curator. (The first, for root,
+    whom `os.access` lets write anything: a file made read-only was made so on purpose.)"""
+    effective = os.access in os.supports_effective_ids
+    return not mode & 0o222 or not os.access(path, os.W_OK, effective_ids=effective)
 
 
 _NULL = re.compile(r"^(?:~|null|Null|NULL|)$")  # as `curator.load` reads nulls
