@@ -369,6 +369,26 @@ def test_the_directives_of_a_document_are_kept_through_a_fix():
     assert edited == "%TAG !t! tag:yaml.org,2002:\n---\n" + render(MESSY.encode("utf-8"), retitle)
 
 
+def test_yaml_line_breaks_in_a_value_are_written_as_yaml_s_own_escapes():
+    # U+2028, U+2029 and NEL end a line for YAML 1.1 (libyaml, curator's loader) and not
+    # for YAML 1.2: written as themselves, they would read as two values here and one
+    # there (IL603). `\L`, `\P` and `\N` are the escapes YAML names for them, read alike
+    # by both; the text stays double-quoted, where escapes are read, even over lines.
+    raw = 'id: IL-0001\ntitle: "가\\u2028나"\nsymptom: "다\\u2029라\\n마\\x85바"\n'
+    out = render(raw.encode("utf-8"))
+    assert out == 'id: IL-0001\ntitle: "가\\L나"\nsymptom: "다\\P라\\n마\\N바"\n'
+    assert (
+        data_of(out)
+        == data_of(raw)
+        == {
+            "id": "IL-0001",
+            "title": "가\u2028나",
+            "symptom": "다\u2029라\n마\u0085바",
+        }
+    )
+    assert render(out.encode("utf-8")) == out
+
+
 def test_long_korean_lines_are_never_folded_and_never_escaped():
     title = "스토리지 메타데이터 서버가 포화되어 학습 처리량이 떨어졌다 " * 20
     raw = incident(
