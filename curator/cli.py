@@ -746,10 +746,13 @@ def _judge_and_print(
     to_text: Callable[[Any], str],
     fmt: str,
     quiet: bool,
+    every: bool,
 ) -> None:
     """Run a judgement (building the index, with its progress line) and print it; then, on
-    standard error, why each input that could not be judged was not, and exit 2 if any.
+    standard error, why each input that could not be judged was not, and exit 2 if any,
+    or that there was no input at all (an empty library, or folders holding no incident).
     Standard output holds the judgements only, so that JSON stays one parseable list."""
+    nothing_found = "incidents/ holds none" if every else "the folders given hold none"
     with Progress("indexing", enabled=not quiet) as progress:
         results, not_judged = judge(progress)
     if fmt == "json":
@@ -757,6 +760,10 @@ def _judge_and_print(
     else:
         output = to_text(results)
     click.echo(output, nl=False)
+    if not results and not not_judged:
+        # Else a run that found no incident would print nothing (`[]` in JSON): as if it
+        # had not run at all.
+        click.echo(f"curator: no incident to judge: {nothing_found}", err=True)
     if not_judged:
         for message in not_judged:
             click.echo(f"curator: {message}", err=True)
@@ -798,6 +805,7 @@ def similar_command(
         commands.similar_text,
         fmt,
         quiet,
+        every,
     )
 
 
@@ -827,6 +835,7 @@ def suggest_command(
         commands.suggest_text,
         fmt,
         quiet,
+        every,
     )
 
 

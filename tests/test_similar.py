@@ -576,6 +576,19 @@ def test_json_stays_a_list_when_no_input_can_be_judged(tmp_path, command):
     )
 
 
+@pytest.mark.parametrize("fmt", ["text", "json"])
+@pytest.mark.parametrize("command", ["similar", "suggest"])
+def test_a_library_with_no_incident_says_so(tmp_path, command, fmt):
+    # It printed nothing at all in text: a run that found nothing read as one that did not run.
+    root = write_library(tmp_path / "lib", {})
+    every = run_curator(command, "--all", "--root", str(root), "--format", fmt)
+    folder = run_curator(command, str(root / "incidents"), "--root", str(root), "--format", fmt)
+    assert (every.code, folder.code) == (0, 0), (every, folder)
+    assert every.out == folder.out == ("[]\n" if fmt == "json" else "")
+    assert every.err == "curator: no incident to judge: incidents/ holds none\n"
+    assert folder.err == "curator: no incident to judge: the folders given hold none\n"
+
+
 def test_not_duplicate_of_is_checked_by_the_dangling_reference_rule(tmp_path):
     root = write_library(
         tmp_path / "lib",
