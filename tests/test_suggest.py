@@ -110,11 +110,39 @@ def test_missing_terms_come_with_the_phrase_and_field_that_suggest_them(tmp_path
     assert {
         "phrase": "타임아웃으로 학습이 멈췄다.",
         "field": "symptom",
-        "alias": "학습이 멈",
+        "alias": "학습 멈춤",
     } in stall["evidence"]
     components = {s["term"] for s in result["facets"]["components"]["missing"]}
     assert "nic" in components
     assert "nccl" not in components  # carried already
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "로드 밸런서와 프런트엔드",
+            [("load-balancer", "로드 밸런서", "로드 밸런서와 프런트엔드")],
+        ),
+        ("통해 Megatron-LM 에서", [("training-framework", "Megatron-LM", "통해 Megatron-LM 에서")]),
+        (
+            "NIC 링크 플래핑 뒤",
+            [("nic", "NIC", "NIC 링크"), ("link-flapping", "링크 플래핑", "NIC 링크 플래핑 뒤")],
+        ),
+        # Two passages of one term are two pieces of evidence, whichever alias each matched.
+        (
+            "로드 밸런서가 죽고 로드밸런서를",
+            [
+                ("load-balancer", "로드 밸런서", "로드 밸런서가 죽고"),
+                ("load-balancer", "로드밸런서", "죽고 로드밸런서를"),
+            ],
+        ),
+    ],
+)
+def test_two_aliases_of_a_term_matching_one_passage_quote_it_once(matcher, text, expected):
+    # Evidence quoted the same words once per alias: "로드 밸런서와 프런트엔드" (matches
+    # "로드 밸런서"), then the same (matches "로드밸런서").
+    assert [(hit.term, hit.alias, hit.quote) for hit in matcher.find(text)] == expected
 
 
 def test_a_child_implies_its_parent_and_the_most_specific_term_is_suggested(tmp_path):

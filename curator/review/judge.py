@@ -77,9 +77,7 @@ def _judgement(suggestion: Suggestion) -> TermJudgement:
     return TermJudgement(
         term=suggestion.term,
         score=suggestion.score,
-        # Each once: the report keeps no alias (`suggest` says which one matched), so two
-        # aliases found in one phrase ("학습 멈춤", "학습이 멈") would read as one repeated.
-        evidence=list(dict.fromkeys(_evidence(e) for e in suggestion.evidence)),
+        evidence=[_evidence(e) for e in suggestion.evidence],
     )
 
 

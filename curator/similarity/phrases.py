@@ -210,16 +210,23 @@ class Matcher:
             self.joined.child(joined).phrases.append((order, phrase))
 
     def find(self, text: str, field: str = "text") -> Iterator[Hit]:
-        """Every (term, phrase) found in `text` and not negated there, once each."""
+        """Every (term, phrase) found in `text` and not negated there, once each; and
+        where two phrases of one term match words that overlap ("로드 밸런서" and
+        "로드밸런서", "링크 플래핑" and "플래핑"), the first only: one passage is quoted once."""
         spans = token_spans(text)
         found = [token for token, _, _ in spans]
         seen: set[tuple[str, str]] = set()
+        quoted: dict[str, list[tuple[int, int]]] = {}  # by term, the stretches of text matched
         for start in range(len(found)):
             for phrase, end, used in self._matches_at(found, start):
                 if (phrase.term, phrase.text) in seen or _negated(text, spans, start, end, used):
                     continue
+                stretch = (spans[start][1], spans[end - 1][2])
+                if any(_overlap(stretch, other) for other in quoted.get(phrase.term, ())):
+                    continue
                 seen.add((phrase.term, phrase.text))
-                quote = _quote(text, spans[start][1], spans[end - 1][2])
+                quoted.setdefault(phrase.term, []).append(stretch)
+                quote = _quote(text, *stretch)
                 yield Hit(phrase.dimension, phrase.term, phrase.text, field, quote)
 
     def _matches_at(self, found: list[str], start: int) -> Iterator[tuple[Phrase, int, int]]:
@@ -290,6 +297,10 @@ def _negated(text: str, spans: list[tuple[str, int, int]], start: int, end: int,
         or (_KO_PARTICLE.fullmatch(rest) and re.match(_KO_NONE, following))
         or _EN_NEGATION.search(before)
     )
+
+
+def _overlap(one: tuple[int, int], other: tuple[int, int]) -> bool:
+    return one[0] < other[1] and other[0] < one[1]
 
 
 def _quote(text: str, start: int, end: int) -> str:
