@@ -149,3 +149,43 @@ def test_factor_filters_and_repeated_filters_must_all_hold(tmp_path):
         "--component", "nccl", "--factor", "latent-until-restart", "--root", str(root)
     )
     assert [r["id"] for r in narrowed["results"]] == ["IL-0002"]
+
+
+# Words of scripts other than Hangul and Latin: none was read, so a search for one found
+# nothing, and two incidents that differ only in such words had the same text.
+OTHER_SCRIPTS = {
+    "IL-0001": "Отказ дисков в стойке",  # Cyrillic
+    "IL-0002": "Σφάλμα δικτύου στο κέντρο",  # Greek
+    "IL-0003": "東京リージョン で発生した事象",  # kana and CJK ideographs
+    "IL-0004": "存储集群元数据服务器故障",  # CJK ideographs, no space at all
+}
+
+
+@pytest.mark.parametrize(
+    ("query", "found"),
+    [
+        ("дисков", "IL-0001"),
+        ("δικτύου", "IL-0002"),
+        ("リージョン", "IL-0003"),
+        ("元数据", "IL-0004"),
+    ],
+)
+def test_a_word_of_another_script_finds_the_incident_holding_it(tmp_path, query, found):
+    root = write_library(
+        tmp_path / "lib",
+        {
+            f"{name}.yaml": incident(
+                name, ("title: 공유 스토리지의", f"title: {words} 공유 스토리지의")
+            )
+            for name, words in OTHER_SCRIPTS.items()
+        },
+    )
+    report = search_json(query, "--root", str(root))
+    assert [r["id"] for r in report["results"]] == [found], report
+    assert report["total"] == 1
+
+
+def test_the_bundled_library_is_found_by_a_japanese_source_title():
+    # IL-0264 cites AWS's Japanese summary: 東京リージョン (AP-NORTHEAST-1) で発生した…
+    report = search_json("東京リージョン")
+    assert report["results"][0]["id"] == "IL-0264", report

@@ -21,11 +21,12 @@ from curator.library import Library
 from curator.load_canonical import read_canonical
 from curator.similarity import entities as entity_kinds
 from curator.similarity import store
+from curator.similarity import text as text_module
 from curator.similarity.entities import entities
 from curator.similarity.index import build, build_from
 from curator.similarity.records import read_record
 from curator.similarity.similar import DUPLICATE_THRESHOLD, Judge, occurred_range
-from curator.similarity.text import stem, tokens
+from curator.similarity.text import features, stem, tokens
 from incidents import GITLAB_EN, incident
 
 sys.path.insert(0, str(REPO / "tests" / "eval"))
@@ -1006,3 +1007,29 @@ def test_an_index_that_cannot_be_written_leaves_nothing_and_the_command_answers(
     path.parent.rmdir()  # as another run's housekeeping may do: the folder is made again
     assert store.write(built, path) is True
     assert [p.name for p in path.parent.iterdir()] == ["index.npz"]
+
+
+@pytest.mark.parametrize(
+    ("one", "other"),
+    [
+        ("Отказ диска", "Отказ сети"),
+        ("Σφάλμα δίσκου", "Σφάλμα δικτύου"),
+        ("東京リージョン", "大阪リージョン"),
+        ("存储集群故障", "网络集群故障"),
+    ],
+)
+def test_text_in_greek_cyrillic_kana_and_cjk_ideographs_has_features(one, other):
+    # None was read: two titles differing only in such words had the same (empty) text.
+    assert len(features(one)) and len(features(other))
+    assert set(features(one).tolist()) != set(features(other).tolist())
+
+
+def test_hangul_and_latin_text_gives_the_features_it_gave_before():
+    text = "NCCL의 타임아웃이 ÷ Ünïcode flapping 링크"
+    words = ["nccl", "ünïcod", "flap"]
+    bigrams = [(ord(a) << 21) | ord(b) for a, b in ("타임", "임아", "아웃", "웃이", "링크")]
+    trigrams = [
+        (ord(a) << 42) | (ord(b) << 21) | ord(c) for a, b, c in ("타임아", "임아웃", "아웃이")
+    ]
+    expected = bigrams + trigrams + [text_module._word_feature(w) for w in words]
+    assert sorted(features(text).tolist()) == sorted(expected)

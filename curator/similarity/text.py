@@ -3,8 +3,9 @@
 Two views of the same text:
 - *features* for similarity: character 2- and 3-grams inside runs of Hangul (Korean glues
   particles and endings to words — 스토리지에서, NCCL의 — so whole words rarely repeat, but
-  their first syllables do) and lightly stemmed words for Latin script. Each feature is a
-  64-bit integer so that a whole library's vocabulary fits in numpy arrays.
+  their first syllables do), kana and CJK ideographs (Japanese and Chinese put no space
+  between words), and lightly stemmed words of Latin, Greek and Cyrillic letters. Each
+  feature is a 64-bit integer so that a whole library's vocabulary fits in numpy arrays.
 - *tokens* for phrase matching (taxonomy aliases in text): words split at every change of
   script, with stand-alone Korean particles dropped.
 """
@@ -21,8 +22,28 @@ import numpy as np
 from curator.textnorm import normalized
 
 HANGUL_FIRST, HANGUL_LAST = 0xAC00, 0xD7A3
+# Scripts written without spaces between words, or with particles glued to them, read as
+# character n-grams: Hangul syllables, kana and CJK ideographs (東京リージョン で発生した).
+NGRAM_SCRIPTS = (
+    (HANGUL_FIRST, HANGUL_LAST),
+    (0x3040, 0x30FF),  # hiragana and katakana (NFKC makes half-width katakana full)
+    (0x3400, 0x4DBF),  # CJK ideographs, extension A
+    (0x4E00, 0x9FFF),  # CJK ideographs
+    (0xF900, 0xFAFF),  # CJK compatibility ideographs (NFKC maps most to the above)
+    (0x20000, 0x3FFFF),  # CJK ideographs, extensions B and after
+)
+# Whether a code point is of an n-gram script, looked up in one step (a comparison per
+# range took as long as the rest of `features`); any code point above the table is not.
+_IN_NGRAM_SCRIPT = np.zeros(NGRAM_SCRIPTS[-1][1] + 2, dtype=bool)
+for _first, _last in NGRAM_SCRIPTS:
+    _IN_NGRAM_SCRIPT[_first : _last + 1] = True
+_BEYOND = np.uint64(len(_IN_NGRAM_SCRIPT) - 1)
+# Scripts written in words: Latin (with Vietnamese's letters), Greek and Cyrillic. Ranges
+# rather than "any letter", which took twice as long to find, for the few scripts that
+# reports of this library are written or titled in; the others are not read (docs/judgement.md).
+_WORD_LETTERS = "a-z\u00e0-\u024f\u1e00-\u1eff\u0370-\u03ff\u1f00-\u1fff\u0400-\u052f"
 _TOKEN = re.compile(r"[가-힣]+|[a-z\u00e0-\u024f]+[0-9]*[a-z\u00e0-\u024f0-9]*|[0-9]+")
-_LATIN_WORD = re.compile(r"[a-z\u00e0-\u024f][a-z\u00e0-\u024f0-9]+")
+_WORD = re.compile(f"[{_WORD_LETTERS}][{_WORD_LETTERS}0-9]+")
 # Set on word features so that they never meet a Hangul n-gram (those stay below 2**63).
 _WORD_BIT = np.uint64(1 << 63)
 
@@ -157,12 +178,10 @@ def features(text: str) -> np.ndarray:
     """Every feature occurrence of `text` as uint64 (repeats kept: they are the counts)."""
     folded = normalise(text)
     points = np.frombuffer(folded.encode("utf-32-le"), dtype=np.uint32).astype(np.uint64)
-    hangul = (points >= HANGUL_FIRST) & (points <= HANGUL_LAST)
-    pair = hangul[:-1] & hangul[1:]
+    grams = _IN_NGRAM_SCRIPT[np.minimum(points, _BEYOND)]
+    pair = grams[:-1] & grams[1:]
     bigrams = (points[:-1] << np.uint64(21)) | points[1:]
-    triple = pair[:-1] & hangul[2:]
+    triple = pair[:-1] & grams[2:]
     trigrams = (points[:-2] << np.uint64(42)) | (points[1:-1] << np.uint64(21)) | points[2:]
-    words = [
-        _word_feature(stem(w)) for w in _LATIN_WORD.findall(folded) if w not in ENGLISH_STOPWORDS
-    ]
+    words = [_word_feature(stem(w)) for w in _WORD.findall(folded) if w not in ENGLISH_STOPWORDS]
     return np.concatenate([bigrams[pair], trigrams[triple], np.array(words, dtype=np.uint64)])
