@@ -189,3 +189,25 @@ def test_the_bundled_library_is_found_by_a_japanese_source_title():
     # IL-0264 cites AWS's Japanese summary: 東京リージョン (AP-NORTHEAST-1) で発生した…
     report = search_json("東京リージョン")
     assert report["results"][0]["id"] == "IL-0264", report
+
+
+@pytest.mark.parametrize("query", ["?!...", "망", "مرحبا بالعالم", "1월 31일"])
+@pytest.mark.parametrize("fmt", ["text", "json"])
+@pytest.mark.parametrize("symptom", [(), ("--symptom", "training-stall")])
+def test_a_query_with_nothing_to_search_for_is_a_usage_error(library, query, fmt, symptom):
+    # It listed "0 matching incidents" as if the library held nothing of the kind; with a
+    # filter, none of the incidents the filter alone lists.
+    run = run_curator("search", query, *symptom, "--root", str(library), "--format", fmt)
+    assert (run.code, run.out) == (2, ""), run
+    assert run.err == (
+        f"curator: nothing in the query {query!r} can be searched for: it needs a word (two "
+        "letters or more of Latin, Greek or Cyrillic script, two characters or more of Hangul, "
+        "kana or CJK ideographs), a number of 2 to 30 digits, or a name\n"
+    )
+
+
+@pytest.mark.parametrize("query", ["404", "H100", "NCCL", "스토리지가", '"NCCL 타임아웃"'])
+def test_a_number_a_name_or_a_quoted_phrase_is_searched_for(library, query):
+    report = search_json(query, "--root", str(library))
+    assert report["query"] == query
+    assert set(report) == {"query", "recognised", "filters", "total", "results"}

@@ -235,10 +235,13 @@ def test_an_incident_with_a_long_run_of_digits_is_judged_and_so_is_the_library(t
     [first, second] = similar_json("--all", "--root", str(root))
     assert [m["id"] for m in first["matches"]] == ["IL-0002"]
     assert [m["id"] for m in second["matches"]] == ["IL-0001"]
-    for args in (("suggest", "--all"), ("search", LONG_NUMBER)):
+    for args in (("suggest", "--all"), ("search", f"처리량 {LONG_NUMBER}")):
         run = run_curator(*args, "--root", str(root), "--quiet", "--format", "json")
         assert (run.code, run.err) == (0, ""), run
         assert json.loads(run.out)
+    # Alone, such a number is nothing to search for (no quantity: docs/judgement.md).
+    alone = run_curator("search", LONG_NUMBER, "--root", str(root), "--quiet")
+    assert alone.code == 2 and alone.err.startswith("curator: nothing in the query"), alone
 
 
 def test_clock_times_are_not_shared_entities_of_unrelated_incidents():

@@ -19,8 +19,9 @@ from curator.model import DIMENSIONS
 from curator.oneline import shown
 from curator.regular import read_regular
 from curator.similarity.index import Progress
+from curator.similarity.phrases import Matcher
 from curator.similarity.records import Record, read_record
-from curator.similarity.search import SearchReport, search
+from curator.similarity.search import SearchReport, search, searchable
 from curator.similarity.similar import Judge, Match
 from curator.similarity.store import load_index
 from curator.similarity.suggest import DimensionSuggestions, Suggester
@@ -197,7 +198,16 @@ def run_search(
                 hint = taxonomy.did_you_mean(dimension, term)
                 suggestion = f"; did you mean {', '.join(hint)}?" if hint else ""
                 raise BadInput(f"{term!r} is not a term of {dimension}{suggestion}")
-    return search(load_index(library, progress=progress), taxonomy, query, filters, top)
+    matcher = Matcher(taxonomy)
+    if query.strip() and not searchable(matcher, taxonomy, query):
+        # Else "0 matching incidents", as if the library held no such thing (and with a
+        # filter, fewer than the filter alone lists).
+        raise BadInput(
+            f"nothing in the query {shown(query)!r} can be searched for: it needs a word (two "
+            "letters or more of Latin, Greek or Cyrillic script, two characters or more of "
+            "Hangul, kana or CJK ideographs), a number of 2 to 30 digits, or a name"
+        )
+    return search(load_index(library, progress=progress), taxonomy, query, filters, top, matcher)
 
 
 def search_text(report: SearchReport) -> str:

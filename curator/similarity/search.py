@@ -18,6 +18,7 @@ from curator.similarity.entities import entities
 from curator.similarity.index import Index
 from curator.similarity.phrases import Matcher
 from curator.similarity.sorting import id_order
+from curator.similarity.text import features
 from curator.taxonomy import Taxonomy
 
 TEXT_FULL = 0.3  # a query's cosine to a document at which text evidence is full
@@ -92,6 +93,13 @@ def recognise(matcher: Matcher, taxonomy: Taxonomy, query: str) -> list[Recognis
         (r.dimension, a) for r in found.values() for a in taxonomy.ancestors(r.dimension, r.term)
     }
     return [r for key, r in found.items() if key not in implied]
+
+
+def searchable(matcher: Matcher, taxonomy: Taxonomy, query: str) -> bool:
+    """Whether anything in `query` can be searched for: a feature of its text, an entity or
+    a taxonomy value. Punctuation, a lone syllable or letter, or a script the index does not
+    read (Arabic, Thai, …) has none: every incident would score 0 and none be listed."""
+    return bool(len(features(query)) or entities(query) or recognise(matcher, taxonomy, query))
 
 
 def search(
