@@ -30,7 +30,7 @@ from curator.cache import SHARDS
 from curator.file_digests import FileDigests
 from curator.findings import Finding
 from curator.library import Library
-from curator.lint import display_path, display_paths, expand
+from curator.lint import display_path, display_paths, named_files
 from curator.regular import read_regular
 from curator.rules import not_an_incident_file
 from curator.workers import Workers, worker_count
@@ -84,14 +84,26 @@ def incident_files(
     incident file of the library; and, as lint reports them, the entries that are not
     incident files, so that a file named in vain is never passed over in silence."""
     selection = Selection([], [])
-    entries = [(path, _regular(path)) for path in expand(paths)] if paths else _listed(library)
+    entries: Sequence[tuple[Path, bool | None]]
+    entries = _named(library, paths) if paths else _listed(library)
     for path, regular in entries:
-        if regular and path.name.endswith(".yaml"):
+        if regular is None:
+            selection.others.append(not_an_incident_file.in_a_subfolder(display_path(path, cwd)))
+        elif regular and path.name.endswith(".yaml"):
             selection.files.append(path)
         else:
             display = display_path(path, cwd)
             selection.others.extend(not_an_incident_file.check_entry(path, display))
     return selection
+
+
+def _named(library: Library, paths: Sequence[Path]) -> list[tuple[Path, bool | None]]:
+    """Each file named, and whether it is a regular file; None for one in a subfolder of
+    incidents/, which the library does not read (lint reports it, IL107)."""
+    return [
+        (path, None if library.in_a_subfolder(where) else _regular(path))
+        for where, path in named_files(paths).items()
+    ]
 
 
 def _regular(path: Path) -> bool:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import re
+import stat
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
@@ -27,6 +29,61 @@ def meant_as_incident(name: str) -> bool:
     """Whether an entry of a folder of incidents named `name` is checked (and reported if
     it is not an incident file); hidden entries (an editor's `.IL-0001.yaml.swp`) are not."""
     return bool(_CANDIDATE.match(name)) and not name.startswith(".")
+
+
+def incident_entries(folder: str | Path, *, subfolders: bool = True) -> list[str]:
+    """The names of the entries of a folder of incidents that are checked, sorted: those
+    meant as incidents, and with `subfolders` the folders that hold one (`holds_incidents`):
+    for incidents/ and the folders in it, not for a folder of drafts, say, or schema/."""
+    return sorted(
+        name
+        for name in os.listdir(folder)
+        if meant_as_incident(name) or (subfolders and holds_incidents(os.path.join(folder, name)))
+    )
+
+
+def within_incidents(folder: Path) -> bool:
+    """Whether `folder` is a library's incidents/ or inside one, as spelled or as resolved
+    (reached through a link)."""
+    spellings = {Path(os.path.abspath(folder)), Path(os.path.realpath(folder))}
+    return any(
+        part.name == INCIDENTS and is_library(part.parent)
+        for where in spellings
+        for part in (where, *where.parents)
+    )
+
+
+def holds_incidents(path: str) -> bool:
+    """Whether `path` is a folder holding, at any depth, an entry meant as an incident: the
+    library reads only the files directly in incidents/, so one filed in a subfolder
+    (`incidents/2024/IL-0100.yaml`) would be passed over in silence. A hidden folder (a
+    `.git`) is not looked into, as a hidden file is not checked; a link is not followed."""
+    if os.path.basename(path).startswith("."):
+        return False
+    try:
+        folder = stat.S_ISDIR(os.lstat(path).st_mode)
+    except OSError:
+        return False
+    return folder and next(incidents_within(path), None) is not None
+
+
+def incidents_within(folder: str) -> Iterator[str]:
+    """The paths, relative to `folder`, of the entries meant as incidents at any depth
+    inside it, in no particular order: hidden folders are not looked into, links and
+    folders meant as incidents (`IL-0001.yaml/`) not entered."""
+    pending = [""]
+    while pending:  # (a loop, not recursion: a folder may be nested deeper than Python's stack)
+        inside = pending.pop()
+        try:
+            with os.scandir(os.path.join(folder, inside)) as listing:
+                entries = [(entry.name, entry.is_dir(follow_symlinks=False)) for entry in listing]
+        except OSError:  # not listable (no permission), or gone meanwhile
+            continue
+        for name, is_folder in entries:
+            if meant_as_incident(name):
+                yield os.path.join(inside, name)
+            elif is_folder and not name.startswith("."):
+                pending.append(os.path.join(inside, name))
 
 
 def is_library(path: Path) -> bool:
@@ -76,12 +133,22 @@ class Library:
         than the rest of a warm `curator lint` of 100,000 files)."""
         if self.names is not None:
             return list(self.names)
-        return sorted(name for name in os.listdir(self.incidents_dir) if meant_as_incident(name))
+        return incident_entries(self.incidents_dir)
 
     def listed(self) -> Library:
         """This library with its incident files listed now, once, for a command that asks
         for them several times (0.08 s a time at 100,000 files) and should see one list."""
         return replace(self, names=tuple(self.incident_names()))
+
+    def in_a_subfolder(self, path: str) -> bool:
+        """Whether the file at `path` (absolute, its folder resolved, as lint names files)
+        is in a subfolder of incidents/, which the library does not read."""
+        folder = os.path.dirname(path) + os.sep
+        return folder.startswith(self._incidents_target) and folder != self._incidents_target
+
+    @cached_property
+    def _incidents_target(self) -> str:
+        return os.path.realpath(self.incidents_dir) + os.sep
 
     def incident_path(self, incident_id: str) -> Path:
         return self.incidents_dir / f"{incident_id}.yaml"

@@ -31,7 +31,13 @@ from typing import Any
 from pydantic import ValidationError
 
 from curator.findings import Finding, Severity
-from curator.library import INCIDENTS, Library, is_library, meant_as_incident
+from curator.library import (
+    INCIDENTS,
+    Library,
+    incident_entries,
+    is_library,
+    within_incidents,
+)
 from curator.library_index import LibraryIndex
 from curator.lint_cache import (
     KEY,
@@ -211,8 +217,9 @@ def _internal(display: str, exc: BaseException) -> Finding:
 def expand(paths: Iterable[Path]) -> list[Path]:
     """Files named on the command line; folders stand for the incident files inside, and a
     library's root (`curator lint .`) for those of its incidents/ folder. A folder's entries
-    are those the library lists in incidents/ (`meant_as_incident`), so that `curator lint
-    incidents` checks, and reports, what `curator lint` does."""
+    are those the library lists in incidents/ (`incident_entries`), so that `curator lint
+    incidents` checks, and reports, what `curator lint` does; a folder holding incidents
+    is one of them only in incidents/ (`within_incidents`)."""
     return list(named_files(paths).values())
 
 
@@ -226,7 +233,9 @@ def named_files(paths: Iterable[Path]) -> dict[str, Path]:
         if is_library(path):
             path = path / INCIDENTS
         if path.is_dir() and not path.name.startswith("IL-"):
-            entries = sorted(p for p in path.iterdir() if meant_as_incident(p.name))
+            entries = [
+                path / name for name in incident_entries(path, subfolders=within_incidents(path))
+            ]
         else:
             entries = [path]
         for entry in entries:
@@ -338,7 +347,9 @@ class _Run:
     def findings(self, paths: Sequence[Path], store: ResultCache | None) -> list[Finding]:
         library, cwd = self.library, self.cwd
         taxonomy = library.taxonomy
-        selected = self.spelled_as_listed(list(named_files(paths)))
+        named = self.spelled_as_listed(list(named_files(paths)))
+        nested = [path for path in named if library.in_a_subfolder(path)]
+        selected = [path for path in named if not library.in_a_subfolder(path)]
         folder = str(library.incidents_dir)
         names = library.incident_names()
         entries = list(dict.fromkeys([*(f"{folder}{os.sep}{n}" for n in names), *selected]))
@@ -358,10 +369,13 @@ class _Run:
             self.held += [entries, displays, checked]
         findings = [finding for result in checked for finding in result.findings]
         findings += self.library_findings(entries, checked, store)
+        # Not read as incidents: the library does not read them (the whole library's lint
+        # reports the folder that holds them).
+        findings += map(not_an_incident_file.in_a_subfolder, display_paths(nested, cwd))
         if store:
             store.save(self.workers)
         if paths:  # (a folder given may hold no incident file: then nothing is reported)
-            wanted = set(display_paths(selected, cwd))
+            wanted = set(display_paths(named, cwd))
             findings = [f for f in findings if f.path in wanted]
         return findings
 

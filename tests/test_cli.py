@@ -6,6 +6,7 @@ import io
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from conftest import REPO, run_curator, write_library
@@ -582,6 +583,77 @@ def test_a_folder_named_like_an_incident_is_reported_not_entered(library):
     assert [(f["path"], f["code"]) for f in json.loads(run.out)] == [
         ("incidents/IL-0009.yaml", "IL107")
     ]
+
+
+def filed_in_subfolders(library: Path) -> None:
+    """Incidents filed where the library does not read them, beside folders that hold
+    nothing meant as an incident (left alone, as hidden files are)."""
+    incidents = library / "incidents"
+    (incidents / "2024" / "05").mkdir(parents=True)
+    (incidents / "2024" / "IL-0009.yaml").write_text(incident("IL-0009"), encoding="utf-8")
+    (incidents / "2024" / "bad.yaml").write_text("id: [\n", encoding="utf-8")
+    (incidents / "2024" / "05" / "IL-0010.yaml").write_text(incident("IL-0001"), "utf-8")
+    (incidents / "images").mkdir()
+    (incidents / "images" / "diagram.png").write_bytes(b"\x89PNG")
+    (incidents / ".archive").mkdir()
+    (incidents / ".archive" / "IL-0011.yaml").write_text("id: [\n", encoding="utf-8")
+
+
+SUBFOLDER = (
+    "a folder holding what may be incidents (05/IL-0010.yaml, IL-0009.yaml, bad.yaml): "
+    "the library reads only the files directly in incidents/"
+)
+
+
+def test_a_folder_holding_incidents_is_reported_by_a_lint_of_the_library(library):
+    # It was passed over in silence: "0 errors", and incidents not in the library.
+    for clean in ("IL-0002", "IL-0003"):
+        (library / "incidents" / f"{clean}.yaml").write_text(incident(clean), "utf-8")
+    filed_in_subfolders(library)
+    whole = run_curator("lint", "--format", "json", cwd=library)
+    assert whole.code == 1
+    assert [(f["path"], f["code"], f["message"]) for f in json.loads(whole.out)] == [
+        ("incidents/2024", "IL107", SUBFOLDER)
+    ]
+    for given in ("incidents", "."):
+        named = run_curator("lint", "--format", "json", given, cwd=library)
+        assert (named.code, json.loads(named.out)) == (1, json.loads(whole.out))
+
+
+def test_a_file_named_in_a_subfolder_of_incidents_is_reported_not_checked(library):
+    # As pre-commit names it: it was checked as an incident, its id one the library
+    # already holds (IL204), where a lint of the library would not read it at all.
+    filed_in_subfolders(library)
+    message = (
+        "in a subfolder of incidents/: the library reads only the files directly in incidents/"
+    )
+    for named in ("incidents/2024/05/IL-0010.yaml", "incidents/2024/bad.yaml"):
+        run = run_curator("lint", "--format", "json", named, cwd=library)
+        assert run.code == 1
+        assert [(f["path"], f["code"], f["message"]) for f in json.loads(run.out)] == [
+            (named, "IL107", message)
+        ]
+    run = run_curator("lint", "--format", "json", "incidents/2024", cwd=library)
+    assert {(f["path"], f["code"]) for f in json.loads(run.out)} == {
+        ("incidents/2024/05", "IL107"),
+        ("incidents/2024/IL-0009.yaml", "IL107"),
+        ("incidents/2024/bad.yaml", "IL107"),
+    }
+
+
+@pytest.mark.parametrize("command", ["fmt", "fix"])
+@pytest.mark.parametrize("named", [(), ("incidents/2024/IL-0009.yaml",)])
+def test_fmt_and_fix_leave_incidents_in_a_subfolder_alone_and_say_why(library, command, named):
+    filed_in_subfolders(library)
+    unformatted = incident("IL-0009").replace("id: ", "id:  ")
+    (library / "incidents" / "2024" / "IL-0009.yaml").write_text(unformatted, "utf-8")
+    run = run_curator(command, *named, cwd=library)
+    assert run.code == 1, run
+    where = named[0] if named else "incidents/2024"
+    verb = "format" if command == "fmt" else "fix"
+    assert f"{where}:1:1: cannot {verb}: " in run.err and "(IL107)" in run.err, run.err
+    saved = (library / "incidents" / "2024" / "IL-0009.yaml").read_text(encoding="utf-8")
+    assert saved == unformatted
 
 
 def test_one_mistake_is_one_finding_a_withdrawal_as_its_own_duplicate(tmp_path):

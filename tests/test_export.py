@@ -475,9 +475,11 @@ def test_the_feed_stays_well_formed_when_a_removed_title_holds_a_control_charact
 def test_a_copy_in_a_subfolder_of_incidents_hides_no_change(repo, tmp_path):
     # Lint and the export read the files directly in incidents/ only; the release compared
     # with was read with its subfolders, by file name: the unchanged copy `archive/
-    # IL-0002.yaml` stood for IL-0002, whose change was then not listed at all.
-    (repo.root / "incidents" / "archive").mkdir()
-    repo.write("archive/IL-0002.yaml", incident("IL-0002", GPU))
+    # IL-0002.yaml` stood for IL-0002, whose change was then not listed at all. (In a
+    # hidden folder, which lint leaves alone as it does hidden files; it refuses a folder
+    # holding incidents otherwise, IL107. Under archive/: listed after IL-0002.yaml.)
+    (repo.root / "incidents" / "archive" / ".old").mkdir(parents=True)
+    repo.write("archive/.old/IL-0002.yaml", incident("IL-0002", GPU))
     repo.commit("2024-03-01T00:00:00", "an archived copy")
     repo.git("tag", "v1.1.0")
     repo.write("IL-0002.yaml", incident("IL-0002"))
@@ -1341,6 +1343,18 @@ def test_refuses_lint_errors_with_the_findings_and_keeps_the_old_export(repo, tm
     assert "incidents/IL-0002.yaml:" in run.out and "[error]" in run.out and "'ncl'" in run.out
     assert "export refused: 1 error(s) under lint --release" in run.err
     assert files_of(out) == previous
+
+
+def test_refuses_a_library_with_incidents_in_a_subfolder(repo, tmp_path):
+    # Exported without them, with no word: they are not in the library it reads.
+    (repo.root / "incidents" / "2024").mkdir()
+    repo.write("2024/IL-0005.yaml", incident("IL-0005"))
+    repo.commit("2024-06-01T00:00:00")
+    run = run_export(repo, tmp_path / "out")
+    assert run.code == 1
+    assert "incidents/2024:1:1: IL107 [error] a folder holding what may be incidents" in run.out
+    assert "export refused: 1 error(s) under lint --release" in run.err
+    assert not (tmp_path / "out").exists()
 
 
 def with_trailing_space(text: str) -> str:

@@ -1,9 +1,17 @@
-"""Everything in `incidents/` is a file named `IL-NNNN.yaml`.
+"""Everything in `incidents/` is a file named `IL-NNNN.yaml`, directly in it.
 
 A folder named like an incident, or a file with another extension (`.yml`), is reported
-instead of being skipped, so that no incident silently goes unchecked. A symbolic link is
-reported and never followed: in a pull request it could point anywhere on the machine that
-checks it (a CI runner), and an incident is data the repository itself holds.
+instead of being skipped, so that no incident silently goes unchecked. So is a folder that
+holds, at any depth, what may be an incident (an `IL-` name, a `.yaml` or `.yml` file, as
+in `incidents/2024/IL-0100.yaml`): the library reads only the files directly in
+incidents/, so such a file, named on the command line (as pre-commit does), is reported
+too, not checked as an incident. A folder holding nothing of the kind (`images/`) holds no
+incident to miss, and a hidden one (`.archive/`) is left alone as hidden files are:
+neither is reported.
+
+A symbolic link is reported and never followed: in a pull request it could point anywhere
+on the machine that checks it (a CI runner), and an incident is data the repository itself
+holds.
 """
 
 import os
@@ -11,6 +19,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from curator.findings import Finding, Severity
+from curator.library import incidents_within
 from curator.load import START
 from curator.rules.base import Rule
 
@@ -19,8 +28,9 @@ RULE = Rule(
     name="not-an-incident-file",
     severity=Severity.ERROR,
     summary="An entry of incidents/ that is not an incident file (a folder, a symbolic link, "
-    "or not .yaml).",
-    failing="incidents/IL-0001.yml\nincidents/IL-0002.yaml/   (a folder)\n",
+    "or not .yaml), or a file in a subfolder of incidents/, which the library never reads.",
+    failing="incidents/IL-0001.yml\nincidents/IL-0002.yaml/   (a folder)\n"
+    "incidents/2024/IL-0003.yaml\n",
     passing="incidents/IL-0001.yaml\n",
 )
 
@@ -31,8 +41,30 @@ def check_entry(path: Path, display: str) -> Iterator[Finding]:
     elif path.is_symlink():
         yield RULE.at(display, START, "a symbolic link: incidents are regular files, not followed")
     elif path.is_dir():
-        yield RULE.at(display, START, "a folder, not a file: incidents are single YAML files")
+        yield RULE.at(display, START, _folder_message(path))
     elif path.suffix != ".yaml":
         yield RULE.at(display, START, f"extension {path.suffix!r}: incident files end in .yaml")
     elif not path.is_file():
         yield RULE.at(display, START, "not a regular file")
+
+
+def in_a_subfolder(display: str) -> Finding:
+    """The finding for a file named (as pre-commit names it) in a subfolder of incidents/."""
+    message = (
+        "in a subfolder of incidents/: the library reads only the files directly in incidents/"
+    )
+    return RULE.at(display, START, message)
+
+
+def _folder_message(path: Path) -> str:
+    held = sorted(incidents_within(str(path)))
+    if not held:
+        return "a folder, not a file: incidents are single YAML files"
+    shown = ", ".join(held[:_SHOWN]) + (f" and {len(held) - _SHOWN} more" if held[_SHOWN:] else "")
+    return (
+        f"a folder holding what may be incidents ({shown}): the library reads only the "
+        "files directly in incidents/"
+    )
+
+
+_SHOWN = 3  # entries a folder's finding names (a folder may hold thousands)
