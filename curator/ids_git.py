@@ -44,15 +44,19 @@ def git(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
     # Under `held_off`, out of the terminal's reach (curator.signals). Not always: in a
     # group of its own, a git that asks for a password at the terminal is stopped there.
     group = 0 if holding() else None
-    with subprocess.Popen(
-        command,
-        cwd=root,
-        stdout=pipe,
-        stderr=pipe,
-        text=True,
-        encoding="utf-8",
-        process_group=group,
-    ) as process:
+    try:
+        started = subprocess.Popen(
+            command,
+            cwd=root,
+            stdout=pipe,
+            stderr=pipe,
+            text=True,
+            encoding="utf-8",
+            process_group=group,
+        )
+    except FileNotFoundError as exc:  # (it said "curator: git: No such file or directory")
+        raise GitError("git is not installed or not on PATH") from exc
+    with started as process:
         try:
             out, err = process.communicate()
         except BaseException:  # Ctrl-C, SIGTERM (curator.signals)

@@ -713,6 +713,17 @@ def test_a_remote_or_branch_is_never_read_as_an_option_to_git(tmp_path, remote, 
     assert sorted(p.name for p in bot.iterdir()) == [".git", "incidents", "schema"]
 
 
+@pytest.mark.parametrize("push", [(), ("--push", "origin")], ids=["by-hand", "push"])
+def test_without_git_on_path_assign_ids_says_so_and_numbers_nothing(remote, push):
+    # It said "curator: git: No such file or directory", the failure to start git told
+    # as if a file named git were missing from the library.
+    human = remote / "human"
+    before = ids_in(human)
+    run = run_curator("assign-ids", *push, cwd=human, env={"PATH": str(remote / "seed")})
+    assert (run.code, run.out, run.err) == (2, "", "curator: git is not installed or not on PATH\n")
+    assert ids_in(human) == before
+
+
 # The workflow --------------------------------------------------------------------------------
 
 
