@@ -648,6 +648,13 @@ def test_outside_a_git_checkout_is_exit_2(tmp_path):
     assert run.code == 2 and "is not inside a git checkout" in run.err
 
 
+def test_without_git_on_path_the_review_says_so(repo):
+    # It said "… is not inside a git checkout (git is not installed …)" of a good checkout.
+    run = run_curator("review", "--base", "main", cwd=repo, env={"PATH": str(repo / "schema")})
+    assert (run.code, run.out) == (2, "")
+    assert run.err == "curator: git is not installed or not on PATH (curator review needs it)\n"
+
+
 def test_hostile_text_in_an_incident_file_comes_out_inert(repo):
     title = '"</details><img src=x> @octo-org/team [x](https://evil.example) ![i](y) | a | #1"'
     write(repo, "IL-0004.yaml", incident("IL-0004", (

@@ -25,10 +25,15 @@ _STATUS["D"] = "removed"
 _ENV = {"LC_ALL": "C", "GIT_TERMINAL_PROMPT": "0", "GIT_OPTIONAL_LOCKS": "0"}
 # Paths are paths: a library folder named `:x` or `lib*` is not pathspec magic or a glob.
 _ENV["GIT_LITERAL_PATHSPECS"] = "1"
+_MISSING = "git is not installed or not on PATH (curator review needs it)"
 
 
 class GitError(ReviewError):
     """git is missing, the folder is not a checkout, or a revision does not exist."""
+
+
+class GitMissing(GitError):
+    """git itself cannot be run: no answer about the checkout."""
 
 
 @dataclass(frozen=True)
@@ -47,7 +52,7 @@ def run_git(cwd: Path, *args: str) -> bytes:
             check=False,
         )
     except FileNotFoundError as exc:
-        raise GitError("git is not installed (curator review needs it)") from exc
+        raise GitMissing(_MISSING) from exc
     if proc.returncode != 0:
         message = proc.stderr.decode("utf-8", "replace").strip().splitlines()
         raise GitError(message[-1] if message else f"git {args[0]} failed")
@@ -57,6 +62,8 @@ def run_git(cwd: Path, *args: str) -> bytes:
 def toplevel(folder: Path) -> Path:
     try:
         out = run_git(folder, "rev-parse", "--show-toplevel")
+    except GitMissing:  # (it said the folder "is not inside a git checkout")
+        raise
     except GitError as exc:
         raise GitError(f"{folder} is not inside a git checkout ({exc})") from exc
     return Path(out.decode("utf-8").strip()).resolve()
@@ -183,7 +190,7 @@ def materialise(repo: Path, commit: str, target: Path, *paths: str) -> None:
             env={**os.environ, **_ENV},
         )
     except FileNotFoundError as exc:
-        raise GitError("git is not installed (curator review needs it)") from exc
+        raise GitMissing(_MISSING) from exc
     assert proc.stdout is not None and proc.stderr is not None
     with proc:
         try:
