@@ -12,7 +12,8 @@ BaseException`, temporary files and folders, worker pools shut down) does so for
 and the command ends with `curator: terminated` and exit status 2. Worker processes leave
 all three signals to the main process (`curator.workers.prepare_worker`).
 
-`held_off` keeps all three, Ctrl-C included, from stopping a cleanup that must finish.
+`held_off` keeps all three, Ctrl-C included, from stopping a cleanup that must finish;
+`deferred` makes them wait for the end of a step that must not be cut in two.
 """
 
 from __future__ import annotations
@@ -77,6 +78,36 @@ def held_off() -> Iterator[None]:
         _held -= 1
         for number, handler in before.items():
             signal.signal(number, handler)
+
+
+@contextmanager
+def deferred() -> Iterator[None]:
+    """Ctrl-C, SIGTERM and SIGHUP that arrive while the block runs act once it is over.
+
+    For a step too short to keep anyone waiting that a stop must not cut in two:
+    `write_atomic` making its temporary file and keeping its name (stopped in between, it
+    left the file behind, its name lost). Unlike `held_off`, nothing is dropped: the first
+    signal caught is raised again as the block ends, to the handler it had before. (A
+    signal ignored is left ignored; only the main thread may set a handler.)"""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+
+    def catch(number: int, frame: FrameType | None) -> None:
+        caught.append(number)
+
+    numbers = (signal.SIGINT, *TERMINATION_SIGNALS)
+    before = {n: h for n in numbers if (h := signal.getsignal(n)) not in (None, signal.SIG_IGN)}
+    try:
+        for number in before:
+            signal.signal(number, catch)
+        yield
+    finally:
+        for number, handler in before.items():
+            signal.signal(number, handler)
+        if caught:
+            signal.raise_signal(caught[0])
 
 
 def holding() -> bool:

@@ -14,6 +14,7 @@ import os
 import pickle
 import re
 import shutil
+import signal
 import stat
 import subprocess
 import sys
@@ -689,6 +690,24 @@ def test_an_interrupted_write_leaves_the_old_file_and_no_temporary(messy_library
 
     monkeypatch.setattr(atomic.os, "replace", crash)
     with pytest.raises(KeyboardInterrupt):
+        format_files([path], write=True)
+    assert path.read_text(encoding="utf-8") == MESSY
+    assert sorted(p.name for p in path.parent.iterdir()) == ["IL-0001.yaml", "IL-0002.yaml"]
+
+
+def test_ctrl_c_as_the_temporary_file_is_made_leaves_no_temporary(messy_library, monkeypatch):
+    # A stop between mkstemp making the file and write_atomic keeping its name left it
+    # behind (`.IL-0001.yaml.k2x8.tmp`): the cleanup had no name to delete.
+    path = messy_library / "incidents" / "IL-0001.yaml"
+    making = atomic.tempfile.mkstemp
+
+    def ctrl_c_once_made(**where: Any) -> tuple[int, str]:
+        made = making(**where)
+        signal.raise_signal(signal.SIGINT)  # (as the terminal sends it)
+        return made
+
+    monkeypatch.setattr(atomic.tempfile, "mkstemp", ctrl_c_once_made)
+    with pytest.raises(KeyboardInterrupt):  # (deferred, not dropped)
         format_files([path], write=True)
     assert path.read_text(encoding="utf-8") == MESSY
     assert sorted(p.name for p in path.parent.iterdir()) == ["IL-0001.yaml", "IL-0002.yaml"]

@@ -8,6 +8,7 @@ import tempfile
 from pathlib import Path
 
 from curator.regular import read_regular
+from curator.signals import deferred
 
 
 class ChangedMeanwhile(Exception):
@@ -41,10 +42,14 @@ def write_atomic(
 
 def _write(path: Path, data: bytes, exclusive: bool, replacing: bytes | None) -> None:
     mode = _mode_for(path, exclusive)
-    # A leading dot keeps the temporary file out of every listing of incidents/.
-    fd, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    temporary = Path(name)
+    temporary: Path | None = None
     try:
+        # Deferred: Ctrl-C (or SIGTERM) between mkstemp making the file and this keeping
+        # its name left the file behind, `.IL-0001.yaml.k2x8.tmp`, with no name to delete.
+        with deferred():
+            # A leading dot keeps the temporary file out of every listing of incidents/.
+            fd, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+            temporary = Path(name)
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
@@ -67,7 +72,8 @@ def _write(path: Path, data: bytes, exclusive: bool, replacing: bytes | None) ->
         else:
             os.replace(temporary, path)
     except BaseException:
-        temporary.unlink(missing_ok=True)
+        if temporary is not None:
+            temporary.unlink(missing_ok=True)
         raise
 
 
