@@ -9,7 +9,7 @@ stop it the same way (`curator.signals`) before anything else, that window inclu
 import sys
 from typing import NoReturn
 
-from curator.signals import said, terminate_cleanly
+from curator.signals import said, stop_behind, terminate_cleanly
 
 
 def main() -> NoReturn:
@@ -18,7 +18,10 @@ def main() -> NoReturn:
         from curator.cli import run
 
         run()
-    except KeyboardInterrupt as stop:  # (while loading, or as `run` flushes the output)
+    except (KeyboardInterrupt, RuntimeError) as error:  # (while loading, or as `run` flushes)
+        stop = stop_behind(error)
+        if stop is None:
+            raise
         print(said(stop), file=sys.stderr)
         sys.exit(2)  # (curator.cli.EXIT_ERROR, which may not be loaded yet)
 

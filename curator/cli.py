@@ -33,7 +33,7 @@ from curator.oneline import escaped
 from curator.progress import Progress
 from curator.report import FORMATS, render, summary
 from curator.ruledocs import rules_markdown, rules_table
-from curator.signals import Terminated, said
+from curator.signals import Terminated, said, stop_behind
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -82,7 +82,9 @@ class CuratorGroup(click.Group):
             click.echo(f"curator: {where}{exc.strerror or exc}", err=True)
             ctx.exit(EXIT_ERROR)
         except Exception as exc:
-            click.echo(f"curator: internal error: {type(exc).__name__}: {exc}", err=True)
+            wrapped = stop_behind(exc)  # (a stop as a module loads, on Python 3.11)
+            internal = f"curator: internal error: {type(exc).__name__}: {exc}"
+            click.echo(said(wrapped) if wrapped else internal, err=True)
             ctx.exit(EXIT_ERROR)
 
 

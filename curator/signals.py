@@ -115,6 +115,15 @@ def holding() -> bool:
     return _held > 0
 
 
+def stop_behind(error: BaseException) -> KeyboardInterrupt | None:
+    """The Ctrl-C, SIGTERM or SIGHUP that `error` is, or stands for: Python 3.11 wraps one
+    that lands while a class is made (a module loading) in "RuntimeError: Error calling
+    __set_name__ …", which ended the run in a traceback and exit 1, or an internal error."""
+    if isinstance(error, RuntimeError) and isinstance(error.__cause__, KeyboardInterrupt):
+        return error.__cause__
+    return error if isinstance(error, KeyboardInterrupt) else None
+
+
 def said(stop: KeyboardInterrupt) -> str:
     """`curator: …` for a run stopped by Ctrl-C, or by SIGTERM or SIGHUP."""
     return "curator: terminated" if isinstance(stop, Terminated) else "curator: interrupted"

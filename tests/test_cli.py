@@ -164,9 +164,32 @@ def test_ctrl_c_exits_2_with_one_line_and_no_traceback(tmp_path, monkeypatch):
     assert result.output == "curator: interrupted\n"
 
 
+def test_ctrl_c_as_a_command_loads_a_module_is_a_stop_not_an_internal_error(tmp_path, monkeypatch):
+    # Python 3.11 wraps a Ctrl-C that lands as a class is made (`__set_name__`): the run
+    # ended in "curator: internal error: RuntimeError: Error calling __set_name__ …".
+    from click.testing import CliRunner
+
+    import curator.cli
+
+    class Stopping:
+        def __set_name__(self, owner: type, name: str) -> None:
+            raise KeyboardInterrupt
+
+    def lint_loading_a_module(*args: object, **kwargs: object) -> None:
+        type("Made", (), {"field": Stopping()})
+
+    monkeypatch.setattr(curator.cli, "lint", lint_loading_a_module)
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": incident("IL-0001")})
+    result = CliRunner().invoke(curator.cli.main, ["lint", "--root", str(root)])
+    assert (result.exit_code, result.output) == (2, "curator: interrupted\n")
+
+
 # Ctrl-C or SIGTERM while `curator.cli` and what it imports load.
 _STOPPED_WHILE_LOADING = """
 import builtins, os, signal
+class Stopping:  # a descriptor: Python calls its __set_name__ as a class holding it is made
+    def __set_name__(self, owner, name):
+        os.kill(os.getpid(), signal.SIGTERM)
 load = builtins.__import__
 def stopped(name, *args, **kwargs):
     if name == "curator.cli":
@@ -183,13 +206,15 @@ main()
     [
         ("raise KeyboardInterrupt", "curator: interrupted\n"),  # (as the interpreter raises it)
         ("os.kill(os.getpid(), signal.SIGTERM)", "curator: terminated\n"),
+        ('type("Made", (), {"field": Stopping()})', "curator: terminated\n"),
     ],
-    ids=["ctrl-c", "sigterm"],
+    ids=["ctrl-c", "sigterm", "sigterm-as-a-class-is-made"],
 )
 def test_ctrl_c_or_sigterm_while_curator_loads_is_one_line_too(stop, said):
     # The command started in curator.cli, whose imports take a third of a second: Ctrl-C
     # then printed a KeyboardInterrupt traceback. SIGTERM ended it at once, as it did any
-    # time later.
+    # time later. Landing as a class was made, Python 3.11 made it "RuntimeError: Error
+    # calling __set_name__ …": a traceback, and exit 1.
     program = _STOPPED_WHILE_LOADING.format(stop=stop)
     run = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True)
     assert (run.returncode, run.stdout, run.stderr) == (2, "", said)
