@@ -24,7 +24,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from types import TracebackType
 from typing import Any, Generic, TypeVar
 
-from curator.signals import TERMINATION_SIGNALS
+from curator.signals import TERMINATION_SIGNALS, deferred
 
 _AHEAD = 4  # chunks in flight per worker
 Item = TypeVar("Item")
@@ -62,7 +62,14 @@ class Workers:
             self._pool = ProcessPoolExecutor(
                 self.count, process_context(), initializer=prepare_worker
             )
-            self._pool.submit(int).result()  # forks every worker now
+            try:
+                # Deferred: a stop that lands in an at-fork hook (logging has some) is
+                # printed as "Exception ignored in: …" and dropped; the run went on.
+                with deferred():
+                    self._pool.submit(int).result()  # forks every worker now
+            except BaseException:
+                self._pool.shutdown(wait=True, cancel_futures=True)
+                raise
         return self
 
     def __exit__(

@@ -296,6 +296,27 @@ def test_a_terminated_lint_ends_as_ctrl_c_does_and_leaves_no_worker(generated, w
     assert not any(_alive(pid) for pid in workers)
 
 
+# `curator lint` whose main process gets Ctrl-C as it forks its workers, while an at-fork
+# hook runs in it (logging registers some; here the last of them).
+_CTRL_C_AS_WORKERS_FORK = """
+import os, signal
+os.register_at_fork(after_in_parent=lambda: signal.raise_signal(signal.SIGINT))
+from curator.__main__ import main
+main()
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="forked workers: Linux")
+def test_ctrl_c_as_the_workers_fork_stops_the_run(generated):
+    # Python reports an exception raised in an at-fork hook ("Exception ignored in:
+    # <function _releaseLock …> … KeyboardInterrupt") and drops it: the run went on and
+    # exited 0, as if no one had pressed Ctrl-C.
+    root, _ = generated
+    args = ("lint", "--root", str(root), "--no-cache", "--jobs", "2")
+    run = ended(start_python("-c", _CTRL_C_AS_WORKERS_FORK, *args))
+    assert (run.code, run.out, run.err) == (2, "", "curator: interrupted\n")
+
+
 _DISPOSITIONS_IN_WORKERS = """
 import signal
 from curator.signals import terminate_cleanly
