@@ -9,14 +9,17 @@ stop it the same way (`curator.signals`) before anything else, that window inclu
 import sys
 from typing import NoReturn
 
-from curator.signals import said, stop_behind, terminate_cleanly
+from curator.signals import deferred, said, stop_behind, terminate_cleanly
 
 
 def main() -> NoReturn:
     terminate_cleanly()
     try:
-        from curator.cli import run
-
+        # Deferred while they load: a stop that landed as pydantic built a model's
+        # validator was printed ("Exception ignored in: '^[…]*$' … KeyboardInterrupt") and
+        # dropped, and the run went on to the end.
+        with deferred():
+            from curator.cli import run
         run()
     except (KeyboardInterrupt, RuntimeError) as error:  # (while loading, or as `run` flushes)
         stop = stop_behind(error)
