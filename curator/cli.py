@@ -33,7 +33,7 @@ from curator.oneline import escaped
 from curator.progress import Progress
 from curator.report import FORMATS, render, summary
 from curator.ruledocs import rules_markdown, rules_table
-from curator.signals import Terminated, said, stop_behind
+from curator.signals import Terminated, deferred, said, stop_behind
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -288,8 +288,9 @@ def export_command(
     release it compares with is gone, or when --out is a folder it may not replace.
     """
     # (Imported here: the export's models cost ~0.1 s to build, which `curator lint`, run
-    # on every commit, should not pay.)
-    from curator.export import ExportError, ExportOptions, ExportRefused, export
+    # on every commit, should not pay. Deferred, as at start-up: see `curator.__main__`.)
+    with deferred():
+        from curator.export import ExportError, ExportOptions, ExportRefused, export
 
     library = Library.at(root)
     try:

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import io
 import json
+import signal
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import REPO, run_curator, write_library
@@ -182,6 +184,34 @@ def test_ctrl_c_as_a_command_loads_a_module_is_a_stop_not_an_internal_error(tmp_
     root = write_library(tmp_path / "lib", {"IL-0001.yaml": incident("IL-0001")})
     result = CliRunner().invoke(curator.cli.main, ["lint", "--root", str(root)])
     assert (result.exit_code, result.output) == (2, "curator: interrupted\n")
+
+
+def test_ctrl_c_as_export_loads_its_models_is_not_dropped(tmp_path, monkeypatch):
+    # pydantic-core prints what is raised while it builds a validator, then drops it:
+    # Ctrl-C as the export's models were built was lost, and the export went on.
+    import builtins
+
+    from click.testing import CliRunner
+
+    import curator.cli
+
+    class Swallowing:  # as pydantic-core does
+        def __del__(self) -> None:
+            signal.raise_signal(signal.SIGINT)
+
+    load = builtins.__import__
+
+    def loading(name: str, *args: Any, **kwargs: Any) -> Any:
+        if name == "curator.export":
+            Swallowing()
+        return load(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", loading)
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": incident("IL-0001")})
+    args = ["export", "--root", str(root), "--out", str(tmp_path / "out")]
+    result = CliRunner().invoke(curator.cli.main, args)
+    assert (result.exit_code, result.output) == (2, "curator: interrupted\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["lib"]
 
 
 # Ctrl-C or SIGTERM while `curator.cli` and what it imports load.
