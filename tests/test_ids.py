@@ -562,6 +562,52 @@ def test_a_push_stopped_before_it_is_sent_leaves_the_checkout_as_it_was(remote):
     assert sorted(ids_in(bot)) == ["IL-0001", "IL-NEW-alpha"]
 
 
+# SIGTERM as `subprocess.Popen` waits to hear that `git add` started: a busy machine may not
+# run curator again before git has started its clean filter, which asks for the stop.
+_STOPPED_AS_GIT_ADD_STARTS = """
+import os, signal, subprocess
+started = subprocess.Popen._execute_child
+def execute_child(self, args, *rest):
+    started(self, args, *rest)
+    if "add" in args:
+        os.kill(os.getpid(), signal.SIGTERM)
+subprocess.Popen._execute_child = execute_child
+from curator.__main__ import main
+main()
+"""
+
+
+def test_a_stop_as_git_starts_stops_git_too(remote):
+    # Popen raised the stop before it gave curator the process: `git add` ran on, holding
+    # the index's lock, and the put-back failed ("Unable to create '.git/index.lock'").
+    bot, start = behind_the_remote(remote)
+    held_in_git_add(bot)
+    args = ("assign-ids", "--push", "origin")
+    run = ended(start_python("-c", _STOPPED_AS_GIT_ADD_STARTS, *args, cwd=bot, env=GIT_ENV))
+    assert run.err == (
+        f"curator: nothing pushed; the checkout is back at {start[:12]}, as it was\n"
+        "curator: terminated\n"
+    )
+    assert (run.code, run.out) == (2, "")
+    assert git(bot, "rev-parse", "HEAD") == start
+    assert git(bot, "status", "--porcelain", "--untracked-files=all") == ""
+    assert not (bot / ".git" / "index.lock").exists()
+
+
+def held_in_git_add(bot: Path) -> None:
+    """`git add` holds the index's lock for 5 s as it reads the numbered file."""
+    script = bot.parent / "slow.sh"
+    script.write_text(
+        "#!/bin/sh\n"
+        'case "$1" in *IL-0002.yaml) sleep 5 </dev/null >/dev/null 2>&1;; esac\n'
+        "exec cat\n",
+        encoding="utf-8",
+    )
+    script.chmod(0o755)
+    git(bot, "config", "filter.slow.clean", f"{script} %f")
+    (bot / ".git" / "info" / "attributes").write_text("*.yaml filter=slow\n", "utf-8")
+
+
 # `curator assign-ids --push` run from a terminal, in a process group of its own: a
 # terminal's Ctrl-C reaches the whole group, git and its filters included.
 _FROM_A_TERMINAL = """
