@@ -507,18 +507,24 @@ main()
 
 def stopped_in_git_add(bot: Path) -> None:
     """`git add` sends curator SIGTERM as it reads the numbered file, holding the index's
-    lock: through a clean filter, set outside the tree so that the tree stays clean."""
-    script = bot.parent / "stop.sh"
+    lock."""
+    in_git_add(bot, 'kill -TERM "$CURATOR_PID"; ')
+
+
+def in_git_add(bot: Path, command: str) -> None:
+    """`git add` runs the shell `command`, then holds the index's lock for 5 s, as it reads
+    the numbered file: through a clean filter, set outside the tree so that the tree stays
+    clean."""
+    script = bot.parent / "filter.sh"
     script.write_text(
         "#!/bin/sh\n"
-        'case "$1" in *IL-0002.yaml) kill -TERM "$CURATOR_PID"; '
-        "sleep 5 </dev/null >/dev/null 2>&1;; esac\n"
+        f'case "$1" in *IL-0002.yaml) {command}sleep 5 </dev/null >/dev/null 2>&1;; esac\n'
         "exec cat\n",
         encoding="utf-8",
     )
     script.chmod(0o755)
-    git(bot, "config", "filter.stop.clean", f"{script} %f")
-    (bot / ".git" / "info" / "attributes").write_text("*.yaml filter=stop\n", "utf-8")
+    git(bot, "config", "filter.numbered.clean", f"{script} %f")
+    (bot / ".git" / "info" / "attributes").write_text("*.yaml filter=numbered\n", "utf-8")
 
 
 def test_git_stopped_with_curator_leaves_no_lock_behind(remote):
@@ -581,7 +587,7 @@ def test_a_stop_as_git_starts_stops_git_too(remote):
     # Popen raised the stop before it gave curator the process: `git add` ran on, holding
     # the index's lock, and the put-back failed ("Unable to create '.git/index.lock'").
     bot, start = behind_the_remote(remote)
-    held_in_git_add(bot)
+    in_git_add(bot, "")
     args = ("assign-ids", "--push", "origin")
     run = ended(start_python("-c", _STOPPED_AS_GIT_ADD_STARTS, *args, cwd=bot, env=GIT_ENV))
     assert run.err == (
@@ -592,20 +598,6 @@ def test_a_stop_as_git_starts_stops_git_too(remote):
     assert git(bot, "rev-parse", "HEAD") == start
     assert git(bot, "status", "--porcelain", "--untracked-files=all") == ""
     assert not (bot / ".git" / "index.lock").exists()
-
-
-def held_in_git_add(bot: Path) -> None:
-    """`git add` holds the index's lock for 5 s as it reads the numbered file."""
-    script = bot.parent / "slow.sh"
-    script.write_text(
-        "#!/bin/sh\n"
-        'case "$1" in *IL-0002.yaml) sleep 5 </dev/null >/dev/null 2>&1;; esac\n'
-        "exec cat\n",
-        encoding="utf-8",
-    )
-    script.chmod(0o755)
-    git(bot, "config", "filter.slow.clean", f"{script} %f")
-    (bot / ".git" / "info" / "attributes").write_text("*.yaml filter=slow\n", "utf-8")
 
 
 # `curator assign-ids --push` run from a terminal, in a process group of its own: a
