@@ -340,9 +340,10 @@ def github_release_command(repo_name: str, tag: str, export_dir: Path) -> None:
     import tempfile
 
     # Importing PyGithub adds ~0.1 s to every start-up; only this command needs it.
-    from curator.export.publish import PublishError, publish, release_assets
-    from curator.github.client import GitHubError
-    from curator.review.links import valid_repository
+    with deferred():
+        from curator.export.publish import PublishError, publish, release_assets
+        from curator.github.client import GitHubError
+        from curator.review.links import valid_repository
 
     if not valid_repository(repo_name):
         raise click.BadParameter("OWNER/NAME expected", param_hint="--repo")
@@ -712,7 +713,8 @@ def assign_ids_command(root: Path | None, remote: str | None, branch: str, attem
 
 
 # The judgement commands import numpy (~0.1 s); they load it on use so that `curator lint`,
-# run on every commit, does not pay for it.
+# run on every commit, does not pay for it. Like every module a command loads on use (its
+# models, numpy, PyGithub), under `deferred`, as at start-up (see `curator.__main__`).
 def _judge_format_option(command: F) -> F:
     return click.option(
         "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
@@ -799,7 +801,8 @@ def similar_command(
     where its YAML breaks. Exit 0 whatever is found; 2 when an input could not be judged.
     See docs/judgement.md.
     """
-    from curator.similarity import commands
+    with deferred():
+        from curator.similarity import commands
 
     library = _judged_library(root, paths, every)
     _judge_and_print(
@@ -829,7 +832,8 @@ def suggest_command(
     column where its YAML breaks. Exit 0 whatever is suggested; 2 when an input could not
     be judged.
     """
-    from curator.similarity import commands
+    with deferred():
+        from curator.similarity import commands
 
     library = _judged_library(root, paths, every)
     _judge_and_print(
@@ -868,7 +872,8 @@ def search_command(
     """The taxonomy values QUERY names (추천 필터), then the incidents matching it, ranked,
     with the filters applied. Exit 2 when a filter names no term, or when neither a
     query nor a filter is given."""
-    from curator.similarity import commands
+    with deferred():
+        from curator.similarity import commands
 
     given = {"cause": cause, "component": component, "symptom": symptom, "factor": factor}
     filters = {commands.FILTER_DIMENSIONS[k]: list(v) for k, v in given.items() if v}
@@ -913,12 +918,13 @@ def review_command(
     a published incident was deleted.
     """
     # Imported here: the judgement's numpy and the review modules cost every other command
-    # start-up time.
-    from curator.review import ReviewError
-    from curator.review.build import build_review
-    from curator.review.judge import LibraryJudge
-    from curator.review.links import Links
-    from curator.review.output import as_json, rendered, write_summary
+    # start-up time. (Deferred, as at start-up: see `curator.__main__`.)
+    with deferred():
+        from curator.review import ReviewError
+        from curator.review.build import build_review
+        from curator.review.judge import LibraryJudge
+        from curator.review.links import Links
+        from curator.review.output import as_json, rendered, write_summary
 
     # Checked first: a review of a large change takes a while to find out otherwise.
     if json_out is not None and json_out.name in ("", ".."):  # `''` is `.`: no file name
@@ -991,13 +997,14 @@ def github_comment_command(
     pull request): the report then goes to the job summary. Posting never decides the
     verdict; `curator review` and `curator lint` do.
     """
-    from curator.github.client import Forbidden, GitHubError
-    from curator.github.post import post_comment
-    from curator.github.verify import RunEvent, Stale, valid_sha
-    from curator.review import ReviewError
-    from curator.review.links import Links, valid_repository
-    from curator.review.markdown import COMMENT, MARKER, render
-    from curator.review.output import read_review, write_summary
+    with deferred():
+        from curator.github.client import Forbidden, GitHubError
+        from curator.github.post import post_comment
+        from curator.github.verify import RunEvent, Stale, valid_sha
+        from curator.review import ReviewError
+        from curator.review.links import Links, valid_repository
+        from curator.review.markdown import COMMENT, MARKER, render
+        from curator.review.output import read_review, write_summary
 
     if not valid_repository(repo_name):
         raise click.BadParameter("OWNER/NAME expected", param_hint="--repo")

@@ -186,9 +186,30 @@ def test_ctrl_c_as_a_command_loads_a_module_is_a_stop_not_an_internal_error(tmp_
     assert (result.exit_code, result.output) == (2, "curator: interrupted\n")
 
 
-def test_ctrl_c_as_export_loads_its_models_is_not_dropped(tmp_path, monkeypatch):
+# Each command that loads its modules on use: the first it imports, and arguments that
+# would otherwise end it at once (so that a stop dropped shows as another outcome).
+_LOADING_ON_USE = {
+    "export": ("curator.export", ["export", "--root", "{lib}", "--out", "{tmp}/out"]),
+    "similar": ("curator.similarity", ["similar", "--root", "{lib}", "{lib}/incidents"]),
+    "suggest": ("curator.similarity", ["suggest", "--root", "{lib}", "--all"]),
+    "search": ("curator.similarity", ["search", "--root", "{lib}", "disk"]),
+    "review": ("curator.review", ["review", "--root", "{lib}", "--base", "HEAD"]),
+    "github release": (
+        "curator.export.publish",
+        ["github", "release", "--repo", "no", "--tag", "v1", "--dir", "{lib}"],
+    ),
+    "github comment": (
+        "curator.github.client",
+        ["github", "comment", "--repo", "no", "--pr", "1", "--report", "{lib}/.curator.toml"],
+    ),
+}
+
+
+@pytest.mark.parametrize("command", _LOADING_ON_USE)
+def test_ctrl_c_as_a_command_loads_its_modules_is_not_dropped(tmp_path, monkeypatch, command):
     # pydantic-core prints what is raised while it builds a validator, then drops it:
-    # Ctrl-C as the export's models were built was lost, and the export went on.
+    # Ctrl-C as the command's models (or numpy, or PyGithub) loaded was lost, and the
+    # command went on.
     import builtins
 
     from click.testing import CliRunner
@@ -199,16 +220,18 @@ def test_ctrl_c_as_export_loads_its_models_is_not_dropped(tmp_path, monkeypatch)
         def __del__(self) -> None:
             signal.raise_signal(signal.SIGINT)
 
+    first, arguments = _LOADING_ON_USE[command]
     load = builtins.__import__
 
     def loading(name: str, *args: Any, **kwargs: Any) -> Any:
-        if name == "curator.export":
+        if name == first:
             Swallowing()
         return load(name, *args, **kwargs)
 
-    monkeypatch.setattr(builtins, "__import__", loading)
     root = write_library(tmp_path / "lib", {"IL-0001.yaml": incident("IL-0001")})
-    args = ["export", "--root", str(root), "--out", str(tmp_path / "out")]
+    (root / ".curator.toml").write_text("", encoding="utf-8")
+    args = [a.format(lib=root, tmp=tmp_path) for a in arguments]
+    monkeypatch.setattr(builtins, "__import__", loading)
     result = CliRunner().invoke(curator.cli.main, args)
     assert (result.exit_code, result.output) == (2, "curator: interrupted\n")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["lib"]
