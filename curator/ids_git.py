@@ -19,7 +19,7 @@ from pathlib import Path
 
 from curator.ids import Plan, assign, number_of
 from curator.library import INCIDENTS, Library
-from curator.signals import deferred, held_off, holding
+from curator.signals import held_off, holding, started
 
 _DELETED_INCIDENT = re.compile(rf"^{INCIDENTS}/(IL-[0-9]{{4,}})\.ya?ml$")
 _NUMBERED_FILE = re.compile(rf"{INCIDENTS}/IL-[0-9]{{4,}}\.yaml")  # as `assign` names them
@@ -50,34 +50,26 @@ def git(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 
 def _started(command: list[str], root: Path) -> subprocess.Popen[str]:
-    """git, started; a stop meanwhile acts once it has (and stops it too). Raised inside
-    `Popen`, which waits to hear that git started, it left git running out of reach: on a
-    busy machine `git add` could reach its clean filter first and hold the index's lock
-    while the put-back ran `git reset`, which failed."""
+    """git, started; a stop meanwhile acts once it has, and stops it too (`started`): on
+    a busy machine `git add` left running reached its clean filter and held the index's
+    lock while the put-back ran `git reset`, which failed."""
     # Under `held_off`, out of the terminal's reach (curator.signals). Not always: in a
     # group of its own, a git that asks for a password at the terminal is stopped there.
     group = 0 if holding() else None
     pipe = subprocess.PIPE
-    process = None
     try:
-        with deferred():
-            process = subprocess.Popen(
-                command,
-                cwd=root,
-                stdout=pipe,
-                stderr=pipe,
-                text=True,
-                encoding="utf-8",
-                process_group=group,
-            )
+        return started(
+            command,
+            _stop,
+            cwd=root,
+            stdout=pipe,
+            stderr=pipe,
+            text=True,
+            encoding="utf-8",
+            process_group=group,
+        )
     except FileNotFoundError as exc:  # (it said "curator: git: No such file or directory")
         raise GitError("git is not installed or not on PATH") from exc
-    except BaseException:  # the stop `deferred` held back, now that git is known
-        if process is not None:
-            with process:
-                _stop(process)
-        raise
-    return process
 
 
 def _stop(process: subprocess.Popen[str]) -> None:

@@ -13,17 +13,20 @@ and the command ends with `curator: terminated` and exit status 2. Worker proces
 all three signals to the main process (`curator.workers.prepare_worker`).
 
 `held_off` keeps all three, Ctrl-C included, from stopping a cleanup that must finish;
-`deferred` makes them wait for the end of a step that must not be cut in two.
+`deferred` makes them wait for the end of a step that must not be cut in two, such as
+starting a child process (`started`).
 """
 
 from __future__ import annotations
 
 import os
 import signal
+import subprocess
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from types import FrameType
+from typing import Any
 
 
 class Terminated(KeyboardInterrupt):
@@ -108,6 +111,27 @@ def deferred() -> Iterator[None]:
             signal.signal(number, handler)
         if caught:
             signal.raise_signal(caught[0])
+
+
+def started(
+    command: list[str],
+    stop: Callable[[subprocess.Popen[Any]], object] = subprocess.Popen.kill,
+    **options: Any,
+) -> subprocess.Popen[Any]:
+    """`subprocess.Popen(command, **options)`; a stop meanwhile acts once the child has
+    started, after `stop(child)` and waiting for it. `Popen` waits to hear that the child
+    started (its exec): a stop raised there, before the caller had the process, left the
+    child running out of reach (`git add` holding the index's lock; a zombie at best)."""
+    process = None
+    try:
+        with deferred():
+            process = subprocess.Popen(command, **options)
+    except BaseException:  # the stop `deferred` held back, now that the child is known
+        if process is not None:
+            with process:
+                stop(process)
+        raise
+    return process
 
 
 def holding() -> bool:

@@ -2,6 +2,8 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
+import signal
 import subprocess
 import sys
 import warnings
@@ -121,6 +123,48 @@ def ended(process: subprocess.Popen[str], timeout: float = 60) -> Run:
         process.communicate()
         raise
     return _checked(process.returncode, out, err)
+
+
+# SIGTERM as `subprocess.Popen` waits to hear that a git whose arguments hold $STALL has
+# started (the child's exec): a stop raised there, before curator had the process, left git
+# running. The git's process id goes to $STALLED.
+_STOPPED_AS_GIT_STARTS = """
+import os, signal, subprocess
+started = subprocess.Popen._execute_child
+def execute_child(self, args, *rest):
+    started(self, args, *rest)
+    if os.environ["STALL"] in args:
+        with open(os.environ["STALLED"], "w") as stalled:
+            stalled.write(str(self.pid))
+        os.kill(os.getpid(), signal.SIGTERM)
+subprocess.Popen._execute_child = execute_child
+from curator.__main__ import main
+main()
+"""
+
+
+def stopped_as_git_starts(word: str, *args: str, cwd: Path, scratch: Path) -> tuple[Run, bool]:
+    """`curator ARGS`, sent SIGTERM as it starts the first git whose arguments hold `word`
+    (a git that would take a minute): what it said, and whether it left that git running
+    (which is then ended). `scratch`: a folder for the stand-in git."""
+    real_git = shutil.which("git")
+    stand_in = scratch / "bin" / "git"
+    stand_in.parent.mkdir()
+    stand_in.write_text(
+        f'#!/bin/sh\nfor a; do [ "$a" = "{word}" ] && exec sleep 60; done\nexec {real_git} "$@"\n',
+        encoding="utf-8",
+    )
+    stand_in.chmod(0o755)
+    stalled = scratch / "stalled"
+    path = f"{stand_in.parent}{os.pathsep}{os.environ['PATH']}"
+    env = {"PATH": path, "STALL": word, "STALLED": str(stalled)}
+    run = ended(start_python("-c", _STOPPED_AS_GIT_STARTS, *args, cwd=cwd, env=env))
+    git = int(stalled.read_text(encoding="utf-8"))
+    try:
+        os.kill(git, signal.SIGKILL)
+    except ProcessLookupError:  # ended, and waited for, as it should be
+        return run, False
+    return run, True
 
 
 def _curator_env(env: dict[str, str] | None) -> dict[str, str]:

@@ -26,7 +26,15 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from conftest import REPO, committed_at, ended, run_curator, start_python, write_library
+from conftest import (
+    REPO,
+    committed_at,
+    ended,
+    run_curator,
+    start_python,
+    stopped_as_git_starts,
+    write_library,
+)
 
 import curator.export.released as released
 import curator.export.write as write
@@ -1464,6 +1472,16 @@ def test_a_tag_that_is_not_utf8_is_named_not_an_internal_error(repo, tmp_path):
     assert "the tag v1.1\\xff is not UTF-8 text" in run.err and "--version" in run.err
     run = run_export(repo, tmp_path / "out", "--version", "v1.1")  # (the previous: v1.0.0)
     assert run.code == 0, run.err
+
+
+def test_a_stop_as_git_starts_stops_git_too(repo, tmp_path):
+    # Popen raised the stop before it gave curator the process: git ran on, out of reach.
+    out = tmp_path / "out"
+    args = ("export", "--root", str(repo.root), "--out", str(out))
+    run, left = stopped_as_git_starts("--is-inside-work-tree", *args, cwd=REPO, scratch=tmp_path)
+    assert (run.code, run.out, run.err) == (2, "", "curator: terminated\n")
+    assert not left
+    assert not out.exists()
 
 
 def test_without_git_on_path_the_export_says_so(repo, tmp_path):

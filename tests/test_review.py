@@ -10,7 +10,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from conftest import run_curator, write_library
+from conftest import run_curator, stopped_as_git_starts, write_library
 
 from curator.library import Library
 from curator.review.build import build_review
@@ -554,6 +554,20 @@ def test_nothing_changed_is_clean(repo):
     assert run.code == 0
     assert "✅ 0 errors · ✅ 0 warnings · ✅ 0 possible duplicates" in run.out
     assert "0 files changed under the library" in run.out
+
+
+@pytest.mark.parametrize("word", ["--show-toplevel", "archive"])
+def test_a_stop_as_git_starts_stops_git_too(repo, tmp_path, word):
+    # Popen raised the stop before it gave curator the process: git ran on, out of reach.
+    write(repo, "IL-0004.yaml", incident("IL-0004"))
+    commit(repo, "add")
+    write(repo, "IL-0005.yaml", incident("IL-0005"))  # not committed: HEAD is read by archive
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    args = ("review", "--base", "main")
+    run, left = stopped_as_git_starts(word, *args, cwd=repo, scratch=scratch)
+    assert (run.code, run.out, run.err) == (2, "", "curator: terminated\n")
+    assert not left
 
 
 @pytest.mark.parametrize("revision", ["no-such-branch", "--output=/tmp/x", ""])

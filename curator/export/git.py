@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Generic, NamedTuple, TypeVar
 
+from curator.signals import started
+
 # Config that would otherwise change what `git log` prints, overridden for every call.
 _PINNED_CONFIG = (
     "-c", "color.ui=false",
@@ -135,7 +137,8 @@ class Repo:
     ) -> Running[T]:
         """`git args...` started, not waited for, its output to be read by `parse`."""
         try:
-            process = subprocess.Popen(
+            # (A stop as it starts stops it too: `started`.)
+            process = started(
                 ["git", *_PINNED_CONFIG, *args],
                 cwd=self.root,
                 env={**os.environ, "LC_ALL": "C", "GIT_TERMINAL_PROMPT": "0"},

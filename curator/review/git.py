@@ -17,6 +17,7 @@ from pathlib import Path, PurePosixPath
 from typing import Literal
 
 from curator.review import ReviewError
+from curator.signals import started
 
 Change = Literal["added", "changed", "renamed", "removed"]
 
@@ -44,19 +45,29 @@ class FileChange:
 
 
 def run_git(cwd: Path, *args: str) -> bytes:
+    with _started(cwd, *args) as proc:
+        try:
+            out, err = proc.communicate()
+        except BaseException:  # Ctrl-C, SIGTERM (curator.signals): git too, as `run` did
+            proc.kill()
+            raise
+    if proc.returncode != 0:
+        message = err.decode("utf-8", "replace").strip().splitlines()
+        raise GitError(message[-1] if message else f"git {args[0]} failed")
+    return out
+
+
+def _started(cwd: Path, *args: str) -> subprocess.Popen[bytes]:
+    """`git -C cwd args...`, its output piped; a stop as it starts stops it too."""
     try:
-        proc = subprocess.run(
+        return started(
             ["git", "-C", str(cwd), *args],
-            capture_output=True,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
             env={**os.environ, **_ENV},
-            check=False,
         )
     except FileNotFoundError as exc:
         raise GitMissing(_MISSING) from exc
-    if proc.returncode != 0:
-        message = proc.stderr.decode("utf-8", "replace").strip().splitlines()
-        raise GitError(message[-1] if message else f"git {args[0]} failed")
-    return proc.stdout
 
 
 def toplevel(folder: Path) -> Path:
@@ -182,15 +193,7 @@ def is_clean(repo: Path, *paths: str) -> bool:
 def materialise(repo: Path, commit: str, target: Path, *paths: str) -> None:
     """Write `paths` as they are at `commit` under `target`, without touching the checkout,
     its index or its worktree list (`git archive`, read as a stream)."""
-    try:
-        proc = subprocess.Popen(
-            ["git", "-C", str(repo), "archive", "--format=tar", commit, "--", *paths],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            env={**os.environ, **_ENV},
-        )
-    except FileNotFoundError as exc:
-        raise GitMissing(_MISSING) from exc
+    proc = _started(repo, "archive", "--format=tar", commit, "--", *paths)
     assert proc.stdout is not None and proc.stderr is not None
     with proc:
         try:
