@@ -1,11 +1,11 @@
 """Work spread over worker processes, results in order, for commands that handle every file.
 
-`curator lint`, `fmt` and `export` do the same work for each of up to 100,000 files, and
-one process uses one core. `Workers.in_order` gives that work to one process per CPU in
-chunks and hands the results back in the order of the items, so that what a command writes
-does not depend on which worker was faster. Workers change nothing but speed: a chunk whose
-worker died (killed, out of memory) is done again here, so its error, if it has one, is
-raised where it would have been raised without workers.
+`curator lint`, `fmt`, `export` and the similarity index do the same work for each of up
+to 100,000 files, and one process uses one core. `Workers.in_order` gives that work to one
+process per CPU in chunks and hands the results back in the order of the items, so that
+what a command writes does not depend on which worker was faster. Workers change nothing
+but speed: a chunk whose worker died (killed, out of memory) is done again here, so its
+error, if it has one, is raised where it would have been raised without workers.
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import REPO, run_curator, write_library
+from conftest import REPO, ended, run_curator, start_python, write_library
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from synthetic import synthetic_library
@@ -909,26 +909,52 @@ def test_top_caps_the_matches_of_each_input_keeping_the_best(tmp_path):
     assert run_curator("similar", path, "--top", "0", "--root", str(root)).code == 2
 
 
+# `curator similar` whose main process gets Ctrl-C as the index's workers fork, while an
+# at-fork hook runs in it (logging registers some). Workers from 2 files on, two of them
+# (as on a machine of two CPUs or more).
+_CTRL_C_AS_THE_INDEX_WORKERS_FORK = """
+import os, signal
+import curator.similarity.index
+curator.similarity.index._PARALLEL_FROM = 2
+os.cpu_count = lambda: 2
+os.register_at_fork(after_in_parent=lambda: signal.raise_signal(signal.SIGINT))
+from curator.__main__ import main
+main()
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="forked workers: Linux")
+def test_ctrl_c_as_the_index_workers_fork_stops_the_run(tmp_path):
+    # The index's own pool forked outside `deferred`: Python reported the KeyboardInterrupt
+    # raised in the at-fork hook ("Exception ignored in: …") and dropped it, and the run
+    # went on to print its matches and exit 0.
+    names = ("IL-0001.yaml", "IL-0002.yaml", "IL-0003.yaml")
+    root = write_library(tmp_path / "lib", {name: incident(name[:-5]) for name in names})
+    args = ("similar", "--root", str(root), "--quiet", str(root / "incidents" / names[0]))
+    run = ended(start_python("-c", _CTRL_C_AS_THE_INDEX_WORKERS_FORK, *args))
+    assert (run.code, run.out, run.err) == (2, "", "curator: interrupted\n")
+
+
 def test_the_index_built_in_worker_processes_is_the_one_built_here(monkeypatch):
     # Below ~3,000 files the build stays in one process: lowered here, so that the pool
-    # (curator's fork context, workers that leave Ctrl-C to the main process) is used.
+    # (curator's Workers, as lint's and export's) is used.
     import curator.similarity.index as index
-    from curator.workers import prepare_worker
+    from curator.workers import Workers
 
-    pools: list[object] = []
+    pools: list[int] = []
 
-    class Recorded(index.ProcessPoolExecutor):
-        def __init__(self, workers: int, context: object, initializer: object) -> None:
-            pools.append(initializer)
-            super().__init__(workers, context, initializer=initializer)  # type: ignore[arg-type]
+    class Recorded(Workers):
+        def __enter__(self) -> Workers:
+            pools.append(self.count)
+            return super().__enter__()
 
-    monkeypatch.setattr(index, "ProcessPoolExecutor", Recorded)
+    monkeypatch.setattr(index, "Workers", Recorded)
     monkeypatch.setattr(index, "_PARALLEL_FROM", 2)
     monkeypatch.setattr(index, "_CHUNK", 20)
     library = Library.at(REPO)
     items = [(p, p.relative_to(REPO).as_posix()) for p in library.incident_paths()]
     serial, parallel = build_from(items, workers=1), build_from(items, workers=2)
-    assert pools == [prepare_worker]
+    assert pools == [1, 2]
     assert [r.id for r in parallel.records] == [r.id for r in serial.records]
     assert parallel.entity_names == serial.entity_names
     assert (parallel.idf == serial.idf).all()

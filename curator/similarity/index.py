@@ -18,7 +18,7 @@ import math
 import os
 import stat
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from functools import cached_property, partial
 from pathlib import Path
@@ -32,7 +32,7 @@ from curator.similarity.entities import entities
 from curator.similarity.records import Record, parse_mapping, record_of
 from curator.similarity.sorting import id_order, stable_order
 from curator.similarity.text import features
-from curator.workers import prepare_worker, process_context
+from curator.workers import Workers
 
 BUCKET_BITS = 22
 N_BUCKETS = 1 << BUCKET_BITS
@@ -353,14 +353,11 @@ def extract(
     progress: Progress | None = None,
 ) -> list[tuple[bytes, Share | None]]:
     """`extract_file` of each item, in order; on worker processes for many files."""
-    workers = workers if workers is not None else (os.cpu_count() or 1)
+    count = workers if workers is not None else (os.cpu_count() or 1)
     batches = [list(items[i : i + _CHUNK]) for i in range(0, len(items), _CHUNK)]
-    if workers <= 1 or len(items) < _PARALLEL_FROM:
-        return _gather(map(extract_chunk, batches), batches, progress or _silent)
-    # As every pool of curator's: forked on Linux (fast, and the same in every Python,
-    # whose default becomes forkserver in 3.14), Ctrl-C left to the main process.
-    with ProcessPoolExecutor(workers, process_context(), initializer=prepare_worker) as pool:
-        return _gather(pool.map(extract_chunk, batches), batches, progress or _silent)
+    with Workers(count if len(items) >= _PARALLEL_FROM else 1) as pool:
+        extracted = pool.in_order(extract_chunk, batches, chunk_size=1)
+        return _gather(extracted, batches, progress or _silent)
 
 
 def assemble(
