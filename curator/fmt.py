@@ -30,7 +30,7 @@ from curator.cache import SHARDS
 from curator.file_digests import FileDigests
 from curator.findings import Finding
 from curator.library import Library
-from curator.lint import display_path, display_paths, named_files
+from curator.lint import display_path, display_paths, in_subfolders, named_files
 from curator.regular import read_regular
 from curator.rules import not_an_incident_file
 from curator.workers import Workers, worker_count
@@ -100,10 +100,9 @@ def incident_files(
 def _named(library: Library, paths: Sequence[Path]) -> list[tuple[Path, bool | None]]:
     """Each file named, and whether it is a regular file; None for one in a subfolder of
     incidents/, which the library does not read (lint reports it, IL107)."""
-    return [
-        (path, None if library.in_a_subfolder(where) else _regular(path))
-        for where, path in named_files(paths).items()
-    ]
+    named = named_files(paths)
+    nested = set(in_subfolders(library, named))
+    return [(path, None if where in nested else _regular(path)) for where, path in named.items()]
 
 
 def _regular(path: Path) -> bool:

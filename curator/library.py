@@ -33,12 +33,14 @@ def meant_as_incident(name: str) -> bool:
 
 def incident_entries(folder: str | Path, *, subfolders: bool = True) -> list[str]:
     """The names of the entries of a folder of incidents that are checked, sorted: those
-    meant as incidents, and with `subfolders` the folders that hold one (`holds_incidents`):
-    for incidents/ and the folders in it, not for a folder of drafts, say, or schema/."""
+    meant as incidents, and with `subfolders` the folders that may hold one
+    (`may_hold_incidents`): for incidents/ and the folders in it, not for a folder of
+    drafts, say, or schema/."""
     return sorted(
         name
         for name in os.listdir(folder)
-        if meant_as_incident(name) or (subfolders and holds_incidents(os.path.join(folder, name)))
+        if meant_as_incident(name)
+        or (subfolders and may_hold_incidents(os.path.join(folder, name)))
     )
 
 
@@ -53,37 +55,61 @@ def within_incidents(folder: Path) -> bool:
     )
 
 
-def holds_incidents(path: str) -> bool:
-    """Whether `path` is a folder holding, at any depth, an entry meant as an incident: the
-    library reads only the files directly in incidents/, so one filed in a subfolder
-    (`incidents/2024/IL-0100.yaml`) would be passed over in silence. A hidden folder (a
-    `.git`) is not looked into, as a hidden file is not checked; a link is not followed."""
+def may_hold_incidents(path: str) -> bool:
+    """Whether `path` is a folder holding, at any depth, an entry meant as an incident, or
+    one that may hide some (`incidents_within`): the library reads only the files directly
+    in incidents/, so one filed in a subfolder (`incidents/2024/IL-0100.yaml`) would be
+    passed over in silence. A hidden folder (a `.git`) is not looked into, as a hidden
+    file is not checked. A link to a folder is one, whatever its target holds: it is not
+    followed, as its target could be anywhere on the machine (a CI runner's)."""
     if os.path.basename(path).startswith("."):
         return False
     try:
-        folder = stat.S_ISDIR(os.lstat(path).st_mode)
+        mode = os.lstat(path).st_mode
     except OSError:
         return False
-    return folder and next(incidents_within(path), None) is not None
+    if stat.S_ISLNK(mode):
+        return _links_to_a_folder(path)
+    return stat.S_ISDIR(mode) and next(incidents_within(path), None) is not None
 
 
-def incidents_within(folder: str) -> Iterator[str]:
-    """The paths, relative to `folder`, of the entries meant as incidents at any depth
-    inside it, in no particular order: hidden folders are not looked into, links and
-    folders meant as incidents (`IL-0001.yaml/`) not entered."""
+def incidents_within(folder: str) -> Iterator[tuple[str, str]]:
+    """The entries at any depth inside `folder` that are, or may hide, incidents, in no
+    particular order: each as its path relative to `folder` and "" for one meant as an
+    incident, or `LINKED` for a symbolic link to a folder, which is not followed. Hidden
+    folders are not looked into, folders meant as incidents (`IL-0001.yaml/`) not entered."""
     pending = [""]
     while pending:  # (a loop, not recursion: a folder may be nested deeper than Python's stack)
         inside = pending.pop()
         try:
             with os.scandir(os.path.join(folder, inside)) as listing:
-                entries = [(entry.name, entry.is_dir(follow_symlinks=False)) for entry in listing]
+                entries = [
+                    (entry.name, entry.is_dir(follow_symlinks=False), entry.is_symlink())
+                    for entry in listing
+                ]
         except OSError:  # not listable (no permission), or gone meanwhile
             continue
-        for name, is_folder in entries:
+        for name, is_folder, is_link in entries:
+            path = os.path.join(inside, name)
             if meant_as_incident(name):
-                yield os.path.join(inside, name)
-            elif is_folder and not name.startswith("."):
-                pending.append(os.path.join(inside, name))
+                yield path, ""
+            elif name.startswith("."):
+                continue
+            elif is_folder:
+                pending.append(path)
+            elif is_link and _links_to_a_folder(os.path.join(folder, path)):
+                yield path, LINKED
+
+
+LINKED = "a symbolic link to a folder, not followed"
+
+
+def _links_to_a_folder(path: str) -> bool:
+    """Whether the symbolic link at `path` points to a folder (which this does not list)."""
+    try:
+        return stat.S_ISDIR(os.stat(path).st_mode)
+    except OSError:  # a link that loops
+        return False
 
 
 def is_library(path: Path) -> bool:

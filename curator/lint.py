@@ -232,7 +232,7 @@ def named_files(paths: Iterable[Path]) -> dict[str, Path]:
     for path in paths:
         if is_library(path):
             path = path / INCIDENTS
-        if path.is_dir() and not path.name.startswith("IL-"):
+        if path.is_dir() and not path.name.startswith("IL-") and not _a_link_within(path):
             entries = [
                 path / name for name in incident_entries(path, subfolders=within_incidents(path))
             ]
@@ -241,6 +241,34 @@ def named_files(paths: Iterable[Path]) -> dict[str, Path]:
         for entry in entries:
             found.setdefault(_absolute(entry, resolved), entry)
     return found
+
+
+def _a_link_within(path: Path) -> bool:
+    """Whether `path` is a symbolic link in incidents/ (or in a folder of it): it is an
+    entry of the library (IL107), not a folder to list, as its target could be anywhere."""
+    return path.is_symlink() and within_incidents(path.parent)
+
+
+def in_subfolders(library: Library, named: dict[str, Path]) -> list[str]:
+    """The files of `named` (`named_files`) in a subfolder of incidents/, which the library
+    does not read: where they are (their folder resolved), or as named, reached through a
+    symbolic link in incidents/ to a folder elsewhere (`incidents/2024/IL-0999.yaml`),
+    which resolving takes out of incidents/. A file is known by its folder, each folder
+    looked at once (pre-commit names thousands of files in one)."""
+    incidents = os.path.realpath(library.incidents_dir)
+    through: dict[Path, bool] = {}
+
+    def through_incidents(folder: Path) -> bool:
+        if folder not in through:
+            through[folder] = any(os.path.realpath(p) == incidents for p in folder.parents)
+        return through[folder]
+
+    return [
+        where
+        for where, path in named.items()
+        if os.path.dirname(where) != incidents  # (the common case: nothing more to ask)
+        and (library.in_a_subfolder(where) or through_incidents(path.absolute().parent))
+    ]
 
 
 def scope(library: Library, paths: Sequence[Path]) -> Sequence[Path]:
@@ -347,9 +375,13 @@ class _Run:
     def findings(self, paths: Sequence[Path], store: ResultCache | None) -> list[Finding]:
         library, cwd = self.library, self.cwd
         taxonomy = library.taxonomy
-        named = self.spelled_as_listed(list(named_files(paths)))
-        nested = [path for path in named if library.in_a_subfolder(path)]
-        selected = [path for path in named if not library.in_a_subfolder(path)]
+        files = named_files(paths)
+        nested = set(in_subfolders(library, files))
+        selected = self.spelled_as_listed([path for path in files if path not in nested])
+        # Shown as named: one reached through a link is elsewhere once resolved.
+        nested_as_named = [
+            os.path.abspath(path) for where, path in files.items() if where in nested
+        ]
         folder = str(library.incidents_dir)
         names = library.incident_names()
         entries = list(dict.fromkeys([*(f"{folder}{os.sep}{n}" for n in names), *selected]))
@@ -371,11 +403,11 @@ class _Run:
         findings += self.library_findings(entries, checked, store)
         # Not read as incidents: the library does not read them (the whole library's lint
         # reports the folder that holds them).
-        findings += map(not_an_incident_file.in_a_subfolder, display_paths(nested, cwd))
+        findings += map(not_an_incident_file.in_a_subfolder, display_paths(nested_as_named, cwd))
         if store:
             store.save(self.workers)
         if paths:  # (a folder given may hold no incident file: then nothing is reported)
-            wanted = set(display_paths(named, cwd))
+            wanted = set(display_paths([*selected, *nested_as_named], cwd))
             findings = [f for f in findings if f.path in wanted]
         return findings
 

@@ -740,6 +740,62 @@ def test_fmt_and_fix_leave_incidents_in_a_subfolder_alone_and_say_why(library, c
     assert saved == unformatted
 
 
+def linked_to_a_folder_elsewhere(library: Path, elsewhere: Path) -> None:
+    """A copy of an incident reached through links in incidents/ to a folder outside it,
+    beside links that hide nothing: one to a file not meant as an incident, one to nothing."""
+    elsewhere.mkdir()
+    (elsewhere / "IL-0999.yaml").write_text(incident("IL-0001"), encoding="utf-8")
+    (elsewhere / "notes.txt").write_text("메모\n", encoding="utf-8")
+    incidents = library / "incidents"
+    (incidents / "2024").symlink_to(elsewhere)
+    (incidents / "archive").mkdir()
+    (incidents / "archive" / "05").symlink_to(elsewhere)
+    (incidents / "notes.txt").symlink_to(elsewhere / "notes.txt")
+    (incidents / "gone").symlink_to(elsewhere / "gone")
+
+
+def test_a_link_in_incidents_to_a_folder_is_reported_not_followed(library, tmp_path):
+    # It was passed over in silence ("0 errors", exit 0), its target never looked at.
+    linked_to_a_folder_elsewhere(library, tmp_path / "elsewhere")
+    whole = run_curator("lint", "--format", "json", cwd=library)
+    assert whole.code == 1
+    reported = [f for f in json.loads(whole.out) if not f["path"].startswith("incidents/IL-")]
+    assert [(f["path"], f["code"], f["message"]) for f in reported] == [
+        ("incidents/2024", "IL107", "a symbolic link: incidents are regular files, not followed"),
+        (
+            "incidents/archive",
+            "IL107",
+            "a folder holding what may be incidents (05 (a symbolic link to a folder, not "
+            "followed)): the library reads only the files directly in incidents/",
+        ),
+    ]
+    for given in ("incidents", "."):
+        named = run_curator("lint", "--format", "json", given, cwd=library)
+        assert (named.code, json.loads(named.out)) == (1, json.loads(whole.out))
+    named = run_curator("lint", "--format", "json", "incidents/2024", cwd=library)
+    assert (named.code, json.loads(named.out)) == (1, reported[:1])
+
+
+@pytest.mark.parametrize(
+    "named", ["incidents/2024/IL-0999.yaml", "incidents/archive/05/IL-0999.yaml"]
+)
+def test_a_file_named_through_a_link_in_incidents_is_reported_not_checked(library, tmp_path, named):
+    # As pre-commit names it: it was checked where the link led, as an incident of the
+    # library's (IL203, IL204 and IL502 against IL-0001).
+    linked_to_a_folder_elsewhere(library, tmp_path / "elsewhere")
+    run = run_curator("lint", "--format", "json", named, cwd=library)
+    assert run.code == 1
+    message = (
+        "in a subfolder of incidents/: the library reads only the files directly in incidents/"
+    )
+    assert [(f["path"], f["code"], f["message"]) for f in json.loads(run.out)] == [
+        (named, "IL107", message)
+    ]
+    fmt = run_curator("fmt", named, cwd=library)
+    assert fmt.code == 1
+    assert f"{named}:1:1: cannot format: in a subfolder of incidents/" in fmt.err
+
+
 def test_one_mistake_is_one_finding_a_withdrawal_as_its_own_duplicate(tmp_path):
     text = incident("IL-0001", ("status: published", "status: withdrawn"))
     text += "duplicate_of: IL-0001\nwithdrawn_reason: |\n  같은 사건.\n"

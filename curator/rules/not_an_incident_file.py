@@ -11,7 +11,10 @@ neither is reported.
 
 A symbolic link is reported and never followed: in a pull request it could point anywhere
 on the machine that checks it (a CI runner), and an incident is data the repository itself
-holds.
+holds. That is a link named like an incident, and a link to a folder whatever its name
+(`incidents/2024`), at any depth: its target, never looked at, may hold incidents, and a
+file named through it is reported as one in a subfolder. A link to a file not meant as an
+incident (`notes.txt`) is left alone, as such a file is.
 """
 
 import os
@@ -57,9 +60,10 @@ def in_a_subfolder(display: str) -> Finding:
 
 
 def _folder_message(path: Path) -> str:
-    held = sorted(incidents_within(str(path)))
+    held = [f"{name} ({why})" if why else name for name, why in incidents_within(str(path))]
     if not held:
         return "a folder, not a file: incidents are single YAML files"
+    held.sort()
     shown = ", ".join(held[:_SHOWN]) + (f" and {len(held) - _SHOWN} more" if held[_SHOWN:] else "")
     return (
         f"a folder holding what may be incidents ({shown}): the library reads only the "
