@@ -76,8 +76,9 @@ def may_hold_incidents(path: str) -> bool:
 def incidents_within(folder: str) -> Iterator[tuple[str, str]]:
     """The entries at any depth inside `folder` that are, or may hide, incidents, in no
     particular order: each as its path relative to `folder` and "" for one meant as an
-    incident, or `LINKED` for a symbolic link to a folder, which is not followed. Hidden
-    folders are not looked into, folders meant as incidents (`IL-0001.yaml/`) not entered."""
+    incident, `LINKED` for a symbolic link to a folder, which is not followed, or what
+    keeps a folder from being listed (`UNLISTED`; "" for `folder` itself). Hidden folders
+    are not looked into, folders meant as incidents (`IL-0001.yaml/`) not entered."""
     pending = [""]
     while pending:  # (a loop, not recursion: a folder may be nested deeper than Python's stack)
         inside = pending.pop()
@@ -87,7 +88,10 @@ def incidents_within(folder: str) -> Iterator[tuple[str, str]]:
                     (entry.name, entry.is_dir(follow_symlinks=False), entry.is_symlink())
                     for entry in listing
                 ]
-        except OSError:  # not listable (no permission), or gone meanwhile
+        except (FileNotFoundError, NotADirectoryError):  # gone (or replaced) meanwhile
+            continue
+        except OSError as exc:  # no permission: what it holds cannot be told, so it may hide some
+            yield inside, f"{UNLISTED}: {exc.strerror or exc}"
             continue
         for name, is_folder, is_link in entries:
             path = os.path.join(inside, name)
@@ -102,6 +106,7 @@ def incidents_within(folder: str) -> Iterator[tuple[str, str]]:
 
 
 LINKED = "a symbolic link to a folder, not followed"
+UNLISTED = "a folder that cannot be listed"
 
 
 def _links_to_a_folder(path: str) -> bool:

@@ -718,6 +718,39 @@ def test_lint_reports_a_file_that_fails_to_read_and_checks_the_others(
     assert "IL-0002.yaml" in found  # the run went on: its own findings are there
 
 
+def test_lint_reports_a_folder_in_incidents_it_cannot_list(library, monkeypatch):
+    # Taken as empty: a folder of incidents/ root could not list passed in silence. (Root
+    # lists any folder, so the refusal is made.)
+    incidents = library / "incidents"
+    denied = {str(incidents / "2024"), str(incidents / "archive" / "05")}
+    for folder in denied:
+        os.makedirs(folder)
+        Path(folder, "IL-0009.yaml").write_text(incident("IL-0001"), encoding="utf-8")
+    real_scandir = os.scandir
+
+    def scandir(path: str) -> object:
+        if os.fspath(path).rstrip(os.sep) in denied:
+            raise PermissionError(errno.EACCES, "Permission denied", path)
+        return real_scandir(path)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    found = _lint_codes(library)
+    assert found.get("2024") == [
+        (
+            "IL107",
+            "a folder that cannot be listed: Permission denied; what it holds is never checked",
+        )
+    ]
+    assert found.get("archive") == [
+        (
+            "IL107",
+            "a folder holding what may be incidents (05 (a folder that cannot be listed: "
+            "Permission denied)): the library reads only the files directly in incidents/",
+        )
+    ]
+    assert "IL-0002.yaml" in found  # the run went on: its own findings are there
+
+
 def test_lint_reports_a_file_removed_while_it_runs_and_checks_the_others(library, monkeypatch):
     # Listed, then gone before it is checked (a `git checkout` in another terminal).
     gone = library / "incidents" / "IL-0001.yaml"

@@ -7,7 +7,8 @@ in `incidents/2024/IL-0100.yaml`): the library reads only the files directly in
 incidents/, so such a file, named on the command line (as pre-commit does), is reported
 too, not checked as an incident. A folder holding nothing of the kind (`images/`) holds no
 incident to miss, and a hidden one (`.archive/`) is left alone as hidden files are:
-neither is reported.
+neither is reported. A folder that cannot be listed (no permission), at any depth, is
+reported: what it holds cannot be told, and would go unchecked.
 
 A symbolic link is reported and never followed: in a pull request it could point anywhere
 on the machine that checks it (a CI runner), and an incident is data the repository itself
@@ -60,10 +61,12 @@ def in_a_subfolder(display: str) -> Finding:
 
 
 def _folder_message(path: Path) -> str:
-    held = [f"{name} ({why})" if why else name for name, why in incidents_within(str(path))]
-    if not held:
+    found = sorted(incidents_within(str(path)))
+    if not found:
         return "a folder, not a file: incidents are single YAML files"
-    held.sort()
+    if found[0][0] == "":  # (sorted first) the folder itself cannot be listed
+        return f"{found[0][1]}; what it holds is never checked"
+    held = [f"{name} ({why})" if why else name for name, why in found]
     shown = ", ".join(held[:_SHOWN]) + (f" and {len(held) - _SHOWN} more" if held[_SHOWN:] else "")
     return (
         f"a folder holding what may be incidents ({shown}): the library reads only the "
