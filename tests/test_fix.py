@@ -262,6 +262,51 @@ def test_a_comment_in_a_flow_list_that_a_fix_would_lose_is_named_then_fmt_makes_
     assert "  - IL-0002        # 같은 장비\n  - IL-0003\n" in path.read_text(encoding="utf-8")
 
 
+# IL-0025 with its two causes out of order (an IL304 fix to make), the lines written
+# before and after it (a directive, `---`, `...`, comments), and what fix and fmt make of
+# them: each comment where it was, at the top or at the end of the file; a `---` or `...`
+# dropped, but the `---` after a directive.
+SORTED_CAUSES = (REPO / "incidents" / "IL-0025.yaml").read_text(encoding="utf-8")
+UNSORTED_CAUSES = SORTED_CAUSES.replace(
+    "    - dependency-failure\n    - hardware-failure\n",
+    "    - hardware-failure\n    - dependency-failure\n",
+)
+AROUND_A_DOCUMENT = {
+    "comment-above-start": (("# 머리 주석\n---\n", ""), ("# 머리 주석\n", "")),
+    "comment-on-start": (("--- # 문서 시작\n", ""), ("# 문서 시작\n", "")),
+    "comment-after-directive": (
+        ("%YAML 1.2\n# 사이 주석\n---\n", ""),
+        ("%YAML 1.2\n---\n# 사이 주석\n", ""),
+    ),
+    "comments-after-a-root-tag": (
+        ("--- !!map # 태그\n# 첫 키 위\n", ""),
+        ("# 태그\n# 첫 키 위\n", ""),
+    ),
+    "comment-on-end": (("", "... # 문서 끝\n"), ("", "# 문서 끝\n")),
+    "comment-after-end": (("", "...\n# 끝난 뒤 주석\n"), ("", "# 끝난 뒤 주석\n")),
+}
+
+
+@pytest.mark.parametrize("name", sorted(AROUND_A_DOCUMENT))
+def test_comments_around_the_document_markers_stay_where_they_are_through_a_fix(tmp_path, name):
+    # ruamel.yaml's tree holds no comment before or on a `---`, nor after a `...`: the fix
+    # was refused as one that "would be lost by the fix (ruamel.yaml drops comments inside
+    # `[...]` ...)", and one on the `---` line came out indented, `    # 문서 시작`.
+    (before, after), (head, end) = AROUND_A_DOCUMENT[name]
+    written = before + UNSORTED_CAUSES + after
+    root = write_library(tmp_path / "lib", {"IL-0025.yaml": written})
+    path = root / "incidents" / "IL-0025.yaml"
+    run = run_curator("fix", "--root", str(root), cwd=root)
+    assert run.code == 0, run
+    line = before.count("\n") + 9  # (the first of the causes)
+    assert run.out == f"incidents/IL-0025.yaml:{line}:7: IL304 facets.causes: sorted\n", run
+    assert path.read_text(encoding="utf-8") == head + SORTED_CAUSES + end
+    # fmt, which sorts nothing, writes them in the same places, and a second run settles.
+    formatted = render(written.encode("utf-8"))
+    assert formatted == head + UNSORTED_CAUSES + end
+    assert render(formatted.encode("utf-8")) == formatted
+
+
 def test_unsafe_url_changes_are_left_to_people(tmp_path):
     url = "http://www.example.com/pm/#section-2"
     text = incident("IL-0001", ("https://example.com/postmortems/IL-0001", url))

@@ -53,7 +53,16 @@ from ruamel.yaml.scalarstring import (
 from curator.load import MAX_BYTES, SCAN_LOADER, START, Document, Position, load_bytes, position_at
 from curator.model import DIMENSIONS, INCIDENT_KEYS, Source, not_a_mapping
 from curator.write.atomic import ChangedMeanwhile, write_atomic
-from curator.write.comments import Misplaced, Note, comments, misplaced, notes, overlay
+from curator.write.comments import (
+    END,
+    HEAD,
+    Misplaced,
+    Note,
+    comments,
+    misplaced,
+    notes,
+    overlay,
+)
 from curator.write.spaces import strip_line_ends
 
 SOURCE_KEYS = tuple(Source.model_fields)
@@ -196,28 +205,40 @@ def render(raw: bytes, edit: Edit | None = None) -> str:
     tree = parse(text)
     if plain(tree) != loaded.data:
         raise Refused(START, "ruamel.yaml reads this file differently from the linter")
-    placed = text  # the text that says where each comment belongs
+    expected = _notes(text)  # where each comment belongs
+    of_input = True  # (a position of a note is one in the input)
     if edit is not None:
         edit(tree)
         if plain(tree) != loaded.data:  # (an edit that changes no value moves no comment)
-            placed = dump(tree)  # where the edit left them, in the old order of keys
-            _refuse_a_comment_ruamel_dropped(text, placed)
+            expected, of_input = _placed_by_the_edit(expected, dump(tree)), False
     intended = plain(tree)
-    expected = _notes(placed)
     canonicalise(tree)
-    of_input = placed is text  # (else a position in `placed` would mislead)
     out = directives(text) + _overlay(dump(_uncommented(tree)), expected, of_input)
     _verify(out, intended, comments(text), expected, of_input)
     return out
 
 
-def _refuse_a_comment_ruamel_dropped(text: str, placed: str) -> None:
+def _placed_by_the_edit(before: list[Note], placed: str) -> list[Note]:
+    """Where the comments of the input (`before`) belong after an edit: beside a node, as
+    ruamel.yaml's tree holds them (`placed`: the tree written, keys in their old order);
+    at the head and the end of the file, where they were, as no node holds them. (ruamel
+    keeps none written before or on a `---`, or after a `...`, and writes one on a `---`
+    line indented, as if above the first key.)"""
+    beside = [note for note in _notes(placed) if note.where not in (HEAD, END)]
+    head = [note for note in before if note.where == HEAD]
+    end = [note for note in before if note.where == END]
+    after = [*head, *beside, *end]
+    _refuse_a_comment_ruamel_dropped(before, after)
+    return after
+
+
+def _refuse_a_comment_ruamel_dropped(before: list[Note], after: list[Note]) -> None:
     """After an edit, comments are placed as ruamel.yaml's tree holds them, and it holds
     none inside a flow collection (`[a, # b`): a fix would lose such a comment, anywhere in
     the file. `curator fmt` places comments from the text, not the tree, and writes every
     collection in block style, where ruamel keeps them: after it, the fix can be made."""
-    dropped = Counter(comments(text)) - Counter(comments(placed))
-    note = next((note for note in _notes(text) if note.text in dropped), None)
+    dropped = Counter(note.text for note in before) - Counter(note.text for note in after)
+    note = next((note for note in before if note.text and note.text in dropped), None)
     if note is not None:
         raise Refused(
             Position(note.line + 1, note.column + 1),

@@ -13,8 +13,8 @@ was written beside, which its line number cannot say. `notes` says it by the nod
 - after something on its line, it goes *after* the last scalar before it (a key, a value
   or an item), on that node's line; but after nothing more than a `-` or a `?`, above the
   node that follows;
-- before the first node, it is the *head* of the file, which stays at the top whichever key
-  comes first; after the last, the *end*.
+- before the first key, item or value, it is the *head* of the file, which stays at the top
+  whichever key comes first; after the last, the *end*.
 `overlay` writes notes into a text without comments, and `misplaced` proves that a text
 has each comment where the notes of another say it belongs.
 """
@@ -383,7 +383,7 @@ class _Text:
             return END, None, frozenset()
         first = self.heads[at]
         places = self.line_places(first)
-        if index < self.root_start:
+        if at == 0:  # (also after a tag of the root, `--- !!map`, which ruamel drops)
             return HEAD, None, places
         return ABOVE, self.nodes[first].place, places
 
