@@ -171,16 +171,6 @@ class Library:
         for them several times (0.08 s a time at 100,000 files) and should see one list."""
         return replace(self, names=tuple(self.incident_names()))
 
-    def in_a_subfolder(self, path: str) -> bool:
-        """Whether the file at `path` (absolute, its folder resolved, as lint names files)
-        is in a subfolder of incidents/, which the library does not read."""
-        folder = os.path.dirname(path) + os.sep
-        return folder.startswith(self._incidents_target) and folder != self._incidents_target
-
-    @cached_property
-    def _incidents_target(self) -> str:
-        return os.path.realpath(self.incidents_dir) + os.sep
-
     def incident_path(self, incident_id: str) -> Path:
         return self.incidents_dir / f"{incident_id}.yaml"
 

@@ -256,6 +256,7 @@ def in_subfolders(library: Library, named: dict[str, Path]) -> list[str]:
     which resolving takes out of incidents/. A file is known by its folder, each folder
     looked at once (pre-commit names thousands of files in one)."""
     incidents = os.path.realpath(library.incidents_dir)
+    inside = incidents + os.sep
     through: dict[Path, bool] = {}
 
     def through_incidents(folder: Path) -> bool:
@@ -267,7 +268,7 @@ def in_subfolders(library: Library, named: dict[str, Path]) -> list[str]:
         where
         for where, path in named.items()
         if os.path.dirname(where) != incidents  # (the common case: nothing more to ask)
-        and (library.in_a_subfolder(where) or through_incidents(path.absolute().parent))
+        and (where.startswith(inside) or through_incidents(path.absolute().parent))
     ]
 
 
