@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import copy
 import datetime as dt
-import unicodedata
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -51,7 +50,7 @@ from curator.rules import (
 )
 from curator.rules import trailing_whitespace as trailing
 from curator.taxonomy import Taxonomy
-from curator.textnorm import STREAM_SAFE_RUN, long_run
+from curator.textnorm import STREAM_SAFE_RUN, composed, long_run
 from curator.write.canonical import Refused, Unparsable, render, rewrite, unreadable
 from curator.write.comments import comments
 from curator.write.diff import unified_diff
@@ -119,7 +118,8 @@ def lf_line_ends(text: str) -> tuple[str, list[Change]]:
 def compose(text: str) -> tuple[str, list[Change]]:
     """Unicode NFC. It changes how letters are encoded, not which letters: the values read
     the same to people, and now to searches too (IL605). Not over a run of more than 30
-    combining marks, which no text needs and which NFC takes minutes to put in order."""
+    combining marks, which no text needs and which NFC takes minutes to put in order; and
+    not for CJK compatibility ideographs, which NFC makes other characters (`composed`)."""
     found = unicode_nfc.decomposed(text)
     if found is None:
         return text, []
@@ -132,7 +132,7 @@ def compose(text: str) -> tuple[str, list[Change]]:
         )
     line, column = found.position
     what = f"composed the letters of {found.lines} line(s) (Unicode NFC)"
-    return unicodedata.normalize("NFC", text), [Change(line, column, unicode_nfc.RULE.code, what)]
+    return composed(text), [Change(line, column, unicode_nfc.RULE.code, what)]
 
 
 def tabs_to_spaces(text: str) -> tuple[str, list[Change]]:

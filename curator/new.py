@@ -21,7 +21,7 @@ from curator.model import DIMENSIONS, PARTIAL_DATE_PATTERN, parse_partial_date, 
 from curator.rules import source_url_form
 from curator.rules.bare_mention import bare_mentions
 from curator.taxonomy import Taxonomy, fold
-from curator.textnorm import normalized
+from curator.textnorm import composed, normalized
 from curator.urls import url_problem
 from curator.write.atomic import write_atomic
 from curator.write.canonical import render
@@ -343,7 +343,7 @@ def render_draft(incident_id: str, draft: Draft) -> str:
         "#   ...",
     ]
     # Korean typed or pasted on macOS may come as separate jamo: written composed (IL605).
-    return render(normalized("NFC", "\n".join(lines) + "\n").encode("utf-8"))
+    return render(composed("\n".join(lines) + "\n").encode("utf-8"))
 
 
 def _facet_lines(facets: dict[str, list[str]]) -> list[str]:

@@ -25,6 +25,38 @@ def normalized(form: Form, text: str) -> str:
     return unicodedata.normalize(form, stream_safe(text))
 
 
+# CJK compatibility ideographs (U+F900–U+FAFF and U+2F800–U+2FA1F, both ends past the last
+# one): NFC replaces each of the 1,002 that have a canonical mapping by the unified ideograph
+# it maps to. That is another character, not another encoding of the same one: Korean's
+# KS X 1001 encodes some Hanja once for each reading (樂 is U+F914, U+F95C and U+F9BF as
+# well as U+6A02), and Unicode kept those apart as compatibility ideographs.
+COMPATIBILITY_IDEOGRAPHS = re.compile("[\uf900-\ufaff\U0002f800-\U0002fa1f]")
+
+
+def composed(text: str) -> str:
+    """`normalized("NFC", text)`, but with every CJK compatibility ideograph kept as it is
+    written. NFC composes nothing with an ideograph, so the text between them is normalised
+    piece by piece, to the same letters as a whole."""
+    if unicodedata.is_normalized("NFC", text):
+        return text
+    pieces = COMPATIBILITY_IDEOGRAPHS.split(text)
+    ideographs = COMPATIBILITY_IDEOGRAPHS.findall(text)
+    out = [normalized("NFC", pieces[0])]
+    for ideograph, piece in zip(ideographs, pieces[1:], strict=True):
+        out += (ideograph, normalized("NFC", piece))
+    return "".join(out)
+
+
+def unified(text: str) -> str:
+    """`text` with each CJK compatibility ideograph replaced by what NFC makes of it (one
+    character for one: positions stay where they were)."""
+    return COMPATIBILITY_IDEOGRAPHS.sub(_unified_ideograph, text)
+
+
+def _unified_ideograph(match: re.Match[str]) -> str:
+    return unicodedata.normalize("NFC", match.group())
+
+
 def stream_safe(text: str) -> str:
     """`text` with CGJ after every 30 non-starters in a row, or `text` itself when it has
     no such run (all real text). Non-starters are counted as characters, not as what they

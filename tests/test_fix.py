@@ -122,6 +122,24 @@ def test_fix_composes_decomposed_letters_in_values_and_comments(tmp_path):
     assert lint(Library.at(root)) == []
 
 
+def test_fix_composes_jamo_but_leaves_compatibility_ideographs_to_people(tmp_path):
+    # 樂 as KS X 1001 encodes it for one reading (U+F914), beside Korean as separate jamo:
+    # NFC would make U+F914 the unified U+6A02, another character, so fix keeps it.
+    nfd = unicodedata.normalize("NFD", "스토리지")
+    text = incident("IL-0001", ("공유 스토리지의", f"\uf914 공유 {nfd}의"))
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": text})
+    run = run_curator("fix", cwd=root)
+    assert run.code == 0, run  # (what is left is lint's to report)
+    assert run.out.splitlines() == [
+        "incidents/IL-0001.yaml:2:13: IL605 composed the letters of 1 line(s) (Unicode NFC)"
+    ]
+    written = (root / "incidents" / "IL-0001.yaml").read_text(encoding="utf-8")
+    assert written == text.replace(nfd, "스토리지")
+    [left] = lint(Library.at(root))
+    assert (left.code, left.line, left.column, left.fixable) == ("IL605", 2, 8, False)
+    assert "U+F914, a CJK compatibility ideograph" in left.message
+
+
 def test_fix_leaves_a_file_that_nfc_would_make_unreadable(tmp_path):
     # U+1FEF (GREEK VARIA) is, in NFC, the backquote, which cannot start a plain value.
     text = incident("IL-0001", ("title: 공유", "title: \u1fefx 공유")).encode("utf-8")

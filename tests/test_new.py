@@ -81,6 +81,16 @@ def test_korean_given_as_separate_jamo_is_written_composed(tmp_path):
     assert [f.code for f in lint(Library.at(root))] == ["IL206"]
 
 
+def test_a_compatibility_ideograph_given_is_written_as_given(tmp_path):
+    # 樂 as KS X 1001 encodes it for one reading: NFC would write another character.
+    root = write_library(tmp_path / "lib", {})
+    title = "\uf914 " + unicodedata.normalize("NFD", TITLE)
+    run = new(root, "--title", title, "--source", SOURCE, "--cause", "software-defect")
+    assert run.code == 0, run
+    path = root / "incidents" / "IL-NEW-nccl-h100.yaml"
+    assert load_bytes(path.read_bytes()).data["title"] == "\uf914 " + TITLE
+
+
 def test_what_other_yaml_tools_would_type_is_written_quoted(tmp_path):
     # Editors and schema checkers read a plain `2024` as a number, `yes` as a boolean:
     # then the published schema refuses the draft. curator reads both as text either way.

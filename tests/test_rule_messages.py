@@ -99,6 +99,15 @@ SOURCES = (
             "not Unicode NFC (fixable)",
             id="a letter and a combining accent",
         ),
+        pytest.param(
+            # 樂 as KS X 1001 encodes it for one of its readings, twice.
+            [("  학습 처리량이", "  \uf914 \uf914 학습 처리량이")],
+            "incidents/IL-0001.yaml:16:3: IL605 [error] '\uf914' is U+F914, a CJK "
+            "compatibility ideograph (2 in the file), which NFC turns into U+6A02: left as "
+            "it is, since the two may be meant apart; write U+6A02, or U+6A02 and a "
+            "variation selector to keep the difference",
+            id="a compatibility ideograph",
+        ),
     ],
 )
 def test_the_finding_is_printed_where_it_stands(tmp_path, replacements, expected):

@@ -9,7 +9,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from curator.textnorm import CGJ, STREAM_SAFE_RUN, long_run, normalized, stream_safe
+from curator.textnorm import (
+    CGJ,
+    STREAM_SAFE_RUN,
+    composed,
+    long_run,
+    normalized,
+    stream_safe,
+    unified,
+)
 
 FORMS = ("NFC", "NFD", "NFKC", "NFKD")
 # Korean syllables and jamo, Latin letters, combining marks of several classes (out of
@@ -60,3 +68,27 @@ def test_stream_safe_bounds_every_run_and_adds_nothing_else(pieces):
 )
 def test_long_run_finds_where_the_first_run_over_30_marks_starts(text, start):
     assert long_run(text) == start
+
+
+# A compatibility ideograph (樂 for one of its readings), one from the supplement beyond the
+# BMP, a unified ideograph among the compatibility ones (U+FA0E: NFC keeps it), and text
+# around them that NFC changes.
+IDEOGRAPHS = st.sampled_from(["\uf914", "\U0002f800", "\ufa0e", "樂"])
+
+
+@given(st.lists(st.one_of(PIECES, IDEOGRAPHS), max_size=80).map("".join))
+def test_composed_is_nfc_but_for_the_compatibility_ideographs_which_stay(text):
+    if runs_of_marks(text) > STREAM_SAFE_RUN:
+        return
+    kept = composed(text)
+    assert unified(kept) == unicodedata.normalize("NFC", text)
+    assert [c for c in kept if c in "\uf914\U0002f800"] == [
+        c for c in text if c in "\uf914\U0002f800"
+    ]
+    assert len(unified(text)) == len(text)
+
+
+def test_composed_composes_jamo_beside_a_compatibility_ideograph():
+    jamo = unicodedata.normalize("NFD", "학")
+    assert composed(f"\uf914{jamo}\uf95c") == "\uf914학\uf95c"
+    assert unified("\uf914\uf95c\uf9bf") == "樂樂樂"

@@ -6,7 +6,14 @@ letter and a combining mark. Both look the same as the composed letters, but the
 other code points: a search for `가` on the website, a `grep`, or a downstream tool
 comparing text does not find them. Reported once per file, at the first such letter.
 `curator fix` converts the file to NFC, which Unicode defines as the same text
-(canonically equivalent), encoded the recommended way."""
+(canonically equivalent), encoded the recommended way.
+
+One kind of character NFC changes into another: a CJK compatibility ideograph (U+F900 to
+U+FAFF, U+2F800 to U+2FA1F) becomes the unified ideograph it maps to. Korean's KS X 1001
+encodes some Hanja once for each reading, and those codes are compatibility ideographs, so
+a writer may mean one. Reported apart, at the first one, and left to people: write the
+unified ideograph, or, to keep the distinction through NFC, the unified ideograph followed
+by the variation selector Unicode gives for it (its standardized variation sequence)."""
 
 import unicodedata
 from typing import NamedTuple
@@ -15,7 +22,7 @@ from curator.findings import Severity
 from curator.load import Position
 from curator.rules._spaces import not_fixable
 from curator.rules.base import FileFindings, IncidentFile, Rule
-from curator.textnorm import long_run
+from curator.textnorm import COMPATIBILITY_IDEOGRAPHS, long_run, unified
 
 RULE = Rule(
     code="IL605",
@@ -37,6 +44,11 @@ class Decomposed(NamedTuple):
 
 
 def check(file: IncidentFile) -> FileFindings:
+    yield from _decomposed_letter(file)
+    yield from _compatibility_ideograph(file)
+
+
+def _decomposed_letter(file: IncidentFile) -> FileFindings:
     found = decomposed(file.loaded.text)
     if found is None:
         return
@@ -52,11 +64,50 @@ def check(file: IncidentFile) -> FileFindings:
     yield finding if long_run(file.loaded.text or "") is None else not_fixable(finding)
 
 
+def _compatibility_ideograph(file: IncidentFile) -> FileFindings:
+    found = compatibility_ideograph(file.loaded.text)
+    if found is None:
+        return
+    position, ideograph, count = found
+    target = unicodedata.normalize("NFC", ideograph)
+    more = f" ({count} in the file)" if count > 1 else ""
+    yield not_fixable(
+        RULE.at(
+            file.display,
+            position,
+            f"{ideograph!r} is U+{ord(ideograph):04X}, a CJK compatibility ideograph{more}, "
+            f"which NFC turns into U+{ord(target):04X}: left as it is, since the two may be "
+            f"meant apart; write U+{ord(target):04X}, or U+{ord(target):04X} and a variation "
+            "selector to keep the difference",
+        )
+    )
+
+
+def compatibility_ideograph(text: str | None) -> tuple[Position, str, int] | None:
+    """The first CJK compatibility ideograph that NFC changes, and how many there are."""
+    if text is None or text.isascii() or unicodedata.is_normalized("NFC", text):
+        return None
+    found = [m for m in COMPATIBILITY_IDEOGRAPHS.finditer(text) if _changes(m.group())]
+    if not found:
+        return None
+    start = found[0].start()
+    line = text.count("\n", 0, start) + 1
+    column = start - (text.rfind("\n", 0, start) + 1) + 1
+    return Position(line, column), found[0].group(), len(found)
+
+
+def _changes(ideograph: str) -> bool:
+    return not unicodedata.is_normalized("NFC", ideograph)
+
+
 def decomposed(text: str | None) -> Decomposed | None:
     """Where `text` is not in NFC, or None if it is (the usual case, told in C). Nothing
     longer than a letter is normalised: a line of accents out of order costs the square of
     its length to normalise (see `curator.textnorm`)."""
     if text is None or text.isascii() or unicodedata.is_normalized("NFC", text):
+        return None
+    text = unified(text)  # (`compatibility_ideograph` reports those)
+    if unicodedata.is_normalized("NFC", text):
         return None
     lines = text.split("\n")  # lines as editors and curator.load count them
     numbers = [n for n, line in enumerate(lines, 1) if not unicodedata.is_normalized("NFC", line)]
