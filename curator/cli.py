@@ -131,6 +131,15 @@ def jobs_option(command: F) -> F:
     )(command)
 
 
+def paths_argument(command: F) -> F:
+    """`PATHS` of lint, fmt and fix: a file or folder the user may not read is still one
+    to report (IL107, as when it is found in incidents/), not a usage error, so click is
+    not asked to check it can be read."""
+    return click.argument("paths", nargs=-1, type=click.Path(readable=False, path_type=Path))(
+        command
+    )
+
+
 def root_option(command: F) -> F:
     return click.option(
         "--root",
@@ -158,7 +167,7 @@ def main() -> None:
 
 
 @main.command("lint")
-@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@paths_argument
 @root_option
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True)
 @click.option("--quiet", "-q", is_flag=True, help="Print findings only, no summary line.")
@@ -407,11 +416,22 @@ def _web_address(value: str) -> str:
 
 def _existing(paths: tuple[Path, ...]) -> tuple[Path, ...]:
     """`paths`, if each names something. A symbolic link that leads nowhere is something:
-    lint reports it (IL107) as it does in the whole library, not as "no such file"."""
-    missing = [str(p) for p in paths if not os.path.lexists(p)]
+    lint reports it (IL107) as it does in the whole library, not as "no such file"; so is
+    a path in a folder the user may not look into, which lint reports as it can."""
+    missing = [str(p) for p in paths if _missing(p)]
     if missing:
         raise click.UsageError(f"no such file: {', '.join(missing)}")
     return paths
+
+
+def _missing(path: Path) -> bool:
+    try:
+        os.lstat(path)
+    except PermissionError:  # no permission to look (EACCES): it may well be there
+        return False
+    except OSError:  # not there, or through a file or a link that loops
+        return True
+    return False
 
 
 def _plural(count: int, word: str) -> str:
@@ -419,7 +439,7 @@ def _plural(count: int, word: str) -> str:
 
 
 @main.command("fmt")
-@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@paths_argument
 @root_option
 @click.option("--check", is_flag=True, help="Change nothing; list the files that would change.")
 @click.option("--diff", "show_diff", is_flag=True, help="Change nothing; print unified diffs.")
@@ -482,7 +502,7 @@ def _not_incident_files(findings: list[Finding], verb: str) -> None:
 
 
 @main.command("fix")
-@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@paths_argument
 @root_option
 @click.option("--check", is_flag=True, help="Change nothing; list the changes fix would make.")
 @click.option(

@@ -118,7 +118,9 @@ def _links_to_a_folder(path: str) -> bool:
 
 
 def is_library(path: Path) -> bool:
-    return (path / INCIDENTS).is_dir() and (path / SCHEMA).is_dir()
+    # (`os.path.isdir`, which Python 3.11's `Path.is_dir` is not: a folder the user may not
+    # look into holds no library, it is no error)
+    return os.path.isdir(path / INCIDENTS) and os.path.isdir(path / SCHEMA)
 
 
 def find_root(start: Path) -> Path:

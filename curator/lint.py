@@ -232,15 +232,24 @@ def named_files(paths: Iterable[Path]) -> dict[str, Path]:
     for path in paths:
         if is_library(path):
             path = path / INCIDENTS
-        if path.is_dir() and not path.name.startswith("IL-") and not _a_link_within(path):
-            entries = [
-                path / name for name in incident_entries(path, subfolders=within_incidents(path))
-            ]
+        # (`os.path.isdir`: a path the user may not look into is no folder, not an error)
+        if os.path.isdir(path) and not path.name.startswith("IL-") and not _a_link_within(path):
+            entries = _listed(path)
         else:
             entries = [path]
         for entry in entries:
             found.setdefault(_absolute(entry, resolved), entry)
     return found
+
+
+def _listed(folder: Path) -> list[Path]:
+    """The entries of a folder named, or, if it cannot be listed (no permission), the
+    folder itself: an entry lint reports (IL107) as it does one found in incidents/."""
+    try:
+        names = incident_entries(folder, subfolders=within_incidents(folder))
+    except OSError:
+        return [folder]
+    return [folder / name for name in names]
 
 
 def _a_link_within(path: Path) -> bool:
@@ -284,7 +293,7 @@ def scope(library: Library, paths: Sequence[Path]) -> Sequence[Path]:
         return paths
     resolved: dict[Path, str] = {}
     for path in paths:
-        if path.is_dir():
+        if os.path.isdir(path):
             where = os.path.realpath(path)
         else:
             where = os.path.dirname(_absolute(path, resolved))

@@ -18,13 +18,17 @@ import shutil
 import subprocess
 import unicodedata
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
+from click.testing import CliRunner
 from conftest import REPO, run_curator, write_library
 
 from curator import fmt
 from curator import lint as engine
+from curator.cli import main
 from curator.library import Library
 from curator.lint import lint
 from curator.load import load_bytes
@@ -749,6 +753,84 @@ def test_lint_reports_a_folder_in_incidents_it_cannot_list(library, monkeypatch)
         )
     ]
     assert "IL-0002.yaml" in found  # the run went on: its own findings are there
+
+
+def denied_to_the_user(monkeypatch: pytest.MonkeyPatch, *folders: Path) -> None:
+    """`folders` as a user other than root sees them after `chmod 000`: each can be looked
+    at, not read (`os.access`), not listed, and nothing in it can be looked at. (Root may
+    do all that, so the refusals are made.)"""
+    denied = tuple(map(str, folders))
+    inside = tuple(folder + os.sep for folder in denied)
+
+    def refusing(real: Any, refused: Callable[[str], bool]) -> Any:
+        def call(path: Any, *args: Any, **kwargs: Any) -> Any:
+            if not isinstance(path, int) and refused(os.path.abspath(path)):
+                raise PermissionError(errno.EACCES, "Permission denied", os.fspath(path))
+            return real(path, *args, **kwargs)
+
+        return call
+
+    def within(path: str) -> bool:
+        return path.startswith(inside)
+
+    def itself_or_within(path: str) -> bool:
+        return path in denied or within(path)
+
+    for name in ("stat", "lstat"):
+        monkeypatch.setattr(os, name, refusing(getattr(os, name), within))
+    for name in ("listdir", "scandir"):
+        monkeypatch.setattr(os, name, refusing(getattr(os, name), itself_or_within))
+    real_access = os.access
+
+    def access(path: Any, mode: int, **kwargs: Any) -> bool:
+        return not itself_or_within(os.path.abspath(path)) and real_access(path, mode, **kwargs)
+
+    monkeypatch.setattr(os, "access", access)
+
+
+def _cli(*args: str) -> tuple[int, list[tuple[str, str, str]]]:
+    """Exit code and JSON findings (path, code, message) of `curator lint ARGS`, run here."""
+    result = CliRunner().invoke(main, ["lint", "--no-cache", "--format", "json", *args])
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
+    if result.exit_code == 2:
+        return 2, [("", "", result.output)]
+    return result.exit_code, [
+        (f["path"], f["code"], f["message"]) for f in json.loads(result.stdout)
+    ]
+
+
+def test_a_folder_that_cannot_be_listed_is_reported_alike_named_or_found(library, monkeypatch):
+    # Named, it was a usage error (click's "Path 'incidents/2024' is not readable", exit 2),
+    # and a file in it "no such file", where the whole library's lint reports the folder.
+    denied = library / "incidents" / "2024"
+    outside = library.parent / "drafts"
+    for folder in (denied, outside):
+        folder.mkdir()
+        (folder / "IL-0009.yaml").write_text(incident("IL-0001"), encoding="utf-8")
+    denied_to_the_user(monkeypatch, denied, outside)
+    monkeypatch.chdir(library)
+    listed = (
+        "incidents/2024",
+        "IL107",
+        "a folder that cannot be listed: Permission denied; what it holds is never checked",
+    )
+    code, whole = _cli()
+    assert (code, [f for f in whole if f[0] == "incidents/2024"]) == (1, [listed])
+    assert _cli("incidents/2024") == (1, [listed])
+    in_a_subfolder = (
+        "in a subfolder of incidents/: the library reads only the files directly in incidents/"
+    )
+    assert _cli("incidents/2024/IL-0009.yaml") == (
+        1,
+        [("incidents/2024/IL-0009.yaml", "IL107", in_a_subfolder)],
+    )
+    formatted = CliRunner().invoke(main, ["fmt", "--check", "incidents/2024"])
+    assert formatted.exit_code == 1
+    assert f"incidents/2024:1:1: cannot format: {listed[2]} (IL107)" in formatted.stderr
+    # Outside the library, as a file named that cannot be read is.
+    assert _cli("../drafts") == (1, [("../drafts", *listed[1:])])
+    unread = "cannot read the file: Permission denied"
+    assert _cli("../drafts/IL-0009.yaml") == (1, [("../drafts/IL-0009.yaml", "IL107", unread)])
 
 
 def test_lint_reports_a_file_removed_while_it_runs_and_checks_the_others(library, monkeypatch):

@@ -40,9 +40,15 @@ RULE = Rule(
 
 
 def check_entry(path: Path, display: str) -> Iterator[Finding]:
-    if not os.path.lexists(path):  # listed, then removed (a checkout in another terminal)
+    try:
+        os.lstat(path)
+    except FileNotFoundError:  # listed, then removed (a checkout in another terminal)
         yield RULE.at(display, START, "removed while curator was checking the library")
-    elif path.is_symlink():
+        return
+    except OSError as exc:  # named in a folder the user may not look into (EACCES)
+        yield RULE.at(display, START, f"cannot read the file: {exc.strerror or exc}")
+        return
+    if path.is_symlink():
         yield RULE.at(display, START, "a symbolic link: incidents are regular files, not followed")
     elif path.is_dir():
         yield RULE.at(display, START, _folder_message(path))
