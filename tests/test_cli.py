@@ -761,7 +761,12 @@ def test_a_link_in_incidents_to_a_folder_is_reported_not_followed(library, tmp_p
     assert whole.code == 1
     reported = [f for f in json.loads(whole.out) if not f["path"].startswith("incidents/IL-")]
     assert [(f["path"], f["code"], f["message"]) for f in reported] == [
-        ("incidents/2024", "IL107", "a symbolic link: incidents are regular files, not followed"),
+        (
+            "incidents/2024",
+            "IL107",
+            "a symbolic link to a folder, not followed: the library reads only the files "
+            "directly in incidents/; move any incidents it leads to there, and remove the link",
+        ),
         (
             "incidents/archive",
             "IL107",

@@ -463,6 +463,10 @@ def test_il107_says_what_the_entry_is(tmp_path):
     os.mkfifo(tmp_path / "IL-0007.yaml")
     symlink = "a symbolic link: incidents are regular files, not followed"
     folder = "a folder, not a file: incidents are single YAML files"
+    linked = (  # (it was `symlink`, which did not say a folder is behind it, nor what to do)
+        "a symbolic link to a folder, not followed: the library reads only the files "
+        "directly in incidents/; move any incidents it leads to there, and remove the link"
+    )
     found = {
         name: [
             (f.line, f.column, f.message)
@@ -474,7 +478,7 @@ def test_il107_says_what_the_entry_is(tmp_path):
         "IL-0001.yaml": [],
         "IL-0002.yaml": [(1, 1, folder)],
         "IL-0003.yaml": [(1, 1, symlink)],
-        "IL-0004.yaml": [(1, 1, symlink)],
+        "IL-0004.yaml": [(1, 1, linked)],
         "IL-0005.yml": [(1, 1, "extension '.yml': incident files end in .yaml")],
         "IL-0006.yml": [(1, 1, folder)],
         "IL-0007.yaml": [(1, 1, "not a regular file")],

@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from curator.findings import Finding, Severity
-from curator.library import incidents_within
+from curator.library import LINKED, incidents_within
 from curator.load import START
 from curator.rules.base import Rule
 
@@ -48,7 +48,9 @@ def check_entry(path: Path, display: str) -> Iterator[Finding]:
     except OSError as exc:  # named in a folder the user may not look into (EACCES)
         yield RULE.at(display, START, f"cannot read the file: {exc.strerror or exc}")
         return
-    if path.is_symlink():
+    if path.is_symlink() and os.path.isdir(path):
+        yield RULE.at(display, START, _LINK_TO_A_FOLDER)
+    elif path.is_symlink():
         yield RULE.at(display, START, "a symbolic link: incidents are regular files, not followed")
     elif path.is_dir():
         yield RULE.at(display, START, _folder_message(path))
@@ -56,6 +58,13 @@ def check_entry(path: Path, display: str) -> Iterator[Finding]:
         yield RULE.at(display, START, f"extension {path.suffix!r}: incident files end in .yaml")
     elif not path.is_file():
         yield RULE.at(display, START, "not a regular file")
+
+
+# (What it leads to is never looked at: it may hold incidents, or nothing of the kind.)
+_LINK_TO_A_FOLDER = (
+    f"{LINKED}: the library reads only the files directly in incidents/; move any "
+    "incidents it leads to there, and remove the link"
+)
 
 
 def in_a_subfolder(display: str) -> Finding:
