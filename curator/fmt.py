@@ -84,11 +84,11 @@ def incident_files(
     incident file of the library; and, as lint reports them, the entries that are not
     incident files, so that a file named in vain is never passed over in silence."""
     selection = Selection([], [])
-    entries: Sequence[tuple[Path, bool | None]]
-    entries = _named(library, paths) if paths else _listed(library)
+    entries: Sequence[tuple[Path, bool | Finding]]
+    entries = _named(library, paths, cwd) if paths else _listed(library)
     for path, regular in entries:
-        if regular is None:
-            selection.others.append(not_an_incident_file.in_a_subfolder(display_path(path, cwd)))
+        if isinstance(regular, Finding):
+            selection.others.append(regular)
         elif regular and path.name.endswith(".yaml"):
             selection.files.append(path)
         else:
@@ -97,12 +97,17 @@ def incident_files(
     return selection
 
 
-def _named(library: Library, paths: Sequence[Path]) -> list[tuple[Path, bool | None]]:
-    """Each file named, and whether it is a regular file; None for one in a subfolder of
-    incidents/, which the library does not read (lint reports it, IL107)."""
+def _named(
+    library: Library, paths: Sequence[Path], cwd: Path | None
+) -> list[tuple[Path, bool | Finding]]:
+    """Each file named, and whether it is a regular file; or, for one the library does
+    not read (in a subfolder of incidents/, say), lint's finding (IL107)."""
     named = named_files(paths)
-    nested = set(in_subfolders(library, named))
-    return [(path, None if where in nested else _regular(path)) for where, path in named.items()]
+    unread = in_subfolders(library, named, cwd)
+    return [
+        (path, unread[where] if where in unread else _regular(path))
+        for where, path in named.items()
+    ]
 
 
 def _regular(path: Path) -> bool:

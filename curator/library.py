@@ -55,6 +55,19 @@ def within_incidents(folder: Path) -> bool:
     )
 
 
+def link_within_incidents(path: str) -> str | None:
+    """The first symbolic link in a library's incidents/ (at any depth) that `path`,
+    absolute and as named (its `..` kept: the system takes the link before them), is or
+    passes through; None if none. Such a link is an entry of the library (IL107), never
+    followed: what is named through it is not the library's, wherever it leads."""
+    parts = path.split(os.sep)
+    for end in range(2, len(parts) + 1):
+        prefix = os.sep.join(parts[:end])
+        if os.path.islink(prefix) and within_incidents(Path(os.path.dirname(prefix))):
+            return prefix
+    return None
+
+
 def may_hold_incidents(path: str) -> bool:
     """Whether `path` is a folder holding, at any depth, an entry meant as an incident, or
     one that may hide some (`incidents_within`): the library reads only the files directly

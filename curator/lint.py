@@ -36,6 +36,7 @@ from curator.library import (
     Library,
     incident_entries,
     is_library,
+    link_within_incidents,
     within_incidents,
 )
 from curator.library_index import LibraryIndex
@@ -233,7 +234,11 @@ def named_files(paths: Iterable[Path]) -> dict[str, Path]:
         if is_library(path):
             path = path / INCIDENTS
         # (`os.path.isdir`: a path the user may not look into is no folder, not an error)
-        if os.path.isdir(path) and not path.name.startswith("IL-") and not _a_link_within(path):
+        if (
+            os.path.isdir(path)
+            and not path.name.startswith("IL-")
+            and link_within_incidents(str(path.absolute())) is None
+        ):
             entries = _listed(path)
         else:
             entries = [path]
@@ -252,33 +257,35 @@ def _listed(folder: Path) -> list[Path]:
     return [folder / name for name in names]
 
 
-def _a_link_within(path: Path) -> bool:
-    """Whether `path` is a symbolic link in incidents/ (or in a folder of it): it is an
-    entry of the library (IL107), not a folder to list, as its target could be anywhere."""
-    return path.is_symlink() and within_incidents(path.parent)
-
-
-def in_subfolders(library: Library, named: dict[str, Path]) -> list[str]:
-    """The files of `named` (`named_files`) in a subfolder of incidents/, which the library
-    does not read: where they are (their folder resolved), or as named, reached through a
-    symbolic link in incidents/ to a folder elsewhere (`incidents/2024/IL-0999.yaml`),
-    which resolving takes out of incidents/. A file is known by its folder, each folder
-    looked at once (pre-commit names thousands of files in one)."""
+def in_subfolders(
+    library: Library, named: dict[str, Path], cwd: Path | None = None
+) -> dict[str, Finding]:
+    """The files of `named` (`named_files`) that the library does not read, each with its
+    finding (IL107): one named through a symbolic link in incidents/ to a folder, which is
+    not followed, wherever it leads; else one in a subfolder of incidents/ (its folder
+    resolved). Where the system takes a path decides, not how it reads:
+    `incidents/2024/../IL-0001.yaml`, 2024 a link, is a file beside the link's target
+    (shown as named, `..` kept after the link), and `incidents/../drafts/x.yaml` one
+    outside incidents/. A file is known by its folder, each folder looked at once
+    (pre-commit names thousands of files in one)."""
     incidents = os.path.realpath(library.incidents_dir)
-    inside = incidents + os.sep
-    through: dict[Path, bool] = {}
-
-    def through_incidents(folder: Path) -> bool:
-        if folder not in through:
-            through[folder] = any(os.path.realpath(p) == incidents for p in folder.parents)
-        return through[folder]
-
-    return [
-        where
-        for where, path in named.items()
-        if os.path.dirname(where) != incidents  # (the common case: nothing more to ask)
-        and (where.startswith(inside) or through_incidents(path.absolute().parent))
-    ]
+    links: dict[str, str | None] = {}
+    unread: dict[str, Finding] = {}
+    for where, path in named.items():
+        if os.path.dirname(where) == incidents:  # (the common case: nothing more to ask)
+            continue
+        given = str(path.absolute())
+        folder = os.path.dirname(given)
+        if folder not in links:
+            links[folder] = link_within_incidents(folder)
+        link = links[folder]
+        if link is not None:
+            shown = display_path(Path(link), cwd)
+            unread[where] = not_an_incident_file.through_a_link(shown + given[len(link) :], shown)
+        elif where.startswith(incidents + os.sep):
+            shown = display_path(Path(os.path.abspath(given)), cwd)
+            unread[where] = not_an_incident_file.in_a_subfolder(shown)
+    return unread
 
 
 def scope(library: Library, paths: Sequence[Path]) -> Sequence[Path]:
@@ -386,12 +393,8 @@ class _Run:
         library, cwd = self.library, self.cwd
         taxonomy = library.taxonomy
         files = named_files(paths)
-        nested = set(in_subfolders(library, files))
-        selected = self.spelled_as_listed([path for path in files if path not in nested])
-        # Shown as named: one reached through a link is elsewhere once resolved.
-        nested_as_named = [
-            os.path.abspath(path) for where, path in files.items() if where in nested
-        ]
+        unread = in_subfolders(library, files, cwd)
+        selected = self.spelled_as_listed([path for path in files if path not in unread])
         folder = str(library.incidents_dir)
         names = library.incident_names()
         entries = list(dict.fromkeys([*(f"{folder}{os.sep}{n}" for n in names), *selected]))
@@ -413,11 +416,11 @@ class _Run:
         findings += self.library_findings(entries, checked, store)
         # Not read as incidents: the library does not read them (the whole library's lint
         # reports the folder that holds them).
-        findings += map(not_an_incident_file.in_a_subfolder, display_paths(nested_as_named, cwd))
+        findings += unread.values()
         if store:
             store.save(self.workers)
         if paths:  # (a folder given may hold no incident file: then nothing is reported)
-            wanted = set(display_paths([*selected, *nested_as_named], cwd))
+            wanted = {*display_paths(selected, cwd), *(f.path for f in unread.values())}
             findings = [f for f in findings if f.path in wanted]
         return findings
 

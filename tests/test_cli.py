@@ -790,15 +790,72 @@ def test_a_file_named_through_a_link_in_incidents_is_reported_not_checked(librar
     linked_to_a_folder_elsewhere(library, tmp_path / "elsewhere")
     run = run_curator("lint", "--format", "json", named, cwd=library)
     assert run.code == 1
-    message = (
-        "in a subfolder of incidents/: the library reads only the files directly in incidents/"
-    )
+    link = named.rpartition("/")[0]
+    message = through_a_link(link)
     assert [(f["path"], f["code"], f["message"]) for f in json.loads(run.out)] == [
         (named, "IL107", message)
     ]
     fmt = run_curator("fmt", named, cwd=library)
     assert fmt.code == 1
-    assert f"{named}:1:1: cannot format: in a subfolder of incidents/" in fmt.err
+    assert f"{named}:1:1: cannot format: {message} (IL107)" in fmt.err
+
+
+def through_a_link(link: str) -> str:
+    return (
+        f"named through {link}, a symbolic link to a folder, not followed: the library "
+        "reads only the files directly in incidents/"
+    )
+
+
+def test_where_a_link_in_incidents_leads_decides_where_a_file_named_through_it_is(
+    library, tmp_path
+):
+    # `incidents/2024/../IL-0001.yaml` is, as the system reads it, a file beside the link's
+    # target. It was reported as `incidents/IL-0001.yaml` "in a subfolder", with that
+    # file's own findings, and fmt said the same of it.
+    elsewhere = tmp_path / "elsewhere"
+    (elsewhere / "2024").mkdir(parents=True)
+    (elsewhere / "IL-0001.yaml").write_text(incident("IL-0002"), encoding="utf-8")
+    incidents = library / "incidents"
+    (incidents / "2024").symlink_to(elsewhere / "2024")
+    (incidents / "IL-0001.yaml").write_text(incident("IL-0001", ("  - nccl", "  - ncl")), "utf-8")
+    named = "incidents/2024/../IL-0001.yaml"
+    run = run_curator("lint", "--format", "json", named, cwd=library)
+    assert (run.code, [(f["path"], f["code"], f["message"]) for f in json.loads(run.out)]) == (
+        1,
+        [(named, "IL107", through_a_link("incidents/2024"))],
+    )
+    fmt = run_curator("fmt", "--check", named, cwd=library)
+    assert fmt.code == 1
+    assert f"{named}:1:1: cannot format: {through_a_link('incidents/2024')} (IL107)" in fmt.err
+    # A folder named through the link is not listed (it was: the target's parent, here).
+    folder = run_curator("lint", "--format", "json", "incidents/2024/..", cwd=library)
+    assert (folder.code, [(f["path"], f["message"]) for f in json.loads(folder.out)]) == (
+        1,
+        [("incidents/2024/..", through_a_link("incidents/2024"))],
+    )
+    # A link to a folder of incidents/ leads back in: that file is the library's.
+    (incidents / "images").mkdir()
+    (incidents / "inner").symlink_to("images")
+    itself = run_curator("lint", "--format", "json", "incidents/IL-0001.yaml", cwd=library)
+    assert itself.code == 1 and json.loads(itself.out)
+    for name in ("incidents/inner/../IL-0001.yaml", "incidents/images/../IL-0001.yaml"):
+        run = run_curator("lint", "--format", "json", name, cwd=library)
+        assert (run.code, run.out) == (itself.code, itself.out), name
+
+
+def test_a_file_named_outside_incidents_is_checked_however_its_path_is_spelled(library):
+    # `incidents/../drafts/IL-0009.yaml` passes through incidents/ but through no link: it
+    # was IL107 "in a subfolder of incidents/", where `drafts/IL-0009.yaml` is checked.
+    (library / "drafts").mkdir()
+    (library / "drafts" / "IL-0009.yaml").write_text(incident("IL-0001"), encoding="utf-8")
+    plain = run_curator("lint", "--format", "json", "drafts/IL-0009.yaml", cwd=library)
+    assert plain.code == 1
+    assert {f["code"] for f in json.loads(plain.out)} >= {"IL203", "IL204"}
+    spelled = run_curator(
+        "lint", "--format", "json", "incidents/../drafts/IL-0009.yaml", cwd=library
+    )
+    assert (spelled.code, spelled.out) == (plain.code, plain.out)
 
 
 def test_one_mistake_is_one_finding_a_withdrawal_as_its_own_duplicate(tmp_path):

@@ -14,7 +14,8 @@ A symbolic link is reported and never followed: in a pull request it could point
 on the machine that checks it (a CI runner), and an incident is data the repository itself
 holds. That is a link named like an incident, and a link to a folder whatever its name
 (`incidents/2024`), at any depth: its target, never looked at, may hold incidents, and a
-file named through it is reported as one in a subfolder. A link to a file not meant as an
+file or folder named through it (`incidents/2024/IL-0100.yaml`, `incidents/2024/../x`)
+is reported, never read, wherever the link leads. A link to a file not meant as an
 incident (`notes.txt`) is left alone, as such a file is.
 """
 
@@ -65,6 +66,15 @@ _LINK_TO_A_FOLDER = (
     f"{LINKED}: the library reads only the files directly in incidents/; move any "
     "incidents it leads to there, and remove the link"
 )
+
+
+def through_a_link(display: str, link: str) -> Finding:
+    """The finding for a file named through `link`, a symbolic link in incidents/ to a
+    folder (`incidents/2024/IL-0100.yaml`), which is not followed wherever it leads."""
+    message = (
+        f"named through {link}, {LINKED}: the library reads only the files directly in incidents/"
+    )
+    return RULE.at(display, START, message)
 
 
 def in_a_subfolder(display: str) -> Finding:
