@@ -15,6 +15,8 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from curator.signals import deferred
+
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
@@ -25,7 +27,10 @@ class NameIndex:
 
     def __init__(self, names: dict[str, str]) -> None:
         # Imported here: lint imports this module, and needs numpy only for an unknown term.
-        import numpy as np
+        # Deferred, as every module loaded on use (see curator.cli): a stop as it loaded
+        # was printed ("Exception ignored in: …") and dropped, and lint went on.
+        with deferred():
+            import numpy as np
 
         self.names = list(names.items())
         self.lengths: npt.NDArray[np.int64] = np.array([len(n) for n in names], dtype=np.int64)

@@ -167,6 +167,30 @@ def stopped_as_git_starts(word: str, *args: str, cwd: Path, scratch: Path) -> tu
     return run, True
 
 
+# Ctrl-C as curator first imports $LOADING, where it is dropped: what code that Python calls
+# from C raises (pydantic-core building a validator, a weakref's callback as a module
+# loads) is printed, "Exception ignored in: …", and the run goes on.
+_STOPPED_AS_IT_LOADS = """
+import builtins, os, signal, sys
+class Swallowing:
+    def __del__(self):
+        signal.raise_signal(signal.SIGINT)
+load = builtins.__import__
+def loading(name, *args, **kwargs):
+    if name == os.environ["LOADING"] and name not in sys.modules:
+        Swallowing()
+    return load(name, *args, **kwargs)
+builtins.__import__ = loading
+from curator.__main__ import main
+main()
+"""
+
+
+def stopped_as_it_loads(module: str, *args: str, cwd: Path = REPO) -> Run:
+    """`curator ARGS`, sent Ctrl-C where it is dropped as curator first imports `module`."""
+    return ended(start_python("-c", _STOPPED_AS_IT_LOADS, *args, cwd=cwd, env={"LOADING": module}))
+
+
 def _curator_env(env: dict[str, str] | None) -> dict[str, str]:
     shown = "always:This process (pid=:DeprecationWarning"  # (-W: the message's start, as is)
     return {**os.environ, "PYTHONIOENCODING": "utf-8", "PYTHONWARNINGS": shown, **(env or {})}

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import REPO, run_curator, write_library
+from conftest import REPO, run_curator, stopped_as_it_loads, write_library
 
 from incidents import incident
 
@@ -235,6 +235,13 @@ def test_ctrl_c_as_a_command_loads_its_modules_is_not_dropped(tmp_path, monkeypa
     result = CliRunner().invoke(curator.cli.main, args)
     assert (result.exit_code, result.output) == (2, "curator: interrupted\n")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["lib"]
+
+
+def test_ctrl_c_as_lint_loads_numpy_for_an_unknown_term_is_not_dropped(library):
+    # numpy is loaded mid-run, for the first "did you mean": a stop then was printed
+    # ("Exception ignored in: …") and dropped, and lint went on to report its findings.
+    run = stopped_as_it_loads("numpy", "lint", "--root", str(library), "--no-cache")
+    assert (run.code, run.out, run.err) == (2, "", "curator: interrupted\n")
 
 
 # Ctrl-C or SIGTERM while `curator.cli` and what it imports load.

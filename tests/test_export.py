@@ -33,6 +33,7 @@ from conftest import (
     run_curator,
     start_python,
     stopped_as_git_starts,
+    stopped_as_it_loads,
     write_library,
 )
 
@@ -1115,6 +1116,15 @@ def test_a_cancelled_export_leaves_no_temporary_folder_and_the_previous_export(
     assert list(tmp_path.glob(f".{out.name}.*")) == []
     assert files_of(out) == previous
     assert stat.S_ISFIFO((out / "incidents" / "IL-0002.json").lstat().st_mode)
+
+
+def test_ctrl_c_as_the_graph_loads_numpy_is_not_dropped(repo, tmp_path):
+    # numpy is loaded mid-export, to count co-occurrences: a stop then was printed
+    # ("Exception ignored in: …") and dropped, and the export went on to the end.
+    out = tmp_path / "out"
+    run = stopped_as_it_loads("numpy", "export", "--root", str(repo.root), "--out", str(out))
+    assert (run.code, run.out, run.err) == (2, "", "curator: interrupted\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["lib"]
 
 
 def test_sighup_ignored_when_the_export_starts_stays_ignored(repo, tmp_path):
