@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import shutil
+import signal
 import subprocess
 import tempfile
 from collections.abc import Iterator
@@ -12,9 +15,11 @@ from pathlib import Path
 import pytest
 from conftest import run_curator, stopped_as_git_starts, write_library
 
+import curator.review.git as review_git
 from curator.library import Library
 from curator.review.build import build_review
 from curator.review.judge import LibraryJudge
+from curator.signals import Terminated
 from incidents import incident
 
 AUTHOR = ["-c", "user.name=Test", "-c", "user.email=test@example.com"]
@@ -568,6 +573,38 @@ def test_a_stop_as_git_starts_stops_git_too(repo, tmp_path, word):
     run, left = stopped_as_git_starts(word, *args, cwd=repo, scratch=scratch)
     assert (run.code, run.out, run.err) == (2, "", "curator: terminated\n")
     assert not left
+
+
+@pytest.mark.parametrize("stop", [KeyboardInterrupt, Terminated], ids=["ctrl-c", "sigterm"])
+def test_a_stop_as_the_archive_is_read_ends_git_at_once(repo, tmp_path, monkeypatch, stop):
+    # Left to `Popen`, Ctrl-C waited 0.25 s for `git archive` and left it running (a
+    # zombie once it ended, until curator did); SIGTERM waited for it to finish.
+    stand_in = tmp_path / "bin" / "git"  # a git archive that sends the tree, then lingers
+    stand_in.parent.mkdir()
+    real_git = shutil.which("git")
+    stand_in.write_text(
+        f'#!/bin/sh\nfor a; do [ "$a" = archive ] && {{ {real_git} "$@"; exec sleep 30; }}; done\n'
+        f'exec {real_git} "$@"\n',
+        encoding="utf-8",
+    )
+    stand_in.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{stand_in.parent}:{os.environ['PATH']}")
+    gits: list[subprocess.Popen[bytes]] = []
+    start = review_git._started
+
+    def recorded(*args: str) -> subprocess.Popen[bytes]:
+        gits.append(start(*args))
+        return gits[-1]
+
+    monkeypatch.setattr(review_git, "_started", recorded)
+
+    def stopped(*args: object) -> None:
+        raise stop  # (as curator.signals raises it, the moment the signal comes)
+
+    monkeypatch.setattr(review_git, "_extract", stopped)
+    with pytest.raises(stop):
+        review_git.materialise(repo, "HEAD", tmp_path / "tree", "incidents")
+    assert [git.returncode for git in gits] == [-signal.SIGKILL]
 
 
 @pytest.mark.parametrize("revision", ["no-such-branch", "--output=/tmp/x", ""])

@@ -12,6 +12,7 @@ import os
 import subprocess
 import tarfile
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Literal
@@ -45,16 +46,26 @@ class FileChange:
 
 
 def run_git(cwd: Path, *args: str) -> bytes:
-    with _started(cwd, *args) as proc:
-        try:
-            out, err = proc.communicate()
-        except BaseException:  # Ctrl-C, SIGTERM (curator.signals): git too, as `run` did
-            proc.kill()
-            raise
+    with _running(cwd, *args) as proc:
+        out, err = proc.communicate()
     if proc.returncode != 0:
         message = err.decode("utf-8", "replace").strip().splitlines()
         raise GitError(message[-1] if message else f"git {args[0]} failed")
     return out
+
+
+@contextmanager
+def _running(cwd: Path, *args: str) -> Iterator[subprocess.Popen[bytes]]:
+    """`git -C cwd args...` (`_started`), for the block; a stop or an error meanwhile ends
+    git too, at once. Leaving it to `Popen`, Ctrl-C waited 0.25 s for git and left it
+    running, or a zombie until curator ended; SIGTERM waited for git to finish."""
+    with _started(cwd, *args) as proc:
+        try:
+            yield proc
+        except BaseException:  # Ctrl-C, SIGTERM (curator.signals)
+            proc.kill()
+            proc.wait()
+            raise
 
 
 def _started(cwd: Path, *args: str) -> subprocess.Popen[bytes]:
@@ -193,9 +204,8 @@ def is_clean(repo: Path, *paths: str) -> bool:
 def materialise(repo: Path, commit: str, target: Path, *paths: str) -> None:
     """Write `paths` as they are at `commit` under `target`, without touching the checkout,
     its index or its worktree list (`git archive`, read as a stream)."""
-    proc = _started(repo, "archive", "--format=tar", commit, "--", *paths)
-    assert proc.stdout is not None and proc.stderr is not None
-    with proc:
+    with _running(repo, "archive", "--format=tar", commit, "--", *paths) as proc:
+        assert proc.stdout is not None and proc.stderr is not None
         try:
             with tarfile.open(fileobj=proc.stdout, mode="r|") as tar:
                 for member in tar:
