@@ -26,7 +26,7 @@ from curator.load import START, Position, load_bytes
 from curator.model import NUMBERED_ID_PATTERN
 from curator.regular import NotRegular, read_regular
 from curator.rules.placeholder_id import is_placeholder
-from curator.signals import held_off
+from curator.signals import deferred, held_off
 from curator.write.atomic import ChangedMeanwhile, remove_unchanged, write_atomic
 from curator.write.canonical import Refused, render
 
@@ -197,16 +197,22 @@ def assign(library: Library, reserved: Iterable[int] = ()) -> Plan:
     replaced: list[Path] = []  # references rewritten
     removed: list[Path] = []  # placeholder files
     try:
+        # Each step and its note for the undo under `deferred`: a stop between the two
+        # left the step out of the undo (a numbered copy beside its placeholder, or the
+        # placeholder deleted and its numbered copy removed by the undo: the incident lost).
         for assignment in result.assignments:
             path = assignment.new_path
-            write_atomic(path, result.rewrites[path], exclusive=True)
-            created.append(path)
+            with deferred():
+                write_atomic(path, result.rewrites[path], exclusive=True)
+                created.append(path)
         for path in result.references:
-            _replace(path, result.rewrites[path], result.read[path])
-            replaced.append(path)
+            with deferred():
+                _replace(path, result.rewrites[path], result.read[path])
+                replaced.append(path)
         for assignment in result.assignments:
-            _remove(assignment.old_path, result.read[assignment.old_path])
-            removed.append(assignment.old_path)
+            with deferred():
+                _remove(assignment.old_path, result.read[assignment.old_path])
+                removed.append(assignment.old_path)
     except BaseException:  # (Ctrl-C between two steps too; an OSError names its file)
         # Stopped half-way, the undo left a numbered copy beside its placeholder: worse
         # than either end, so a second Ctrl-C (or SIGTERM) waits for it to finish.

@@ -235,6 +235,42 @@ def test_assign_ids_terminated_midway_leaves_the_library_as_it_was(library):
     assert {p.name: p.read_bytes() for p in (library / "incidents").iterdir()} == before
 
 
+# `curator assign-ids` as the command runs it, sent SIGTERM the moment one of its steps is
+# done on the file named, before it noted the step for the undo: a numbered file written
+# (`os.link`), a reference rewritten (`os.replace`), a placeholder removed (`Path.unlink`).
+_STOPPED_AS_A_STEP_ENDS = """
+import os, signal, sys
+from pathlib import Path
+from curator.__main__ import main
+step, name = sys.argv.pop(1), sys.argv.pop(1)
+owner = Path if step == "unlink" else os
+done, stops = getattr(owner, step), []
+def stopped(*args, **options):
+    done(*args, **options)
+    if os.path.basename(args[0 if step == "unlink" else 1]) == name and not stops:
+        stops.append(name)
+        os.kill(os.getpid(), signal.SIGTERM)
+setattr(owner, step, stopped)
+main()
+"""
+
+
+@pytest.mark.parametrize(
+    ("step", "name"),
+    [("link", "IL-0008.yaml"), ("replace", "IL-0001.yaml"), ("unlink", "IL-NEW-alpha.yaml")],
+    ids=["numbered", "reference", "placeholder"],
+)
+def test_a_stop_as_a_step_ends_is_undone_with_it(library, step, name):
+    # The undo did not know of that step: IL-0008.yaml stayed beside IL-NEW-alpha.yaml,
+    # IL-0001.yaml kept its rewritten reference to IL-0009, or IL-NEW-alpha.yaml stayed
+    # deleted once the undo removed IL-0008.yaml: the incident lost.
+    before = {p.name: p.read_bytes() for p in (library / "incidents").iterdir()}
+    args = ("assign-ids", "--root", str(library))
+    run = ended(start_python("-c", _STOPPED_AS_A_STEP_ENDS, step, name, *args))
+    assert (run.code, run.out, run.err) == (2, "", "curator: terminated\n")
+    assert {p.name: p.read_bytes() for p in (library / "incidents").iterdir()} == before
+
+
 # `curator assign-ids` as the command runs it from a terminal, stopped on its third write
 # (IL-0008.yaml and IL-0009.yaml are written, IL-0001.yaml's references not yet), and
 # stopped again by Ctrl-C once the undo has removed the first numbered file.
