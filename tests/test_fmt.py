@@ -697,8 +697,10 @@ def test_an_interrupted_write_leaves_the_old_file_and_no_temporary(messy_library
 
 def test_ctrl_c_as_the_temporary_file_is_made_leaves_no_temporary(messy_library, monkeypatch):
     # A stop between mkstemp making the file and write_atomic keeping its name left it
-    # behind (`.IL-0001.yaml.k2x8.tmp`): the cleanup had no name to delete.
+    # behind (`.IL-0001.yaml.k2x8.tmp`): the cleanup had no name to delete. Kept, the
+    # name was deleted, but the file stayed open (its descriptor never closed).
     path = messy_library / "incidents" / "IL-0001.yaml"
+    open_before = sorted(os.listdir("/proc/self/fd"))
     making = atomic.tempfile.mkstemp
 
     def ctrl_c_once_made(**where: Any) -> tuple[int, str]:
@@ -711,6 +713,7 @@ def test_ctrl_c_as_the_temporary_file_is_made_leaves_no_temporary(messy_library,
         format_files([path], write=True)
     assert path.read_text(encoding="utf-8") == MESSY
     assert sorted(p.name for p in path.parent.iterdir()) == ["IL-0001.yaml", "IL-0002.yaml"]
+    assert sorted(os.listdir("/proc/self/fd")) == open_before
 
 
 @pytest.mark.parametrize("command", [["fmt"], ["fmt", "--check"], ["fix"], ["fix", "--check"]])

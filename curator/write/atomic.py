@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import stat
 import tempfile
+from io import BufferedWriter
 from pathlib import Path
 
 from curator.regular import read_regular
@@ -43,14 +44,17 @@ def write_atomic(
 def _write(path: Path, data: bytes, exclusive: bool, replacing: bytes | None) -> None:
     mode = _mode_for(path, exclusive)
     temporary: Path | None = None
+    handle: BufferedWriter | None = None
     try:
         # Deferred: Ctrl-C (or SIGTERM) between mkstemp making the file and this keeping
-        # its name left the file behind, `.IL-0001.yaml.k2x8.tmp`, with no name to delete.
+        # its name left the file behind, `.IL-0001.yaml.k2x8.tmp`, with no name to delete;
+        # and its descriptor open, but for a handle that closes it.
         with deferred():
             # A leading dot keeps the temporary file out of every listing of incidents/.
             fd, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
             temporary = Path(name)
-        with os.fdopen(fd, "wb") as handle:
+            handle = os.fdopen(fd, "wb")
+        with handle:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
@@ -72,6 +76,8 @@ def _write(path: Path, data: bytes, exclusive: bool, replacing: bytes | None) ->
         else:
             os.replace(temporary, path)
     except BaseException:
+        if handle is not None:
+            handle.close()  # (closed already, unless the stop came as `deferred` ended)
         if temporary is not None:
             temporary.unlink(missing_ok=True)
         raise
