@@ -10,6 +10,7 @@ import json
 import os
 import pickle
 import shutil
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -19,6 +20,7 @@ import pytest
 from conftest import REPO, run_curator, write_library
 from synthetic import expected_findings, synthetic_library
 
+import curator.cache as cache
 import curator.lint as engine
 import curator.lint_cache as kept
 from curator.cache import FOLDER, KEEP_CONTEXTS, SHARDS, Encoded, Store, _shard_of, write_shards
@@ -297,6 +299,24 @@ def test_no_cache_option_neither_reads_nor_writes(library):
 def test_an_unwritable_cache_folder_only_costs_speed(library, monkeypatch):
     (library / FOLDER).write_text("a file where the cache folder should be")
     assert run(library, today=TODAY) == [("incidents/IL-0003.yaml", 11, 7, "IL301")]
+
+
+def test_ctrl_c_as_a_cache_file_is_made_leaves_no_temporary(tmp_path, monkeypatch):
+    # A stop between mkstemp making the file and the cache keeping its name left it in
+    # .curator-cache for good (`.CACHEDIR.TAG.k2x8.tmp`), and its descriptor open.
+    making = cache.tempfile.mkstemp
+
+    def ctrl_c_once_made(**where: Any) -> tuple[int, str]:
+        made = making(**where)
+        signal.raise_signal(signal.SIGINT)  # (as the terminal sends it)
+        return made
+
+    open_before = sorted(os.listdir("/proc/self/fd"))
+    monkeypatch.setattr(cache.tempfile, "mkstemp", ctrl_c_once_made)
+    with pytest.raises(KeyboardInterrupt):  # (deferred, not dropped)
+        Store.open(tmp_path, "lint", ["a context"])
+    assert list((tmp_path / FOLDER).iterdir()) == []
+    assert sorted(os.listdir("/proc/self/fd")) == open_before
 
 
 @pytest.mark.parametrize("linked", [FOLDER, "its store's folder"])
