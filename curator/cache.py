@@ -47,17 +47,15 @@ import os
 import re
 import shutil
 import stat
-import tempfile
 import zlib
 from collections.abc import Iterable, Iterator, Mapping
 from collections.abc import Set as AbstractSet
-from io import BufferedWriter
 from json.encoder import encode_basestring
 from pathlib import Path
 from typing import Any, ClassVar, NamedTuple, Self
 
 from curator.regular import read_regular
-from curator.signals import deferred
+from curator.write.atomic import made_beside
 
 FOLDER = ".curator-cache"
 SHARDS = 256  # a run that changes a few files rewrites a few small shards
@@ -389,27 +387,11 @@ def write_shards(shards: Shards) -> None:
 
 
 def _write_atomic(path: Path, *chunks: bytes) -> None:
-    temporary: str | None = None
-    out: BufferedWriter | None = None
-    try:
-        # Deferred, as in `curator.write.atomic`: Ctrl-C between mkstemp making the file
-        # and this keeping its name left it in the cache for good (`.CACHEDIR.TAG.k2x8.tmp`).
-        with deferred():
-            fd, temporary = tempfile.mkstemp(
-                dir=path.parent, prefix=f".{path.name}.", suffix=".tmp"
-            )
-            out = os.fdopen(fd, "wb")
+    with made_beside(path) as (temporary, out):
         with out:
             for chunk in chunks:
                 out.write(chunk)
         os.replace(temporary, path)
-    except BaseException:
-        if out is not None:
-            out.close()  # (closed already, unless the stop came as `deferred` ended)
-        if temporary is not None:
-            with contextlib.suppress(OSError):
-                os.unlink(temporary)
-        raise
 
 
 def _own_folder(path: Path) -> os.stat_result:

@@ -13,6 +13,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +21,6 @@ import pytest
 from conftest import REPO, run_curator, write_library
 from synthetic import expected_findings, synthetic_library
 
-import curator.cache as cache
 import curator.lint as engine
 import curator.lint_cache as kept
 from curator.cache import FOLDER, KEEP_CONTEXTS, SHARDS, Encoded, Store, _shard_of, write_shards
@@ -304,7 +304,7 @@ def test_an_unwritable_cache_folder_only_costs_speed(library, monkeypatch):
 def test_ctrl_c_as_a_cache_file_is_made_leaves_no_temporary(tmp_path, monkeypatch):
     # A stop between mkstemp making the file and the cache keeping its name left it in
     # .curator-cache for good (`.CACHEDIR.TAG.k2x8.tmp`), and its descriptor open.
-    making = cache.tempfile.mkstemp
+    making = tempfile.mkstemp
 
     def ctrl_c_once_made(**where: Any) -> tuple[int, str]:
         made = making(**where)
@@ -312,7 +312,7 @@ def test_ctrl_c_as_a_cache_file_is_made_leaves_no_temporary(tmp_path, monkeypatc
         return made
 
     open_before = sorted(os.listdir("/proc/self/fd"))
-    monkeypatch.setattr(cache.tempfile, "mkstemp", ctrl_c_once_made)
+    monkeypatch.setattr(tempfile, "mkstemp", ctrl_c_once_made)
     with pytest.raises(KeyboardInterrupt):  # (deferred, not dropped)
         Store.open(tmp_path, "lint", ["a context"])
     assert list((tmp_path / FOLDER).iterdir()) == []

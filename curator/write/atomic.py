@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 import stat
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from io import BufferedWriter
 from pathlib import Path
 
@@ -43,17 +45,7 @@ def write_atomic(
 
 def _write(path: Path, data: bytes, exclusive: bool, replacing: bytes | None) -> None:
     mode = _mode_for(path, exclusive)
-    temporary: Path | None = None
-    handle: BufferedWriter | None = None
-    try:
-        # Deferred: Ctrl-C (or SIGTERM) between mkstemp making the file and this keeping
-        # its name left the file behind, `.IL-0001.yaml.k2x8.tmp`, with no name to delete;
-        # and its descriptor open, but for a handle that closes it.
-        with deferred():
-            # A leading dot keeps the temporary file out of every listing of incidents/.
-            fd, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-            temporary = Path(name)
-            handle = os.fdopen(fd, "wb")
+    with made_beside(path) as (temporary, handle):
         with handle:
             handle.write(data)
             handle.flush()
@@ -75,6 +67,23 @@ def _write(path: Path, data: bytes, exclusive: bool, replacing: bytes | None) ->
             temporary.unlink()
         else:
             os.replace(temporary, path)
+
+
+@contextmanager
+def made_beside(path: Path) -> Iterator[tuple[Path, BufferedWriter]]:
+    """A new temporary file beside `path`, and a handle to write it, for the block to put
+    in place (or delete); closed and deleted if the block raises, a stop included. A
+    leading dot keeps it out of every listing of incidents/: `.IL-0001.yaml.k2x8.tmp`."""
+    temporary: Path | None = None
+    handle: BufferedWriter | None = None
+    try:
+        # Deferred: Ctrl-C (or SIGTERM) between mkstemp making the file and this keeping
+        # its name left the file behind, with no name to delete, and its descriptor open.
+        with deferred():
+            fd, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+            temporary = Path(name)
+            handle = os.fdopen(fd, "wb")
+        yield temporary, handle
     except BaseException:
         if handle is not None:
             handle.close()  # (closed already, unless the stop came as `deferred` ended)
