@@ -8,6 +8,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -935,6 +936,32 @@ def test_ctrl_c_as_the_index_workers_fork_stops_the_run(tmp_path):
     assert (run.code, run.out, run.err) == (2, "", "curator: interrupted\n")
 
 
+# `curator similar` sent Ctrl-C once the index is written to its temporary file, before
+# that file is put in place.
+_CTRL_C_AS_THE_INDEX_IS_SAVED = """
+import signal
+import numpy as np
+save = np.savez
+def saved_then_stopped(*args, **options):
+    save(*args, **options)
+    signal.raise_signal(signal.SIGINT)
+np.savez = saved_then_stopped
+from curator.__main__ import main
+main()
+"""
+
+
+def test_ctrl_c_as_the_index_is_saved_leaves_no_part_of_it_in_the_cache(tmp_path):
+    # Only an OSError deleted the temporary file: each index stopped as it was saved stayed
+    # in .curator-cache for good (`similarity-…/.tmp-k2x8.part`, as large as the index).
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": incident("IL-0001")})
+    args = ("similar", "--root", str(root), "--quiet", "--all")
+    run = ended(start_python("-c", _CTRL_C_AS_THE_INDEX_IS_SAVED, *args))
+    assert (run.code, run.out, run.err) == (2, "", "curator: interrupted\n")
+    [folder] = (root / ".curator-cache").glob("similarity-*")
+    assert list(folder.iterdir()) == []
+
+
 def test_the_index_built_in_worker_processes_is_the_one_built_here(monkeypatch):
     # Below ~3,000 files the build stays in one process: lowered here, so that the pool
     # (curator's Workers, as lint's and export's) is used.
@@ -1026,7 +1053,7 @@ def test_an_index_that_cannot_be_written_leaves_nothing_and_the_command_answers(
     path = store.index_path(library)
     assert path is not None
     built = build(library)
-    where = store.tempfile if failing == "mkstemp" else store.os
+    where = tempfile if failing == "mkstemp" else store.os
     with monkeypatch.context() as patched:
         patched.setattr(where, failing, _fails)
         assert store.write(built, path) is False

@@ -24,7 +24,6 @@ import hashlib
 import json
 import math
 import os
-import tempfile
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -48,6 +47,7 @@ from curator.similarity.index import (
 )
 from curator.similarity.records import Record, only_texts, records_from_json, records_to_json
 from curator.similarity.shares import KeptShares
+from curator.write.atomic import made_beside
 
 FORMAT = 5  # 4: idf and the text postings' column starts stored sparse; 5: records as columns
 INDEX_FILE = "index.npz"
@@ -216,31 +216,28 @@ def write(index: Index, path: Path) -> bool:
     text_cols = np.flatnonzero(lengths).astype(np.int32)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".part")
+        # (Deleted on any exception: a stop as it was saved left it, as large as the index.)
+        with made_beside(path) as (temporary, out):
+            with out:
+                np.savez(
+                    out,
+                    meta=encoded,
+                    records=records,
+                    idf_common=idf_common,
+                    idf_cols=idf_cols,
+                    idf_values=idf_values,
+                    text_cols=text_cols,
+                    text_counts=lengths[text_cols],
+                    text_rows=index.text.rows,
+                    text_values=index.text.values,
+                    entity_rarity=index.entity_rarity,
+                    entity_indptr=index.entity_postings.indptr,
+                    entity_rows=index.entity_postings.rows,
+                    doc_entity_indptr=index.doc_entities.indptr,
+                    doc_entity_rows=index.doc_entities.rows,
+                )
+            os.replace(temporary, path)
     except OSError:
-        return False
-    try:
-        with os.fdopen(handle, "wb") as out:
-            np.savez(
-                out,
-                meta=encoded,
-                records=records,
-                idf_common=idf_common,
-                idf_cols=idf_cols,
-                idf_values=idf_values,
-                text_cols=text_cols,
-                text_counts=lengths[text_cols],
-                text_rows=index.text.rows,
-                text_values=index.text.values,
-                entity_rarity=index.entity_rarity,
-                entity_indptr=index.entity_postings.indptr,
-                entity_rows=index.entity_postings.rows,
-                doc_entity_indptr=index.doc_entities.indptr,
-                doc_entity_rows=index.doc_entities.rows,
-            )
-        os.replace(temporary, path)
-    except OSError:
-        Path(temporary).unlink(missing_ok=True)
         return False
     return True
 
