@@ -175,9 +175,11 @@ def _number_and_push(
         pushed = git(
             root, "push", "--quiet", "--end-of-options", remote, f"HEAD:refs/heads/{branch}"
         )
-        checkout.pushing = None
         if pushed.returncode == 0:
-            return Pushed(result, attempt, _must(root, "rev-parse", "HEAD"))
+            # `pushing` kept to the end: a stop once it was cleared (as git was asked for
+            # HEAD) said "nothing pushed" and put the checkout back, the push sent.
+            return Pushed(result, attempt, checkout.pushing)
+        checkout.pushing = None
         _must(root, "fetch", "--quiet", "--end-of-options", remote, branch)
         if _must(root, "rev-parse", "FETCH_HEAD") == base:  # not a race: give up now
             raise GitError(f"git push failed: {pushed.stderr.strip()}")

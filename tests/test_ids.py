@@ -706,6 +706,38 @@ def test_a_push_stopped_as_it_is_sent_says_so_and_keeps_the_commit(remote):
     assert git(bot, "status", "--porcelain", "--untracked-files=all") == ""
 
 
+# `curator assign-ids --push` sent SIGTERM as it returns what it pushed.
+_STOPPED_ONCE_PUSHED = """
+import os, signal
+from curator import ids_git
+from curator.__main__ import main
+pushed = ids_git.Pushed
+def stopped_as_it_returns(*args):
+    os.kill(os.getpid(), signal.SIGTERM)
+    return pushed(*args)
+ids_git.Pushed = stopped_as_it_returns
+main()
+"""
+
+
+def test_a_stop_once_the_push_is_sent_does_not_say_nothing_was_pushed(remote):
+    # Once the push was sent, the run asked git for the commit it had pushed, no longer
+    # "pushing": a stop from then on said "nothing pushed; the checkout is back at …" and
+    # reset the checkout, while main held the numbering.
+    bot = remote / "bot"
+    args = ("assign-ids", "--push", "origin")
+    run = ended(start_python("-c", _STOPPED_ONCE_PUSHED, *args, cwd=bot, env=GIT_ENV))
+    commit = git(bot, "rev-parse", "HEAD")
+    assert (run.code, run.out) == (2, "")
+    assert run.err == (
+        f"curator: stopped while pushing {commit[:12]}, which the checkout now holds; "
+        "`git fetch origin` shows whether main got it\n"
+        "curator: terminated\n"
+    )
+    assert git(bot, "log", "-1", "--format=%s") == "Number new incidents"
+    assert sorted(main_files(remote)) == ["IL-0001", "IL-0002"]
+
+
 def test_push_refuses_a_dirty_tree_and_reports_a_failing_push(remote):
     bot = remote / "bot"
     (bot / "incidents" / "IL-0001.yaml").write_text("changed\n", encoding="utf-8")
