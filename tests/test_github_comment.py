@@ -355,6 +355,28 @@ def test_a_report_for_an_older_commit_is_stale_and_not_posted(github):
     assert bot_comments(github) == []
 
 
+def test_a_force_push_during_a_retry_wait_is_seen_before_posting(github):
+    # The head was checked once, before the first attempt: a force-push while a rate limit
+    # was waited out went unseen, and the report on the old commit was posted.
+    pull = github.add_pull(opened_pull())
+    github.fail("POST", r"/issues/2/comments$", **secondary_rate_limit(retry_after=60))
+
+    def force_push(seconds: float) -> None:
+        pull["head"]["sha"] = "f" * 40
+
+    with pytest.raises(Stale, match="is now at ffffffffffff, the report is for ec26c3e57ca3"):
+        post(github, "report", head_sha=HEAD, policy=RetryPolicy(sleep=force_push))
+    assert bot_comments(github) == []
+    assert [(r.method, r.status) for r in github.log if r.method != "GET"] == [("POST", 403)]
+
+
+def test_a_retry_rereads_the_head_only_when_a_commit_was_named(github):
+    github.add_pull(opened_pull())
+    github.fail("POST", r"/issues/2/comments$", 502)
+    assert post(github, "report").action == "created"
+    assert [r.path for r in github.log].count("/repos/Codertocat/Hello-World/pulls/2") == 1
+
+
 # --- the command, as the workflow runs it -----------------------------------------------------
 
 

@@ -12,6 +12,7 @@ attempt instead of being made twice; extra copies left by two runs racing are de
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -62,13 +63,23 @@ def upsert(
     marker: str,
     author: str = DEFAULT_AUTHOR,
     policy: RetryPolicy | None = None,
+    before_retry: Callable[[], None] = lambda: None,
 ) -> Outcome:
+    """`before_retry` runs before each attempt but the first: a retry may come minutes
+    later, when what was checked before the first may no longer hold."""
     if not body.startswith(marker):
         raise ValueError("the comment body must begin with the marker, or it is not found again")
+    attempts = 0
+
+    def attempt() -> Outcome:
+        nonlocal attempts
+        attempts += 1
+        if attempts > 1:
+            before_retry()
+        return _reconcile(pull, body, marker, author)
+
     return with_retries(
-        lambda: _reconcile(pull, body, marker, author),
-        policy or RetryPolicy(),
-        f"commenting on pull request #{pull.number}",
+        attempt, policy or RetryPolicy(), f"commenting on pull request #{pull.number}"
     )
 
 

@@ -29,8 +29,9 @@ def post_comment(
 ) -> Outcome:
     """Create, edit or leave the one bot comment on pull request `number` of `repo`.
 
-    With `head_sha`, only if that commit is the pull request's head (and, with `event`, the
-    commit and number agree with the workflow_run event). Raises GitHubError (Forbidden for a
+    With `head_sha`, only if that commit is the pull request's head, before the first
+    attempt and again before each retry (and, with `event`, the commit and number agree
+    with the workflow_run event). Raises GitHubError (Forbidden for a
     403, Stale when the pull request has moved on, Mismatch for a forged artifact).
     """
     policy = policy or RetryPolicy()
@@ -41,19 +42,23 @@ def post_comment(
     what = f"pull request #{number} of {repo}"
     try:
         repository = connect(env).get_repo(repo)
-        pull = with_retries(lambda: _fetch(repository, number), policy, f"reading {what}")
-        if pull.head is None or pull.base is None:  # PyGithub keeps whatever it was given
-            raise not_github(f"reading {what}", "the answer is not a pull request")
-        if head_sha is not None:
-            check_pull(pull, repo, head_sha, event)
-        return upsert(pull, body, marker, author, policy)
+        pull = with_retries(lambda: _fetch(repository, number, what), policy, f"reading {what}")
+        if head_sha is None:
+            return upsert(pull, body, marker, author, policy)
+        check_pull(pull, repo, head_sha, event)
+
+        def still_the_head() -> None:  # a force-push during a wait: Stale, not posted
+            check_pull(_fetch(repository, number, what), repo, head_sha, event)
+
+        return upsert(pull, body, marker, author, policy, before_retry=still_the_head)
     except json.JSONDecodeError as exc:  # a cut answer, or a page that is not the API
         raise not_github(f"commenting on {what}", f"an answer is not JSON ({exc})") from exc
     except (GithubException, GaveUp, OSError) as exc:
         raise explain(exc, f"commenting on {what}") from exc
 
 
-def _fetch(repository: Repository, number: int) -> PullRequest:
-    pull = repository.get_pull(number)
-    pull.head  # noqa: B018 - completes the lazy object: one GET, retried as a whole here
+def _fetch(repository: Repository, number: int, what: str) -> PullRequest:
+    pull = repository.get_pull(number)  # lazy: reading `head` makes the one GET
+    if pull.head is None or pull.base is None:  # PyGithub keeps whatever it was given
+        raise not_github(f"reading {what}", "the answer is not a pull request")
     return pull
