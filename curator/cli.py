@@ -1001,7 +1001,12 @@ def review_command(
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
     help="A workflow_run event ($GITHUB_EVENT_PATH): PR and SHA must agree with it.",
 )
-@click.option("--author", default="github-actions[bot]", show_default=True, help="The bot's login.")
+@click.option(
+    "--author",
+    default="github-actions[bot]",
+    show_default=True,
+    help="The account the token posts as, whose comment is edited.",
+)
 def github_comment_command(
     repo_name: str,
     number: int,

@@ -169,6 +169,7 @@ class FakeGitHub:
         self, method: str, path: str, query: dict[str, list[str]], token: Token, body: bytes
     ) -> tuple[int, dict[str, str], Any]:
         routes = [
+            ("GET", r"^/user$", self._get_user),
             ("GET", r"^/repos/([^/]+/[^/]+)/pulls/(\d+)$", self._get_pull),
             ("GET", r"^/repos/([^/]+/[^/]+)/issues/(\d+)/comments$", self._list_comments),
             ("GET", r"^/repositories/(\d+)/issues/(\d+)/comments$", self._list_comments_by_id),
@@ -182,6 +183,13 @@ class FakeGitHub:
                 data = json.loads(body) if body else None
                 return handler(*match.groups(), query=query, token=token, data=data)
         return _error(404, "Not Found")
+
+    def _get_user(self, token: Token, **_: Any) -> tuple[int, dict[str, str], Any]:
+        """A person's token is answered with its account; GitHub refuses an app's token
+        (GITHUB_TOKEN included) this endpoint, with the same 403 as a missing permission."""
+        if token.type == "Bot":
+            return _error(403, "Resource not accessible by integration")
+        return 200, {}, {"login": token.login, "id": token.user_id, "type": token.type}
 
     def _get_pull(self, repo: str, number: str, **_: Any) -> tuple[int, dict[str, str], Any]:
         pull = self.repos.get(repo, {}).get("pulls", {}).get(int(number))

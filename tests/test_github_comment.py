@@ -280,6 +280,41 @@ def test_403_on_a_locked_conversation_says_so_not_the_fork_advice(github):
     assert bot_comments(github) == []
 
 
+def test_a_token_of_another_account_than_the_author_is_named_not_a_permission(github):
+    # A person's token edits the comment github-actions[bot] wrote: GitHub refuses it, and
+    # the run said the workflow lacked `pull-requests: write` (exit 0, nothing posted).
+    github.add_token("alice-token", "alice", kind="User")
+    github.add_pull(opened_pull())
+    github.add_comment("Codertocat/Hello-World", 2, body("old"), BOT, kind="Bot")
+    with pytest.raises(GitHubError) as info:
+        post(github, "new", env=env(github, "alice-token"))
+    assert not isinstance(info.value, Forbidden)  # which the command takes for exit 0
+    [old] = bot_comments(github)
+    assert str(info.value) == (
+        "the token posts as alice, but --author is github-actions[bot]: GitHub refused "
+        f"alice a change to github-actions[bot]'s comment {old['html_url']} (403 Resource "
+        "not accessible by integration); pass --author alice, or a token of "
+        "github-actions[bot]"
+    )
+    assert old["body"] == body("old")
+    assert [(r.method, r.path, r.status) for r in github.log][2:] == [
+        ("PATCH", f"/repos/Codertocat/Hello-World/issues/comments/{old['id']}", 403),
+        ("GET", "/user", 200),
+    ]
+
+
+@pytest.mark.parametrize("token", ["read-only", "read-only-person"])
+def test_a_token_without_write_permission_on_the_authors_comment_is_still_forbidden(github, token):
+    # Its account cannot be told (an app's token) or is the author's: the permission is
+    # what is missing.
+    github.add_token("read-only-person", BOT, write=False, kind="User")
+    github.add_pull(fork_pull())
+    github.add_comment("Codertocat/Hello-World", 2, body("old"), BOT, kind="Bot")
+    with pytest.raises(Forbidden, match="pull-requests: write"):
+        post(github, "new", env=env(github, token))
+    assert [c["body"] for c in bot_comments(github)] == [body("old")]
+
+
 @pytest.mark.parametrize(
     ("token", "number", "expected"),
     [
@@ -558,9 +593,16 @@ def test_cli_author_names_the_account_whose_comment_is_edited(github, tmp_path):
     assert "comment created" in first.err and "comment unchanged" in again.err
     thread = github.thread("Codertocat/Hello-World", 2)
     assert [c["user"]["login"] for c in thread] == ["incident-curator[bot]"]
-    # Without it, that account's comment is not recognised as the bot's: a second one.
+    # Without it, that account's comment is not recognised as the bot's: a second one, and
+    # another at every run after it, each with exit 0 and no word of why.
     other, _ = comment_cli(github, tmp_path, *args, token="app-token")
-    assert other.code == 0 and "comment created" in other.err
+    second = github.thread("Codertocat/Hello-World", 2)[1]
+    assert other.code == 2
+    assert other.err == (
+        "curator: the token posts as incident-curator[bot], but --author is "
+        f"github-actions[bot]: the next run would not find the comment just posted, "
+        f"{second['html_url']}, and would post another; pass --author incident-curator[bot]\n"
+    )
     assert len(github.thread("Codertocat/Hello-World", 2)) == 2
 
 

@@ -8,11 +8,14 @@ description. Every page of comments is read
 (100 per page). Each attempt reads the thread afresh before writing, so a write that failed
 after GitHub had in fact stored it (a 502 from the proxy in front) is found on the next
 attempt instead of being made twice; extra copies left by two runs racing are deleted.
+A token that posts as another account than the author given is said to, not taken for a
+missing permission: its comments would never be found again.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Literal
 
@@ -20,8 +23,8 @@ from github import GithubException
 from github.IssueComment import IssueComment
 from github.PullRequest import PullRequest
 
-from curator.github.client import not_github
-from curator.github.retry import RetryPolicy, with_retries
+from curator.github.client import GitHubError, not_github
+from curator.github.retry import RetryPolicy, is_rate_limit, with_retries
 
 DEFAULT_AUTHOR = "github-actions[bot]"  # who GITHUB_TOKEN writes as
 
@@ -64,9 +67,12 @@ def upsert(
     author: str = DEFAULT_AUTHOR,
     policy: RetryPolicy | None = None,
     before_retry: Callable[[], None] = lambda: None,
+    token_account: Callable[[], str | None] = lambda: None,
 ) -> Outcome:
     """`before_retry` runs before each attempt but the first: a retry may come minutes
-    later, when what was checked before the first may no longer hold."""
+    later, when what was checked before the first may no longer hold. `token_account`
+    tells, when it can, the account the token posts as (GitHub tells a person's token,
+    not an app's), asked only when a change to `author`'s comment is refused."""
     if not body.startswith(marker):
         raise ValueError("the comment body must begin with the marker, or it is not found again")
     attempts = 0
@@ -76,31 +82,75 @@ def upsert(
         attempts += 1
         if attempts > 1:
             before_retry()
-        return _reconcile(pull, body, marker, author)
+        return _reconcile(pull, body, marker, author, token_account)
 
     return with_retries(
         attempt, policy or RetryPolicy(), f"commenting on pull request #{pull.number}"
     )
 
 
-def _reconcile(pull: PullRequest, body: str, marker: str, author: str) -> Outcome:
+def _reconcile(
+    pull: PullRequest,
+    body: str,
+    marker: str,
+    author: str,
+    token_account: Callable[[], str | None],
+) -> Outcome:
     mine = own_comments(pull, marker, author)
     if not mine:
-        created = pull.create_issue_comment(body)
-        return Outcome("created", created.html_url)
+        return Outcome("created", _create(pull, body, author))
     keep, extra = mine[0], mine[1:]
     for comment in extra:
-        _delete(comment)
+        with _refused_as(comment, author, token_account):
+            _delete(comment)
     if keep.body == body:
         return Outcome("unchanged", keep.html_url, len(extra))
     try:
-        keep.edit(body)
+        with _refused_as(keep, author, token_account):
+            keep.edit(body)
     except GithubException as exc:
         if exc.status != 404:
             raise
         # Deleted since it was read (by a person): the report is posted afresh.
-        return Outcome("created", pull.create_issue_comment(body).html_url, len(extra))
+        return Outcome("created", _create(pull, body, author), len(extra))
     return Outcome("edited", keep.html_url, len(extra))
+
+
+def _create(pull: PullRequest, body: str, author: str) -> str:
+    """The new comment's address. One the token wrote as another account than `author` is
+    not found again: every run would add one more, so the run fails and says why."""
+    created = pull.create_issue_comment(body)
+    account = created.user.login if created.user is not None else None
+    if account is not None and account != author:
+        raise GitHubError(
+            f"the token posts as {account}, but --author is {author}: the next run would not "
+            f"find the comment just posted, {created.html_url}, and would post another; "
+            f"pass --author {account}"
+        )
+    return created.html_url
+
+
+@contextmanager
+def _refused_as(
+    comment: IssueComment, author: str, token_account: Callable[[], str | None]
+) -> Iterator[None]:
+    """A 403 on `author`'s comment, when the token is another account's, is that: not a
+    permission the workflow lacks."""
+    try:
+        yield
+    except GithubException as exc:
+        if exc.status != 403 or is_rate_limit(exc):
+            raise
+        account = token_account()
+        if account is None or account == author:
+            raise
+        said = exc.data.get("message") if isinstance(exc.data, dict) else None
+        raise GitHubError(
+            f"the token posts as {account}, but --author is {author}: GitHub refused "
+            f"{account} a change to {author}'s comment {comment.html_url} "
+            f"({exc.status}{' ' + said if said else ''}); pass --author {account}, or a "
+            f"token of {author}"
+        ) from exc
 
 
 def _delete(comment: IssueComment) -> None:

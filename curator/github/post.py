@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from collections.abc import Mapping
 
-from github import GithubException
+from github import Github, GithubException
 from github.PullRequest import PullRequest
 from github.Repository import Repository
 
@@ -41,20 +42,32 @@ def post_comment(
         check_event(event, repo, number, head_sha)
     what = f"pull request #{number} of {repo}"
     try:
-        repository = connect(env).get_repo(repo)
+        github = connect(env)
+        repository = github.get_repo(repo)
         pull = with_retries(lambda: _fetch(repository, number, what), policy, f"reading {what}")
+        account = functools.partial(_token_account, github)  # asked only on a refusal
         if head_sha is None:
-            return upsert(pull, body, marker, author, policy)
+            return upsert(pull, body, marker, author, policy, token_account=account)
         check_pull(pull, repo, head_sha, event)
 
         def still_the_head() -> None:  # a force-push during a wait: Stale, not posted
             check_pull(_fetch(repository, number, what), repo, head_sha, event)
 
-        return upsert(pull, body, marker, author, policy, before_retry=still_the_head)
+        return upsert(pull, body, marker, author, policy, still_the_head, account)
     except json.JSONDecodeError as exc:  # a cut answer, or a page that is not the API
         raise not_github(f"commenting on {what}", f"an answer is not JSON ({exc})") from exc
     except (GithubException, GaveUp, OSError) as exc:
         raise explain(exc, f"commenting on {what}") from exc
+
+
+def _token_account(github: Github) -> str | None:
+    """The account a person's token posts as; None for an app's token (GITHUB_TOKEN's
+    too), which GitHub does not answer this question for, or when the answer is not one."""
+    try:
+        login = github.get_user().login
+    except (GithubException, OSError, ValueError, TypeError, AttributeError):
+        return None  # only a message depends on it: the refusal is explained without it
+    return login if isinstance(login, str) else None
 
 
 def _fetch(repository: Repository, number: int, what: str) -> PullRequest:
