@@ -5,6 +5,12 @@ paths, status codes, JSON shapes (`url`, the `upload_url` template, asset object
 pagination and error bodies. The shared stand-in of the review bot (tests/github_server.py)
 serves pull requests and comments only, and reads every request body as JSON, so binary
 asset uploads cannot go through it; these few routes live here instead.
+
+GitHub "renames asset filenames that have special characters, non-alphanumeric
+characters, and leading or trailing periods" and lists them renamed (its documentation of
+"Upload a release asset"); it does not say into what. Here each character but an ASCII
+letter, digit, `-`, `_` or `.` becomes `.`, as users report of spaces, `~`, `(` and `:`
+(softprops/action-gh-release#159): the tests rely only on the name being changed.
 """
 
 from __future__ import annotations
@@ -18,13 +24,13 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs, unquote, urlsplit
 
 import pytest
 from conftest import run_curator
 from test_export import GitLibrary, files_of, run_consumer
 
-from curator.export.publish import publish
+from curator.export.publish import archive_name, publish, release_assets
 from curator.github.client import GitHubError
 from incidents import incident
 
@@ -76,6 +82,11 @@ class FakeGitHub:
             "html_url": f"https://github.com/{OWNER}/{NAME}/releases/tag/{release['tag_name']}",
             "assets": [a for a in self.assets.values() if a["release_id"] == number],
         }
+
+
+def renamed(name: str) -> str:
+    """`name` as GitHub stores an asset's (see the top of this file)."""
+    return re.sub(r"[^A-Za-z0-9._-]", ".", name, flags=re.ASCII)
 
 
 def make_handler(state: FakeGitHub) -> type[BaseHTTPRequestHandler]:
@@ -130,7 +141,7 @@ def make_handler(state: FakeGitHub) -> type[BaseHTTPRequestHandler]:
             if given not in (f"{how} {token}" for how in ("token", "Bearer") for token in TOKENS):
                 return self._error(401, "Bad credentials")
             repo = f"/repos/{OWNER}/{NAME}"
-            if match := re.fullmatch(rf"{repo}/releases/tags/(.+)", url.path):
+            if match := re.fullmatch(rf"{repo}/releases/tags/(.+)", unquote(url.path)):
                 # Published releases only: GitHub answers 404 for a draft's tag.
                 found = [
                     r
@@ -161,7 +172,7 @@ def make_handler(state: FakeGitHub) -> type[BaseHTTPRequestHandler]:
             if method == "POST" and (
                 match := re.fullmatch(rf"/api/uploads{repo}/releases/(\d+)/assets", url.path)
             ):
-                release_id, name = int(match[1]), query["name"][0]
+                release_id, name = int(match[1]), renamed(query["name"][0])
                 if any(
                     a["name"] == name and a["release_id"] == release_id
                     for a in state.assets.values()
@@ -357,6 +368,26 @@ def test_an_upload_whose_answer_is_lost_is_retried_without_a_duplicate(github, t
     uploads = [line for line in github.log if line.endswith("?name=manifest.json")]
     assert len(uploads) == 2  # stored, answer lost; found by name, replaced
     assert sum(line.startswith("DELETE ") for line in github.log) == 1
+
+
+def test_the_zip_of_a_tag_github_would_rename_is_replaced_by_a_second_run(
+    github, exported, tmp_path
+):
+    # The zip was named after the tag, and GitHub renamed a Korean one: the names printed
+    # were not the release's, and a second run, not finding the zip by its name to replace
+    # it, was refused the upload as a duplicate (422 already_exists).
+    env = {"GITHUB_TOKEN": TOKEN, "GITHUB_API_URL": github.base}
+    tag = "v1.0-베타"
+    archive = release_assets(exported, tag, tmp_path)[-1]
+    first = publish(f"{OWNER}/{NAME}", tag, [archive], env)
+    again = publish(f"{OWNER}/{NAME}", tag, [archive], env)
+    stored = [a["name"] for a in github.assets.values()]
+    assert first.assets == again.assets == stored == ["incident-library.zip"]
+    assert [r["tag_name"] for r in github.releases.values()] == [tag]
+
+
+def test_a_plain_tag_still_names_the_zip():
+    assert archive_name("v1.0.0-rc_1") == "incident-library-v1.0.0-rc_1.zip"
 
 
 @pytest.mark.parametrize(

@@ -11,6 +11,7 @@ import datetime as dt
 import functools
 import json
 import os
+import re
 import zipfile
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -46,8 +47,17 @@ class Published:
     draft: bool = False  # the tag's release was a draft: it stays one, for a person to publish
 
 
+# What GitHub keeps of an asset's name as it is. It renames names with other characters
+# ("special characters, non-alphanumeric characters", its documentation says, not into
+# what), and a name it changed is not found again to be replaced by a second run.
+_PLAIN_TAG = re.compile(r"[A-Za-z0-9._-]+", re.ASCII)
+
+
 def archive_name(tag: str) -> str:
-    return f"incident-library-{tag}.zip"
+    """The zip's name: with the tag when GitHub keeps it as it is (v1.2.0), else without."""
+    if _PLAIN_TAG.fullmatch(tag):
+        return f"incident-library-{tag}.zip"
+    return "incident-library.zip"
 
 
 def zip_export(export_dir: Path, target: Path) -> Path:
@@ -89,9 +99,11 @@ def publish(
         release = with_retries(lambda: _release(repo, tag), RetryPolicy(), f"release {tag}")
         if release.upload_url is None:  # PyGithub keeps whatever it was given
             raise not_github(what, "the answer is not a release")
-        for path in assets:
+        stored = [
             with_retries(functools.partial(_upload, release, path), RetryPolicy(), path.name)
-        return Published(release.html_url, [path.name for path in assets], release.draft)
+            for path in assets
+        ]
+        return Published(release.html_url, stored, release.draft)
     except json.JSONDecodeError as exc:  # a cut answer, or a page that is not the API
         raise not_github(what, f"an answer is not JSON ({exc})") from exc
     except (GithubException, GaveUp, requests.RequestException) as exc:
@@ -113,12 +125,16 @@ def _release(repo: Repository, tag: str) -> GitRelease:
     return draft or repo.create_git_release(tag, name=tag, message=f"Incident Library {tag}")
 
 
-def _upload(release: GitRelease, path: Path) -> None:
+def _upload(release: GitRelease, path: Path) -> str:
+    """The asset's name as GitHub stored it."""
     for asset in _listed(release.get_assets(), f"the assets of release {release.tag_name}"):
         if asset.name == path.name:
             asset.delete_asset()
     content_type = CONTENT_TYPES.get(path.suffix, "application/octet-stream")
-    release.upload_asset(str(path), name=path.name, content_type=content_type)
+    uploaded = release.upload_asset(str(path), name=path.name, content_type=content_type)
+    if not isinstance(uploaded.name, str):  # PyGithub keeps whatever it was given
+        raise not_github(f"uploading {path.name}", "the answer is not a release asset")
+    return uploaded.name
 
 
 def _listed(items: Iterable[T], what: str) -> list[T]:
