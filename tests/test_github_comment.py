@@ -50,8 +50,10 @@ def run_event(pull: dict[str, Any], tmp_path: Path, fork: bool = False) -> Path:
     run["head_sha"] = pull["head"]["sha"]
     run["head_repository"]["full_name"] = pull["head"]["repo"]["full_name"]
     event["repository"]["full_name"] = repo = pull["base"]["repo"]["full_name"]
+    event["repository"]["id"] = pull["base"]["repo"]["id"]
     run["html_url"] = f"https://github.com/{repo}/actions/runs/{run['id']}"
-    run["pull_requests"] = [] if fork else [{"number": pull["number"], "head": pull["head"]}]
+    listed = {"number": pull["number"], "head": pull["head"], "base": pull["base"]}
+    run["pull_requests"] = [] if fork else [listed]
     path = tmp_path / "event.json"
     path.write_text(json.dumps(event), encoding="utf-8")
     return path
@@ -381,6 +383,31 @@ def test_the_artifact_must_match_the_event_and_the_pull_request(github, tmp_path
     with pytest.raises(Mismatch, match="names pull request #3"):
         post_comment("Codertocat/Hello-World", 3, body("x"), MARKER, HEAD, event, env=env(github))
     assert [c["body"] for c in bot_comments(github)] == [body("ok")]
+
+
+def test_a_pull_request_of_another_repository_listed_by_the_event_is_not_the_runs(github, tmp_path):
+    # GitHub lists in `workflow_run.pull_requests` pull requests of other repositories
+    # whose head is the run's branch: the payloads' example, a run of octo-org/octo-repo,
+    # lists Codertocat/Hello-World#2. The run's own pull request, not among them, was
+    # refused as a forged artifact (exit 2, "names pull request #7; the run was for #2").
+    event = next(p for p in payloads("workflow_run") if p["workflow_run"]["pull_requests"])
+    run = event["workflow_run"]
+    run["event"] = "pull_request"
+    repo = event["repository"]["full_name"]  # octo-org/octo-repo: its pull request #7
+    moved = json.dumps(opened_pull()).replace("Codertocat/Hello-World", repo)
+    pull = json.loads(moved.replace("/pulls/2", "/pulls/7").replace("/issues/2", "/issues/7"))
+    pull["number"] = 7
+    pull["head"]["sha"] = run["head_sha"]
+    pull["base"]["repo"]["id"] = event["repository"]["id"]
+    github.add_pull(pull)
+    path = tmp_path / "event.json"
+    path.write_text(json.dumps(event), encoding="utf-8")
+    outcome = post_comment(
+        repo, 7, body("report"), MARKER, run["head_sha"], RunEvent.read(path),
+        env=env(github), policy=no_wait()[0],
+    )  # fmt: skip
+    assert outcome.action == "created"
+    assert [c["body"] for c in github.thread(repo, 7)] == [body("report")]
 
 
 def test_a_report_for_an_older_commit_is_stale_and_not_posted(github):

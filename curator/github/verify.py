@@ -38,7 +38,8 @@ class RunEvent:
     event: str
     head_sha: str
     head_repository: str | None
-    pull_requests: dict[int, str]  # number → head sha; empty for pull requests from forks
+    # number → head sha, of this repository's pull requests; empty for those from forks
+    pull_requests: dict[int, str]
     html_url: str | None
 
     @classmethod
@@ -52,6 +53,7 @@ class RunEvent:
         run = payload.get("workflow_run") if isinstance(payload, dict) else None
         if not isinstance(run, dict):
             raise GitHubError(f"{path} is not a workflow_run event")
+        repository_id = _get(payload, "repository", "id")
         return cls(
             repository=_get(payload, "repository", "full_name") or "",
             event=str(run.get("event") or ""),
@@ -60,7 +62,11 @@ class RunEvent:
             pull_requests={
                 int(pr["number"]): str(_get(pr, "head", "sha") or "")
                 for pr in run.get("pull_requests") or []
-                if isinstance(pr, dict) and isinstance(pr.get("number"), int)
+                if isinstance(pr, dict)
+                and isinstance(pr.get("number"), int)
+                # GitHub lists too the pull requests of other repositories whose head is
+                # the run's branch (a fork's, into its upstream): their numbers are not ours.
+                and _get(pr, "base", "repo", "id") == repository_id
             },
             html_url=run.get("html_url") if isinstance(run.get("html_url"), str) else None,
         )
@@ -81,7 +87,7 @@ def check_event(event: RunEvent, repo: str, number: int, head_sha: str) -> None:
         raise Mismatch(
             f"the artifact names commit {head_sha[:12]}, the run was for {event.head_sha[:12]}"
         )
-    # GitHub lists the pull requests only when the branch is in the same repository.
+    # This repository's pull requests are listed only when the branch is in it, not a fork.
     if event.pull_requests and event.pull_requests.get(number) != head_sha:
         listed = ", ".join(f"#{n}" for n in sorted(event.pull_requests))
         raise Mismatch(f"the artifact names pull request #{number}; the run was for {listed}")
