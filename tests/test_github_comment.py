@@ -633,6 +633,18 @@ def test_cli_author_names_the_account_whose_comment_is_edited(github, tmp_path):
     assert len(github.thread("Codertocat/Hello-World", 2)) == 2
 
 
+def test_cli_author_spelled_in_other_case_is_the_same_account(github, tmp_path):
+    # GitHub's logins ignore case; the comparison did not, and every run added a comment.
+    github.add_token("app-token", "incident-curator[bot]")
+    github.add_pull(opened_pull())
+    mine = ("--author", "Incident-Curator[bot]")
+    first, _ = comment_cli(github, tmp_path, *mine, token="app-token")
+    again, _ = comment_cli(github, tmp_path, *mine, token="app-token")
+    assert (first.code, again.code) == (0, 0), (first.err, again.err)
+    assert "comment created" in first.err and "comment unchanged" in again.err
+    assert len(github.thread("Codertocat/Hello-World", 2)) == 1
+
+
 @pytest.mark.parametrize(
     ("option", "value", "message"),
     [

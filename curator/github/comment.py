@@ -45,8 +45,13 @@ def own_comments(pull: PullRequest, marker: str, author: str) -> list[IssueComme
         for comment in _all_comments(pull)
         if (comment.body or "").startswith(marker)
         and comment.user is not None
-        and comment.user.login == author
+        and _same_account(comment.user.login, author)
     ]
+
+
+def _same_account(login: str, other: str) -> bool:
+    """GitHub's logins ignore case: `--author Incident-Curator[bot]` is incident-curator[bot]."""
+    return login.lower() == other.lower()
 
 
 def _all_comments(pull: PullRequest) -> list[IssueComment]:
@@ -121,7 +126,7 @@ def _create(pull: PullRequest, body: str, author: str) -> str:
     not found again: every run would add one more, so the run fails and says why."""
     created = pull.create_issue_comment(body)
     account = created.user.login if created.user is not None else None
-    if account is not None and account != author:
+    if account is not None and not _same_account(account, author):
         raise GitHubError(
             f"the token posts as {account}, but --author is {author}: the next run would not "
             f"find the comment just posted, {created.html_url}, and would post another; "
@@ -142,7 +147,7 @@ def _refused_as(
         if exc.status != 403 or is_rate_limit(exc):
             raise
         account = token_account()
-        if account is None or account == author:
+        if account is None or _same_account(account, author):
             raise
         said = exc.data.get("message") if isinstance(exc.data, dict) else None
         raise GitHubError(
