@@ -504,6 +504,29 @@ def test_a_malformed_api_url_is_one_line_and_nothing_is_sent(github, exported, a
     )
 
 
+@pytest.mark.parametrize(
+    ("manifest", "why"),
+    [
+        (b"{}", "no generated_at"),
+        (b'{"generated_at": "yesterday"}', "generated_at 'yesterday' is not a UTC time"),
+        (b'["generated_at"]', "no generated_at"),
+        (b"\xff{", "not UTF-8 JSON"),
+    ],
+)
+def test_a_manifest_that_is_not_an_exports_is_one_line_and_nothing_is_sent(
+    github, tmp_path, manifest, why
+):
+    # Each was "curator: internal error: KeyError: 'generated_at'" (or ValueError, …).
+    (tmp_path / "manifest.json").write_bytes(manifest)
+    run = release(github, tmp_path)
+    assert run.code == 2
+    assert run.err == (
+        f"curator: release not published: {tmp_path / 'manifest.json'} is not the "
+        f"manifest of an export ({why}); run `curator export` again\n"
+    )
+    assert github.log == []
+
+
 def test_a_folder_that_is_not_an_export_is_refused(github, tmp_path):
     run = release(github, tmp_path)
     assert run.code == 2 and "holds no manifest.json" in run.err

@@ -62,9 +62,7 @@ def archive_name(tag: str) -> str:
 
 def zip_export(export_dir: Path, target: Path) -> Path:
     """The whole export as one zip: entries sorted, dated by the commit, fixed permissions."""
-    manifest = json.loads((export_dir / MANIFEST).read_text(encoding="utf-8"))
-    stamp = manifest["generated_at"]  # 2026-11-30T03:25:43Z
-    moment = dt.datetime.strptime(stamp, "%Y-%m-%dT%H:%M:%SZ")
+    moment = _generated_at(export_dir / MANIFEST)
     when = (moment.year, moment.month, moment.day, moment.hour, moment.minute, moment.second)
     paths = sorted(p for p in export_dir.rglob("*") if p.is_file())
     with zipfile.ZipFile(target, "w", compression=zipfile.ZIP_DEFLATED) as archive:
@@ -74,6 +72,29 @@ def zip_export(export_dir: Path, target: Path) -> Path:
             entry.external_attr = 0o644 << 16
             archive.writestr(entry, path.read_bytes())
     return target
+
+
+def _generated_at(manifest: Path) -> dt.datetime:
+    """When the export's commit was made, as its manifest says (2026-11-30T03:25:43Z)."""
+    try:
+        data = json.loads(manifest.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise PublishError(f"cannot read {manifest}: {exc.strerror or exc}") from exc
+    except ValueError:  # not UTF-8, or not JSON
+        raise _not_a_manifest(manifest, "not UTF-8 JSON") from None
+    stamp = data.get("generated_at") if isinstance(data, dict) else None
+    if not isinstance(stamp, str):
+        raise _not_a_manifest(manifest, "no generated_at")
+    try:
+        return dt.datetime.strptime(stamp, "%Y-%m-%dT%H:%M:%SZ")
+    except ValueError:
+        raise _not_a_manifest(manifest, f"generated_at {stamp!r} is not a UTC time") from None
+
+
+def _not_a_manifest(manifest: Path, why: str) -> PublishError:
+    return PublishError(
+        f"{manifest} is not the manifest of an export ({why}); run `curator export` again"
+    )
 
 
 def release_assets(export_dir: Path, tag: str, workdir: Path) -> list[Path]:
