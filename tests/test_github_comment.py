@@ -734,6 +734,27 @@ def test_cli_leaves_a_pull_request_that_moved_on_with_exit_0(github, tmp_path):
     assert bot_comments(github) == []
 
 
+def test_cli_leaves_a_pull_request_the_event_lists_at_a_newer_commit_with_exit_0(github, tmp_path):
+    # A push while the review ran: the event lists the pull request at its new head (a
+    # listed pull request's head need not be the run's, as the payloads' example shows).
+    # That was refused as a forged artifact, "names pull request #2; the run was for #2",
+    # with exit 2, which fails the workflow; the pull request had only moved on.
+    event = run_event(opened_pull(), tmp_path)
+    pushed = json.loads(event.read_text(encoding="utf-8"))
+    pushed["workflow_run"]["pull_requests"][0]["head"]["sha"] = "f" * 40
+    event.write_text(json.dumps(pushed), encoding="utf-8")
+    pull = opened_pull()
+    pull["head"]["sha"] = "f" * 40
+    github.add_pull(pull)
+    run, _ = comment_cli(github, tmp_path, "--head-sha", HEAD, "--event", str(event))
+    assert run.code == 0, run
+    assert run.err == (
+        "curator: pull request #2 is now at ffffffffffff, the report is for ec26c3e57ca3: "
+        "not posted (the run for the newer commit will comment)\n"
+    )
+    assert bot_comments(github) == []
+
+
 def test_cli_on_a_pull_request_github_does_not_have_exits_2(github, tmp_path):
     run, _ = comment_cli(github, tmp_path)
     assert run.code == 2, run

@@ -38,8 +38,7 @@ class RunEvent:
     event: str
     head_sha: str
     head_repository: str | None
-    # number → head sha, of this repository's pull requests; empty for those from forks
-    pull_requests: dict[int, str]
+    pull_requests: frozenset[int]  # this repository's; none for a pull request from a fork
     html_url: str | None
 
     @classmethod
@@ -59,15 +58,15 @@ class RunEvent:
             event=str(run.get("event") or ""),
             head_sha=str(run.get("head_sha") or ""),
             head_repository=_get(run, "head_repository", "full_name"),
-            pull_requests={
-                int(pr["number"]): str(_get(pr, "head", "sha") or "")
+            pull_requests=frozenset(
+                pr["number"]
                 for pr in run.get("pull_requests") or []
                 if isinstance(pr, dict)
                 and isinstance(pr.get("number"), int)
                 # GitHub lists too the pull requests of other repositories whose head is
                 # the run's branch (a fork's, into its upstream): their numbers are not ours.
                 and _get(pr, "base", "repo", "id") == repository_id
-            },
+            ),
             html_url=run.get("html_url") if isinstance(run.get("html_url"), str) else None,
         )
 
@@ -88,7 +87,8 @@ def check_event(event: RunEvent, repo: str, number: int, head_sha: str) -> None:
             f"the artifact names commit {head_sha[:12]}, the run was for {event.head_sha[:12]}"
         )
     # This repository's pull requests are listed only when the branch is in it, not a fork.
-    if event.pull_requests and event.pull_requests.get(number) != head_sha:
+    # A listed one's head may be newer than the run's (a push since): check_pull says so.
+    if event.pull_requests and number not in event.pull_requests:
         listed = ", ".join(f"#{n}" for n in sorted(event.pull_requests))
         raise Mismatch(f"the artifact names pull request #{number}; the run was for {listed}")
 
