@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, get_args, get_origin
 
 from pydantic import BaseModel, ValidationError
 
@@ -97,8 +97,31 @@ def _describe(value: Any) -> str:
 
 
 def _suggest_key(loc: Path, model: type[BaseModel] | None) -> str:
-    """Did-you-mean for a misspelt top-level key."""
-    if model is None or len(loc) != 1 or not isinstance(loc[0], str):
+    """Did-you-mean for a misspelt key, at the top (`symptoms`) or within (`facets.cause`,
+    `sources[0].titel`): named as the unknown key is, by its whole path."""
+    parent, key = loc[:-1], loc[-1] if loc else None
+    within = _model_at(model, parent) if model is not None else None
+    if within is None or not isinstance(key, str):
         return ""
-    close = difflib.get_close_matches(loc[0], list(model.model_fields), n=1, cutoff=0.7)
-    return f"; did you mean {close[0]!r}?" if close else ""
+    close = difflib.get_close_matches(key, list(within.model_fields), n=1, cutoff=0.7)
+    return f"; did you mean {dotted((*parent, close[0]))!r}?" if close else ""
+
+
+def _model_at(model: type[BaseModel], loc: Path) -> type[BaseModel] | None:
+    """The model of the mapping at `loc` within `model`; None where there is none."""
+    for part in loc:
+        if isinstance(part, int):  # an item of a list: `_model_in` looked through the list
+            continue
+        field = model.model_fields.get(part)
+        found = _model_in(field.annotation) if field is not None else None
+        if found is None:
+            return None
+        model = found
+    return model
+
+
+def _model_in(annotation: Any) -> type[BaseModel] | None:
+    """The model a field holds: itself, as a list's items, or as an option (`X | None`)."""
+    if get_origin(annotation) is None and isinstance(annotation, type):
+        return annotation if issubclass(annotation, BaseModel) else None
+    return next(filter(None, map(_model_in, get_args(annotation))), None)

@@ -130,3 +130,33 @@ def test_a_file_that_is_not_a_mapping_is_told_what_an_incident_is(tmp_path, cont
         f"values, not {kind}"
     ], run
     assert run.code == 1
+
+
+@pytest.mark.parametrize(
+    ("replacement", "expected"),
+    [
+        pytest.param(
+            ("symptom: |", "symptoms: |"),
+            "incidents/IL-0001.yaml:15:1: IL201 [error] unknown key 'symptoms'; "
+            "did you mean 'symptom'?",
+            id="at the top",
+        ),
+        pytest.param(
+            ("  contributing_factors: []", "  contributing-factors: []"),
+            "incidents/IL-0001.yaml:14:3: IL201 [error] unknown key "
+            "'facets.contributing-factors'; did you mean 'facets.contributing_factors'?",
+            id="in facets",
+        ),
+        pytest.param(
+            ("    title: Storage postmortem", "    titel: Storage postmortem"),
+            "incidents/IL-0001.yaml:27:5: IL201 [error] unknown key 'sources[0].titel'; "
+            "did you mean 'sources[0].title'?",
+            id="in a source",
+        ),
+    ],
+)
+def test_a_misspelt_key_is_told_the_key_it_may_mean(tmp_path, replacement, expected):
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": incident("IL-0001", replacement)})
+    run = run_curator("lint", "--root", str(root), "--no-cache", "--quiet", cwd=root)
+    assert expected in run.out.splitlines(), run
+    assert run.code == 1
