@@ -106,9 +106,7 @@ def check_terms(taxonomy: Taxonomy, dimension: str, terms: list[str]) -> list[st
     for term_id in terms:
         term = taxonomy.term(dimension, term_id)
         if term is None:
-            hint = taxonomy.did_you_mean(dimension, term_id)
-            also = f"; did you mean {', '.join(hint)}?" if hint else ""
-            raise DraftError(f"{term_id!r} is not a term of {dimension}{also}{_broken(taxonomy)}")
+            raise DraftError(taxonomy.not_a_term(dimension, term_id) + _broken(taxonomy))
         if term.deprecated is not None:
             raise DraftError(f"{term_id!r} is deprecated; use {term.deprecated.replaced_by!r}")
     return sorted(set(terms))

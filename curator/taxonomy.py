@@ -63,6 +63,16 @@ class Taxonomy:
     def dimension_of(self, term_id: str) -> str | None:
         return next((d for d in DIMENSIONS if term_id in self.terms[d]), None)
 
+    def not_a_term(self, dimension: str, term_id: str) -> str:
+        """Why `term_id` names no term of `dimension`, in words: the dimension that has it,
+        or the terms it may be a misspelling of. Lint (IL301), `new` and `search` say it so."""
+        message = f"{term_id!r} is not a term of {dimension}"
+        home = self.dimension_of(term_id)
+        if home:
+            return f"{message} (it is a term of {home})"
+        hint = self.did_you_mean(dimension, term_id)
+        return message + (f"; did you mean {' or '.join(map(repr, hint))}?" if hint else "")
+
     def ancestors(self, dimension: str, term_id: str) -> Iterator[str]:
         seen = {term_id}
         term = self.term(dimension, term_id)

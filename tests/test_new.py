@@ -169,7 +169,11 @@ def test_without_a_terminal_missing_or_bad_values_are_usage_errors_and_nothing_i
         (("--title", "학습 중단", "--source", SOURCE), "no causes term could be guessed"),
         (
             ("--title", TITLE, "--source", SOURCE, "--cause", "sofware-defect"),
-            "'sofware-defect' is not a term of causes; did you mean software-defect?",
+            "'sofware-defect' is not a term of causes; did you mean 'software-defect'?",
+        ),
+        (
+            ("--title", TITLE, "--source", SOURCE, "--cause", "nccl"),
+            "'nccl' is not a term of causes (it is a term of components)",
         ),
         (
             ("--title", TITLE, "--source", SOURCE, "--cause", "config-change"),

@@ -79,7 +79,13 @@ def test_explicit_filters_are_hard_and_include_children(library):
 def test_unknown_filter_term_is_a_usage_error_with_a_hint(library):
     run = run_curator("search", "x", "--component", "ncl", "--root", str(library))
     assert run.code == 2
-    assert "'ncl' is not a term of components; did you mean nccl?" in run.err
+    assert "'ncl' is not a term of components; did you mean 'nccl'?" in run.err
+
+
+def test_a_filter_term_of_another_dimension_is_told_its_dimension(library):
+    run = run_curator("search", "x", "--cause", "nccl", "--root", str(library))
+    assert run.code == 2
+    assert run.err == "curator: 'nccl' is not a term of causes (it is a term of components)\n"
 
 
 def test_text_output_shows_filters_then_results(library):

@@ -28,13 +28,7 @@ def check(file: IncidentFile) -> FileFindings:
     for dimension, index, term in file.incident.terms():
         if taxonomy.term(dimension, term) is not None:
             continue
-        message = f"{term!r} is not a term of {dimension}"
-        home = taxonomy.dimension_of(term)
-        suggestions = taxonomy.did_you_mean(dimension, term)
-        if home:
-            message += f" (it is a term of {home})"
-        elif suggestions:
-            message += "; did you mean " + " or ".join(repr(s) for s in suggestions) + "?"
+        message = taxonomy.not_a_term(dimension, term)
         yield RULE.at(file.display, file.position("facets", dimension, index), message)
 
 

@@ -195,9 +195,7 @@ def run_search(
     for dimension, terms in filters.items():
         for term in terms:
             if taxonomy.term(dimension, term) is None:
-                hint = taxonomy.did_you_mean(dimension, term)
-                suggestion = f"; did you mean {', '.join(hint)}?" if hint else ""
-                raise BadInput(f"{term!r} is not a term of {dimension}{suggestion}")
+                raise BadInput(taxonomy.not_a_term(dimension, term))
     matcher = Matcher(taxonomy)
     if query.strip() and not searchable(matcher, taxonomy, query):
         # Else "0 matching incidents", as if the library held no such thing (and with a
