@@ -73,6 +73,17 @@ class Taxonomy:
         hint = self.did_you_mean(dimension, term_id)
         return message + (f"; did you mean {' or '.join(map(repr, hint))}?" if hint else "")
 
+    def unread(self, dimension: str) -> str | None:
+        """The file of `dimension` (`schema/taxonomy/causes.yaml`) when none of its terms
+        could be read, as a typo in one term's key leaves it: then every term of it is
+        unknown, and the file is what to fix (its problems say how)."""
+        if self.terms[dimension]:
+            return None
+        name = f"{dimension}.yaml"
+        return next(
+            ("/".join(p.path.parts[-3:]) for p in self.problems if p.path.name == name), None
+        )
+
     def ancestors(self, dimension: str, term_id: str) -> Iterator[str]:
         seen = {term_id}
         term = self.term(dimension, term_id)

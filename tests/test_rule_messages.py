@@ -160,3 +160,18 @@ def test_a_misspelt_key_is_told_the_key_it_may_mean(tmp_path, replacement, expec
     run = run_curator("lint", "--root", str(root), "--no-cache", "--quiet", cwd=root)
     assert expected in run.out.splitlines(), run
     assert run.code == 1
+
+
+def test_a_term_of_a_taxonomy_file_that_cannot_be_read_is_sent_to_that_file(tmp_path):
+    # A typo in one term's key leaves the whole file unread: every term of it is unknown.
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": incident("IL-0001")})
+    causes = root / "schema" / "taxonomy" / "causes.yaml"
+    causes.write_text(causes.read_text("utf-8").replace("    label:", "    lable:", 1), "utf-8")
+    run = run_curator(
+        "lint", "--root", str(root), "--no-cache", "--quiet", "incidents/IL-0001.yaml", cwd=root
+    )
+    assert run.out.splitlines() == [
+        "incidents/IL-0001.yaml:9:7: IL301 [error] 'capacity-limit' is not a term of causes; "
+        "schema/taxonomy/causes.yaml could not be read (its IL303 errors say why)"
+    ], run
+    assert run.code == 1

@@ -29,6 +29,9 @@ def check(file: IncidentFile) -> FileFindings:
         if taxonomy.term(dimension, term) is not None:
             continue
         message = taxonomy.not_a_term(dimension, term)
+        unread = taxonomy.unread(dimension)
+        if unread:
+            message += f"; {unread} could not be read (its IL303 errors say why)"
         yield RULE.at(file.display, file.position("facets", dimension, index), message)
 
 
