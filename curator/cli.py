@@ -153,7 +153,12 @@ def root_option(command: F) -> F:
 @click.group(cls=CuratorGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="curator")
 def main() -> None:
-    """Tools for the Incident Library: lint, format, judge and export incident reports."""
+    """Tools for the Incident Library: lint, format, judge and export incident reports.
+
+    Exit status: 0 when all is well (warnings allowed); 1 for findings or a refusal (each
+    command's --help says which); 2 for a usage error, an internal error, or a run stopped
+    (Ctrl-C, SIGTERM).
+    """
     # A file name that is not UTF-8 is text with lone surrogates here (PEP 383). Printed
     # as `\udcff`, it cannot fail the run, and in JSON output it is the escape that reads
     # back as the same name.
@@ -169,8 +174,16 @@ def main() -> None:
 @main.command("lint")
 @paths_argument
 @root_option
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True)
-@click.option("--quiet", "-q", is_flag=True, help="Print findings only, no summary line.")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(FORMATS),
+    default="text",
+    show_default=True,
+    help="text: `path:line:col: CODE [severity] message` lines; json: a list of findings; "
+    "github: a workflow annotation per finding.",
+)
+@click.option("--quiet", "-q", is_flag=True, help="No progress line and no summary line.")
 @click.option("--release", is_flag=True, help="Check as for a release: placeholder ids are errors.")
 @no_cache_option("Check")
 @jobs_option
@@ -218,6 +231,7 @@ def lint_command(
     type=click.Choice(["text", "json", "markdown"]),
     default="text",
     show_default=True,
+    help="text: a table; json: the same for machines; markdown: docs/rules.md, with examples.",
 )
 def rules_command(fmt: str) -> None:
     """List the lint rules: code, name, severity, whether `curator fix` can fix it."""
@@ -332,7 +346,9 @@ def github_group() -> None:
 
 @github_group.command("release")
 @click.option("--repo", "repo_name", required=True, metavar="OWNER/NAME", help="The repository.")
-@click.option("--tag", required=True, callback=_utf8, help="The release's tag, e.g. v1.2.0.")
+@click.option(
+    "--tag", required=True, callback=_utf8, metavar="TAG", help="The release's tag, e.g. v1.2.0."
+)
 @click.option(
     "--dir",
     "export_dir",
@@ -344,7 +360,7 @@ def github_release_command(repo_name: str, tag: str, export_dir: Path) -> None:
     """Attach an export to the GitHub release of TAG, creating the release if needed.
 
     Uploads the export's top-level files and a zip of the whole export; assets of the same
-    name are replaced, so a failed run can be repeated.
+    name are replaced, so a failed run can be repeated. Exit 2 when it could not publish.
     """
     import tempfile
 
@@ -619,11 +635,37 @@ def _ask(question: str, default: str, check: Callable[[str], object]) -> str:
     metavar="DATE",
     help="When it happened: YYYY, YYYY-MM or YYYY-MM-DD.",
 )
-@click.option("--status", type=click.Choice(STATUSES), default="draft", show_default=True)
-@click.option("--cause", "causes", multiple=True, metavar="TERM", help="A causes term id.")
-@click.option("--component", "components", multiple=True, metavar="TERM", help="A component.")
-@click.option("--symptom", "symptoms", multiple=True, metavar="TERM", help="A symptoms term id.")
-@click.option("--factor", "factors", multiple=True, metavar="TERM", help="A contributing factor.")
+@click.option(
+    "--status",
+    type=click.Choice(STATUSES),
+    default="draft",
+    show_default=True,
+    help="published only once the five narrative fields are filled in.",
+)
+@click.option(
+    "--cause", "causes", multiple=True, metavar="TERM", help="A causes term; repeat for several."
+)
+@click.option(
+    "--component",
+    "components",
+    multiple=True,
+    metavar="TERM",
+    help="A components term; repeat for several.",
+)
+@click.option(
+    "--symptom",
+    "symptoms",
+    multiple=True,
+    metavar="TERM",
+    help="A symptoms term; repeat for several.",
+)
+@click.option(
+    "--factor",
+    "factors",
+    multiple=True,
+    metavar="TERM",
+    help="A contributing_factors term; repeat for several.",
+)
 @click.option(
     "--prompt/--no-prompt",
     "prompt",
@@ -704,7 +746,13 @@ def _note(message: str) -> None:
     "branch moved meanwhile.",
 )
 @click.option("--branch", default="main", show_default=True, help="The branch for --push.")
-@click.option("--attempts", default=5, show_default=True, type=click.IntRange(1, 50))
+@click.option(
+    "--attempts",
+    default=5,
+    show_default=True,
+    type=click.IntRange(1, 50),
+    help="With --push: how many times to number again when the branch moved meanwhile.",
+)
 def assign_ids_command(root: Path | None, remote: str | None, branch: str, attempts: int) -> None:
     """Give each placeholder id (IL-NEW-...) the next free number: rename its file and
     rewrite every reference to it. Run by the assign-ids workflow after a merge.
@@ -737,7 +785,12 @@ def assign_ids_command(root: Path | None, remote: str | None, branch: str, attem
 # models, numpy, PyGithub), under `deferred`, as at start-up (see `curator.__main__`).
 def _judge_format_option(command: F) -> F:
     return click.option(
-        "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
+        "--format",
+        "fmt",
+        type=click.Choice(["text", "json"]),
+        default="text",
+        show_default=True,
+        help="text: for people; json: the same for machines.",
     )(command)
 
 
@@ -806,7 +859,13 @@ def _bad_input(message: str) -> NoReturn:
 @click.argument("paths", nargs=-1, type=click.Path(exists=True, path_type=Path))
 @root_option
 @click.option("--all", "every", is_flag=True, help="Judge every incident of the library.")
-@click.option("--top", default=5, show_default=True, type=click.IntRange(1, 1000))
+@click.option(
+    "--top",
+    default=5,
+    show_default=True,
+    type=click.IntRange(1, 1000),
+    help="The most likely incidents shown for each PATH.",
+)
 @_judge_format_option
 @quiet_option("No progress line while the index is built.")
 def similar_command(
@@ -869,13 +928,34 @@ def suggest_command(
 @main.command("search")
 @click.argument("query", default="", callback=_utf8)
 @root_option
-@click.option("--cause", multiple=True, help="Only incidents with this cause (or a child).")
-@click.option("--component", multiple=True, help="Only incidents with this component (or a child).")
-@click.option("--symptom", multiple=True, help="Only incidents with this symptom (or a child).")
 @click.option(
-    "--factor", multiple=True, help="Only incidents with this contributing factor (or a child)."
+    "--cause", multiple=True, metavar="TERM", help="Only incidents with this cause (or a child)."
 )
-@click.option("--top", default=10, show_default=True, type=click.IntRange(1, 10000))
+@click.option(
+    "--component",
+    multiple=True,
+    metavar="TERM",
+    help="Only incidents with this component (or a child).",
+)
+@click.option(
+    "--symptom",
+    multiple=True,
+    metavar="TERM",
+    help="Only incidents with this symptom (or a child).",
+)
+@click.option(
+    "--factor",
+    multiple=True,
+    metavar="TERM",
+    help="Only incidents with this contributing factor (or a child).",
+)
+@click.option(
+    "--top",
+    default=10,
+    show_default=True,
+    type=click.IntRange(1, 10000),
+    help="The best-ranked incidents shown.",
+)
 @_judge_format_option
 @quiet_option("No progress line while the index is built.")
 def search_command(
@@ -982,8 +1062,15 @@ def review_command(
 
 
 @github_group.command("comment")
-@click.option("--repo", "repo_name", required=True, metavar="OWNER/NAME")
-@click.option("--pr", "number", required=True, type=click.IntRange(min=1), metavar="N")
+@click.option("--repo", "repo_name", required=True, metavar="OWNER/NAME", help="The repository.")
+@click.option(
+    "--pr",
+    "number",
+    required=True,
+    type=click.IntRange(min=1),
+    metavar="N",
+    help="The pull request's number.",
+)
 @click.option(
     "--report",
     required=True,

@@ -407,6 +407,35 @@ def test_version_and_help():
         assert flag in help_text
 
 
+def leaf_commands() -> list[tuple[str, Any]]:
+    """Every command that does something (`lint`, `github comment`), by its full name."""
+    import click
+
+    from curator.cli import main
+
+    found, pending = [], [("", main)]
+    while pending:
+        name, command = pending.pop()
+        if isinstance(command, click.Group):
+            pending += [(f"{name} {sub}".strip(), c) for sub, c in command.commands.items()]
+        else:
+            found.append((name, command))
+    return sorted(found, key=lambda pair: pair[0])
+
+
+def test_the_help_explains_every_flag_and_the_exit_statuses():
+    unexplained = [
+        f"curator {name} {option.opts[-1]}"
+        for name, command in leaf_commands()
+        for option in command.params
+        if option.param_type_name == "option" and not option.help and "--help" not in option.opts
+    ]
+    assert unexplained == []
+    said = " ".join(run_curator("--help").out.split())
+    assert "Exit status: 0 when all is well (warnings allowed); 1 for findings or a refusal" in said
+    assert "2 for a usage error, an internal error, or a run stopped" in said
+
+
 def test_quiet_drops_the_summary(library):
     run = run_curator("lint", "--root", str(library), "--quiet")
     assert run.code == 1 and run.err == ""
