@@ -185,10 +185,10 @@ def placeholder_for(library: Library, slug: str) -> str:
 # (question, default answer, check) → the answer; the check raises DraftError to ask again.
 Ask = Callable[[str, str, Callable[[str], object]], str]
 _QUESTIONS = {
-    "causes": "원인 causes",
-    "components": "구성 요소 components",
-    "symptoms": "증상 symptoms",
-    "contributing_factors": "기여 요인 contributing_factors (없으면 빈칸)",
+    "causes": "원인 causes (용어 id, 쉼표로 구분)",
+    "components": "구성 요소 components (용어 id, 쉼표로 구분)",
+    "symptoms": "증상 symptoms (용어 id, 쉼표로 구분)",
+    "contributing_factors": "기여 요인 contributing_factors (용어 id, 쉼표로 구분, 없으면 빈칸)",
 }
 _OPTIONS = {"causes": "--cause", "components": "--component", "symptoms": "--symptom"}
 
@@ -287,7 +287,10 @@ def _terms(
         def check(text: str) -> list[str]:
             terms = check_terms(taxonomy, dimension, split_list(text))
             if not terms and dimension in REQUIRED_DIMENSIONS:
-                raise DraftError(f"{dimension} needs at least one term")
+                raise DraftError(
+                    f"{dimension} needs at least one term (the terms are in "
+                    f"schema/taxonomy/{dimension}.yaml)"
+                )
             return terms
 
         return check(ask(_QUESTIONS[dimension], default, check))

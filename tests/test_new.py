@@ -239,6 +239,17 @@ def test_in_a_terminal_it_asks_for_what_is_missing(tmp_path):
     assert [f.code for f in lint(Library.at(root))] == ["IL206"]
 
 
+def test_asked_for_terms_it_says_how_to_give_them_and_where_they_are(tmp_path):
+    root = write_library(tmp_path / "lib", {})
+    answers = [TITLE, "https://example.com/pm", "", "", ""]
+    answers += ["", "software-defect", "", "", ""]  # no cause: refused, asked again
+    output = " ".join(_in_terminal(["new", "--root", str(root)], answers).split())
+    assert "원인 causes (용어 id, 쉼표로 구분):" in output
+    assert "causes needs at least one term (the terms are in schema/taxonomy/causes.yaml)" in output
+    data = load_bytes((root / "incidents" / "IL-NEW-nccl-h100.yaml").read_bytes()).data
+    assert data["facets"]["causes"] == ["software-defect"]
+
+
 def _in_terminal(args: list[str], answers: list[str]) -> str:
     """Run curator with a pseudo-terminal as stdin/stdout, typing `answers` as asked."""
     leader, follower = pty.openpty()
