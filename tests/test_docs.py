@@ -3,6 +3,7 @@ and every link between them leads somewhere."""
 
 from __future__ import annotations
 
+import json
 import re
 import shlex
 import unicodedata
@@ -11,9 +12,10 @@ from pathlib import Path
 
 import click
 import pytest
-from conftest import REPO
+from conftest import REPO, run_curator, write_library
 
 from curator.cli import main
+from incidents import incident
 
 DOCUMENTS = [
     REPO / "README.md",
@@ -157,3 +159,20 @@ def test_every_relative_link_resolves(document, target):
     assert linked.exists(), f"{document}: {target}: no such file"
     if anchor and linked.suffix == ".md":
         assert anchor in anchors(linked), f"{document}: {target}: no such heading"
+
+
+# What the documents say of the output ---------------------------------------------------------
+
+
+def test_the_readme_names_every_field_of_lints_json_findings(tmp_path):
+    # A finding of each severity, one fixable: every field holds something.
+    broken = incident(
+        "IL-0001", ("    - nccl\n", "    - ncl\n"), ("status: published", "status: published  ")
+    )
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": broken})
+    run = run_curator("lint", "--root", str(root), "--no-cache", "--format", "json")
+    fields = {key for finding in json.loads(run.out) for key in finding}
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    paragraph = readme.partition("`--format json` prints")[2].partition("\n\n")[0]
+    named = set(re.findall(r"`([a-z]+)`", paragraph))
+    assert fields and fields <= named, fields - named
