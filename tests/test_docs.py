@@ -176,3 +176,18 @@ def test_the_readme_names_every_field_of_lints_json_findings(tmp_path):
     paragraph = readme.partition("`--format json` prints")[2].partition("\n\n")[0]
     named = set(re.findall(r"`([a-z]+)`", paragraph))
     assert fields and fields <= named, fields - named
+
+
+def test_the_readme_says_where_the_suite_finds_the_webhook_payloads():
+    # A contributor runs the README's test command on a fresh clone: the file the suite
+    # reads beside it must be named, and the CI step that makes it must exist.
+    from test_github_comment import EXAMPLES
+
+    readme = " ".join((REPO / "README.md").read_text(encoding="utf-8").split())
+    beside = EXAMPLES.relative_to(REPO.parent).as_posix()
+    assert f"`../{beside}`" in readme
+    step = re.search(r'step "([^"]+)" of `\.github/workflows/ci\.yml`', readme)
+    assert step is not None
+    ci = (REPO / ".github" / "workflows" / "ci.yml").read_text(encoding="utf-8")
+    assert f"- name: {step.group(1)}" in ci
+    assert f"../{EXAMPLES.parent.relative_to(REPO.parent).as_posix()}" in ci
