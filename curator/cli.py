@@ -171,7 +171,7 @@ def main() -> None:
         sys.stdin.reconfigure(errors="surrogateescape")
 
 
-@main.command("lint")
+@main.command("lint", short_help="Check incidents against the schema, the taxonomy and the rules.")
 @paths_argument
 @root_option
 @click.option(
@@ -224,7 +224,7 @@ def lint_command(
     sys.exit(EXIT_FINDINGS if has_errors(findings) else EXIT_CLEAN)
 
 
-@main.command("rules")
+@main.command("rules", short_help="List the lint rules and which `curator fix` can fix.")
 @click.option(
     "--format",
     "fmt",
@@ -249,7 +249,7 @@ def rules_command(fmt: str) -> None:
         )
 
 
-@main.command("export")
+@main.command("export", short_help="Write the library at HEAD as versioned JSON, CSV and Atom.")
 @root_option
 @click.option(
     "--out",
@@ -339,12 +339,12 @@ def export_command(
     click.echo(f"exported {manifest.counts.incidents} incidents, {version}, to {out}", err=True)
 
 
-@main.group("github")
+@main.group("github", short_help="Post the review comment; attach an export to a release.")
 def github_group() -> None:
     """Talk to GitHub (token from GITHUB_TOKEN, API from GITHUB_API_URL)."""
 
 
-@github_group.command("release")
+@github_group.command("release", short_help="Attach an export to the GitHub release of a tag.")
 @click.option("--repo", "repo_name", required=True, metavar="OWNER/NAME", help="The repository.")
 @click.option(
     "--tag", required=True, callback=_utf8, metavar="TAG", help="The release's tag, e.g. v1.2.0."
@@ -454,7 +454,7 @@ def _plural(count: int, word: str) -> str:
     return f"{count} {word}{'s' * (count != 1)}"
 
 
-@main.command("fmt")
+@main.command("fmt", short_help="Rewrite incident files in the canonical layout.")
 @paths_argument
 @root_option
 @click.option("--check", is_flag=True, help="Change nothing; list the files that would change.")
@@ -517,7 +517,7 @@ def _not_incident_files(findings: list[Finding], verb: str) -> None:
         click.echo(escaped(f"{where}: cannot {verb}: {finding.message} ({finding.code})"), err=True)
 
 
-@main.command("fix")
+@main.command("fix", short_help="Apply the fixes rules offer, printing each change.")
 @paths_argument
 @root_option
 @click.option("--check", is_flag=True, help="Change nothing; list the changes fix would make.")
@@ -617,7 +617,7 @@ def _ask(question: str, default: str, check: Callable[[str], object]) -> str:
     )
 
 
-@main.command("new")
+@main.command("new", short_help="Start a new incident (incidents/IL-NEW-<slug>.yaml) to fill in.")
 @root_option
 @click.option(
     "--title", callback=_utf8, help="One line: what happened, where, with what effect (Korean)."
@@ -736,7 +736,7 @@ def _note(message: str) -> None:
     click.echo(f"curator: {message}", err=True)
 
 
-@main.command("assign-ids")
+@main.command("assign-ids", short_help="Number the placeholder ids (IL-NEW-...) after a merge.")
 @root_option
 @click.option(
     "--push",
@@ -855,7 +855,7 @@ def _bad_input(message: str) -> NoReturn:
     sys.exit(EXIT_ERROR)
 
 
-@main.command("similar")
+@main.command("similar", short_help="The incidents that may describe the same event.")
 @click.argument("paths", nargs=-1, type=click.Path(exists=True, path_type=Path))
 @root_option
 @click.option("--all", "every", is_flag=True, help="Judge every incident of the library.")
@@ -894,7 +894,7 @@ def similar_command(
     )
 
 
-@main.command("suggest")
+@main.command("suggest", short_help="Facets an incident probably lacks, or that nothing supports.")
 @click.argument("paths", nargs=-1, type=click.Path(exists=True, path_type=Path))
 @root_option
 @click.option("--all", "every", is_flag=True, help="Judge every incident of the library.")
@@ -925,7 +925,7 @@ def suggest_command(
     )
 
 
-@main.command("search")
+@main.command("search", short_help="Incidents matching a query, with the filters it names.")
 @click.argument("query", default="", callback=_utf8)
 @root_option
 @click.option(
@@ -989,7 +989,7 @@ def search_command(
         click.echo(commands.search_text(report), nl=False)
 
 
-@main.command("review")
+@main.command("review", short_help="Review a change: lint, possible duplicates, facets.")
 @click.option("--base", required=True, metavar="REV", help="What the change is compared with.")
 @click.option("--head", default="HEAD", show_default=True, metavar="REV", help="The change.")
 @click.option(
@@ -1061,7 +1061,7 @@ def review_command(
     sys.exit(EXIT_FINDINGS if review.count().errors else EXIT_CLEAN)
 
 
-@github_group.command("comment")
+@github_group.command("comment", short_help="Post a review as the pull request's one bot comment.")
 @click.option("--repo", "repo_name", required=True, metavar="OWNER/NAME", help="The repository.")
 @click.option(
     "--pr",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import signal
 import subprocess
 import sys
@@ -434,6 +435,13 @@ def test_the_help_explains_every_flag_and_the_exit_statuses():
     said = " ".join(run_curator("--help").out.split())
     assert "Exit status: 0 when all is well (warnings allowed); 1 for findings or a refusal" in said
     assert "2 for a usage error, an internal error, or a run stopped" in said
+
+
+@pytest.mark.parametrize("group", [[], ["github"]])
+def test_the_list_of_commands_says_what_each_does_in_full(group):
+    # Click cuts a summary it finds too long with "...": the list said half a sentence.
+    listed = run_curator(*group, "--help").out.partition("Commands:\n")[2].splitlines()
+    assert listed and all(re.fullmatch(r"  [a-z-]+ +\S.*[^.]\.", line) for line in listed), listed
 
 
 def test_quiet_drops_the_summary(library):
