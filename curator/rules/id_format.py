@@ -19,6 +19,8 @@ RULE = Rule(
     passing="id: IL-0012\n",
 )
 _ID = re.compile(ID_PATTERN)
+# Said of a placeholder refused for its slug (`IL-NEW-Weka_2`), which reads as one otherwise.
+_SLUG = " (lower-case letters and digits, joined by single hyphens)"
 
 
 def check(file: IncidentFile) -> FileFindings:
@@ -33,7 +35,8 @@ def check(file: IncidentFile) -> FileFindings:
         yield RULE.at(
             file.display,
             file.position("id"),
-            f"id {_shown(value)} is not of the form IL-0000 (four or more digits) or IL-NEW-<slug>",
+            f"id {_shown(value)} is not of the form IL-0000 (four or more digits) or "
+            f"IL-NEW-<slug>{_SLUG if str(value).startswith('IL-NEW-') else ''}",
         )
 
 
