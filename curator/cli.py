@@ -57,10 +57,14 @@ class CuratorGroup(click.Group):
         except KeyboardInterrupt as stop:  # Ctrl-C, or SIGTERM or SIGHUP (curator.signals)
             click.echo(said(stop), err=True)
             raise click.exceptions.Exit(EXIT_ERROR) from None
+        except click.UsageError as exc:  # `curator --nope`
+            _usage_error(exc)
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
+        except click.UsageError as exc:  # a command's flags or arguments, or its own refusal
+            _usage_error(exc)
         except (click.exceptions.Exit, click.ClickException, click.Abort):
             raise
         except NotALibrary as exc:
@@ -86,6 +90,21 @@ class CuratorGroup(click.Group):
             internal = f"curator: internal error: {type(exc).__name__}: {exc}"
             click.echo(said(wrapped) if wrapped else internal, err=True)
             ctx.exit(EXIT_ERROR)
+
+
+# `curator github` alone: click shows the group's help (and exits 2), not an error line.
+_HELP_INSTEAD = getattr(click.exceptions, "NoArgsIsHelpError", ())
+
+
+def _usage_error(exc: click.UsageError) -> NoReturn:
+    """One line, naming the command and where its options are explained, where click
+    prints the usage, a hint and the error on four lines; exit status 2."""
+    if isinstance(exc, _HELP_INSTEAD):
+        raise exc
+    command = exc.ctx.command_path if exc.ctx is not None else "curator"
+    message = exc.format_message().removesuffix(".")  # (click ends its own with a stop)
+    click.echo(f"{command}: {message} — see `{command} --help`", err=True)
+    raise click.exceptions.Exit(EXIT_ERROR)
 
 
 def _utf8(ctx: click.Context, param: click.Parameter, value: Any) -> Any:

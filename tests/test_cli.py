@@ -122,18 +122,40 @@ def test_bad_root_is_a_usage_error(tmp_path):
 
 
 @pytest.mark.parametrize(
-    ("args", "message"),
+    ("args", "line"),
     [
-        (["lint", "--format", "xml"], "Invalid value for '--format'"),
-        (["lint", "no/such/file.yaml"], "no such file"),
-        (["lint", "--nope"], "No such option"),
-        (["frobnicate"], "No such command"),
+        (
+            ["lint", "--format", "xml"],
+            "curator lint: Invalid value for '--format': 'xml' is not one of 'text', 'json', "
+            "'github' — see `curator lint --help`",
+        ),
+        (
+            ["lint", "no/such/file.yaml"],
+            "curator lint: no such file: no/such/file.yaml — see `curator lint --help`",
+        ),
+        (["lint", "--zzz"], "curator lint: No such option '--zzz' — see `curator lint --help`"),
+        (["frobnicate"], "curator: No such command 'frobnicate' — see `curator --help`"),
+        (["--nope"], "curator: No such option '--nope' — see `curator --help`"),
+        (
+            ["github", "comment", "--pr", "1"],
+            "curator github comment: Missing option '--repo' — see `curator github comment --help`",
+        ),
+        (  # a command's own refusal
+            ["similar"],
+            "curator similar: give incident files, or --all — see `curator similar --help`",
+        ),
     ],
 )
-def test_usage_errors_exit_2(args, message, library):
+def test_usage_errors_exit_2_with_one_line(args, line, library):
     run = run_curator(*args, cwd=library)
     assert run.code == 2
-    assert message in run.err
+    # (run_curator runs `python -m curator`, and the line names the command as it was run)
+    assert run.err == line.replace("curator", "python -m curator") + "\n"
+
+
+def test_the_github_group_alone_shows_its_commands():
+    run = run_curator("github")
+    assert "comment" in run.out + run.err and "release" in run.out + run.err
 
 
 def test_internal_error_exits_2_with_one_line_and_no_traceback(tmp_path, monkeypatch):
