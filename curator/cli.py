@@ -1030,9 +1030,10 @@ def review_command(
     base: str, head: str, fmt: str, json_out: Path | None, root: Path | None
 ) -> None:
     """Review the incidents a change adds, changes, renames or removes: lint them in the
-    library at HEAD, look for possible duplicates, suggest facets.
+    library at the change's head, look for possible duplicates, suggest facets.
 
-    Compares HEAD with its merge base with BASE, as a pull request's "Files changed" does.
+    Compares --head with its merge base with --base, as a pull request's "Files changed"
+    does.
     Exit 1 when a changed file has a lint error, the change causes one in another file, or
     a published incident was deleted.
     """

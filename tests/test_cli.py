@@ -466,6 +466,13 @@ def test_the_list_of_commands_says_what_each_does_in_full(group):
     assert listed and all(re.fullmatch(r"  [a-z-]+ +\S.*[^.]\.", line) for line in listed), listed
 
 
+def test_the_review_help_speaks_of_the_revisions_given_not_of_head():
+    # `--head REV` reviews REV: "compares HEAD" was true only of the default.
+    said = " ".join(run_curator("review", "--help").out.split())
+    assert "Compares --head with its merge base with --base" in said
+    assert "at HEAD" not in said
+
+
 def test_quiet_drops_the_summary(library):
     run = run_curator("lint", "--root", str(library), "--quiet")
     assert run.code == 1 and run.err == ""
