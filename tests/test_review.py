@@ -110,6 +110,10 @@ def test_deleting_a_published_incident_is_an_error(repo):
     [finding] = file["findings"]
     assert (finding["code"], finding["line"], finding["severity"]) == ("IL901", 1, "error")
     assert "withdrawn, never deleted" in finding["message"]
+    # What is being deleted, as the base had it: the reviewer need not look it up.
+    assert file["title"] == "공유 스토리지의 메타데이터 포화로 학습 처리량이 떨어졌다"
+    comment = run_curator("review", "--base", "main", cwd=repo).out
+    assert "\nIL-0002 · 공유 스토리지의 메타데이터 포화로 학습 처리량이 떨어졌다\n" in comment
 
 
 def test_withdrawing_instead_of_deleting_passes(repo):

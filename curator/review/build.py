@@ -287,8 +287,12 @@ def _file_review(
     taxonomy: Taxonomy,
     incident_files: AbstractSet[Path],
 ) -> FileReview:
-    if change.change == "removed":
-        return FileReview(path=change.path, change="removed")
+    if change.change == "removed":  # (its title as at the base: what the reviewer would lose)
+        return FileReview(
+            path=change.path,
+            change="removed",
+            title=_text(_document(old), "title") if old else None,
+        )
     path = tree / change.path
     head = _loaded(path)
     data = head.data if head else None

@@ -100,7 +100,7 @@ class FileReview(_Value):
     change: Change
     old_path: str | None = None
     id: str | None = None
-    title: str | None = None
+    title: str | None = Field(default=None, description="At the head (at the base if removed).")
     facets: dict[Dimension, list[str]] = Field(
         default_factory=dict, description="The facets the incident carries at the head."
     )
