@@ -218,7 +218,8 @@ def lint_command(
     """Check incidents against the schema, the taxonomy and the project's rules.
 
     With PATHS, report on those files only; rules that span files still see the whole
-    library. A taxonomy file among them stands for the whole library, which depends on it.
+    library. A taxonomy file among them, or a folder holding the taxonomy (schema/, the
+    library's root), stands for the whole library, which depends on it.
     Exit 0 when there is no error (warnings allowed), 1 when there is one.
     """
     _existing(paths)

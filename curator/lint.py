@@ -290,18 +290,22 @@ def in_subfolders(
 
 def scope(library: Library, paths: Sequence[Path]) -> Sequence[Path]:
     """The paths lint reports on: those given, or none (the whole library) when they name
-    the taxonomy (its folder or a file in it, as pre-commit does): every incident depends
-    on the taxonomy, so a change to it is checked against them all, with IL303. A file is
-    known by its folder, resolved (schema/ may be a symbolic link; so may the file, which
-    the taxonomy refuses, IL303): once per folder, for the thousands pre-commit names."""
+    the taxonomy (its folder, a folder of the library holding it, `schema/` or the root,
+    or a file in it, as pre-commit does): every incident depends on the taxonomy, so a
+    change to it is checked against them all, with IL303. A file is known by its folder,
+    resolved (schema/ may be a symbolic link; so may the file, which the taxonomy refuses,
+    IL303): once per folder, for the thousands pre-commit names."""
     try:
         folder = str(library.taxonomy_dir.resolve())
     except (OSError, RuntimeError):  # a loop: no taxonomy to name
         return paths
+    within = os.path.realpath(library.root) + os.sep
     resolved: dict[Path, str] = {}
     for path in paths:
         if os.path.isdir(path):
             where = os.path.realpath(path)
+            if (where + os.sep).startswith(within) and folder.startswith(where + os.sep):
+                return ()  # `schema/`, which holds no incident: it was 0 files checked
         else:
             where = os.path.dirname(_absolute(path, resolved))
         if where == folder:

@@ -552,9 +552,9 @@ def test_a_folder_given_that_holds_no_incident_file_reports_nothing(library, tmp
     # It reported every finding of the library, "in 0 files checked", and exit 1.
     empty = tmp_path / "drafts"
     empty.mkdir()
-    for folder in (empty, library / "schema"):
-        run = run_curator("lint", "--root", str(library), "--format", "json", str(folder))
-        assert (run.code, run.out) == (0, "[]\n"), run
+    # (schema/ holds the taxonomy: it stands for the whole library, see below)
+    run = run_curator("lint", "--root", str(library), "--format", "json", str(empty))
+    assert (run.code, run.out) == (0, "[]\n"), run
     run = run_curator("lint", "--root", str(library), str(empty))
     assert (run.code, run.out) == (0, "")
     assert "0 errors, 0 warnings in 0 files checked" in run.err
@@ -621,6 +621,19 @@ def test_the_library_root_given_as_a_folder_stands_for_its_incidents(library):
     (library / ".pre-commit-config.yaml").write_text("repos: []\n", encoding="utf-8")
     whole = run_curator("lint", "--format", "json", cwd=library)
     for given in (".", ""):
+        named = run_curator("lint", "--format", "json", given, cwd=library)
+        assert (named.code, json.loads(named.out)) == (whole.code, json.loads(whole.out))
+        assert "in 3 files checked" in run_curator("lint", given, cwd=library).err
+
+
+def test_a_folder_holding_the_taxonomy_named_is_checked_as_the_whole_library(library):
+    # `curator lint schema` checked nothing ("0 files checked", exit 0) however broken the
+    # taxonomy, and `curator lint .` left out the taxonomy's own findings (IL303).
+    causes = library / "schema" / "taxonomy" / "causes.yaml"
+    causes.write_text(causes.read_text("utf-8").replace("    label:", "    lable:", 1), "utf-8")
+    whole = run_curator("lint", "--format", "json", cwd=library)
+    assert whole.code == 1 and "IL303" in {f["code"] for f in json.loads(whole.out)}
+    for given in ("schema", "."):
         named = run_curator("lint", "--format", "json", given, cwd=library)
         assert (named.code, json.loads(named.out)) == (whole.code, json.loads(whole.out))
         assert "in 3 files checked" in run_curator("lint", given, cwd=library).err
