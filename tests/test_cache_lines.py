@@ -8,6 +8,7 @@ import contextlib
 import hashlib
 import json
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -16,6 +17,7 @@ import time
 from concurrent.futures import Future
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import write_library
@@ -318,6 +320,25 @@ def _texts(count: int) -> dict[str, bytes]:
 
 def _spools() -> set[str]:
     return {entry.name for entry in Path(tempfile.gettempdir()).glob("curator-released-*")}
+
+
+def test_ctrl_c_as_the_spool_is_made_leaves_nothing_in_the_temporary_folder(tmp_path, monkeypatch):
+    # A stop between mkstemp making the spool and `add` keeping it left an empty
+    # `curator-released-k2x8` in the temporary folder for good, and its descriptor open.
+    library = Library.at(write_library(tmp_path / "lib", {}))
+    making = tempfile.mkstemp
+
+    def ctrl_c_once_made(**where: Any) -> tuple[int, str]:
+        made = making(**where)
+        signal.raise_signal(signal.SIGINT)  # (as the terminal sends it)
+        return made
+
+    before, open_before = _spools(), sorted(os.listdir("/proc/self/fd"))
+    monkeypatch.setattr(tempfile, "mkstemp", ctrl_c_once_made)
+    with pytest.raises(KeyboardInterrupt), ReleasedCache(library, enabled=True) as cache:
+        cache.keep("a" * 40, KOREAN)
+    assert _spools() == before
+    assert sorted(os.listdir("/proc/self/fd")) == open_before
 
 
 def test_the_released_cache_is_written_by_a_worker_process_when_there_are_workers(tmp_path):

@@ -17,6 +17,7 @@ from typing import Any
 from curator.cache import LineStore
 from curator.library import Library
 from curator.lint_cache import code_context
+from curator.signals import deferred
 from curator.workers import Workers
 
 
@@ -150,14 +151,17 @@ class _Spool(Mapping[str, bytes]):
 
     def add(self, key: str, value: bytes) -> None:
         if self._file is None:
-            descriptor, self._path = tempfile.mkstemp(prefix="curator-released-")
-            # (A large buffer: 100,000 texts of ≈3.4 KB each, few system calls.)
-            self._file = os.fdopen(descriptor, "w+b", buffering=1 << 20)
-            self._name = self._path
-            alias = f"/proc/{os.getpid()}/fd/{descriptor}"
-            if sys.platform == "linux" and os.path.exists(alias):
-                os.unlink(self._path)
-                self._name, self._path = alias, None
+            # Deferred: a stop between mkstemp making the file and this keeping it (its
+            # name, to delete; its descriptor, to close) left it in the temporary folder.
+            with deferred():
+                descriptor, self._path = tempfile.mkstemp(prefix="curator-released-")
+                # (A large buffer: 100,000 texts of ≈3.4 KB each, few system calls.)
+                self._file = os.fdopen(descriptor, "w+b", buffering=1 << 20)
+                self._name = self._path
+                alias = f"/proc/{os.getpid()}/fd/{descriptor}"
+                if sys.platform == "linux" and os.path.exists(alias):
+                    os.unlink(self._path)
+                    self._name, self._path = alias, None
         self._file.write(value)
         self._where[key] = (self._end, len(value))
         self._end += len(value)
