@@ -34,6 +34,7 @@ from curator.progress import Progress
 from curator.report import FORMATS, render, summary
 from curator.ruledocs import rules_markdown, rules_table
 from curator.signals import Terminated, deferred, said, stop_behind
+from curator.write.atomic import temporary_folder
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -382,8 +383,6 @@ def github_release_command(repo_name: str, tag: str, export_dir: Path) -> None:
     Uploads the export's top-level files and a zip of the whole export; assets of the same
     name are replaced, so a failed run can be repeated. Exit 2 when it could not publish.
     """
-    import tempfile
-
     # Importing PyGithub adds ~0.1 s to every start-up; only this command needs it.
     with deferred():
         from curator.export.publish import PublishError, publish, release_assets
@@ -398,8 +397,8 @@ def github_release_command(repo_name: str, tag: str, export_dir: Path) -> None:
         raise click.BadParameter(f"{tag!r} cannot name a release asset", param_hint="--tag")
 
     try:
-        with tempfile.TemporaryDirectory() as workdir:
-            assets = release_assets(export_dir, tag, Path(workdir))
+        with temporary_folder() as workdir:
+            assets = release_assets(export_dir, tag, workdir)
             published = publish(repo_name, tag, assets)
     except (PublishError, GitHubError) as exc:
         click.echo(f"curator: release not published: {exc}", err=True)

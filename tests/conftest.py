@@ -191,6 +191,26 @@ def stopped_as_it_loads(module: str, *args: str, cwd: Path = REPO) -> Run:
     return ended(start_python("-c", _STOPPED_AS_IT_LOADS, *args, cwd=cwd, env={"LOADING": module}))
 
 
+# Ctrl-C once tempfile has made the run's first temporary folder, before it returns its name.
+_STOPPED_AS_A_FOLDER_IS_MADE = """
+import signal, tempfile
+make = tempfile.mkdtemp
+def made_then_stopped(*args, **options):
+    made = make(*args, **options)
+    signal.raise_signal(signal.SIGINT)
+    return made
+tempfile.mkdtemp = made_then_stopped
+from curator.__main__ import main
+main()
+"""
+
+
+def stopped_as_a_folder_is_made(*args: str, env: dict[str, str], cwd: Path = REPO) -> Run:
+    """`curator ARGS`, sent Ctrl-C as its first temporary folder is made (in $TMPDIR, if the
+    folder is made there), before curator has its name."""
+    return ended(start_python("-c", _STOPPED_AS_A_FOLDER_IS_MADE, *args, cwd=cwd, env=env))
+
+
 def _curator_env(env: dict[str, str] | None) -> dict[str, str]:
     shown = "always:This process (pid=:DeprecationWarning"  # (-W: the message's start, as is)
     return {**os.environ, "PYTHONIOENCODING": "utf-8", "PYTHONWARNINGS": shown, **(env or {})}

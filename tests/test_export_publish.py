@@ -27,7 +27,7 @@ from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
 import pytest
-from conftest import run_curator
+from conftest import run_curator, stopped_as_a_folder_is_made
 from test_export import GitLibrary, files_of, run_consumer
 
 from curator.export.publish import archive_name, publish, release_assets
@@ -524,6 +524,21 @@ def test_a_manifest_that_is_not_an_exports_is_one_line_and_nothing_is_sent(
         f"curator: release not published: {tmp_path / 'manifest.json'} is not the "
         f"manifest of an export ({why}); run `curator export` again\n"
     )
+    assert github.log == []
+
+
+def test_ctrl_c_as_the_working_folder_is_made_leaves_nothing_behind(github, exported, tmp_path):
+    # A stop between mkdtemp making the folder the zip is built in and TemporaryDirectory
+    # keeping its name (to delete it) left it in the temporary folder for good.
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    env = {"GITHUB_TOKEN": TOKEN, "GITHUB_API_URL": github.base, "TMPDIR": str(temporary)}
+    run = stopped_as_a_folder_is_made(
+        "github", "release", "--repo", f"{OWNER}/{NAME}", "--tag", "v1.0.0",
+        "--dir", str(exported), env=env,
+    )  # fmt: skip
+    assert (run.code, run.out, run.err) == (2, "", "curator: interrupted\n")
+    assert list(temporary.iterdir()) == []
     assert github.log == []
 
 

@@ -11,6 +11,7 @@ import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import run_curator, stopped_as_git_starts, write_library
@@ -609,6 +610,28 @@ def test_a_stop_as_the_archive_is_read_ends_git_at_once(repo, tmp_path, monkeypa
     with pytest.raises(stop):
         review_git.materialise(repo, "HEAD", tmp_path / "tree", "incidents")
     assert [git.returncode for git in gits] == [-signal.SIGKILL]
+
+
+def test_a_stop_as_a_commit_s_folder_is_made_leaves_nothing_behind(repo, tmp_path, monkeypatch):
+    # A stop between mkdtemp making the folder a commit is copied into and
+    # TemporaryDirectory keeping its name (to delete it) left it in the temporary folder.
+    write(repo, "IL-0004.yaml", incident("IL-0004"))
+    head = commit(repo, "add")
+    git(repo, "checkout", "-q", "main")  # the head is not the checkout: copied
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(temporary))
+    making = tempfile.mkdtemp
+
+    def ctrl_c_once_made(*args: Any, **options: Any) -> str:
+        made = making(*args, **options)
+        signal.raise_signal(signal.SIGINT)  # (as the terminal sends it)
+        return made
+
+    monkeypatch.setattr(tempfile, "mkdtemp", ctrl_c_once_made)
+    with pytest.raises(KeyboardInterrupt):
+        build_review(repo, "main", head)
+    assert list(temporary.iterdir()) == []
 
 
 @pytest.mark.parametrize("revision", ["no-such-branch", "--output=/tmp/x", ""])

@@ -15,7 +15,6 @@ there are such incidents).
 
 from __future__ import annotations
 
-import tempfile
 from collections.abc import Iterator, Sequence
 from collections.abc import Set as AbstractSet
 from contextlib import contextmanager
@@ -41,6 +40,7 @@ from curator.review.model import (
 )
 from curator.rules import facet_order, incident_removed
 from curator.taxonomy import Taxonomy
+from curator.write.atomic import temporary_folder
 
 
 class Judge(Protocol):
@@ -94,8 +94,8 @@ def tree_at(revisions: Revisions, commit: str) -> Iterator[Path]:
 
 @contextmanager
 def _copy_at(revisions: Revisions, commit: str) -> Iterator[Path]:
-    with tempfile.TemporaryDirectory(prefix="curator-review-") as temporary:
-        tree = Path(temporary).resolve()
+    with temporary_folder(prefix="curator-review-") as temporary:
+        tree = temporary.resolve()
         # A base without schema/ (the change that makes the folder a library) is no library
         # to compare with, which `_new_since_base` allows for; git archive refused it whole.
         folders = git.present_at(revisions.repo, commit, *_folders(revisions))

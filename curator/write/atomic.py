@@ -6,7 +6,7 @@ import os
 import stat
 import tempfile
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from io import BufferedWriter
 from pathlib import Path
 
@@ -90,6 +90,17 @@ def made_beside(path: Path) -> Iterator[tuple[Path, BufferedWriter]]:
         if temporary is not None:
             temporary.unlink(missing_ok=True)
         raise
+
+
+@contextmanager
+def temporary_folder(prefix: str | None = None) -> Iterator[Path]:
+    """`tempfile.TemporaryDirectory`, made under `deferred`: a stop between mkdtemp making
+    the folder and TemporaryDirectory keeping its name, to delete it, left it in the
+    system's temporary folder for good."""
+    with ExitStack() as stack:
+        with deferred():
+            name = stack.enter_context(tempfile.TemporaryDirectory(prefix=prefix))
+        yield Path(name)
 
 
 def remove_unchanged(path: Path, read: bytes) -> None:
