@@ -23,6 +23,7 @@ import time
 import tracemalloc
 import xml.etree.ElementTree as ET
 from pathlib import Path
+from typing import Any
 
 import jsonschema
 import pytest
@@ -1060,6 +1061,58 @@ def test_an_exchange_that_fails_otherwise_leaves_the_previous_export(repo, tmp_p
         export(Library.at(repo.root), out)
     assert files_of(out) == previous
     assert sorted(p.name for p in tmp_path.iterdir()) == ["lib", "out"]
+
+
+def test_a_stop_as_the_export_s_folder_is_made_leaves_it_not_behind(repo, tmp_path, monkeypatch):
+    # A stop between mkdtemp making the folder and the export having its name left it
+    # beside --out (empty, until the next export to it deleted it).
+    making = tempfile.mkdtemp
+
+    def ctrl_c_once_made(**where: Any) -> str:
+        made = making(**where)
+        signal.raise_signal(signal.SIGINT)  # (as the terminal sends it)
+        return made
+
+    monkeypatch.setattr(write.tempfile, "mkdtemp", ctrl_c_once_made)
+    with pytest.raises(KeyboardInterrupt):
+        export(Library.at(repo.root), tmp_path / "out")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["lib"]
+
+
+@pytest.mark.parametrize("moment", ["as-the-folder-is-made", "between-the-renames"])
+def test_a_stop_as_two_renames_replace_the_export_leaves_one_export(
+    repo, tmp_path, monkeypatch, moment
+):
+    # Where folders cannot be exchanged, the previous export is moved into a new folder
+    # (`.out.old.k2x8abcd`), then the new one put in its place: a stop as that folder was
+    # made left it for good; a stop between the renames left no --out at all, the previous
+    # export in that folder.
+    out = tmp_path / "out"
+    export(Library.at(repo.root), out)
+    repo.write("IL-0002.yaml", incident("IL-0002", GPU, ("occurred: 2024-05", "occurred: 2024-04")))
+    repo.commit("2024-06-01T00:00:00")
+    monkeypatch.setattr(write, "_renameat2", lambda: None)
+    making, renaming = tempfile.mkdtemp, os.rename
+
+    def ctrl_c_once_made(**where: Any) -> str:
+        made = making(**where)
+        if ".old." in where["prefix"]:
+            signal.raise_signal(signal.SIGINT)
+        return made
+
+    def ctrl_c_once_moved_away(source: Path, target: Path) -> None:
+        renaming(source, target)
+        if source == out:
+            signal.raise_signal(signal.SIGINT)
+
+    if moment == "as-the-folder-is-made":
+        monkeypatch.setattr(write.tempfile, "mkdtemp", ctrl_c_once_made)
+    else:
+        monkeypatch.setattr(write.os, "rename", ctrl_c_once_moved_away)
+    with pytest.raises(KeyboardInterrupt):
+        export(Library.at(repo.root), out)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["lib", "out"]
+    assert load(out, "incidents/IL-0002.json")["occurred"] == "2024-04"  # (the stop came late)
 
 
 def test_out_as_a_link_is_replaced_by_the_export_and_what_it_pointed_to_is_left(repo, tmp_path):

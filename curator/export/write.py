@@ -40,6 +40,7 @@ from typing import BinaryIO, NamedTuple
 
 from curator.export.errors import ExportError
 from curator.export.model import ManifestFile
+from curator.signals import deferred
 
 MANIFEST = "manifest.json"
 
@@ -250,14 +251,24 @@ def _new_partial(out: Path) -> tuple[Path, int | None]:
     """A new temporary folder beside `out`, and the descriptor that holds its lock (None
     where there are no locks, see `_lock`)."""
     while True:
-        folder = Path(tempfile.mkdtemp(prefix=_partial_prefix(out), dir=out.parent))
-        # Between mkdtemp and the lock, another export starting beside it may take the folder
-        # for a dead one's and delete it: then this one's lock is of no folder, or waited for
-        # that export's, which it holds while it deletes. Make another.
+        folder: Path | None = None
         try:
+            # Deferred: a stop between mkdtemp making the folder and this having its name
+            # left it beside `out` (until the next export to `out`).
+            with deferred():
+                folder = Path(tempfile.mkdtemp(prefix=_partial_prefix(out), dir=out.parent))
             lock = _lock(folder, wait=True)
         except FileNotFoundError:
+            if folder is None:
+                raise
+            # Between mkdtemp and the lock, another export starting beside it may take the
+            # folder for a dead one's and delete it: then this one's lock is of no folder,
+            # or waited for that export's, which it holds while it deletes. Make another.
             continue
+        except BaseException:
+            if folder is not None:
+                shutil.rmtree(folder, ignore_errors=True)
+            raise
         if lock is None or _still_at(folder, lock):
             return folder, lock
         os.close(lock)
@@ -329,15 +340,20 @@ def _swap(new: Path, out: Path) -> None:
         return
     if _exchange(new, out):
         return
-    old = Path(tempfile.mkdtemp(prefix=f".{out.name}.old.", dir=out.parent))
-    os.rename(out, old / "export")  # from here until the next rename, there is no `out`
+    old: Path | None = None
     try:
-        os.rename(new, out)
-    except BaseException:
-        os.rename(old / "export", out)
-        raise
+        # Deferred: a stop as mkdtemp made `old` left it for good, and one between the
+        # renames left no `out`, the previous export in `old`.
+        with deferred():
+            old = Path(tempfile.mkdtemp(prefix=f".{out.name}.old.", dir=out.parent))
+            os.rename(out, old / "export")  # from here until the next rename, there is no `out`
+            try:
+                os.rename(new, out)
+            except BaseException:
+                os.rename(old / "export", out)
+                raise
     finally:
-        if out.exists():
+        if old is not None and out.exists():
             shutil.rmtree(old, ignore_errors=True)
 
 
