@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import BROKEN, REPO, run_curator, write_library
+from conftest import BROKEN, REPO, run_curator, stopped_as_it_loads, write_library
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from synthetic import synthetic_library
@@ -197,6 +197,15 @@ def test_value_fixes_keep_comments_and_write_the_canonical_layout(tmp_path):
 
 
 UNSORTED = incident("IL-0002", ("    - nccl\n", "    - nccl\n    - gpu-driver\n"))
+
+
+def test_ctrl_c_as_fix_loads_ruamel_s_merge_keys_is_not_dropped(tmp_path):
+    # ruamel.yaml loads its merge-key module as it reads the first mapping, mid-run: a stop
+    # then was printed ("Exception ignored in: …") and dropped, and fix went on to write.
+    root = write_library(tmp_path / "lib", {"IL-0002.yaml": UNSORTED})
+    run = stopped_as_it_loads("ruamel.yaml.mergevalue", "fix", "--root", str(root))
+    assert (run.code, run.out, run.err) == (2, "", "curator: interrupted\n")
+    assert (root / "incidents" / "IL-0002.yaml").read_text(encoding="utf-8") == UNSORTED
 
 
 @pytest.mark.parametrize(

@@ -35,6 +35,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
+# Loaded with this module, not by ruamel as it reads the first mapping, mid-run: a stop as
+# a module loads can be dropped ("Exception ignored in: …"), and fix went on to write.
+import ruamel.yaml.mergevalue  # noqa: F401 (0.2 ms)
 import yaml
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import Comment, CommentedMap, CommentedSeq, TaggedScalar
