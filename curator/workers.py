@@ -59,16 +59,18 @@ class Workers:
 
     def __enter__(self) -> Workers:
         if self.count > 1:
-            self._pool = ProcessPoolExecutor(
-                self.count, process_context(), initializer=prepare_worker
-            )
             try:
-                # Deferred: a stop that lands in an at-fork hook (logging has some) is
-                # printed as "Exception ignored in: …" and dropped; the run went on.
+                # Deferred: a stop that lands in an at-fork hook (logging has some), or as
+                # the pool loads its locks (multiprocessing.synchronize), is printed as
+                # "Exception ignored in: …" and dropped; the run went on.
                 with deferred():
+                    self._pool = ProcessPoolExecutor(
+                        self.count, process_context(), initializer=prepare_worker
+                    )
                     self._pool.submit(int).result()  # forks every worker now
             except BaseException:
-                self._pool.shutdown(wait=True, cancel_futures=True)
+                if self._pool is not None:
+                    self._pool.shutdown(wait=True, cancel_futures=True)
                 raise
         return self
 

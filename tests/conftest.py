@@ -171,15 +171,17 @@ def stopped_as_git_starts(word: str, *args: str, cwd: Path, scratch: Path) -> tu
 # from C raises (pydantic-core building a validator, a weakref's callback as a module
 # loads) is printed, "Exception ignored in: …", and the run goes on.
 _STOPPED_AS_IT_LOADS = """
-import builtins, os, signal, sys
+import builtins, importlib.util, os, signal, sys
 class Swallowing:
     def __del__(self):
         signal.raise_signal(signal.SIGINT)
 load = builtins.__import__
-def loading(name, *args, **kwargs):
-    if name == os.environ["LOADING"] and name not in sys.modules:
+def loading(name, globals=None, locals=None, fromlist=(), level=0):
+    package = globals["__package__"] if level else None  # (`from .synchronize import Lock`)
+    full = importlib.util.resolve_name("." * level + name, package)
+    if full == os.environ["LOADING"] and full not in sys.modules:
         Swallowing()
-    return load(name, *args, **kwargs)
+    return load(name, globals, locals, fromlist, level)
 builtins.__import__ = loading
 from curator.__main__ import main
 main()

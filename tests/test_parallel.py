@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import ended, run_curator, start_python
+from conftest import ended, run_curator, start_python, stopped_as_it_loads
 from synthetic import expected_findings, synthetic_library
 
 import curator.lint as engine
@@ -314,6 +314,15 @@ def test_ctrl_c_as_the_workers_fork_stops_the_run(generated):
     root, _ = generated
     args = ("lint", "--root", str(root), "--no-cache", "--jobs", "2")
     run = ended(start_python("-c", _CTRL_C_AS_WORKERS_FORK, *args))
+    assert (run.code, run.out, run.err) == (2, "", "curator: interrupted\n")
+
+
+def test_ctrl_c_as_the_worker_pool_loads_its_locks_is_not_dropped(generated):
+    # Making the pool loads multiprocessing.synchronize, mid-run: a stop then was printed
+    # ("Exception ignored in: …") and dropped, and lint went on to report its findings.
+    root, _ = generated
+    args = ("lint", "--root", str(root), "--no-cache", "--jobs", "2")
+    run = stopped_as_it_loads("multiprocessing.synchronize", *args)
     assert (run.code, run.out, run.err) == (2, "", "curator: interrupted\n")
 
 
