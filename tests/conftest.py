@@ -188,9 +188,12 @@ main()
 """
 
 
-def stopped_as_it_loads(module: str, *args: str, cwd: Path = REPO) -> Run:
+def stopped_as_it_loads(
+    module: str, *args: str, cwd: Path = REPO, env: dict[str, str] | None = None
+) -> Run:
     """`curator ARGS`, sent Ctrl-C where it is dropped as curator first imports `module`."""
-    return ended(start_python("-c", _STOPPED_AS_IT_LOADS, *args, cwd=cwd, env={"LOADING": module}))
+    loading = {"LOADING": module, **(env or {})}
+    return ended(start_python("-c", _STOPPED_AS_IT_LOADS, *args, cwd=cwd, env=loading))
 
 
 # Ctrl-C once tempfile has made the run's first temporary folder, before it returns its name.

@@ -27,7 +27,7 @@ from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
 import pytest
-from conftest import run_curator, stopped_as_a_folder_is_made
+from conftest import run_curator, stopped_as_a_folder_is_made, stopped_as_it_loads
 from test_export import GitLibrary, files_of, run_consumer
 
 from curator.export.publish import archive_name, publish, release_assets
@@ -539,6 +539,19 @@ def test_ctrl_c_as_the_working_folder_is_made_leaves_nothing_behind(github, expo
     )  # fmt: skip
     assert (run.code, run.out, run.err) == (2, "", "curator: interrupted\n")
     assert list(temporary.iterdir()) == []
+    assert github.log == []
+
+
+def test_ctrl_c_as_the_release_loads_strptime_is_not_dropped(github, exported):
+    # Python loads `_strptime` on strptime's first use, here as the zip is dated, mid-run:
+    # a stop then was printed ("Exception ignored in: …") and dropped, and the release
+    # was published.
+    env = {"GITHUB_TOKEN": TOKEN, "GITHUB_API_URL": github.base}
+    run = stopped_as_it_loads(
+        "_strptime", "github", "release", "--repo", f"{OWNER}/{NAME}", "--tag", "v1.0.0",
+        "--dir", str(exported), env=env,
+    )  # fmt: skip
+    assert (run.code, run.out, run.err) == (2, "", "curator: interrupted\n")
     assert github.log == []
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import run_curator, stopped_as_git_starts, write_library
+from conftest import run_curator, stopped_as_git_starts, stopped_as_it_loads, write_library
 
 import curator.review.git as review_git
 from curator.library import Library
@@ -632,6 +632,16 @@ def test_a_stop_as_a_commit_s_folder_is_made_leaves_nothing_behind(repo, tmp_pat
     with pytest.raises(KeyboardInterrupt):
         build_review(repo, "main", head)
     assert list(temporary.iterdir()) == []
+
+
+def test_ctrl_c_as_the_comment_loads_a_codec_is_not_dropped(repo):
+    # The comment's length is counted in UTF-16, as GitHub counts it; Python loads that
+    # codec's module on its first use, mid-run: a stop then was printed ("Exception
+    # ignored in: …") and dropped, and the review printed its comment.
+    write(repo, "IL-0004.yaml", incident("IL-0004"))
+    commit(repo, "add")
+    run = stopped_as_it_loads("encodings.utf_16_le", "review", "--base", "main", cwd=repo)
+    assert (run.code, run.out, run.err) == (2, "", "curator: interrupted\n")
 
 
 @pytest.mark.parametrize("revision", ["no-such-branch", "--output=/tmp/x", ""])

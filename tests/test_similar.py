@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import REPO, ended, run_curator, start_python, write_library
+from conftest import REPO, ended, run_curator, start_python, stopped_as_it_loads, write_library
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from synthetic import synthetic_library
@@ -949,6 +949,22 @@ np.savez = saved_then_stopped
 from curator.__main__ import main
 main()
 """
+
+
+@pytest.mark.parametrize(
+    ("codec", "index"),
+    [("encodings.utf_32_le", "built"), ("encodings.cp437", "read from the cache")],
+)
+def test_ctrl_c_as_similar_loads_a_codec_is_not_dropped(tmp_path, codec, index):
+    # Python loads a codec's module on its first use: UTF-32 for the text's features as the
+    # index is built, the zip's file names as a kept one is read. A stop then, mid-run, was
+    # printed ("Exception ignored in: …") and dropped, and the command printed its results.
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": incident("IL-0001")})
+    args = ("similar", "--root", str(root), "--quiet", "--all")
+    if index == "read from the cache":
+        assert run_curator(*args).code == 0
+    run = stopped_as_it_loads(codec, *args)
+    assert (run.code, run.out, run.err) == (2, "", "curator: interrupted\n")
 
 
 def test_ctrl_c_as_the_index_is_saved_leaves_no_part_of_it_in_the_cache(tmp_path):

@@ -7,6 +7,10 @@ included. Re-running replaces assets of the same name, so a failed job can be re
 
 from __future__ import annotations
 
+# strptime's own module, loaded with this one (under `deferred`, as the command loads it)
+# rather than on strptime's first use, mid-run: a stop as a module loads can be dropped
+# ("Exception ignored in: …"; see curator.cli).
+import _strptime  # type: ignore[import-not-found]  # noqa: F401 (no stub)
 import datetime as dt
 import functools
 import json

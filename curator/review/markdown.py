@@ -11,6 +11,7 @@ note says where the full report is.
 
 from __future__ import annotations
 
+import codecs
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -47,6 +48,10 @@ _NOT_CHECKED = (
     "_Until these errors are fixed, the file is not read as an incident: the checks of its "
     "terms, references, narrative, sources and mentions have not run._"
 )
+
+
+# Looked up as this module loads rather than mid-run (see curator.similarity.text).
+codecs.lookup("utf-16-le")
 
 
 def utf16_length(text: str) -> int:

@@ -20,6 +20,7 @@ elsewhere is never read), and only the few most recently used contexts are kept.
 
 from __future__ import annotations
 
+import codecs
 import hashlib
 import json
 import math
@@ -48,6 +49,10 @@ from curator.similarity.index import (
 from curator.similarity.records import Record, only_texts, records_from_json, records_to_json
 from curator.similarity.shares import KeptShares
 from curator.write.atomic import made_beside
+
+# The codec zipfile reads np.load's member names with, looked up as this module loads
+# rather than mid-run (see `codecs.lookup` in curator.similarity.text).
+codecs.lookup("cp437")
 
 FORMAT = 5  # 4: idf and the text postings' column starts stored sparse; 5: records as columns
 INDEX_FILE = "index.npz"

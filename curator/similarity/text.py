@@ -12,6 +12,7 @@ Two views of the same text:
 
 from __future__ import annotations
 
+import codecs
 import hashlib
 import re
 import unicodedata
@@ -20,6 +21,11 @@ from functools import lru_cache
 import numpy as np
 
 from curator.textnorm import normalized
+
+# Looked up as this module loads (under `deferred`, as the commands load theirs), not when
+# `features` first encodes, mid-run: Python loads a codec's module on its first use, and a
+# stop as a module loads can be dropped ("Exception ignored in: …"; see curator.cli).
+codecs.lookup("utf-32-le")
 
 HANGUL_FIRST, HANGUL_LAST = 0xAC00, 0xD7A3
 # Scripts written without spaces between words, or with particles glued to them, read as
