@@ -44,6 +44,9 @@ class Decomposed(NamedTuple):
 
 
 def check(file: IncidentFile) -> FileFindings:
+    text = file.loaded.text
+    if text is None or text.isascii() or unicodedata.is_normalized("NFC", text):
+        return  # (the usual case, told in C once, not by each kind below)
     yield from _decomposed_letter(file)
     yield from _compatibility_ideograph(file)
 
