@@ -476,6 +476,25 @@ def test_explicit_tags_the_loader_reads_as_text_are_dropped_or_refused():
         render(b"title: !!bool yes\n")
 
 
+def test_a_value_its_tag_does_not_fit_is_refused_not_an_internal_error(tmp_path):
+    """The loader reads `!!bool abc` as the text it is; ruamel.yaml's constructors fail on
+    it with a KeyError (`!!bool`) or an IndexError (`!!int ''`), which was no refusal."""
+    for text in ("title: !!bool abc\n", "title: !!int ''\n"):
+        with pytest.raises(Unparsable, match="does not fit its explicit tag; remove the tag"):
+            render(f"id: IL-0001\n{text}".encode())
+    root = write_library(
+        tmp_path / "lib",
+        {"IL-0001.yaml": "id: IL-0001\ntitle: !!bool 장애\n", "IL-0002.yaml": MESSY},
+    )
+    for command, verb in (("fmt", "format"), ("fix", "fix")):
+        run = run_curator(command, "--check", "--root", str(root))
+        assert run.code == 1, run
+        assert "internal error" not in run.err
+        refused = f"1:1: cannot {verb}: ruamel.yaml cannot read it: a value does not fit"
+        assert refused in run.err
+    assert "would reformat" in run_curator("fmt", "--check", "--root", str(root)).out  # went on
+
+
 def test_a_refusal_crosses_from_a_worker_process_as_the_same_kind():
     # `fix` tells "ruamel.yaml cannot parse it" (Unparsable) from other refusals by class.
     for refused in (Refused(Position(2, 9), "why"), Unparsable(Position(3, 1), "cannot")):

@@ -306,6 +306,11 @@ def parse(text: str) -> Any:
         mark = exc.problem_mark or exc.context_mark
         where = Position(mark.line + 1, mark.column + 1) if mark is not None else START
         raise Unparsable(where, f"ruamel.yaml cannot read it: {exc.problem or exc}") from exc
+    except LookupError as exc:
+        # Its constructor of a value the explicit tag does not fit: `!!bool abc` (a
+        # KeyError), `!!int ''` (an IndexError). The loader reads such a value as text.
+        why = "a value does not fit its explicit tag; remove the tag"
+        raise Unparsable(START, f"ruamel.yaml cannot read it: {why}") from exc
     except (YAMLError, ValueError, TypeError) as exc:
         raise Unparsable(START, f"ruamel.yaml cannot read it: {exc}") from exc
 
