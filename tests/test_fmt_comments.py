@@ -177,6 +177,17 @@ def test_blank_lines_go_with_the_key_below_them():
     assert "id: IL-0032\n\ntitle: t\n" in out
 
 
+def test_a_line_of_spaces_indented_past_its_block_is_text_not_a_blank_line():
+    """`   ` in a block indented by two holds a space of the text (`노드\\n \\n`). Taken for
+    a blank line below the block, it was written once more as one: a block kept for its
+    header's comment gained a blank line at every pass, a block rewritten as quoted text
+    one where there was none."""
+    kept = "trigger: |  # 메모\n  노드\n   \ndetection: d\n"
+    assert rendered(kept) == kept
+    quoted = "trigger: |\n  노드\n   \n\ndetection: d\n"  # (its text, then a blank line)
+    assert rendered(quoted) == 'trigger: "노드\\n \\n"\n\ndetection: d\n'
+
+
 def test_comments_stay_with_their_keys_through_an_edit_that_changes_values():
     def edit(tree: Any) -> None:
         tree["title"] = "a new title"

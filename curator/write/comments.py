@@ -274,6 +274,31 @@ def _nodes(text: str) -> tuple[list[_Node], int]:
     return nodes, root_end
 
 
+def _text_end(body: str, value: str) -> int:
+    """How much of `body`, the lines of a block scalar after its header, its text takes: up
+    to the end of its last line holding text. A line of white space is blank, unless it is
+    indented past the block: its spaces past the block's indentation are text (`x\\n \\n`)."""
+    end = len(body.rstrip(" \t\n"))
+    indent = _block_indent(body, value)
+    if indent is None:  # (no line holds more than white space: none is text)
+        return end
+    lines = body[end:].split("\n")  # the rest of the line at `end`, then whole lines
+    for number in range(len(lines) - 2, 0, -1):  # (the last one is not a whole line)
+        if len(lines[number]) > indent:
+            return end + sum(len(line) + 1 for line in lines[:number]) + len(lines[number])
+    return end
+
+
+def _block_indent(body: str, value: str) -> int | None:
+    """The indentation of a block scalar: where its first line holding more than white
+    space starts, less where that line's text starts in the value."""
+    first = next((line for line in body.split("\n") if line.strip(" \t")), None)
+    shown = next((line for line in value.split("\n") if line.strip(" \t")), None)
+    if first is None or shown is None:
+        return None
+    return (len(first) - len(first.lstrip(" "))) - (len(shown) - len(shown.lstrip(" ")))
+
+
 def _breaks(text: str) -> list[int]:
     """Where the line breaks of `text` are: a line's number is the count of those before."""
     return [found.start() for found in re.finditer("\n", text)]
@@ -352,7 +377,7 @@ class _Text:
         for found in _COMMENT.finditer(self.text, start, header_end):
             yield self.note(found.group(), found.start(), None, AFTER, self.scalar_at[end])
         if "+" not in self.text[start:header_end]:
-            last = len(self.text[header_end:end].rstrip(" \t\n")) + header_end
+            last = _text_end(self.text[header_end:end], token.value) + header_end
             after_text = self.text.find("\n", last, end) + 1
             for blank in _BLANK.finditer(self.text, after_text, end) if after_text else ():
                 yield self.own_line("", blank.start(), "")
