@@ -189,7 +189,7 @@ def test_value_fixes_keep_comments_and_write_the_canonical_layout(tmp_path):
     ]
     fixed = path.read_text(encoding="utf-8")
     # The end-of-line comment stays with its item through replacement and sorting.
-    assert "  components:\n    - nccl\n    - shared-network-filesystem # 옛 용어\n" in fixed
+    assert "  components:\n    - nccl\n    - shared-network-filesystem  # 옛 용어\n" in fixed
     assert "  symptoms:\n    - job-crash\n    - training-stall\n" in fixed
     assert "  - url: https://example.com/pm?id=7\n" in fixed
     assert render(fixed.encode("utf-8")) == fixed  # canonical

@@ -96,6 +96,29 @@ def test_comments_in_a_flow_list_stay_on_their_items_lines():
     assert "organizations:\n" in out
 
 
+def test_a_comment_brought_up_to_text_is_set_off_by_two_spaces(tmp_path):
+    """Where a comment's column leaves no room on its new line, it followed the text by
+    one space: `[Sky, # 메모` became `- Sky # 메모`, which lint takes for text that YAML
+    drops (IL108, an error). One space the author wrote after the text stays; an edit
+    (`curator fix`) sets comments off as fmt does."""
+    text = "id: IL-0001\norganizations: [\n  Sky, # 메모\n]\ntitle: # 제목\n  장애\n"
+    out = rendered(text)
+    assert holding(out, "  # 메모") == "  - Sky"
+    assert holding(out, "  # 제목") == "title: 장애"
+    assert rendered("id: IL-0001 # 메모\n") == "id: IL-0001 # 메모\n"
+
+    def edit(tree: Any) -> None:  # (comments are then placed from ruamel.yaml's text)
+        tree["id"] = "IL-0002"
+
+    indented = "id: IL-0001\norganizations:\n- Sky  # 메모\n"  # (the item moves right)
+    assert rendered(indented) == "id: IL-0001\norganizations:\n  - Sky  # 메모\n"
+    assert "  - Sky  # 메모\n" in render(indented.encode("utf-8"), edit)
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": text})
+    assert run_curator("fmt", "--root", str(root)).code == 0
+    lint = run_curator("lint", "--root", str(root))
+    assert "IL108" not in lint.out, lint
+
+
 def test_a_comment_ending_the_file_stays_at_the_end():
     text = REPORTED.replace("title: t\n", "") + "title: t\n\n# the end\n"
     out = rendered(text)

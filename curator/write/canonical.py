@@ -30,8 +30,9 @@ import re
 import stat
 import sys
 import warnings
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
@@ -57,6 +58,7 @@ from curator.load import MAX_BYTES, SCAN_LOADER, START, Document, Position, load
 from curator.model import DIMENSIONS, INCIDENT_KEYS, Source, not_a_mapping
 from curator.write.atomic import ChangedMeanwhile, write_atomic
 from curator.write.comments import (
+    AFTER,
     END,
     HEAD,
     Misplaced,
@@ -230,9 +232,25 @@ def _placed_by_the_edit(before: list[Note], placed: str) -> list[Note]:
     beside = [note for note in _notes(placed) if note.where not in (HEAD, END)]
     head = [note for note in before if note.where == HEAD]
     end = [note for note in before if note.where == END]
-    after = [*head, *beside, *end]
+    after = [*head, *_set_off_as_before(beside, before), *end]
     _refuse_a_comment_ruamel_dropped(before, after)
     return after
+
+
+def _set_off_as_before(placed: list[Note], before: list[Note]) -> list[Note]:
+    """`placed`, each comment after a node set off as in `before` (`Note.tight`), told by
+    its text: ruamel.yaml writes one space before a comment whose column the line has
+    grown into, which is no sign of how its author wrote it."""
+    tight: dict[str, deque[bool]] = {}
+    for note in before:
+        if note.where == AFTER:
+            tight.setdefault(note.text, deque()).append(note.tight)
+    return [
+        replace(note, tight=tight[note.text].popleft())
+        if note.where == AFTER and tight.get(note.text)
+        else note
+        for note in placed
+    ]
 
 
 def _refuse_a_comment_ruamel_dropped(before: list[Note], after: list[Note]) -> None:

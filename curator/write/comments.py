@@ -81,6 +81,10 @@ class Note:
     # Above and at the head: the nodes that start on the line below it, from the first. A
     # comment above `- url: x` is above the item and above its key `url` alike.
     line_nodes: frozenset[Place] = frozenset()
+    # After: written a single space after the text of its node (`title: t # c`), which it
+    # keeps when moved. Any other comment is set off by two where its column leaves less
+    # room: one space after text is a comment that lint takes for part of the text (IL108).
+    tight: bool = False
 
 
 def notes(text: str) -> list[Note]:
@@ -125,8 +129,8 @@ def overlay(bare: str, notes: list[Note]) -> str:
     for row, line in enumerate(rows):
         out += above.get(row, [])
         for note in after.get(row, []):
-            # At its old column if the line leaves room, else one space after the line.
-            line += " " * max(1, note.column - len(line)) + note.text
+            # At its old column if the line leaves room, else set off as it was.
+            line += " " * max(1 if note.tight else 2, note.column - len(line)) + note.text
         out.append(line)
     out += above.get(len(rows), []) + end
     # Like the bare text, the file starts at the first line that holds something and ends
@@ -375,7 +379,10 @@ class _Text:
         header_end = self.text.find("\n", start, end)
         header_end = header_end if header_end >= 0 else end
         for found in _COMMENT.finditer(self.text, start, header_end):
-            yield self.note(found.group(), found.start(), None, AFTER, self.scalar_at[end])
+            header = self.text[start : found.start()]
+            tight = len(header) - len(header.rstrip(" \t")) == 1
+            place = self.scalar_at[end]
+            yield self.note(found.group(), found.start(), None, AFTER, place, tight=tight)
         if "+" not in self.text[start:header_end]:
             last = _text_end(self.text[header_end:end], token.value) + header_end
             after_text = self.text.find("\n", last, end) + 1
@@ -398,7 +405,9 @@ class _Text:
         last = self.tokens[bisect_right(self.token_ends, index) - 1]  # (the scalar at least)
         if isinstance(last, yaml.BlockEntryToken | yaml.KeyToken):
             return self.own_line(text, index, None)
-        return self.note(text, index, None, AFTER, self.scalar_at[self.scalar_ends[scalar]])
+        scalar_end = self.scalar_ends[scalar]
+        tight = index - scalar_end == 1
+        return self.note(text, index, None, AFTER, self.scalar_at[scalar_end], tight=tight)
 
     def above(self, index: int) -> tuple[str, Place | None, frozenset[Place]]:
         """Where a comment on a line of its own at `index` goes: above the node that starts
@@ -433,6 +442,8 @@ class _Text:
         where: str,
         place: Place | None = None,
         line_nodes: frozenset[Place] = frozenset(),
+        tight: bool = False,
     ) -> Note:
         column = index - self.line_start(index)
-        return Note(text.rstrip(" \t"), lead, self.line(index), column, where, place, line_nodes)
+        line = self.line(index)
+        return Note(text.rstrip(" \t"), lead, line, column, where, place, line_nodes, tight)
