@@ -10,6 +10,7 @@ import pytest
 from curator.lint import parse_incident
 from curator.rules import comment_in_text
 from curator.taxonomy import load_taxonomy
+from curator.write.canonical import render
 from incidents import incident
 
 REPO = Path(__file__).resolve().parent.parent
@@ -31,6 +32,9 @@ def findings(text: str) -> list[tuple[int, int, str]]:
         ("  - Example", "  - Example # 주최 기관", 6, 13, "`# 주최 기관`"),
         ("로컬 디스크로 옮겼다.", "로컬 디스크로 옮겼다 #7", 22, 22, "`#7`"),
         ("    title: Storage postmortem", "    title: Storage postmortem #3", 27, 31, "`#3`"),
+        # Plain text on several lines: the comment ends it on its last line.
+        ("title: 공유", "title: 공유\n  Incident #19009 공유", 3, 12, "`#19009 공유"),
+        ("  - Example", "  - Example\n    Org # 주최 기관", 7, 9, "`# 주최 기관`"),
     ],
 )
 def test_a_comment_after_unquoted_text_is_an_error_that_names_what_was_dropped(
@@ -49,6 +53,7 @@ def test_a_comment_after_unquoted_text_is_an_error_that_names_what_was_dropped(
         ("  - Example", "  - Example  # 주최 기관"),  # two spaces: a comment meant as one
         ("title: 공유", "title: 공유 스토리지\t\t# 탭 둘"),  # (libyaml reads tabs there too)
         ("  학습 처리량이 떨어졌다.", "  학습 처리량이 떨어졌다. #3 은 텍스트다."),  # a block
+        ("lessons: |\n  작은 규모", "lessons: !!str |\n  작은 #3 규모"),  # a block after a tag
         ("옮겼다.", "옮겼다.(#2226)"),  # no space before `#`: text
         ("postmortems/{id}", "postmortems/{id}#timeline"),  # a URL's fragment
         ("sources:", "# 출처\nsources:"),  # a comment on its own line
@@ -81,3 +86,14 @@ def test_a_list_replaced_by_a_later_shorter_one_is_read_as_the_data_holds_it():
     assert [(f.line, f.message[:4]) for f in comment_in_text.check(file)] == [
         (text.count("\n"), "`#1`")
     ]
+
+
+def test_fmt_writing_plain_text_on_one_line_keeps_its_finding():
+    # Plain text on several lines is written on one by `curator fmt`: its comment stays
+    # the single space after the text its author wrote, and lint still reports it.
+    old = "lessons: |\n  작은 규모 시험으로는 알 수 없었다."
+    text = incident("IL-0001", (old, "lessons:\n  작은 규모\n  시험 #3 으로는"))
+    out = render(text.encode())
+    assert "\nlessons: 작은 규모 시험 #3 으로는\n" in out
+    assert [message[:8] for _, _, message in findings(text)] == ["`#3 으로는`"]
+    assert [message[:8] for _, _, message in findings(out)] == ["`#3 으로는`"]

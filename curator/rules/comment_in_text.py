@@ -29,6 +29,9 @@ TEXT_LISTS = frozenset({"organizations", "actions", "follow_ups"})
 SOURCE_TEXT = frozenset({"title", "publisher"})
 _COMMENT = re.compile(r"[ \t]#")  # one space: two or more set off a comment meant as one
 _QUOTES = ("'", '"')
+# What may start a value on several lines that is no plain text: a block (`|`, `>`), or
+# a tag or an anchor before one.
+_BLOCK_OR_PROPERTY = ("|", ">", "!", "&")
 
 
 def check(file: IncidentFile) -> FileFindings:
@@ -37,14 +40,15 @@ def check(file: IncidentFile) -> FileFindings:
         return
     lines = text.split("\n")
     for path, (start, end) in document.value_spans.items():
-        if start.line != end.line or not is_text(path):
-            continue  # (a multi-line value is a block, where `#` is text)
-        if _value(document.data, path) is None:
+        if not is_text(path) or _value(document.data, path) is None:
             continue  # (an empty value, or one a repeated key replaced: nothing to drop)
-        line = lines[end.line - 1]
+        first = lines[start.line - 1][start.column - 1 : start.column]
+        if first in _QUOTES or (start.line != end.line and first in _BLOCK_OR_PROPERTY):
+            continue  # (a quoted value is whole; in a block, `#` is text)
+        line = lines[end.line - 1]  # (plain text on several lines ends on its last)
         comment = _COMMENT.match(line, end.column - 1)
-        if comment is None or line[start.column - 1 : start.column] in _QUOTES:
-            continue  # (a quoted value is whole; a comment after it drops nothing)
+        if comment is None:
+            continue
         where = Position(end.line, comment.end())
         dropped = line[comment.end() - 1 :].rstrip()
         yield RULE.at(
