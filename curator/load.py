@@ -133,6 +133,11 @@ def load_bytes(raw: bytes, max_bytes: int = MAX_BYTES) -> Loaded:
     if moved is not None:
         marked = [replace(problem, position=moved(problem.position)) for problem in marked]
         _renumber(loaded.document, moved)
+    if marked:
+        # libyaml places an error at the end of the text on a line after it (two, past a
+        # lone CR or a U+2028): the place is the end of the text.
+        end = position_at(body, len(body))
+        marked = [replace(problem, position=min(problem.position, end)) for problem in marked]
     loaded.problems[:0] = marked
     if loaded.document is None and not loaded.problems:
         loaded.problems.append(LoadProblem(Problem.EMPTY, START, "the file holds no YAML document"))

@@ -144,3 +144,17 @@ def test_lines_are_counted_by_lf_alone_as_editors_and_the_rules_do(other_break):
     [problem] = load_bytes(repeated).problems
     assert problem.kind is Problem.DUPLICATE_KEY and problem.position == (3, 1)
     assert "(first at line 2)" in problem.message, problem.message
+
+
+@pytest.mark.parametrize(
+    ("text", "end"),
+    [
+        ("id: IL-0001 # 메모\u2028\n장애", (2, 3)),  # (line 4 by libyaml's count, +1 at the end)
+        ("id: IL-0001\r장애", (1, 15)),  # (line 3)
+        ("id: IL-0001\n장애", (2, 3)),  # (line 3: libyaml ends the last line at the end)
+        ("id: IL-0001\n장애\n", (3, 1)),  # (line 3 is where the text ends)
+    ],
+)
+def test_a_syntax_error_at_the_end_of_the_text_is_placed_there_not_past_it(text, end):
+    [problem] = load_bytes(text.encode()).problems
+    assert problem.kind is Problem.SYNTAX and problem.position == end
