@@ -29,6 +29,7 @@ from typing import NamedTuple
 from curator.cache import SHARDS
 from curator.file_digests import FileDigests
 from curator.findings import Finding
+from curator.fix import TEXT_FIXES
 from curator.library import Library
 from curator.lint import display_path, display_paths, in_subfolders, named_files
 from curator.regular import read_regular
@@ -149,13 +150,30 @@ def canonical_form(before: bytes) -> Outcome:
 
 def _tab_fix_hint(refused: Refused, before: bytes) -> Refused:
     """YAML cannot read a tab used as indentation, but `curator fix` replaces one (IL601):
-    where the reading stopped at a tab, say so instead of "fix it by hand"."""
+    where the reading stopped at a tab, say so instead of "fix it by hand", if fix's
+    changes make the file one to format. (Two spaces for a tab in a key, or for one
+    before the spaces of a deeper key, leave it unreadable: fix refuses it too.)"""
     line, column = refused.position
     lines = before.decode("utf-8", errors="replace").split("\n")
     if line > len(lines) or lines[line - 1][column - 1 : column] != "\t":
         return refused
+    if not _formatted_once_fixed(before):
+        return refused
     message = refused.message.removesuffix("; fix it by hand")
     return Refused(refused.position, f"{message}; `curator fix` replaces the tab (IL601)")
+
+
+def _formatted_once_fixed(before: bytes) -> bool:
+    """Whether the text fixes of `curator fix` (tabs to spaces among them) make `before`
+    a file that can be formatted."""
+    try:
+        text = before.decode("utf-8")
+        for text_fix in TEXT_FIXES:
+            text, _ = text_fix(text)
+        render(text.encode("utf-8"))
+    except (UnicodeDecodeError, Refused):
+        return False
+    return True
 
 
 def format_files(

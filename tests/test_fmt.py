@@ -575,6 +575,19 @@ def test_a_tab_as_indentation_is_left_to_curator_fix_not_to_the_hand(tmp_path):
     assert run_curator("fmt", "--root", str(root)).code == 0
 
 
+def test_a_tab_that_curator_fix_cannot_mend_is_left_to_the_hand(tmp_path):
+    # Two spaces for the tab leave `title` indented past the item's other keys: fix
+    # refuses the file as well, and fmt sent people to it all the same.
+    tabbed = "id: IL-0001\nsources:\n  - url: x\n\t    title: y\n"
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": tabbed})
+    run = run_curator("fmt", "--root", str(root))
+    assert run.code == 1, run
+    assert "IL-0001.yaml:4:1: cannot format: cannot be read (YAML syntax error: " in run.err
+    assert run.err.splitlines()[0].endswith("; fix it by hand"), run.err
+    fix = run_curator("fix", "--root", str(root))
+    assert fix.code == 1 and "IL-0001.yaml:4:12: cannot fix: cannot be read" in fix.err, fix
+
+
 # The command ------------------------------------------------------------------------------
 
 
