@@ -126,6 +126,15 @@ def test_a_comment_ending_the_file_stays_at_the_end():
     assert "title: t\n" in out
 
 
+def test_an_indented_comment_ending_the_file_is_no_text_of_a_block_moved_to_the_end():
+    # `x_note`, unknown, goes after `sources`: written below its block with its old
+    # indentation, the comment read as a line of its text (refused: "please report").
+    text = REPORTED + "    # 끝\n"
+    assert rendered(text).endswith("    language: en\n    # 끝\n")  # (stays as it was)
+    moved = "x_note: |\n  메모\n" + text
+    assert rendered(moved).endswith("    language: en\nx_note: |\n  메모\n# 끝\n")
+
+
 def test_a_comment_before_the_first_key_stays_above_it():
     out = rendered("# 메모: 출처를 더 찾을 것\n" + REPORTED)
     assert out.startswith("# 메모: 출처를 더 찾을 것\nid: IL-0032\n")

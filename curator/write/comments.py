@@ -105,6 +105,9 @@ def overlay(bare: str, notes: list[Note]) -> str:
         return bare
     rows = bare.split("\n")[:-1] if bare.endswith("\n") else bare.split("\n")
     rows_of = _Rows(bare)
+    # A comment ending the file keeps its indentation, unless a block ends `bare` that
+    # would read it as more of its text (a key holding a block moved to the end).
+    block = _end_block_indent(bare) if any(n.where == END and n.lead for n in notes) else None
     head: list[str] = []
     above: dict[int, list[str]] = {}
     after: dict[int, list[Note]] = {}  # (one each)
@@ -123,6 +126,8 @@ def overlay(bare: str, notes: list[Note]) -> str:
             # continue (as yamllint's comments-indentation rule also asks).
             lead = line[: len(line) - len(line.lstrip())] if note.text else ""
             above.setdefault(row, []).append(lead + note.text)
+        elif note.where == END and block is not None and len(note.lead or "") >= block:
+            end.append(note.text)
         else:
             (head if note.where == HEAD else end).append((note.lead or "") + note.text)
     out = head
@@ -291,6 +296,21 @@ def _text_end(body: str, value: str) -> int:
         if len(lines[number]) > indent:
             return end + sum(len(line) + 1 for line in lines[:number]) + len(lines[number])
     return end
+
+
+def _end_block_indent(text: str) -> int | None:
+    """The indentation of the block (`|`, `>`) that ends `text`, if one does: a line after
+    it indented as far is more of its text."""
+    last = None
+    for token in yaml.scan(text, Loader=SCAN_LOADER):
+        if isinstance(token, yaml.ScalarToken):
+            last = token
+    if last is None or last.style not in ("|", ">"):
+        return None
+    start, end = last.start_mark.index, last.end_mark.index
+    header_end = text.find("\n", start, end)
+    indent = _block_indent(text[header_end:end], last.value) if header_end >= 0 else None
+    return 1 if indent is None else indent  # (a block of no text takes any indented line)
 
 
 def _block_indent(body: str, value: str) -> int | None:
