@@ -135,6 +135,14 @@ def test_an_indented_comment_ending_the_file_is_no_text_of_a_block_moved_to_the_
     assert rendered(moved).endswith("    language: en\nx_note: |\n  메모\n# 끝\n")
 
 
+def test_a_comment_ends_at_a_line_break_of_yaml_11_as_libyaml_reads_it():
+    # NEL (U+0085) and U+2028 end a line for libyaml: a comment on a block's header
+    # taken to run past one was written back with it, one more line in the block's text
+    # (refused: "please report").
+    for other_break in ("\x85", "\u2028"):
+        assert rendered(f"m: | #{other_break}\n 장애\n") == "m: |2 #\n\n  장애\n"
+
+
 def test_a_comment_before_the_first_key_stays_above_it():
     out = rendered("# 메모: 출처를 더 찾을 것\n" + REPORTED)
     assert out.startswith("# 메모: 출처를 더 찾을 것\nid: IL-0032\n")

@@ -32,7 +32,8 @@ import yaml
 
 from curator.load import SCAN_LOADER
 
-_COMMENT = re.compile(r"#[^\n\r]*")
+# A comment ends at a line break, and libyaml (YAML 1.1) also breaks lines at NEL, LS and PS.
+_COMMENT = re.compile("#[^\n\r\x85\u2028\u2029]*")
 _BLANK = re.compile(r"^[ \t]*\n", re.MULTILINE)  # (`^`: only at the start of a line)
 
 
