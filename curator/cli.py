@@ -13,7 +13,7 @@ import os
 import sys
 import time
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn, TypeVar
 from urllib.parse import urlsplit
@@ -124,6 +124,18 @@ def _check_utf8(text: str) -> None:
         raise click.BadParameter(f"{text!r} is not UTF-8 text (byte 0x{byte:02X})")
 
 
+def format_option(choices: Sequence[str], help: str, default: str = "text") -> Callable[[F], F]:
+    """`--format`: what a command prints, for people or for machines; each says how."""
+    return click.option(
+        "--format",
+        "fmt",
+        type=click.Choice(list(choices)),
+        default=default,
+        show_default=True,
+        help=help,
+    )
+
+
 def quiet_option(help: str) -> Callable[[F], F]:
     """`-q/--quiet`: long runs show progress on a terminal unless told not to."""
     return click.option("-q", "--quiet", is_flag=True, help=help)
@@ -194,13 +206,9 @@ def main() -> None:
 @main.command("lint", short_help="Check incidents against the schema, the taxonomy and the rules.")
 @paths_argument
 @root_option
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(FORMATS),
-    default="text",
-    show_default=True,
-    help="text: `path:line:col: CODE [severity] message` lines; json: a list of findings; "
+@format_option(
+    FORMATS,
+    "text: `path:line:col: CODE [severity] message` lines; json: a list of findings; "
     "github: a workflow annotation per finding.",
 )
 @click.option("--quiet", "-q", is_flag=True, help="No progress line and no summary line.")
@@ -246,13 +254,9 @@ def lint_command(
 
 
 @main.command("rules", short_help="List the lint rules and which `curator fix` can fix.")
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["text", "json", "markdown"]),
-    default="text",
-    show_default=True,
-    help="text: a table; json: the same for machines; markdown: docs/rules.md, with examples.",
+@format_option(
+    ["text", "json", "markdown"],
+    "text: a table; json: the same for machines; markdown: docs/rules.md, with examples.",
 )
 def rules_command(fmt: str) -> None:
     """List the lint rules: code, name, severity, whether `curator fix` can fix it."""
@@ -301,14 +305,10 @@ def rules_command(fmt: str) -> None:
     callback=lambda ctx, param, value: _web_address(value),
     help="The website the feed links to: incident pages are <base>incidents/<id>/.",
 )
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(FORMATS),
-    default="text",
-    show_default=True,
-    help="How to print the findings of the export's lint, as `curator lint --release "
-    "--format` does: the errors that refuse the export, and warnings.",
+@format_option(
+    FORMATS,
+    "How to print the findings of the export's lint, as `curator lint --release --format` "
+    "does: the errors that refuse the export, and warnings.",
 )
 @no_cache_option("Lint and read")
 @quiet_option("No progress line and no closing summary.")
@@ -802,15 +802,9 @@ def assign_ids_command(root: Path | None, remote: str | None, branch: str, attem
 # The judgement commands import numpy (~0.1 s); they load it on use so that `curator lint`,
 # run on every commit, does not pay for it. Like every module a command loads on use (its
 # models, numpy, PyGithub), under `deferred`, as at start-up (see `curator.__main__`).
-def _judge_format_option(command: F) -> F:
-    return click.option(
-        "--format",
-        "fmt",
-        type=click.Choice(["text", "json"]),
-        default="text",
-        show_default=True,
-        help="text: for people; json: the same for machines.",
-    )(command)
+_judge_format_option = format_option(
+    ["text", "json"], "text: for people; json: the same for machines."
+)
 
 
 def _judged_library(root: Path | None, paths: tuple[Path, ...], every: bool) -> Library:
@@ -1011,14 +1005,11 @@ def search_command(
 @main.command("review", short_help="Review a change: lint, possible duplicates, facets.")
 @click.option("--base", required=True, metavar="REV", help="What the change is compared with.")
 @click.option("--head", default="HEAD", show_default=True, metavar="REV", help="The change.")
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["markdown", "json", "github"]),
+@format_option(
+    ["markdown", "json", "github"],
+    "markdown: the pull-request comment; json: the report; github: annotations, and the "
+    "full report in $GITHUB_STEP_SUMMARY.",
     default="markdown",
-    show_default=True,
-    help="markdown: the pull-request comment; json: the report; github: annotations, and "
-    "the full report in $GITHUB_STEP_SUMMARY.",
 )
 @click.option(
     "--json-out",
