@@ -24,6 +24,12 @@ HEAD = "ec26c3e57ca3a959ca5aad62de7213c562f8c821"  # the head of PR #2 in the pa
 
 
 def payloads(event: str) -> list[dict[str, Any]]:
+    if not EXAMPLES.is_file():  # one line for each test, not a traceback
+        pytest.fail(
+            f"{EXAMPLES} is missing: these tests post the review comment for GitHub's real "
+            "webhook payloads; README.md says where the file comes from",
+            pytrace=False,
+        )
     return json.loads(EXAMPLES.read_text(encoding="utf-8"))[event]
 
 
