@@ -17,6 +17,7 @@ import pytest
 from conftest import run_curator, stopped_as_git_starts, stopped_as_it_loads, write_library
 
 import curator.review.git as review_git
+import curator.review.misplaced as misplaced
 from curator.library import Library
 from curator.review.build import build_review
 from curator.review.judge import LibraryJudge
@@ -269,6 +270,72 @@ def test_a_published_incident_moved_where_the_library_does_not_read_it_is_remove
     # The subfolder holding it is an error of lint's too (IL107), which the change caused.
     folder = [("incidents/old", "IL107")] if hidden.startswith("old/") else []
     assert [(o["path"], f["code"]) for o in others for f in o["findings"]] == folder
+
+
+def test_an_incident_changed_outside_incidents_is_an_error(repo):
+    # Lint reads only incidents/: a new incident put anywhere else went unchecked, and the
+    # comment said "✅ 0 errors" and "0 files changed under the library".
+    new = incident("IL-NEW-x", ("example.com", "example.org"))
+    places = {
+        "IL-NEW-x.yaml": new,  # named like an incident
+        "incident/storage.yml": new,  # a misspelt folder: shaped like one
+        "tests/IL-NEW-x.yaml": new,  # fixtures, samples and hidden folders are not
+        "examples/storage.yaml": new,
+        ".archive/IL-0009.yaml": new,
+        "deploy/config.yaml": "id: 3\nname: not an incident\n",
+    }
+    for name, text in places.items():
+        (repo / name).parent.mkdir(exist_ok=True)
+        (repo / name).write_text(text, encoding="utf-8")
+    commit(repo, "add an incident in the wrong place")
+    code, report = review_json(repo)
+    assert code == 1
+    assert [(f["path"], f["change"]) for f in report["files"]] == [
+        ("IL-NEW-x.yaml", "added"),
+        ("incident/storage.yml", "added"),
+    ]
+    [finding] = report["files"][0]["findings"]
+    assert (finding["code"], finding["severity"], finding["line"]) == ("IL107", "error", 1)
+    assert finding["message"] == (
+        "an incident outside incidents/: the library reads only the files directly in "
+        "incidents/; move it there"
+    )
+    comment = run_curator("review", "--base", "main", cwd=repo).out
+    assert "### ❌ 2 errors" in comment
+    assert "0 files changed under the library" in comment
+    assert "#### 📄 **IL-NEW-x.yaml** (added)" in comment
+    github = run_curator("review", "--base", "main", "--format", "github", cwd=repo).out
+    assert github.startswith("::error file=IL-NEW-x.yaml,line=1,col=1,title=IL107::an incident")
+
+
+def test_an_incident_outside_incidents_is_found_whatever_git_s_grep_colours(repo):
+    # `color.grep=always` in the user's git config coloured git grep's file names: an
+    # incident found by its text was no longer recognised, and the review passed.
+    (repo / "incident").mkdir()
+    (repo / "incident" / "storage.yml").write_text(incident("IL-NEW-x"), encoding="utf-8")
+    commit(repo, "add an incident in a misspelt folder")
+    colour = {"GIT_CONFIG_COUNT": "1", "GIT_CONFIG_KEY_0": "color.grep"}
+    colour["GIT_CONFIG_VALUE_0"] = "always"
+    run = run_curator("review", "--base", "main", "--format", "json", cwd=repo, env=colour)
+    assert run.code == 1
+    assert [f["path"] for f in json.loads(run.out)["files"]] == ["incident/storage.yml"]
+
+
+def test_incidents_outside_incidents_are_searched_and_listed_within_bounds(repo, monkeypatch):
+    # A change may add thousands of files: their text is searched by one git command, whose
+    # arguments are bounded, and one listed file is enough to fail the review.
+    monkeypatch.setattr(misplaced, "MAX_SEARCHED", 2)
+    monkeypatch.setattr(misplaced, "MAX_REPORTED", 3)
+    for name in ("IL-NEW-c.yaml", "IL-NEW-d.yaml", "a.yaml", "b.yaml", "c.yaml"):
+        (repo / name).write_text(incident("IL-NEW-x"), encoding="utf-8")
+    commit(repo, "add many")
+    review = build_review(repo, "main", "HEAD")
+    # c.yaml is past the two files searched; b.yaml, found, past the three listed.
+    assert [f.path for f in review.files] == ["IL-NEW-c.yaml", "IL-NEW-d.yaml", "a.yaml"]
+    # Long names are bounded in bytes too: past them, a.yaml is not searched.
+    monkeypatch.setattr(misplaced, "MAX_SEARCHED_BYTES", len("a.yaml"))
+    review = build_review(repo, "main", "HEAD")
+    assert [f.path for f in review.files] == ["IL-NEW-c.yaml", "IL-NEW-d.yaml"]
 
 
 def test_changed_files_are_linted_in_the_context_of_the_whole_library(repo):

@@ -30,6 +30,7 @@ from curator.model import DIMENSIONS, Dimension
 from curator.regular import read_regular
 from curator.review import ReviewError, git
 from curator.review.git import FileChange
+from curator.review.misplaced import misplaced_incidents
 from curator.review.model import (
     MAX_FINDINGS,
     FacetJudgement,
@@ -147,12 +148,14 @@ def build_review(root: Path, base: str, head: str, judge_for: JudgeFactory | Non
         _with_removal(f, c, o, revisions, head_ids)
         for f, c, o in zip(files, changes, olds, strict=True)
     ]
+    incidents = _in_library(revisions.prefix, INCIDENTS)
+    misplaced = misplaced_incidents(revisions.repo, revisions.base, revisions.head, incidents)
     return Review(
         base=revisions.base,
         head=revisions.head,
         base_tip=revisions.tip,
         root=revisions.prefix,
-        files=[*files, *broken],
+        files=[*files, *misplaced, *broken],
         errors_elsewhere=_errors(elsewhere) - _errors(caused),
     )
 

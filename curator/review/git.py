@@ -185,6 +185,24 @@ def present_at(repo: Path, commit: str, *paths: str) -> list[str]:
     return [path for path in paths if path in found]
 
 
+def holding_lines(repo: Path, commit: str, paths: list[str], *patterns: str) -> set[str]:
+    """Those of `paths` (files at `commit`) with a line matching each of `patterns`
+    (extended regular expressions): one `git grep` for them all."""
+    if not paths:
+        return set()
+    expressions = [arg for pattern in patterns for arg in ("-e", pattern)]
+    # --no-color: `color.grep=always` in the user's config would colour the names.
+    options = ["-l", "-z", "-I", "-E", "--no-color", "--all-match", *expressions]
+    args = ["grep", *options, commit, "--", *paths]
+    with _running(repo, *args) as proc:
+        out, err = proc.communicate()
+    if proc.returncode not in (0, 1):  # 1: no file matched
+        said = err.decode("utf-8", "replace").strip().splitlines()
+        raise GitError(said[-1] if said else "git grep failed")
+    named = out.decode("utf-8", "surrogateescape").split("\0")
+    return {name.removeprefix(f"{commit}:") for name in named if name}
+
+
 def head_commit(repo: Path) -> str | None:
     try:
         return commit_of(repo, "HEAD")

@@ -115,7 +115,7 @@ def _header(review: Review, links: Links) -> str:
     where = [f"Head {link(f'`{short}`', commit_url) if commit_url else f'`{short}`'}"]
     if links.run_url:
         where.append(link("workflow run", links.run_url))
-    changed = sum(f.change != "unchanged" for f in review.files)
+    changed = sum(f.change != "unchanged" and review.in_library(f.path) for f in review.files)
     where.append(f"{_plural(changed, 'file')} changed under the library")
     lines = [MARKER, f"### {status}", "", " · ".join(where), ""]
     if review.errors_elsewhere:

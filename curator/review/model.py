@@ -13,6 +13,7 @@ from typing import Annotated, Final, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from curator.findings import Finding
+from curator.library import INCIDENTS, SCHEMA
 from curator.model import DIMENSIONS, Dimension
 
 REPORT_VERSION: Final = 1
@@ -175,6 +176,12 @@ class Review(_Value):
             suggestions=sum(len(f.missing()) for f in self.files),
             doubtful_claims=sum(f.doubtful_claim() for f in self.files),
         )
+
+    def in_library(self, path: str) -> bool:
+        """Whether `path` is in the library's incidents/ or schema/: not an incident a
+        change put elsewhere (IL107), which the library does not have."""
+        folders = (f"{self.root}/{name}/".lstrip("/") for name in (INCIDENTS, SCHEMA))
+        return path.startswith(tuple(folders))
 
     def incident_path(self, incident_id: str) -> str:
         return f"{self.root}/incidents/{incident_id}.yaml".lstrip("/")

@@ -17,6 +17,12 @@ holds. That is a link named like an incident, and a link to a folder whatever it
 file or folder named through it (`incidents/2024/IL-0100.yaml`, `incidents/2024/../x`)
 is reported, never read, wherever the link leads. A link to a file not meant as an
 incident (`notes.txt`) is left alone, as such a file is.
+
+An incident a change puts outside incidents/ altogether (`IL-NEW-x.yaml` at the top of the
+repository, or in a misspelt `incident/`) is reported by `curator review`, which sees every
+file a change adds or edits: a `.yaml` or `.yml` file named like an incident id, or one
+with top-level `id:` and `title:` lines. Files under `tests/`, `examples/`, `benchmarks/`,
+`schema/` and hidden folders are not taken for incidents.
 """
 
 import os
@@ -33,7 +39,8 @@ RULE = Rule(
     name="not-an-incident-file",
     severity=Severity.ERROR,
     summary="An entry of incidents/ that is not an incident file (a folder, a symbolic link, "
-    "or not .yaml), or a file in a subfolder of incidents/, which the library never reads.",
+    "or not .yaml), or a file in a subfolder of incidents/ or (in a review) outside it, "
+    "which the library never reads.",
     failing="incidents/IL-0001.yml\nincidents/IL-0002.yaml/   (a folder)\n"
     "incidents/2024/IL-0003.yaml\n",
     passing="incidents/IL-0001.yaml\n",
@@ -81,6 +88,16 @@ def in_a_subfolder(display: str) -> Finding:
     """The finding for a file named (as pre-commit names it) in a subfolder of incidents/."""
     message = (
         "in a subfolder of incidents/: the library reads only the files directly in incidents/"
+    )
+    return RULE.at(display, START, message)
+
+
+def outside_incidents(display: str) -> Finding:
+    """The finding for what looks like an incident, changed outside incidents/ (`curator
+    review` finds it): nothing else would say that the library does not have it."""
+    message = (
+        "an incident outside incidents/: the library reads only the files directly in "
+        "incidents/; move it there"
     )
     return RULE.at(display, START, message)
 
