@@ -381,11 +381,18 @@ def github_release_command(repo_name: str, tag: str, export_dir: Path) -> None:
     """Attach an export to the GitHub release of TAG, creating the release if needed.
 
     Uploads the export's top-level files and a zip of the whole export; assets of the same
-    name are replaced, so a failed run can be repeated. Exit 2 when it could not publish.
+    name are replaced, so a failed run can be repeated. A new tag is made at the export's
+    commit. Refuses (exit 1) when TAG names another commit; exit 2 when it could not publish.
     """
     # Importing PyGithub adds ~0.1 s to every start-up; only this command needs it.
     with deferred():
-        from curator.export.publish import PublishError, publish, release_assets
+        from curator.export.publish import (
+            PublishError,
+            TagElsewhere,
+            exported_commit,
+            publish,
+            release_assets,
+        )
         from curator.github.client import GitHubError
         from curator.review.links import valid_repository
 
@@ -399,7 +406,10 @@ def github_release_command(repo_name: str, tag: str, export_dir: Path) -> None:
     try:
         with temporary_folder() as workdir:
             assets = release_assets(export_dir, tag, workdir)
-            published = publish(repo_name, tag, assets)
+            published = publish(repo_name, tag, exported_commit(export_dir), assets)
+    except TagElsewhere as refused:
+        click.echo(f"curator: release not published: {refused}", err=True)
+        sys.exit(EXIT_FINDINGS)
     except (PublishError, GitHubError) as exc:
         click.echo(f"curator: release not published: {exc}", err=True)
         sys.exit(EXIT_ERROR)

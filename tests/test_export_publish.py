@@ -11,6 +11,12 @@ characters, and leading or trailing periods" and lists them renamed (its documen
 "Upload a release asset"); it does not say into what. Here each character but an ASCII
 letter, digit, `-`, `_` or `.` becomes `.`, as users report of spaces, `~`, `(` and `:`
 (softprops/action-gh-release#159): the tests rely only on the name being changed.
+
+A tag is read as `GET /repos/{o}/{r}/git/ref/tags/{tag}` answers: a commit for a
+lightweight tag, a tag object (`GET …/git/tags/{sha}` names its commit) for an annotated
+one. Creating a release of a tag that does not exist creates the tag at
+`target_commitish`, "Default: the repository's default branch" (its documentation of
+"Create a release"), which is ignored when the tag exists.
 """
 
 from __future__ import annotations
@@ -36,6 +42,8 @@ from incidents import incident
 
 OWNER, NAME, TOKEN = "incident-library", "library", "test-token"
 READ_ONLY = "read-only-token"
+COMMIT = "c0" * 20  # what the in-process tests' exports are of
+DEFAULT_BRANCH_HEAD = "de" * 20
 TOKENS = (TOKEN, READ_ONLY)
 TOP_LEVEL = [
     "changes.json", "feed.atom", "graph.json", "incidents.csv", "incidents.json",
@@ -53,22 +61,40 @@ class FakeGitHub:
     next_id: int = 1
     lose_answer_to: set[str] = field(default_factory=set)  # uploads stored, then a 502
     raw: dict[str, bytes] = field(default_factory=dict)  # "GET /path" → a 200 that is not JSON
+    tags: dict[str, str] = field(default_factory=dict)  # name → commit, or an annotated tag's sha
+    tag_objects: dict[str, str] = field(default_factory=dict)  # annotated tag's sha → commit
 
     def new_id(self) -> int:
         self.next_id += 1
         return self.next_id
 
-    def add_release(self, tag: str, name: str | None, body: str | None, draft: bool = False) -> int:
+    def add_release(
+        self,
+        tag: str,
+        name: str | None,
+        body: str | None,
+        draft: bool = False,
+        target: str | None = COMMIT,
+    ) -> int:
+        """A release as GitHub makes it: a published one's tag is made if it was missing."""
         number = self.new_id()
         self.releases[number] = {
             "id": number,
             "tag_name": tag,
+            "target_commitish": target or "main",
             "name": name,
             "body": body,
             "draft": draft,
             "prerelease": False,
         }
+        if not draft:
+            self.tags.setdefault(tag, target or DEFAULT_BRANCH_HEAD)
         return number
+
+    def add_annotated_tag(self, tag: str, commit: str) -> None:
+        sha = f"{len(self.tag_objects):040x}"
+        self.tag_objects[sha] = commit
+        self.tags[tag] = sha
 
     def release_json(self, release: dict[str, Any]) -> dict[str, Any]:
         number = release["id"]
@@ -159,8 +185,41 @@ def make_handler(state: FakeGitHub) -> type[BaseHTTPRequestHandler]:
                 published = (r for r in state.releases.values() if not r["draft"])
                 if any(r["tag_name"] == data["tag_name"] for r in published):
                     return self._error(422, "Validation Failed")  # drafts do not hold a tag
-                number = state.add_release(data["tag_name"], data.get("name"), data.get("body"))
+                number = state.add_release(
+                    data["tag_name"],
+                    data.get("name"),
+                    data.get("body"),
+                    target=data.get("target_commitish"),
+                )
                 return self._send(201, state.release_json(state.releases[number]))
+            if method == "GET" and (
+                match := re.fullmatch(rf"{repo}/git/ref/tags/(.+)", unquote(url.path))
+            ):
+                if match[1] not in state.tags:
+                    return self._error(404, "Not Found")
+                sha = state.tags[match[1]]
+                kind = "tag" if sha in state.tag_objects else "commit"
+                return self._send(
+                    200,
+                    {
+                        "ref": f"refs/tags/{match[1]}",
+                        "url": f"{state.base}{url.path}",
+                        "object": {"type": kind, "sha": sha, "url": f"{state.base}/{kind}s/{sha}"},
+                    },
+                )
+            if method == "GET" and (match := re.fullmatch(rf"{repo}/git/tags/(\w+)", url.path)):
+                if match[1] not in state.tag_objects:
+                    return self._error(404, "Not Found")
+                commit = state.tag_objects[match[1]]
+                return self._send(
+                    200,
+                    {
+                        "sha": match[1],
+                        "tag": "annotated",
+                        "message": "",
+                        "object": {"type": "commit", "sha": commit, "url": f"{state.base}/c"},
+                    },
+                )
             if method == "GET" and (
                 match := re.fullmatch(rf"{repo}/releases/(\d+)/assets", url.path)
             ):
@@ -262,12 +321,16 @@ def exported(tmp_path: Path) -> Path:
     return out
 
 
-def release(github: FakeGitHub, export_dir: Path, token: str = TOKEN):
+def release(github: FakeGitHub, export_dir: Path, token: str = TOKEN, tag: str = "v1.0.0"):
     env = {"GITHUB_TOKEN": token, "GITHUB_API_URL": github.base}
     return run_curator(
-        "github", "release", "--repo", f"{OWNER}/{NAME}", "--tag", "v1.0.0",
+        "github", "release", "--repo", f"{OWNER}/{NAME}", "--tag", tag,
         "--dir", str(export_dir), env=env,
     )  # fmt: skip
+
+
+def commit_of(export_dir: Path) -> str:
+    return json.loads((export_dir / "manifest.json").read_text(encoding="utf-8"))["commit"]
 
 
 def test_first_run_creates_the_release_and_uploads_the_export(github, exported, tmp_path):
@@ -277,6 +340,7 @@ def test_first_run_creates_the_release_and_uploads_the_export(github, exported, 
     repo = f"/repos/{OWNER}/{NAME}"
     assets = [*TOP_LEVEL, "incident-library-v1.0.0.zip"]
     assert github.log == [
+        f"GET {repo}/git/ref/tags/v1.0.0",  # which commit the tag names, if it exists
         f"GET {repo}/releases/tags/v1.0.0",
         f"GET {repo}/releases",  # a draft of the tag is found only here
         f"POST {repo}/releases",
@@ -306,6 +370,41 @@ def test_first_run_creates_the_release_and_uploads_the_export(github, exported, 
     assert re.fullmatch(rf"{len(assets)} assets attached to \S+/releases/tag/v1\.0\.0\n", run.err)
 
 
+def test_a_new_tag_is_made_at_the_exported_commit_not_the_default_branch(github, exported):
+    # A mistyped --tag created its release with no target_commitish, and GitHub made the
+    # tag at the default branch's head, which need not be the commit exported.
+    run = release(github, exported, tag="v9.9.9-typo")
+    assert run.code == 0, run.err
+    assert github.tags == {"v9.9.9-typo": commit_of(exported)}
+    [made] = github.releases.values()
+    assert made["target_commitish"] == commit_of(exported)
+
+
+@pytest.mark.parametrize("annotated", [False, True])
+def test_a_tag_of_another_commit_is_refused_and_nothing_is_written(github, exported, annotated):
+    # The export of one commit was attached to the release of a tag of another.
+    if annotated:
+        github.add_annotated_tag("v1.0.0", DEFAULT_BRANCH_HEAD)
+    else:
+        github.tags["v1.0.0"] = DEFAULT_BRANCH_HEAD
+    run = release(github, exported)
+    assert run.code == 1
+    assert run.err == (
+        f"curator: release not published: tag v1.0.0 is at commit {DEFAULT_BRANCH_HEAD[:12]}, "
+        f"the export is of {commit_of(exported)[:12]}; export the tag's commit, or name the "
+        "tag of the export's\n"
+    )
+    assert github.releases == {} and github.assets == {}
+
+
+def test_an_annotated_tag_of_the_exported_commit_gets_the_assets(github, tmp_path):
+    github.add_annotated_tag("v1.0.0", COMMIT)
+    env = {"GITHUB_TOKEN": TOKEN, "GITHUB_API_URL": github.base}
+    published = publish(f"{OWNER}/{NAME}", "v1.0.0", COMMIT, small_assets(tmp_path / "a"), env)
+    assert published.assets == ["manifest.json", "incidents.json"]
+    assert [r["tag_name"] for r in github.releases.values()] == ["v1.0.0"]
+
+
 def test_assets_attached_to_a_draft_say_it_is_one(github, exported):
     draft = github.add_release("v1.0.0", "v1.0.0", "notes", draft=True)
     run = release(github, exported)
@@ -328,11 +427,11 @@ def small_assets(folder: Path) -> list[Path]:
 def test_a_repeated_run_replaces_the_assets_instead_of_failing(github, tmp_path):
     env = {"GITHUB_TOKEN": TOKEN, "GITHUB_API_URL": github.base}
     assets = small_assets(tmp_path / "assets")
-    publish(f"{OWNER}/{NAME}", "v1.0.0", assets, env)
+    publish(f"{OWNER}/{NAME}", "v1.0.0", COMMIT, assets, env)
     first_ids = {a["id"] for a in github.assets.values()}
     github.log.clear()
     (tmp_path / "assets" / "manifest.json").write_text("{}\n", encoding="utf-8")
-    published = publish(f"{OWNER}/{NAME}", "v1.0.0", assets, env)
+    published = publish(f"{OWNER}/{NAME}", "v1.0.0", COMMIT, assets, env)
     assert published.assets == ["manifest.json", "incidents.json"]
     assert len(github.releases) == 1
     by_name = {a["name"]: a for a in github.assets.values()}
@@ -348,7 +447,7 @@ def test_a_draft_of_the_tag_gets_the_assets_and_no_second_release_is_made(github
     env = {"GITHUB_TOKEN": TOKEN, "GITHUB_API_URL": github.base}
     github.add_release("v0.9.0", "v0.9.0", "older", draft=False)
     draft = github.add_release("v1.0.0", "v1.0.0", "노트: 새 분류", draft=True)
-    published = publish(f"{OWNER}/{NAME}", "v1.0.0", small_assets(tmp_path / "assets"), env)
+    published = publish(f"{OWNER}/{NAME}", "v1.0.0", COMMIT, small_assets(tmp_path / "assets"), env)
     assert sorted(github.releases) == [2, draft]
     assert github.releases[draft]["draft"] and github.releases[draft]["body"] == "노트: 새 분류"
     assert sorted(a["name"] for a in github.assets.values() if a["release_id"] == draft) == [
@@ -362,7 +461,7 @@ def test_a_draft_of_the_tag_gets_the_assets_and_no_second_release_is_made(github
 def test_an_upload_whose_answer_is_lost_is_retried_without_a_duplicate(github, tmp_path):
     env = {"GITHUB_TOKEN": TOKEN, "GITHUB_API_URL": github.base}
     github.lose_answer_to.add("manifest.json")
-    publish(f"{OWNER}/{NAME}", "v1.0.0", small_assets(tmp_path / "assets"), env)
+    publish(f"{OWNER}/{NAME}", "v1.0.0", COMMIT, small_assets(tmp_path / "assets"), env)
     names = [a["name"] for a in github.assets.values()]
     assert sorted(names) == ["incidents.json", "manifest.json"]
     uploads = [line for line in github.log if line.endswith("?name=manifest.json")]
@@ -379,8 +478,8 @@ def test_the_zip_of_a_tag_github_would_rename_is_replaced_by_a_second_run(
     env = {"GITHUB_TOKEN": TOKEN, "GITHUB_API_URL": github.base}
     tag = "v1.0-베타"
     archive = release_assets(exported, tag, tmp_path)[-1]
-    first = publish(f"{OWNER}/{NAME}", tag, [archive], env)
-    again = publish(f"{OWNER}/{NAME}", tag, [archive], env)
+    first = publish(f"{OWNER}/{NAME}", tag, COMMIT, [archive], env)
+    again = publish(f"{OWNER}/{NAME}", tag, COMMIT, [archive], env)
     stored = [a["name"] for a in github.assets.values()]
     assert first.assets == again.assets == stored == ["incident-library.zip"]
     assert [r["tag_name"] for r in github.releases.values()] == [tag]
@@ -404,12 +503,26 @@ def test_an_answer_that_is_not_githubs_is_explained_in_one_line(github, tmp_path
     github.raw[f"GET /repos/{OWNER}/{NAME}/releases/tags/v1.0.0"] = raw
     env = {"GITHUB_TOKEN": TOKEN, "GITHUB_API_URL": github.base}
     with pytest.raises(GitHubError) as caught:
-        publish(f"{OWNER}/{NAME}", "v1.0.0", small_assets(tmp_path / "assets"), env)
+        publish(f"{OWNER}/{NAME}", "v1.0.0", COMMIT, small_assets(tmp_path / "assets"), env)
     message = str(caught.value)
     assert message.startswith(f"release v1.0.0 of {OWNER}/{NAME}: {why}")
     assert "is GITHUB_API_URL the address of GitHub's REST API" in message
     assert "\n" not in message
     assert github.assets == {}
+
+
+@pytest.mark.parametrize(
+    "answer", [b"<html>Sign in to the proxy</html>", b'{"object": {"type": "commit"}}']
+)
+def test_a_tag_read_that_is_not_githubs_is_explained_in_one_line(github, tmp_path, answer):
+    github.raw[f"GET /repos/{OWNER}/{NAME}/git/ref/tags/v1.0.0"] = answer
+    env = {"GITHUB_TOKEN": TOKEN, "GITHUB_API_URL": github.base}
+    with pytest.raises(GitHubError) as caught:
+        publish(f"{OWNER}/{NAME}", "v1.0.0", COMMIT, small_assets(tmp_path / "assets"), env)
+    assert str(caught.value).startswith(
+        "reading tag v1.0.0: the answer is not a git reference; is GITHUB_API_URL the address"
+    )
+    assert github.releases == {} and github.assets == {}
 
 
 @pytest.mark.parametrize("listing", ["releases", "releases/3/assets"])
@@ -421,7 +534,7 @@ def test_a_page_of_a_list_that_is_not_one_is_explained_in_one_line(github, tmp_p
     github.raw[f"GET /repos/{OWNER}/{NAME}/{listing}"] = b"<html>Sign in to the proxy</html>"
     env = {"GITHUB_TOKEN": TOKEN, "GITHUB_API_URL": github.base}
     with pytest.raises(GitHubError) as caught:
-        publish(f"{OWNER}/{NAME}", tag, small_assets(tmp_path / "assets"), env)
+        publish(f"{OWNER}/{NAME}", tag, COMMIT, small_assets(tmp_path / "assets"), env)
     assert "a page of them is not a list; is GITHUB_API_URL the address" in str(caught.value)
     assert github.assets == {}
 
@@ -429,7 +542,7 @@ def test_a_page_of_a_list_that_is_not_one_is_explained_in_one_line(github, tmp_p
 def test_a_repository_github_does_not_have_is_named_not_a_pull_request(github, tmp_path):
     env = {"GITHUB_TOKEN": TOKEN, "GITHUB_API_URL": github.base}
     with pytest.raises(GitHubError) as caught:
-        publish(f"{OWNER}/elsewhere", "v1.0.0", small_assets(tmp_path / "assets"), env)
+        publish(f"{OWNER}/elsewhere", "v1.0.0", COMMIT, small_assets(tmp_path / "assets"), env)
     assert str(caught.value) == (
         f"release v1.0.0 of {OWNER}/elsewhere: not found (404 Not Found); check the "
         "repository, and that the token can see the repository (GITHUB_API_URL for GitHub "
@@ -511,6 +624,7 @@ def test_a_malformed_api_url_is_one_line_and_nothing_is_sent(github, exported, a
         (b'{"generated_at": "yesterday"}', "generated_at 'yesterday' is not a UTC time"),
         (b'["generated_at"]', "no generated_at"),
         (b"\xff{", "not UTF-8 JSON"),
+        (b'{"generated_at": "2024-01-01T00:00:00Z", "commit": "main"}', "no commit"),
     ],
 )
 def test_a_manifest_that_is_not_an_exports_is_one_line_and_nothing_is_sent(

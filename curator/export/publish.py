@@ -24,6 +24,7 @@ from typing import TypeVar
 
 import requests
 from github import GithubException, UnknownObjectException
+from github.GitObject import GitObject
 from github.GitRelease import GitRelease
 from github.Repository import Repository
 
@@ -42,6 +43,10 @@ CONTENT_TYPES = {
 
 class PublishError(Exception):
     """The folder given is not an export."""
+
+
+class TagElsewhere(Exception):
+    """The tag names another commit than the export's: its release would mislabel it."""
 
 
 @dataclass(frozen=True)
@@ -78,21 +83,37 @@ def zip_export(export_dir: Path, target: Path) -> Path:
     return target
 
 
+def exported_commit(export_dir: Path) -> str:
+    """The commit the export was made from, as its manifest says (40 hex digits)."""
+    manifest = export_dir / MANIFEST
+    commit = _manifest_field(manifest, "commit")
+    if not isinstance(commit, str) or not _COMMIT.fullmatch(commit):
+        raise _not_a_manifest(manifest, "no commit")
+    return commit
+
+
+_COMMIT = re.compile(r"[0-9a-f]{40}", re.ASCII)
+
+
 def _generated_at(manifest: Path) -> dt.datetime:
     """When the export's commit was made, as its manifest says (2026-11-30T03:25:43Z)."""
-    try:
-        data = json.loads(manifest.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise PublishError(f"cannot read {manifest}: {exc.strerror or exc}") from exc
-    except ValueError:  # not UTF-8, or not JSON
-        raise _not_a_manifest(manifest, "not UTF-8 JSON") from None
-    stamp = data.get("generated_at") if isinstance(data, dict) else None
+    stamp = _manifest_field(manifest, "generated_at")
     if not isinstance(stamp, str):
         raise _not_a_manifest(manifest, "no generated_at")
     try:
         return dt.datetime.strptime(stamp, "%Y-%m-%dT%H:%M:%SZ")
     except ValueError:
         raise _not_a_manifest(manifest, f"generated_at {stamp!r} is not a UTC time") from None
+
+
+def _manifest_field(manifest: Path, name: str) -> object:
+    try:
+        data = json.loads(manifest.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise PublishError(f"cannot read {manifest}: {exc.strerror or exc}") from exc
+    except ValueError:  # not UTF-8, or not JSON
+        raise _not_a_manifest(manifest, "not UTF-8 JSON") from None
+    return data.get(name) if isinstance(data, dict) else None
 
 
 def _not_a_manifest(manifest: Path, why: str) -> PublishError:
@@ -109,10 +130,14 @@ def release_assets(export_dir: Path, tag: str, workdir: Path) -> list[Path]:
 
 
 def publish(
-    repo_name: str, tag: str, assets: list[Path], env: Mapping[str, str] = os.environ
+    repo_name: str, tag: str, commit: str, assets: list[Path], env: Mapping[str, str] = os.environ
 ) -> Published:
     """Create the release of `tag` if it does not exist, not even as a draft, then upload
-    (or replace) `assets`; a draft stays a draft.
+    (or replace) `assets`, an export of `commit`; a draft stays a draft.
+
+    A tag that does not exist yet is made at `commit` with the release (GitHub would make
+    it at the default branch's head); one at another commit raises TagElsewhere, before
+    anything is written.
 
     Each step is retried by re-reading GitHub's state first (`curator.github.retry`): an
     upload whose answer was lost is found by name and replaced, never duplicated.
@@ -121,7 +146,13 @@ def publish(
     what = f"release {tag} of {repo_name}"
     try:
         repo = github.get_repo(repo_name)
-        release = with_retries(lambda: _release(repo, tag), RetryPolicy(), f"release {tag}")
+        tagged = with_retries(lambda: _tagged_commit(repo, tag), RetryPolicy(), f"tag {tag}")
+        if tagged is not None and tagged != commit:
+            raise TagElsewhere(
+                f"tag {tag} is at commit {tagged[:12]}, the export is of {commit[:12]}; "
+                "export the tag's commit, or name the tag of the export's"
+            )
+        release = with_retries(lambda: _release(repo, tag, commit), RetryPolicy(), f"release {tag}")
         if release.upload_url is None:  # PyGithub keeps whatever it was given
             raise not_github(what, "the answer is not a release")
         stored = [
@@ -137,7 +168,28 @@ def publish(
         github.close()
 
 
-def _release(repo: Repository, tag: str) -> GitRelease:
+def _tagged_commit(repo: Repository, tag: str) -> str | None:
+    """The commit `tag` names, None when there is no such tag. Read from the tag itself: a
+    release's `target_commitish` says only what the tag was made from when the release
+    made it (often a branch, which has moved on since), and nothing when the tag was pushed.
+    """
+    try:
+        target = repo.get_git_ref(f"tags/{tag}").object
+    except UnknownObjectException:
+        return None
+    for _ in range(_MOST_NESTED_TAGS):
+        if not isinstance(target, GitObject) or not isinstance(target.sha, str):
+            raise not_github(f"reading tag {tag}", "the answer is not a git reference")
+        if target.type != "tag":  # an annotated tag is an object of its own, naming the next
+            return target.sha
+        target = repo.get_git_tag(target.sha).object
+    raise not_github(f"reading tag {tag}", f"more than {_MOST_NESTED_TAGS} tags of tags")
+
+
+_MOST_NESTED_TAGS = 10  # (git allows a tag of a tag; nobody nests them deeper)
+
+
+def _release(repo: Repository, tag: str, commit: str) -> GitRelease:
     """The release of `tag`: published, else a draft of it (one a maintainer prepared, to
     publish once the assets are there), else a new one."""
     try:
@@ -147,7 +199,11 @@ def _release(repo: Repository, tag: str) -> GitRelease:
     # GitHub finds a draft by tag only in the list of releases: its tag may not exist yet.
     releases = _listed(repo.get_releases(), f"the releases of {repo.full_name}")
     draft = next((r for r in releases if r.draft and r.tag_name == tag), None)
-    return draft or repo.create_git_release(tag, name=tag, message=f"Incident Library {tag}")
+    if draft:
+        return draft
+    return repo.create_git_release(
+        tag, name=tag, message=f"Incident Library {tag}", target_commitish=commit
+    )
 
 
 def _upload(release: GitRelease, path: Path) -> str:
