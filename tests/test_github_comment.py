@@ -358,6 +358,32 @@ def test_an_answer_that_is_not_githubs_is_explained_in_one_line(github, raw, exp
     assert bot_comments(github) == []
 
 
+@pytest.mark.parametrize(
+    ("method", "path", "status", "answer"),
+    [
+        ("GET", r"/pulls/2$", 200, {"number": 2, "head": "x", "base": "y"}),
+        ("GET", r"/pulls/2$", 200, {**opened_pull(), "base": {}}),
+        ("POST", r"/issues/2/comments$", 201, {"id": 9, "user": {"login": BOT, "type": "Bot"}}),
+    ],
+)
+def test_an_answer_with_fields_github_never_gives_is_explained_in_one_line(
+    github, method, path, status, answer
+):
+    # Fields of another type were an internal error (BadAttributeException, AttributeError),
+    # and a comment created without its address was reported as "comment created: None".
+    github.add_pull(opened_pull())
+    github.fail(method, path, status, body=answer)
+    with pytest.raises(GitHubError) as caught:
+        post(github, "report", head_sha=HEAD)
+    message = str(caught.value)
+    assert message.startswith(
+        "commenting on pull request #2 of Codertocat/Hello-World: an answer is not in the "
+        "shape GitHub gives ("
+    )
+    assert "is GITHUB_API_URL the address of GitHub's REST API" in message
+    assert "\n" not in message
+
+
 @pytest.mark.parametrize("raw", [b"<html>Sign in to the proxy</html>", b'{"a": 1}', b"[1, 2]"])
 def test_a_page_of_comments_that_is_not_one_is_explained_in_one_line(github, raw):
     # Each was an internal error (TypeError: string indices must be integers, …).

@@ -37,6 +37,10 @@ class Outcome:
     url: str
     removed: int = 0  # extra copies of our comment that were deleted
 
+    def __post_init__(self) -> None:
+        if not isinstance(self.url, str):  # PyGithub keeps what it was given, None too
+            raise TypeError(f"the comment's address is {self.url!r}")
+
 
 def own_comments(pull: PullRequest, marker: str, author: str) -> list[IssueComment]:
     """Our comments on `pull`, oldest first, over every page."""

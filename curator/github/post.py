@@ -7,7 +7,7 @@ import json
 import os
 from collections.abc import Mapping
 
-from github import Github, GithubException
+from github import BadAttributeException, Github, GithubException
 from github.PullRequest import PullRequest
 from github.Repository import Repository
 
@@ -56,6 +56,11 @@ def post_comment(
         return upsert(pull, body, marker, author, policy, still_the_head, account)
     except json.JSONDecodeError as exc:  # a cut answer, or a page that is not the API
         raise not_github(f"commenting on {what}", f"an answer is not JSON ({exc})") from exc
+    except (BadAttributeException, AttributeError, TypeError) as exc:
+        # PyGithub keeps what a field holds, and reading it fails only here: a string where
+        # GitHub gives an object (BadAttributeException), a field missing (None, read on).
+        why = f"an answer is not in the shape GitHub gives ({type(exc).__name__})"
+        raise not_github(f"commenting on {what}", why) from exc
     except (GithubException, GaveUp, OSError) as exc:
         raise explain(exc, f"commenting on {what}") from exc
 
