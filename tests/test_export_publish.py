@@ -512,6 +512,27 @@ def test_an_answer_that_is_not_githubs_is_explained_in_one_line(github, tmp_path
 
 
 @pytest.mark.parametrize(
+    ("field", "value"), [("html_url", None), ("draft", "no"), ("tag_name", [])]
+)
+def test_a_release_with_fields_github_never_gives_is_explained_in_one_line(
+    github, tmp_path, field, value
+):
+    # A release answered without its address was reported as "… attached to None"; a
+    # field of another type was an internal error (BadAttributeException, TypeError).
+    github.add_release("v1.0.0", "v1.0.0", None)
+    release = github.release_json(github.releases[2])
+    release[field] = value
+    github.raw[f"GET /repos/{OWNER}/{NAME}/releases/tags/v1.0.0"] = json.dumps(release).encode()
+    env = {"GITHUB_TOKEN": TOKEN, "GITHUB_API_URL": github.base}
+    with pytest.raises(GitHubError) as caught:
+        publish(f"{OWNER}/{NAME}", "v1.0.0", COMMIT, small_assets(tmp_path / "assets"), env)
+    assert str(caught.value).startswith(
+        f"release v1.0.0 of {OWNER}/{NAME}: an answer is not in the shape GitHub gives ("
+    )
+    assert "is GITHUB_API_URL the address of GitHub's REST API" in str(caught.value)
+
+
+@pytest.mark.parametrize(
     "answer", [b"<html>Sign in to the proxy</html>", b'{"object": {"type": "commit"}}']
 )
 def test_a_tag_read_that_is_not_githubs_is_explained_in_one_line(github, tmp_path, answer):

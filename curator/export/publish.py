@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import TypeVar
 
 import requests
-from github import GithubException, UnknownObjectException
+from github import BadAttributeException, GithubException, UnknownObjectException
 from github.GitObject import GitObject
 from github.GitRelease import GitRelease
 from github.Repository import Repository
@@ -54,6 +54,10 @@ class Published:
     release_url: str
     assets: list[str]
     draft: bool = False  # the tag's release was a draft: it stays one, for a person to publish
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.release_url, str) or not isinstance(self.draft, bool):
+            raise TypeError("PyGithub keeps what it was given, None too")
 
 
 # What GitHub keeps of an asset's name as it is. It renames names with other characters
@@ -162,6 +166,10 @@ def publish(
         return Published(release.html_url, stored, release.draft)
     except json.JSONDecodeError as exc:  # a cut answer, or a page that is not the API
         raise not_github(what, f"an answer is not JSON ({exc})") from exc
+    except (BadAttributeException, AttributeError, TypeError) as exc:
+        # PyGithub keeps what a field holds, and reading it fails only here (as in post.py).
+        why = f"an answer is not in the shape GitHub gives ({type(exc).__name__})"
+        raise not_github(what, why) from exc
     except (GithubException, GaveUp, requests.RequestException) as exc:
         raise _explain(exc, what) from exc
     finally:
