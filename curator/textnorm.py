@@ -30,7 +30,7 @@ def normalized(form: Form, text: str) -> str:
 # it maps to. That is another character, not another encoding of the same one: Korean's
 # KS X 1001 encodes some Hanja once for each reading (樂 is U+F914, U+F95C and U+F9BF as
 # well as U+6A02), and Unicode kept those apart as compatibility ideographs.
-COMPATIBILITY_IDEOGRAPHS = re.compile("[\uf900-\ufaff\U0002f800-\U0002fa1f]")
+COMPATIBILITY_IDEOGRAPHS = re.compile("([\uf900-\ufaff\U0002f800-\U0002fa1f])")  # (kept by split)
 
 
 def composed(text: str) -> str:
@@ -39,12 +39,8 @@ def composed(text: str) -> str:
     piece by piece, to the same letters as a whole."""
     if unicodedata.is_normalized("NFC", text):
         return text
-    pieces = COMPATIBILITY_IDEOGRAPHS.split(text)
-    ideographs = COMPATIBILITY_IDEOGRAPHS.findall(text)
-    out = [normalized("NFC", pieces[0])]
-    for ideograph, piece in zip(ideographs, pieces[1:], strict=True):
-        out += (ideograph, normalized("NFC", piece))
-    return "".join(out)
+    pieces = COMPATIBILITY_IDEOGRAPHS.split(text)  # text, ideograph, text, …, text
+    return "".join(p if i % 2 else normalized("NFC", p) for i, p in enumerate(pieces))
 
 
 def unified(text: str) -> str:

@@ -19,7 +19,7 @@ import unicodedata
 from typing import NamedTuple
 
 from curator.findings import Severity
-from curator.load import Position
+from curator.load import Position, position_at
 from curator.rules._spaces import not_fixable
 from curator.rules.base import FileFindings, IncidentFile, Rule
 from curator.textnorm import COMPATIBILITY_IDEOGRAPHS, long_run, unified
@@ -93,10 +93,7 @@ def compatibility_ideograph(text: str | None) -> tuple[Position, str, int] | Non
     found = [m for m in COMPATIBILITY_IDEOGRAPHS.finditer(text) if _changes(m.group())]
     if not found:
         return None
-    start = found[0].start()
-    line = text.count("\n", 0, start) + 1
-    column = start - (text.rfind("\n", 0, start) + 1) + 1
-    return Position(line, column), found[0].group(), len(found)
+    return position_at(text, found[0].start()), found[0].group(), len(found)
 
 
 def _changes(ideograph: str) -> bool:
