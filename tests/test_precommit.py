@@ -1,6 +1,7 @@
 """pre-commit: the real program refuses a commit with a broken incident, then lets the
 same commit through once `curator fix` and `curator fmt` have run. No network is used:
-the hooks are `repo: local` ones running the curator installed here."""
+every hook of the repository's own config is a `repo: local` one, running the curator and
+the ruff installed here."""
 
 from __future__ import annotations
 
@@ -48,15 +49,8 @@ def library_repo(root: Path, incidents: dict[str, str]) -> Path:
     (so lint's cache folder stays out of commits)."""
     repo = write_library(root, incidents)
     (repo / ".gitignore").write_text((REPO / ".gitignore").read_text("utf-8"), "utf-8")
-    (repo / ".pre-commit-config.yaml").write_text(local_config(), encoding="utf-8")
+    shutil.copyfile(CONFIG, repo / ".pre-commit-config.yaml")
     return repo
-
-
-def local_config() -> str:
-    """This repository's curator hooks (the local ones), without the networked ruff repo."""
-    config = yaml.safe_load(CONFIG.read_text(encoding="utf-8"))
-    [local] = [repo for repo in config["repos"] if repo["repo"] == "local"]
-    return yaml.safe_dump({"repos": [local]}, sort_keys=False)
 
 
 def test_the_published_hooks_and_the_config_are_valid_and_agree():
@@ -66,8 +60,13 @@ def test_the_published_hooks_and_the_config_are_valid_and_agree():
         assert done.returncode == 0, done.stderr + done.stdout
     published = {hook["id"]: hook for hook in yaml.safe_load(HOOKS.read_text(encoding="utf-8"))}
     assert set(published) == {"curator-lint", "curator-fmt"}
-    local = yaml.safe_load(local_config())["repos"][0]["hooks"]
-    for hook in local:
+    # Nothing to fetch: a first commit must not need GitHub (or any network).
+    [local] = yaml.safe_load(CONFIG.read_text(encoding="utf-8"))["repos"]
+    assert local["repo"] == "local"
+    assert {hook["language"] for hook in local["hooks"]} == {"system"}
+    for hook in local["hooks"]:
+        if hook["id"] not in published:
+            continue
         assert hook["entry"] == published[hook["id"]]["entry"]
         assert hook["files"] == published[hook["id"]]["files"]
     for hook in published.values():
@@ -125,6 +124,22 @@ def test_a_broken_incident_is_refused_then_goes_through_after_fix_and_fmt(tmp_pa
     assert committed == incident(
         "IL-NEW-storage", ("postmortems/IL-NEW-storage", "postmortems/storage")
     )
+
+
+def test_the_ruff_hooks_run_the_installed_ruff_on_python_files_only(tmp_path):
+    repo, env = installed_repo(tmp_path)
+    (repo / "tool.py").write_text("import os\nx=1\n", encoding="utf-8")
+    run(repo, env, "git", "add", "tool.py")
+    first = run(repo, env, "git", "commit", "-m", "Add a tool")
+    shown = first.stdout + first.stderr
+    assert first.returncode != 0, shown
+    assert re.search(r"ruff check\.+Failed", shown), shown  # `import os` unused: fixed
+    assert re.search(r"ruff format\.+Failed", shown), shown  # `x=1`: reformatted
+    assert re.search(r"curator lint \(incident rules\)\.+\(no files to check\)Skipped", shown)
+    assert (repo / "tool.py").read_text(encoding="utf-8") == "x = 1\n"
+    run(repo, env, "git", "add", "tool.py")
+    second = run(repo, env, "git", "commit", "-m", "Add a tool")
+    assert second.returncode == 0, second.stdout + second.stderr
 
 
 def test_the_fmt_hook_rewrites_a_messy_file_and_stops_the_commit_once(tmp_path):
