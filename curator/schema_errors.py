@@ -52,19 +52,37 @@ class SchemaError:
 def describe_errors(
     exc: ValidationError, model: type[BaseModel] | None = None
 ) -> list[SchemaError]:
-    return [
-        SchemaError(tuple(e["loc"]), _sentence(e, model), e["type"] == "extra_forbidden")
-        for e in exc.errors(include_url=False)
-    ]
+    """One sentence per error; but a misspelt required key (`titel` for `title`) is one
+    finding, at the misspelling, not two (unknown `titel`, missing `title`)."""
+    errors = exc.errors(include_url=False)
+    missing = {tuple(e["loc"]) for e in errors if e["type"] == "missing"}
+    meant = {
+        tuple(e["loc"]): _meant_key(tuple(e["loc"]), model)
+        for e in errors
+        if e["type"] == "extra_forbidden"
+    }
+    explained = {key for key in meant.values() if key in missing}
+    described = []
+    for error in errors:
+        loc: Path = tuple(error["loc"])
+        if error["type"] == "missing" and loc in explained:
+            continue  # said at the misspelling instead
+        sentence = _sentence(error, meant.get(loc))
+        if (key := meant.get(loc)) in missing:
+            sentence += f" ({dotted(key)!r} is required and missing)"
+        described.append(SchemaError(loc, sentence, error["type"] == "extra_forbidden"))
+    return described
 
 
-def _sentence(error: Any, model: type[BaseModel] | None) -> str:
+def _sentence(error: Any, meant: Path | None) -> str:
+    """`meant`: the key an unknown key probably stands for (`_meant_key`)."""
     loc: Path = tuple(error["loc"])
     kind, where, value = error["type"], dotted(loc), error.get("input")
     if kind == "missing":
         return f"missing required key {where!r}"
     if kind == "extra_forbidden":
-        return f"unknown key {where!r}" + _suggest_key(loc, model)
+        hint = f"; did you mean {dotted(meant)!r}?" if meant is not None else ""
+        return f"unknown key {where!r}{hint}"
     if kind in _KINDS:
         return f"{where}: expected {_KINDS[kind]}, found {_describe(value)}"
     if kind == "too_short":
@@ -96,15 +114,15 @@ def _describe(value: Any) -> str:
     return f"text {str(value)[:40]!r}"
 
 
-def _suggest_key(loc: Path, model: type[BaseModel] | None) -> str:
-    """Did-you-mean for a misspelt key, at the top (`symptoms`) or within (`facets.cause`,
-    `sources[0].titel`): named as the unknown key is, by its whole path."""
+def _meant_key(loc: Path, model: type[BaseModel] | None) -> Path | None:
+    """The key a misspelt one probably stands for, at the top (`symptoms`) or within
+    (`facets.cause`, `sources[0].titel`), by its whole path; None for any other key."""
     parent, key = loc[:-1], loc[-1] if loc else None
     within = _model_at(model, parent) if model is not None else None
     if within is None or not isinstance(key, str):
-        return ""
+        return None
     close = difflib.get_close_matches(key, list(within.model_fields), n=1, cutoff=0.7)
-    return f"; did you mean {dotted((*parent, close[0]))!r}?" if close else ""
+    return (*parent, close[0]) if close else None
 
 
 def _model_at(model: type[BaseModel], loc: Path) -> type[BaseModel] | None:

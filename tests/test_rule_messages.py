@@ -150,7 +150,7 @@ def test_a_file_that_is_not_a_mapping_is_told_what_an_incident_is(tmp_path, cont
         pytest.param(
             ("    title: Storage postmortem", "    titel: Storage postmortem"),
             "incidents/IL-0001.yaml:27:5: IL201 [error] unknown key 'sources[0].titel'; "
-            "did you mean 'sources[0].title'?",
+            "did you mean 'sources[0].title'? ('sources[0].title' is required and missing)",
             id="in a source",
         ),
     ],
@@ -160,6 +160,42 @@ def test_a_misspelt_key_is_told_the_key_it_may_mean(tmp_path, replacement, expec
     run = run_curator("lint", "--root", str(root), "--no-cache", "--quiet", cwd=root)
     assert expected in run.out.splitlines(), run
     assert run.code == 1
+
+
+@pytest.mark.parametrize(
+    ("replacement", "expected"),
+    [
+        pytest.param(
+            ("title: ", "titel: "),
+            "incidents/IL-0001.yaml:2:1: IL201 [error] unknown key 'titel'; did you mean "
+            "'title'? ('title' is required and missing)",
+            id="at the top",
+        ),
+        pytest.param(
+            ("  causes:", "  cuases:"),
+            "incidents/IL-0001.yaml:8:3: IL201 [error] unknown key 'facets.cuases'; did you "
+            "mean 'facets.causes'? ('facets.causes' is required and missing)",
+            id="in facets",
+        ),
+    ],
+)
+def test_a_misspelt_required_key_is_one_finding_at_the_misspelling(tmp_path, replacement, expected):
+    # Not also "missing required key 'title'" at 1:1: both say the same mistake.
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": incident("IL-0001", replacement)})
+    run = run_curator("lint", "--root", str(root), "--no-cache", "--quiet", cwd=root)
+    assert run.out.splitlines() == [expected], run
+    assert run.code == 1
+
+
+def test_a_missing_key_with_no_misspelling_of_it_is_still_told(tmp_path):
+    root = write_library(
+        tmp_path / "lib", {"IL-0001.yaml": incident("IL-0001", ("  causes:", "  reasons:"))}
+    )
+    run = run_curator("lint", "--root", str(root), "--no-cache", "--quiet", cwd=root)
+    assert run.out.splitlines() == [
+        "incidents/IL-0001.yaml:7:1: IL201 [error] missing required key 'facets.causes'",
+        "incidents/IL-0001.yaml:8:3: IL201 [error] unknown key 'facets.reasons'",
+    ], run
 
 
 def test_a_term_of_a_taxonomy_file_that_cannot_be_read_is_sent_to_that_file(tmp_path):
