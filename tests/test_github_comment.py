@@ -696,6 +696,9 @@ def test_cli_refuses_a_malformed_repo_or_sha_before_asking_github(
     assert github.log == []
 
 
+NO_LIST = "event.json is not a workflow_run event: its pull_requests is not a list\n"
+
+
 def event_that(tmp_path: Path, change: str) -> Path:
     """The event of PR #2's review run, changed as `change` says."""
     path = run_event(opened_pull(), tmp_path)
@@ -714,6 +717,10 @@ def event_that(tmp_path: Path, change: str) -> Path:
         )
     elif change == "another repository's run":
         event["workflow_run"]["html_url"] = "https://github.com/octo/other/actions/runs/1"
+    elif change == "pull requests as a number":  # was an internal error
+        event["workflow_run"]["pull_requests"] = 2
+    elif change == "pull requests as an object":  # was taken for none: a fork's, unchecked
+        event["workflow_run"]["pull_requests"] = {"number": 3}
     path.write_text("{" if change == "not JSON" else json.dumps(event), encoding="utf-8")
     return path
 
@@ -731,6 +738,8 @@ def event_that(tmp_path: Path, change: str) -> Path:
         ),
         ("a run URL with more", "the run URL is not a workflow run of Codertocat/Hello-World"),
         ("another repository's run", "is not a workflow run of Codertocat/Hello-World: 'https"),
+        ("pull requests as a number", NO_LIST),
+        ("pull requests as an object", NO_LIST),
     ],
 )
 def test_cli_refuses_an_event_that_is_not_the_pull_requests_review_run(

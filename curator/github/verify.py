@@ -52,6 +52,12 @@ class RunEvent:
         run = payload.get("workflow_run") if isinstance(payload, dict) else None
         if not isinstance(run, dict):
             raise GitHubError(f"{path} is not a workflow_run event")
+        listed = run.get("pull_requests")
+        if not isinstance(listed, list):
+            # GitHub always gives a list, empty for a fork's branch. Taking another value
+            # for none would skip the check that the artifact names a listed pull request.
+            why = "its pull_requests is not a list"
+            raise GitHubError(f"{path} is not a workflow_run event: {why}")
         repository_id = _get(payload, "repository", "id")
         return cls(
             repository=_get(payload, "repository", "full_name") or "",
@@ -60,7 +66,7 @@ class RunEvent:
             head_repository=_get(run, "head_repository", "full_name"),
             pull_requests=frozenset(
                 pr["number"]
-                for pr in run.get("pull_requests") or []
+                for pr in listed
                 if isinstance(pr, dict)
                 and isinstance(pr.get("number"), int)
                 # GitHub lists too the pull requests of other repositories whose head is
