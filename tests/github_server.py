@@ -8,8 +8,8 @@ comments, `{"message", "documentation_url", "status"}` errors, 422 `errors` list
 
 Tests read `server.log` (every request: method, path with query, status) and inject faults
 (`server.fail(...)`): a 502 before or after the write is stored, 403 rate limits primary or
-secondary, answers that are not JSON (`raw`), and tokens without write access (a fork's pull
-request).
+secondary, answers that are not JSON (`raw`), an answer cut off by a dropped connection
+(`cut`), and tokens without write access (a fork's pull request).
 """
 
 from __future__ import annotations
@@ -42,6 +42,14 @@ class Fault:
     times: int = 1
     after_write: bool = False  # store the write first, then fail (a proxy timing out)
     raw: bytes | None = None  # sent as it is instead of JSON (a proxy's page, a cut answer)
+    cut: bool = False  # the request is served, then the connection closes mid-answer
+
+
+@dataclass(frozen=True)
+class Cut:
+    """An answer of which only the first half is sent, its full length promised."""
+
+    payload: Any
 
 
 @dataclass
@@ -107,9 +115,12 @@ class FakeGitHub:
         times: int = 1,
         after_write: bool = False,
         raw: bytes | None = None,
+        cut: bool = False,
     ) -> None:
         self.faults.append(
-            Fault(method, re.compile(path), status, headers or {}, body, times, after_write, raw)
+            Fault(
+                method, re.compile(path), status, headers or {}, body, times, after_write, raw, cut
+            )
         )
 
     def thread(self, repo: str, number: int) -> list[dict[str, Any]]:
@@ -139,13 +150,15 @@ class FakeGitHub:
         if token is None:
             return _error(401, "Bad credentials")
         fault = self._fault(method, parts.path)
-        if fault is not None and not fault.after_write:
+        if fault is not None and not (fault.after_write or fault.cut):
             return (
                 fault.status,
                 fault.headers,
                 fault.raw or fault.body or _error(fault.status, "fault")[2],
             )
         status, extra, payload = self._route(method, parts.path, parse_qs(parts.query), token, body)
+        if fault is not None and fault.cut:
+            return status, extra, Cut(payload)
         if fault is not None:  # after_write: the change above is stored, the answer is lost
             return fault.status, fault.headers, fault.body or _error(fault.status, "fault")[2]
         return status, extra, payload
@@ -386,6 +399,9 @@ def _handler(api: FakeGitHub) -> type[BaseHTTPRequestHandler]:
             body = self.rfile.read(length) if length else b""
             headers = {k.lower(): v for k, v in self.headers.items()}
             status, extra, payload = api.answer(self.command, self.path, headers, body)
+            cut = isinstance(payload, Cut)
+            if cut:
+                payload = payload.payload
             if isinstance(payload, bytes):  # a fault's raw answer
                 data = payload
             else:
@@ -401,6 +417,10 @@ def _handler(api: FakeGitHub) -> type[BaseHTTPRequestHandler]:
             for name, value in {**api.rate_headers(), **extra}.items():
                 self.send_header(name, value)
             self.end_headers()
+            if cut:  # the length promised, half of it sent, the connection closed
+                self.wfile.write(data[: len(data) // 2])
+                self.close_connection = True
+                return
             self.wfile.write(data)
 
         do_GET = do_POST = do_PATCH = do_DELETE = _serve

@@ -191,6 +191,24 @@ def test_502_after_github_stored_the_comment_is_not_posted_twice(github):
     assert [r.status for r in github.log if r.method == "POST"] == [502]
 
 
+def test_a_connection_dropped_mid_answer_is_retried_and_posts_one_comment(github):
+    # requests' ChunkedEncodingError was not retried, as a refused connection is: the run
+    # failed (exit 2) on the first answer cut short.
+    github.add_pull(opened_pull())
+    github.fail("GET", r"/pulls/2$", 200, cut=True)
+    github.fail("POST", r"/issues/2/comments$", 201, cut=True)  # stored, the answer cut
+    policy, waits = no_wait()
+    assert post(github, "report", policy=policy).action == "unchanged"
+    assert waits == [2.0, 2.0]  # each call has its own count of attempts
+    assert [c["body"] for c in bot_comments(github)] == [body("report")]
+    pull, thread = "GET /repos/Codertocat/Hello-World/pulls/2", "/issues/2/comments"
+    assert [r.split(" → ")[0] for r in github.requests()] == [
+        pull, pull, f"GET /repos/Codertocat/Hello-World{thread}?per_page=100",
+        f"POST /repos/Codertocat/Hello-World{thread}",
+        f"GET /repos/Codertocat/Hello-World{thread}?per_page=100",  # found: not posted again
+    ]  # fmt: skip
+
+
 def test_extra_copies_from_racing_runs_are_deleted(github):
     github.add_pull(opened_pull())
     github.add_comment("Codertocat/Hello-World", 2, body("old"), BOT, kind="Bot")

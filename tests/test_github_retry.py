@@ -8,6 +8,7 @@ import socket
 import pytest
 import requests
 from github import GithubException
+from urllib3.exceptions import ProtocolError
 
 from curator.github.client import GitHubError
 from curator.github.post import post_comment
@@ -39,6 +40,8 @@ def answer(status: int, message: str = "", **headers: str) -> GithubException:
         (answer(404, "Not Found"), 0, None),
         (answer(422, "Validation Failed"), 0, None),
         (requests.ConnectionError("refused"), 1, 4.0),
+        (requests.exceptions.ChunkedEncodingError("cut"), 0, 2.0),
+        (ProtocolError("Connection broken: IncompleteRead"), 2, 8.0),
     ],
 )  # fmt: skip
 def test_wait_for(exc, attempt, expected):

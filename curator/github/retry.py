@@ -1,11 +1,11 @@
 """Retry what GitHub says may be retried, waiting as long as it asks, within a bound.
 
-Retried: 5xx answers, connection failures, and rate limits (403 or 429 whose headers or
-message say so). A wait comes from `Retry-After` when present, else from
-`X-RateLimit-Reset` when `X-RateLimit-Remaining` is 0, else from exponential backoff (one
-minute for a secondary rate limit without headers, as GitHub's documentation asks). A wait
-longer than `max_wait`, or waits adding up past `max_total`, end the attempts at once with a
-clear message: a job must not sleep for an hour on a rate limit.
+Retried: 5xx answers, connection failures (one dropped mid-answer too), and rate limits
+(403 or 429 whose headers or message say so). A wait comes from `Retry-After` when present,
+else from `X-RateLimit-Reset` when `X-RateLimit-Remaining` is 0, else from exponential
+backoff (one minute for a secondary rate limit without headers, as GitHub's documentation
+asks). A wait longer than `max_wait`, or waits adding up past `max_total`, end the
+attempts at once with a clear message: a job must not sleep for an hour on a rate limit.
 
 PyGithub's own retrying is switched off (see client.py) so that every attempt passes here:
 writes are retried by the caller re-reading the state first, never by replaying a POST.
@@ -21,9 +21,18 @@ from typing import TypeVar
 import requests
 from github import GithubException
 from github.Requester import Requester
+from urllib3.exceptions import ProtocolError
 
 T = TypeVar("T")
 SECONDARY_RATE_WAIT = 60.0
+# No answer, or half of one: requests says ChunkedEncodingError when the connection drops
+# mid-body, urllib3 ProtocolError where requests does not wrap it.
+UNANSWERED = (
+    requests.ConnectionError,
+    requests.Timeout,
+    requests.exceptions.ChunkedEncodingError,
+    ProtocolError,
+)
 
 
 class GaveUp(Exception):
@@ -69,7 +78,7 @@ def is_rate_limit(exc: GithubException) -> bool:
 def wait_for(exc: BaseException, attempt: int, policy: RetryPolicy) -> float | None:
     """Seconds to wait before trying again after `exc`, or None if it must not be retried."""
     backoff: float = policy.base_delay * 2**attempt
-    if isinstance(exc, requests.ConnectionError | requests.Timeout):
+    if isinstance(exc, UNANSWERED):
         return backoff
     if not isinstance(exc, GithubException):
         return None
@@ -92,7 +101,7 @@ def with_retries(call: Callable[[], T], policy: RetryPolicy, what: str) -> T:
     while True:
         try:
             return call()
-        except (GithubException, requests.ConnectionError, requests.Timeout) as exc:
+        except (GithubException, *UNANSWERED) as exc:
             wait = wait_for(exc, attempt, policy)
             if wait is None:
                 raise
