@@ -329,10 +329,30 @@ def test_a_token_of_another_account_than_the_author_is_named_not_a_permission(gi
     ]
 
 
+def test_an_app_token_refused_the_authors_comment_says_both_what_may_be_wrong(github):
+    # GitHub does not tell an app's token its account (GET /user: 403), so a wrong --author
+    # cannot be told from a missing permission; the run advised only the permission.
+    github.add_token("app-token", "incident-curator[bot]")
+    github.add_pull(opened_pull())
+    github.add_comment("Codertocat/Hello-World", 2, body("old"), BOT, kind="Bot")
+    with pytest.raises(Forbidden) as info:  # exit 0, as for a fork's read-only token
+        post(github, "new", env=env(github, "app-token"))
+    [old] = bot_comments(github)
+    assert str(info.value) == (
+        f"GitHub refused a change to github-actions[bot]'s comment {old['html_url']} (403 "
+        "Resource not accessible by integration); the account the token posts as cannot be "
+        "told (GitHub does not tell an app's token): if it is not github-actions[bot], pass "
+        "--author with it (an app's is NAME[bot]); if it is, the token lacks `permissions: "
+        "pull-requests: write`, which GitHub never grants to a `pull_request` run from a fork"
+    )
+    assert old["body"] == body("old")
+    assert github.requests()[-1] == "GET /user → 403"
+
+
 @pytest.mark.parametrize("token", ["read-only", "read-only-person"])
 def test_a_token_without_write_permission_on_the_authors_comment_is_still_forbidden(github, token):
-    # Its account cannot be told (an app's token) or is the author's: the permission is
-    # what is missing.
+    # The author's own token, or one whose account cannot be told (an app's): the
+    # permission is what is missing, or may be.
     github.add_token("read-only-person", BOT, write=False, kind="User")
     github.add_pull(fork_pull())
     github.add_comment("Codertocat/Hello-World", 2, body("old"), BOT, kind="Bot")

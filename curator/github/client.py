@@ -16,6 +16,7 @@ from curator.github.retry import GaveUp
 
 DEFAULT_API_URL = "https://api.github.com"
 TOKEN_VARIABLE = "GITHUB_TOKEN"
+PERMISSION = "pull-requests: write"  # what a workflow needs to comment
 API_URL_VARIABLE = "GITHUB_API_URL"  # set by Actions; GitHub Enterprise Server's differs
 _API_URL = re.compile(r"https?://[A-Za-z0-9.-]+(?::[0-9]{1,5})?(?:/[A-Za-z0-9._~/-]*)?")
 
@@ -93,7 +94,7 @@ def explain(
     if exc.status == 403:
         return Forbidden(
             f"{what}: the token may not do this{said}; a workflow needs "
-            "`permissions: pull-requests: write`, which GitHub never grants to a "
+            f"`permissions: {PERMISSION}`, which GitHub never grants to a "
             "`pull_request` run from a fork (comment from a `workflow_run` workflow instead)"
         )
     if exc.status == 404:

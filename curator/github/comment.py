@@ -23,7 +23,7 @@ from github import GithubException
 from github.IssueComment import IssueComment
 from github.PullRequest import PullRequest
 
-from curator.github.client import GitHubError, not_github
+from curator.github.client import PERMISSION, Forbidden, GitHubError, not_github
 from curator.github.retry import RetryPolicy, is_rate_limit, with_retries
 
 DEFAULT_AUTHOR = "github-actions[bot]"  # who GITHUB_TOKEN writes as
@@ -144,21 +144,30 @@ def _refused_as(
     comment: IssueComment, author: str, token_account: Callable[[], str | None]
 ) -> Iterator[None]:
     """A 403 on `author`'s comment, when the token is another account's, is that: not a
-    permission the workflow lacks."""
+    permission the workflow lacks. When the account cannot be told (an app's token), either
+    may be what is wrong, and both are said."""
     try:
         yield
     except GithubException as exc:
         if exc.status != 403 or is_rate_limit(exc):
             raise
         account = token_account()
-        if account is None or _same_account(account, author):
-            raise
+        if account is not None and _same_account(account, author):
+            raise  # the author's own token: a permission is what it lacks
         said = exc.data.get("message") if isinstance(exc.data, dict) else None
+        answer = f"({exc.status}{' ' + said if said else ''})"
+        if account is None:
+            raise Forbidden(
+                f"GitHub refused a change to {author}'s comment {comment.html_url} {answer}; "
+                "the account the token posts as cannot be told (GitHub does not tell an app's "
+                f"token): if it is not {author}, pass --author with it (an app's is "
+                f"NAME[bot]); if it is, the token lacks `permissions: {PERMISSION}`, which "
+                "GitHub never grants to a `pull_request` run from a fork"
+            ) from exc
         raise GitHubError(
             f"the token posts as {account}, but --author is {author}: GitHub refused "
-            f"{account} a change to {author}'s comment {comment.html_url} "
-            f"({exc.status}{' ' + said if said else ''}); pass --author {account}, or a "
-            f"token of {author}"
+            f"{account} a change to {author}'s comment {comment.html_url} {answer}; pass "
+            f"--author {account}, or a token of {author}"
         ) from exc
 
 
