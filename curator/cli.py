@@ -392,16 +392,17 @@ def github_release_command(repo_name: str, tag: str, export_dir: Path) -> None:
             exported_commit,
             publish,
             release_assets,
+            tag_problem,
         )
         from curator.github.client import GitHubError
         from curator.review.links import valid_repository
 
     if not valid_repository(repo_name):
         raise click.BadParameter("OWNER/NAME expected", param_hint="--repo")
-    odd = any(c in "/\\" or c.isspace() for c in tag) or _control(tag) is not None
-    if not tag or odd or tag.startswith((".", "-")):
-        # It names the zip too, incident-library-<tag>.zip: a `/` made that an internal error.
-        raise click.BadParameter(f"{tag!r} cannot name a release asset", param_hint="--tag")
+    refused = tag_problem(tag)
+    if refused:
+        message = f"{tag!r} is not a tag name git allows: {refused}"
+        raise click.BadParameter(message, param_hint="--tag")
 
     try:
         with temporary_folder() as workdir:

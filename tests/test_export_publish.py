@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
 import threading
 import zipfile
 from collections.abc import Iterator
@@ -36,7 +37,7 @@ import pytest
 from conftest import run_curator, stopped_as_a_folder_is_made, stopped_as_it_loads
 from test_export import GitLibrary, files_of, run_consumer
 
-from curator.export.publish import archive_name, publish, release_assets
+from curator.export.publish import archive_name, publish, release_assets, tag_problem
 from curator.github.client import GitHubError
 from incidents import incident
 
@@ -485,6 +486,33 @@ def test_the_zip_of_a_tag_github_would_rename_is_replaced_by_a_second_run(
     assert [r["tag_name"] for r in github.releases.values()] == [tag]
 
 
+def test_a_tag_with_slashes_is_released_with_the_plain_zip(github, exported):
+    # git allows `/` in a tag's name; such a tag was refused as one that "cannot name a
+    # release asset", though the zip is then named without it.
+    run = release(github, exported, tag="release/2026-12")
+    assert run.code == 0, run.err
+    assert run.out.split() == [*TOP_LEVEL, "incident-library.zip"]
+    assert [r["tag_name"] for r in github.releases.values()] == ["release/2026-12"]
+    assert github.tags == {"release/2026-12": commit_of(exported)}
+    assert github.log[:2] == [
+        f"GET /repos/{OWNER}/{NAME}/git/ref/tags/release/2026-12",
+        f"GET /repos/{OWNER}/{NAME}/releases/tags/release%2F2026-12",
+    ]
+
+
+@pytest.mark.parametrize(
+    "tag",
+    [
+        "v1.0.0", "release/2026-12", "-x", "@", "a@b", "x.lock.y", "a./b", "베타", "a\u3000b",
+        "", "a b", "a\\b", "a\tb", "a\x7fb", "v1~1", "a^", "a:b", "a?", "a*", "a[b", ".x",
+        "x.", "a..b", "a@{b", "x.lock", "a/.b", "a/b.lock/c", "a//b", "/a", "a/",
+    ],
+)  # fmt: skip
+def test_a_tag_is_refused_when_git_refuses_it_and_only_then(tag):
+    git = subprocess.run(["git", "check-ref-format", f"refs/tags/{tag}"], check=False)
+    assert (tag_problem(tag) is None) == (git.returncode == 0), tag_problem(tag)
+
+
 def test_a_plain_tag_still_names_the_zip():
     assert archive_name("v1.0.0-rc_1") == "incident-library-v1.0.0-rc_1.zip"
 
@@ -601,10 +629,11 @@ def test_without_a_token_nothing_is_sent(github, exported):
     [
         (
             "--tag",
-            "release/v1",
-            "Invalid value for --tag: 'release/v1' cannot name a release asset",
+            "release 1",  # refused with a reason git has: it was "cannot name a release asset"
+            "Invalid value for --tag: 'release 1' is not a tag name git allows: it holds a "
+            "space — see",
         ),
-        ("--tag", "", "Invalid value for --tag: '' cannot name a release asset"),
+        ("--tag", "", "Invalid value for --tag: '' is not a tag name git allows: it is empty"),
         ("--repo", "octo lib", "Invalid value for --repo: OWNER/NAME expected"),
     ],
 )

@@ -16,6 +16,7 @@ import functools
 import json
 import os
 import re
+import unicodedata
 import zipfile
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -58,6 +59,43 @@ class Published:
     def __post_init__(self) -> None:
         if not isinstance(self.release_url, str) or not isinstance(self.draft, bool):
             raise TypeError("PyGithub keeps what it was given, None too")
+
+
+# What `git check-ref-format` refuses anywhere in a ref's name, besides ASCII controls.
+_NOT_IN_REFS = " ~^:?*[\\"
+
+
+def tag_problem(tag: str) -> str | None:
+    """Why git refuses `tag` as a tag's name (GitHub's tags are git's), as `git
+    check-ref-format refs/tags/TAG` does; None when it allows it. A control character
+    beyond ASCII, which git allows, is refused too: the name is printed."""
+    if not tag:
+        return "it is empty"
+    odd = next((c for c in tag if c in _NOT_IN_REFS or unicodedata.category(c) == "Cc"), None)
+    if odd is not None:
+        return f"it holds {_named(odd)}"
+    sequence = next((s for s in ("..", "@{", "//") if s in tag), None)
+    if sequence is not None:
+        return f"it holds '{sequence}'"
+    if tag.startswith("/"):
+        return "it starts with '/'"
+    if tag.endswith(("/", ".")):
+        return f"it ends with '{tag[-1]}'"
+    for part in tag.split("/"):
+        named = "it" if part == tag else f"its part {part!r}"
+        if part.startswith("."):
+            return f"{named} starts with '.'"
+        if part.endswith(".lock"):
+            return f"{named} ends in '.lock'"
+    return None
+
+
+def _named(character: str) -> str:
+    if character == " ":
+        return "a space"
+    if unicodedata.category(character) == "Cc":
+        return f"U+{ord(character):04X}, a control character"
+    return f"'{character}'"
 
 
 # What GitHub keeps of an asset's name as it is. It renames names with other characters
