@@ -519,6 +519,31 @@ def test_a_duplicate_is_found_and_facets_are_judged(repo):
     )
 
 
+def test_two_new_incidents_alike_are_one_pair_settled_by_the_block_shown(repo):
+    # The pair was counted twice ("2 possible duplicates"), and the block to paste named
+    # IL-0000 instead of the ids, as it did whenever two files had possible duplicates.
+    for slug in ("dns-a", "dns-b"):
+        write(repo, f"IL-NEW-{slug}.yaml", incident(f"IL-NEW-{slug}", *DIFFERENT))
+    commit(repo, "add one event twice")
+    comment = run_curator("review", "--base", "main", cwd=repo).out
+    assert "❌ 1 possible duplicate ·" in comment
+    block = (
+        "In incidents/IL-NEW-dns-a.yaml:\n\n```yaml\nnot_duplicate_of:\n"
+        "  - IL-NEW-dns-b  # if it is a different event\n```\n"
+    )
+    assert block in comment and "IL-0000" not in comment
+    settled = repo / "incidents" / "IL-NEW-dns-a.yaml"
+    settled.write_text(
+        settled.read_text(encoding="utf-8") + "not_duplicate_of:\n  - IL-NEW-dns-b\n",
+        encoding="utf-8",
+    )
+    commit(repo, "they are two events")
+    code, report = review_json(repo)
+    assert code == 0
+    assert all(m["kind"] == "related" for f in report["files"] for m in f["matches"])
+    assert [f["code"] for f in report["files"][0]["findings"]] == ["IL206"]  # a placeholder id
+
+
 def test_a_phrase_two_aliases_found_is_shown_as_evidence_once(repo):
     stalled = incident(
         "IL-0004",

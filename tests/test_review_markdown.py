@@ -531,6 +531,36 @@ def test_the_false_duplicate_block_names_the_flagged_ids_and_only_when_there_are
     assert forged.startswith("not_duplicate_of:\n  - IL-0000  # the incident it was taken for\n")
 
 
+def test_the_false_duplicate_blocks_of_several_files_name_each_pair_once():
+    # Two files with possible duplicates got one block naming IL-0000, and a pair of two
+    # new incidents was counted twice.
+    def added(slug: str, *duplicates: str) -> FileReview:
+        matches = [Match(id=i, score=0.9, kind="duplicate", title="t") for i in duplicates]
+        return FileReview(
+            path=f"incidents/IL-NEW-{slug}.yaml", change="added", id=f"IL-NEW-{slug}",
+            matches=matches,
+        )  # fmt: skip
+
+    files = [added("a", "IL-NEW-b", "IL-0198"), added("b", "IL-NEW-a"), added("c", "IL-0025")]
+    review = Review(base=BASE, head=HEAD, files=files)
+    comment = render(review, LINKS, COMMENT)
+    assert review.count().duplicates == 3
+    assert "### ✅ 0 errors · ✅ 0 warnings · ❌ 3 possible duplicates ·" in comment
+    assert comment.split("**A false duplicate?**")[1].split("<sub>")[0] == (
+        " If the incidents describe different events, list the other id under "
+        "`not_duplicate_of` in one of the two and push; the pair is not flagged again:\n\n"
+        "In incidents/IL-NEW-a.yaml:\n\n```yaml\nnot_duplicate_of:\n"
+        "  - IL-NEW-b  # if it is a different event\n"
+        "  - IL-0198  # if it is a different event\n```\n\n"
+        "In incidents/IL-NEW-c.yaml:\n\n```yaml\nnot_duplicate_of:\n"
+        "  - IL-0025  # if it is a different event\n```\n\n"
+    )
+    many = [added(f"n{i}", f"IL-{i:04d}") for i in range(1, 8)]  # blocks for the first five
+    foot = render(Review(base=BASE, head=HEAD, files=many), LINKS, COMMENT).split("---")[-1]
+    assert foot.count("```yaml") == 5 and "IL-0005  #" in foot and "IL-0006" not in foot
+    assert "… and so for 2 other files, with the ids of their possible duplicates." in foot
+
+
 def test_a_file_too_big_for_the_comment_still_shows_its_first_errors_and_counts_the_rest():
     path = "incidents/IL-NEW-huge.yaml"
     errors = [

@@ -373,26 +373,37 @@ def _footer(review: Review) -> str:
 
 
 def _not_duplicate(review: Review) -> list[str]:
-    """How to settle a false duplicate: the block to paste, with the ids flagged when one
-    file has them (ids only, checked against their pattern: the block is code)."""
-    flagged = [file for file in review.files if file.duplicates()]
-    ids = (
-        [m.id for m in flagged[0].duplicates() if _ID.fullmatch(m.id)] if len(flagged) == 1 else []
-    )
-    items = [f"  - {i}  # if it is a different event" for i in ids] or [
-        "  - IL-0000  # the incident it was taken for"
-    ]
-    return [
+    """How to settle a false duplicate: the block to paste, naming the ids flagged (ids
+    only, checked against their pattern: the block is code). When several files have
+    some, a block for each, under its name; a pair of two files of the change is settled
+    in either, so it is in the first one's block only."""
+    ids_of: dict[str, list[str]] = {}
+    for file, match in review.duplicate_pairs():
+        if _ID.fullmatch(match.id):
+            ids_of.setdefault(file.path, []).append(match.id)
+    one_file = sum(bool(file.duplicates()) for file in review.files) == 1
+    where = "this incident" if one_file else "one of the two"
+    lines = [
         "**A false duplicate?** If the incidents describe different events, list the "
-        "other id under `not_duplicate_of` in this incident and push; the pair is not "
+        f"other id under `not_duplicate_of` in {where} and push; the pair is not "
         "flagged again:",
         "",
-        "```yaml",
-        "not_duplicate_of:",
-        *items,
-        "```",
-        "",
     ]
+    if not ids_of:
+        return [*lines, *_not_duplicate_block(["  - IL-0000  # the incident it was taken for"])]
+    shown = list(ids_of.items())[:VISIBLE]
+    for path, ids in shown:
+        if not one_file:
+            lines += [f"In {inert(path, 200)}:", ""]
+        lines += _not_duplicate_block([f"  - {i}  # if it is a different event" for i in ids])
+    if len(ids_of) > len(shown):
+        others = _plural(len(ids_of) - len(shown), "other file")
+        lines += [f"… and so for {others}, with the ids of their possible duplicates.", ""]
+    return lines
+
+
+def _not_duplicate_block(items: list[str]) -> list[str]:
+    return ["```yaml", "not_duplicate_of:", *items, "```", ""]
 
 
 def _trimmed(

@@ -8,6 +8,7 @@ treat every string as data.
 
 from __future__ import annotations
 
+from pathlib import PurePosixPath
 from typing import Annotated, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -172,10 +173,24 @@ class Review(_Value):
         return Counts(
             errors=sum(len(f.errors()) for f in self.files),
             warnings=sum(len(f.warnings()) for f in self.files),
-            duplicates=sum(len(f.duplicates()) for f in self.files),
+            duplicates=len(self.duplicate_pairs()),
             suggestions=sum(len(f.missing()) for f in self.files),
             doubtful_claims=sum(f.doubtful_claim() for f in self.files),
         )
+
+    def duplicate_pairs(self) -> list[tuple[FileReview, Match]]:
+        """Each possible duplicate once, with the file it is in: two incidents of the change
+        that match each other are one pair, in the first of the two files."""
+        seen: set[frozenset[str]] = set()
+        pairs = []
+        for file in self.files:
+            own = file.id or PurePosixPath(file.path).stem  # as the similarity index names it
+            for match in file.duplicates():
+                pair = frozenset((own, match.id))
+                if pair not in seen:
+                    seen.add(pair)
+                    pairs.append((file, match))
+        return pairs
 
     def in_library(self, path: str) -> bool:
         """Whether `path` is in the library's incidents/ or schema/: not an incident a
