@@ -561,6 +561,26 @@ def test_the_false_duplicate_blocks_of_several_files_name_each_pair_once():
     assert "… and so for 2 other files, with the ids of their possible duplicates." in foot
 
 
+def test_a_report_with_thousands_of_long_duplicate_ids_still_fits_the_comment():
+    # The footer is never trimmed: its blocks to paste named every id, of any length,
+    # and a report made by hand made a comment of 430,827 UTF-16 units that GitHub refuses.
+    long_id = "IL-NEW-" + "-".join(["very-long-slug"] * 20)
+    matches = [Match(id=f"IL-{i:05d}", score=0.9, kind="duplicate") for i in range(10_000)]
+    files = [
+        FileReview(path="incidents/IL-0001.yaml", change="added", id="IL-0001", matches=matches),
+        FileReview(
+            path="incidents/IL-0002.yaml", change="added", id="IL-0002",
+            matches=[Match(id=long_id, score=0.9, kind="duplicate")],
+        ),
+    ]  # fmt: skip
+    text = render(Review(base=BASE, head=HEAD, files=files), LINKS, COMMENT)
+    assert utf16_length(text) <= COMMENT_LIMIT
+    foot = text.split("**A false duplicate?**")[1]
+    assert "  - IL-00004  # if it is a different event\n" in foot
+    assert "IL-00005" not in foot and "  # … and 9995 more, in the full report\n" in foot
+    assert long_id not in foot
+
+
 def test_a_file_too_big_for_the_comment_still_shows_its_first_errors_and_counts_the_rest():
     path = "incidents/IL-NEW-huge.yaml"
     errors = [

@@ -38,6 +38,10 @@ SUMMARY_LIMIT = 1024 * 1024  # bytes per step of $GITHUB_STEP_SUMMARY
 VISIBLE = 5  # list entries shown before the rest is folded into <details>
 
 _ID = re.compile(ID_PATTERN)
+# The footer is never trimmed to fit the comment (`render`): the blocks to paste are kept
+# short whatever the report holds, at most VISIBLE ids of at most this length each, in at
+# most VISIBLE files. (A real id is a dozen characters; a placeholder's slug a few words.)
+_LONGEST_ID = 80
 _TERM = re.compile(TERM_ID_PATTERN)
 
 Measure = Callable[[str], int]
@@ -379,7 +383,7 @@ def _not_duplicate(review: Review) -> list[str]:
     in either, so it is in the first one's block only."""
     ids_of: dict[str, list[str]] = {}
     for file, match in review.duplicate_pairs():
-        if _ID.fullmatch(match.id):
+        if len(match.id) <= _LONGEST_ID and _ID.fullmatch(match.id):
             ids_of.setdefault(file.path, []).append(match.id)
     one_file = sum(bool(file.duplicates()) for file in review.files) == 1
     where = "this incident" if one_file else "one of the two"
@@ -395,7 +399,10 @@ def _not_duplicate(review: Review) -> list[str]:
     for path, ids in shown:
         if not one_file:
             lines += [f"In {inert(path, 200)}:", ""]
-        lines += _not_duplicate_block([f"  - {i}  # if it is a different event" for i in ids])
+        items = [f"  - {i}  # if it is a different event" for i in ids[:VISIBLE]]
+        if len(ids) > VISIBLE:  # (only a report made by hand has more: see `_LONGEST_ID`)
+            items.append(f"  # … and {len(ids) - VISIBLE} more, in the full report")
+        lines += _not_duplicate_block(items)
     if len(ids_of) > len(shown):
         others = _plural(len(ids_of) - len(shown), "other file")
         lines += [f"… and so for {others}, with the ids of their possible duplicates.", ""]
