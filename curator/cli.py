@@ -26,7 +26,7 @@ from curator.fix import Fixed, fix_files
 from curator.fmt import format_files, incident_files
 from curator.ids import CannotAssign, assign
 from curator.ids_git import GitError, assign_and_push, deleted_numbers
-from curator.library import Library, NotALibrary
+from curator.library import Library, NotALibrary, link_within_incidents
 from curator.lint import display_path, expand, has_errors, lint, scope
 from curator.new import STATUSES, DraftError, Given, gather, write_draft
 from curator.oneline import escaped
@@ -463,7 +463,8 @@ def _web_address(value: str) -> str:
 def _existing(paths: tuple[Path, ...]) -> tuple[Path, ...]:
     """`paths`, if each names something. A symbolic link that leads nowhere is something:
     lint reports it (IL107) as it does in the whole library, not as "no such file"; so is
-    a path in a folder the user may not look into, which lint reports as it can."""
+    a path in a folder the user may not look into, which lint reports as it can, and one
+    named through a link in incidents/, which is reported whatever the link leads to."""
     missing = [str(p) for p in paths if _missing(p)]
     if missing:
         raise click.UsageError(f"no such file: {', '.join(missing)}")
@@ -476,7 +477,9 @@ def _missing(path: Path) -> bool:
     except PermissionError:  # no permission to look (EACCES): it may well be there
         return False
     except OSError:  # not there, or through a file or a link that loops
-        return True
+        # (unless through a link in incidents/: whether there is a file behind it, outside
+        # the library, is not for the answer to tell)
+        return link_within_incidents(str(path.absolute())) is None
     return False
 
 

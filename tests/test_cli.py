@@ -868,11 +868,21 @@ def test_a_link_in_incidents_to_a_folder_is_reported_not_followed(library, tmp_p
 
 
 @pytest.mark.parametrize(
-    "named", ["incidents/2024/IL-0999.yaml", "incidents/archive/05/IL-0999.yaml"]
+    "named",
+    [
+        "incidents/2024/IL-0999.yaml",
+        "incidents/archive/05/IL-0999.yaml",
+        "incidents/2024/IL-0998.yaml",
+        "incidents/gone/IL-0999.yaml",
+        "incidents/notes.txt/IL-0999.yaml",
+    ],
 )
 def test_a_file_named_through_a_link_in_incidents_is_reported_not_checked(library, tmp_path, named):
     # As pre-commit names it: it was checked where the link led, as an incident of the
-    # library's (IL203, IL204 and IL502 against IL-0001).
+    # library's (IL203, IL204 and IL502 against IL-0001). And where nothing was behind the
+    # link (a file not there, a link to nothing or to a file) it was "no such file", exit
+    # 2: the answer told whether a file exists outside the library. The link is the
+    # problem, whatever it leads to.
     linked_to_a_folder_elsewhere(library, tmp_path / "elsewhere")
     run = run_curator("lint", "--format", "json", named, cwd=library)
     assert run.code == 1
@@ -888,8 +898,8 @@ def test_a_file_named_through_a_link_in_incidents_is_reported_not_checked(librar
 
 def through_a_link(link: str) -> str:
     return (
-        f"named through {link}, a symbolic link to a folder, not followed: the library "
-        "reads only the files directly in incidents/"
+        f"named through {link}, a symbolic link, not followed: the library reads only the "
+        "files directly in incidents/"
     )
 
 

@@ -76,10 +76,12 @@ _LINK_TO_A_FOLDER = (
 
 
 def through_a_link(display: str, link: str) -> Finding:
-    """The finding for a file named through `link`, a symbolic link in incidents/ to a
-    folder (`incidents/2024/IL-0100.yaml`), which is not followed wherever it leads."""
+    """The finding for a file named through `link`, a symbolic link in incidents/
+    (`incidents/2024/IL-0100.yaml`), which is not followed wherever it leads: what it leads
+    to (a folder, a file, nothing) is not told."""
     message = (
-        f"named through {link}, {LINKED}: the library reads only the files directly in incidents/"
+        f"named through {link}, a symbolic link, not followed: the library reads only the "
+        "files directly in incidents/"
     )
     return RULE.at(display, START, message)
 
