@@ -164,9 +164,9 @@ def jobs_option(command: F) -> F:
 
 
 def paths_argument(command: F) -> F:
-    """`PATHS` of lint, fmt and fix: a file or folder the user may not read is still one
-    to report (IL107, as when it is found in incidents/), not a usage error, so click is
-    not asked to check it can be read."""
+    """`PATHS` of lint, fmt, fix, similar and suggest: a file or folder the user may not
+    read is still one to report (IL107, as when it is found in incidents/), not a usage
+    error, so click is not asked to check it can be read (`_existing` checks it is there)."""
     return click.argument("paths", nargs=-1, type=click.Path(readable=False, path_type=Path))(
         command
     )
@@ -826,6 +826,7 @@ def _judged_library(root: Path | None, paths: tuple[Path, ...], every: bool) -> 
         raise click.UsageError("give incident files, or --all")
     if paths and every:  # (the files were left unread: which did the user mean?)
         raise click.UsageError("give incident files or --all, not both")
+    _existing(paths)
     return _with_taxonomy_note(Library.at(root))
 
 
@@ -883,7 +884,7 @@ def _bad_input(message: str) -> NoReturn:
 
 
 @main.command("similar", short_help="The incidents that may describe the same event.")
-@click.argument("paths", nargs=-1, type=click.Path(exists=True, path_type=Path))
+@paths_argument
 @root_option
 @click.option("--all", "every", is_flag=True, help="Judge every incident of the library.")
 @click.option(
@@ -904,8 +905,8 @@ def similar_command(
     Pairs already settled (related, duplicate_of, not_duplicate_of) are not shown. An input
     that cannot be judged (broken YAML, not a mapping, a taxonomy file) does not stop the
     others: after their output, it is named on standard error, with the line and column
-    where its YAML breaks. Exit 0 whatever is found; 2 when an input could not be judged.
-    See docs/judgement.md.
+    where its YAML breaks, or why it cannot be read. Exit 0 whatever is found; 2 when an
+    input could not be judged. See docs/judgement.md.
     """
     with deferred():
         from curator.similarity import commands
@@ -922,7 +923,7 @@ def similar_command(
 
 
 @main.command("suggest", short_help="Facets an incident probably lacks, or that nothing supports.")
-@click.argument("paths", nargs=-1, type=click.Path(exists=True, path_type=Path))
+@paths_argument
 @root_option
 @click.option("--all", "every", is_flag=True, help="Judge every incident of the library.")
 @_judge_format_option
@@ -935,8 +936,8 @@ def suggest_command(
 
     An input that cannot be judged (broken YAML, not a mapping, a taxonomy file) does not
     stop the others: after their output, it is named on standard error, with the line and
-    column where its YAML breaks. Exit 0 whatever is suggested; 2 when an input could not
-    be judged.
+    column where its YAML breaks, or why it cannot be read. Exit 0 whatever is suggested;
+    2 when an input could not be judged.
     """
     with deferred():
         from curator.similarity import commands

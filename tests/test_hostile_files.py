@@ -757,8 +757,8 @@ def test_lint_reports_a_folder_in_incidents_it_cannot_list(library, monkeypatch)
 
 def denied_to_the_user(monkeypatch: pytest.MonkeyPatch, *folders: Path) -> None:
     """`folders` as a user other than root sees them after `chmod 000`: each can be looked
-    at, not read (`os.access`), not listed, and nothing in it can be looked at. (Root may
-    do all that, so the refusals are made.)"""
+    at, not read (`os.access`), not listed, and nothing in it can be looked at or opened.
+    (Root may do all that, so the refusals are made.)"""
     denied = tuple(map(str, folders))
     inside = tuple(folder + os.sep for folder in denied)
 
@@ -776,7 +776,7 @@ def denied_to_the_user(monkeypatch: pytest.MonkeyPatch, *folders: Path) -> None:
     def itself_or_within(path: str) -> bool:
         return path in denied or within(path)
 
-    for name in ("stat", "lstat"):
+    for name in ("stat", "lstat", "open"):
         monkeypatch.setattr(os, name, refusing(getattr(os, name), within))
     for name in ("listdir", "scandir"):
         monkeypatch.setattr(os, name, refusing(getattr(os, name), itself_or_within))
@@ -831,6 +831,49 @@ def test_a_folder_that_cannot_be_listed_is_reported_alike_named_or_found(library
     assert _cli("../drafts") == (1, [("../drafts", *listed[1:])])
     unread = "cannot read the file: Permission denied"
     assert _cli("../drafts/IL-0009.yaml") == (1, [("../drafts/IL-0009.yaml", "IL107", unread)])
+
+
+@pytest.mark.parametrize("command", ["similar", "suggest"])
+def test_similar_and_suggest_judge_the_others_and_say_what_cannot_be_read_as_lint_does(
+    library, monkeypatch, command
+):
+    # click checked that each PATH could be read: a usage error (`Path 'incidents/2024' is
+    # not readable`, `… does not exist` for the others) before anything was judged, where
+    # lint reports each as IL107 and checks the rest.
+    denied = library / "incidents" / "2024"
+    denied.mkdir()
+    (denied / "IL-0009.yaml").write_text(incident("IL-0009"), encoding="utf-8")
+    (library / "incidents" / "IL-0003.yaml").symlink_to("gone.yaml")
+    (library / "incidents" / "2025").symlink_to(library.parent)  # (IL-0009.yaml is not there)
+    denied_to_the_user(monkeypatch, denied)
+    monkeypatch.chdir(library)
+    named = [
+        "incidents/2024",
+        "incidents/2024/IL-0009.yaml",
+        "incidents/IL-0003.yaml",
+        "incidents/2025/lib/incidents/IL-0002.yaml",
+        "incidents/2025/IL-0009.yaml",
+    ]
+    result = CliRunner().invoke(
+        main, [command, "--format", "json", "incidents/IL-0001.yaml", *named]
+    )
+    assert result.exit_code == 2, result.output
+    assert [judged["input"] for judged in json.loads(result.stdout)] == ["incidents/IL-0001.yaml"]
+    assert result.stderr.splitlines() == [
+        "curator: incidents/2024: not an incident file: a folder that cannot be listed: "
+        "Permission denied; what it holds is never checked (IL107)",
+        "curator: incidents/2024/IL-0009.yaml: not an incident file: cannot read the file: "
+        "Permission denied (IL107)",
+        "curator: incidents/IL-0003.yaml: not an incident file: a symbolic link: incidents "
+        "are regular files, not followed (IL107)",
+        *(
+            f"curator: incidents/2025/{name}: not an incident file: named through "
+            "incidents/2025, a symbolic link, not followed: the library reads only the files "
+            "directly in incidents/ (IL107)"
+            for name in ("lib/incidents/IL-0002.yaml", "IL-0009.yaml")
+        ),
+        "curator: 5 of 6 inputs not judged",
+    ]
 
 
 def test_lint_reports_a_file_removed_while_it_runs_and_checks_the_others(library, monkeypatch):

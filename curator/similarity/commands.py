@@ -7,17 +7,19 @@ id, stay apart.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from curator.library import INCIDENTS, Library
+from curator.library import INCIDENTS, Library, link_within_incidents
 from curator.lint import display_path, expand
 from curator.load import load_bytes
 from curator.model import DIMENSIONS
 from curator.oneline import shown
 from curator.regular import read_regular
+from curator.rules import not_an_incident_file
 from curator.similarity.index import Progress
 from curator.similarity.phrases import Matcher
 from curator.similarity.records import Record, read_record
@@ -55,26 +57,45 @@ def inputs(library: Library, paths: Sequence[Path], every: bool) -> tuple[list[I
         given = [(p, _library_path(library, p)) for p in expand(paths)]
     found, not_judged = [], []
     for path, display in given:
-        record = read_record(path, display)
-        if record is None or not any(record.fields.values()):  # a taxonomy file, say
+        through = None if every else _through_a_link(path)
+        record = None if through else read_record(path, display)
+        if through:
+            not_judged.append(f"{path}: not an incident file: {through} (IL107)")
+        elif record is None or not any(record.fields.values()):  # a taxonomy file, say
             not_judged.append(_not_judged(path, display_path(path) if every else str(path)))
         else:
             found.append(Input(record, display if every else str(path)))
     return found, not_judged
 
 
+def _through_a_link(path: Path) -> str | None:
+    """Lint's reason (IL107) for a file named through a symbolic link in incidents/, which
+    is never followed, wherever it leads: it is not read, whether or not a file is there."""
+    link = link_within_incidents(os.path.dirname(path.absolute()))
+    if link is None:
+        return None
+    return not_an_incident_file.through_a_link(str(path), display_path(Path(link))).message
+
+
 def _not_judged(path: Path, named: str) -> str:
     """Why `path` (as `named`) cannot be judged: where lint's loader stops, with its line
     and column (a tab or an unclosed quote makes an incident to mend, not "not an incident
-    file")."""
+    file"); for what cannot be read, what lint reports of it (IL107)."""
     try:
         problems = load_bytes(read_regular(path)).problems
-    except OSError:  # not a regular file (a FIFO is never read), or gone meanwhile
-        problems = []
+    except OSError as exc:  # not a regular file (a FIFO is never read), or gone meanwhile
+        return f"{named}: not an incident file: {_unreadable(path, named, exc)} (IL107)"
     if not problems:
         return f"{named}: not an incident file (run `curator lint {named}`)"
     (line, column), why = problems[0].position, problems[0].message
     return f"{named}:{line}:{column}: {why}; `curator lint {named}` lists every problem"
+
+
+def _unreadable(path: Path, named: str, exc: OSError) -> str:
+    """Why `path` cannot be read, in lint's words: what it is (a link, a folder, a FIFO),
+    or, for a regular file, the system's answer (no permission)."""
+    entry = next(not_an_incident_file.check_entry(path, named), None)
+    return entry.message if entry else f"cannot read the file: {exc.strerror or exc}"
 
 
 def _library_path(library: Library, path: Path) -> str:
