@@ -27,7 +27,7 @@ from curator.fmt import format_files, incident_files
 from curator.ids import CannotAssign, assign
 from curator.ids_git import GitError, assign_and_push, deleted_numbers
 from curator.library import Library, NotALibrary, link_within_incidents
-from curator.lint import display_path, expand, has_errors, lint, scope
+from curator.lint import display_path, expand, has_errors, lint, passed_over, scope
 from curator.new import STATUSES, DraftError, Given, gather, write_draft
 from curator.oneline import escaped
 from curator.progress import Progress
@@ -231,7 +231,7 @@ def lint_command(
     library's root), stands for the whole library, which depends on it.
     Exit 0 when there is no error (warnings allowed), 1 when there is one.
     """
-    _existing(paths)
+    _named(paths, "not checked")
     library = Library.at(root).listed()  # (lint and the summary line count the same files)
     paths = tuple(scope(library, paths))
     started = time.perf_counter()
@@ -460,6 +460,17 @@ def _web_address(value: str) -> str:
     return value
 
 
+def _named(paths: tuple[Path, ...], not_done: str) -> tuple[Path, ...]:
+    """`paths`, if each names something (`_existing`), having said of each that a run over
+    the whole library passes over (in incidents/, hidden or not named like an incident)
+    that it is left alone as there, and why: it is neither checked as an incident, nor
+    reported (IL107), nor dropped without a word."""
+    for path, why in passed_over(_existing(paths)):
+        note = f"curator: note: {path} is {not_done}, as in a run over the library: {why}"
+        click.echo(escaped(note), err=True)
+    return paths
+
+
 def _existing(paths: tuple[Path, ...]) -> tuple[Path, ...]:
     """`paths`, if each names something. A symbolic link that leads nowhere is something:
     lint reports it (IL107) as it does in the whole library, not as "no such file"; so is
@@ -512,7 +523,7 @@ def fmt_command(
     """
     library = Library.at(root)
     write = not (check or show_diff)
-    files, others = incident_files(library, _existing(paths))
+    files, others = incident_files(library, _named(paths, "not formatted"))
     _not_incident_files(others, "format")
     with Progress("formatting" if write else "checking", enabled=not quiet) as progress:
         cache = None if no_cache else library
@@ -581,7 +592,7 @@ def fix_command(
     """
     library = _with_taxonomy_note(Library.at(root), "deprecated terms may be left as they are")
     write = not (check or show_diff)
-    files, others = incident_files(library, _existing(paths))
+    files, others = incident_files(library, _named(paths, "not fixed"))
     _not_incident_files(others, "fix")
     # Lint's cache answers for the files of the library by path, and a save keeps only the
     # files a run saw: it serves a run over all of them, and files named are checked afresh.
@@ -826,7 +837,7 @@ def _judged_library(root: Path | None, paths: tuple[Path, ...], every: bool) -> 
         raise click.UsageError("give incident files, or --all")
     if paths and every:  # (the files were left unread: which did the user mean?)
         raise click.UsageError("give incident files or --all, not both")
-    _existing(paths)
+    _named(paths, "not judged")
     return _with_taxonomy_note(Library.at(root))
 
 

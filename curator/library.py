@@ -44,6 +44,42 @@ def incident_entries(folder: str | Path, *, subfolders: bool = True) -> list[str
     )
 
 
+def unlisted_because(where: str, named: Path) -> str | None:
+    """Why a run over the whole library neither checks nor reports `where` (`named` made
+    absolute, its folders resolved), an entry of a library's incidents/ at any depth, as
+    `incident_entries` and `incidents_within` pass it over: it is hidden, or in a hidden
+    folder, or it is neither meant as an incident nor a folder that may hold one (a
+    `README.md`, `images/`). None for an entry the run checks or reports (IL107), and for
+    a path outside incidents/ (one named through a link in it: `link_within_incidents`)."""
+    name = os.path.basename(where)
+    if meant_as_incident(name) and f"{os.sep}." not in where:
+        return None  # (the common case, thousands of files named by pre-commit: no `stat`)
+    incidents = _incidents_holding(where, named)
+    if incidents is None:
+        return None
+    inside = Path(where).relative_to(incidents).parts
+    if name.startswith("."):
+        return "it is hidden (its name starts with `.`)"
+    if any(part.startswith(".") for part in inside):
+        return "it is in a hidden folder"
+    if meant_as_incident(name) or may_hold_incidents(where):
+        return None
+    if os.path.isdir(where):
+        return "it is a folder holding nothing named like an incident"
+    return "it is not named like an incident (`IL-…` or `.yaml`)"
+
+
+def _incidents_holding(where: str, named: Path) -> str | None:
+    """The library's incidents/ (resolved) that `where` is in, at any depth: found among
+    its own folders, or among those `named` is spelled with (incidents/ may be a link)."""
+    for folder in (*Path(where).parents, *named.absolute().parents):
+        if folder.name == INCIDENTS and is_library(folder.parent):
+            resolved = os.path.realpath(folder)
+            if where.startswith(resolved + os.sep):
+                return resolved
+    return None
+
+
 def within_incidents(folder: Path) -> bool:
     """Whether `folder` is a library's incidents/ or inside one, as spelled or as resolved
     (reached through a link)."""

@@ -37,6 +37,7 @@ from curator.library import (
     incident_entries,
     is_library,
     link_within_incidents,
+    unlisted_because,
     within_incidents,
 )
 from curator.library_index import LibraryIndex
@@ -227,12 +228,16 @@ def expand(paths: Iterable[Path]) -> list[Path]:
 def named_files(paths: Iterable[Path]) -> dict[str, Path]:
     """`expand`'s files by where they are (`_absolute`), each once, as first named: a file
     named twice, by two spellings (`./incidents/x.yaml`, `incidents/../incidents/x.yaml`)
-    or in a folder named too is one file to check, to rewrite and to count."""
+    or in a folder named too is one file to check, to rewrite and to count. What a run
+    over the whole library passes over (`passed_over`: `incidents/.IL-0001.yaml`,
+    `incidents/README.md`) is left out, as there."""
     found: dict[str, Path] = {}
     resolved: dict[Path, str] = {}
     for path in paths:
         if is_library(path):
             path = path / INCIDENTS
+        if _passed_over(path, resolved) is not None:
+            continue
         # (`os.path.isdir`: a path the user may not look into is no folder, not an error)
         if (
             os.path.isdir(path)
@@ -245,6 +250,21 @@ def named_files(paths: Iterable[Path]) -> dict[str, Path]:
         for entry in entries:
             found.setdefault(_absolute(entry, resolved), entry)
     return found
+
+
+def passed_over(paths: Iterable[Path]) -> list[tuple[Path, str]]:
+    """The paths named that `named_files` leaves out, each with why: in incidents/, what
+    a run over the whole library passes over (`curator.library.unlisted_because`), which
+    named alone is then neither checked as an incident nor reported (IL107)."""
+    resolved: dict[Path, str] = {}
+    return [(path, why) for path in paths if (why := _passed_over(path, resolved)) is not None]
+
+
+def _passed_over(path: Path, resolved: dict[Path, str]) -> str | None:
+    where = _absolute(path, resolved)
+    if path.name == "..":  # (`incidents/images/..` is incidents/, not a hidden entry of it)
+        where = os.path.normpath(where)
+    return unlisted_because(where, path)
 
 
 def _listed(folder: Path) -> list[Path]:

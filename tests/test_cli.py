@@ -585,6 +585,11 @@ def test_a_file_named_through_a_symlinked_incidents_folder_is_the_librarys_own(l
     named = run_curator("lint", "--format", "json", "incidents/IL-0003.yaml", cwd=library)
     mine = [f for f in json.loads(whole.out) if f["path"] == "incidents/IL-0003.yaml"]
     assert mine and (named.code, json.loads(named.out)) == (0, mine)
+    # A hidden copy is passed over there, and so when named through the link.
+    (incidents / ".IL-0003.yaml").write_text(incident("IL-0003"), encoding="utf-8")
+    hidden = run_curator("lint", "--format", "json", "incidents/.IL-0003.yaml", cwd=library)
+    assert (hidden.code, json.loads(hidden.out)) == (0, [])
+    assert "incidents/.IL-0003.yaml is not checked, as in a run over the library" in hidden.err
 
 
 def test_a_link_that_loops_in_a_folder_given_is_a_finding_not_a_crash(library):
@@ -824,6 +829,73 @@ def test_fmt_and_fix_leave_incidents_in_a_subfolder_alone_and_say_why(library, c
     assert f"{where}:1:1: cannot {verb}: " in run.err and "(IL107)" in run.err, run.err
     saved = (library / "incidents" / "2024" / "IL-0009.yaml").read_text(encoding="utf-8")
     assert saved == unformatted
+
+
+def passed_over_by_the_library(library: Path) -> str:
+    """Entries of incidents/ a lint of the library neither checks nor reports, hidden or
+    not named like an incident, the files among them not in the canonical layout; returns
+    their text."""
+    incidents = library / "incidents"
+    unformatted = incident("IL-0009").replace("id: ", "id:  ")
+    (incidents / ".archive").mkdir()
+    (incidents / "images").mkdir()
+    for name in PASSED_OVER:
+        (incidents / name).write_text(unformatted, encoding="utf-8")
+    return unformatted
+
+
+PASSED_OVER = (".IL-0009.yaml", ".archive/IL-0009.yaml", "README.md", "images/diagram.png")
+
+
+@pytest.mark.parametrize(
+    ("named", "why"),
+    [
+        ("incidents/.IL-0009.yaml", "it is hidden (its name starts with `.`)"),
+        ("incidents/.archive", "it is hidden (its name starts with `.`)"),
+        ("incidents/.archive/IL-0009.yaml", "it is in a hidden folder"),
+        ("incidents/README.md", "it is not named like an incident (`IL-…` or `.yaml`)"),
+        ("incidents/images/diagram.png", "it is not named like an incident (`IL-…` or `.yaml`)"),
+        ("incidents/images", "it is a folder holding nothing named like an incident"),
+    ],
+)
+def test_what_a_lint_of_the_library_passes_over_is_left_alone_when_named(library, named, why):
+    # Named (as pre-commit names `incidents/.IL-0009.yaml`), a hidden file was checked as
+    # an incident (IL203, IL204) and rewritten by fmt, a file in a hidden folder or not
+    # named like an incident (`README.md`) was an IL107 error: exit 1 where a lint of the
+    # library passes them over. `images/` said nothing at all.
+    unformatted = passed_over_by_the_library(library)
+    whole = run_curator("lint", "--format", "json", cwd=library)
+    assert [f for f in json.loads(whole.out) if not f["path"].startswith("incidents/IL-")] == []
+    run = run_curator("lint", "--format", "json", named, cwd=library)
+    note = f"curator: note: {named} is not checked, as in a run over the library: {why}\n"
+    assert (run.code, json.loads(run.out), run.err) == (0, [], note)
+    # Beside a file it checks, the report is that file's alone.
+    alone = run_curator("lint", "--format", "json", "incidents/IL-0002.yaml", cwd=library)
+    both = run_curator("lint", "--format", "json", named, "incidents/IL-0002.yaml", cwd=library)
+    assert (both.code, both.out, both.err) == (alone.code, alone.out, note)
+    assert (
+        "in 1 file checked" in run_curator("lint", named, "incidents/IL-0002.yaml", cwd=library).err
+    )
+    for command, done in (("fmt", "not formatted"), ("fix", "not fixed")):
+        run = run_curator(command, named, cwd=library)
+        assert run.code == 0, run
+        assert f"curator: note: {named} is {done}, as in a run over the library: {why}" in run.err
+    for name in PASSED_OVER:
+        assert (library / "incidents" / name).read_text(encoding="utf-8") == unformatted, name
+
+
+@pytest.mark.parametrize("command", ["similar", "suggest"])
+def test_similar_and_suggest_leave_alone_what_a_run_over_the_library_passes_over(library, command):
+    # A hidden copy of an incident was judged (`similar --all` never judges it).
+    passed_over_by_the_library(library)
+    named = ["incidents/.IL-0009.yaml", "incidents/IL-0001.yaml"]
+    run = run_curator(command, "--format", "json", *named, cwd=library)
+    assert run.code == 0, run
+    assert [judged["input"] for judged in json.loads(run.out)] == ["incidents/IL-0001.yaml"]
+    assert run.err == (
+        "curator: note: incidents/.IL-0009.yaml is not judged, as in a run over the library: "
+        "it is hidden (its name starts with `.`)\n"
+    )
 
 
 def linked_to_a_folder_elsewhere(library: Path, elsewhere: Path) -> None:

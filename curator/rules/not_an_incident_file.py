@@ -8,7 +8,9 @@ incidents/, so such a file, named on the command line (as pre-commit does), is r
 too, not checked as an incident. A folder holding nothing of the kind (`images/`) holds no
 incident to miss, and a hidden one (`.archive/`) is left alone as hidden files are:
 neither is reported. A folder that cannot be listed (no permission), at any depth, is
-reported: what it holds cannot be told, and would go unchecked.
+reported: what it holds cannot be told, and would go unchecked. Named on the command line,
+what is left alone there (`incidents/.IL-0001.yaml`, `incidents/README.md`) is left alone
+too, with a note saying so: it is neither checked as an incident nor reported.
 
 A symbolic link is reported and never followed: in a pull request it could point anywhere
 on the machine that checks it (a CI runner), and an incident is data the repository itself
