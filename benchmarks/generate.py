@@ -790,6 +790,20 @@ def _decomposed(slot: Slot, lib: Library) -> None:  # IL605
     slot.expect(i, column + 1, "IL605")
 
 
+def _zero_width(slot: Slot, lib: Library) -> None:  # IL606
+    # A ZERO WIDTH SPACE inside the title's first Korean word, as text copied from a web
+    # page brings it: the word looks whole, and searches miss it.
+    i = slot.find("title: ")
+    line = slot.lines[i]
+    column = next(c for c in range(len(line) - 1) if _hangul(line[c]) and _hangul(line[c + 1]))
+    slot.lines[i] = line[: column + 1] + "\u200b" + line[column + 1 :]
+    slot.expect(i, column + 2, "IL606")
+
+
+def _hangul(char: str) -> bool:
+    return "가" <= char <= "힣"
+
+
 # Rule code → the mutation that breaks it. IL001 (internal error) is a bug in curator and
 # IL303 (taxonomy) lives in the taxonomy, so neither is an incident mutation.
 DEFECTS: dict[str, Mutation] = {
@@ -822,6 +836,7 @@ DEFECTS: dict[str, Mutation] = {
     "IL603": _crlf,
     "IL604": _bom,
     "IL605": _decomposed,
+    "IL606": _zero_width,
 }
 
 SYNTHETIC_TERMS = f"""\

@@ -2,9 +2,10 @@
 
 Two kinds of fix. Text fixes work on the characters, so that they also repair a file the
 YAML parser refuses (a tab in the indentation): byte-order mark (IL604), CR line ends
-(IL603), letters not in Unicode NFC (IL605), tabs (IL601), trailing white space (IL602).
-Value fixes then work on the round-trip tree: deprecated terms (IL302), facet lists
-(IL304), source URLs (IL505).
+(IL603), letters not in Unicode NFC (IL605), zero-width characters (IL606), tabs (IL601),
+trailing white space (IL602). Value fixes then work on the round-trip tree: deprecated
+terms (IL302), facet lists (IL304), source URLs (IL505), white space around a one-line
+value (IL606).
 A file that changes is written whole through the canonical writer, so it also comes out
 in the canonical layout; a file that cannot be fixed safely is reported and left as it is.
 
@@ -31,6 +32,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.scalarstring import LiteralScalarString
 from ruamel.yaml.tokens import CommentToken
 
 from curator.library import Library
@@ -44,6 +46,7 @@ from curator.rules import (
     crlf,
     deprecated_term,
     facet_order,
+    invisible_characters,
     no_tabs,
     source_url_form,
     unicode_nfc,
@@ -133,6 +136,19 @@ def compose(text: str) -> tuple[str, list[Change]]:
     line, column = found.position
     what = f"composed the letters of {found.lines} line(s) (Unicode NFC)"
     return composed(text), [Change(line, column, unicode_nfc.RULE.code, what)]
+
+
+def remove_zero_width(text: str) -> tuple[str, list[Change]]:
+    """U+200B, U+2060, U+FEFF and U+180E go, wherever they are (IL606): they show as
+    nothing, and no text here means one. Not where that would change more than them (a
+    U+200B after `key:` makes it text, not a key): lint says so, and they stay."""
+    found = invisible_characters.zero_width(text)
+    if found is None or not invisible_characters.removable(load_bytes(text.encode("utf-8"))):
+        return text, []
+    line, column = found.position
+    what = f"removed {found.total} zero-width character(s)"
+    code = invisible_characters.RULE.code
+    return invisible_characters.without_zero_width(text), [Change(line, column, code, what)]
 
 
 def tabs_to_spaces(text: str) -> tuple[str, list[Change]]:
@@ -291,6 +307,7 @@ TEXT_FIXES: tuple[TextFix, ...] = (
     remove_bom,
     lf_line_ends,
     compose,
+    remove_zero_width,
     tabs_to_spaces,
     strip_trailing_whitespace,
 )
@@ -359,10 +376,62 @@ def tidy_source_urls(tree: Any, taxonomy: Taxonomy) -> list[Change]:
     return changes
 
 
+def strip_padding(tree: Any, taxonomy: Taxonomy) -> list[Change]:
+    """White space around a one-line value (title, organization, source title or
+    publisher) goes (IL606); a line break inside one is its author's to mend."""
+    changes: list[Change] = []
+    for path, value in invisible_characters.one_line_values(tree):
+        if invisible_characters.padding(value) is None:
+            continue
+        parent, key = _parent(tree, path)
+        # Set as a value replacing another, it keeps the quotes its author gave it; but
+        # quotes or a block that held a line break held more than one line: the value is
+        # then set as a one-line block, which the layout writes as it writes one-line text
+        # (`canonical._text_style`), whichever way it came.
+        stripped = value.strip()
+        parent[key] = LiteralScalarString(stripped) if "\n" in value else stripped
+        line, column = _value_position(parent, key)
+        name = invisible_characters.value_name(path)
+        code = invisible_characters.RULE.code
+        changes.append(Change(line, column, code, f"{name}: {value!r} → {stripped!r}"))
+    return changes
+
+
+def remove_escaped_zero_width(tree: Any, taxonomy: Taxonomy) -> list[Change]:
+    """The zero-width characters left in values after `remove_zero_width`: those a
+    double-quoted value writes as escapes (`"\\u200b"`), which the text does not hold,
+    and those the text fix left because removing them from the text changed more."""
+    changes: list[Change] = []
+    for path, value in list(invisible_characters.zero_width_values(tree)):
+        parent, key = _parent(tree, path)
+        parent[key] = invisible_characters.less_zero_width(value)
+        count = len(value) - len(parent[key])
+        what = f"{invisible_characters.value_name(path)}: removed {count} zero-width character(s)"
+        changes.append(Change(*_value_position(parent, key), invisible_characters.RULE.code, what))
+    return changes
+
+
+def _parent(tree: Any, path: tuple[str | int, ...]) -> tuple[Any, Any]:
+    *above, key = path
+    parent = tree
+    for part in above:
+        parent = parent[part]
+    return parent, key
+
+
+def _value_position(parent: Any, key: Any) -> tuple[int, int]:
+    if isinstance(parent, CommentedSeq):
+        return _item_position(parent, int(key))
+    line, column = parent.lc.value(key)
+    return line + 1, column + 1
+
+
 VALUE_FIXES: tuple[ValueFix, ...] = (
     replace_deprecated_terms,
     tidy_facet_lists,
     tidy_source_urls,
+    remove_escaped_zero_width,
+    strip_padding,
 )
 
 # Codes of the rules each kind of fix answers; a test holds this equal to the registry's
@@ -373,6 +442,7 @@ FIXED_CODES = frozenset(
         bom,
         crlf,
         unicode_nfc,
+        invisible_characters,
         no_tabs,
         trailing,
         deprecated_term,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import datetime as dt
 import json
 import os
@@ -26,7 +27,14 @@ from curator.fix import FIXED_CODES, fix_file, fix_files, fix_text
 from curator.library import Library
 from curator.lint import check_file, lint, parse_incident
 from curator.load import load_bytes
-from curator.rules import ALL, facet_order, no_tabs, source_url_form, trailing_whitespace
+from curator.rules import (
+    ALL,
+    facet_order,
+    invisible_characters,
+    no_tabs,
+    source_url_form,
+    trailing_whitespace,
+)
 from curator.write import atomic
 from curator.write.canonical import Refused, render
 from curator.write.comments import comments
@@ -138,6 +146,81 @@ def test_fix_composes_jamo_but_leaves_compatibility_ideographs_to_people(tmp_pat
     [left] = lint(Library.at(root))
     assert (left.code, left.line, left.column, left.fixable) == ("IL605", 2, 8, False)
     assert "U+F914, a CJK compatibility ideograph" in left.message
+
+
+def test_fix_removes_zero_width_characters_and_padding_and_keeps_everything_else(tmp_path):
+    # U+200B inside a word, U+2060 in a comment and U+200B written as an escape; padded
+    # one-line values (one quoted, one a block with its comment, one ending in U+3000).
+    text = incident(
+        "IL-0001",
+        ("스토리지의", "스토\u200b리지의"),
+        ("  - nccl\n", "  - nccl  # 통\u2060신\n"),
+        ("  - Example\n", '  - "Lablup "  # 조직\n'),
+        ("처리량 그래프에서", '"처리량\\u200b 그래프에서'),
+        ("보였다.\n", '보였다."\n'),
+        (
+            "    title: Storage postmortem\n",
+            "    title: |  # 원제\n      Storage postmortem\n    publisher: Example Co\u3000\n",
+        ),
+    ).replace("detection: |\n  ", "detection: ")
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": text})
+    path = root / "incidents" / "IL-0001.yaml"
+    assert fixable_findings(root) == [("incidents/IL-0001.yaml", "IL606")] * 4
+    run = run_curator("fix", cwd=root)
+    assert run.code == 0, run
+    assert run.out.splitlines() == [
+        "incidents/IL-0001.yaml:2:13: IL606 removed 2 zero-width character(s)",
+        "incidents/IL-0001.yaml:6:5: IL606 organizations[0]: 'Lablup ' → 'Lablup'",
+        "incidents/IL-0001.yaml:19:12: IL606 detection: removed 1 zero-width character(s)",
+        "incidents/IL-0001.yaml:26:12: IL606 sources[0].title: 'Storage postmortem\\n' → "
+        "'Storage postmortem'",
+        "incidents/IL-0001.yaml:28:16: IL606 sources[0].publisher: 'Example Co\\u3000' → "
+        "'Example Co'",
+    ]
+    fixed = path.read_text(encoding="utf-8")
+    assert fixed == (
+        incident(
+            "IL-0001",
+            ("  - nccl\n", "  - nccl  # 통신\n"),
+            ("  - Example\n", '  - "Lablup"   # 조직\n'),
+            (
+                "    title: Storage postmortem\n",
+                "    title: Storage postmortem  # 원제\n    publisher: Example Co\n",
+            ),
+            ("처리량 그래프에서 보였다.", '"처리량 그래프에서 보였다."'),
+        ).replace("detection: |\n  ", "detection: ")
+    )
+    assert lint(Library.at(root)) == []
+    assert run_curator("fix", cwd=root).out == ""  # and nothing more to do
+
+
+def test_fix_leaves_a_title_on_two_lines_to_its_author(tmp_path):
+    title = "title: 공유 스토리지의 메타데이터 포화로 학습 처리량이 떨어졌다"
+    text = incident("IL-0001", (title, "title: |\n  공유 스토리지의\n  메타데이터 포화"))
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": text})
+    run = run_curator("fix", cwd=root)
+    assert (run.code, run.out) == (0, "")  # (what is left is lint's to report)
+    assert (root / "incidents" / "IL-0001.yaml").read_text(encoding="utf-8") == text
+    [left] = lint(Library.at(root))
+    assert (left.code, left.line, left.column, left.fixable) == ("IL606", 2, 8, False)
+    assert "title holds a line break (U+000A LINE FEED, character 9)" in left.message
+
+
+def test_fix_takes_a_zero_width_character_out_of_the_value_where_the_text_would_change_more(
+    tmp_path,
+):
+    # Out of the text, ` #1` would start a comment: the organization would lose "#1".
+    text = incident("IL-0001", ("  - Example\n", "  - Example \u200b#1\n"))
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": text})
+    [found] = lint(Library.at(root))
+    assert (found.code, found.line, found.column, found.fixable) == ("IL606", 6, 13, False)
+    run = run_curator("fix", cwd=root)
+    assert run.out.splitlines() == [
+        "incidents/IL-0001.yaml:6:5: IL606 organizations[0]: removed 1 zero-width character(s)"
+    ]
+    fixed = (root / "incidents" / "IL-0001.yaml").read_bytes()
+    assert load_bytes(fixed).data["organizations"] == ["Example #1"]
+    assert lint(Library.at(root)) == []
 
 
 def test_fix_leaves_a_file_that_nfc_would_make_unreadable(tmp_path):
@@ -374,7 +457,8 @@ IN_VALUES = (
     ("status: published", "status: published  # 메모\t끝"),
     ("  학습 처리량이 떨어졌다.\n", "  열1\t열2   \n  다음 줄\n"),
     ("lessons: |\n  작은 규모 시험으로는 알 수 없었다.\n", 'lessons: "a\tb"\n'),
-    ("Storage postmortem", "Storage postmortem\u3000"),
+    # (Not in a source title: white space around a one-line value is IL606's, and fixed.)
+    ("로컬 디스크로 옮겼다.\n", "로컬 디스크로 옮겼다.\u3000\n"),
 )
 
 
@@ -389,8 +473,8 @@ def test_tabs_and_trailing_spaces_that_are_text_are_left_and_said_so(tmp_path):
         (3, 24, "IL601"),  # in a comment
         (16, 5, "IL601"),  # in a `|` block
         (16, 8, "IL602"),
+        (23, 22, "IL602"),  # U+3000 ends a plain value: YAML keeps it
         (24, 12, "IL601"),  # in a quoted value
-        (27, 30, "IL602"),  # U+3000 ends a plain value: YAML keeps it
     ]
     assert all(c.description.endswith("; fix it by hand") for c in result.left)
     # Lint reports each one, and does not call it fixable (it did, sending people to fix).
@@ -408,14 +492,15 @@ def test_tabs_in_a_value_cost_a_bounded_number_of_reads(monkeypatch):
     reads: list[int] = []
     read = curator.fix.load_bytes
     monkeypatch.setattr(curator.fix, "load_bytes", lambda raw: reads.append(1) or read(raw))
-    title = "title: 공유 스토리지의 메타데이터 포화로 학습 처리량이 떨어졌다"
-    text = incident("IL-0001", (title, 'title: "' + "\t" * 1000 + '공유"')).encode()
+    # (Not in the title: white space around a one-line value is IL606's, and fixed.)
+    lessons = "lessons: |\n  작은 규모 시험으로는 알 수 없었다."
+    text = incident("IL-0001", (lessons, 'lessons: "' + "\t" * 1000 + '공유"')).encode()
     after, changes, left = fix_text(text, TAXONOMY)
     assert (after, changes) == (text, [])
     # The first hundred were tried (each a read) and are text; the rest were not tried.
     assert [(c.line, c.column, c.code, c.description) for c in left] == [
-        (2, 9, "IL601", "not fixed: the tab is part of a value or a comment; fix it by hand"),
-        (2, 109, "IL601", "not fixed: not tried (too many in a file this size); fix it by hand"),
+        (23, 11, "IL601", "not fixed: the tab is part of a value or a comment; fix it by hand"),
+        (23, 111, "IL601", "not fixed: not tried (too many in a file this size); fix it by hand"),
     ]
     assert len(reads) < 500
 
@@ -513,7 +598,7 @@ def test_fix_never_changes_a_value_or_a_comment_and_says_what_is_left(insertions
     before = load_bytes(text.encode("utf-8"))
     assert load_bytes(after).problems == []
     if not before.problems:  # (else a tab in the indentation was fixed: nothing to compare)
-        assert load_bytes(after).data == before.data
+        assert load_bytes(after).data == _unpadded(before.data)
         assert sorted(comments(fixed)) == sorted(comments(text))
     found = set()
     for number, line in enumerate(fixed.split("\n"), start=1):
@@ -552,13 +637,37 @@ def _nfc(value: Any) -> Any:
 
 
 def _fixed_values(data: dict[str, Any]) -> dict[str, Any]:
-    """`data` as the value fixes (and NFC) leave it, for generated incidents: facet lists
-    sorted without repeats, source URLs tidied (the real taxonomy deprecates no term)."""
-    fixed = _nfc(data)
+    """`data` as the value fixes (and NFC) leave it, for generated incidents: no zero-width
+    characters, facet lists sorted without repeats, source URLs tidied (the real taxonomy
+    deprecates no term), one-line values unpadded."""
+    fixed = _nfc(invisible_characters.less_zero_width(data))
     fixed["facets"] = {d: facet_order.tidy(terms) for d, terms in fixed["facets"].items()}
     for source in fixed["sources"]:
         source["url"] = source_url_form.tidy(source["url"])
-    return fixed
+    return _unpadded(fixed)
+
+
+def _unpadded(data: dict[str, Any]) -> dict[str, Any]:
+    """`data` without white space around its one-line values: the title, organizations,
+    and sources' titles and publishers (not one holding a line break, or only white
+    space)."""
+
+    def unpadded(value: Any) -> Any:
+        if not isinstance(value, str) or not value.strip() or "\n" in value.strip():
+            return value
+        return value.strip()
+
+    data = copy.deepcopy(data)
+    if "title" in data:
+        data["title"] = unpadded(data["title"])
+    if isinstance(data.get("organizations"), list):
+        data["organizations"] = [unpadded(name) for name in data["organizations"]]
+    sources = data.get("sources")
+    for source in sources if isinstance(sources, list) else []:
+        for key in ("title", "publisher"):
+            if isinstance(source, dict) and key in source:
+                source[key] = unpadded(source[key])
+    return data
 
 
 def _comments_of(text: str) -> list[str]:
@@ -827,7 +936,7 @@ def test_fix_quiet_and_jobs(generated, tmp_path):
     made = {line.split(": ")[1].split()[0] for line in runs[0].out.splitlines()}
     assert made == FIXED_CODES - {"IL601"} and "IL601 not fixed" in runs[0].err
     assert runs[0].err.endswith(
-        "7 changes in 7 files would be made; nothing written; 7 could not be fixed\n"
+        "8 changes in 8 files would be made; nothing written; 7 could not be fixed\n"
     )
     quiet = run_curator("fix", "--check", "--quiet", "--root", str(root))
     assert (quiet.code, quiet.out) == (1, runs[0].out)

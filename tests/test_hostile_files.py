@@ -336,13 +336,17 @@ CANNOT_REWRITE = {
 }
 # Contents they read and refuse to rewrite: a BOM in a value, which ruamel writes only as
 # the escape `\uFEFF` (it was written so; written YAML holds no escape its author did not).
+# (`fix` removes it: IL606.)
 REFUSED = {"IL-0113.yaml": (hostile(113, ("title: 공유", "title: 공\ufeff유")), "2:9")}
 # Contents they may rewrite, keeping every value and comment.
 REWRITABLE = {
     "IL-0111.yaml": hostile(111, tail="<<: {status: draft}\n"),  # never merged: a key
     "IL-0112.yaml": hostile(112).replace("title:", "&t title:"),  # one anchor on two keys
     "IL-0114.yaml": hostile(114, tail="# " + " " * 400_000 + "x\n"),  # spaces mid-line
-    "IL-0115.yaml": hostile(115, (TITLE, 'title: "' + "\t" * 5000 + '공유"')),  # tabs in text
+    # Tabs in text (not in the title: white space around it is IL606's, and `fix` removes it)
+    "IL-0115.yaml": hostile(
+        115, ("  - 데이터를 로컬 디스크로 옮겼다.", '  - "' + "\t" * 5000 + '옮겼다"')
+    ),
 }
 
 
@@ -369,9 +373,15 @@ def test_hostile_contents_are_refused_where_they_stop_or_rewritten_keeping_every
         assert any(line in run.err for line in said), (said, run.err)
         assert (incidents / name).read_bytes() == raw
     for name, (text, at) in REFUSED.items():
+        after = (incidents / name).read_text(encoding="utf-8")
+        if verb == "fix":
+            said = f"{shown(incidents / name)}:{at}: IL606 removed 1 zero-width character(s)"
+            assert said in run.out + run.err, run
+            assert after == (text if "--diff" in command else text.replace("\ufeff", ""))
+            continue
         said = f"{shown(incidents / name)}:{at}: cannot {verb}: holds U+FEFF, a byte-order mark"
         assert said in run.err, run.err
-        assert (incidents / name).read_text(encoding="utf-8") == text
+        assert after == text
     for name, text in REWRITABLE.items():
         after = (incidents / name).read_text(encoding="utf-8")
         assert "\\u" not in after, name  # no escape the author did not write

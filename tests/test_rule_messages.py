@@ -108,6 +108,47 @@ SOURCES = (
             "variation selector to keep the difference",
             id="a compatibility ideograph",
         ),
+        pytest.param(
+            # Twice in the title, once in a comment: counted together, placed at the first.
+            [
+                ("스토리지의", "스토\u200b리지의"),
+                ("떨어졌다\n", "떨어\u2060졌다\n"),
+                ("  - nccl\n", "  - nccl  # 통\u200b신\n"),
+            ],
+            "incidents/IL-0001.yaml:2:13: IL606 [error] U+200B ZERO WIDTH SPACE, which shows as "
+            "nothing and hides the word it is in from searches (3 zero-width characters in the "
+            "file); remove it (fixable)",
+            id="zero-width characters in words",
+        ),
+        pytest.param(
+            [
+                ("  - url: https", '  - url: "https'),
+                ("IL-0001\n    title", 'IL-0001\\u200b"\n    title'),
+            ],
+            "incidents/IL-0001.yaml:26:10: IL606 [error] sources[0].url holds U+200B ZERO WIDTH "
+            "SPACE (character 40, written as an escape), which shows as nothing; remove it "
+            "(fixable)",
+            id="a zero-width character written as an escape",
+        ),
+        pytest.param(
+            [("  - Example\n", '  - " Lablup\u3000 "\n')],
+            "incidents/IL-0001.yaml:6:5: IL606 [error] organizations[0] starts with U+0020 SPACE "
+            "and ends in 2 white-space characters (U+3000 U+0020): white space around a one-line "
+            "value; remove it (fixable)",
+            id="a padded organization",
+        ),
+        pytest.param(
+            [
+                (
+                    f"title: {TITLE}",
+                    "title: |\n  공유 스토리지의 메타데이터 포화로\n  학습 처리량이 떨어졌다",
+                )
+            ],
+            "incidents/IL-0001.yaml:2:8: IL606 [error] title holds a line break (U+000A LINE "
+            "FEED, character 19): it is one line in the website's lists, the feed and the CSV; "
+            "write it on one line",
+            id="a title on two lines",
+        ),
     ],
 )
 def test_the_finding_is_printed_where_it_stands(tmp_path, replacements, expected):

@@ -25,6 +25,7 @@ from curator.rules import (
     id_matches_filename,
     incident_removed,
     internal_error,
+    invisible_characters,
     narrative_missing,
     no_tabs,
     not_an_incident_file,
@@ -74,6 +75,7 @@ ALL: tuple[ModuleType, ...] = (
     crlf,
     bom,
     unicode_nfc,
+    invisible_characters,
     incident_removed,
 )
 FILE_RULES = tuple(m for m in ALL if hasattr(m, "check"))

@@ -1,0 +1,269 @@
+"""No character that no reader sees where text means none: a zero-width character, white
+space padding a one-line value, a line break in one.
+
+U+200B ZERO WIDTH SPACE, U+2060 WORD JOINER, U+FEFF (a byte-order mark past the start of
+the file) and U+180E MONGOLIAN VOWEL SEPARATOR show as nothing, so a word holding one
+looks whole, but a search for it (on the website, with `grep`) does not find it, and
+tools comparing text see another word. They come with text copied from web pages and
+chat, and no incident means one. Reported once per file, at the first, with how many
+there are; `curator fix` removes them all, in values, keys and comments alike. Where
+taking one out of the text would change more than that character (`- Example ` + U+200B
++ `#1` would start a comment), fix takes it out of the value alone, and lint does not
+mark the finding fixable. One a double-quoted value writes as an escape (`"\\u200b"`) is
+reported at the value, when the text holds none as itself, and removed too. U+200C ZERO
+WIDTH NON-JOINER and U+200D ZERO WIDTH JOINER are left alone: scripts and emoji need them.
+
+The title, each organization and each source's title and publisher are one line: the
+website's lists, the Atom feed and the CSV export show them so, and they are matched as
+written (`"Lablup "` is not the organization `Lablup`). White space at either end of one,
+which only quotes or a block can keep, is reported at the value; `curator fix` removes
+it. A line break inside one (`title: |` and two lines) is reported at the value and left
+to its author (the finding is not marked fixable), who alone knows whether the lines are
+one sentence or the second belongs in `symptom`.
+"""
+
+import unicodedata
+from collections.abc import Iterator
+from typing import Any, NamedTuple
+
+from curator.document import Path
+from curator.findings import Finding, Severity
+from curator.load import Loaded, Position, load_bytes, position_at
+from curator.model import Incident
+from curator.rules._spaces import not_fixable
+from curator.rules.base import FileFindings, IncidentFile, Rule
+
+RULE = Rule(
+    code="IL606",
+    name="invisible-characters",
+    severity=Severity.ERROR,
+    summary="A zero-width character, or a one-line value (title, organization, source "
+    "title or publisher) padded with white space or broken over lines.",
+    failing='title: GPU 장\\u200b애   # U+200B inside the word\norganizations:\n  - "Lablup "\n',
+    passing="title: GPU 장애\norganizations:\n  - Lablup\n",
+    fixable=True,
+)
+
+ZERO_WIDTH = {
+    "\u200b": "ZERO WIDTH SPACE",
+    "\u2060": "WORD JOINER",
+    "\ufeff": "ZERO WIDTH NO-BREAK SPACE (a byte-order mark)",
+    "\u180e": "MONGOLIAN VOWEL SEPARATOR",
+}
+_SHOWN = 8  # characters of a run of padding named
+# White space that Unicode gives no name (`unicodedata.name` has none for controls).
+_CONTROL_NAMES = {"\n": "LINE FEED", "\t": "CHARACTER TABULATION", "\r": "CARRIAGE RETURN"}
+
+
+class ZeroWidth(NamedTuple):
+    position: Position  # of the first
+    char: str  # the first
+    total: int  # how many in the text
+
+
+def check(file: IncidentFile) -> FileFindings:
+    text = file.loaded.text
+    if text is None:
+        return
+    found = zero_width(text)
+    if found is not None:
+        yield _zero_width_finding(file, found)
+    # Nearly every file holds no backslash: one scan for it is 0.6 µs, one for `\u` 10.
+    elif "\\" in text and ("\\u" in text or "\\U" in text):
+        yield from _escaped_zero_width(file)
+    yield from _one_line_findings(file)
+
+
+def zero_width(text: str) -> ZeroWidth | None:
+    """The first zero-width character of `text`, past a byte-order mark starting it
+    (IL604's), and how many there are; None if none (the usual case)."""
+    # Four scans for a character, in C: 0.3 µs a file, where one regular-expression search
+    # for the four took 20 µs (Korean text is not ASCII: the search looks at each character).
+    # A U+FEFF starts a text only as its byte-order mark.
+    if (
+        "\u200b" not in text
+        and "\u2060" not in text
+        and "\u180e" not in text
+        and text.find("\ufeff", 1) < 0
+    ):
+        return None
+    start = 1 if text.startswith("\ufeff") else 0
+    first = min(place for char in ZERO_WIDTH if (place := text.find(char, start)) >= 0)
+    count = sum(text.count(char, start) for char in ZERO_WIDTH)
+    return ZeroWidth(position_at(text, first), text[first], count)
+
+
+def without_zero_width(text: str) -> str:
+    """`text` less its zero-width characters (a byte-order mark starting it stays: IL604)."""
+    start = 1 if text.startswith("\ufeff") else 0
+    rest = text[start:]
+    for char in ZERO_WIDTH:
+        rest = rest.replace(char, "")
+    return text[:start] + rest
+
+
+def removable(loaded: Loaded) -> bool:
+    """Whether the text without its zero-width characters reads as the same values less
+    them: nothing else changes. A text that cannot be read yet is taken as it is, as the
+    white-space fixes take it (`curator fix` repairs what it can, and then leaves a file
+    it still cannot read)."""
+    if loaded.text is None or loaded.document is None:
+        return loaded.text is not None
+    after = load_bytes(without_zero_width(loaded.text).encode("utf-8"))
+    return (
+        after.document is not None
+        and [p.kind for p in after.problems] == [p.kind for p in loaded.problems]
+        # (Less them in both: one a double-quoted value writes as an escape stays.)
+        and less_zero_width(after.data) == less_zero_width(loaded.data)
+    )
+
+
+def less_zero_width(value: Any) -> Any:
+    """`value` (text, or a list or mapping of values) without zero-width characters."""
+    if isinstance(value, str):
+        for char in ZERO_WIDTH:
+            value = value.replace(char, "")
+        return value
+    if isinstance(value, dict):
+        return {less_zero_width(k): less_zero_width(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [less_zero_width(item) for item in value]
+    return value
+
+
+def _zero_width_finding(file: IncidentFile, found: ZeroWidth) -> Finding:
+    more = f" ({found.total} zero-width characters in the file)" if found.total > 1 else ""
+    finding = RULE.at(
+        file.display,
+        found.position,
+        f"U+{ord(found.char):04X} {ZERO_WIDTH[found.char]}, which shows as nothing and hides "
+        f"the word it is in from searches{more}; remove it",
+    )
+    return finding if removable(file.loaded) else not_fixable(finding)
+
+
+def zero_width_values(value: Any, path: Path = ()) -> Iterator[tuple[Path, str]]:
+    """The text values (not keys) holding a zero-width character, with their paths."""
+    if isinstance(value, str):
+        if any(char in value for char in ZERO_WIDTH):
+            yield path, value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from zero_width_values(item, (*path, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from zero_width_values(item, (*path, index))
+
+
+def _escaped_zero_width(file: IncidentFile) -> FileFindings:
+    """A zero-width character a double-quoted value writes as an escape (`"\\u200b"`): in
+    sight in the file, not on the website, and `curator fmt` writes it as itself."""
+    # (A value of nothing visible is IL201's to report.)
+    found = [(p, v) for p, v in zero_width_values(file.loaded.data) if less_zero_width(v).strip()]
+    if not found:
+        return
+    path, value = found[0]
+    index, char = next((i, c) for i, c in enumerate(value) if c in ZERO_WIDTH)
+    more = f" ({len(found)} values hold one)" if len(found) > 1 else ""
+    yield RULE.at(
+        file.display,
+        file.position(*path),
+        f"{value_name(path)} holds U+{ord(char):04X} {ZERO_WIDTH[char]} (character "
+        f"{index + 1}, written as an escape), which shows as nothing{more}; remove it",
+    )
+
+
+def one_line_values(data: Any) -> list[tuple[Path, str]]:
+    """The values that are one line (title, organizations, sources' titles and
+    publishers) that are text, with their paths."""
+    if not isinstance(data, dict):
+        return []
+    values: list[tuple[Path, Any]] = [(("title",), data.get("title"))]
+    organizations = data.get("organizations")
+    if isinstance(organizations, list):
+        values += [(("organizations", i), name) for i, name in enumerate(organizations)]
+    sources = data.get("sources")
+    for i, source in enumerate(sources if isinstance(sources, list) else ()):
+        if isinstance(source, dict):
+            values += [(("sources", i, key), source.get(key)) for key in ("title", "publisher")]
+    return [(path, value) for path, value in values if isinstance(value, str)]
+
+
+def padding(value: str) -> tuple[str, str] | None:
+    """The white space starting and ending a one-line `value`; None if there is none to
+    take away: none at all, a line break inside it (which is reported instead), or
+    nothing but white space and zero-width characters (IL201's: no visible character)."""
+    stripped = value.strip()
+    if stripped == value or not less_zero_width(stripped) or "\n" in stripped:
+        return None
+    return value[: len(value) - len(value.lstrip())], value[len(value.rstrip()) :]
+
+
+def _one_line_findings(file: IncidentFile) -> FileFindings:
+    if file.incident is not None and _all_one_line(file.incident):
+        return  # (the usual case, told without paths or positions)
+    for path, value in one_line_values(file.loaded.data):
+        if value.strip() != value or "\n" in value:
+            yield from _one_line_value(file, path, value)
+
+
+def _all_one_line(incident: Incident) -> bool:
+    """Whether each one-line value of `incident` is one line, with nothing around it."""
+    texts = [incident.title, *incident.organizations]
+    for source in incident.sources:
+        texts.append(source.title)
+        if source.publisher is not None:
+            texts.append(source.publisher)
+    for text in texts:  # noqa: SIM110 - for so few, cheaper than all()
+        if text.strip() != text or "\n" in text:
+            return False
+    return True
+
+
+def _one_line_value(file: IncidentFile, path: Path, value: str) -> FileFindings:
+    name = value_name(path)
+    where = file.position(*path)
+    line_break = value.strip().find("\n")
+    if line_break >= 0:
+        column = len(value) - len(value.lstrip()) + line_break + 1
+        yield not_fixable(
+            RULE.at(
+                file.display,
+                where,
+                f"{name} holds a line break (U+000A LINE FEED, character {column}): it is "
+                "one line in the website's lists, the feed and the CSV; write it on one line",
+            )
+        )
+        return
+    ends = padding(value)
+    if ends is None:
+        return
+    head, tail = ends
+    said = [f"starts with {_run(head)}"] if head else []
+    said += [f"ends in {_run(tail)}"] if tail else []
+    yield RULE.at(
+        file.display,
+        where,
+        f"{name} {' and '.join(said)}: white space around a one-line value; remove it",
+    )
+
+
+def _run(white: str) -> str:
+    if len(white) == 1:
+        return f"U+{ord(white):04X} {_space_name(white)}"
+    points = " ".join(f"U+{ord(c):04X}" for c in white[:_SHOWN])
+    return f"{len(white)} white-space characters ({points}{' …' if len(white) > _SHOWN else ''})"
+
+
+def _space_name(char: str) -> str:
+    if char in _CONTROL_NAMES:
+        return _CONTROL_NAMES[char]
+    return unicodedata.name(char, "WHITE SPACE")
+
+
+def value_name(path: Path) -> str:
+    """`title`, `organizations[0]`, `sources[1].publisher`: as `curator fix` names values."""
+    first, *rest = path
+    return str(first) + "".join(
+        f"[{part}]" if isinstance(part, int) else f".{part}" for part in rest
+    )
