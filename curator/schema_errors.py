@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import dataclass
 from typing import Any, get_args, get_origin
 
@@ -95,13 +96,27 @@ def _sentence(error: Any, meant: Path | None) -> str:
         if pattern == TEXT_PATTERN:
             return f"{where}: {text_problem(value)}"
         if pattern in _PATTERN_WORDS:
-            return f"{where}: {value!r} is not {_PATTERN_WORDS[pattern]}"
+            return f"{where}: {value!r} is not {_PATTERN_WORDS[pattern]}" + _suggest_value(
+                pattern, value
+            )
         return f"{where}: {value!r} does not match the pattern {pattern}"
     if kind == "literal_error":
         expected = error.get("ctx", {}).get("expected", "")
         return f"{where}: {value!r} is not one of {expected}"
     message = str(error["msg"]).removeprefix("Value error, ")
     return f"{where}: {message}"
+
+
+def _suggest_value(pattern: str, value: str) -> str:
+    """Did-you-mean for a language tag written as a locale or a header writes it (`EN`,
+    `en_US`): the language subtag in lower case, subtags joined by hyphens (BCP 47)."""
+    if pattern != LANGUAGE_PATTERN:
+        return ""
+    language, *rest = value.strip().replace("_", "-").split("-")
+    tag = "-".join([language.lower(), *rest])
+    return (
+        f"; did you mean {tag!r}?" if tag != value and re.fullmatch(LANGUAGE_PATTERN, tag) else ""
+    )
 
 
 def _describe(value: Any) -> str:

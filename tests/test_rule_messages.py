@@ -109,6 +109,24 @@ SOURCES = (
             id="a compatibility ideograph",
         ),
         pytest.param(
+            [("postmortem\n", "postmortem\n    language: EN\n")],
+            "incidents/IL-0001.yaml:28:15: IL201 [error] sources[0].language: 'EN' is not a "
+            "language tag such as en, ko or zh-Hant; did you mean 'en'?",
+            id="a language tag in upper case",
+        ),
+        pytest.param(
+            [("postmortem\n", "postmortem\n    language: ko_KR\n")],
+            "incidents/IL-0001.yaml:28:15: IL201 [error] sources[0].language: 'ko_KR' is not a "
+            "language tag such as en, ko or zh-Hant; did you mean 'ko-KR'?",
+            id="a language tag written as a locale",
+        ),
+        pytest.param(
+            [("postmortem\n", "postmortem\n    language: English\n")],
+            "incidents/IL-0001.yaml:28:15: IL201 [error] sources[0].language: 'English' is not "
+            "a language tag such as en, ko or zh-Hant",
+            id="a language by name is not guessed at",
+        ),
+        pytest.param(
             # Twice in the title, once in a comment: counted together, placed at the first.
             [
                 ("스토리지의", "스토\u200b리지의"),
