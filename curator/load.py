@@ -52,11 +52,12 @@ MAX_BYTES = 1024 * 1024
 BOM = b"\xef\xbb\xbf"
 UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")  # little- and big-endian
 
-# Tags a plain YAML document may carry explicitly without anything being constructed.
-_HARMLESS_TAGS = frozenset(
-    f"tag:yaml.org,2002:{name}"
-    for name in ("str", "int", "float", "bool", "null", "timestamp", "map", "seq")
-) | {"!"}
+# The one explicit tag an incident may carry, on a scalar: `!!str`, which says only "this
+# is text", as the loader reads every scalar. Any other (`!!int`, `!!bool`, `!!map`, and
+# `!`, by which PyYAML and ruamel.yaml read `! 5` as a number) asks other YAML readers and
+# ruamel.yaml (`curator fmt`) for a value the loader does not read, or one they fail on.
+_YAML_TAG = "tag:yaml.org,2002:"
+_TEXT_TAG = f"{_YAML_TAG}str"
 _NULLS = frozenset({"", "~", "null", "Null", "NULL"})
 
 
@@ -281,8 +282,8 @@ def _build(
                 start = _new_tuple(Position, (mark.line + 1, mark.column + 1))
                 value, tag = event.value, event.tag
                 if tag is not None:
-                    if tag not in _HARMLESS_TAGS:
-                        raise _Forbidden(start, f"tag {tag} is not allowed; {_PLAIN_ONLY}")
+                    if tag != _TEXT_TAG:
+                        raise _Forbidden(start, _tag_not_allowed(tag))
                 elif not event.style and value in _NULLS:
                     value = None
                 # `_open_key` and `_place`, inlined for the usual cases.
@@ -316,8 +317,8 @@ def _build(
             elif kind is _MappingStart or kind is _SequenceStart:
                 start = _mark(event.start_mark)
                 tag = event.tag
-                if tag is not None and tag not in _HARMLESS_TAGS:
-                    raise _Forbidden(start, f"tag {tag} is not allowed; {_PLAIN_ONLY}")
+                if tag is not None:
+                    raise _Forbidden(start, _tag_not_allowed(tag))
                 if len(stack) >= MAX_DEPTH:
                     raise _Forbidden(start, f"nesting deeper than {MAX_DEPTH} levels")
                 top = _Open(kind is _MappingStart, _child_path(top, start), start)
@@ -345,7 +346,16 @@ def _build(
     return document if documents else None
 
 
-_PLAIN_ONLY = "incidents hold plain values only"
+_TAG_NOT_ALLOWED = (
+    "tag {} is not allowed; incidents hold plain values only: write the value without the tag"
+)
+
+
+def _tag_not_allowed(tag: str) -> str:
+    # libyaml gives the tag resolved: `!!int`, `!<tag:yaml.org,2002:int>` and a `%TAG`
+    # handle's `!t!int` all arrive as `tag:yaml.org,2002:int`, shown as authors write it.
+    shown = "!!" + tag.removeprefix(_YAML_TAG) if tag.startswith(_YAML_TAG) else tag
+    return _TAG_NOT_ALLOWED.format(shown)
 
 
 def _open_key(

@@ -388,10 +388,6 @@ AROUND_A_DOCUMENT = {
         ("%YAML 1.2\n# 사이 주석\n---\n", ""),
         ("%YAML 1.2\n---\n# 사이 주석\n", ""),
     ),
-    "comments-after-a-root-tag": (
-        ("--- !!map # 태그\n# 첫 키 위\n", ""),
-        ("# 태그\n# 첫 키 위\n", ""),
-    ),
     "comment-on-end": (("", "... # 문서 끝\n"), ("", "# 문서 끝\n")),
     "comment-after-end": (("", "...\n# 끝난 뒤 주석\n"), ("", "# 끝난 뒤 주석\n")),
 }

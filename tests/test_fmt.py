@@ -470,29 +470,48 @@ def test_comments_are_found_where_yaml_has_them():
     assert comments(text) == ["# one", "# 둘", "# three", "# four"]
 
 
-def test_explicit_tags_the_loader_reads_as_text_are_dropped_or_refused():
-    assert render(b"title: !!str 2023\nid: ! IL-0001\n") == "id: IL-0001\ntitle: '2023'\n"
-    with pytest.raises(Refused, match="an explicit tag makes a bool; remove the tag"):
-        render(b"title: !!bool yes\n")
+def test_the_text_tag_is_dropped_and_any_other_refused_where_lint_refuses_it():
+    assert render(b"title: !!str 2023\nid: IL-0001\n") == "id: IL-0001\ntitle: '2023'\n"
+    # (`!`: PyYAML and ruamel.yaml read `! 2023` as a number, the loader as text.)
+    for tag in ("!!bool", "!!int", "!"):
+        with pytest.raises(Refused) as refused:
+            render(f"id: IL-0001\ntitle: {tag} 2023\n".encode())
+        assert type(refused.value) is Refused  # the loader's, not ruamel.yaml's (Unparsable)
+        assert refused.value.position == Position(2, 8)
+        assert refused.value.message.startswith(f"cannot be read (tag {tag} is not allowed;")
 
 
-def test_a_value_its_tag_does_not_fit_is_refused_not_an_internal_error(tmp_path):
-    """The loader reads `!!bool abc` as the text it is; ruamel.yaml's constructors fail on
-    it with a KeyError (`!!bool`) or an IndexError (`!!int ''`), which was no refusal."""
-    for text in ("title: !!bool abc\n", "title: !!int ''\n"):
-        with pytest.raises(Unparsable, match="does not fit its explicit tag; remove the tag"):
-            render(f"id: IL-0001\n{text}".encode())
-    root = write_library(
-        tmp_path / "lib",
-        {"IL-0001.yaml": "id: IL-0001\ntitle: !!bool 장애\n", "IL-0002.yaml": MESSY},
+@pytest.mark.parametrize(
+    ("tag", "shown"),
+    [("!!bool", "!!bool"), ("!!int", "!!int"), ("!<tag:yaml.org,2002:int>", "!!int")],
+)
+def test_a_tagged_value_is_refused_by_lint_fmt_and_fix_at_the_tag_in_lint_s_words(
+    tmp_path, tag, shown
+):
+    """lint read `title: !!int 장애` as text and passed it; fmt and fix refused it at 1:1,
+    with ruamel.yaml's words ("invalid literal for int() …"), or fix said "nothing to fix"."""
+    text = incident("IL-0001", ("title: ", f"title: {tag} "))
+    messy = MESSY.replace("id: IL-0001", "id: IL-0002")
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": text, "IL-0002.yaml": messy})
+    why = (
+        f"tag {shown} is not allowed; incidents hold plain values only: "
+        "write the value without the tag"
     )
+    lint = run_curator("lint", "--root", str(root), "--no-cache", cwd=root)
+    assert lint.code == 1, lint
+    of_the_file = [line for line in lint.out.splitlines() if line.startswith("incidents/IL-0001")]
+    assert of_the_file == [f"incidents/IL-0001.yaml:2:8: IL105 [error] {why}"], lint
     for command, verb in (("fmt", "format"), ("fix", "fix")):
-        run = run_curator(command, "--check", "--root", str(root))
+        run = run_curator(command, "--check", "--root", str(root), cwd=root)
         assert run.code == 1, run
-        assert "internal error" not in run.err
-        refused = f"1:1: cannot {verb}: ruamel.yaml cannot read it: a value does not fit"
-        assert refused in run.err
-    assert "would reformat" in run_curator("fmt", "--check", "--root", str(root)).out  # went on
+        refused = (
+            f"incidents/IL-0001.yaml:2:8: cannot {verb}: cannot be read ({why}); fix it by hand"
+        )
+        assert run.err.splitlines()[0] == refused, run
+    assert run_curator("fmt", "--check", "--root", str(root), cwd=root).out == (
+        "would reformat incidents/IL-0002.yaml\n"  # (the run went on)
+    )
+    assert (root / "incidents" / "IL-0001.yaml").read_text(encoding="utf-8") == text
 
 
 def test_a_refusal_crosses_from_a_worker_process_as_the_same_kind():

@@ -64,6 +64,61 @@ def test_python_tags_are_never_constructed(tmp_path):
     assert kinds(b"a: !!str x\n") == []
 
 
+# Each YAML tag but `!!str` asks other readers (and ruamel.yaml, for `curator fmt`) for a
+# value the loader does not read: `!!int 5` is 5 to them, "5" here, and `!!int x` fails.
+STANDARD_TAGS = {
+    "bool": "yes",
+    "int": "5",
+    "float": "1.5",
+    "null": "~",
+    "timestamp": "2024-05-01",
+    "binary": "aGk=",
+    "map": "{a: b}",
+    "seq": "[a]",
+    "set": "{a}",
+    "omap": "[a: b]",
+    "str": "[a]",  # (not on a list or a mapping either)
+}
+
+
+@pytest.mark.parametrize("name", sorted(STANDARD_TAGS))
+@pytest.mark.parametrize("written", ["!!{}", "!<tag:yaml.org,2002:{}>"])
+def test_a_standard_tag_is_refused_where_it_stands_and_named_as_written(name, written):
+    tag = written.format(name)
+    loaded = load_bytes(f"id: IL-0001\ntitle: {tag} {STANDARD_TAGS[name]}\n".encode())
+    assert loaded.document is None
+    [problem] = loaded.problems
+    assert (problem.kind, problem.position) == (Problem.FORBIDDEN, Position(2, 8))
+    assert problem.message == (
+        f"tag !!{name} is not allowed; incidents hold plain values only: "
+        "write the value without the tag"
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "position", "shown"),
+    [
+        ("title: ! 5\n", (1, 8), "!"),  # PyYAML and ruamel.yaml read a number
+        ("title: ! {a: b}\n", (1, 8), "!"),
+        ("%TAG !t! tag:yaml.org,2002:\n---\ntitle: !t!int 5\n", (3, 8), "!!int"),
+        ("!!int 5: x\n", (1, 1), "!!int"),  # a key
+        ("- !!python/name:os.system x\n", (1, 3), "!!python/name:os.system"),
+        ("title: !custom x\n", (1, 8), "!custom"),
+    ],
+)
+def test_every_other_tag_is_refused_too(text, position, shown):
+    [problem] = load_bytes(text.encode()).problems
+    assert (problem.kind, problem.position) == (Problem.FORBIDDEN, position)
+    assert problem.message.startswith(f"tag {shown} is not allowed;"), problem.message
+
+
+def test_the_text_tag_alone_is_read_and_says_text():
+    raw = b"a: !!str 5\nb: !<tag:yaml.org,2002:str> ~\nc: !!str\n!!str d: e\n"
+    loaded = load_bytes(raw)
+    assert loaded.problems == []
+    assert loaded.data == {"a": "5", "b": "~", "c": "", "d": "e"}
+
+
 def test_deep_nesting_is_bounded_without_crashing():
     raw = b"a: " + b"[" * 200_000 + b"]" * 200_000
     assert kinds(raw) == [Problem.FORBIDDEN]

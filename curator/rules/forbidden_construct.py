@@ -1,8 +1,11 @@
 """Incident files hold plain values only.
 
-Tags (`!!python/object`, `!custom`), anchors used through aliases, several documents in one
-file, complex keys and nesting deeper than 32 levels are refused. Nothing in a file is ever
-constructed or executed, and an alias bomb ("billion laughs") costs nothing to reject.
+Tags (every one but `!!str`: `!!python/object`, `!custom`, `!!int 5`, `!!bool yes`,
+`!!map`, a bare `!`), anchors used through aliases, several documents in one file, complex
+keys and nesting deeper than 32 levels are refused. Nothing in a file is ever constructed
+or executed, and an alias bomb ("billion laughs") costs nothing to reject. curator reads
+every value as text, where other YAML readers take `!!int 5` for a number and fail on
+`!!bool 장애`: write the value without the tag. (`!!str` says only "this is text".)
 """
 
 from curator.findings import Severity
