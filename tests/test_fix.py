@@ -107,6 +107,23 @@ def test_text_fixes_repair_even_a_file_the_parser_refuses(tmp_path):
     assert path.read_text(encoding="utf-8") == incident("IL-0001")
 
 
+def test_after_fix_a_value_with_crlf_and_a_line_separator_passes_lint(tmp_path):
+    # U+2028 in a plain value (a line break to curator, text to YAML 1.2 readers): the fix
+    # of the CRLF line ends wrote the value as it was, single-quoted with the break raw,
+    # and lint still reported it (IL603, not fixable). Written as the escape `\L`, the
+    # value is the same to every reader.
+    text = incident("IL-0001", ("  - Example\n", "  - Example\u2028    Corp\n"))
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": text.replace("\n", "\r\n")})
+    path = root / "incidents" / "IL-0001.yaml"
+    run = run_curator("fix", cwd=root)
+    assert run.code == 0, run
+    assert run.out == "incidents/IL-0001.yaml:1:1: IL603 changed 27 CR/CRLF line end(s) to LF\n"
+    escaped = incident("IL-0001", ("  - Example\n", '  - "Example\\LCorp"\n'))
+    assert path.read_text(encoding="utf-8") == escaped
+    assert load_bytes(path.read_bytes()).data == load_bytes(text.encode()).data
+    assert lint(Library.at(root)) == []
+
+
 def test_fix_composes_decomposed_letters_in_values_and_comments(tmp_path):
     # Korean as separate jamo (as macOS file names give it) in a value and in a comment,
     # an accent as a combining mark; the rest of the file is left byte for byte.

@@ -390,6 +390,28 @@ def test_yaml_line_breaks_in_a_value_are_written_as_yaml_s_own_escapes():
     assert render(out.encode("utf-8")) == out
 
 
+@pytest.mark.parametrize(
+    "written",
+    [
+        "title: 가{}  나\n",  # plain, over two lines to libyaml
+        "title: '가{}나'\n",
+        "organizations:\n  - 가{}    나\n",
+    ],
+)
+@pytest.mark.parametrize("other_break", ["\u2028", "\u2029"])
+def test_a_one_line_value_holding_a_yaml_line_break_is_written_escaped_too(written, other_break):
+    # Plain or single-quoted, it was written as itself (`'가<LS>  나'`): a YAML 1.2 reader
+    # reads the break and the indentation after it as text, and lint still found it
+    # (IL603), also after a `curator fix`.
+    raw = f"id: IL-0001\n{written.format(other_break)}".encode()
+    out = render(raw)
+    escape = {"\u2028": "\\L", "\u2029": "\\P"}[other_break]
+    assert f'"가{escape}나"' in out
+    assert other_break not in out
+    assert data_of(out) == data_of(raw)
+    assert render(out.encode("utf-8")) == out
+
+
 def test_long_korean_lines_are_never_folded_and_never_escaped():
     title = "스토리지 메타데이터 서버가 포화되어 학습 처리량이 떨어졌다 " * 20
     raw = incident(

@@ -7,7 +7,9 @@ NEL (U+0085), LINE SEPARATOR (U+2028) and PARAGRAPH SEPARATOR (U+2029) are line 
 YAML 1.1, which curator reads (libyaml), and not to editors, GitHub or YAML 1.2 readers:
 `title: 장애` + U+2028 + `status: draft` is two keys here and one title there. Reported
 once per file, at the first one; only its author knows whether a line feed or a space was
-meant, so `curator fix` leaves it (the finding is not marked fixable).
+meant, so `curator fix` leaves it (the finding is not marked fixable). In a value,
+`curator fmt` (and `fix`, when it rewrites the file) writes it as YAML's escape, `\\L` or
+`\\P` in double quotes, which every reader reads as the same character.
 """
 
 from curator.findings import Finding, Severity

@@ -496,6 +496,8 @@ _QUOTED: dict[str | None, type[ScalarString]] = {
 _NOT_LITERAL = re.compile(
     r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\ufeff\ud800-\udfff\ufffe\uffff]"
 )
+# Line breaks to YAML 1.1 (libyaml, the loader) and none to YAML 1.2.
+_UNICODE_BREAK = re.compile("[\x85\u2028\u2029]")
 _TRAILING_SPACE = re.compile(r"[ \t]$", re.MULTILINE)
 _LEADING_TAB = re.compile(r"^\t", re.MULTILINE)  # libyaml takes it for bad indentation
 
@@ -503,8 +505,11 @@ _LEADING_TAB = re.compile(r"^\t", re.MULTILINE)  # libyaml takes it for bad inde
 def _text_style(value: str) -> str:
     """Multi-line text as a literal block when one can hold it exactly, else double-quoted;
     one-line text leaves block style (a `|-` one-liner becomes a plain scalar); any other
-    quoting is the author's and stays."""
-    if "\n" in value:
+    quoting is the author's and stays. But one-line text holding U+2028, U+2029 or NEL is
+    double-quoted, as multi-line text that holds one is: plain or single-quoted, the break
+    is written as itself, and a YAML 1.2 reader takes it and the indentation after it for
+    text (IL603); as YAML's escape (`\\L`), every reader reads the same value."""
+    if "\n" in value or _UNICODE_BREAK.search(value):
         wanted = LiteralScalarString if literal_ok(value) else DoubleQuotedScalarString
         return value if type(value) is wanted else wanted(value)
     if isinstance(value, LiteralScalarString | FoldedScalarString):
