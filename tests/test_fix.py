@@ -430,6 +430,17 @@ def test_comments_around_the_document_markers_stay_where_they_are_through_a_fix(
     assert render(formatted.encode("utf-8")) == formatted
 
 
+def test_a_key_tagged_as_text_is_the_key_to_fix_as_it_is_to_lint(tmp_path):
+    # `!!str facets:` is `facets` to lint (IL304, fixable), but fix looked the key up in
+    # ruamel.yaml's tree, where it was a tagged scalar: "nothing to fix", exit 0.
+    tagged = UNSORTED_CAUSES.replace("\nfacets:", "\n!!str facets:")
+    root = write_library(tmp_path / "lib", {"IL-0025.yaml": tagged})
+    run = run_curator("fix", cwd=root)
+    assert run.code == 0, run
+    assert run.out == "incidents/IL-0025.yaml:9:7: IL304 facets.causes: sorted\n"
+    assert (root / "incidents" / "IL-0025.yaml").read_text(encoding="utf-8") == SORTED_CAUSES
+
+
 def test_unsafe_url_changes_are_left_to_people(tmp_path):
     url = "http://www.example.com/pm/#section-2"
     text = incident("IL-0001", ("https://example.com/postmortems/IL-0001", url))

@@ -536,6 +536,12 @@ def test_a_tagged_value_is_refused_by_lint_fmt_and_fix_at_the_tag_in_lint_s_word
     assert (root / "incidents" / "IL-0001.yaml").read_text(encoding="utf-8") == text
 
 
+def test_a_key_tagged_as_text_is_ordered_and_written_as_the_plain_key():
+    # ruamel.yaml kept `!!str id` a tagged scalar: neither ordered as `id` nor untagged.
+    raw = b"title: x\n!!str id: IL-0001\n!!str 2024: y\n"
+    assert render(raw) == "id: IL-0001\ntitle: x\n'2024': y\n"
+
+
 def test_a_refusal_crosses_from_a_worker_process_as_the_same_kind():
     # `fix` tells "ruamel.yaml cannot parse it" (Unparsable) from other refusals by class.
     for refused in (Refused(Position(2, 9), "why"), Unparsable(Position(3, 1), "cannot")):

@@ -208,6 +208,8 @@ def render(raw: bytes, edit: Edit | None = None) -> str:
     # CR and CRLF are line breaks to YAML, but ruamel keeps them inside comments.
     text = loaded.text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
     tree = parse(text)
+    if "!" in text:  # (a tag needs one)
+        _untag_keys(tree)
     if plain(tree) != loaded.data:
         raise Refused(START, "ruamel.yaml reads this file differently from the linter")
     expected = _notes(text)  # where each comment belongs
@@ -443,11 +445,25 @@ def _order(mapping: CommentedMap, keys: tuple[str, ...]) -> None:
             mapping.move_to_end(key)
 
 
+def _untag_keys(node: Any) -> None:
+    """`!!str facets:` is the key `facets` to the loader; ruamel.yaml keeps it a tagged
+    scalar, which no edit of `curator fix` and no key order found as `facets`: it is made
+    the plain key before they run."""
+    if isinstance(node, CommentedMap):
+        if any(isinstance(key, TaggedScalar) for key in node):
+            _plain_keys(node)
+        for value in node.values():
+            _untag_keys(value)
+    elif isinstance(node, CommentedSeq):
+        for item in node:
+            _untag_keys(item)
+
+
 def _plain_keys(mapping: CommentedMap) -> None:
     """Keys are written plain (the emitter quotes one that needs it, and `_unquoted` one
     that other readers would not read as text), in the same order and with the same
-    comments."""
-    if not any(isinstance(key, ScalarString) for key in mapping):
+    comments, and without a tag (`!!str`)."""
+    if not any(isinstance(key, ScalarString | TaggedScalar) for key in mapping):
         return
     for key in list(mapping):
         comment = mapping.ca.items.pop(key, None)
