@@ -6,7 +6,9 @@ finding can be at (an anchor) has a key (`anchored` lists both): the id
 itself for the file's id and for each reference to an id, the normal form for a source
 URL. A finding at an anchor depends only on the summaries of the files that hold the
 anchor's key among theirs: whether an id is used twice, or exists at all, is told by the
-files holding that id; whether a URL is cited twice, by the files citing it.
+files holding that id; whether a URL is cited twice, by the files citing it. A file that
+could not be read as an incident has no anchor, but holds the id its name spells
+(`held_keys`): a reference to that id, missing, says the file is there but broken.
 
 So when some files change (their summaries' values, or their display path), or come or
 go, the keys of their old and new summaries are the only keys whose findings can change.
@@ -46,12 +48,19 @@ def anchor_keys(summary: FileSummary) -> list[str]:
     return [key for _, key in anchored(summary)]
 
 
+def held_keys(summary: FileSummary) -> list[str]:
+    """The keys a file holds: its anchors'; and a file that could not be read as an
+    incident, which has none, holds the id its name spells, which a reference to that id
+    names when it reports the id missing (IL401)."""
+    return anchor_keys(summary) if summary.id is not None else [f"id:{summary.stem}"]
+
+
 def key_hash(key: str) -> int:
     return zlib.crc32(key.encode("utf-8", "surrogateescape"))
 
 
 def key_hashes(summary: FileSummary) -> list[int]:
-    return [key_hash(key) for key in anchor_keys(summary)]
+    return [key_hash(key) for key in held_keys(summary)]
 
 
 @dataclass

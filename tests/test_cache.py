@@ -26,7 +26,7 @@ import curator.lint_cache as kept
 from curator.cache import FOLDER, KEEP_CONTEXTS, SHARDS, Encoded, Store, _shard_of, write_shards
 from curator.findings import Finding, Severity
 from curator.library import Library
-from curator.library_index import anchor_keys
+from curator.library_index import anchor_keys, held_keys
 from curator.lint import lint
 from curator.load import Position
 from curator.rules import FILE_RULES, LIBRARY_RULES, occurred_in_future
@@ -688,7 +688,7 @@ def test_cross_file_rules_are_local_to_keys(tmp_path):
     keys = {key for summary in summaries for key in anchor_keys(summary)}
     reported = 0
     for key in sorted(keys):
-        holders = [s for s in summaries if key in anchor_keys(s)]
+        holders = [s for s in summaries if key in held_keys(s)]
         whole = at_key(summaries, key)
         assert at_key(holders, key) == whole, key
         reported += bool(whole)
@@ -767,6 +767,39 @@ def test_an_id_changed_in_place_reruns_the_cross_file_rules(library):
     assert run(library, today=TODAY, cache=False) == after
     duplicates = [(p, line, col) for p, line, col, code in after if code == "IL204"]
     assert duplicates == [("incidents/IL-0001.yaml", 1, 5), ("incidents/IL-0002.yaml", 1, 5)]
+
+
+def test_a_reference_to_a_file_that_could_not_be_read_follows_that_file(tmp_path):
+    """IL401 says the file named like a missing id is there but broken: that file holds
+    the id's key (`library_index.held_keys`), so its going, coming back and mending, and a
+    reference to it made meanwhile, rerun the rule where the reference is."""
+    broken = incident("IL-0002", ("title: ", "title: !custom "))
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": incident("IL-0001")})
+    unread = root / "incidents" / "IL-0002.yaml"
+    referring = root / "incidents" / "IL-0001.yaml"
+
+    def dangling() -> list[str]:
+        found = [f.message for f in lint(Library.at(root), cwd=root, cache=True, jobs=1)]
+        alike = [f.message for f in lint(Library.at(root), cwd=root, jobs=1)]
+        assert found == alike
+        return [message for message in found if "IL-0002, but" in message]
+
+    named = "related names IL-0002, but no incident has that id"
+    said = f"{named}; incidents/IL-0002.yaml could not be read as an incident (its errors say why)"
+    unread.write_text(broken, encoding="utf-8")
+    assert dangling() == []
+    referring.write_text(
+        incident("IL-0001", ("sources:", "related:\n  - IL-0002\nsources:")), encoding="utf-8"
+    )
+    assert dangling() == [said]  # a reference made to the broken file
+    unread.unlink()
+    assert dangling() == [named]
+    unread.write_text(broken, encoding="utf-8")
+    assert dangling() == [said]
+    unread.write_text(incident("IL-0002"), encoding="utf-8")
+    assert dangling() == []
+    unread.write_text(broken, encoding="utf-8")
+    assert dangling() == [said]
 
 
 def test_a_kept_cross_file_finding_at_a_negative_anchor_is_worked_out_again(tmp_path):

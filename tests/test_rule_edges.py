@@ -109,6 +109,29 @@ def test_il401_names_the_field_and_the_missing_id(tmp_path):
     ]
 
 
+@pytest.mark.parametrize(
+    ("broken", "field"),
+    [
+        (("title: ", "title: !custom "), "related"),  # IL105
+        (("title: ", "title: [unclosed\n"), "not_duplicate_of"),  # IL101
+        (("status: published", "status: gone"), "duplicate_of"),  # IL201
+    ],
+)
+def test_il401_says_when_the_file_named_like_the_id_could_not_be_read(tmp_path, broken, field):
+    # Not "no incident has that id" alone: the contributor would look for a missing file.
+    value = "IL-0002" if field == "duplicate_of" else "\n  - IL-0002"
+    files = {
+        "IL-0001.yaml": incident("IL-0001", ("sources:", f"{field}: {value}\nsources:")),
+        "IL-0002.yaml": incident("IL-0002", broken),
+    }
+    ((path, _, _, message),) = lint_library(tmp_path, files, "IL401")
+    assert (path, message) == (
+        "incidents/IL-0001.yaml",
+        f"{field} names IL-0002, but no incident has that id; incidents/IL-0002.yaml could"
+        " not be read as an incident (its errors say why)",
+    )
+
+
 def test_il205_duplicate_of_on_a_published_incident_names_the_field_and_the_status(tmp_path):
     files = {
         "IL-0001.yaml": incident("IL-0001", ("sources:", "duplicate_of: IL-0002\nsources:")),

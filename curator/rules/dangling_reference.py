@@ -1,7 +1,8 @@
 """`related`, `duplicate_of` and `not_duplicate_of` point to incidents that exist.
 
 A reference to an id that no file in the library holds is an error (a typo, or an incident
-that was deleted instead of withdrawn). An incident cannot be related to itself.
+that was deleted instead of withdrawn); where the file named like the id is there but could
+not be read as an incident, the finding says so. An incident cannot be related to itself.
 """
 
 from curator.findings import Severity
@@ -24,8 +25,12 @@ def check_library(library: LibraryView) -> FileFindings:
             if summary.id is not None and ref.value == summary.id.value:
                 yield RULE.at(summary.display, ref.position, f"{field} names the incident itself")
             elif ref.value not in known:
-                yield RULE.at(
-                    summary.display,
-                    ref.position,
-                    f"{field} names {ref.value}, but no incident has that id",
-                )
+                yield RULE.at(summary.display, ref.position, _missing(field, ref.value, library))
+
+
+def _missing(field: str, incident_id: str, library: LibraryView) -> str:
+    message = f"{field} names {incident_id}, but no incident has that id"
+    unread = library.unread(incident_id)
+    if unread is not None:
+        message += f"; {unread} could not be read as an incident (its errors say why)"
+    return message
