@@ -95,6 +95,12 @@ def text_problem(text: str) -> str | None:
     return None
 
 
+def text_but_for_byte_order_marks(text: str) -> bool:
+    """Whether `text` holds U+FEFF and is `Text` without it: its one problem a zero-width
+    character, which incident files report (and `curator fix` removes) as IL606."""
+    return "\ufeff" in text and text_problem(text.replace("\ufeff", "")) is None
+
+
 def not_a_mapping(data: object) -> str | None:
     """Why a document is no incident at all, whatever its keys; None if it is a mapping."""
     if isinstance(data, dict):

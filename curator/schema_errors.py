@@ -16,6 +16,7 @@ from curator.model import (
     PARTIAL_DATE_PATTERN,
     TERM_ID_PATTERN,
     TEXT_PATTERN,
+    text_but_for_byte_order_marks,
     text_problem,
 )
 
@@ -48,6 +49,9 @@ class SchemaError:
     loc: Path
     message: str
     at_key: bool  # an unknown key is best shown at the key, not at its value
+    # Text whose one problem is a U+FEFF inside it (`text_but_for_byte_order_marks`): in an
+    # incident file, IL606's to report, as the zero-width character it is.
+    zero_width: bool = False
 
 
 def describe_errors(
@@ -71,8 +75,20 @@ def describe_errors(
         sentence = _sentence(error, meant.get(loc))
         if (key := meant.get(loc)) in missing:
             sentence += f" ({dotted(key)!r} is required and missing)"
-        described.append(SchemaError(loc, sentence, error["type"] == "extra_forbidden"))
+        at_key = error["type"] == "extra_forbidden"
+        described.append(SchemaError(loc, sentence, at_key, _zero_width(error)))
     return described
+
+
+def _zero_width(error: Any) -> bool:
+    """Whether `error` is text refused for the U+FEFF it holds alone."""
+    value = error.get("input")
+    return (
+        error["type"] == "string_pattern_mismatch"
+        and error.get("ctx", {}).get("pattern") == TEXT_PATTERN
+        and isinstance(value, str)
+        and text_but_for_byte_order_marks(value)
+    )
 
 
 def _sentence(error: Any, meant: Path | None) -> str:

@@ -139,6 +139,27 @@ SOURCES = (
             id="zero-width characters in words",
         ),
         pytest.param(
+            # Refused by the model too (IL201), but said once: by IL606, which fix removes.
+            [("스토리지의", "스토\ufeff리지의")],
+            "incidents/IL-0001.yaml:2:13: IL606 [error] U+FEFF ZERO WIDTH NO-BREAK SPACE (a "
+            "byte-order mark), which shows as nothing and hides the word it is in from "
+            "searches; remove it (fixable)",
+            id="a byte-order mark in a word",
+        ),
+        pytest.param(
+            [("    title: Storage postmortem", '    title: "Storage\\ufeff postmortem"')],
+            "incidents/IL-0001.yaml:27:12: IL606 [error] sources[0].title holds U+FEFF ZERO "
+            "WIDTH NO-BREAK SPACE (a byte-order mark) (character 8, written as an escape), "
+            "which shows as nothing; remove it (fixable)",
+            id="a byte-order mark written as an escape",
+        ),
+        pytest.param(
+            [(f"title: {TITLE}", 'title: "\\ufeff"')],
+            "incidents/IL-0001.yaml:2:8: IL201 [error] title: holds U+FEFF, a byte-order mark "
+            "(character 1); remove it",
+            id="a byte-order mark and nothing visible",  # (not IL606's: nothing to keep)
+        ),
+        pytest.param(
             [
                 ("  - url: https", '  - url: "https'),
                 ("IL-0001\n    title", 'IL-0001\\u200b"\n    title'),
