@@ -145,6 +145,8 @@ def load_bytes(raw: bytes, max_bytes: int = MAX_BYTES) -> Loaded:
     return loaded
 
 
+# Line breaks to YAML 1.1 (libyaml, the loader) and none to editors or YAML 1.2 readers.
+UNICODE_BREAKS = {"\x85": "NEXT LINE", "\u2028": "LINE SEPARATOR", "\u2029": "PARAGRAPH SEPARATOR"}
 # libyaml also starts a line at a lone CR, NEL, LS and PS; editors and the rules count
 # lines by LF alone, so the marks of a file holding one are renumbered (`_at_lf_lines`).
 _LONE_CR = re.compile("\r(?!\n)")

@@ -124,6 +124,25 @@ def test_after_fix_a_value_with_crlf_and_a_line_separator_passes_lint(tmp_path):
     assert lint(Library.at(root)) == []
 
 
+def test_fix_names_a_line_separator_ruamel_cannot_read_and_leaves_the_file(tmp_path):
+    # In a `|` block with indented text after it, U+2028 stops ruamel.yaml: fix refused
+    # the file "ruamel.yaml cannot read it" where ruamel stopped, and with it the CRLF fix.
+    # Whether the author meant a line feed or a space is theirs to say: named, not fixed.
+    lessons = ("규모 시험으로는", "규모\u2028  시험으로는")
+    raw = incident("IL-0001", lessons).replace("\n", "\r\n").encode()
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": raw})
+    found = [(f.line, f.column, f.code) for f in lint(Library.at(root), cwd=root)]
+    assert (24, 8, "IL603") in found
+    run = run_curator("fix", cwd=root)
+    assert run.code == 1
+    assert run.err.splitlines()[0] == (
+        "incidents/IL-0001.yaml:24:8: cannot fix: U+2028 LINE SEPARATOR ends a line for "
+        "curator (YAML 1.1) but not for ruamel.yaml, which cannot read the file as curator "
+        "does (IL603); replace it with a line feed or a space by hand"
+    )
+    assert (root / "incidents" / "IL-0001.yaml").read_bytes() == raw
+
+
 def test_fix_composes_decomposed_letters_in_values_and_comments(tmp_path):
     # Korean as separate jamo (as macOS file names give it) in a value and in a comment,
     # an accent as a combining mark; the rest of the file is left byte for byte.

@@ -412,6 +412,40 @@ def test_a_one_line_value_holding_a_yaml_line_break_is_written_escaped_too(writt
     assert render(out.encode("utf-8")) == out
 
 
+@pytest.mark.parametrize(
+    ("written", "at"),
+    [
+        ("lessons: |\n  가{}  나\n", Position(3, 4)),  # ruamel.yaml stops at 나
+        ("lessons: >\n  가{}  나\n", Position(3, 4)),
+        ("organizations:\n  - 가{}  - 나\n", Position(3, 6)),  # two items, or one
+    ],
+)
+@pytest.mark.parametrize("other_break", ["\u2028", "\u2029", "\x85"])
+def test_a_yaml_line_break_ruamel_cannot_read_is_named_where_lint_names_it(
+    written, at, other_break
+):
+    # The refusal was ruamel.yaml's "expected <block end>, but found '<scalar>'" where it
+    # stopped (3:7), or "reads this file differently" at 1:1: nothing said what to change.
+    raw = f"id: IL-0001\n{written.format(other_break)}".encode()
+    with pytest.raises(Refused) as refused:
+        render(raw)
+    assert refused.value.position == at
+    name = {"\u2028": "U+2028 LINE SEPARATOR", "\u2029": "U+2029 PARAGRAPH SEPARATOR"}
+    assert refused.value.message == (
+        f"{name.get(other_break, 'U+0085 NEXT LINE')} ends a line for curator (YAML 1.1) but "
+        "not for ruamel.yaml, which cannot read the file as curator does (IL603); replace "
+        "it with a line feed or a space by hand"
+    )
+
+
+def test_a_yaml_line_break_is_not_named_for_what_ruamel_refuses_without_it():
+    # A tab inside a plain value stops ruamel.yaml, line feeds or not: that is said.
+    raw = "id: IL-0001\ntitle: 가\u2028  나\nlessons: a\tb\n".encode()
+    with pytest.raises(Unparsable) as refused:
+        render(raw)
+    assert refused.value.position == Position(3, 11)
+
+
 def test_long_korean_lines_are_never_folded_and_never_escaped():
     title = "스토리지 메타데이터 서버가 포화되어 학습 처리량이 떨어졌다 " * 20
     raw = incident(

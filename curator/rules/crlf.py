@@ -9,11 +9,13 @@ YAML 1.1, which curator reads (libyaml), and not to editors, GitHub or YAML 1.2 
 once per file, at the first one; only its author knows whether a line feed or a space was
 meant, so `curator fix` leaves it (the finding is not marked fixable). In a value,
 `curator fmt` (and `fix`, when it rewrites the file) writes it as YAML's escape, `\\L` or
-`\\P` in double quotes, which every reader reads as the same character.
+`\\P` in double quotes, which every reader reads as the same character. Where ruamel.yaml,
+which they write with, cannot read the file as curator does because of one (in a `|`
+block, indented text after it), they refuse the file at the first, as lint reports it.
 """
 
 from curator.findings import Finding, Severity
-from curator.load import position_at
+from curator.load import UNICODE_BREAKS, position_at
 from curator.rules._spaces import not_fixable
 from curator.rules.base import FileFindings, IncidentFile, Rule
 
@@ -26,9 +28,6 @@ RULE = Rule(
     passing="title: GPU 장애\\n\n",
     fixable=True,
 )
-
-# Line breaks to YAML 1.1 and not to editors (the loader renumbers the lines past them).
-_UNICODE_BREAKS = {"\x85": "NEXT LINE", "\u2028": "LINE SEPARATOR", "\u2029": "PARAGRAPH SEPARATOR"}
 
 
 def check(file: IncidentFile) -> FileFindings:
@@ -44,14 +43,14 @@ def check(file: IncidentFile) -> FileFindings:
         )
     # Nearly every file holds none: three scans for a character say so in a fraction of a µs.
     if "\x85" in text or "\u2028" in text or "\u2029" in text:
-        first = min(place for char in _UNICODE_BREAKS if (place := text.find(char)) >= 0)
+        first = min(place for char in UNICODE_BREAKS if (place := text.find(char)) >= 0)
         yield _unicode_break(file.display, text, first)
 
 
 def _unicode_break(display: str, text: str, place: int) -> Finding:
     char = text[place]
     message = (
-        f"U+{ord(char):04X} {_UNICODE_BREAKS[char]} ends a line for YAML 1.1 (curator) but not "
+        f"U+{ord(char):04X} {UNICODE_BREAKS[char]} ends a line for YAML 1.1 (curator) but not "
         "for editors, GitHub or YAML 1.2 readers; replace it with a line feed or a space"
     )
     return not_fixable(RULE.at(display, position_at(text, place), message))

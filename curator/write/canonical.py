@@ -54,7 +54,16 @@ from ruamel.yaml.scalarstring import (
     SingleQuotedScalarString,
 )
 
-from curator.load import MAX_BYTES, SCAN_LOADER, START, Document, Position, load_bytes, position_at
+from curator.load import (
+    MAX_BYTES,
+    SCAN_LOADER,
+    START,
+    UNICODE_BREAKS,
+    Document,
+    Position,
+    load_bytes,
+    position_at,
+)
 from curator.model import DIMENSIONS, INCIDENT_KEYS, Source, not_a_mapping
 from curator.write.atomic import ChangedMeanwhile, write_atomic
 from curator.write.comments import (
@@ -207,11 +216,10 @@ def render(raw: bytes, edit: Edit | None = None) -> str:
     _refuse_a_mark_inside(loaded.text)
     # CR and CRLF are line breaks to YAML, but ruamel keeps them inside comments.
     text = loaded.text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
-    tree = parse(text)
-    if "!" in text:  # (a tag needs one)
-        _untag_keys(tree)
-    if plain(tree) != loaded.data:
-        raise Refused(START, "ruamel.yaml reads this file differently from the linter")
+    try:
+        tree = _as_loaded(text, loaded.data)
+    except Refused as refused:
+        raise _unicode_break_in_the_way(loaded.text, text) or refused from None
     expected = _notes(text)  # where each comment belongs
     of_input = True  # (a position of a note is one in the input)
     if edit is not None:
@@ -223,6 +231,40 @@ def render(raw: bytes, edit: Edit | None = None) -> str:
     out = directives(text) + _overlay(dump(_uncommented(tree)), expected, of_input)
     _verify(out, intended, comments(text), expected, of_input)
     return out
+
+
+def _as_loaded(text: str, data: Any) -> Any:
+    """ruamel.yaml's round-trip tree of `text`, which must hold the loader's `data`."""
+    tree = parse(text)
+    if "!" in text:  # (a tag needs one)
+        _untag_keys(tree)
+    if plain(tree) != data:
+        raise Refused(START, "ruamel.yaml reads this file differently from the linter")
+    return tree
+
+
+def _unicode_break_in_the_way(original: str, text: str) -> Refused | None:
+    """Why ruamel.yaml cannot read `text` (`original`, as the file holds it) as the loader
+    does, if it is the NEL, U+2028 or U+2029 in it: lines to the loader (YAML 1.1), text
+    to ruamel.yaml, which stops (`|` then `a<U+2028>  b`) or reads other values. Told by
+    the text with line feeds for them, which ruamel.yaml reads as the loader does; said
+    at the first, as lint says it (IL603), and left to the author, who alone knows
+    whether a line feed or a space was meant."""
+    first = _UNICODE_BREAK.search(original)
+    if first is None:
+        return None
+    with_line_feeds = _UNICODE_BREAK.sub("\n", text)
+    try:
+        _as_loaded(with_line_feeds, load_bytes(with_line_feeds.encode("utf-8")).data)
+    except Refused:
+        return None
+    char = first.group()
+    return Refused(
+        position_at(original, first.start()),
+        f"U+{ord(char):04X} {UNICODE_BREAKS[char]} ends a line for curator (YAML 1.1) but "
+        "not for ruamel.yaml, which cannot read the file as curator does (IL603); replace "
+        "it with a line feed or a space by hand",
+    )
 
 
 def _placed_by_the_edit(before: list[Note], placed: str) -> list[Note]:
