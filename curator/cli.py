@@ -464,11 +464,12 @@ def _named(paths: tuple[Path, ...], not_done: str) -> tuple[Path, ...]:
     """`paths`, if each names something (`_existing`), having said of each that a run over
     the whole library passes over (in incidents/, hidden or not named like an incident)
     that it is left alone as there, and why: it is neither checked as an incident, nor
-    reported (IL107), nor dropped without a word."""
-    for path, why in passed_over(_existing(paths)):
+    reported (IL107), nor dropped without a word. Returns those it passes over."""
+    passed = passed_over(_existing(paths))
+    for path, why in passed:
         note = f"curator: note: {path} is {not_done}, as in a run over the library: {why}"
         click.echo(escaped(note), err=True)
-    return paths
+    return tuple(path for path, _ in passed)
 
 
 def _existing(paths: tuple[Path, ...]) -> tuple[Path, ...]:
@@ -523,7 +524,8 @@ def fmt_command(
     """
     library = Library.at(root)
     write = not (check or show_diff)
-    files, others = incident_files(library, _named(paths, "not formatted"))
+    _named(paths, "not formatted")
+    files, others = incident_files(library, paths)
     _not_incident_files(others, "format")
     with Progress("formatting" if write else "checking", enabled=not quiet) as progress:
         cache = None if no_cache else library
@@ -592,7 +594,8 @@ def fix_command(
     """
     library = _with_taxonomy_note(Library.at(root), "deprecated terms may be left as they are")
     write = not (check or show_diff)
-    files, others = incident_files(library, _named(paths, "not fixed"))
+    _named(paths, "not fixed")
+    files, others = incident_files(library, paths)
     _not_incident_files(others, "fix")
     # Lint's cache answers for the files of the library by path, and a save keeps only the
     # files a run saw: it serves a run over all of them, and files named are checked afresh.
@@ -832,13 +835,21 @@ _judge_format_option = format_option(
 )
 
 
-def _judged_library(root: Path | None, paths: tuple[Path, ...], every: bool) -> Library:
+def _judged_library(root: Path | None, paths: tuple[Path, ...], every: bool) -> tuple[Library, str]:
+    """The library to judge in, and what to say if there turns out to be no input at all:
+    why, for what was given (`--all`, folders, or paths each passed over with a note)."""
     if not paths and not every:
         raise click.UsageError("give incident files, or --all")
     if paths and every:  # (the files were left unread: which did the user mean?)
         raise click.UsageError("give incident files or --all, not both")
-    _named(paths, "not judged")
-    return _with_taxonomy_note(Library.at(root))
+    passed = _named(paths, "not judged")
+    if every:
+        nothing_found = "incidents/ holds none"
+    elif len(passed) == len(paths):  # (a file named, not a folder: only the notes say why)
+        nothing_found = "every path given is passed over"
+    else:  # (what is left is folders: a file is judged or said not to be)
+        nothing_found = f"the {'other ' * bool(passed)}folders given hold none"
+    return _with_taxonomy_note(Library.at(root)), nothing_found
 
 
 def _with_taxonomy_note(
@@ -863,13 +874,13 @@ def _judge_and_print(
     to_text: Callable[[Any], str],
     fmt: str,
     quiet: bool,
-    every: bool,
+    nothing_found: str,
 ) -> None:
     """Run a judgement (building the index, with its progress line) and print it; then, on
     standard error, why each input that could not be judged was not, and exit 2 if any,
-    or that there was no input at all (an empty library, or folders holding no incident).
-    Standard output holds the judgements only, so that JSON stays one parseable list."""
-    nothing_found = "incidents/ holds none" if every else "the folders given hold none"
+    or that there was no input at all, and why (`nothing_found`: an empty library, folders
+    holding no incident, paths passed over). Standard output holds the judgements only, so
+    that JSON stays one parseable list."""
     with Progress("indexing", enabled=not quiet) as progress:
         results, not_judged = judge(progress)
     if fmt == "json":
@@ -922,14 +933,14 @@ def similar_command(
     with deferred():
         from curator.similarity import commands
 
-    library = _judged_library(root, paths, every)
+    library, nothing_found = _judged_library(root, paths, every)
     _judge_and_print(
         lambda progress: commands.similar(library, paths, every, top, progress),
         commands.similar_json,
         commands.similar_text,
         fmt,
         quiet,
-        every,
+        nothing_found,
     )
 
 
@@ -953,14 +964,14 @@ def suggest_command(
     with deferred():
         from curator.similarity import commands
 
-    library = _judged_library(root, paths, every)
+    library, nothing_found = _judged_library(root, paths, every)
     _judge_and_print(
         lambda progress: commands.suggest(library, paths, every, progress),
         commands.suggest_json,
         commands.suggest_text,
         fmt,
         quiet,
-        every,
+        nothing_found,
     )
 
 

@@ -898,6 +898,27 @@ def test_similar_and_suggest_leave_alone_what_a_run_over_the_library_passes_over
     )
 
 
+@pytest.mark.parametrize("command", ["similar", "suggest"])
+def test_when_every_path_named_is_passed_over_similar_and_suggest_say_so(library, command):
+    # After the note, it said "the folders given hold none", of a file named: untrue.
+    passed_over_by_the_library(library)
+    (library / "drafts").mkdir()
+    hidden = (
+        "curator: note: incidents/.IL-0009.yaml is not judged, as in a run over the library: "
+        "it is hidden (its name starts with `.`)\n"
+    )
+    for named, why in (
+        (["incidents/.IL-0009.yaml"], "every path given is passed over"),
+        (["incidents/.IL-0009.yaml", "drafts"], "the other folders given hold none"),
+    ):
+        run = run_curator(command, "--format", "json", *named, cwd=library)
+        assert (run.code, run.out, run.err) == (
+            0,  # (docs/judgement.md: no input at all is no error)
+            "[]\n",
+            f"{hidden}curator: no incident to judge: {why}\n",
+        )
+
+
 def linked_to_a_folder_elsewhere(library: Path, elsewhere: Path) -> None:
     """A copy of an incident reached through links in incidents/ to a folder outside it,
     beside links that hide nothing: one to a file not meant as an incident, one to nothing."""
