@@ -49,24 +49,53 @@ def unlisted_because(where: str, named: Path) -> str | None:
     absolute, its folders resolved), an entry of a library's incidents/ at any depth, as
     `incident_entries` and `incidents_within` pass it over: it is hidden, or in a hidden
     folder, or it is neither meant as an incident nor a folder that may hold one (a
-    `README.md`, `images/`). None for an entry the run checks or reports (IL107), and for
-    a path outside incidents/ (one named through a link in it: `link_within_incidents`)."""
+    `README.md`, `images/`). A path named through a symbolic link in incidents/ is passed
+    over as the link is, by its name alone (hidden, or in a hidden folder), whatever it
+    leads to. None for an entry the run checks or reports (IL107), and for a path outside
+    incidents/."""
     name = os.path.basename(where)
-    if meant_as_incident(name) and f"{os.sep}." not in where:
+    spelled = str(named.absolute())
+    if meant_as_incident(name) and f"{os.sep}." not in where + spelled:
         return None  # (the common case, thousands of files named by pre-commit: no `stat`)
+    link = link_within_incidents(spelled)
+    if link is not None and link != spelled:
+        # (not where it leads: whether a file is there, outside the library, is not told)
+        return _hidden_link(link)
     incidents = _incidents_holding(where, named)
     if incidents is None:
         return None
-    inside = Path(where).relative_to(incidents).parts
-    if name.startswith("."):
-        return "it is hidden (its name starts with `.`)"
-    if any(part.startswith(".") for part in inside):
-        return "it is in a hidden folder"
+    hidden = _hidden(Path(where).relative_to(incidents).parts)
+    if hidden is not None:
+        return hidden
     if meant_as_incident(name) or may_hold_incidents(where):
         return None
     if os.path.isdir(where):
         return "it is a folder holding nothing named like an incident"
     return "it is not named like an incident (`IL-…` or `.yaml`)"
+
+
+def _hidden(inside: tuple[str, ...]) -> str | None:
+    """Why an entry of incidents/, `inside` it, is passed over for its name or its
+    folders' (`.archive/`); None if it is not."""
+    if inside[-1].startswith("."):
+        return "it is hidden (its name starts with `.`)"
+    if any(part.startswith(".") for part in inside[:-1]):
+        return "it is in a hidden folder"
+    return None
+
+
+def _hidden_link(link: str) -> str | None:
+    """Why a path named through `link`, a symbolic link in incidents/ (as named), is passed
+    over: the link is hidden, or in a hidden folder, as a run over the library passes it
+    over; None if it is not (the path is then IL107)."""
+    where = os.path.join(os.path.realpath(os.path.dirname(link)), os.path.basename(link))
+    incidents = _incidents_holding(where, Path(link))
+    if incidents is None:
+        return None
+    inside = Path(where).relative_to(incidents).parts
+    if inside[-1].startswith("."):
+        return "it is named through a hidden link (its name starts with `.`)"
+    return _hidden(inside)
 
 
 def _incidents_holding(where: str, named: Path) -> str | None:

@@ -989,6 +989,55 @@ def test_a_file_named_through_a_link_in_incidents_is_reported_not_checked(librar
     assert f"{named}:1:1: cannot format: {message} (IL107)" in fmt.err
 
 
+@pytest.mark.parametrize(
+    ("named", "why"),
+    [
+        (
+            "incidents/.2024/IL-0999.yaml",
+            "it is named through a hidden link (its name starts with `.`)",
+        ),
+        (
+            "incidents/.2024/IL-0998.yaml",
+            "it is named through a hidden link (its name starts with `.`)",
+        ),
+        (
+            "incidents/.gone/IL-0999.yaml",
+            "it is named through a hidden link (its name starts with `.`)",
+        ),
+        ("incidents/.archive/05/IL-0999.yaml", "it is in a hidden folder"),
+    ],
+)
+def test_a_file_named_through_a_hidden_link_in_incidents_is_passed_over(
+    library, tmp_path, named, why
+):
+    # It was IL107, "named through incidents/.2024" (exit 1), where a run over the library
+    # passes the hidden link over. Whether a file is behind it (IL-0998.yaml is
+    # not), or anything at all (.gone), does not change the answer.
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "IL-0999.yaml").write_text(incident("IL-0001"), encoding="utf-8")
+    incidents = library / "incidents"
+    (incidents / ".2024").symlink_to(elsewhere)
+    (incidents / ".gone").symlink_to(elsewhere / "gone")
+    (incidents / ".archive").mkdir()
+    (incidents / ".archive" / "05").symlink_to(elsewhere)
+    whole = run_curator("lint", "--format", "json", cwd=library)
+    assert [f for f in json.loads(whole.out) if not f["path"].startswith("incidents/IL-")] == []
+    run = run_curator("lint", "--format", "json", named, cwd=library)
+    note = f"curator: note: {named} is not checked, as in a run over the library: {why}\n"
+    assert (run.code, json.loads(run.out), run.err) == (0, [], note)
+    fmt = run_curator("fmt", named, cwd=library)
+    assert fmt.code == 0
+    assert (
+        f"curator: note: {named} is not formatted, as in a run over the library: {why}" in fmt.err
+    )
+    similar = run_curator("similar", "--format", "json", named, cwd=library)
+    assert (similar.code, json.loads(similar.out)) == (0, [])
+    assert (
+        f"curator: note: {named} is not judged, as in a run over the library: {why}" in similar.err
+    )
+
+
 def through_a_link(link: str) -> str:
     return (
         f"named through {link}, a symbolic link, not followed: the library reads only the "

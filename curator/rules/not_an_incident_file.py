@@ -18,7 +18,9 @@ holds. That is a link named like an incident, and a link to a folder whatever it
 (`incidents/2024`), at any depth: its target, never looked at, may hold incidents, and a
 file or folder named through it (`incidents/2024/IL-0100.yaml`, `incidents/2024/../x`)
 is reported, never read, wherever the link leads. A link to a file not meant as an
-incident (`notes.txt`) is left alone, as such a file is.
+incident (`notes.txt`) is left alone, as such a file is, and so is a hidden link
+(`.old`), whatever it leads to: a path named through it (`incidents/.old/IL-0100.yaml`) is
+left alone too, with a note, as the link is.
 
 An incident a change puts outside incidents/ altogether (`IL-NEW-x.yaml` at the top of the
 repository, or in a misspelt `incident/`) is reported by `curator review`, which sees every
