@@ -877,12 +877,19 @@ def _judge_and_print(
     nothing_found: str,
 ) -> None:
     """Run a judgement (building the index, with its progress line) and print it; then, on
-    standard error, why each input that could not be judged was not, and exit 2 if any,
+    standard error, which inputs the library does not hold though they are in incidents/
+    (judged as drafts), why each input that could not be judged was not, and exit 2 if any,
     or that there was no input at all, and why (`nothing_found`: an empty library, folders
     holding no incident, paths passed over). Standard output holds the judgements only, so
     that JSON stays one parseable list."""
     with Progress("indexing", enabled=not quiet) as progress:
         results, not_judged = judge(progress)
+    for given, _ in results:
+        if given.unheld:  # (lint reports it: IL107, an error)
+            held = "is judged as a draft, the library does not hold it"
+            click.echo(
+                escaped(f"curator: note: {given.display} {held}: {given.unheld} (IL107)"), err=True
+            )
     if fmt == "json":
         output = json.dumps(to_json(results), ensure_ascii=False, indent=2) + "\n"
     else:

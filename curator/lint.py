@@ -302,10 +302,17 @@ def in_subfolders(
         if link is not None:
             shown = display_path(Path(link), cwd)
             unread[where] = not_an_incident_file.through_a_link(shown + given[len(link) :], shown)
-        elif where.startswith(incidents + os.sep):
+        elif in_a_subfolder(where, incidents):
             shown = display_path(Path(os.path.abspath(given)), cwd)
             unread[where] = not_an_incident_file.in_a_subfolder(shown)
     return unread
+
+
+def in_a_subfolder(where: str, incidents: str) -> bool:
+    """Whether `where` (`named_files`'s key: as the system takes it, not named through a
+    link in incidents/) is a file in a subfolder of `incidents` (resolved), which the
+    library never reads."""
+    return where.startswith(incidents + os.sep) and os.path.dirname(where) != incidents
 
 
 def scope(library: Library, paths: Sequence[Path]) -> Sequence[Path]:

@@ -919,6 +919,29 @@ def test_when_every_path_named_is_passed_over_similar_and_suggest_say_so(library
         )
 
 
+@pytest.mark.parametrize("command", ["similar", "suggest"])
+def test_a_file_in_a_subfolder_of_incidents_is_judged_as_a_draft_and_said_to_be(library, command):
+    # It was judged as if the library held it, with not a word: lint reports it (IL107),
+    # the library never reads it, and a contributor who filed it there would not know.
+    (library / "incidents" / "2024").mkdir()
+    copy = incident("IL-0001").replace("id: IL-0001", "id: IL-0100")
+    (library / "incidents" / "2024" / "IL-0100.yaml").write_text(copy, encoding="utf-8")
+    named = "incidents/2024/IL-0100.yaml"
+    lint = run_curator("lint", "--format", "json", named, cwd=library)
+    [(code, message)] = [(f["code"], f["message"]) for f in json.loads(lint.out)]
+    assert (lint.code, code) == (1, "IL107")
+    run = run_curator(command, "--format", "json", named, "incidents/IL-0002.yaml", cwd=library)
+    assert run.code == 0, run
+    judged = json.loads(run.out)
+    assert [given["input"] for given in judged] == [named, "incidents/IL-0002.yaml"]
+    assert run.err == (
+        f"curator: note: {named} is judged as a draft, the library does not hold it: "
+        f"{message} (IL107)\n"
+    )
+    if command == "similar":  # (as a draft: the incident it copies is its match)
+        assert [match["id"] for match in judged[0]["matches"]][:1] == ["IL-0001"]
+
+
 def linked_to_a_folder_elsewhere(library: Path, elsewhere: Path) -> None:
     """A copy of an incident reached through links in incidents/ to a folder outside it,
     beside links that hide nothing: one to a file not meant as an incident, one to nothing."""

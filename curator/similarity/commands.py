@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from curator.library import INCIDENTS, Library, link_within_incidents
-from curator.lint import display_path, expand
+from curator.lint import display_path, in_a_subfolder, named_files
 from curator.load import load_bytes
 from curator.model import DIMENSIONS
 from curator.oneline import shown
@@ -44,6 +44,9 @@ class BadInput(Exception):
 class Input:
     record: Record
     display: str
+    # Why the library does not hold it, though it is in incidents/ (lint's IL107 message):
+    # it is judged as a draft is, and the library's own run never sees it.
+    unheld: str | None = None
 
 
 def inputs(library: Library, paths: Sequence[Path], every: bool) -> tuple[list[Input], list[str]]:
@@ -51,12 +54,15 @@ def inputs(library: Library, paths: Sequence[Path], every: bool) -> tuple[list[I
     lists (those the index could not read too, which were passed over without a word); and,
     in the order given, why each that cannot be judged is not. One bad file does not keep
     the others from being judged, as in lint."""
+    given: list[tuple[Path, str, str | None]]
     if every:
-        given = [(p, f"{INCIDENTS}/{p.name}") for p in library.incident_paths()]
+        given = [(p, f"{INCIDENTS}/{p.name}", None) for p in library.incident_paths()]
     else:
-        given = [(p, _library_path(library, p)) for p in expand(paths)]
+        incidents = os.path.realpath(library.incidents_dir)
+        named = named_files(paths).items()
+        given = [(p, _library_path(library, p), _unheld(w, p, incidents)) for w, p in named]
     found, not_judged = [], []
-    for path, display in given:
+    for path, display, unheld in given:
         through = None if every else _through_a_link(path)
         record = None if through else read_record(path, display)
         if through:
@@ -64,8 +70,16 @@ def inputs(library: Library, paths: Sequence[Path], every: bool) -> tuple[list[I
         elif record is None or not any(record.fields.values()):  # a taxonomy file, say
             not_judged.append(_not_judged(path, display_path(path) if every else str(path)))
         else:
-            found.append(Input(record, display if every else str(path)))
+            found.append(Input(record, display if every else str(path), unheld))
     return found, not_judged
+
+
+def _unheld(where: str, path: Path, incidents: str) -> str | None:
+    """Lint's reason (IL107) for a file named in a subfolder of incidents/, which the
+    library never reads: judged as a draft is, it is said not to be the library's."""
+    if not in_a_subfolder(where, incidents):
+        return None
+    return not_an_incident_file.in_a_subfolder(str(path)).message
 
 
 def _through_a_link(path: Path) -> str | None:
