@@ -52,6 +52,7 @@ from curator.rules import (
     unicode_nfc,
 )
 from curator.rules import trailing_whitespace as trailing
+from curator.schema_errors import dotted
 from curator.taxonomy import Taxonomy
 from curator.textnorm import STREAM_SAFE_RUN, composed, long_run
 from curator.write.canonical import Refused, Unparsable, render, rewrite, unreadable
@@ -391,7 +392,7 @@ def strip_padding(tree: Any, taxonomy: Taxonomy) -> list[Change]:
         stripped = value.strip()
         parent[key] = LiteralScalarString(stripped) if "\n" in value else stripped
         line, column = _value_position(parent, key)
-        name = invisible_characters.value_name(path)
+        name = dotted(path)
         code = invisible_characters.RULE.code
         changes.append(Change(line, column, code, f"{name}: {value!r} → {stripped!r}"))
     return changes
@@ -406,7 +407,7 @@ def remove_escaped_zero_width(tree: Any, taxonomy: Taxonomy) -> list[Change]:
         parent, key = _parent(tree, path)
         parent[key] = invisible_characters.less_zero_width(value)
         count = len(value) - len(parent[key])
-        what = f"{invisible_characters.value_name(path)}: removed {count} zero-width character(s)"
+        what = f"{dotted(path)}: removed {count} zero-width character(s)"
         changes.append(Change(*_value_position(parent, key), invisible_characters.RULE.code, what))
     return changes
 

@@ -32,6 +32,7 @@ from curator.load import Loaded, Position, load_bytes, position_at
 from curator.model import Incident
 from curator.rules._spaces import not_fixable
 from curator.rules.base import FileFindings, IncidentFile, Rule
+from curator.schema_errors import dotted
 
 RULE = Rule(
     code="IL606",
@@ -168,7 +169,7 @@ def _escaped_zero_width(file: IncidentFile) -> FileFindings:
     yield RULE.at(
         file.display,
         file.position(*path),
-        f"{value_name(path)} holds U+{ord(char):04X} {ZERO_WIDTH[char]} (character "
+        f"{dotted(path)} holds U+{ord(char):04X} {ZERO_WIDTH[char]} (character "
         f"{index + 1}, written as an escape), which shows as nothing{more}; remove it",
     )
 
@@ -221,7 +222,7 @@ def _all_one_line(incident: Incident) -> bool:
 
 
 def _one_line_value(file: IncidentFile, path: Path, value: str) -> FileFindings:
-    name = value_name(path)
+    name = dotted(path)
     where = file.position(*path)
     line_break = value.strip().find("\n")
     if line_break >= 0:
@@ -259,11 +260,3 @@ def _space_name(char: str) -> str:
     if char in _CONTROL_NAMES:
         return _CONTROL_NAMES[char]
     return unicodedata.name(char, "WHITE SPACE")
-
-
-def value_name(path: Path) -> str:
-    """`title`, `organizations[0]`, `sources[1].publisher`: as `curator fix` names values."""
-    first, *rest = path
-    return str(first) + "".join(
-        f"[{part}]" if isinstance(part, int) else f".{part}" for part in rest
-    )
