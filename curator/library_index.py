@@ -6,9 +6,10 @@ finding can be at (an anchor) has a key (`anchored` lists both): the id
 itself for the file's id and for each reference to an id, the normal form for a source
 URL. A finding at an anchor depends only on the summaries of the files that hold the
 anchor's key among theirs: whether an id is used twice, or exists at all, is told by the
-files holding that id; whether a URL is cited twice, by the files citing it. A file that
-could not be read as an incident has no anchor, but holds the id its name spells
-(`held_keys`): a reference to that id, missing, says the file is there but broken.
+files holding that id; whether a URL is cited twice, by the files citing it. A file whose
+id is not the one its name spells (none, since it could not be read as an incident; or
+another) also holds the id its name spells (`held_keys`): a reference to that id, missing,
+says what the file named so holds.
 
 So when some files change (their summaries' values, or their display path), or come or
 go, the keys of their old and new summaries are the only keys whose findings can change.
@@ -49,10 +50,13 @@ def anchor_keys(summary: FileSummary) -> list[str]:
 
 
 def held_keys(summary: FileSummary) -> list[str]:
-    """The keys a file holds: its anchors'; and a file that could not be read as an
-    incident, which has none, holds the id its name spells, which a reference to that id
-    names when it reports the id missing (IL401)."""
-    return anchor_keys(summary) if summary.id is not None else [f"id:{summary.stem}"]
+    """The keys a file holds: its anchors'; and, where its id is not the one its name
+    spells (it has none: it could not be read as an incident; or another), that id too,
+    which a reference to it names when it reports the id missing (IL401)."""
+    keys = anchor_keys(summary)
+    if summary.id is None or summary.id.value != summary.stem:
+        keys.append(f"id:{summary.stem}")
+    return keys
 
 
 def key_hash(key: str) -> int:

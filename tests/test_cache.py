@@ -770,9 +770,10 @@ def test_an_id_changed_in_place_reruns_the_cross_file_rules(library):
 
 
 def test_a_reference_to_a_file_that_could_not_be_read_follows_that_file(tmp_path):
-    """IL401 says the file named like a missing id is there but broken: that file holds
-    the id's key (`library_index.held_keys`), so its going, coming back and mending, and a
-    reference to it made meanwhile, rerun the rule where the reference is."""
+    """IL401 says the file named like a missing id is there but broken, or holds another
+    id: that file holds the id's key (`library_index.held_keys`), so its going, coming
+    back, mending and taking another id, and a reference to it made meanwhile, rerun the
+    rule where the reference is."""
     broken = incident("IL-0002", ("title: ", "title: !custom "))
     root = write_library(tmp_path / "lib", {"IL-0001.yaml": incident("IL-0001")})
     unread = root / "incidents" / "IL-0002.yaml"
@@ -798,6 +799,10 @@ def test_a_reference_to_a_file_that_could_not_be_read_follows_that_file(tmp_path
     assert dangling() == [said]
     unread.write_text(incident("IL-0002"), encoding="utf-8")
     assert dangling() == []
+    unread.write_text(broken, encoding="utf-8")
+    assert dangling() == [said]
+    unread.write_text(incident("IL-0003"), encoding="utf-8")  # read, but another id
+    assert dangling() == [f"{named}; incidents/IL-0002.yaml holds the id IL-0003 (IL203)"]
     unread.write_text(broken, encoding="utf-8")
     assert dangling() == [said]
 

@@ -132,6 +132,19 @@ def test_il401_says_when_the_file_named_like_the_id_could_not_be_read(tmp_path, 
     )
 
 
+def test_il401_says_when_the_file_named_like_the_id_holds_another_id(tmp_path):
+    files = {
+        "IL-0001.yaml": incident("IL-0001", ("sources:", "related:\n  - IL-0002\nsources:")),
+        "IL-0002.yaml": incident("IL-0003"),
+    }
+    ((path, _, _, message),) = lint_library(tmp_path, files, "IL401")
+    assert (path, message) == (
+        "incidents/IL-0001.yaml",
+        "related names IL-0002, but no incident has that id; incidents/IL-0002.yaml holds the"
+        " id IL-0003 (IL203)",
+    )
+
+
 def test_il205_duplicate_of_on_a_published_incident_names_the_field_and_the_status(tmp_path):
     files = {
         "IL-0001.yaml": incident("IL-0001", ("sources:", "duplicate_of: IL-0002\nsources:")),

@@ -8,8 +8,8 @@ What lint's cache keeps of `check_library` rests on three promises, each held by
 in tests/test_cache.py: a rule decides on the values of the summaries, not their places;
 it reports a finding in an incident file at a place the file's summary records (its id, a
 reference, a source URL); and that finding depends only on the files holding the same key
-(the same id, or the same URL's normal form; a file that could not be read as an incident
-holds the id its name spells: `curator.library_index`).
+(the same id, or the same URL's normal form; a file whose id is not the one its name
+spells holds that one too: `curator.library_index`).
 """
 
 from __future__ import annotations
@@ -124,7 +124,9 @@ class LibraryView:
     _by_id: dict[str, list[FileSummary]] | None = field(
         default=None, kw_only=True, repr=False, compare=False
     )
-    _unread: dict[str, str] | None = field(default=None, kw_only=True, repr=False, compare=False)
+    _misnamed: dict[str, FileSummary] | None = field(
+        default=None, kw_only=True, repr=False, compare=False
+    )
 
     def by_id(self) -> dict[str, list[FileSummary]]:
         """The files holding each id (worked out once: several rules ask)."""
@@ -135,16 +137,16 @@ class LibraryView:
                     self._by_id.setdefault(summary.id.value, []).append(summary)
         return self._by_id
 
-    def unread(self, stem: str) -> str | None:
-        """The display path of a file named `stem` (`IL-0025.yaml`) that could not be read
-        as an incident, if there is one: a reference to its id then names a file that is
-        there but broken, not a missing incident."""
-        if self._unread is None:
-            self._unread = {}
+    def named(self, stem: str) -> FileSummary | None:
+        """The file named `stem` (`IL-0025.yaml`) whose id is not `stem`, if there is one:
+        it could not be read as an incident, or it holds another id. A reference to the id
+        `stem` then names a file that is there, not a missing incident."""
+        if self._misnamed is None:
+            self._misnamed = {}
             for summary in self.files:
-                if summary.id is None:
-                    self._unread.setdefault(summary.stem, summary.display)
-        return self._unread.get(stem)
+                if summary.id is None or summary.id.value != summary.stem:
+                    self._misnamed.setdefault(summary.stem, summary)
+        return self._misnamed.get(stem)
 
 
 FileFindings = Iterator[Finding]

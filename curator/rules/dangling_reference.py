@@ -2,7 +2,8 @@
 
 A reference to an id that no file in the library holds is an error (a typo, or an incident
 that was deleted instead of withdrawn); where the file named like the id is there but could
-not be read as an incident, the finding says so. An incident cannot be related to itself.
+not be read as an incident, or holds another id, the finding says so. An incident cannot be
+related to itself.
 """
 
 from curator.findings import Severity
@@ -30,7 +31,9 @@ def check_library(library: LibraryView) -> FileFindings:
 
 def _missing(field: str, incident_id: str, library: LibraryView) -> str:
     message = f"{field} names {incident_id}, but no incident has that id"
-    unread = library.unread(incident_id)
-    if unread is not None:
-        message += f"; {unread} could not be read as an incident (its errors say why)"
-    return message
+    named = library.named(incident_id)
+    if named is None:
+        return message
+    if named.id is None:
+        return f"{message}; {named.display} could not be read as an incident (its errors say why)"
+    return f"{message}; {named.display} holds the id {named.id.value} (IL203)"
