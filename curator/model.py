@@ -95,10 +95,13 @@ def text_problem(text: str) -> str | None:
     return None
 
 
-def text_but_for_byte_order_marks(text: str) -> bool:
-    """Whether `text` holds U+FEFF and is `Text` without it: its one problem a zero-width
-    character, which incident files report (and `curator fix` removes) as IL606."""
-    return "\ufeff" in text and text_problem(text.replace("\ufeff", "")) is None
+def text_problem_but_byte_order_marks(text: str) -> str | None:
+    """`text_problem` of `text` but for its U+FEFF, which incident files report (and
+    `curator fix` removes) as IL606: each read as the zero-width character it shows as, so
+    that what is said is the other problem (a control character, nothing visible), at its
+    place in `text`; None if they are its one problem."""
+    # U+2060 WORD JOINER, which U+FEFF stood for inside text: invisible, one character long.
+    return text_problem(text.replace("\ufeff", "\u2060"))
 
 
 def not_a_mapping(data: object) -> str | None:

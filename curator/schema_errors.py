@@ -16,8 +16,8 @@ from curator.model import (
     PARTIAL_DATE_PATTERN,
     TERM_ID_PATTERN,
     TEXT_PATTERN,
-    text_but_for_byte_order_marks,
     text_problem,
+    text_problem_but_byte_order_marks,
 )
 
 # What a contributor should write, in words: a regular expression is no help to most.
@@ -49,9 +49,11 @@ class SchemaError:
     loc: Path
     message: str
     at_key: bool  # an unknown key is best shown at the key, not at its value
-    # Text whose one problem is a U+FEFF inside it (`text_but_for_byte_order_marks`): in an
-    # incident file, IL606's to report, as the zero-width character it is.
+    # Text refused holding U+FEFF (`zero_width`), which in an incident file is IL606's to
+    # report, as the zero-width character it is; `but_zero_width`: what else is wrong with
+    # the text, said without it (`text_problem_but_byte_order_marks`), None if nothing.
     zero_width: bool = False
+    but_zero_width: str | None = None
 
 
 def describe_errors(
@@ -76,19 +78,22 @@ def describe_errors(
         if (key := meant.get(loc)) in missing:
             sentence += f" ({dotted(key)!r} is required and missing)"
         at_key = error["type"] == "extra_forbidden"
-        described.append(SchemaError(loc, sentence, at_key, _zero_width(error)))
+        described.append(SchemaError(loc, sentence, at_key, *_zero_width(error)))
     return described
 
 
-def _zero_width(error: Any) -> bool:
-    """Whether `error` is text refused for the U+FEFF it holds alone."""
+def _zero_width(error: Any) -> tuple[bool, str | None]:
+    """`SchemaError`'s `zero_width` and `but_zero_width` of `error`."""
     value = error.get("input")
-    return (
+    if not (
         error["type"] == "string_pattern_mismatch"
         and error.get("ctx", {}).get("pattern") == TEXT_PATTERN
         and isinstance(value, str)
-        and text_but_for_byte_order_marks(value)
-    )
+        and "\ufeff" in value
+    ):
+        return False, None
+    problem = text_problem_but_byte_order_marks(value)
+    return True, None if problem is None else f"{dotted(tuple(error['loc']))}: {problem}"
 
 
 def _sentence(error: Any, meant: Path | None) -> str:

@@ -154,10 +154,10 @@ SOURCES = (
             id="a byte-order mark written as an escape",
         ),
         pytest.param(
+            # Nothing to keep, so not IL606's: IL201's, said as of "\u200b" alone.
             [(f"title: {TITLE}", 'title: "\\ufeff"')],
-            "incidents/IL-0001.yaml:2:8: IL201 [error] title: holds U+FEFF, a byte-order mark "
-            "(character 1); remove it",
-            id="a byte-order mark and nothing visible",  # (not IL606's: nothing to keep)
+            "incidents/IL-0001.yaml:2:8: IL201 [error] title: holds no visible character",
+            id="a byte-order mark and nothing visible",
         ),
         pytest.param(
             [
@@ -195,6 +195,57 @@ def test_the_finding_is_printed_where_it_stands(tmp_path, replacements, expected
     run = run_curator("lint", "--root", str(root), "--no-cache", "--quiet", cwd=root)
     assert run.out.splitlines() == [expected], run
     assert run.code == (1 if "[error]" in expected else 0)
+
+
+IL606_FEFF = (
+    "IL606 [error] U+FEFF ZERO WIDTH NO-BREAK SPACE (a byte-order mark), which shows as "
+    "nothing and hides the word it is in from searches; remove it"
+)
+
+
+@pytest.mark.parametrize(
+    ("title", "expected"),
+    [
+        pytest.param(
+            '"가\\ufeff\\x07"',
+            [
+                "2:8: IL201 [error] title: holds U+0007, a control character (character 3); "
+                "remove it",
+                "2:8: IL606 [error] title holds U+FEFF ZERO WIDTH NO-BREAK SPACE (a byte-order "
+                "mark) (character 2, written as an escape), which shows as nothing; remove it "
+                "(fixable)",
+            ],
+            id="escaped, and a control character",
+        ),
+        pytest.param(
+            '"가\ufeff\\x07"',
+            [
+                "2:8: IL201 [error] title: holds U+0007, a control character (character 3); "
+                "remove it",
+                f"2:10: {IL606_FEFF} (fixable)",
+            ],
+            id="as itself, and a control character",
+        ),
+        pytest.param(
+            '"\ufeff"',
+            [
+                "2:8: IL201 [error] title: holds no visible character",
+                f"2:9: {IL606_FEFF} (fixable)",
+            ],
+            id="as itself, and nothing visible",
+        ),
+    ],
+)
+def test_a_byte_order_mark_in_text_with_another_problem_is_said_once(tmp_path, title, expected):
+    # The U+FEFF is IL606's. IL201 named it again ("holds U+FEFF, a byte-order mark"), and
+    # not the control character, or the lack of a visible one, which are IL201's own.
+    root = write_library(
+        tmp_path / "lib",
+        {"IL-0001.yaml": incident("IL-0001", (f"title: {TITLE}", f"title: {title}"))},
+    )
+    run = run_curator("lint", "--root", str(root), "--no-cache", "--quiet", cwd=root)
+    assert run.out.splitlines() == [f"incidents/IL-0001.yaml:{line}" for line in expected], run
+    assert run.code == 1
 
 
 @pytest.mark.parametrize(

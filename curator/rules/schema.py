@@ -3,8 +3,9 @@
 Unknown keys, missing required keys, values of the wrong type, empty lists where one item
 is needed, and malformed dates are reported at the line and column of the offending value
 (or of the mapping that lacks a key). Other rules run once the structure is valid.
-Text refused only for a U+FEFF inside it is left to IL606 (invisible characters), which
-reports the character and whose fix removes it.
+A U+FEFF inside text is left to IL606 (invisible characters), which reports the character
+and whose fix removes it: text refused for it alone is not reported here, and text with
+another problem too is reported for that one (a control character, nothing visible).
 """
 
 from curator.findings import Severity
@@ -30,7 +31,10 @@ def check(file: IncidentFile) -> FileFindings:
     for error in file.schema_errors:
         if error.loc == ("id",):
             continue  # IL202 explains a malformed id better
-        if error.zero_width:
-            continue  # IL606 names the character, and `curator fix` removes it
+        message = error.message
+        if error.zero_width:  # IL606 names the U+FEFF, and `curator fix` removes it
+            if error.but_zero_width is None:
+                continue
+            message = error.but_zero_width
         where = document.locate(error.loc, error.at_key) if document else file.position()
-        yield RULE.at(file.display, where, error.message)
+        yield RULE.at(file.display, where, message)
