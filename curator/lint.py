@@ -142,7 +142,34 @@ def parse_incident(
 ) -> IncidentFile:
     loaded = load_bytes(raw)
     incident, errors = validate(loaded)
+    if incident is None:
+        incident = _less_byte_order_marks(loaded, errors)
     return IncidentFile(path, display, loaded, incident, errors, taxonomy, today)
+
+
+def _less_byte_order_marks(loaded: Loaded, errors: list[SchemaError]) -> Incident | None:
+    """The incident of a file refused (`errors`) only for the U+FEFF in its text, once
+    they are removed, as IL606 asks and `curator fix` does: the other rules judge it so,
+    and report now what they would report after the fix (the errors stay, and IL201
+    passes over them); None for any other file. (An export refuses it, for IL606.)"""
+    if loaded.document is None or not errors:
+        return None
+    if any(not error.zero_width or error.but_zero_width is not None for error in errors):
+        return None
+    try:
+        return Incident.model_validate(_less_byte_order_mark(loaded.document.data))
+    except ValidationError:  # (never, as the errors said: then the rules stay silent)
+        return None
+
+
+def _less_byte_order_mark(value: Any) -> Any:
+    if isinstance(value, str):
+        return value.replace("\ufeff", "")
+    if isinstance(value, dict):
+        return {key: _less_byte_order_mark(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_less_byte_order_mark(item) for item in value]
+    return value
 
 
 def check_file(

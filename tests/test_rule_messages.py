@@ -248,6 +248,22 @@ def test_a_byte_order_mark_in_text_with_another_problem_is_said_once(tmp_path, t
     assert run.code == 1
 
 
+def test_a_file_whose_text_holds_a_byte_order_mark_is_judged_by_the_other_rules_too(tmp_path):
+    # Refused by the model for the U+FEFF, the file was no incident until it was fixed:
+    # every other rule was silent, and the term of another dimension came after the fix.
+    replacements = [("스토리지의", "스토\ufeff리지의"), ("    - capacity-limit\n", "    - nccl\n")]
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": incident("IL-0001", *replacements)})
+    il301 = (
+        "incidents/IL-0001.yaml:9:7: IL301 [error] 'nccl' is not a term of causes (it is a "
+        "term of components)"
+    )
+    run = run_curator("lint", "--root", str(root), "--no-cache", "--quiet", cwd=root)
+    assert run.out.splitlines() == [f"incidents/IL-0001.yaml:2:13: {IL606_FEFF} (fixable)", il301]
+    assert run_curator("fix", "--root", str(root), "--quiet", cwd=root).code == 0
+    run = run_curator("lint", "--root", str(root), "--no-cache", "--quiet", cwd=root)
+    assert run.out.splitlines() == [il301], run
+
+
 @pytest.mark.parametrize(
     ("content", "kind"),
     [("- 학습이 멈췄다\n- NCCL timeout\n", "a list"), ("학습이 멈췄다\n", "plain text")],

@@ -5,7 +5,9 @@ is needed, and malformed dates are reported at the line and column of the offend
 (or of the mapping that lacks a key). Other rules run once the structure is valid.
 A U+FEFF inside text is left to IL606 (invisible characters), which reports the character
 and whose fix removes it: text refused for it alone is not reported here, and text with
-another problem too is reported for that one (a control character, nothing visible).
+another problem too is reported for that one (a control character, nothing visible). A
+file refused for nothing but U+FEFF in its text is judged by the other rules as it reads
+without them, so that removing them brings no further findings.
 """
 
 from curator.findings import Severity
