@@ -53,9 +53,10 @@ from curator.export.released_cache import ReleasedCache
 from curator.export.schema import SCHEMAS, render, schema_for
 from curator.export.write import ExportWriter
 from curator.library import Library
-from curator.lint import Extra, lint
+from curator.lint import Extra, lint, parse_incident
 from curator.lint_cache import Checked
 from curator.progress import Progress
+from curator.taxonomy import load_taxonomy
 from incidents import incident
 
 AGGREGATES = {"incidents.json", "incidents.csv", "taxonomy.json", "graph.json"}
@@ -1913,3 +1914,19 @@ def test_graph_json_is_streamed_an_incident_at_a_time_in_the_order_given(tmp_pat
     incidents = [node["id"] for node in loaded["nodes"] if node["kind"] == "incident"]
     assert incidents == [f"IL-{number:04d}" for number in range(1, 7_001)]
     assert loaded["edges"] == [{"kind": "facet"}, {"kind": "facet"}]
+
+
+def test_a_file_lint_judges_less_its_byte_order_marks_is_not_rendered_from_those_values(tmp_path):
+    # Lint judges a file whose one problem is U+FEFF in its text by its values less them
+    # (so that the other rules speak now): those are not the file's bytes' values, and what
+    # the export renders from lint's parse is kept in its cache under the bytes' blob id.
+    taxonomy = load_taxonomy(REPO / "schema" / "taxonomy")
+    (tmp_path / "out" / "incidents").mkdir(parents=True)
+    dates = ("2024-01-01T00:00:00Z", "2024-01-02T00:00:00Z")
+    path = tmp_path / "IL-0001.yaml"
+    for text, rendered in [("스토리지의", True), ("스토\ufeff리지의", False)]:
+        raw = incident("IL-0001", ("스토리지의", text)).encode()
+        file = parse_incident(path, path.name, raw, taxonomy, dt.date(2026, 1, 1))
+        assert file.incident is not None
+        made = released.render_parsed(file, raw, dates, tmp_path / "out")
+        assert (made is not None) is rendered

@@ -311,9 +311,11 @@ def render_parsed(
     read it as an incident, or when its rendering fails (an id a release refuses, a write
     that fails): then it is rendered again after lint, where its error is the export's.
     `Rendered.blob` is the parsed bytes' own id, which the main process compares with the
-    committed one (`fresh`)."""
+    committed one (`fresh`). Nor is a file with schema errors rendered: lint may judge one
+    by its values less a U+FEFF (`curator.lint.parse_incident`), which are not its bytes'
+    and must not be kept in the cache under their id."""
     incident = file.incident
-    if incident is None:
+    if incident is None or file.schema_errors:
         return None
     if when is None and incident.status in EXPORTED_STATUSES:
         return None  # no commit in the history of HEAD: `render` says so, after lint

@@ -51,6 +51,9 @@ class IncidentFile:
     path: Path
     display: str
     loaded: Loaded
+    # None if the file is no valid incident; but where its only schema errors are U+FEFF in
+    # text (IL606's), its values less them, as `curator fix` leaves them
+    # (`curator.lint.parse_incident`): the other rules judge it all the same.
     incident: Incident | None
     schema_errors: list[SchemaError]
     taxonomy: Taxonomy
