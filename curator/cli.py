@@ -213,6 +213,12 @@ def main() -> None:
 )
 @click.option("--quiet", "-q", is_flag=True, help="No progress line and no summary line.")
 @click.option("--release", is_flag=True, help="Check as for a release: placeholder ids are errors.")
+@click.option(
+    "--commit",
+    is_flag=True,
+    help="Check as for a commit (the pre-commit hook): a file of PATHS outside incidents/ "
+    "named like an incident (IL-0140.yaml) is an error, IL107, not a draft to check.",
+)
 @no_cache_option("Check")
 @jobs_option
 def lint_command(
@@ -221,6 +227,7 @@ def lint_command(
     fmt: str,
     quiet: bool,
     release: bool,
+    commit: bool,
     no_cache: bool,
     jobs: int | None,
 ) -> None:
@@ -244,6 +251,7 @@ def lint_command(
             jobs=jobs,
             progress=progress,
             held=_held_till_exit,
+            commit=commit,
         )
     click.echo(render(findings, fmt), nl=False)
     if not quiet and fmt == "text":

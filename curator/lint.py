@@ -335,6 +335,30 @@ def in_subfolders(
     return unread
 
 
+def outside_incidents(
+    library: Library, named: dict[str, Path], cwd: Path | None = None
+) -> dict[str, Finding]:
+    """The files of `named` (`named_files`) in the library's folder but not in its
+    incidents/ that look like incidents by their names (`IL-0140.yaml`, `incident/IL-NEW-x.yml`:
+    `not_an_incident_file.may_be_incident` and `named_like_an_incident`), each with its
+    finding (IL107), as `curator review` reports them: what a commit adds there is an
+    incident the library never reads. (`lint --commit`: named otherwise, such a file is a
+    draft, checked with the library.)"""
+    root = os.path.realpath(library.root) + os.sep
+    incidents = os.path.realpath(library.incidents_dir) + os.sep
+    found: dict[str, Finding] = {}
+    for where, path in named.items():
+        if where.startswith(incidents) or not where.startswith(root):
+            continue  # (the library's, or not in its repository: a draft kept elsewhere)
+        inside = Path(where[len(root) :]).as_posix()
+        if not_an_incident_file.may_be_incident(inside, INCIDENTS) and (
+            not_an_incident_file.named_like_an_incident(inside)
+        ):
+            shown = display_path(Path(os.path.abspath(path)), cwd)
+            found[where] = not_an_incident_file.outside_incidents(shown)
+    return found
+
+
 def in_a_subfolder(where: str, incidents: str) -> bool:
     """Whether `where` (`named_files`'s key: as the system takes it, not named through a
     link in incidents/) is a file in a subfolder of `incidents` (resolved), which the
@@ -380,10 +404,13 @@ def lint(
     extra: Extra | None = None,
     workers: Workers | None = None,
     held: list[object] | None = None,
+    commit: bool = False,
 ) -> list[Finding]:
     """Every finding for `paths` (default, or when they name the taxonomy: the whole
     library, see `scope`), with cross-file rules seeing the whole library either way. With
-    `release`, placeholder ids are errors.
+    `release`, placeholder ids are errors. With `commit`, `paths` are files a commit adds
+    or changes: one that looks like an incident outside incidents/ is IL107
+    (`outside_incidents`), not a draft checked with the library.
 
     `cache` keeps results in `.curator-cache/` at the library root; `jobs` caps the worker
     processes (default: one per CPU, when there are enough files); `workers`, a caller's
@@ -395,7 +422,7 @@ def lint(
     """
     today = today or dt.datetime.now(dt.UTC).date()
     paths = scope(library, paths)
-    run = _Run(library, today, cwd, jobs, progress, extra, workers, held)
+    run = _Run(library, today, cwd, jobs, progress, extra, workers, held, commit)
     with without_cyclic_gc():
         try:
             findings = run.findings(paths, ResultCache.open(library) if cache else None)
@@ -436,6 +463,7 @@ class _Run:
         extra: Extra | None = None,
         workers: Workers | None = None,
         held: list[object] | None = None,
+        commit: bool = False,
     ) -> None:
         self.library = library
         self.today = today
@@ -445,6 +473,7 @@ class _Run:
         self.extra = extra
         self.workers = workers
         self.held = held
+        self.commit = commit
         self.unsure = False  # whether the cross-file findings may not match the files' lines
 
     def findings(self, paths: Sequence[Path], store: ResultCache | None) -> list[Finding]:
@@ -452,6 +481,8 @@ class _Run:
         taxonomy = library.taxonomy
         files = named_files(paths)
         unread = in_subfolders(library, files, cwd)
+        if self.commit:
+            unread |= outside_incidents(library, files, cwd)
         selected = self.spelled_as_listed([path for path in files if path not in unread])
         folder = str(library.incidents_dir)
         names = library.incident_names()

@@ -1142,6 +1142,31 @@ def test_a_file_named_outside_the_incidents_folder_is_checked_with_the_library(l
     }
 
 
+def test_with_commit_a_file_named_like_an_incident_outside_incidents_is_il107(library):
+    # As the pre-commit hook names what a commit adds: the library never reads it, so it is
+    # reported where it is, as `curator review` does, not checked as a draft (whose copied
+    # id made IL-0001 a duplicate, IL204, and hid the real mistake).
+    (library / "incident").mkdir()
+    (library / "incident" / "IL-0009.yaml").write_text(incident("IL-0001"), encoding="utf-8")
+    named = ("incident/IL-0009.yaml", "incidents/IL-0001.yaml")
+    run = run_curator("lint", "--commit", "--format", "json", *named, cwd=library)
+    assert run.code == 1
+    assert [(f["path"], f["line"], f["code"], f["message"]) for f in json.loads(run.out)] == [
+        (
+            "incident/IL-0009.yaml",
+            1,
+            "IL107",
+            "an incident outside incidents/: the library reads only the files directly in "
+            "incidents/; move it there",
+        )
+    ]
+    drafted = run_curator("lint", "--format", "json", *named, cwd=library)  # (no --commit)
+    assert {(f["path"], f["code"]) for f in json.loads(drafted.out)} >= {
+        ("incident/IL-0009.yaml", "IL204"),
+        ("incidents/IL-0001.yaml", "IL204"),
+    }
+
+
 def test_findings_at_one_place_are_in_the_order_of_their_codes_on_every_run(tmp_path):
     # IL203 and IL204 both at IL-0002.yaml:1:5. The report is sorted by place, then code,
     # then message; ties must not be left in the order of a set, which changes with the

@@ -15,6 +15,7 @@ from pathlib import Path
 import yaml
 from conftest import REPO, write_library
 
+from curator.rules.not_an_incident_file import may_be_incident, named_like_an_incident
 from incidents import incident
 
 HOOKS = REPO / ".pre-commit-hooks.yaml"
@@ -176,6 +177,54 @@ def test_a_taxonomy_change_that_breaks_an_incident_is_refused(tmp_path):
         shown
     )
     assert run(repo, env, "git", "rev-list", "--count", "HEAD").stdout.strip() == "1"
+
+
+OUTSIDE = "an incident outside incidents/: the library reads only the files directly in "
+MISPLACED = {  # what a contributor may commit, and the lint hook's finding (IL107)
+    "IL-0140.yaml": OUTSIDE + "incidents/; move it there",
+    "incident/IL-0141.yaml": OUTSIDE + "incidents/; move it there",
+    "Incidents/IL-NEW-gpu.yml": OUTSIDE + "incidents/; move it there",
+    "incidents/2024/IL-0143.yaml": "in a subfolder of incidents/: the library reads only the "
+    "files directly in incidents/",
+    "incidents/IL-0144.YAML": "extension '.YAML': incident files end in .yaml",
+    "incidents/IL-0145.yaml.txt": "extension '.txt': incident files end in .yaml",
+    "incidents/IL-0146.json": "extension '.json': incident files end in .yaml",
+}
+# Incidents kept on purpose (fixtures), or YAML that is no incident: never named to lint.
+NOT_NAMED = ["tests/data/IL-0147.yaml", ".github/workflows/IL-0148.yml", "mkdocs.yml"]
+
+
+def test_an_incident_committed_where_the_library_never_reads_it_is_refused(tmp_path):
+    # The lint hook was named only `incidents/….ya?ml`: all of these went in unchecked.
+    repo, env = installed_repo(tmp_path)
+    for name in [*MISPLACED, *NOT_NAMED]:
+        (repo / name).parent.mkdir(parents=True, exist_ok=True)
+        (repo / name).write_text(incident("IL-0009"), encoding="utf-8")
+    run(repo, env, "git", "add", ".")
+    refused = run(repo, env, "git", "commit", "-m", "Add incidents")
+    shown = refused.stdout + refused.stderr
+    assert refused.returncode != 0, shown
+    findings = re.findall(r"^\S+:\d+:\d+: IL\d+ .*$", shown, re.MULTILINE)
+    assert sorted(findings) == sorted(
+        f"{name}:1:1: IL107 [error] {message}" for name, message in MISPLACED.items()
+    )
+    assert "7 errors, 0 warnings in 7 files checked" in shown
+
+
+def test_the_lint_hook_names_only_what_may_be_an_incident():
+    # What it names outside incidents/ is what `curator review` takes for an incident by
+    # its name; none of this repository's own files but the library's.
+    [hook] = [h for h in yaml.safe_load(HOOKS.read_text("utf-8")) if h["id"] == "curator-lint"]
+    named = re.compile(hook["files"])
+    for name in [*MISPLACED, "incidents/IL-0001.yaml", "schema/taxonomy/causes.yaml"]:
+        assert named.search(name), name
+        outside = not name.startswith(("incidents/", "schema/"))
+        assert outside == (may_be_incident(name, "incidents") and named_like_an_incident(name))
+    for name in [*NOT_NAMED, "incidents/.IL-0001.yaml.swp", "incidents/images/README.md"]:
+        assert not named.search(name), name
+    files = run(REPO, environment(Path("/tmp")), "git", "ls-files", "-z").stdout.split("\0")
+    linted = [name for name in files if named.search(name)]
+    assert linted and all(n.startswith(("incidents/IL-", "schema/taxonomy/")) for n in linted)
 
 
 # The guide and the templates -----------------------------------------------------------------

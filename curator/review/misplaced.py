@@ -1,5 +1,6 @@
 """Incidents a change puts outside incidents/ (IL107): lint reads only the library, so such a
-file is checked by nothing, and the review would otherwise pass it in silence.
+file is checked by nothing, and the review would otherwise pass it in silence. (The
+pre-commit hook, `curator lint --commit`, reports those named like an incident id.)
 
 A changed `.yaml`/`.yml` file looks like an incident when its name is an incident id
 (`IL-NEW-slug.yaml`, `IL-0137.yml`) or when it has top-level `id:` and `title:` lines (one
@@ -9,17 +10,14 @@ folders hold incidents on purpose (fixtures, samples) or none: they are not look
 
 from __future__ import annotations
 
-import re
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
-from curator.model import ID_PATTERN
 from curator.review import git
 from curator.review.git import FileChange
 from curator.review.model import FileReview, ReportFinding
 from curator.rules import not_an_incident_file
+from curator.rules.not_an_incident_file import may_be_incident, named_like_an_incident
 
-_ID = re.compile(ID_PATTERN)
-_NOT_INCIDENTS = frozenset({"tests", "examples", "benchmarks", "schema"})
 # Bounds for a change of any size: the files whose text is searched (their paths are the
 # arguments of one git command, which the system limits to some hundred kB in all) and
 # the files reported (one is enough to fail the review).
@@ -35,11 +33,11 @@ def misplaced_incidents(repo: Path, base: str, head: str, incidents: str) -> lis
     changes = [
         c
         for c in git.changed_files(repo, base, head)
-        if c.change != "removed" and _may_be_incident(c.path, incidents)
+        if c.change != "removed" and may_be_incident(c.path, incidents)
     ]
-    unnamed = [c.path for c in changes if not _named_like_an_incident(c.path)]
+    unnamed = [c.path for c in changes if not named_like_an_incident(c.path)]
     shaped = git.holding_lines(repo, head, _searched(unnamed), "^id:", "^title:")
-    found = [c for c in changes if _named_like_an_incident(c.path) or c.path in shaped]
+    found = [c for c in changes if named_like_an_incident(c.path) or c.path in shaped]
     return [_reviewed(c) for c in found[:MAX_REPORTED]]
 
 
@@ -53,17 +51,6 @@ def _searched(paths: list[str]) -> list[str]:
             break
         kept.append(path)
     return kept
-
-
-def _may_be_incident(path: str, incidents: str) -> bool:
-    where = PurePosixPath(path)
-    if path.startswith(incidents + "/") or where.suffix not in (".yaml", ".yml"):
-        return False
-    return not any(p in _NOT_INCIDENTS or p.startswith(".") for p in where.parts[:-1])
-
-
-def _named_like_an_incident(path: str) -> bool:
-    return _ID.fullmatch(PurePosixPath(path).stem) is not None
 
 
 def _reviewed(change: FileChange) -> FileReview:

@@ -26,16 +26,20 @@ An incident a change puts outside incidents/ altogether (`IL-NEW-x.yaml` at the 
 repository, or in a misspelt `incident/`) is reported by `curator review`, which sees every
 file a change adds or edits: a `.yaml` or `.yml` file named like an incident id, or one
 with top-level `id:` and `title:` lines. Files under `tests/`, `examples/`, `benchmarks/`,
-`schema/` and hidden folders are not taken for incidents.
+`schema/` and hidden folders are not taken for incidents. `curator lint --commit`, which
+the pre-commit hook runs on the files a commit adds or changes, reports such a file by its
+name alone (`IL-0140.yaml`, `Incidents/IL-NEW-x.yml`) rather than checking it as a draft.
 """
 
 import os
+import re
 from collections.abc import Iterator
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from curator.findings import Finding, Severity
 from curator.library import LINKED, incidents_within
 from curator.load import START
+from curator.model import ID_PATTERN
 from curator.rules.base import Rule
 
 RULE = Rule(
@@ -43,7 +47,8 @@ RULE = Rule(
     name="not-an-incident-file",
     severity=Severity.ERROR,
     summary="An entry of incidents/ that is not an incident file (a folder, a symbolic link, "
-    "or not .yaml), or a file in a subfolder of incidents/ or (in a review) outside it, "
+    "or not .yaml), or a file in a subfolder of incidents/ or (in a review or a commit) "
+    "outside it, "
     "which the library never reads.",
     failing="incidents/IL-0001.yml\nincidents/IL-0002.yaml/   (a folder)\n"
     "incidents/2024/IL-0003.yaml\n",
@@ -106,6 +111,26 @@ def outside_incidents(display: str) -> Finding:
         "incidents/; move it there"
     )
     return RULE.at(display, START, message)
+
+
+def may_be_incident(path: str, incidents: str) -> bool:
+    """Whether `path`, relative to the repository (`/`-separated), is a `.yaml` or `.yml`
+    file outside `incidents` (the library's folder, relative to it too) that may be an
+    incident: not under tests/, examples/, benchmarks/ or schema/, which hold incidents on
+    purpose (fixtures, samples) or none, nor under a hidden folder (`.github/`)."""
+    where = PurePosixPath(path)
+    if path.startswith(incidents + "/") or where.suffix not in (".yaml", ".yml"):
+        return False
+    return not any(p in _NOT_INCIDENTS or p.startswith(".") for p in where.parts[:-1])
+
+
+def named_like_an_incident(path: str) -> bool:
+    """Whether the file at `path` is named like an incident id (`IL-0137.yml`)."""
+    return _ID.fullmatch(PurePosixPath(path).stem) is not None
+
+
+_ID = re.compile(ID_PATTERN)
+_NOT_INCIDENTS = frozenset({"tests", "examples", "benchmarks", "schema"})
 
 
 def _folder_message(path: Path) -> str:
