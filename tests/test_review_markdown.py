@@ -347,6 +347,26 @@ def test_inert_keeps_korean_and_cuts_long_text():
     assert inert("가" * 600, 10) == "가" * 9 + "…"
 
 
+def test_a_file_name_holding_an_invisible_character_is_shown_as_curator_lint_prints_it():
+    # Made a space, or dropped at the end, U+202E and U+200B named files that are not there:
+    # `IL-0300.yaml\u200b` was shown as the valid incident file name IL-0300.yaml.
+    renamed = "incidents/IL-NEW-a\u202eb.yaml"
+    message = "id IL-0300 differs from the file name IL-NEW-a\u202eb.yaml"
+    file = FileReview(
+        path=renamed,
+        change="renamed",
+        old_path="incidents/IL-0300.yaml\u200b",
+        id="IL-0300",
+        findings=[finding(1, "IL203", message, path=renamed)],
+    )
+    lines = render(Review(base=BASE, head=HEAD, files=[file]), Links(), COMMENT).splitlines()
+    # (The escape's backslash is escaped too: the comment shows `\u202e`, as lint prints it.)
+    shown, old = r"incidents/IL-NEW-a\\u202eb.yaml", r"incidents/IL-0300.yaml\\u200b"
+    assert f"#### 📄 **{shown}** (renamed from {old})" in lines
+    said = r"id IL-0300 differs from the file name IL-NEW-a\\u202eb.yaml"
+    assert f"- line 1 · **IL203** · {said}" in lines
+
+
 # --- size limits ---------------------------------------------------------------------------------
 
 

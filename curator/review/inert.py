@@ -9,7 +9,8 @@ heading, quote, fence, table) can begin in it.
 
 How, in this order:
 1. control, format (zero-width, bidi) and line-break characters become one space, and
-   spaces at the ends go (no indented code block);
+   spaces at the ends go (no indented code block); in a file name, or a message that may
+   quote one (`inert_name`), they are written as escapes instead, as the CLI prints them;
 2. `&`, `<`, `>` become entities: no tag (`</details>`, `<img>`), comment, autolink or quote;
 3. ASCII punctuation with a meaning in Markdown gets a backslash;
 4. what would open a block only at the start of a line gets a backslash there: a leading
@@ -28,7 +29,7 @@ from __future__ import annotations
 import re
 from urllib.parse import quote
 
-from curator.oneline import shown
+from curator.oneline import escaped, shown
 
 ZWSP = "&#8203;"
 _MARKDOWN = re.compile(r"([\\`*_\[\]{}()#!|~$])")
@@ -50,6 +51,13 @@ def inert(text: str, limit: int = 500) -> str:
     text = _MARKDOWN.sub(r"\\\1", text)
     text = _LINE_START.sub(_escape_line_start, text, count=1)
     return _NOTIFIERS.sub(lambda m: m.group(0) + ZWSP, text)
+
+
+def inert_name(text: str, limit: int = 200) -> str:
+    """A file name, or a lint message that may quote one, as `inert` makes it, but with each
+    control, format and line-break character written as its escape (`\\u202e`), as
+    `curator lint` prints it: made a space, it would name a file that is not there."""
+    return inert(escaped(text), limit)
 
 
 def _escape_line_start(marker: re.Match[str]) -> str:

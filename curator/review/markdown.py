@@ -19,7 +19,7 @@ from functools import cached_property
 
 from curator import __version__
 from curator.model import DIMENSIONS, ID_PATTERN, TERM_ID_PATTERN
-from curator.review.inert import inert, link
+from curator.review.inert import inert, inert_name, link
 from curator.review.links import Links
 from curator.review.model import (
     Evidence,
@@ -181,7 +181,7 @@ class _Section:
 def _file_title(file: FileReview, links: Links, review: Review) -> str:
     sha = review.base if file.change == "removed" else review.head
     url = links.blob(sha, file.path)
-    name = inert(file.path, 200)
+    name = inert_name(file.path)
     return link(name, url) if url else f"**{name}**"
 
 
@@ -208,7 +208,7 @@ def _file_section(
     elif change == "unchanged":
         change = "not changed here, but given a warning by this change"
     if file.old_path:
-        change += f" from {inert(file.old_path, 200)}"
+        change += f" from {inert_name(file.old_path)}"
     lines = [f"#### 📄 {_file_title(file, links, review)} ({change})"]
     if file.id or file.title:
         lines += ["", " · ".join(inert(t, 300) for t in (file.id, file.title) if t)]
@@ -253,7 +253,7 @@ def _finding(finding: ReportFinding, links: Links, sha: str) -> str:
     where = f"line {finding.line}"
     where = link(where, url) if url else where
     fix = " (fixable with `curator fix`)" if finding.fixable else ""
-    return f"- {where} · **{finding.code}** · {inert(finding.message)}{fix}"
+    return f"- {where} · **{finding.code}** · {inert_name(finding.message, 500)}{fix}"
 
 
 def _matches(
@@ -398,7 +398,7 @@ def _not_duplicate(review: Review) -> list[str]:
     shown = list(ids_of.items())[:VISIBLE]
     for path, ids in shown:
         if not one_file:
-            lines += [f"In {inert(path, 200)}:", ""]
+            lines += [f"In {inert_name(path)}:", ""]
         items = [f"  - {i}  # if it is a different event" for i in ids[:VISIBLE]]
         if len(ids) > VISIBLE:  # (only a report made by hand has more: see `_LONGEST_ID`)
             items.append(f"  # … and {len(ids) - VISIBLE} more, in the full report")
