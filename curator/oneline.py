@@ -32,8 +32,24 @@ def escaped(text: str) -> str:
 
 def shorten(text: str, limit: int) -> str:
     """At most `limit` characters, ending in … when cut (before any escaping, so that no
-    entity or escape is cut in half)."""
-    return text if len(text) <= limit else text[: max(limit - 1, 0)].rstrip() + "…"
+    entity or escape is cut in half), and never inside a letter made of several characters."""
+    if len(text) <= limit:
+        return text
+    end = max(limit - 1, 0)
+    while end > 0 and _part_of_letter_before(text[end]):
+        end -= 1
+    return text[:end].rstrip() + "…"
+
+
+def _part_of_letter_before(char: str) -> bool:
+    """A combining mark (an accent written apart), or the vowel or final consonant of a
+    Korean syllable written as separate jamo (NFD): cut before it, the letter before it
+    would be another (각 made 가) or none (a lone ᄉ)."""
+    return (
+        unicodedata.category(char).startswith("M")
+        or "\u1160" <= char <= "\u11ff"  # Hangul Jamo: vowels, final consonants
+        or "\ud7b0" <= char <= "\ud7ff"  # Hangul Jamo Extended-B: the same
+    )
 
 
 def shown(text: str, limit: int = 200) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import unicodedata
 from pathlib import Path
 
 from hypothesis import given
@@ -345,6 +346,16 @@ def test_an_incident_without_a_usable_id_does_not_make_its_title_markup():
 def test_inert_keeps_korean_and_cuts_long_text():
     assert inert("스토리지에서 NCCL의 타임아웃") == "스토리지에서 NCCL의 타임아웃"
     assert inert("가" * 600, 10) == "가" * 9 + "…"
+
+
+def test_a_cut_never_splits_a_letter_written_as_several_characters():
+    # Korean as separate jamo (NFD, as some sources paste it: IL605 until `curator fix`)
+    # was cut inside a syllable, leaving a lone consonant, or 각 made 가; an accent alike.
+    jamo = unicodedata.normalize("NFD", "스토리지 각각")
+    assert len(jamo) == 15
+    cut = {limit: unicodedata.normalize("NFC", inert(jamo, limit)) for limit in (4, 12, 14)}
+    assert cut == {4: "스…", 12: "스토리지…", 14: "스토리지 각…"}
+    assert inert("e\u0301" * 5, 4) == "e\u0301…"
 
 
 def test_a_file_name_holding_an_invisible_character_is_shown_as_curator_lint_prints_it():
