@@ -639,3 +639,29 @@ def test_a_file_too_big_for_the_comment_still_shows_its_first_errors_and_counts_
     # The other file with an error is whole too, and nothing is left out.
     assert "#### 📄 [incidents/IL-NEW-small.yaml]" in text and "**IL203**" in text
     assert "more file" not in text
+
+
+def test_the_command_listing_findings_left_out_names_the_file_as_it_is():
+    # Escaped for Markdown inside a code span, which shows every backslash, the command
+    # named `incident\_library/…`, a file that is not there.
+    path = "incident_library/incidents/IL-0300.yaml"
+    file = FileReview(
+        path=path,
+        change="added",
+        findings=[finding(4, "IL301", "bad term", path=path)],
+        findings_omitted=12_000,
+    )
+    review = Review(base=BASE, head=HEAD, root="incident_library", files=[file])
+    text = render(review, LINKS, COMMENT)
+    assert "`curator lint incident_library/incidents/IL-0300.yaml` lists them all." in text
+    # A name no shell or code span takes as it is is quoted, and the span is longer than
+    # any run of backticks in it, so that nothing can end it early.
+    odd_path = "incidents/a`b c.yaml"
+    odd = FileReview(
+        path=odd_path,
+        change="added",
+        findings=[finding(1, "IL107", "not an incident file", path=odd_path)],
+        findings_omitted=1,
+    )
+    text = render(Review(base=BASE, head=HEAD, files=[odd]), LINKS, COMMENT)
+    assert "``curator lint 'incidents/a`b c.yaml'`` lists them all." in text

@@ -27,9 +27,10 @@ How, in this order:
 from __future__ import annotations
 
 import re
+import shlex
 from urllib.parse import quote
 
-from curator.oneline import escaped, shown
+from curator.oneline import escaped, shorten, shown
 
 ZWSP = "&#8203;"
 _MARKDOWN = re.compile(r"([\\`*_\[\]{}()#!|~$])")
@@ -58,6 +59,19 @@ def inert_name(text: str, limit: int = 200) -> str:
     control, format and line-break character written as its escape (`\\u202e`), as
     `curator lint` prints it: made a space, it would name a file that is not there."""
     return inert(escaped(text), limit)
+
+
+def command(words: str, path: str, limit: int = 200) -> str:
+    """`words PATH` as a code span to copy: GitHub reads no Markdown, entity, mention or link
+    inside one, so the path goes in as `curator lint` names it (shell-quoted when it must
+    be), not escaped for Markdown, whose backslashes a code span would show. Only what
+    could end the span is seen to: a line break is an escape by then, and the span is
+    delimited by more backticks than any run inside it."""
+    name = escaped(path).encode("utf-8", "backslashreplace").decode("utf-8")
+    text = f"{words} {shlex.quote(shorten(name, limit))}"
+    # (Quoted, a path with a backtick ends in a quote: no space is needed before the fence.)
+    fence = "`" * (max((len(run) for run in re.findall("`+", text)), default=0) + 1)
+    return f"{fence}{text}{fence}"
 
 
 def _escape_line_start(marker: re.Match[str]) -> str:

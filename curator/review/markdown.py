@@ -19,7 +19,7 @@ from functools import cached_property
 
 from curator import __version__
 from curator.model import DIMENSIONS, ID_PATTERN, TERM_ID_PATTERN
-from curator.review.inert import inert, inert_name, link
+from curator.review.inert import command, inert, inert_name, link
 from curator.review.links import Links
 from curator.review.model import (
     Evidence,
@@ -223,7 +223,7 @@ def _file_section(
         lines += [
             "",
             f"… and {_plural(file.findings_omitted, 'more finding')}, not in this "
-            f"report: `curator lint {inert(file.path, 200)}` lists them all.",
+            f"report: {command('curator lint', file.path)} lists them all.",
         ]
     if any(f.code in STOPPING for f in file.errors()):
         lines += ["", _NOT_CHECKED]
