@@ -511,12 +511,15 @@ def test_a_duplicate_is_found_and_facets_are_judged(repo):
     assert "capacity-limit" in [t["term"] for t in causes["missing"]]
     assert file["facets"]["causes"] == ["hardware-failure"]
     evidence = [e for t in causes["missing"] for e in t["evidence"]]
-    assert evidence and all(  # as docs/review.md says: five keys, the unused null
-        list(e) == ["phrase", "field", "incident", "similarity", "kind"]
-        and (e["phrase"] is None) == (e["field"] is None) != (e["incident"] is None)
+    assert evidence and all(  # as docs/review.md says: six keys, the unused null
+        list(e) == ["phrase", "field", "alias", "incident", "similarity", "kind"]
+        and (e["phrase"] is None) == (e["field"] is None) == (e["alias"] is None)
+        and (e["phrase"] is None) != (e["incident"] is None)
         and (e["incident"] is None) == (e["kind"] is None)
         for e in evidence
     )
+    # The words the taxonomy knows, as `curator suggest` names them, in the phrase quoted.
+    assert any(e["alias"] and e["alias"].lower() in e["phrase"].lower() for e in evidence)
 
 
 def test_two_new_incidents_alike_are_one_pair_settled_by_the_block_shown(repo):

@@ -100,7 +100,7 @@ def sample() -> Review:
                         term="upgrade-incompatibility",
                         score=0.84,
                         evidence=[
-                            Evidence(phrase="보안 패치", field="title"),
+                            Evidence(phrase="자동 보안 패치가", field="title", alias="보안 패치"),
                             Evidence(incident="IL-0198", similarity=0.93),
                         ],
                     )
@@ -113,7 +113,13 @@ def sample() -> Review:
                     TermJudgement(
                         term="unattended-upgrades",
                         score=0.88,
-                        evidence=[Evidence(phrase="unattended-upgrades", field="trigger")],
+                        evidence=[
+                            Evidence(
+                                phrase="unattended-upgrades",
+                                field="trigger",
+                                alias="unattended-upgrades",
+                            )
+                        ],
                     )
                 ],
             ),
@@ -196,6 +202,14 @@ def test_only_errors_and_possible_duplicates_are_marked_as_failures():
     assert "❌" not in text
 
 
+def test_a_suggested_facet_says_which_words_of_its_phrase_matched():
+    # As `curator suggest` says it: the phrase alone left the reviewer to guess which of
+    # its words the taxonomy knows.
+    text = render(sample(), LINKS, COMMENT)
+    said = "“자동 보안 패치가” in title (matches “보안 패치”); IL-0198 carries it (0.93)"
+    assert f"`upgrade-incompatibility` · score 0.84 · {said}" in text
+
+
 def test_findings_link_to_their_line_at_the_head_and_removed_files_at_the_base():
     text = render(sample(), LINKS, COMMENT)
     assert f"[line 11]({OURS}blob/{HEAD}/incidents/IL-0300.yaml#L11) · **IL301**" in text
@@ -216,7 +230,9 @@ HOSTILE = (
 
 def hostile_review() -> Review:
     judged = TermJudgement(
-        term="nccl\n```\n@admin", score=0.9, evidence=[Evidence(phrase=HOSTILE, field=HOSTILE)]
+        term="nccl\n```\n@admin",
+        score=0.9,
+        evidence=[Evidence(phrase=HOSTILE, field=HOSTILE, alias=HOSTILE)],
     )
     file = FileReview(
         path="incidents/IL-0300.yaml) [x](https://evil.example",

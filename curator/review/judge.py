@@ -85,7 +85,7 @@ def _evidence(item: dict[str, Any]) -> Evidence:
     return Evidence.model_validate(
         {
             key: item[key]
-            for key in ("phrase", "field", "incident", "similarity", "kind")
+            for key in ("phrase", "field", "alias", "incident", "similarity", "kind")
             if key in item
         }
     )

@@ -313,7 +313,10 @@ def _evidence(evidence: Evidence) -> str:
     parts = []
     if evidence.phrase is not None:
         where = f" in {inert(evidence.field, 40)}" if evidence.field else ""
-        parts.append(f"“{inert(evidence.phrase, 120)}”{where}")
+        # Which words of the phrase the taxonomy knows, as `curator suggest` says it.
+        alias = evidence.alias if evidence.alias != evidence.phrase else None
+        matched = f" (matches “{inert(alias, 80)}”)" if alias else ""
+        parts.append(f"“{inert(evidence.phrase, 120)}”{where}{matched}")
     if evidence.incident is not None:
         similarity = f" ({evidence.similarity:.2f})" if evidence.similarity is not None else ""
         which = "possible duplicate " if evidence.kind == "duplicate" else ""

@@ -70,11 +70,12 @@ class Match(_Value):
 
 
 class Evidence(_Value):
-    """Why a term was suggested: a phrase found in one of the incident's fields, or a
-    similar incident that carries the term."""
+    """Why a term was suggested: a phrase found in one of the incident's fields (and the
+    label or alias of the term it matched), or a similar incident that carries the term."""
 
     phrase: str | None = None
     field: str | None = None
+    alias: str | None = None  # absent in reports of older versions
     incident: str | None = None
     similarity: float | None = None
     kind: Literal["duplicate", "related"] | None = None  # of the incident, as `similar` says
