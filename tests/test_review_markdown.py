@@ -681,3 +681,25 @@ def test_the_command_listing_findings_left_out_names_the_file_as_it_is():
     )
     text = render(Review(base=BASE, head=HEAD, files=[odd]), LINKS, COMMENT)
     assert "``curator lint 'incidents/a`b c.yaml'`` lists them all." in text
+
+
+def test_evidence_and_reasons_past_those_shown_are_counted_not_dropped_silently():
+    # A term found in seven fields showed six phrases, and the possible duplicate that
+    # carries it, often the strongest evidence, not at all; a pair sharing seven source
+    # URLs lost its shared entities and text similarity alike.
+    phrases = [Evidence(phrase=f"구절 {n}", field="trigger", alias="구절") for n in range(7)]
+    carried = Evidence(incident="IL-0198", similarity=0.93, kind="duplicate")
+    judged = TermJudgement(term="nccl", score=0.9, evidence=[*phrases, carried])
+    reasons = [f"same source URL https://example.com/{n}" for n in range(7)]
+    reasons += ["shared entities: nccl", "text similarity 0.80"]
+    file = FileReview(
+        path="incidents/IL-0300.yaml",
+        change="added",
+        matches=[Match(id="IL-0198", score=1.0, kind="duplicate", reasons=reasons)],
+        suggestions=[FacetJudgement(dimension="components", missing=[judged])],
+    )
+    text = render(Review(base=BASE, head=HEAD, files=[file]), LINKS, COMMENT)
+    [line] = [line for line in text.splitlines() if line.startswith("- **components**")]
+    assert line.endswith("(matches “구절”); … and 2 more: `curator suggest` lists them all")
+    [row] = [line for line in text.splitlines() if line.startswith("| [IL-0198]")]
+    assert row.endswith("shared entities: nccl; … and 1 more: `curator similar` lists them all |")

@@ -266,7 +266,7 @@ def _matches(
         url = _match_url(match, links, review)
         where = f" ({ON_BASE})" if match.on_base else ""
         title = inert(match.title or "", 200)
-        reasons = "; ".join(inert(r, 200) for r in match.reasons[:8])
+        reasons = "; ".join(_at_most([inert(r, 200) for r in match.reasons], 8, "similar"))
         rows.append(
             f"| {link(name, url) if url else name}{where} | {title} | {match.score:.2f} "
             f"| {reasons} |"
@@ -303,10 +303,18 @@ def _claim(claimed: Match, links: Links, review: Review) -> list[str]:
 def _judgement(dimension: str, judged: TermJudgement) -> str:
     term = f"`{judged.term}`" if _TERM.fullmatch(judged.term) else inert(judged.term, 80)
     text = f"- **{dimension}** · {term} · score {judged.score:.2f}"
-    shown = [_evidence(e) for e in judged.evidence[:6]]
+    shown = _at_most([_evidence(e) for e in judged.evidence], 6, "suggest")
     if shown:
         text += " · " + "; ".join(shown)
     return text
+
+
+def _at_most(items: list[str], count: int, lister: str) -> list[str]:
+    """The first `count` items, and a count of the rest, which `curator LISTER` lists (the
+    job summary is cut alike: it is not where they are)."""
+    if len(items) <= count:
+        return items
+    return [*items[:count], f"… and {len(items) - count} more: `curator {lister}` lists them all"]
 
 
 def _evidence(evidence: Evidence) -> str:
