@@ -703,3 +703,21 @@ def test_evidence_and_reasons_past_those_shown_are_counted_not_dropped_silently(
     assert line.endswith("(matches “구절”); … and 2 more: `curator suggest` lists them all")
     [row] = [line for line in text.splitlines() if line.startswith("| [IL-0198]")]
     assert row.endswith("shared entities: nccl; … and 1 more: `curator similar` lists them all |")
+
+
+def test_changed_files_with_nothing_to_report_are_named():
+    # "1 other changed file: nothing to report." hid which: under a taxonomy change that
+    # breaks incidents, the taxonomy file itself, and a draft deleted, the draft.
+    broken = FileReview(
+        path="incidents/IL-0206.yaml",
+        change="unchanged",
+        findings=[finding(15, "IL301", "'feature-flags' is not a term of components")],
+    )
+    taxonomy = FileReview(path="schema/taxonomy/components.yaml", change="changed")
+    text = render(Review(base=BASE, head=HEAD, files=[broken, taxonomy]), LINKS, COMMENT)
+    said = "1 other changed file, nothing to report: schema/taxonomy/components.yaml (changed)."
+    assert said in text.splitlines()
+    drafts = [FileReview(path=f"incidents/IL-NEW-d{n}.yaml", change="removed") for n in range(7)]
+    text = render(Review(base=BASE, head=HEAD, files=drafts), LINKS, COMMENT)
+    named = ", ".join(f"incidents/IL-NEW-d{n}.yaml (removed)" for n in range(5))
+    assert f"7 other changed files, nothing to report: {named}, and 2 more." in text.splitlines()

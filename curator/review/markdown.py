@@ -87,11 +87,7 @@ def render(review: Review, links: Links, budget: Budget = COMMENT) -> str:
     head = _header(review, links)
     news = sorted((f for f in review.files if _has_news(f)), key=_rank)
     sections = [_Section(f, links, review) for f in news]
-    quiet = len(review.files) - len(sections)
-    if quiet:
-        sections_tail = [f"{_plural(quiet, 'other changed file')}: nothing to report.\n"]
-    else:
-        sections_tail = []
+    sections_tail = _quiet([f for f in review.files if not _has_news(f)])
     foot = _footer(review)
     full = "\n".join([head, *(s.full for s in sections), *sections_tail, foot])
     if budget.measure(full) <= budget.limit:
@@ -150,6 +146,17 @@ def _has_news(file: FileReview) -> bool:
         or file.unsupported()
         or file.duplicate_of is not None
     )
+
+
+def _quiet(files: list[FileReview]) -> list[str]:
+    """The changed files with nothing to report, the first few named, so that a reviewer
+    sees which they are: a taxonomy change that breaks incidents is one, a draft deleted
+    another. (Never trimmed: a few short names, the rest counted.)"""
+    if not files:
+        return []
+    named = ", ".join(f"{inert_name(f.path, 120)} ({f.change})" for f in files[:VISIBLE])
+    more = f", and {len(files) - VISIBLE} more" if len(files) > VISIBLE else ""
+    return [f"{_plural(len(files), 'other changed file')}, nothing to report: {named}{more}.\n"]
 
 
 def _rank(file: FileReview) -> int:
