@@ -13,6 +13,7 @@ import re
 import unicodedata
 from pathlib import Path
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -459,8 +460,8 @@ def test_annotations_respect_githubs_ten_per_kind_and_say_what_was_left_out():
     assert kinds.count("::error") == 10 and kinds.count("::warning") == 10
     assert kinds.count("::notice") == 10
     assert lines[-1].endswith(
-        "::15 more errors, 5 more warnings and 3 more possible duplicates are not shown as "
-        "annotations (GitHub shows 10 of each kind per step); the job summary lists them all"
+        "::not shown as annotations (GitHub shows 10 of each kind per step): 15 more "
+        "errors, 5 more warnings and 3 more possible duplicates; the job summary lists them all"
     )
     assert all("\n" not in line for line in lines) and "bad%0Aline" in lines[0]
 
@@ -721,3 +722,27 @@ def test_changed_files_with_nothing_to_report_are_named():
     text = render(Review(base=BASE, head=HEAD, files=drafts), LINKS, COMMENT)
     named = ", ".join(f"incidents/IL-NEW-d{n}.yaml (removed)" for n in range(5))
     assert f"7 other changed files, nothing to report: {named}, and 2 more." in text.splitlines()
+
+
+@pytest.mark.parametrize(
+    ("errors", "warnings", "duplicates", "said"),
+    [
+        (11, 0, 0, "1 more error"),
+        (10, 12, 0, "2 more warnings"),
+        (11, 0, 11, "1 more error and 2 more possible duplicates"),
+    ],
+)
+def test_annotations_name_only_what_was_left_out_in_its_number(errors, warnings, duplicates, said):
+    # "1 more errors, 0 more warnings and 0 more possible duplicates are not shown".
+    file = FileReview(
+        path="incidents/IL-0300.yaml",
+        change="added",
+        findings=[finding(i, "IL301", "bad") for i in range(1, errors + 1)]
+        + [finding(i, "IL602", "ws", "warning") for i in range(1, warnings + 1)],
+        matches=[Match(id=f"IL-{i:04d}", score=0.9, kind="duplicate") for i in range(duplicates)],
+    )
+    lines = workflow_commands(Review(base=BASE, head=HEAD, files=[file]))
+    assert lines[-1].endswith(
+        f"::not shown as annotations (GitHub shows 10 of each kind per step): {said}; "
+        "the job summary lists them all"
+    )

@@ -29,20 +29,29 @@ def workflow_commands(review: Review) -> list[str]:
         score = f"score {match.score:.2f}{where}"
         message = f"possible duplicate of {match.id} ({score}): {match.title or ''}"
         lines.append(_command("notice", path, 1, "possible duplicate", message))
-    if omitted_errors or omitted_warnings or len(notices) > room:
+    omitted = _counted(
+        (omitted_errors, "error"),
+        (omitted_warnings, "warning"),
+        (max(len(notices) - room, 0), "possible duplicate"),
+    )
+    if omitted:
         lines.append(
             _command(
                 "notice",
                 None,
                 None,
                 "more in the job summary",
-                f"{omitted_errors} more errors, {omitted_warnings} more warnings and "
-                f"{max(len(notices) - room, 0)} more possible duplicates are not shown as "
-                "annotations (GitHub shows 10 of each kind per step); the job summary lists "
-                "them all",
+                f"not shown as annotations (GitHub shows 10 of each kind per step): "
+                f"{omitted}; the job summary lists them all",
             )
         )
     return lines
+
+
+def _counted(*counts: tuple[int, str]) -> str:
+    """`1 more error and 3 more possible duplicates`: the kinds left out, none for 0."""
+    parts = [f"{n} more {noun}{'' if n == 1 else 's'}" for n, noun in counts if n]
+    return " and ".join([", ".join(parts[:-1]), parts[-1]]) if len(parts) > 1 else "".join(parts)
 
 
 def _finding(finding: ReportFinding) -> Finding:
