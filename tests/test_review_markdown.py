@@ -746,3 +746,28 @@ def test_annotations_name_only_what_was_left_out_in_its_number(errors, warnings,
         f"::not shown as annotations (GitHub shows 10 of each kind per step): {said}; "
         "the job summary lists them all"
     )
+
+
+def test_the_status_line_says_findings_were_left_out_and_whether_they_may_be_errors():
+    # 10,000 findings kept of 30,001 said "❌ 10000 errors" alone: a reviewer read the
+    # counts as the whole of it. A file keeps its errors first, so what one that kept a
+    # warning left out can only be warnings.
+    all_errors = FileReview(
+        path="incidents/IL-0300.yaml",
+        change="added",
+        findings=[finding(n, "IL504", "bad") for n in range(1, 4)],
+        findings_omitted=20_001,
+    )
+    status = render(Review(base=BASE, head=HEAD, files=[all_errors]), LINKS, COMMENT)
+    assert status.splitlines()[1] == (
+        "### ❌ 3 errors · ✅ 0 warnings · ✅ 0 possible duplicates · ✅ 0 facet suggestions"
+        " · ❌ 20001 more findings not in this report"
+    )
+    with_a_warning = all_errors.model_copy(
+        update={"findings": [*all_errors.findings, finding(9, "IL602", "ws", "warning")]}
+    )
+    status = render(Review(base=BASE, head=HEAD, files=[with_a_warning]), LINKS, COMMENT)
+    assert status.splitlines()[1].endswith(" · ⚠️ 20001 more findings not in this report")
+    whole = all_errors.model_copy(update={"findings_omitted": 0})
+    status = render(Review(base=BASE, head=HEAD, files=[whole]), LINKS, COMMENT)
+    assert "not in this report" not in status

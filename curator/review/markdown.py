@@ -110,6 +110,8 @@ def _header(review: Review, links: Links) -> str:
     )
     if counts.doubtful_claims:  # rare: said only when there is one
         status += " · " + _mark(counts.doubtful_claims, "duplicate_of to check", "❌")
+    if omitted := _omitted(review):  # else the counts above read as the whole of it
+        status += " · " + omitted
     short = review.head[:12]
     commit_url = links.commit(review.head)
     where = [f"Head {link(f'`{short}`', commit_url) if commit_url else f'`{short}`'}"]
@@ -126,6 +128,18 @@ def _header(review: Review, links: Links) -> str:
             "",
         ]
     return "\n".join(lines)
+
+
+def _omitted(review: Review) -> str:
+    """The findings the report left out (`FileReview.findings_omitted`), marked as errors
+    would be where they may be some: a file keeps its errors first, so only one that kept
+    nothing but errors may have left some out."""
+    cut = [f for f in review.files if f.findings_omitted]
+    if not cut:
+        return ""
+    sign = "❌" if any(f.findings == f.errors() for f in cut) else "⚠️"
+    left_out = _plural(sum(f.findings_omitted for f in cut), "more finding")
+    return f"{sign} {left_out} not in this report"
 
 
 def _mark(count: int, noun: str, sign: str) -> str:
