@@ -255,11 +255,14 @@ def expand(paths: Iterable[Path]) -> list[Path]:
 def named_files(paths: Iterable[Path]) -> dict[str, Path]:
     """`expand`'s files by where they are (`_absolute`), each once, as first named: a file
     named twice, by two spellings (`./incidents/x.yaml`, `incidents/../incidents/x.yaml`)
-    or in a folder named too is one file to check, to rewrite and to count. What a run
+    or in a folder named too is one file to check, to rewrite and to count. A path named
+    through a link in incidents/ (`through_links`) is where it is named: the link is not
+    followed, so what it leads to is never the same as another path named. What a run
     over the whole library passes over (`passed_over`: `incidents/.IL-0001.yaml`,
     `incidents/README.md`) is left out, as there."""
     found: dict[str, Path] = {}
     resolved: dict[Path, str] = {}
+    links: dict[str, str | None] = {}
     for path in paths:
         if is_library(path):
             path = path / INCIDENTS
@@ -275,8 +278,16 @@ def named_files(paths: Iterable[Path]) -> dict[str, Path]:
         else:
             entries = [path]
         for entry in entries:
-            found.setdefault(_absolute(entry, resolved), entry)
+            found.setdefault(_where(entry, resolved, links), entry)
     return found
+
+
+def _where(path: Path, resolved: dict[Path, str], links: dict[str, str | None]) -> str:
+    """`named_files`'s key of `path`: `_absolute`; for a path named through a link in
+    incidents/, the path as named, as the link is not followed (`through_links`)."""
+    if _link_of(path, links) is not None:
+        return str(path.absolute())
+    return _absolute(path, resolved)
 
 
 def passed_over(paths: Iterable[Path]) -> list[tuple[Path, str]]:
@@ -308,29 +319,14 @@ def in_subfolders(
     library: Library, named: dict[str, Path], cwd: Path | None = None
 ) -> dict[str, Finding]:
     """The files of `named` (`named_files`) that the library does not read, each with its
-    finding (IL107): one named through a symbolic link in incidents/ to a folder, which is
-    not followed, wherever it leads; else one in a subfolder of incidents/ (its folder
-    resolved). Where the system takes a path decides, not how it reads:
-    `incidents/2024/../IL-0001.yaml`, 2024 a link, is a file beside the link's target
-    (shown as named, `..` kept after the link), and `incidents/../drafts/x.yaml` one
-    outside incidents/. A file is known by its folder, each folder looked at once
-    (pre-commit names thousands of files in one)."""
+    finding (IL107): one named through a symbolic link in incidents/ (`through_links`);
+    else one in a subfolder of incidents/ (its folder resolved: `incidents/../drafts/x.yaml`
+    is outside incidents/, `incidents/images/../IL-0001.yaml` directly in it)."""
+    unread = through_links(named, cwd)
     incidents = os.path.realpath(library.incidents_dir)
-    links: dict[str, str | None] = {}
-    unread: dict[str, Finding] = {}
     for where, path in named.items():
-        if os.path.dirname(where) == incidents:  # (the common case: nothing more to ask)
-            continue
-        given = str(path.absolute())
-        folder = os.path.dirname(given)
-        if folder not in links:
-            links[folder] = link_within_incidents(folder)
-        link = links[folder]
-        if link is not None:
-            shown = display_path(Path(link), cwd)
-            unread[where] = not_an_incident_file.through_a_link(shown + given[len(link) :], shown)
-        elif in_a_subfolder(where, incidents):
-            shown = display_path(Path(os.path.abspath(given)), cwd)
+        if where not in unread and in_a_subfolder(where, incidents):
+            shown = display_path(Path(os.path.abspath(path)), cwd)
             unread[where] = not_an_incident_file.in_a_subfolder(shown)
     return unread
 
@@ -357,6 +353,34 @@ def outside_incidents(
             shown = display_path(Path(os.path.abspath(path)), cwd)
             found[where] = not_an_incident_file.outside_incidents(shown)
     return found
+
+
+def through_links(named: dict[str, Path], cwd: Path | None = None) -> dict[str, Finding]:
+    """The files of `named` (`named_files`) named through a symbolic link in incidents/,
+    each with its finding (IL107), for every command alike: the link is not followed,
+    wherever it leads, back into incidents/ too (`incidents/2024/IL-0001.yaml`, 2024 a
+    link to `.`), as a run over the library does not follow it; so the answer never
+    depends on, nor tells, what is behind it. Shown as named up to the link and as given
+    after it (`..` kept: `incidents/2024/../IL-0001.yaml` is beside the link's target)."""
+    links: dict[str, str | None] = {}
+    through: dict[str, Finding] = {}
+    for where, path in named.items():
+        link = _link_of(path, links)
+        if link is not None:
+            shown = display_path(Path(link), cwd)
+            given = str(path.absolute())[len(link) :]
+            through[where] = not_an_incident_file.through_a_link(shown + given, shown)
+    return through
+
+
+def _link_of(path: Path, links: dict[str, str | None]) -> str | None:
+    """The symbolic link in incidents/ that `path` is named through (`link_within_incidents`
+    of its folder, as named), each folder looked at once in `links`: pre-commit names
+    thousands of files in one."""
+    folder = os.path.dirname(str(path.absolute()))
+    if folder not in links:
+        links[folder] = link_within_incidents(folder)
+    return links[folder]
 
 
 def in_a_subfolder(where: str, incidents: str) -> bool:

@@ -1012,6 +1012,18 @@ def test_a_file_named_through_a_link_in_incidents_is_reported_not_checked(librar
     assert f"{named}:1:1: cannot format: {message} (IL107)" in fmt.err
 
 
+def test_paths_named_through_two_links_to_one_folder_are_each_reported(library, tmp_path):
+    # 2024 and archive/05 lead to the same folder: the second path was taken for the same
+    # file as the first and dropped ("1 file checked"), which told where the links lead.
+    linked_to_a_folder_elsewhere(library, tmp_path / "elsewhere")
+    named = ["incidents/2024/IL-0999.yaml", "incidents/archive/05/IL-0999.yaml"]
+    run = run_curator("lint", "--format", "json", *named, cwd=library)
+    assert (run.code, [(f["path"], f["message"]) for f in json.loads(run.out)]) == (
+        1,
+        [(name, through_a_link(name.rpartition("/")[0])) for name in named],
+    )
+
+
 @pytest.mark.parametrize(
     ("named", "why"),
     [
@@ -1095,14 +1107,58 @@ def test_where_a_link_in_incidents_leads_decides_where_a_file_named_through_it_i
         1,
         [("incidents/2024/..", through_a_link("incidents/2024"))],
     )
-    # A link to a folder of incidents/ leads back in: that file is the library's.
+    # Through no link, `..` leads back into incidents/: that file is the library's. Through
+    # a link, even one to a folder of incidents/, it is not followed (see below).
     (incidents / "images").mkdir()
     (incidents / "inner").symlink_to("images")
     itself = run_curator("lint", "--format", "json", "incidents/IL-0001.yaml", cwd=library)
     assert itself.code == 1 and json.loads(itself.out)
-    for name in ("incidents/inner/../IL-0001.yaml", "incidents/images/../IL-0001.yaml"):
-        run = run_curator("lint", "--format", "json", name, cwd=library)
-        assert (run.code, run.out) == (itself.code, itself.out), name
+    run = run_curator("lint", "--format", "json", "incidents/images/../IL-0001.yaml", cwd=library)
+    assert (run.code, run.out) == (itself.code, itself.out)
+    named = "incidents/inner/../IL-0001.yaml"
+    run = run_curator("lint", "--format", "json", named, cwd=library)
+    assert (run.code, [(f["path"], f["message"]) for f in json.loads(run.out)]) == (
+        1,
+        [(named, through_a_link("incidents/inner"))],
+    )
+
+
+@pytest.mark.parametrize("command", ["lint", "fmt", "similar", "suggest"])
+def test_a_link_in_incidents_that_leads_back_in_is_not_followed_by_any_command(library, command):
+    # `incidents/2024/IL-0002.yaml`, 2024 a link to incidents/ itself, was checked by lint
+    # and fmt as incidents/IL-0002.yaml, where similar and suggest refused it (IL107) as
+    # they refuse a path through any other link in incidents/. Named beside that file, it
+    # was one file with it: similar and suggest judged neither when it came first.
+    (library / "incidents" / "2024").symlink_to(".")
+    through, itself = "incidents/2024/IL-0002.yaml", "incidents/IL-0002.yaml"
+    reason = through_a_link("incidents/2024")
+    if command == "lint":
+        alone = run_curator("lint", "--format", "json", itself, cwd=library)
+        run = run_curator("lint", "--format", "json", through, itself, cwd=library)
+        found = json.loads(run.out)
+        assert (run.code, found[1:]) == (1, json.loads(alone.out)) and found[1:]
+        assert (found[0]["path"], found[0]["code"], found[0]["message"]) == (
+            through,
+            "IL107",
+            reason,
+        )
+    elif command == "fmt":
+        run = run_curator("fmt", "--check", through, itself, cwd=library)
+        assert (run.code, run.err.splitlines()) == (
+            1,
+            [
+                f"{through}:1:1: cannot format: {reason} (IL107)",
+                "0 files would be reformatted, 1 unchanged, 1 could not be formatted",
+            ],
+        )
+    else:
+        run = run_curator(command, "--format", "json", through, itself, cwd=library)
+        assert run.code == 2
+        assert [judged["input"] for judged in json.loads(run.out)] == [itself]
+        assert run.err.splitlines() == [
+            f"curator: {through}: not an incident file: {reason} (IL107)",
+            "curator: 1 of 2 inputs not judged",
+        ]
 
 
 def test_a_file_named_outside_incidents_is_checked_however_its_path_is_spelled(library):

@@ -13,8 +13,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from curator.library import INCIDENTS, Library, link_within_incidents
-from curator.lint import display_path, in_a_subfolder, named_files
+from curator.findings import Finding
+from curator.library import INCIDENTS, Library
+from curator.lint import display_path, in_a_subfolder, named_files, through_links
 from curator.load import load_bytes
 from curator.model import DIMENSIONS
 from curator.oneline import shown
@@ -54,19 +55,23 @@ def inputs(library: Library, paths: Sequence[Path], every: bool) -> tuple[list[I
     lists (those the index could not read too, which were passed over without a word); and,
     in the order given, why each that cannot be judged is not. One bad file does not keep
     the others from being judged, as in lint."""
-    given: list[tuple[Path, str, str | None]]
+    # (path, as the index spells it, why the library does not hold it, why it is not read)
+    given: list[tuple[Path, str, str | None, Finding | None]]
     if every:
-        given = [(p, f"{INCIDENTS}/{p.name}", None) for p in library.incident_paths()]
+        given = [(p, f"{INCIDENTS}/{p.name}", None, None) for p in library.incident_paths()]
     else:
         incidents = os.path.realpath(library.incidents_dir)
-        named = named_files(paths).items()
-        given = [(p, _library_path(library, p), _unheld(w, p, incidents)) for w, p in named]
+        named = named_files(paths)
+        through = through_links(named)
+        given = [
+            (p, _library_path(library, p), _unheld(w, p, incidents), through.get(w))
+            for w, p in named.items()
+        ]
     found, not_judged = [], []
-    for path, display, unheld in given:
-        through = None if every else _through_a_link(path)
-        record = None if through else read_record(path, display)
-        if through:
-            not_judged.append(f"{path}: not an incident file: {through} (IL107)")
+    for path, display, unheld, unread in given:
+        record = None if unread else read_record(path, display)
+        if unread:
+            not_judged.append(f"{path}: not an incident file: {unread.message} (IL107)")
         elif record is None or not any(record.fields.values()):  # a taxonomy file, say
             not_judged.append(_not_judged(path, display_path(path) if every else str(path)))
         else:
@@ -80,15 +85,6 @@ def _unheld(where: str, path: Path, incidents: str) -> str | None:
     if not in_a_subfolder(where, incidents):
         return None
     return not_an_incident_file.in_a_subfolder(str(path)).message
-
-
-def _through_a_link(path: Path) -> str | None:
-    """Lint's reason (IL107) for a file named through a symbolic link in incidents/, which
-    is never followed, wherever it leads: it is not read, whether or not a file is there."""
-    link = link_within_incidents(os.path.dirname(path.absolute()))
-    if link is None:
-        return None
-    return not_an_incident_file.through_a_link(str(path), display_path(Path(link))).message
 
 
 def _not_judged(path: Path, named: str) -> str:
