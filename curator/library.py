@@ -44,7 +44,9 @@ def incident_entries(folder: str | Path, *, subfolders: bool = True) -> list[str
     )
 
 
-def unlisted_because(where: str, named: Path) -> str | None:
+def unlisted_because(
+    where: str, named: Path, folders: dict[tuple[str, str], str | None]
+) -> str | None:
     """Why a run over the whole library neither checks nor reports `where` (`named` made
     absolute, its folders resolved), an entry of a library's incidents/ at any depth, as
     `incident_entries` and `incidents_within` pass it over: it is hidden, or in a hidden
@@ -52,11 +54,25 @@ def unlisted_because(where: str, named: Path) -> str | None:
     `README.md`, `images/`). A path named through a symbolic link in incidents/ is passed
     over as the link is, by its name alone (hidden, or in a hidden folder), whatever it
     leads to. None for an entry the run checks or reports (IL107), and for a path outside
-    incidents/."""
+    incidents/. `folders` keeps the answers for names meant as incidents, which their
+    folders alone decide (as resolved and as named), for the next file named in them."""
     name = os.path.basename(where)
     spelled = str(named.absolute())
-    if meant_as_incident(name) and f"{os.sep}." not in where + spelled:
+    if not meant_as_incident(name):
+        return _unlisted(where, named, spelled)
+    if f"{os.sep}." not in where + spelled:
         return None  # (the common case, thousands of files named by pre-commit: no `stat`)
+    # A hidden folder: in incidents/, or above the library (`~/.work/lib`), where every
+    # file named would cost a look at each folder of its path.
+    key = (os.path.dirname(where), os.path.dirname(spelled))
+    if key not in folders:
+        folders[key] = _unlisted(where, named, spelled)
+    return folders[key]
+
+
+def _unlisted(where: str, named: Path, spelled: str) -> str | None:
+    """`unlisted_because`, asked of the file system (`spelled`: `named` made absolute)."""
+    name = os.path.basename(where)
     link = link_within_incidents(spelled)
     if link is not None and link != spelled:
         # (not where it leads: whether a file is there, outside the library, is not told)

@@ -263,10 +263,11 @@ def named_files(paths: Iterable[Path]) -> dict[str, Path]:
     found: dict[str, Path] = {}
     resolved: dict[Path, str] = {}
     links: dict[str, str | None] = {}
+    folders: dict[tuple[str, str], str | None] = {}
     for path in paths:
         if is_library(path):
             path = path / INCIDENTS
-        if _passed_over(path, resolved) is not None:
+        if _passed_over(path, resolved, folders) is not None:
             continue
         # (`os.path.isdir`: a path the user may not look into is no folder, not an error)
         if (
@@ -295,14 +296,19 @@ def passed_over(paths: Iterable[Path]) -> list[tuple[Path, str]]:
     a run over the whole library passes over (`curator.library.unlisted_because`), which
     named alone is then neither checked as an incident nor reported (IL107)."""
     resolved: dict[Path, str] = {}
-    return [(path, why) for path in paths if (why := _passed_over(path, resolved)) is not None]
+    folders: dict[tuple[str, str], str | None] = {}
+    return [
+        (path, why) for path in paths if (why := _passed_over(path, resolved, folders)) is not None
+    ]
 
 
-def _passed_over(path: Path, resolved: dict[Path, str]) -> str | None:
+def _passed_over(
+    path: Path, resolved: dict[Path, str], folders: dict[tuple[str, str], str | None]
+) -> str | None:
     where = _absolute(path, resolved)
     if path.name == "..":  # (`incidents/images/..` is incidents/, not a hidden entry of it)
         where = os.path.normpath(where)
-    return unlisted_because(where, path)
+    return unlisted_because(where, path, folders)
 
 
 def _listed(folder: Path) -> list[Path]:
