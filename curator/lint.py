@@ -265,8 +265,8 @@ def named_files(paths: Iterable[Path]) -> dict[str, Path]:
     links: dict[str, str | None] = {}
     folders: dict[tuple[str, str], str | None] = {}
     for path in paths:
-        if is_library(path):
-            path = path / INCIDENTS
+        if is_library(path) and link_within_incidents(str(path.absolute())) is None:
+            path = path / INCIDENTS  # (a link in incidents/ to a library is not followed)
         if _passed_over(path, resolved, folders) is not None:
             continue
         # (`os.path.isdir`: a path the user may not look into is no folder, not an error)
@@ -402,18 +402,25 @@ def scope(library: Library, paths: Sequence[Path]) -> Sequence[Path]:
     or a file in it, as pre-commit does): every incident depends on the taxonomy, so a
     change to it is checked against them all, with IL303. A file is known by its folder,
     resolved (schema/ may be a symbolic link; so may the file, which the taxonomy refuses,
-    IL303): once per folder, for the thousands pre-commit names."""
+    IL303): once per folder, for the thousands pre-commit names. A symbolic link in
+    incidents/, or a path through one, names no taxonomy, wherever it leads: the link is
+    not followed (IL107, `through_links`)."""
     try:
         folder = str(library.taxonomy_dir.resolve())
     except (OSError, RuntimeError):  # a loop: no taxonomy to name
         return paths
     within = os.path.realpath(library.root) + os.sep
     resolved: dict[Path, str] = {}
+    links: dict[str, str | None] = {}
     for path in paths:
         if os.path.isdir(path):
+            if link_within_incidents(str(path.absolute())) is not None:
+                continue
             where = os.path.realpath(path)
             if (where + os.sep).startswith(within) and folder.startswith(where + os.sep):
                 return ()  # `schema/`, which holds no incident: it was 0 files checked
+        elif _link_of(path, links) is not None:
+            continue
         else:
             where = os.path.dirname(_absolute(path, resolved))
         if where == folder:

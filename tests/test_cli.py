@@ -1128,6 +1128,30 @@ def through_a_link(link: str) -> str:
     )
 
 
+@pytest.mark.parametrize(
+    ("named", "message"),
+    [
+        ("incidents/up/schema/taxonomy/causes.yaml", through_a_link("incidents/up")),
+        ("incidents/up/schema", through_a_link("incidents/up")),
+        (
+            "incidents/up",
+            "a symbolic link to a folder, not followed: the library reads only the files "
+            "directly in incidents/; move any incidents it leads to there, and remove the link",
+        ),
+    ],
+)
+def test_a_link_in_incidents_never_names_the_taxonomy(library, named, message):
+    # `up`, a link to the library's root: each path was taken for the taxonomy, or a
+    # folder holding it, and lint reported the whole library, where the link leads
+    # deciding the answer; a path through a link elsewhere is one IL107.
+    (library / "incidents" / "up").symlink_to("..")
+    run = run_curator("lint", "--format", "json", named, cwd=library)
+    assert (run.code, [(f["path"], f["code"], f["message"]) for f in json.loads(run.out)]) == (
+        1,
+        [(named, "IL107", message)],
+    )
+
+
 def test_where_a_link_in_incidents_leads_decides_where_a_file_named_through_it_is(
     library, tmp_path
 ):
