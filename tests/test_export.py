@@ -1116,6 +1116,47 @@ def test_a_stop_as_two_renames_replace_the_export_leaves_one_export(
     assert load(out, "incidents/IL-0002.json")["occurred"] == "2024-04"  # (the stop came late)
 
 
+@pytest.mark.parametrize("moment", ["after-a-failure", "after-the-exchange", "after-the-renames"])
+def test_ctrl_c_as_a_temporary_folder_is_deleted_leaves_it_not_half_deleted(
+    repo, tmp_path, monkeypatch, moment
+):
+    # A second Ctrl-C as the unfinished export was deleted (seconds, at 100,000 incidents)
+    # left it beside --out, half deleted. One as the export it replaced was deleted left
+    # that half deleted too, and ended an export that was in place as "interrupted".
+    out = tmp_path / "out"
+    export(Library.at(repo.root), out)
+    previous = files_of(out)
+    repo.write("IL-0002.yaml", incident("IL-0002", GPU, ("occurred: 2024-05", "occurred: 2024-04")))
+    repo.commit("2024-06-01T00:00:00")
+    removing = shutil.rmtree
+
+    def ctrl_c_after_one_file(path: str, **options: Any) -> None:
+        first = next(Path(path).rglob("*.json"), None)  # (None: renamed to --out)
+        if first is not None:
+            first.unlink()
+            signal.raise_signal(signal.SIGINT)  # (as the terminal sends it)
+        removing(path, **options)
+
+    def ctrl_c(*args: Any) -> None:
+        signal.raise_signal(signal.SIGINT)
+
+    monkeypatch.setattr(write.shutil, "rmtree", ctrl_c_after_one_file)
+    if moment == "after-a-failure":
+        monkeypatch.setattr("curator.export.GraphStream.finish", ctrl_c)
+        with pytest.raises(KeyboardInterrupt):
+            export(Library.at(repo.root), out)
+        assert files_of(out) == previous
+    else:
+        if moment == "after-the-renames":
+            monkeypatch.setattr(write, "_renameat2", lambda: None)
+        try:
+            export(Library.at(repo.root), out)
+        except KeyboardInterrupt:  # (not raised on: pytest would stop every test)
+            pytest.fail("an export that was in place ended as interrupted")
+        assert load(out, "incidents/IL-0002.json")["occurred"] == "2024-04"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["lib", "out"]
+
+
 def test_out_as_a_link_is_replaced_by_the_export_and_what_it_pointed_to_is_left(repo, tmp_path):
     # The exchange puts the link where the temporary folder was: the link is deleted, not
     # what it points to, as before.
