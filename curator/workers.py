@@ -24,7 +24,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from types import TracebackType
 from typing import Any, Generic, TypeVar
 
-from curator.signals import TERMINATION_SIGNALS, deferred
+from curator.signals import TERMINATION_SIGNALS, deferred, held_off
 
 _AHEAD = 4  # chunks in flight per worker
 Item = TypeVar("Item")
@@ -85,7 +85,11 @@ class Workers:
                 self._finish_meanwhile()
         finally:
             if self._pool is not None:  # on Ctrl-C or an error, do not start waiting chunks
-                self._pool.shutdown(wait=True, cancel_futures=True)
+                # Held off: a second Ctrl-C (or SIGTERM after it) as this waited for the
+                # chunks under way ended the wait, and the export deleted its temporary
+                # folder while the workers still wrote into it: it stayed, half full.
+                with held_off():
+                    self._pool.shutdown(wait=True, cancel_futures=True)
 
     def in_order(
         self, work: Callable[[Item], Result], items: Iterable[Item], chunk_size: int = 100

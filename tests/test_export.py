@@ -1252,16 +1252,25 @@ def rmtree(path, **options):
         print("workers running:", len(multiprocessing.active_children()), flush=True)
     remove(path, **options)
 workers.Workers.in_order, shutil.rmtree = terminated_after_a_chunk, rmtree
+if os.environ.get("AGAIN") == "1":  # and Ctrl-C as the pool waits for its workers
+    from concurrent.futures import ProcessPoolExecutor
+    shutdown = ProcessPoolExecutor.shutdown
+    def interrupted(self, *args, **options):
+        signal.raise_signal(signal.SIGINT)
+        shutdown(self, *args, **options)
+    ProcessPoolExecutor.shutdown = interrupted
 main()
 """
 
 
-def test_the_temporary_folder_is_deleted_once_the_workers_are_stopped(repo, tmp_path):
+@pytest.mark.parametrize("again", ["", "1"], ids=["once", "and-ctrl-c-as-they-stop"])
+def test_the_temporary_folder_is_deleted_once_the_workers_are_stopped(repo, tmp_path, again):
     # It was deleted while the workers, which leave Ctrl-C and SIGTERM to the main process,
-    # still wrote their chunks' files into it: it stayed beside --out, half full.
+    # still wrote their chunks' files into it: it stayed beside --out, half full. So it
+    # was when a second stop ended the wait for them (Ctrl-C twice, or SIGTERM after it).
     out = tmp_path / "out"
     args = ("export", "--root", str(repo.root), "--out", str(out), "--jobs", "2")
-    run = ended(start_python("-c", _TERMINATED_WITH_WORKERS, *args))
+    run = ended(start_python("-c", _TERMINATED_WITH_WORKERS, *args, env={"AGAIN": again}))
     assert (run.code, run.out, run.err) == (2, "workers running: 0\n", "curator: terminated\n")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["lib"]
 
