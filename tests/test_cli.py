@@ -270,6 +270,7 @@ def test_ctrl_c_as_lint_loads_numpy_for_an_unknown_term_is_not_dropped(library):
 
 
 # Ctrl-C or SIGTERM while `curator.cli` and what it imports load.
+_AGAIN_AS_IT_ENDS = "import atexit; atexit.register(signal.raise_signal, signal.SIGINT)"
 _STOPPED_WHILE_LOADING = """
 import builtins, os, signal
 class Stopping:  # a descriptor: Python calls its __set_name__ as a class holding it is made
@@ -296,8 +297,18 @@ main()
         ("os.kill(os.getpid(), signal.SIGTERM)", "curator: terminated\n"),
         ('type("Made", (), {"field": Stopping()})', "curator: terminated\n"),
         ("Swallowing()", "curator: interrupted\n"),
+        # (a second Ctrl-C as the process ends, which atexit stands for: Python, ending,
+        # printed "Exception ignored in atexit callback" and its traceback, or was killed
+        # by it once it had given the signal back to the system: exit status 130)
+        (f"{_AGAIN_AS_IT_ENDS}; raise KeyboardInterrupt", "curator: interrupted\n"),
     ],
-    ids=["ctrl-c", "sigterm", "sigterm-as-a-class-is-made", "ctrl-c-where-it-is-dropped"],
+    ids=[
+        "ctrl-c",
+        "sigterm",
+        "sigterm-as-a-class-is-made",
+        "ctrl-c-where-it-is-dropped",
+        "ctrl-c-and-again-as-it-ends",
+    ],
 )
 def test_ctrl_c_or_sigterm_while_curator_loads_is_one_line_too(stop, said):
     # The command started in curator.cli, whose imports take a third of a second: Ctrl-C
