@@ -190,7 +190,27 @@ def _encoding_message(exc: UnicodeDecodeError) -> str:
         # What Windows editors call "Unicode": say so, rather than name a byte.
         return "the file is UTF-16 (it starts with a UTF-16 byte-order mark); save it as UTF-8"
     byte = exc.object[exc.start : exc.start + 1].hex()
-    return f"not valid UTF-8 (byte 0x{byte} at offset {exc.start}); save the file as UTF-8"
+    where = f"byte 0x{byte} at offset {exc.start}"
+    if _is_korean_windows_text(exc.object):
+        # Korean Windows editors save in CP949 unless told otherwise: say so, as a byte's
+        # number says nothing about how the file came to be so, or what to change.
+        return (
+            f"not valid UTF-8 ({where}): it reads as CP949 (EUC-KR), as Korean Windows "
+            "saves files; save the file as UTF-8"
+        )
+    return f"not valid UTF-8 ({where}); save the file as UTF-8"
+
+
+_HANGUL_SYLLABLE = re.compile("[\uac00-\ud7a3]")
+
+
+def _is_korean_windows_text(raw: bytes) -> bool:
+    """Whether `raw` reads as CP949 (a superset of EUC-KR) holding Korean."""
+    try:
+        text = raw.decode("cp949")
+    except UnicodeDecodeError:
+        return False
+    return _HANGUL_SYLLABLE.search(text) is not None
 
 
 def _offset_position(raw: bytes, offset: int) -> Position:

@@ -184,6 +184,22 @@ def test_a_utf16_file_is_named_as_such(codec):
     assert problem.message.startswith("the file is UTF-16"), problem.message
 
 
+@pytest.mark.parametrize("codec", ["cp949", "euc-kr"])
+def test_a_file_saved_by_korean_windows_is_named_as_such(codec):
+    raw = "id: IL-0001\ntitle: 전력 장애\n".encode(codec)
+    [problem] = load_bytes(raw).problems
+    assert problem.kind is Problem.ENCODING and problem.position == (2, 8)
+    assert problem.message == (
+        "not valid UTF-8 (byte 0xc0 at offset 19): it reads as CP949 (EUC-KR), as Korean "
+        "Windows saves files; save the file as UTF-8"
+    )
+
+
+def test_other_bytes_that_are_not_utf8_are_named_by_the_byte_alone():
+    [problem] = load_bytes("title: café\n".encode("latin-1")).problems
+    assert problem.message == "not valid UTF-8 (byte 0xe9 at offset 10); save the file as UTF-8"
+
+
 @pytest.mark.parametrize("other_break", ["\u2028", "\u2029", "\x85", "\r"])
 def test_lines_are_counted_by_lf_alone_as_editors_and_the_rules_do(other_break):
     # libyaml also breaks lines at these; a finding after one must not land a line late.

@@ -1,7 +1,9 @@
 """Incident files are UTF-8.
 
 A byte sequence that is not UTF-8 (a file saved as CP949/EUC-KR, say) is reported at the
-line and column where decoding failed.
+line and column where decoding failed. A file that reads as Korean in CP949 (EUC-KR), as
+Korean Windows editors save files unless told otherwise, is named so, and one that starts
+with a UTF-16 byte-order mark (Windows' "Unicode") as UTF-16.
 """
 
 from curator.findings import Severity
