@@ -109,6 +109,26 @@ SOURCES = (
             id="a compatibility ideograph",
         ),
         pytest.param(
+            [("    - capacity-limit\n", "    - 용량 한계\n")],
+            "incidents/IL-0001.yaml:9:7: IL201 [error] facets.causes[0]: '용량 한계' is not a "
+            "term id: lower-case letters and digits joined by single hyphens; did you mean "
+            "'capacity-limit'?",
+            id="a facet written as its Korean label is offered the id",
+        ),
+        pytest.param(
+            [("    - nccl\n", "    - NCCL\n")],
+            "incidents/IL-0001.yaml:11:7: IL201 [error] facets.components[0]: 'NCCL' is not a "
+            "term id: lower-case letters and digits joined by single hyphens; did you mean "
+            "'nccl'?",
+            id="a facet written as its English label is offered the id",
+        ),
+        pytest.param(
+            [("    - nccl\n", "    - 엔비디아 드라이버 업데이트\n")],
+            "incidents/IL-0001.yaml:11:7: IL201 [error] facets.components[0]: '엔비디아 드라이버 "
+            "업데이트' is not a term id: lower-case letters and digits joined by single hyphens",
+            id="a facet like no term's name is offered nothing",
+        ),
+        pytest.param(
             [("postmortem\n", "postmortem\n    language: EN\n")],
             "incidents/IL-0001.yaml:28:15: IL201 [error] sources[0].language: 'EN' is not a "
             "language tag such as en, ko or zh-Hant; did you mean 'en'?",

@@ -8,10 +8,16 @@ and whose fix removes it: text refused for it alone is not reported here, and te
 another problem too is reported for that one (a control character, nothing visible). A
 file refused for nothing but U+FEFF in its text is judged by the other rules as it reads
 without them, so that removing them brings no further findings.
+A facet written as a term's label or alias rather than its id (`소프트웨어 결함`, `NCCL`)
+is offered the id it names, as IL301 offers one for a misspelt id.
 """
 
+from typing import Any
+
+from curator.document import Path
 from curator.findings import Severity
 from curator.rules.base import FileFindings, IncidentFile, Rule
+from curator.taxonomy import Taxonomy
 
 RULE = Rule(
     code="IL201",
@@ -39,4 +45,22 @@ def check(file: IncidentFile) -> FileFindings:
                 continue
             message = error.but_zero_width
         where = document.locate(error.loc, error.at_key) if document else file.position()
-        yield RULE.at(file.display, where, message)
+        hint = _term_meant(file.taxonomy, document.data, error.loc) if document else ""
+        yield RULE.at(file.display, where, message + hint)
+
+
+def _term_meant(taxonomy: Taxonomy, data: Any, loc: Path) -> str:
+    """For a facet that is no term id, the terms whose id, label or alias it is close to: a
+    contributor reading the taxonomy, or the draft's comments, may write the label."""
+    if len(loc) != 3 or loc[0] != "facets" or not isinstance(loc[2], int):
+        return ""
+    dimension, index = str(loc[1]), loc[2]
+    value = _facet(data, dimension, index)
+    hint = taxonomy.did_you_mean(dimension, value) if isinstance(value, str) else []
+    return f"; did you mean {' or '.join(map(repr, hint))}?" if hint else ""
+
+
+def _facet(data: Any, dimension: str, index: int) -> object:
+    facets = data.get("facets") if isinstance(data, dict) else None
+    terms = facets.get(dimension) if isinstance(facets, dict) else None
+    return terms[index] if isinstance(terms, list) and index < len(terms) else None
