@@ -190,7 +190,12 @@ _QUESTIONS = {
     "symptoms": "증상 symptoms (용어 id, 쉼표로 구분)",
     "contributing_factors": "기여 요인 contributing_factors (용어 id, 쉼표로 구분, 없으면 빈칸)",
 }
-_OPTIONS = {"causes": "--cause", "components": "--component", "symptoms": "--symptom"}
+_OPTIONS = {
+    "causes": "--cause",
+    "components": "--component",
+    "symptoms": "--symptom",
+    "contributing_factors": "--factor",
+}
 
 
 @dataclass
@@ -280,7 +285,7 @@ def _terms(
     ask: Ask | None,
 ) -> list[str]:
     if given.facets.get(dimension):
-        return check_terms(taxonomy, dimension, given.facets[dimension])
+        return check_terms(taxonomy, dimension, _one_each(dimension, given.facets[dimension]))
     default = ", ".join(suggested.get(dimension, []))
     if ask is not None:
 
@@ -295,6 +300,20 @@ def _terms(
 
         return check(ask(_QUESTIONS[dimension], default, check))
     return suggested.get(dimension, []) if dimension in REQUIRED_DIMENSIONS else []
+
+
+def _one_each(dimension: str, terms: list[str]) -> list[str]:
+    """`terms` as given, each one term: `--cause a,b`, written as the prompt takes terms,
+    would be offered `a` alone as the term meant, and `b` lost."""
+    for term in terms:
+        several = split_list(term)
+        if len(several) > 1:
+            option = _OPTIONS[dimension]
+            repeated = " ".join(f"{option} {one}" for one in several)
+            raise DraftError(
+                f"{term!r} is {len(several)} terms: give each its own {option} ({repeated})"
+            )
+    return terms
 
 
 # Writing --------------------------------------------------------------------------------

@@ -176,6 +176,17 @@ def test_without_a_terminal_missing_or_bad_values_are_usage_errors_and_nothing_i
             "'nccl' is not a term of causes (it is a term of components)",
         ),
         (
+            # Written as the prompt takes them: each is named, none offered alone.
+            ("--title", TITLE, "--source", SOURCE, "--cause", "software-defect,config-change"),
+            "'software-defect,config-change' is 2 terms: give each its own --cause "
+            "(--cause software-defect --cause config-change)",
+        ),
+        (
+            ("--title", TITLE, "--source", SOURCE, "--factor", "alert-fatigue, single-point"),
+            "'alert-fatigue, single-point' is 2 terms: give each its own --factor "
+            "(--factor alert-fatigue --factor single-point)",
+        ),
+        (
             ("--title", TITLE, "--source", SOURCE, "--cause", "config-change"),
             None,
         ),
