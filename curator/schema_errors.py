@@ -63,8 +63,13 @@ def describe_errors(
     finding, at the misspelling, not two (unknown `titel`, missing `title`)."""
     errors = exc.errors(include_url=False)
     missing = {tuple(e["loc"]) for e in errors if e["type"] == "missing"}
+    # Where nothing is, which a key written too far left may be meant for (`facets:` then
+    # `causes:` at the start of the line leaves `facets` null).
+    empty = missing | {
+        tuple(e["loc"]) for e in errors if e["type"] in _KINDS and e.get("input") is None
+    }
     meant = {
-        tuple(e["loc"]): _meant_key(tuple(e["loc"]), model)
+        tuple(e["loc"]): _meant_key(tuple(e["loc"]), model, empty)
         for e in errors
         if e["type"] == "extra_forbidden"
     }
@@ -103,8 +108,7 @@ def _sentence(error: Any, meant: Path | None) -> str:
     if kind == "missing":
         return f"missing required key {where!r}"
     if kind == "extra_forbidden":
-        hint = f"; did you mean {dotted(meant)!r}?" if meant is not None else ""
-        return f"unknown key {where!r}{hint}"
+        return f"unknown key {where!r}{_unknown_key_hint(loc, meant)}"
     if kind in _KINDS:
         return f"{where}: expected {_KINDS[kind]}, found {_describe(value)}"
     if kind == "too_short":
@@ -150,15 +154,51 @@ def _describe(value: Any) -> str:
     return f"text {str(value)[:40]!r}"
 
 
-def _meant_key(loc: Path, model: type[BaseModel] | None) -> Path | None:
-    """The key a misspelt one probably stands for, at the top (`symptoms`) or within
-    (`facets.cause`, `sources[0].titel`), by its whole path; None for any other key."""
+def _unknown_key_hint(loc: Path, meant: Path | None) -> str:
+    if meant is None:
+        return ""
+    if meant[-1] != loc[-1]:
+        return f"; did you mean {dotted(meant)!r}?"
+    # The key itself, one level in: written too far left.
+    if isinstance(meant[-2], int):
+        items = dotted(meant[:-2])
+        return f": it is a key of each item of {items!r}; indent it as far as the item's other keys"
+    return f": it is a key of {dotted(meant[:-1])!r}; indent it under `{meant[-2]}:`"
+
+
+def _meant_key(loc: Path, model: type[BaseModel] | None, empty: set[Path]) -> Path | None:
+    """The key an unknown one probably stands for, by its whole path: a key one level in
+    (`causes` for `facets.causes`, `publisher` for `sources[0].publisher`), written too far
+    left; or a misspelt key at the same level, at the top (`symptoms`) or within
+    (`facets.cause`, `sources[0].titel`). A misspelling is taken first, unless the key one
+    level in, or the mapping holding it, is missing or empty (`empty`). None for any other
+    key."""
     parent, key = loc[:-1], loc[-1] if loc else None
     within = _model_at(model, parent) if model is not None else None
     if within is None or not isinstance(key, str):
         return None
+    inner = _inner_key(within, parent, key)
+    if inner is not None and (inner in empty or inner[: len(parent) + 1] in empty):
+        return inner
     close = difflib.get_close_matches(key, list(within.model_fields), n=1, cutoff=0.7)
-    return (*parent, close[0]) if close else None
+    return (*parent, close[0]) if close else inner
+
+
+def _inner_key(model: type[BaseModel], loc: Path, key: str) -> Path | None:
+    """Where `key` is a key of a mapping `model` holds at `loc`, directly or as the items
+    of a list (then as of the first item)."""
+    for name, field in model.model_fields.items():
+        inner = _model_in(field.annotation)
+        if inner is not None and key in inner.model_fields:
+            return (*loc, name, 0, key) if _holds_list(field.annotation) else (*loc, name, key)
+    return None
+
+
+def _holds_list(annotation: Any) -> bool:
+    """Whether a field is a list (`list[X]`, or `list[X] | None`)."""
+    if get_origin(annotation) is list:
+        return True
+    return any(get_origin(option) is list for option in get_args(annotation))
 
 
 def _model_at(model: type[BaseModel], loc: Path) -> type[BaseModel] | None:

@@ -332,6 +332,18 @@ def test_a_file_that_is_not_a_mapping_is_told_what_an_incident_is(tmp_path, cont
             "mean 'facets.causes'? ('facets.causes' is required and missing)",
             id="a required key in facets",
         ),
+        pytest.param(
+            ("  contributing_factors: []", "contributing_factors: []"),
+            "incidents/IL-0001.yaml:14:1: IL201 [error] unknown key 'contributing_factors': "
+            "it is a key of 'facets'; indent it under `facets:`",
+            id="a key of facets written too far left",
+        ),
+        pytest.param(
+            ("    title: Storage postmortem", "    title: Storage postmortem\npublisher: Example"),
+            "incidents/IL-0001.yaml:28:1: IL201 [error] unknown key 'publisher': it is a key "
+            "of each item of 'sources'; indent it as far as the item's other keys",
+            id="a key of a source written too far left",
+        ),
     ],
 )
 def test_a_misspelt_key_is_told_the_key_it_may_mean(tmp_path, replacement, expected):
@@ -339,6 +351,33 @@ def test_a_misspelt_key_is_told_the_key_it_may_mean(tmp_path, replacement, expec
     root = write_library(tmp_path / "lib", {"IL-0001.yaml": incident("IL-0001", replacement)})
     run = run_curator("lint", "--root", str(root), "--no-cache", "--quiet", cwd=root)
     assert run.out.splitlines() == [expected], run
+    assert run.code == 1
+
+
+def test_keys_written_too_far_left_are_told_where_they_belong(tmp_path):
+    # As a contributor writes facets who has not seen that its keys are indented: not
+    # "did you mean 'symptom'" for `symptoms`, the narrative key of the same level.
+    facets = "  causes:\n    - capacity-limit\n  components:\n    - nccl\n  symptoms:\n"
+    written = "causes:\n  - capacity-limit\ncomponents:\n  - nccl\nsymptoms:\n"
+    content = incident(
+        "IL-0001", (facets, written), ("  contributing_factors", "contributing_factors")
+    )
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": content})
+    run = run_curator("lint", "--root", str(root), "--no-cache", "--quiet", cwd=root)
+    where = "incidents/IL-0001.yaml"
+    assert run.out.splitlines() == [
+        f"{where}:7:8: IL201 [error] facets: expected a mapping, found nothing (null)",
+        *(
+            f"{where}:{line}:1: IL201 [error] unknown key '{key}': it is a key of 'facets'; "
+            "indent it under `facets:`"
+            for line, key in [
+                (8, "causes"),
+                (10, "components"),
+                (12, "symptoms"),
+                (14, "contributing_factors"),
+            ]
+        ),
+    ], run
     assert run.code == 1
 
 

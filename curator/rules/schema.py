@@ -8,6 +8,8 @@ and whose fix removes it: text refused for it alone is not reported here, and te
 another problem too is reported for that one (a control character, nothing visible). A
 file refused for nothing but U+FEFF in its text is judged by the other rules as it reads
 without them, so that removing them brings no further findings.
+A key written too far left, out of the mapping it belongs to (`causes:` at the start of
+its line under `facets:`, `publisher:` under a source), is told to be indented there.
 A facet written as a term's label or alias rather than its id (`소프트웨어 결함`, `NCCL`)
 is offered the id it names, as IL301 offers one for a misspelt id.
 """
