@@ -350,11 +350,14 @@ def render_draft(incident_id: str, draft: Draft) -> str:
         "lessons:  # 교훈: 출처가 말한 교훈 (없으면 비워 둠)",
         "sources:  # 출처: 원문 글 (그 글을 모아 둔 목록이 아니라)",
         f"  - url: {_scalar(source_url)}",
-        f"    title: {_scalar(source_title)}  # "
-        + ("원문 제목 그대로" if draft.source_title else "지금은 URL: 원문 제목으로 바꾸세요"),
+        # Above `title`, not below it: a comment after a list's last key is written
+        # above the next key of the file, at its indentation, where `publisher:` taken
+        # out of its comment would be a key of the incident.
         "    # publisher: 펴낸 곳",
         "    # published: 2024-05-01  # 펴낸 날",
         "    # language: en  # 원문 언어: en, ko, ...",
+        f"    title: {_scalar(source_title)}  # "
+        + ("원문 제목 그대로" if draft.source_title else "지금은 URL: 원문 제목으로 바꾸세요"),
         "related: []  # 함께 읽을 사건 id, 예: [IL-0137]",
         "not_duplicate_of: []  # 봇이 중복 후보로 짚었지만 다른 사건인 id",
         "# status: withdrawn 일 때만 (같은 사건이 이미 있을 때):",

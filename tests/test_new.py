@@ -68,6 +68,29 @@ def test_a_draft_from_options_is_valid_canonical_and_fully_laid_out(tmp_path):
     assert check.code == 0 and "IL206 [warning] placeholder id IL-NEW-nccl-h100" in check.out
 
 
+def test_the_source_keys_laid_out_as_comments_are_filled_in_by_taking_out_the_hash(tmp_path):
+    # As a contributor fills them in: the `# ` taken off, the hint after the value kept.
+    root = write_library(tmp_path / "lib", {})
+    assert new(root, "--title", TITLE, "--source", SOURCE, "--cause", "software-defect").code == 0
+    path = root / "incidents" / "IL-NEW-nccl-h100.yaml"
+    text = path.read_text(encoding="utf-8")
+    for key in ("publisher", "published", "language"):
+        [line] = [line for line in text.splitlines() if line.lstrip().startswith(f"# {key}:")]
+        text = text.replace(line, line.replace(f"# {key}:", f"{key}:", 1))
+    path.write_text(text, encoding="utf-8")
+    data = load_bytes(text.encode("utf-8")).data
+    assert data["sources"] == [
+        {
+            "url": "https://example.com/blog/nccl-hang",
+            "title": "https://example.com/blog/nccl-hang",
+            "publisher": "펴낸 곳",
+            "published": "2024-05-01",
+            "language": "en",
+        }
+    ]
+    assert [f.code for f in lint(Library.at(root))] == ["IL206"]
+
+
 def test_korean_given_as_separate_jamo_is_written_composed(tmp_path):
     # As macOS file names hold Korean: lint would refuse it (IL605), so `new` composes it.
     root = write_library(tmp_path / "lib", {})
