@@ -26,6 +26,7 @@ from curator.document import Document as Document
 from curator.document import Path as Path
 from curator.document import Position as Position
 from curator.load_canonical import read_canonical
+from curator.yaml_errors import advice
 
 # libyaml's loader for the token scans of `curator.write`; the pure-Python one without it.
 SCAN_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -128,7 +129,7 @@ def load_bytes(raw: bytes, max_bytes: int = MAX_BYTES) -> Loaded:
         canonical = read_canonical(body) if moved is None else None
         loaded.document = canonical or _build(body, marked, moved)
     except yaml.MarkedYAMLError as exc:
-        marked.append(_syntax_problem(exc))
+        marked.append(_syntax_problem(exc, body))
     except yaml.YAMLError as exc:  # errors without a mark (reader errors, e.g. control chars)
         loaded.problems.append(_reader_problem(exc, body))
     if moved is not None:
@@ -225,7 +226,7 @@ def _mark(mark: Any) -> Position:
     return Position(mark.line + 1, mark.column + 1)
 
 
-def _syntax_problem(exc: yaml.MarkedYAMLError) -> LoadProblem:
+def _syntax_problem(exc: yaml.MarkedYAMLError, text: str) -> LoadProblem:
     mark = exc.problem_mark or exc.context_mark
     where = _mark(mark) if mark is not None else START
     what = exc.problem or "invalid YAML"
@@ -234,6 +235,10 @@ def _syntax_problem(exc: yaml.MarkedYAMLError) -> LoadProblem:
         # scanning ahead; with 0.2.5 (PyYAML 6.0.3's) the same input is refused here, at
         # MAX_DEPTH. One verdict either way, at a different place.
         return LoadProblem(Problem.FORBIDDEN, where, f"nesting deeper than {MAX_DEPTH} levels")
+    meant = advice(exc, text)
+    if meant is not None:
+        where = Position(meant.line, meant.column)
+        return LoadProblem(Problem.SYNTAX, where, f"YAML syntax error: {meant.words}")
     if exc.context:
         what = f"{what} ({exc.context})"
     return LoadProblem(Problem.SYNTAX, where, f"YAML syntax error: {what}")

@@ -332,7 +332,7 @@ CANNOT_REWRITE = {
     "IL-0106.yaml": (FLOW.encode(), ("28:39", "28:1007")),  # either, see FLOW
     "IL-0107.yaml": (hostile(107, ("title: ", "title: !incident ")).encode(), "2:8"),
     "IL-0108.yaml": (BOMB.encode(), "30:5"),
-    "IL-0109.yaml": (hostile(109, ("title: ", 'title: "')).encode(), "28:1"),
+    "IL-0109.yaml": (hostile(109, ("title: ", 'title: "')).encode(), "2:8"),  # (the quote)
 }
 # Contents they read and refuse to rewrite: a BOM in a value, which ruamel writes only as
 # the escape `\uFEFF` (it was written so; written YAML holds no escape its author did not).

@@ -217,13 +217,114 @@ def test_lines_are_counted_by_lf_alone_as_editors_and_the_rules_do(other_break):
     assert "(first at line 2)" in problem.message, problem.message
 
 
+KEY_WITHOUT_COLON = (
+    "could not find expected ':': this line is not `key: value`; put ': ' after its key, or, "
+    "if it goes on with the text above, write that text as a `|` block (`key: |`, its lines "
+    "indented below)"
+)
+INDENTED_DEEPER = (
+    "mapping values are not allowed in this context: this key is indented deeper than the "
+    "key above it: line it up with the keys of its mapping; or, if it goes on with the text "
+    "above, write that text as a `|` block"
+)
+NOT_AN_ITEM = (
+    "did not find expected '-' indicator: this line is lined up with the list's items but "
+    "is not one: start it with '- ', or, if it is a key of the item above, indent it as far "
+    "as that item's keys"
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "where", "words"),
+    [
+        pytest.param(
+            "id: IL-0001\nstatus draft\noccurred: 2024\n",
+            (2, 1),  # (libyaml stops at line 3)
+            KEY_WITHOUT_COLON,
+            id="a key without its colon",
+        ),
+        pytest.param(
+            "id: IL-0001\ntrigger: 스위치가\n멈췄다\nstatus: draft\n",
+            (3, 1),
+            KEY_WITHOUT_COLON,
+            id="text going on at the start of the next line",
+        ),
+        pytest.param(
+            "id: IL-0001\ndetection: 경고: 학습 손실이 멈췄다\n",
+            (2, 14),
+            "mapping values are not allowed in this context: a ': ' inside a value starts "
+            'another key; put the whole value in double quotes ("…") or write it as a `|` block',
+            id="a colon and a space in a Korean sentence",
+        ),
+        pytest.param(
+            "sources:\n  - url: https://example.com/a\n    title: t\n      publisher: p\n",
+            (4, 16),
+            INDENTED_DEEPER,
+            id="a key indented deeper than the one above",
+        ),
+        pytest.param(
+            "trigger:\n  스위치가 멈췄다\n  원인: 펌웨어\n",
+            (3, 5),
+            INDENTED_DEEPER,
+            id="text on several lines holding a colon and a space",
+        ),
+        pytest.param(
+            "facets:\ncauses:\n    - config-change\n  components:\n    - nccl\n",
+            (4, 3),
+            "did not find expected key: nothing above this line is indented as far as it: "
+            "line it up with the keys or items it belongs with",
+            id="a key indented as none above",
+        ),
+        pytest.param(
+            "sources:\n  - url: https://example.com/a\n    title: t\n  publisher: p\n",
+            (4, 3),
+            NOT_AN_ITEM,
+            id="a key of an item lined up with the items",
+        ),
+        pytest.param(
+            'id: IL-0001\ntitle: "NCCL 타임아웃\nstatus: draft\n',
+            (2, 8),  # (libyaml stops at the end of the file)
+            'found unexpected end of stream: the " here is never closed; end the value with "',
+            id="a quote left open",
+        ),
+        pytest.param(
+            "sources:\n  - url: https://example.com/a\n    title: 'How we fixed NCCL's hang'\n",
+            (3, 31),
+            "did not find expected key: a quoted value ends at its closing quote; write a ' "
+            "inside '…' as '', and a \" inside \"…\" as \\\"",
+            id="a quote inside single quotes",
+        ),
+        pytest.param(
+            "actions:\n  - `kubectl drain` 으로 노드를 비웠다\n",
+            (2, 5),
+            "found character that cannot start any token: a value cannot start with `; put "
+            "the whole value in double quotes",
+            id="a value starting with a backtick",
+        ),
+    ],
+)
+def test_a_usual_syntax_slip_is_placed_where_it_is_and_said_what_to_write(text, where, words):
+    [problem] = load_bytes(text.encode()).problems
+    assert problem.kind is Problem.SYNTAX
+    assert (problem.position, problem.message) == (where, f"YAML syntax error: {words}")
+
+
+def test_a_syntax_error_of_no_usual_slip_keeps_libyaml_words_alone():
+    [problem] = load_bytes(b"related: [IL-0001\nstatus: draft\n").problems
+    assert problem.message == (
+        "YAML syntax error: did not find expected ',' or ']' (while parsing a flow sequence)"
+    )
+
+
 @pytest.mark.parametrize(
     ("text", "end"),
     [
-        ("id: IL-0001 # 메모\u2028\n장애", (2, 3)),  # (line 4 by libyaml's count, +1 at the end)
-        ("id: IL-0001\r장애", (1, 15)),  # (line 3)
-        ("id: IL-0001\n장애", (2, 3)),  # (line 3: libyaml ends the last line at the end)
-        ("id: IL-0001\n장애\n", (3, 1)),  # (line 3 is where the text ends)
+        # A list left open: libyaml finds it out at the end. (A key without `: ` is placed
+        # where its line starts, as the slip is there.)
+        ("related: [IL-0001, # 메모\u2028\n장애", (2, 3)),  # (line 4 by libyaml's count)
+        ("related: [IL-0001,\r장애", (1, 22)),  # (line 3)
+        ("related: [IL-0001,\n장애", (2, 3)),  # (line 3: libyaml ends the last line at the end)
+        ("related: [IL-0001,\n장애\n", (3, 1)),  # (line 3 is where the text ends)
     ],
 )
 def test_a_syntax_error_at_the_end_of_the_text_is_placed_there_not_past_it(text, end):

@@ -109,6 +109,18 @@ SOURCES = (
             id="a compatibility ideograph",
         ),
         pytest.param(
+            [
+                (
+                    "detection: |\n  처리량 그래프에서 보였다.",
+                    "detection: 경고: 처리량 그래프에서 보였다.",
+                )
+            ],
+            "incidents/IL-0001.yaml:19:14: IL101 [error] YAML syntax error: mapping values are "
+            "not allowed in this context: a ': ' inside a value starts another key; put the "
+            'whole value in double quotes ("…") or write it as a `|` block',
+            id="a colon and a space in a one-line Korean sentence",
+        ),
+        pytest.param(
             [("    - capacity-limit\n", "    - 용량 한계\n")],
             "incidents/IL-0001.yaml:9:7: IL201 [error] facets.causes[0]: '용량 한계' is not a "
             "term id: lower-case letters and digits joined by single hyphens; did you mean "

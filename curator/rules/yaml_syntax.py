@@ -1,7 +1,12 @@
 """The file must be well-formed YAML.
 
 A syntax error is reported where libyaml stopped reading; the rest of the file is not
-checked until it parses, but every other file still is.
+checked until it parses, but every other file still is. Where it comes from a usual slip,
+the message says which and what to write, after libyaml's words, and it is placed at the
+slip where libyaml notices it later: a key without `: ` (at its line, not the next one),
+a `: ` inside a one-line value (`detection: 경고: …`, which YAML reads as another key), a
+line indented as no key or item around it, a quote left open (at the quote, not at the
+end of the file), a quote inside single quotes, a value starting with `@` or a backtick.
 """
 
 from curator.findings import Severity
