@@ -109,6 +109,12 @@ def _sentence(error: Any, meant: Path | None) -> str:
         return f"missing required key {where!r}"
     if kind == "extra_forbidden":
         return f"unknown key {where!r}{_unknown_key_hint(loc, meant)}"
+    if kind == "list_type" and isinstance(value, str):
+        # (Not `[a, b]`: a comma in Korean text would make two items of one sentence.)
+        return (
+            f"{where}: expected a list, found {_describe(value)}; write each item on a line "
+            "of its own below the key, indented, as `- item`"
+        )
     if kind in _KINDS:
         return f"{where}: expected {_KINDS[kind]}, found {_describe(value)}"
     if kind == "too_short":

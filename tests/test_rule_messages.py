@@ -121,6 +121,13 @@ SOURCES = (
             id="a colon and a space in a one-line Korean sentence",
         ),
         pytest.param(
+            [("organizations:\n  - Example\n", "organizations: Example, Lablup\n")],
+            "incidents/IL-0001.yaml:5:16: IL201 [error] organizations: expected a list, found "
+            "text 'Example, Lablup'; write each item on a line of its own below the key, "
+            "indented, as `- item`",
+            id="a list written as text with commas",
+        ),
+        pytest.param(
             [("    - capacity-limit\n", "    - 용량 한계\n")],
             "incidents/IL-0001.yaml:9:7: IL201 [error] facets.causes[0]: '용량 한계' is not a "
             "term id: lower-case letters and digits joined by single hyphens; did you mean "
