@@ -400,6 +400,18 @@ def test_keys_written_too_far_left_are_told_where_they_belong(tmp_path):
     assert run.code == 1
 
 
+def test_a_file_without_an_id_is_an_error(tmp_path):
+    # IL201 left the id to IL202, which judges an id written, not a missing one: the file
+    # passed (exit 0) unchecked, as no other rule runs on a file the schema refuses.
+    content = incident("IL-0001", ("id: IL-0001\n", ""))
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": content})
+    run = run_curator("lint", "--root", str(root), "--no-cache", "--quiet", cwd=root)
+    assert run.out.splitlines() == [
+        "incidents/IL-0001.yaml:1:1: IL201 [error] missing required key 'id'"
+    ], run
+    assert run.code == 1
+
+
 def test_a_missing_key_with_no_misspelling_of_it_is_still_told(tmp_path):
     root = write_library(
         tmp_path / "lib", {"IL-0001.yaml": incident("IL-0001", ("  causes:", "  reasons:"))}

@@ -16,7 +16,7 @@ is offered the id it names, as IL301 offers one for a misspelt id.
 
 from typing import Any
 
-from curator.document import Path
+from curator.document import Document, Path
 from curator.findings import Severity
 from curator.rules.base import FileFindings, IncidentFile, Rule
 from curator.taxonomy import Taxonomy
@@ -39,8 +39,8 @@ RULE = Rule(
 def check(file: IncidentFile) -> FileFindings:
     document = file.loaded.document
     for error in file.schema_errors:
-        if error.loc == ("id",):
-            continue  # IL202 explains a malformed id better
+        if error.loc == ("id",) and _has_id(document):
+            continue  # IL202 explains a malformed id better (a missing one is this rule's)
         message = error.message
         if error.zero_width:  # IL606 names the U+FEFF, and `curator fix` removes it
             if error.but_zero_width is None:
@@ -49,6 +49,10 @@ def check(file: IncidentFile) -> FileFindings:
         where = document.locate(error.loc, error.at_key) if document else file.position()
         hint = _term_meant(file.taxonomy, document.data, error.loc) if document else ""
         yield RULE.at(file.display, where, message + hint)
+
+
+def _has_id(document: Document | None) -> bool:
+    return document is not None and isinstance(document.data, dict) and "id" in document.data
 
 
 def _term_meant(taxonomy: Taxonomy, data: Any, loc: Path) -> str:
