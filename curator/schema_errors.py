@@ -115,6 +115,13 @@ def _sentence(error: Any, meant: Path | None) -> str:
             f"{where}: expected a list, found {_describe(value)}; write each item on a line "
             "of its own below the key, indented, as `- item`"
         )
+    if kind == "string_type" and isinstance(value, dict) and len(value) == 1:
+        # `- 원인: 스위치 재시작`: YAML reads a text holding ': ' as a key and its value.
+        return (
+            f"{where}: expected text, found a mapping (the ': ' after {next(iter(value))!r} "
+            'makes a key of it); put the whole text in double quotes ("…") or write it as a '
+            "`|` block"
+        )
     if kind in _KINDS:
         return f"{where}: expected {_KINDS[kind]}, found {_describe(value)}"
     if kind == "too_short":

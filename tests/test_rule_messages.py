@@ -56,8 +56,22 @@ SOURCES = (
         ),
         pytest.param(
             [(f"title: {TITLE}", "title: {a: b}")],
-            "incidents/IL-0001.yaml:2:8: IL201 [error] title: expected text, found a mapping",
+            "incidents/IL-0001.yaml:2:8: IL201 [error] title: expected text, found a mapping "
+            "(the ': ' after 'a' makes a key of it); put the whole text in double quotes "
+            '("…") or write it as a `|` block',
             id="a mapping for text",
+        ),
+        pytest.param(
+            [("  - 데이터를 로컬 디스크로 옮겼다.", "  - 조치: 데이터를 로컬 디스크로 옮겼다.")],
+            "incidents/IL-0001.yaml:22:5: IL201 [error] actions[0]: expected text, found a "
+            "mapping (the ': ' after '조치' makes a key of it); put the whole text in double "
+            'quotes ("…") or write it as a `|` block',
+            id="a colon and a space in a list item of Korean text",
+        ),
+        pytest.param(
+            [(f"title: {TITLE}", "title: {a: b, c: d}")],
+            "incidents/IL-0001.yaml:2:8: IL201 [error] title: expected text, found a mapping",
+            id="a mapping of several keys for text",
         ),
         pytest.param(
             [(f"title: {TITLE}", "title: [a]")],
