@@ -3,8 +3,9 @@
 It listens on 127.0.0.1 only and answers as api.github.com does for the endpoints curator
 uses: status codes, headers (`Link` pagination with `/repositories/{id}/…` URLs,
 `X-RateLimit-*`, `Retry-After`, `Location`, `X-GitHub-Request-Id`), and JSON bodies shaped
-like GitHub's (pull requests from the real webhook payloads in ../shared/github, issue
-comments, `{"message", "documentation_url", "status"}` errors, 422 `errors` lists).
+like GitHub's (pull requests from the real webhook payloads in ../shared/github, their
+files as `GET /pulls/{n}/files` lists them, at most 3,000, issue comments,
+`{"message", "documentation_url", "status"}` errors, 422 `errors` lists).
 
 Tests read `server.log` (every request: method, path with query, status) and inject faults
 (`server.fail(...)`): a 502 before or after the write is stored, 403 rate limits primary or
@@ -29,6 +30,7 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 
 DOCS = "https://docs.github.com/rest"
 COMMENT_LIMIT = 65_536
+FILES_LIMIT = 3_000  # GitHub lists no more of a pull request's files
 RATE_LIMIT = 5000
 
 
@@ -76,7 +78,8 @@ class FakeGitHub:
         self.log: list[Request] = []
         self.faults: list[Fault] = []
         self.tokens: dict[str, Token] = {}
-        self.repos: dict[str, dict[str, Any]] = {}  # full name → {"id", "pulls", "comments"}
+        # full name → {"id", "pulls", "issues" (comment ids), "files" (of each pull request)}
+        self.repos: dict[str, dict[str, Any]] = {}
         self.comments: dict[int, dict[str, Any]] = {}  # id → comment
         self._ids = itertools.count(1_000_000_001)
         self._lock = threading.Lock()
@@ -95,11 +98,20 @@ class FakeGitHub:
         pull = json.loads(json.dumps(pull_request).replace("https://api.github.com", self.url))
         name = pull["base"]["repo"]["full_name"]
         repo = self.repos.setdefault(
-            name, {"id": pull["base"]["repo"]["id"], "pulls": {}, "issues": {}}
+            name, {"id": pull["base"]["repo"]["id"], "pulls": {}, "issues": {}, "files": {}}
         )
         repo["pulls"][pull["number"]] = pull
         repo["issues"].setdefault(pull["number"], [])
+        repo["files"].setdefault(pull["number"], [])
         return pull
+
+    def set_files(self, repo: str, number: int, paths: list[str | tuple[str, str]]) -> None:
+        """The files pull request `number` changes, as `GET /pulls/{n}/files` lists them: a
+        path is modified, a pair (old path, new path) renamed. `changed_files` counts them
+        all, as GitHub's does; the list stops at 3,000."""
+        entries = [_file_entry(self.url, self.web, repo, path) for path in paths]
+        self.repos[repo]["files"][number] = entries
+        self.repos[repo]["pulls"][number]["changed_files"] = len(entries)
 
     def add_comment(self, repo: str, number: int, body: str, login: str, kind: str = "User") -> int:
         user = {"login": login, "id": 583231, "type": kind}
@@ -184,6 +196,8 @@ class FakeGitHub:
         routes = [
             ("GET", r"^/user$", self._get_user),
             ("GET", r"^/repos/([^/]+/[^/]+)/pulls/(\d+)$", self._get_pull),
+            ("GET", r"^/repos/([^/]+/[^/]+)/pulls/(\d+)/files$", self._list_files),
+            ("GET", r"^/repositories/(\d+)/pulls/(\d+)/files$", self._list_files_by_id),
             ("GET", r"^/repos/([^/]+/[^/]+)/issues/(\d+)/comments$", self._list_comments),
             ("GET", r"^/repositories/(\d+)/issues/(\d+)/comments$", self._list_comments_by_id),
             ("POST", r"^/repos/([^/]+/[^/]+)/issues/(\d+)/comments$", self._create_comment),
@@ -209,8 +223,7 @@ class FakeGitHub:
         return (200, {}, pull) if pull else _error(404, "Not Found")
 
     def _list_comments_by_id(self, repo_id: str, number: str, **kw: Any) -> Any:
-        name = next((n for n, r in self.repos.items() if str(r["id"]) == repo_id), "")
-        return self._list_comments(name, number, **kw)
+        return self._list_comments(self._repo_named(repo_id), number, **kw)
 
     def _list_comments(
         self, repo: str, number: str, query: dict[str, list[str]], **_: Any
@@ -218,12 +231,36 @@ class FakeGitHub:
         issues = self.repos.get(repo, {}).get("issues", {})
         if int(number) not in issues:
             return _error(404, "Not Found")
+        comments = [self.comments[i] for i in issues[int(number)]]
+        return self._page(comments, query, f"{self._by_id(repo)}/issues/{number}/comments")
+
+    def _list_files_by_id(self, repo_id: str, number: str, **kw: Any) -> Any:
+        return self._list_files(self._repo_named(repo_id), number, **kw)
+
+    def _list_files(
+        self, repo: str, number: str, query: dict[str, list[str]], **_: Any
+    ) -> tuple[int, dict[str, str], Any]:
+        files = self.repos.get(repo, {}).get("files", {})
+        if int(number) not in files:
+            return _error(404, "Not Found")
+        listed = files[int(number)][:FILES_LIMIT]
+        return self._page(listed, query, f"{self._by_id(repo)}/pulls/{number}/files")
+
+    def _repo_named(self, repo_id: str) -> str:
+        return next((n for n, r in self.repos.items() if str(r["id"]) == repo_id), "")
+
+    def _by_id(self, repo: str) -> str:
+        """Where GitHub's `Link` headers point: the repository by its id, not its name."""
+        return f"{self.url}/repositories/{self.repos[repo]['id']}"
+
+    def _page(
+        self, items: list[Any], query: dict[str, list[str]], base: str
+    ) -> tuple[int, dict[str, str], Any]:
+        """One page of `items`, and the `Link` header to the others, as GitHub paginates."""
         per_page = min(int(query.get("per_page", ["30"])[0]), 100)
         page = max(int(query.get("page", ["1"])[0]), 1)
-        ids = issues[int(number)]
-        last = max((len(ids) + per_page - 1) // per_page, 1)
-        shown = [self.comments[i] for i in ids[(page - 1) * per_page : page * per_page]]
-        base = f"{self.url}/repositories/{self.repos[repo]['id']}/issues/{number}/comments"
+        last = max((len(items) + per_page - 1) // per_page, 1)
+        shown = items[(page - 1) * per_page : page * per_page]
 
         def at(n: int) -> str:
             return f"<{base}?{urlencode({'per_page': per_page, 'page': n})}>"
@@ -319,6 +356,28 @@ class FakeGitHub:
             "X-RateLimit-Used": str(RATE_LIMIT - remaining),
             "X-RateLimit-Resource": "core",
         }
+
+
+def _file_entry(api: str, web: str, repo: str, path: str | tuple[str, str]) -> dict[str, Any]:
+    """A pull request's file as GitHub lists it (a diff entry): its fields, and a rename's
+    `previous_filename`."""
+    old, new = path if isinstance(path, tuple) else (None, path)
+    sha = "bbcd538c8e72b8c175046e27cc8f907076331401"
+    entry: dict[str, Any] = {
+        "sha": sha,
+        "filename": new,
+        "status": "modified" if old is None else "renamed",
+        "additions": 1,
+        "deletions": 1,
+        "changes": 2,
+        "blob_url": f"{web}/{repo}/blob/{sha}/{new}",
+        "raw_url": f"{web}/{repo}/raw/{sha}/{new}",
+        "contents_url": f"{api}/repos/{repo}/contents/{new}?ref={sha}",
+        "patch": "@@ -1 +1 @@\n-a\n+b",
+    }
+    if old is not None:
+        entry["previous_filename"] = old
+    return entry
 
 
 def _invalid_body(data: Any) -> tuple[int, dict[str, str], Any] | None:
