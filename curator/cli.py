@@ -1168,6 +1168,9 @@ def github_comment_command(
     """Post the review as the one bot comment of pull request N: edit it when the report
     changed, leave it when identical, create it when missing.
 
+    When the pull request changes the review's own code (anything outside incidents/,
+    schema/taxonomy/ and *.md, as GitHub lists its files), the comment says so first.
+
     Exit 0 also when GitHub refuses the write (403: no write permission, as on a fork's
     pull request): the report then goes to the job summary. Posting never decides the
     verdict; `curator review` and `curator lint` do.
@@ -1198,7 +1201,15 @@ def github_comment_command(
         sys.exit(EXIT_ERROR)
     try:
         outcome = post_comment(
-            repo_name, number, render(review, links, COMMENT), MARKER, head_sha, event, author
+            repo_name,
+            number,
+            # What of the pull request's files can change the review is GitHub's list, said
+            # at the top whatever the report holds: the change may have written the report.
+            lambda tooling: render(review, links, COMMENT, tooling),
+            MARKER,
+            head_sha,
+            event,
+            author,
         )
     except Stale as exc:
         click.echo(f"curator: {exc}", err=True)

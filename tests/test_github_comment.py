@@ -857,3 +857,140 @@ def test_cli_refuses_a_report_too_large_to_be_one_before_reading_it(github, tmp_
     assert run.code == 2
     assert run.err == f"curator: {huge}: larger than 64 MiB\n"
     assert github.log == []
+
+
+# --- a pull request that changes the review itself ---------------------------------------------
+
+REPO_ID = 186853002  # Codertocat/Hello-World's, in GitHub's Link headers
+FILES = "GET /repos/Codertocat/Hello-World/pulls/2/files?per_page=100 → 200"
+WARNING = "> [!WARNING]\n> **This pull request changes the review's own code:** "
+
+
+def all_green(tmp_path: Path) -> Path:
+    """What a pull request that rewrites curator/ or review.yml can make its report say,
+    whatever it changes: nothing to report."""
+    path = tmp_path / "green.json"
+    path.write_text(json.dumps({"base": "a" * 40, "head": HEAD, "files": []}), encoding="utf-8")
+    return path
+
+
+def comment_on_files(server: FakeGitHub, tmp_path: Path, paths: list[Any]) -> tuple[Any, str]:
+    """`curator github comment` as comment.yml runs it, for pull request #2 changing `paths`
+    (GitHub's list), with an all-green report; the run, and the comment it left."""
+    pull = server.add_pull(opened_pull())
+    server.set_files("Codertocat/Hello-World", 2, paths)
+    run = run_curator(
+        "github", "comment", "--repo", "Codertocat/Hello-World", "--pr", "2",
+        "--report", str(all_green(tmp_path)), "--head-sha", HEAD,
+        "--event", str(run_event(pull, tmp_path)), env=env(server),
+    )  # fmt: skip
+    comments = bot_comments(server)
+    return run, comments[0]["body"] if comments else ""
+
+
+def test_a_change_to_the_review_code_is_said_above_the_status_it_may_have_written(github, tmp_path):
+    # review.yml runs the pull request's own curator: one that changes curator/ can make its
+    # report all green, and the comment showed it as the verdict, with nothing to doubt it.
+    run, comment = comment_on_files(github, tmp_path, ["curator/lint.py", "incidents/IL-0001.yaml"])
+    assert run.code == 0, run.err
+    assert comment.startswith(
+        f"{MARKER}\n{WARNING}curator/lint.py. The report below was made by the pull "
+        "request's own code, so its verdicts are only as trustworthy as that change: review "
+        "the change to the tooling itself, or re-run the review: `git fetch origin pull/2/head`, "
+        "then `curator review --base f95f852bd8fc --head ec26c3e57ca3` with the default "
+        "branch's curator (`pip install .` in a checkout of it).\n\n"
+        "### ✅ 0 errors · ✅ 0 warnings · ✅ 0 possible duplicates · ✅ 0 facet suggestions\n"
+    )
+
+
+def test_incidents_the_taxonomy_and_documentation_are_listed_and_not_warned_of(github, tmp_path):
+    paths = ["README.md", "docs/review.md", "incidents/IL-0001.yaml", "schema/taxonomy/causes.yaml"]
+    run, comment = comment_on_files(github, tmp_path, paths)
+    assert run.code == 0, run.err
+    assert FILES in github.requests()  # GitHub was asked, and found nothing to warn of
+    assert comment.startswith(f"{MARKER}\n### ✅ 0 errors")
+    assert "[!WARNING]" not in comment
+
+
+@pytest.mark.parametrize(
+    ("path", "changes_it"),
+    [
+        ("curator/lint.py", True),
+        (".github/workflows/review.yml", True),
+        ("pyproject.toml", True),
+        ("setup.py", True),
+        ("build_backend/curator_build.py", True),
+        ("schema/incident.schema.json", True),  # what lint checks against: code
+        ("schema/export/manifest.schema.json", True),
+        (".curator-cache/lint/0", True),  # read by the review of the checkout
+        ("incidents/IL-0001.yaml", False),
+        ("incidents/README.md", False),
+        ("schema/taxonomy/causes.yaml", False),  # data the review judges (IL302, suggest)
+        ("docs/review.md", False),
+        ("CONTRIBUTING.md", False),
+        ("incidents.yaml", True),  # not in incidents/
+    ],
+)
+def test_what_can_change_the_review_is_all_but_incidents_taxonomy_and_markdown(path, changes_it):
+    from curator.review.tooling import changes_the_review
+
+    assert changes_the_review(path) is changes_it
+
+
+def test_every_page_of_files_is_read_and_renames_count_by_their_old_name(github, tmp_path):
+    paths: list[Any] = [f"incidents/IL-{n:04d}.yaml" for n in range(1, 231)]
+    paths += ["pyproject.toml", ("curator/rules/old.py", "incidents/IL-0999.yaml")]
+    paths += [f"curator/rules/r{n}.py" for n in range(5)] + ["docs/a.md", "docs/b.md", "docs/c.md"]
+    run, comment = comment_on_files(github, tmp_path, paths)
+    assert run.code == 0, run.err
+    pages = [r for r in github.requests() if "/files" in r]
+    assert pages == [
+        FILES,
+        f"GET /repositories/{REPO_ID}/pulls/2/files?page=2&per_page=100 → 200",
+        f"GET /repositories/{REPO_ID}/pulls/2/files?page=3&per_page=100 → 200",
+    ]
+    named = r"pyproject.toml, curator/rules/old.py, curator/rules/r0.py, curator/rules/r1.py"
+    assert f"{WARNING}{named}, curator/rules/r2.py and 2 more. The report" in comment
+
+
+def test_files_past_the_3000_github_lists_are_said_unchecked(github, tmp_path):
+    paths = [f"incidents/IL-{n:04d}.yaml" for n in range(1, 3001)] + ["curator/lint.py"]
+    run, comment = comment_on_files(github, tmp_path, paths)
+    assert run.code == 0, run.err
+    assert len([r for r in github.requests() if "/files" in r]) == 30  # 100 a page, no more
+    assert comment.startswith(
+        f"{MARKER}\n> [!WARNING]\n> **This pull request may change the review's own code.** "
+        "GitHub lists only the first 3,000 of the 3,001 files it changes: those past them "
+        "were not checked. The report below may have been made by the pull request's own code"
+    )
+
+
+def test_a_server_error_listing_the_files_is_retried_then_posts_nothing(github):
+    github.add_pull(opened_pull())
+    github.set_files("Codertocat/Hello-World", 2, ["curator/lint.py"])
+    github.fail("GET", r"/pulls/2/files$", 502)
+    policy, waits = no_wait()
+    said = post_comment(
+        "Codertocat/Hello-World", 2, lambda tooling: body(", ".join(tooling.paths)), MARKER,
+        env=env(github), policy=policy,
+    )  # fmt: skip
+    assert said.action == "created" and waits == [2.0]
+    assert [c["body"] for c in bot_comments(github)] == [body("curator/lint.py")]
+    github.fail("GET", r"/pulls/2/files$", 503, times=99)
+    with pytest.raises(GitHubError) as info:
+        post_comment(
+            "Codertocat/Hello-World", 2, lambda tooling: body("never"), MARKER,
+            env=env(github), policy=policy,
+        )  # fmt: skip
+    assert str(info.value) == (
+        "listing the files of pull request #2: server error (503: fault), still after 5 attempts"
+    )
+    assert [c["body"] for c in bot_comments(github)] == [body("curator/lint.py")]
+
+
+def test_cli_posts_nothing_when_github_does_not_list_the_files(github, tmp_path):
+    github.fail("GET", r"/pulls/2/files$", 404)
+    run, comment = comment_on_files(github, tmp_path, ["curator/lint.py"])
+    assert run.code == 2 and run.err.count("\n") == 1
+    assert run.err.startswith("curator: listing the files of pull request #2: not found (404 ")
+    assert comment == ""

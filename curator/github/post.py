@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import json
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from github import BadAttributeException, Github, GithubException
 from github.PullRequest import PullRequest
@@ -13,14 +13,20 @@ from github.Repository import Repository
 
 from curator.github.client import GitHubError, connect, explain, not_github
 from curator.github.comment import DEFAULT_AUTHOR, Outcome, upsert
+from curator.github.files import changed_tooling
 from curator.github.retry import GaveUp, RetryPolicy, with_retries
 from curator.github.verify import RunEvent, check_event, check_pull
+from curator.review.tooling import ChangedTooling
+
+# The comment, or how to write it once GitHub has listed the pull request's files: what of
+# them can change the review itself is said from that list, never from the report.
+Body = str | Callable[[ChangedTooling], str]
 
 
 def post_comment(
     repo: str,
     number: int,
-    body: str,
+    body: Body,
     marker: str,
     head_sha: str | None = None,
     event: RunEvent | None = None,
@@ -32,7 +38,9 @@ def post_comment(
 
     With `head_sha`, only if that commit is the pull request's head, before the first
     attempt and again before each retry (and, with `event`, the commit and number agree
-    with the workflow_run event). Raises GitHubError (Forbidden for a
+    with the workflow_run event). A `body` to write is given what GitHub lists of the files
+    the pull request changes (`changed_tooling`), once it is known to be the right one.
+    Raises GitHubError (Forbidden for a
     403, Stale when the pull request has moved on, Mismatch for a forged artifact).
     """
     policy = policy or RetryPolicy()
@@ -46,14 +54,16 @@ def post_comment(
         repository = github.get_repo(repo)
         pull = with_retries(lambda: _fetch(repository, number, what), policy, f"reading {what}")
         account = functools.partial(_token_account, github)  # asked only on a refusal
+        if head_sha is not None:
+            check_pull(pull, repo, head_sha, event)
+        text = body if isinstance(body, str) else body(changed_tooling(pull, policy))
         if head_sha is None:
-            return upsert(pull, body, marker, author, policy, token_account=account)
-        check_pull(pull, repo, head_sha, event)
+            return upsert(pull, text, marker, author, policy, token_account=account)
 
         def still_the_head() -> None:  # a force-push during a wait: Stale, not posted
             check_pull(_fetch(repository, number, what), repo, head_sha, event)
 
-        return upsert(pull, body, marker, author, policy, still_the_head, account)
+        return upsert(pull, text, marker, author, policy, still_the_head, account)
     except json.JSONDecodeError as exc:  # a cut answer, or a page that is not the API
         raise not_github(f"commenting on {what}", f"an answer is not JSON ({exc})") from exc
     except (BadAttributeException, AttributeError, TypeError) as exc:

@@ -22,6 +22,7 @@ from curator.model import DIMENSIONS, ID_PATTERN, TERM_ID_PATTERN
 from curator.review.inert import command, inert, inert_name, link
 from curator.review.links import Links
 from curator.review.model import (
+    SHA_PATTERN,
     Evidence,
     FileReview,
     Match,
@@ -29,6 +30,7 @@ from curator.review.model import (
     Review,
     TermJudgement,
 )
+from curator.review.tooling import ChangedTooling
 from curator.rules import STOPPING
 
 MARKER = "<!-- curator-review -->"
@@ -38,6 +40,7 @@ SUMMARY_LIMIT = 1024 * 1024  # bytes per step of $GITHUB_STEP_SUMMARY
 VISIBLE = 5  # list entries shown before the rest is folded into <details>
 
 _ID = re.compile(ID_PATTERN)
+_SHA = re.compile(SHA_PATTERN)
 # The footer is never trimmed to fit the comment (`render`): the blocks to paste are kept
 # short whatever the report holds, at most VISIBLE ids of at most this length each, in at
 # most VISIBLE files. (A real id is a dozen characters; a placeholder's slug a few words.)
@@ -83,8 +86,12 @@ COMMENT = Budget(
 SUMMARY = Budget(SUMMARY_LIMIT, utf8_length, "the `review` artifact of the workflow run")
 
 
-def render(review: Review, links: Links, budget: Budget = COMMENT) -> str:
-    head = _header(review, links)
+def render(
+    review: Review, links: Links, budget: Budget = COMMENT, tooling: ChangedTooling | None = None
+) -> str:
+    """`tooling`: what GitHub lists of the pull request's files (the comment step's view,
+    not the report's), said first when the report may come from code the change makes."""
+    head = _header(review, links, tooling)
     news = sorted((f for f in review.files if _has_news(f)), key=_rank)
     sections = [_Section(f, links, review) for f in news]
     sections_tail = _quiet([f for f in review.files if not _has_news(f)])
@@ -98,7 +105,7 @@ def render(review: Review, links: Links, budget: Budget = COMMENT) -> str:
 # --- the parts -----------------------------------------------------------------------------
 
 
-def _header(review: Review, links: Links) -> str:
+def _header(review: Review, links: Links, tooling: ChangedTooling | None) -> str:
     counts = review.count()
     status = " · ".join(
         [
@@ -119,7 +126,7 @@ def _header(review: Review, links: Links) -> str:
         where.append(link("workflow run", links.run_url))
     changed = sum(f.change != "unchanged" and review.in_library(f.path) for f in review.files)
     where.append(f"{_plural(changed, 'file')} changed under the library")
-    lines = [MARKER, f"### {status}", "", " · ".join(where), ""]
+    lines = [MARKER, *_tooling_warning(tooling), f"### {status}", "", " · ".join(where), ""]
     if review.errors_elsewhere:
         was = "was" if review.errors_elsewhere == 1 else "were"
         lines += [
@@ -140,6 +147,49 @@ def _omitted(review: Review) -> str:
     sign = "❌" if any(f.findings == f.errors() for f in cut) else "⚠️"
     left_out = _plural(sum(f.findings_omitted for f in cut), "more finding")
     return f"{sign} {left_out} not in this report"
+
+
+def _tooling_warning(tooling: ChangedTooling | None) -> list[str]:
+    """Above the status line, which the change may have written: the pull request changes
+    the code that made the report (or GitHub did not list all its files)."""
+    if tooling is None or not tooling.warns():
+        return []
+    made = "was made" if tooling.count else "may have been made"
+    return [
+        "> [!WARNING]",
+        f"> {_tooling_changed(tooling)} The report below {made} by the pull request's own "
+        "code, so its verdicts are only as trustworthy as that change: review the change to "
+        f"the tooling itself, or re-run the review: {_rerun(tooling)}.",
+        "",
+    ]
+
+
+def _tooling_changed(tooling: ChangedTooling) -> str:
+    """The paths, named as the comment names files; and the files GitHub did not list."""
+    unlisted = ""
+    if tooling.unlisted:
+        total = tooling.listed + tooling.unlisted
+        unlisted = (
+            f" GitHub lists only the first {tooling.listed:,} of the {total:,} files it "
+            "changes: those past them were not checked."
+        )
+    if not tooling.count:
+        return f"**This pull request may change the review's own code.**{unlisted}"
+    names = ", ".join(inert_name(path, 120) for path in tooling.paths)
+    rest = tooling.count - len(tooling.paths)
+    more = f" and {rest} more" if rest > 0 else ""
+    return f"**This pull request changes the review's own code:** {names}{more}.{unlisted}"
+
+
+def _rerun(tooling: ChangedTooling) -> str:
+    """Built from the pull request's number and commits only, as GitHub names them."""
+    base, head = (
+        sha[:12] if _SHA.fullmatch(sha) else "SHA" for sha in (tooling.base, tooling.head)
+    )
+    return (
+        f"`git fetch origin pull/{tooling.number}/head`, then `curator review --base {base} "
+        f"--head {head}` with the default branch's curator (`pip install .` in a checkout of it)"
+    )
 
 
 def _mark(count: int, noun: str, sign: str) -> str:

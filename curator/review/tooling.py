@@ -1,0 +1,47 @@
+"""Which files of a pull request can change its own review: what `curator review` computes,
+or how the review workflow runs it.
+
+review.yml runs the pull request's own code, so a pull request that changes that code can
+make its report say anything that validates (an all-green comment for a change full of
+errors). The comment step, on the default branch's code, lists the pull request's files
+from GitHub, not from the report, and says so at the top of the comment (docs/review.md).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from curator.library import INCIDENTS, SCHEMA
+
+# What the review judges, and reads only as data: the incidents, and the taxonomy (a change
+# to a term changes judgements, legitimately: that is what the review is there to show).
+JUDGED = (f"{INCIDENTS}/", f"{SCHEMA}/taxonomy/")
+DOCUMENTATION = ".md"
+
+
+def changes_the_review(path: str) -> bool:
+    """Whether a repository path can change what the review computes or how it runs.
+    Everything can but the data it judges and Markdown documentation: the package, the
+    workflows, the build (`pyproject.toml`, `setup.py`, `build_backend/`), the JSON Schemas
+    that lint checks against, a committed `.curator-cache/`, and whatever comes next.
+    (Listing what is inert, not what is code, is what keeps a new kind of file on the
+    safe side.)"""
+    return not (path.startswith(JUDGED) or path.endswith(DOCUMENTATION))
+
+
+@dataclass(frozen=True)
+class ChangedTooling:
+    """What GitHub lists of a pull request's files, as far as its review is concerned."""
+
+    number: int  # the pull request's
+    base: str  # its base branch's commit and its head commit, as GitHub names them
+    head: str
+    paths: tuple[str, ...]  # those that `changes_the_review`, the first few (GitHub's order)
+    count: int  # all of those among the files listed
+    listed: int  # files GitHub listed
+    unlisted: int = 0  # files it did not (it lists 3,000 at most)
+
+    def warns(self) -> bool:
+        """Whether the report may come from code the pull request changes: it does, or
+        some of its files could not be seen."""
+        return bool(self.count or self.unlisted)
