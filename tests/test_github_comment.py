@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import REPO, run_curator, write_library
+from conftest import REPO, ended, run_curator, start_python, write_library
 from github_server import FakeGitHub, primary_rate_limit, secondary_rate_limit
 
 from curator.github.client import Forbidden, GitHubError
@@ -994,3 +994,42 @@ def test_cli_posts_nothing_when_github_does_not_list_the_files(github, tmp_path)
     assert run.code == 2 and run.err.count("\n") == 1
     assert run.err.startswith("curator: listing the files of pull request #2: not found (404 ")
     assert comment == ""
+
+
+def test_a_fault_in_rendering_is_not_githubs_answer(github):
+    # The comment is rendered once GitHub has listed the files, inside what explains
+    # GitHub's answers: an AttributeError of curator's own was said to be "an answer is not
+    # in the shape GitHub gives", and blamed on GitHub.
+    github.add_pull(opened_pull())
+
+    def broken(tooling: Any) -> str:
+        return tooling.no_such_field
+
+    with pytest.raises(AttributeError, match="no_such_field"):
+        post_comment(
+            "Codertocat/Hello-World", 2, broken, MARKER, env=env(github), policy=no_wait()[0]
+        )
+    assert bot_comments(github) == []
+
+
+# `curator github comment`, with the renderer broken as a bug would break it.
+_RENDER_BROKEN = """
+import curator.review.markdown as markdown
+def render(*args, **kwargs):
+    raise TypeError("a bug in rendering")
+markdown.render = render
+from curator.__main__ import main
+main()
+"""
+
+
+def test_cli_says_a_fault_in_rendering_is_an_internal_error(github, tmp_path):
+    pull = github.add_pull(opened_pull())
+    args = ("--head-sha", HEAD, "--event", str(run_event(pull, tmp_path)))
+    comment = ("github", "comment", "--repo", "Codertocat/Hello-World", "--pr", "2")
+    report = ("--report", str(report_file(tmp_path)))
+    running = start_python("-c", _RENDER_BROKEN, *comment, *report, *args, env=env(github))
+    run = ended(running)
+    assert run.code == 2
+    assert run.err == "curator: internal error: TypeError: a bug in rendering\n"
+    assert bot_comments(github) == []

@@ -5,7 +5,8 @@ from __future__ import annotations
 import functools
 import json
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 
 from github import BadAttributeException, Github, GithubException
 from github.PullRequest import PullRequest
@@ -49,14 +50,22 @@ def post_comment(
             raise GitHubError("--event needs --head-sha: the commit the report is for")
         check_event(event, repo, number, head_sha)
     what = f"pull request #{number} of {repo}"
-    try:
+    with _github_answers(what):
         github = connect(env)
         repository = github.get_repo(repo)
         pull = with_retries(lambda: _fetch(repository, number, what), policy, f"reading {what}")
-        account = functools.partial(_token_account, github)  # asked only on a refusal
         if head_sha is not None:
             check_pull(pull, repo, head_sha, event)
-        text = body if isinstance(body, str) else body(changed_tooling(pull, policy))
+    if isinstance(body, str):
+        text = body
+    else:
+        with _github_answers(what):
+            tooling = changed_tooling(pull, policy)
+        # Written outside what explains GitHub's answers: a fault in curator's own
+        # rendering is an internal error, not "an answer not in the shape GitHub gives".
+        text = body(tooling)
+    account = functools.partial(_token_account, github)  # asked only on a refusal
+    with _github_answers(what):
         if head_sha is None:
             return upsert(pull, text, marker, author, policy, token_account=account)
 
@@ -64,6 +73,14 @@ def post_comment(
             check_pull(_fetch(repository, number, what), repo, head_sha, event)
 
         return upsert(pull, text, marker, author, policy, still_the_head, account)
+
+
+@contextmanager
+def _github_answers(what: str) -> Iterator[None]:
+    """GitHub's answers (and PyGithub's reading of them) that are not what GitHub gives,
+    and its refusals, as one-line GitHubErrors."""
+    try:
+        yield
     except json.JSONDecodeError as exc:  # a cut answer, or a page that is not the API
         raise not_github(f"commenting on {what}", f"an answer is not JSON ({exc})") from exc
     except (BadAttributeException, AttributeError, TypeError) as exc:
