@@ -505,6 +505,16 @@ def test_a_trimmed_comment_keeps_errors_and_duplicates_before_advice():
     assert shrunk and all(line.startswith("- [incidents/IL-0") for line in shrunk)
 
 
+def test_the_one_line_entries_of_a_trimmed_comment_are_a_tight_list():
+    # Joined by blank lines, as whole sections are, they were a loose list: GitHub showed
+    # each line as a paragraph of its own, a blank line apart.
+    noisy = [advice_only(n) for n in range(1, 81)]
+    text = render(Review(base=BASE, head=HEAD, files=noisy), LINKS, COMMENT)
+    lines = [line for line in text.splitlines() if line.endswith(": 12 facet suggestions")]
+    assert len(lines) > 20 and all(line.startswith("- [incidents/IL-0") for line in lines)
+    assert "\n\n" + "\n".join(lines) + "\n\n" in text  # one list, apart from the rest
+
+
 def test_when_not_even_every_line_fits_errors_are_the_lines_kept():
     errors = [
         FileReview(

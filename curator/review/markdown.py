@@ -14,8 +14,10 @@ from __future__ import annotations
 import codecs
 import re
 from collections.abc import Callable, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from functools import cached_property
+from itertools import groupby
 
 from curator import __version__
 from curator.model import DIMENSIONS, ID_PATTERN, TERM_ID_PATTERN
@@ -509,7 +511,18 @@ def _trimmed(
     omitted = len(sections) - len(parts)
     if omitted:
         parts.append(f"… and {_plural(omitted, 'more file')} with findings, in the full report.\n")
-    return "\n".join([head, note, *parts, *tail, foot])
+    lines = {s.compact for s in sections}
+    return "\n".join([head, note, *_tight(parts, lines), *tail, foot])
+
+
+def _tight(parts: list[str], lines: AbstractSet[str]) -> list[str]:
+    """The parts, each run of one-line file entries (`lines`) made one: joined by a blank
+    line, as sections are, they would be a loose list, a paragraph each."""
+    tight: list[str] = []
+    for one_line, run in groupby(parts, key=lambda part: part in lines):
+        joined = list(run)
+        tight += ["".join(joined)] if one_line else joined
+    return tight
 
 
 def _fit(sections: list[_Section], room: int, measure: Measure) -> list[str]:
