@@ -592,6 +592,34 @@ def test_a_change_to_the_facets_of_an_incident_gets_suggestions(repo):
     assert [t["term"] for t in causes["unsupported"]] == ["hardware-failure"]
 
 
+ADDED_CAUSE = ("    - hardware-failure\n", "    - hardware-failure\n    - security-attack\n")
+
+
+@pytest.mark.parametrize("renamed", [False, True])
+def test_only_the_facets_a_change_adds_are_judged_unsupported(repo, renamed):
+    # hardware-failure is doubtful at the base already: the change that adds a cause was
+    # told to check it too, a term it did not write (and, renamed, the file's old facets).
+    git(repo, "checkout", "-q", "main")
+    write(repo, "IL-0002.yaml", incident("IL-0002", WRONG_CAUSE))
+    commit(repo, "base with a doubtful cause")
+    git(repo, "checkout", "-q", "-B", "change")
+    if renamed:
+        git(repo, "mv", "incidents/IL-0002.yaml", "incidents/IL-NEW-x.yaml")
+    name = "IL-NEW-x.yaml" if renamed else "IL-0002.yaml"
+    write(repo, name, incident("IL-0002", WRONG_CAUSE, ADDED_CAUSE))
+    commit(repo, "add a cause")
+    _, report = review_json(repo)
+    file = next(f for f in report["files"] if f["path"] == f"incidents/{name}")
+    assert file["change"] == ("renamed" if renamed else "changed")
+    causes = next(s for s in file["suggestions"] if s["dimension"] == "causes")
+    assert [t["term"] for t in causes["unsupported"]] == ["security-attack"]
+    assert [t["term"] for t in causes["missing"]] == ["capacity-limit"]
+    comment = run_curator("review", "--base", "main", cwd=repo).out
+    unsupported = comment.split("**Facets nothing in the text supports** — please check:\n\n")[1]
+    assert unsupported.startswith("- **causes** · `security-attack` · score ")
+    assert "hardware-failure" not in unsupported.split("\n\n")[0]
+
+
 DEPRECATED = """\
   - id: old-nccl
     label:

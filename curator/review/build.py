@@ -315,7 +315,11 @@ def _file_review(
     live = None if withdrawn else judge
     claim = _text(data, "duplicate_of") if withdrawn else None
     facets = _facets(data)
-    suggestions = live.suggestions(path) if live and _writes(before, data, "facets") else []
+    suggestions = (
+        _on_what_it_adds(live.suggestions(path), _facets(before))
+        if live and _writes(before, data, "facets")
+        else []
+    )
     return FileReview(
         path=change.path,
         change=change.change,
@@ -331,6 +335,24 @@ def _file_review(
         if judge and claim and _writes(before, data, "status", "duplicate_of")
         else None,
     )
+
+
+def _on_what_it_adds(
+    judgements: list[FacetJudgement], before: dict[Dimension, list[str]]
+) -> list[FacetJudgement]:
+    """The judgements with the unsupported terms narrowed to those the change adds to
+    `before` (the facets at the base; none for a new file): a term the incident carried
+    already is not this change's to defend, as a wording fix re-opens none of them."""
+    return [
+        judged.model_copy(
+            update={
+                "unsupported": [
+                    t for t in judged.unsupported if t.term not in before.get(judged.dimension, [])
+                ]
+            }
+        )
+        for judged in judgements
+    ]
 
 
 def to_paste(
