@@ -308,6 +308,35 @@ def test_an_incident_changed_outside_incidents_is_an_error(repo):
     assert github.startswith("::error file=IL-NEW-x.yaml,line=1,col=1,title=IL107::an incident")
 
 
+def test_an_incident_the_library_never_reads_gets_its_place_to_fix_and_no_judgements(repo):
+    # incidents/IL-0300.yml repeats IL-0001 with a doubtful cause: besides IL107, it was
+    # given possible duplicates, facet suggestions and a block to paste, as if published.
+    # Judged once it is in place, as one outside incidents/ (IL-0301.yaml) is.
+    copy = incident("IL-0300", WRONG_CAUSE)
+    write(repo, "IL-0300.yml", copy)
+    write(repo, ".IL-0302.yaml", copy)  # hidden: never read either (and not reported)
+    (repo / "IL-0301.yaml").write_text(copy, encoding="utf-8")
+    commit(repo, "add incidents where the library does not read them")
+    code, report = review_json(repo)
+    assert code == 1
+    judged = {
+        f["path"]: ([g["code"] for g in f["findings"]], f["matches"], f["suggestions"])
+        for f in report["files"]
+    }
+    assert judged == {
+        "incidents/.IL-0302.yaml": ([], [], []),
+        "incidents/IL-0300.yml": (["IL107"], [], []),
+        "IL-0301.yaml": (["IL107"], [], []),
+    }
+    assert all(f["facets_to_paste"] == {} for f in report["files"])
+    comment = run_curator("review", "--base", "main", cwd=repo).out
+    assert (
+        "### ❌ 2 errors · ✅ 0 warnings · ✅ 0 possible duplicates · ✅ 0 facet suggestions\n"
+        in comment
+    )
+    assert "Possible duplicates" not in comment and "Ready to paste" not in comment
+
+
 def test_an_incident_outside_incidents_is_found_whatever_git_s_grep_colours(repo):
     # `color.grep=always` in the user's git config coloured git grep's file names: an
     # incident found by its text was no longer recognised, and the review passed.

@@ -39,7 +39,7 @@ from curator.review.model import (
     ReportFinding,
     Review,
 )
-from curator.rules import facet_order, incident_removed
+from curator.rules import facet_order, incident_removed, not_an_incident_file
 from curator.taxonomy import Taxonomy
 from curator.write.atomic import temporary_folder
 
@@ -307,7 +307,10 @@ def _file_review(
     )
     mine = [f for f in findings if f.path == change.path]
     own = [ReportFinding.of(f) for f in ([drafted] if drafted else []) + mine]
-    if path.parent.name != INCIDENTS or not isinstance(data, dict):
+    # A file the library never reads (a `.yml`, a hidden one) is never published: what to
+    # fix is where it is (IL107), and its duplicates and facets are judged once it is in
+    # place, as the incidents a change puts outside incidents/ are.
+    if not _read_by_library(path, mine, incident_files) or not isinstance(data, dict):
         judge = None
     # A withdrawn incident repeats another by definition: no duplicates to look for and no
     # facets to suggest, but the claim itself, when the change makes it, is judged.
@@ -353,6 +356,16 @@ def _on_what_it_adds(
         )
         for judged in judgements
     ]
+
+
+def _read_by_library(
+    path: Path, findings: Sequence[Finding], incident_files: AbstractSet[Path]
+) -> bool:
+    """Whether the library reads the file at `path` as an incident: one of its incident
+    files (directly in incidents/, not hidden) that lint does not report as none (IL107)."""
+    return path in incident_files and not any(
+        f.code == not_an_incident_file.RULE.code for f in findings
+    )
 
 
 def to_paste(
