@@ -31,6 +31,13 @@ def meant_as_incident(name: str) -> bool:
     return bool(_CANDIDATE.match(name)) and not name.startswith(".")
 
 
+def read_as_incident(name: str) -> bool:
+    """Whether lint reads an entry of incidents/ named `name` as an incident, if it is a
+    regular file: a `.yaml` name (`Path(name).suffix`). The other names meant as incidents
+    (`IL-0001.yml`, `IL-0001.json`) are reported (IL107), never read."""
+    return name.endswith(".yaml") and len(name) > len(".yaml")
+
+
 def incident_entries(folder: str | Path, *, subfolders: bool = True) -> list[str]:
     """The names of the entries of a folder of incidents that are checked, sorted: those
     meant as incidents, and with `subfolders` the folders that may hold one

@@ -1105,3 +1105,19 @@ def test_hangul_and_latin_text_gives_the_features_it_gave_before():
     ]
     expected = bigrams + trigrams + [text_module._word_feature(w) for w in words]
     assert sorted(features(text).tolist()) == sorted(expected)
+
+
+@pytest.mark.parametrize("name", ["IL-0002.yml", "IL-0002.YAML", "IL-0002.yaml.txt"])
+def test_a_file_lint_never_reads_is_no_incident_s_duplicate(tmp_path, name):
+    # The index read every name meant as an incident, `IL-0002.yml` too: lint reports it
+    # (IL107) and the library never publishes it, yet IL-0001 was "duplicate 1.00 IL-0002".
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": incident("IL-0001")})
+    copy = incident("IL-0001").replace("id: IL-0001", "id: IL-0002")
+    (root / "incidents" / name).write_text(copy, encoding="utf-8")
+    for _ in ("built", "from the cache"):
+        [result] = similar_json(str(root / "incidents" / "IL-0001.yaml"), "--root", str(root))
+        assert result["matches"] == [], result
+    # Every file judged (`--all`): it is said not to be an incident file, as lint says it.
+    run = run_curator("similar", "--all", "--root", str(root), "--format", "json", cwd=root)
+    assert run.code == 2 and [r["id"] for r in json.loads(run.out)] == ["IL-0001"], run
+    assert f"incidents/{name}: not an incident file: " in run.err and "(IL107)" in run.err, run

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from curator.findings import Finding
-from curator.library import INCIDENTS, Library
+from curator.library import INCIDENTS, Library, read_as_incident
 from curator.lint import display_path, in_a_subfolder, named_files, through_links
 from curator.load import load_bytes
 from curator.model import DIMENSIONS
@@ -58,7 +58,9 @@ def inputs(library: Library, paths: Sequence[Path], every: bool) -> tuple[list[I
     # (path, as the index spells it, why the library does not hold it, why it is not read)
     given: list[tuple[Path, str, str | None, Finding | None]]
     if every:
-        given = [(p, f"{INCIDENTS}/{p.name}", None, None) for p in library.incident_paths()]
+        given = [
+            (p, f"{INCIDENTS}/{p.name}", None, _never_read(p)) for p in library.incident_paths()
+        ]
     else:
         incidents = os.path.realpath(library.incidents_dir)
         named = named_files(paths)
@@ -71,12 +73,21 @@ def inputs(library: Library, paths: Sequence[Path], every: bool) -> tuple[list[I
     for path, display, unheld, unread in given:
         record = None if unread else read_record(path, display)
         if unread:
-            not_judged.append(f"{path}: not an incident file: {unread.message} (IL107)")
+            shown = display_path(path) if every else str(path)
+            not_judged.append(f"{shown}: not an incident file: {unread.message} (IL107)")
         elif record is None or not any(record.fields.values()):  # a taxonomy file, say
             not_judged.append(_not_judged(path, display_path(path) if every else str(path)))
         else:
             found.append(Input(record, display if every else str(path), unheld))
     return found, not_judged
+
+
+def _never_read(path: Path) -> Finding | None:
+    """Lint's finding (IL107) for an entry of incidents/ it reports but never reads as an
+    incident, by its name (`IL-0001.yml`), which the index does not read either."""
+    if read_as_incident(path.name):
+        return None
+    return next(not_an_incident_file.check_entry(path, display_path(path)), None)
 
 
 def _unheld(where: str, path: Path, incidents: str) -> str | None:

@@ -26,7 +26,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from curator.library import INCIDENTS, Library
+from curator.library import INCIDENTS, Library, read_as_incident
 from curator.regular import read_regular
 from curator.similarity.entities import entities
 from curator.similarity.records import Record, parse_mapping, record_of
@@ -322,12 +322,13 @@ def build(library: Library, workers: int | None = None, progress: Progress | Non
 
 def library_items(library: Library) -> list[tuple[Path, str]]:
     """Each incident file to read, with its name as the index shows it, in name order:
-    regular files only, as lint (a link is never followed: IL107)."""
+    the regular `.yaml` files lint reads, no other (a link is never followed, an
+    `IL-0001.yml` never read: IL107, and no incident is a duplicate of one)."""
     folder = library.incidents_dir
     return [
         (folder / name, f"{INCIDENTS}/{name}")
         for name in library.incident_names()
-        if _is_regular(folder / name)
+        if read_as_incident(name) and _is_regular(folder / name)
     ]
 
 

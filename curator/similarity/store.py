@@ -34,7 +34,7 @@ import numpy as np
 from curator import __version__
 from curator.cache import UNDECODABLE, Store
 from curator.file_digests import NOT_REGULAR, UNREADABLE, FileDigests
-from curator.library import INCIDENTS, Library
+from curator.library import INCIDENTS, Library, read_as_incident
 from curator.lint_cache import code_context
 from curator.regular import open_regular
 from curator.similarity.index import (
@@ -85,7 +85,8 @@ def file_digests(library: Library) -> dict[str, bytes]:
     # not read, and `build` skips it too.
     digests = FileDigests.open(library)
     folder = f"{library.incidents_dir}{os.sep}"
-    found = {name: digests.digest(folder + name) for name in library.incident_names()}
+    names = filter(read_as_incident, library.incident_names())  # (as `library_items`)
+    found = {name: digests.digest(folder + name) for name in names}
     digests.save()
     return found
 
