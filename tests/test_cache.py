@@ -229,6 +229,17 @@ def test_a_result_that_depends_on_today_is_checked_again_when_the_day_comes(libr
     assert future in run(library, today=dt.date(2026, 6, 1))  # and back (a test's `today`)
 
 
+def test_a_source_published_in_the_future_is_checked_again_when_the_day_comes(library, checks):
+    path = library / "incidents" / "IL-0001.yaml"
+    source = "    title: Storage postmortem\n"
+    path.write_text(incident("IL-0001", (source, f"{source}    published: 2026-07\n")))
+    future = ("incidents/IL-0001.yaml", 28, 16, "IL503")
+    assert future in run(library, today=dt.date(2026, 6, 30))
+    checks.clear()
+    assert future not in run(library, today=dt.date(2026, 7, 1))
+    assert checks == ["IL-0001.yaml"]
+
+
 def test_rules_that_read_today_tell_the_cache_when_their_answer_changes():
     for rule in FILE_RULES:
         if "today" in inspect.getsource(rule.check):

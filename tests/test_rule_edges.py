@@ -180,6 +180,23 @@ def test_il503_a_partial_date_is_in_the_future_only_once_it_begins_after_today(
 
 
 @pytest.mark.parametrize(
+    ("published", "expected"),
+    [
+        ("2027-05-20", [(28, 16, "sources[0].published 2027-05-20 is after today (2026-12-05)")]),
+        ("2027", [(28, 16, "sources[0].published 2027 is after today (2026-12-05)")]),
+        ("2026-12-05", []),  # today
+        ("2024-04", []),  # before the incident occurred (2024-05): an earlier advisory
+    ],
+)
+def test_il503_a_source_published_after_today_is_reported_at_its_date(
+    taxonomy, published, expected
+):
+    source = "    title: Storage postmortem\n"
+    text = incident("IL-0001", (source, f"{source}    published: {published}\n"))
+    assert check(occurred_in_future, text, taxonomy, dt.date(2026, 12, 5)) == expected
+
+
+@pytest.mark.parametrize(
     ("terms", "expected"),
     [
         # A repeat is reported where it repeats; the order is not, until the repeat is gone.
