@@ -4,8 +4,8 @@ Two kinds of fix. Text fixes work on the characters, so that they also repair a 
 YAML parser refuses (a tab in the indentation): byte-order mark (IL604), CR line ends
 (IL603), letters not in Unicode NFC (IL605), zero-width characters (IL606), tabs (IL601),
 trailing white space (IL602). Value fixes then work on the round-trip tree: deprecated
-terms (IL302), facet lists (IL304), source URLs (IL505), white space around a one-line
-value (IL606).
+terms (IL302), facet lists (IL304), source URLs and repeated sources (IL505), white space
+around a one-line value (IL606).
 A file that changes is written whole through the canonical writer, so it also comes out
 in the canonical layout; a file that cannot be fixed safely is reported and left as it is.
 
@@ -55,7 +55,7 @@ from curator.rules import trailing_whitespace as trailing
 from curator.schema_errors import dotted
 from curator.taxonomy import Taxonomy
 from curator.textnorm import STREAM_SAFE_RUN, composed, long_run
-from curator.write.canonical import Refused, Unparsable, render, rewrite, unreadable
+from curator.write.canonical import Refused, Unparsable, plain, render, rewrite, unreadable
 from curator.write.comments import comments
 from curator.write.diff import unified_diff
 
@@ -377,6 +377,93 @@ def tidy_source_urls(tree: Any, taxonomy: Taxonomy) -> list[Change]:
     return changes
 
 
+def remove_repeated_sources(tree: Any, taxonomy: Taxonomy) -> list[Change]:
+    """A source the same in every key as one above it goes (IL505), the last first; one
+    that differs is its author's to merge, and stays."""
+    sources = tree.get("sources") if isinstance(tree, CommentedMap) else None
+    if not isinstance(sources, CommentedSeq):
+        return []
+    changes: list[Change] = []
+    for index in reversed(range(1, len(sources))):
+        same = _same_source_above(sources, index)
+        if same is None:
+            continue
+        line, column = _url_position(sources[index])
+        _remove_keeping_comments(sources, index)
+        what = f"sources[{index}]: removed, the same as sources[{same}]"
+        changes.append(Change(line, column, source_url_form.RULE.code, what))
+    return changes
+
+
+def _same_source_above(sources: CommentedSeq, index: int) -> int | None:
+    """The first source above `index` the same as it in every key, if any. (One without a
+    URL is IL201's, and left alone.)"""
+    values = [
+        source_url_form.same_values(plain(source))
+        if isinstance(source, CommentedMap) and "url" in source
+        else None
+        for source in sources[: index + 1]
+    ]
+    if values[index] is None:
+        return None
+    return next((i for i in range(index) if values[i] == values[index]), None)
+
+
+def _url_position(source: CommentedMap) -> tuple[int, int]:
+    line, column = source.lc.value("url")
+    return line + 1, column + 1
+
+
+def _remove_keeping_comments(sources: CommentedSeq, index: int) -> None:
+    """Remove the source `sources[index]` (not the first), every comment kept in place.
+
+    ruamel keeps, on each key of a mapping, the comment at the end of its line and then
+    the comment lines below it. The lines below the source's last key belong to what comes
+    next (an item, a key): they move to the last key of the source above, from where they
+    are written at the same place. A comment at the end of one of the source's lines or
+    between its keys, or a comment line above it (kept on the source above), may say
+    something of it: only its author knows where that goes, so the file is left as it is."""
+    source, above = sources[index], sources[index - 1]
+    own, below = _comments_of(source)
+    if own or not isinstance(above, CommentedMap) or _comments_of(above)[1]:
+        raise Refused(
+            Position(*_url_position(source)),
+            f"sources[{index}] is the same as a source above it, but has a comment beside it "
+            "or above it, which removing it would lose or move; remove it by hand",
+        )
+    del sources[index]
+    if below is not None:
+        _put_below(above, below)
+
+
+def _comments_of(source: CommentedMap) -> tuple[bool, CommentToken | None]:
+    """Whether `source` has a comment of its own (at the end of a line or between its keys,
+    or before its first key); and the token of the lines below it, if any."""
+    tokens = [_token(source.ca.items.get(key)) for key in source]
+    *inside, last = [token.value if token else "" for token in tokens] or [""]
+    line_end, _, lines_below = last.partition("\n")
+    own = any("#" in text for text in [*inside, line_end]) or "#" in repr(source.ca.comment)
+    return own, tokens[-1] if "#" in lines_below else None
+
+
+def _token(entry: list[Any] | None) -> CommentToken | None:
+    """The comment token ruamel keeps after a key's value (the third of its entry)."""
+    return entry[2] if entry and len(entry) > 2 and isinstance(entry[2], CommentToken) else None
+
+
+def _put_below(source: CommentedMap, token: CommentToken) -> None:
+    """Make the comment lines of `token` (after its first line) the lines below `source`,
+    which has none."""
+    key = list(source)[-1]
+    entry = source.ca.items.setdefault(key, [None, None, None, None])
+    mine = entry[2]
+    head = mine.value.partition("\n")[0] if mine is not None else ""
+    moved = copy.copy(mine if mine is not None else token)
+    below = token.value.partition("\n")[2]
+    moved.value = f"{head}\n{below}"
+    entry[2] = moved
+
+
 def strip_padding(tree: Any, taxonomy: Taxonomy) -> list[Change]:
     """White space around a one-line value (title, organization, source title or
     publisher) goes (IL606); a line break inside one is its author's to mend."""
@@ -433,6 +520,8 @@ VALUE_FIXES: tuple[ValueFix, ...] = (
     tidy_source_urls,
     remove_escaped_zero_width,
     strip_padding,
+    # Last: a source the same as another once the others are fixed is a repeat all the same.
+    remove_repeated_sources,
 )
 
 # Codes of the rules each kind of fix answers; a test holds this equal to the registry's

@@ -315,6 +315,55 @@ def test_value_fixes_keep_comments_and_write_the_canonical_layout(tmp_path):
     assert fixable_findings(root) == []
 
 
+SOURCE = "  - url: https://example.com/postmortems/IL-0001\n    title: Storage postmortem\n"
+OTHER_SOURCE = SOURCE.replace("IL-0001", "other")
+
+
+def test_fix_removes_a_source_the_same_as_one_above_and_keeps_every_comment(tmp_path):
+    # The comment lines below the repeat belong to what follows it: they stay there.
+    below = "  # 다음 글\n" + OTHER_SOURCE + "# 관련 사건\nrelated:\n  - IL-0002\n"
+    text = incident("IL-0001", (SOURCE, SOURCE + SOURCE + below))
+    root = write_library(
+        tmp_path / "lib", {"IL-0001.yaml": text, "IL-0002.yaml": incident("IL-0002")}
+    )
+    path = root / "incidents" / "IL-0001.yaml"
+    run = run_curator("fix", str(path), "--root", str(root))
+    assert run.code == 0, run
+    assert run.out.splitlines() == [
+        f"{relative(path)}:28:10: IL505 sources[1]: removed, the same as sources[0]"
+    ]
+    assert path.read_bytes() == incident("IL-0001", (SOURCE, SOURCE + below)).encode()
+    assert fixable_findings(root) == []
+
+
+@pytest.mark.parametrize(
+    ("repeat", "code", "said"),
+    [
+        # Another title: only its author can tell which is right. Lint says so, fix leaves it.
+        (SOURCE.replace("Storage", "Other"), 0, "nothing to fix in 1 file"),
+        # A comment of its own, which removing it would lose.
+        (
+            SOURCE.replace("postmortem\n", "postmortem  # 두 번째\n"),
+            1,
+            "incidents/IL-0001.yaml:28:10: cannot fix: sources[1] is the same as a source "
+            "above it, but has a comment beside it or above it, which removing it would lose "
+            "or move; remove it by hand",
+        ),
+        # A comment line above it, which may be about it.
+        ("  # 같은 글\n" + SOURCE, 1, "incidents/IL-0001.yaml:29:10: cannot fix: sources[1]"),
+    ],
+)
+def test_fix_leaves_a_repeated_source_that_differs_or_has_a_comment(tmp_path, repeat, code, said):
+    text = incident("IL-0001", (SOURCE, SOURCE + repeat))
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": text})
+    path = root / "incidents" / "IL-0001.yaml"
+    run = run_curator("fix", str(path), "--root", str(root), cwd=root)
+    assert (run.code, run.out) == (code, "")
+    assert said in run.err
+    assert path.read_text(encoding="utf-8") == text
+    assert [f.code for f in lint(Library.at(root), cwd=root)] == ["IL505"]
+
+
 UNSORTED = incident("IL-0002", ("    - nccl\n", "    - nccl\n    - gpu-driver\n"))
 
 
@@ -682,12 +731,15 @@ def _nfc(value: Any) -> Any:
 def _fixed_values(data: dict[str, Any]) -> dict[str, Any]:
     """`data` as the value fixes (and NFC) leave it, for generated incidents: no zero-width
     characters, facet lists sorted without repeats, source URLs tidied (the real taxonomy
-    deprecates no term), one-line values unpadded."""
+    deprecates no term), one-line values unpadded, no source repeated."""
     fixed = _nfc(invisible_characters.less_zero_width(data))
     fixed["facets"] = {d: facet_order.tidy(terms) for d, terms in fixed["facets"].items()}
     for source in fixed["sources"]:
         source["url"] = source_url_form.tidy(source["url"])
-    return _unpadded(fixed)
+    fixed = _unpadded(fixed)
+    # A source the same in every key as one above it goes.
+    fixed["sources"] = [s for i, s in enumerate(fixed["sources"]) if s not in fixed["sources"][:i]]
+    return fixed
 
 
 def _unpadded(data: dict[str, Any]) -> dict[str, Any]:

@@ -404,6 +404,45 @@ def test_il505_lowers_the_host_and_leaves_the_user_name_as_it_is(taxonomy):
     ]
 
 
+SOURCE = "  - url: https://example.com/postmortems/IL-0001\n    title: Storage postmortem\n"
+REPEATED = "https://example.com/postmortems/IL-0001 is already a source at line 26"
+
+
+@pytest.mark.parametrize(
+    ("repeat", "expected"),
+    [
+        (SOURCE, (f"{REPEATED}, the same in every key; remove this one", True)),
+        # The same page once normalised as IL502 does; a tracking parameter is only noise.
+        (
+            SOURCE.replace("https://", "http://www.").replace("IL-0001", "IL-0001/#top"),
+            (
+                "http://www.example.com/postmortems/IL-0001/#top is already a source at line "
+                "26, whose url differs; merge the two into one",
+                False,
+            ),
+        ),
+        (
+            SOURCE.replace("IL-0001", "IL-0001?utm_source=feed"),
+            (
+                "https://example.com/postmortems/IL-0001?utm_source=feed is already a source "
+                "at line 26, the same in every key; remove this one",
+                True,
+            ),
+        ),
+        (
+            SOURCE.replace("Storage", "Other") + "    publisher: Example\n",
+            (f"{REPEATED}, whose title and publisher differ; merge the two into one", False),
+        ),
+    ],
+)
+def test_il505_a_source_listed_twice_is_reported_at_the_second_and_fixable_if_the_same(
+    taxonomy, repeat, expected
+):
+    file = read(incident("IL-0001", (SOURCE, SOURCE + repeat)), taxonomy)
+    repeats = [f for f in source_url_form.check(file) if "already a source" in f.message]
+    assert [(f.line, f.column, f.message, f.fixable) for f in repeats] == [(28, 10, *expected)]
+
+
 @pytest.mark.parametrize(
     ("old", "new", "expected"),
     [

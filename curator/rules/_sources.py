@@ -1,7 +1,8 @@
 """Shared by the source URL rules (IL501, IL505): are all of an incident's source URLs
-plain (`curator.urls.is_plain`)? Then neither rule has anything to say: a plain URL is a
-usable https URL, and one that `source_url_form.tidy` leaves as it is. Nearly every URL
-is plain, and the test is most of what either rule costs, so it is made once for both."""
+plain (`curator.urls.is_plain`)? Then neither rule has anything to say of their form: a
+plain URL is a usable https URL, and one that `source_url_form.tidy` leaves as it is.
+Nearly every URL is plain, and the test is most of what either rule costs, so it is made
+once for both."""
 
 from __future__ import annotations
 

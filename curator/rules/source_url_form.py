@@ -7,21 +7,33 @@ trailing slash or a fragment naming a section stay: some hosts answer only with 
 and a fragment may point at the update of a status page that the incident is about.
 (Duplicate detection compares URLs in a stronger normal form; see IL502.) `curator fix`
 rewrites the URL.
+
+Nor does an incident list one source twice: a source whose URL is, in that stronger normal
+form, the URL of a source above it is reported at its URL, with the line of the other.
+Where the two are the same in every key (URLs as tidied here), `curator fix` removes the
+second; where they differ (another title or publisher), only their author can tell which
+is right, and merges them.
 """
 
 import re
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-from curator.findings import Severity
+from curator.findings import Finding, Severity
+from curator.model import Source
 from curator.rules._sources import all_plain
+from curator.rules._spaces import not_fixable
 from curator.rules.base import FileFindings, IncidentFile, Rule
-from curator.urls import is_plain, url_problem
+from curator.urls import is_plain, normalize_url, url_problem
 
 RULE = Rule(
     code="IL505",
     name="source-url-form",
     severity=Severity.WARNING,
-    summary="A source URL has tracking parameters, a default port or other noise.",
+    summary=(
+        "A source URL has tracking parameters, a default port or other noise, or a source "
+        "repeats another of the incident."
+    ),
     failing="sources:\n  - url: https://Example.com:443/pm?utm_source=feed&id=7#:~:text=GPU\n",
     passing="sources:\n  - url: https://example.com/pm?id=7\n",
     fixable=True,
@@ -52,7 +64,11 @@ def tidy(url: str) -> str:
 
 
 def check(file: IncidentFile) -> FileFindings:
-    if file.incident is None or all_plain(file.incident):
+    if file.incident is None:
+        return
+    if len(file.incident.sources) > 1:  # (nearly every incident has one or two)
+        yield from _repeats(file, file.incident.sources)
+    if all_plain(file.incident):
         return  # (`tidy` leaves a plain URL as it is)
     for index, source in enumerate(file.incident.sources):
         tidied = tidy(source.url)
@@ -62,3 +78,44 @@ def check(file: IncidentFile) -> FileFindings:
                 file.position("sources", index, "url"),
                 f"write the source URL as {tidied}",
             )
+
+
+def same_values(source: dict[str, Any]) -> dict[str, Any]:
+    """What tells two sources apart, as given (a key given empty is not one left out): the
+    values of their keys, the URL as `tidy` leaves it (so that `curator fix`, which tidies
+    first, removes what this rule calls a repeat)."""
+    url = source.get("url")
+    return {**source, "url": tidy(url)} if isinstance(url, str) else source
+
+
+def _repeats(file: IncidentFile, sources: list[Source]) -> FileFindings:
+    first_of: dict[str, int] = {}
+    values: list[dict[str, Any]] = []  # worked out at the first repeat, which is rare
+    for index, source in enumerate(sources):
+        first = first_of.setdefault(normalize_url(source.url), index)
+        if first != index:
+            values = values or [same_values(s.model_dump(exclude_unset=True)) for s in sources]
+            yield _repeat(file, source.url, index, values, first)
+
+
+def _repeat(
+    file: IncidentFile, url: str, index: int, values: list[dict[str, Any]], first: int
+) -> Finding:
+    """The finding at the source `index`, whose `url` is that of the source `first` above
+    it: fixable if one above is the same in every key."""
+    same = next((i for i in range(index) if values[i] == values[index]), None)
+    position = file.position("sources", index, "url")
+    if same is not None:
+        line = file.position("sources", same, "url").line
+        message = (
+            f"{url} is already a source at line {line}, the same in every key; remove this one"
+        )
+        return RULE.at(file.display, position, message)
+    line = file.position("sources", first, "url").line
+    keys = [key for key in Source.model_fields if values[first].get(key) != values[index].get(key)]
+    differ = "differs" if len(keys) == 1 else "differ"
+    message = (
+        f"{url} is already a source at line {line}, whose {' and '.join(keys)} {differ}; "
+        "merge the two into one"
+    )
+    return not_fixable(RULE.at(file.display, position, message))
