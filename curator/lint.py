@@ -202,7 +202,7 @@ def check_file(
     try:
         file = parse_incident(path, display, raw, taxonomy, today)
         findings = [finding for rule in FILE_RULES for finding in rule.check(file)]
-        points = [day.isoformat() for turning in _TURNING_POINTS for day in turning(file)]
+        points = [day for turning in _TURNING_POINTS for day in turning(file)]
         summary = FileSummary.of(file)
         value = extra(file, raw, payload) if extra is not None else None
     except Exception as exc:  # a bug in a rule must not stop the run; never cached

@@ -58,10 +58,19 @@ class IncidentFile:
     schema_errors: list[SchemaError]
     taxonomy: Taxonomy
     today: dt.date
+    # `normal_urls`, once asked: IL505 and the summary for IL502 both compare them.
+    _normal_urls: list[str] | None = field(default=None, kw_only=True, repr=False, compare=False)
 
     def position(self, *loc: str | int) -> Position:
         document = self.loaded.document
         return document.position(tuple(loc)) if document else START
+
+    def normal_urls(self) -> list[str]:
+        """The normal form (`urls.normalize_url`) of each source's URL, in order."""
+        if self._normal_urls is None:
+            sources = self.incident.sources if self.incident is not None else []
+            self._normal_urls = [normalize_url(source.url) for source in sources]
+        return self._normal_urls
 
 
 class Located(NamedTuple):
@@ -111,8 +120,10 @@ class FileSummary:
                 for name, index, ref in incident.references()
             ],
             [
-                SourceUrl(source.url, position("sources", i, "url"), normalize_url(source.url))
-                for i, source in enumerate(incident.sources)
+                SourceUrl(source.url, position("sources", i, "url"), normal)
+                for i, (source, normal) in enumerate(
+                    zip(incident.sources, file.normal_urls(), strict=True)
+                )
             ],
         )
 

@@ -3,11 +3,9 @@
 A date in the future is a typo (a year or a month mistyped). A source published before
 the incident occurred is not one: an advisory can come first."""
 
-import datetime as dt
 from collections.abc import Iterator
 
 from curator.findings import Severity
-from curator.model import parse_partial_date
 from curator.rules.base import FileFindings, IncidentFile, Rule
 from curator.schema_errors import dotted
 
@@ -34,24 +32,29 @@ def _dates(file: IncidentFile) -> Iterator[tuple[str, tuple[str | int, ...]]]:
             yield source.published, ("sources", index, "published")
 
 
-def _first_day(date: str) -> dt.date:
-    year, month, day = parse_partial_date(date)
-    return dt.date(year, month or 1, day or 1)
-
-
-def turning_points(file: IncidentFile) -> list[dt.date]:
-    """The days on which `check(file)` starts to answer differently (the lint cache
-    re-checks the file when today has crossed one since its result was kept)."""
+def turning_points(file: IncidentFile) -> list[str]:
+    """The days (ISO) on which `check(file)` starts to answer differently (the lint cache
+    re-checks the file when today has crossed one since its result was kept): the first
+    day of each date, written out without parsing it (most files have two or three)."""
     return [_first_day(date) for date, _ in _dates(file)]
+
+
+def _first_day(date: str) -> str:
+    """The first day of a date the model has made `YYYY`, `YYYY-MM` or `YYYY-MM-DD`."""
+    return date + "-01-01"[: 10 - len(date)]
+
+
+def _after(date: str, today: str) -> bool:
+    """Whether `date`'s first day is after `today` (ISO). ISO dates of four-digit years
+    sort as text as they do as dates: so it is exactly when `date` sorts after as much of
+    today's date (no parsing needed)."""
+    return date > today[: len(date)]
 
 
 def check(file: IncidentFile) -> FileFindings:
     today = file.today.isoformat()
     for date, where in _dates(file):
-        # The model has made each date `YYYY`, `YYYY-MM` or `YYYY-MM-DD`, and ISO dates of
-        # four-digit years sort as text as they do as dates: so its first day is after
-        # today exactly when it sorts after as much of today's date (no parsing needed).
-        if date > today[: len(date)]:
+        if _after(date, today):
             yield RULE.at(
                 file.display,
                 file.position(*where),

@@ -24,7 +24,7 @@ from curator.model import Source
 from curator.rules._sources import all_plain
 from curator.rules._spaces import not_fixable
 from curator.rules.base import FileFindings, IncidentFile, Rule
-from curator.urls import is_plain, normalize_url, url_problem
+from curator.urls import is_plain, url_problem
 
 RULE = Rule(
     code="IL505",
@@ -67,7 +67,7 @@ def check(file: IncidentFile) -> FileFindings:
     if file.incident is None:
         return
     if len(file.incident.sources) > 1:  # (nearly every incident has one or two)
-        yield from _repeats(file, file.incident.sources)
+        yield from _repeats(file, file.incident.sources, file.normal_urls())
     if all_plain(file.incident):
         return  # (`tidy` leaves a plain URL as it is)
     for index, source in enumerate(file.incident.sources):
@@ -88,11 +88,11 @@ def same_values(source: dict[str, Any]) -> dict[str, Any]:
     return {**source, "url": tidy(url)} if isinstance(url, str) else source
 
 
-def _repeats(file: IncidentFile, sources: list[Source]) -> FileFindings:
+def _repeats(file: IncidentFile, sources: list[Source], normal: list[str]) -> FileFindings:
     first_of: dict[str, int] = {}
     values: list[dict[str, Any]] = []  # worked out at the first repeat, which is rare
     for index, source in enumerate(sources):
-        first = first_of.setdefault(normalize_url(source.url), index)
+        first = first_of.setdefault(normal[index], index)
         if first != index:
             values = values or [same_values(s.model_dump(exclude_unset=True)) for s in sources]
             yield _repeat(file, source.url, index, values, first)
