@@ -383,9 +383,17 @@ def remove_repeated_sources(tree: Any, taxonomy: Taxonomy) -> list[Change]:
     sources = tree.get("sources") if isinstance(tree, CommentedMap) else None
     if not isinstance(sources, CommentedSeq):
         return []
+    # Worked out once, before any goes: each source's first twin above it, by its index.
+    values = [
+        source_url_form.same_values(plain(source))
+        if isinstance(source, CommentedMap) and "url" in source  # (else IL201's: left alone)
+        else None
+        for source in sources
+    ]
+    same_as = source_url_form.first_same_above(values)
     changes: list[Change] = []
     for index in reversed(range(1, len(sources))):
-        same = _same_source_above(sources, index)
+        same = same_as[index]  # (the first of its values: never one removed)
         if same is None:
             continue
         line, column = _url_position(sources[index])
@@ -393,20 +401,6 @@ def remove_repeated_sources(tree: Any, taxonomy: Taxonomy) -> list[Change]:
         what = f"sources[{index}]: removed, the same as sources[{same}]"
         changes.append(Change(line, column, source_url_form.RULE.code, what))
     return changes
-
-
-def _same_source_above(sources: CommentedSeq, index: int) -> int | None:
-    """The first source above `index` the same as it in every key, if any. (One without a
-    URL is IL201's, and left alone.)"""
-    values = [
-        source_url_form.same_values(plain(source))
-        if isinstance(source, CommentedMap) and "url" in source
-        else None
-        for source in sources[: index + 1]
-    ]
-    if values[index] is None:
-        return None
-    return next((i for i in range(index) if values[i] == values[index]), None)
 
 
 def _url_position(source: CommentedMap) -> tuple[int, int]:

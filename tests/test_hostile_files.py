@@ -515,7 +515,28 @@ def test_a_url_cited_by_every_source_costs_the_citations_not_their_square(tmp_pa
     assert found == {
         ("IL-0122.yaml", "IL502", "https://e.co/a is also cited by IL-0123;"): 27_000,
         ("IL-0123.yaml", "IL502", "https://e.co/a is also cited by IL-0122;"): 27_000,
+        # And within each file, every source after the first repeats it (IL505).
+        ("IL-0122.yaml", "IL505", "https://e.co/a is already a source at li"): 26_999,
+        ("IL-0123.yaml", "IL505", "https://e.co/a is already a source at li"): 26_999,
     }
+    fixed = run_curator("fix", "--root", str(root), "--check", timeout=60)
+    assert fixed.out.count(": removed, the same as sources[0]") == 2 * 26_999, fixed.err
+
+
+def test_sources_repeating_one_url_with_other_titles_cost_their_number(tmp_path):
+    # 20,000 sources of one URL, each with its own title, and the last listed twice: each
+    # repeat was compared with every source above it by lint, and by fix made again for
+    # each (hours).
+    cited = "".join(f"  - url: https://e.co/a\n    title: x{n}\n" for n in range(20_000))
+    cited += "  - url: https://e.co/a\n    title: x19999\n"
+    files = {"IL-0126.yaml": hostile(126, ("sources:\n", "sources:\n" + cited))}
+    root = write_library(tmp_path / "lib", files)
+    run = run_curator("lint", "--root", str(root), "--no-cache", "--format", "json", timeout=60)
+    found = Counter((f["code"], f["message"].split(", ")[-1]) for f in json.loads(run.out))
+    assert found[("IL505", "whose title differs; merge the two into one")] == 19_999, found
+    assert found[("IL505", "the same in every key; remove this one")] == 1, found
+    fixed = run_curator("fix", "--root", str(root), "--check", timeout=60)
+    assert fixed.out.count(": removed, the same as sources[19999]") == 1, fixed
 
 
 # 15,000 comments above one line of 15,000 values, and 20,000 items under a comment in each

@@ -15,7 +15,9 @@ second; where they differ (another title or publisher), only their author can te
 is right, and merges them.
 """
 
+import json
 import re
+from collections.abc import Sequence
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
@@ -91,19 +93,39 @@ def same_values(source: dict[str, Any]) -> dict[str, Any]:
 def _repeats(file: IncidentFile, sources: list[Source], normal: list[str]) -> FileFindings:
     first_of: dict[str, int] = {}
     values: list[dict[str, Any]] = []  # worked out at the first repeat, which is rare
+    same_as: list[int | None] = []
     for index, source in enumerate(sources):
         first = first_of.setdefault(normal[index], index)
         if first != index:
-            values = values or [same_values(s.model_dump(exclude_unset=True)) for s in sources]
-            yield _repeat(file, source.url, index, values, first)
+            if not values:
+                values = [same_values(s.model_dump(exclude_unset=True)) for s in sources]
+                same_as = first_same_above(values)
+            yield _repeat(file, source.url, index, values, first, same_as[index])
+
+
+def first_same_above(values: Sequence[dict[str, Any] | None]) -> list[int | None]:
+    """For each source's values (`same_values`; None: not a source to compare), the first
+    source above it with the same values, if any: one pass, as a hostile file may list
+    tens of thousands of sources."""
+    seen: dict[str, int] = {}
+    found: list[int | None] = []
+    for index, value in enumerate(values):
+        key = None if value is None else json.dumps(value, sort_keys=True, default=repr)
+        first = index if key is None else seen.setdefault(key, index)
+        found.append(None if first == index else first)
+    return found
 
 
 def _repeat(
-    file: IncidentFile, url: str, index: int, values: list[dict[str, Any]], first: int
+    file: IncidentFile,
+    url: str,
+    index: int,
+    values: list[dict[str, Any]],
+    first: int,
+    same: int | None,
 ) -> Finding:
     """The finding at the source `index`, whose `url` is that of the source `first` above
-    it: fixable if one above is the same in every key."""
-    same = next((i for i in range(index) if values[i] == values[index]), None)
+    it: fixable if one above (`same`) is the same in every key."""
     position = file.position("sources", index, "url")
     if same is not None:
         line = file.position("sources", same, "url").line
