@@ -65,6 +65,7 @@ from curator.rules import (
     placeholder_id,
 )
 from curator.rules.base import FileSummary, IncidentFile, LibraryView
+from curator.rules.invisible_characters import less_zero_width
 from curator.schema_errors import SchemaError, describe_errors
 from curator.taxonomy import Taxonomy
 from curator.workers import SentOnce, Workers, worker_count
@@ -149,7 +150,8 @@ def parse_incident(
 
 def _less_byte_order_marks(loaded: Loaded, errors: list[SchemaError]) -> Incident | None:
     """The incident of a file refused (`errors`) only for the U+FEFF in its text, once
-    they are removed, as IL606 asks and `curator fix` does: the other rules judge it so,
+    it and the other zero-width characters are removed (`less_zero_width`), as IL606 asks
+    and `curator fix` does: the other rules judge it so,
     and report now what they would report after the fix (the errors stay, and IL201
     passes over them); None for any other file. (An export refuses it, for IL606.)"""
     if loaded.document is None or not errors:
@@ -157,19 +159,9 @@ def _less_byte_order_marks(loaded: Loaded, errors: list[SchemaError]) -> Inciden
     if any(not error.zero_width or error.but_zero_width is not None for error in errors):
         return None
     try:
-        return Incident.model_validate(_less_byte_order_mark(loaded.document.data))
+        return Incident.model_validate(less_zero_width(loaded.document.data))
     except ValidationError:  # (never, as the errors said: then the rules stay silent)
         return None
-
-
-def _less_byte_order_mark(value: Any) -> Any:
-    if isinstance(value, str):
-        return value.replace("\ufeff", "")
-    if isinstance(value, dict):
-        return {key: _less_byte_order_mark(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_less_byte_order_mark(item) for item in value]
-    return value
 
 
 def check_file(
