@@ -1051,6 +1051,44 @@ def test_where_folders_cannot_be_exchanged_two_renames_replace_the_export(
     assert sorted(p.name for p in tmp_path.iterdir()) == ["lib", "out"]
 
 
+# An export killed between its two renames, where folders cannot be exchanged: `out` is
+# gone, the previous export sits in the folder the first rename moved it to.
+KILLED_BETWEEN_RENAMES = """
+import os, signal, sys
+from pathlib import Path
+from curator.export import export, write
+from curator.library import Library
+
+renamed = []
+
+def rename(source, target):
+    os.replace(source, target)
+    renamed.append(target)
+    if len(renamed) == 1:
+        os.kill(os.getpid(), signal.SIGKILL)
+
+write._renameat2 = lambda: None
+write.os.rename = rename
+export(Library.at(Path(sys.argv[1])), Path(sys.argv[2]))
+"""
+
+
+def test_the_previous_export_a_kill_between_two_renames_leaves_is_removed_next_time(repo, tmp_path):
+    # It stayed beside `out` for good (`.out.old.XXXXXXXX`, ~1.1 GB at 100,000 incidents).
+    out = tmp_path / "out"
+    export(Library.at(repo.root), out)
+    script = [sys.executable, "-c", KILLED_BETWEEN_RENAMES, str(repo.root), str(out)]
+    killed = subprocess.run(script)
+    assert killed.returncode == -signal.SIGKILL
+    assert not out.exists()
+    left = partials(tmp_path)
+    assert len(left) == 2  # the new export, complete, and the previous one
+    assert sum((tmp_path / name / "export" / "manifest.json").is_file() for name in left) == 1
+    assert run_export(repo, out).code == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["lib", "out"]
+    assert load(out, "manifest.json")["counts"]["incidents"] == 3
+
+
 def test_an_exchange_that_fails_otherwise_leaves_the_previous_export(repo, tmp_path, monkeypatch):
     out = tmp_path / "out"
     export(Library.at(repo.root), out)
@@ -1085,21 +1123,22 @@ def test_a_stop_as_two_renames_replace_the_export_leaves_one_export(
     repo, tmp_path, monkeypatch, moment
 ):
     # Where folders cannot be exchanged, the previous export is moved into a new folder
-    # (`.out.old.k2x8abcd`), then the new one put in its place: a stop as that folder was
-    # made left it for good; a stop between the renames left no --out at all, the previous
-    # export in that folder.
+    # (a second `.out.curator-partial-k2x8abcd`), then the new one put in its place: a stop
+    # as that folder was made left it for good; a stop between the renames left no --out at
+    # all, the previous export in that folder.
     out = tmp_path / "out"
     export(Library.at(repo.root), out)
     repo.write("IL-0002.yaml", incident("IL-0002", GPU, ("occurred: 2024-05", "occurred: 2024-04")))
     repo.commit("2024-06-01T00:00:00")
     monkeypatch.setattr(write, "_renameat2", lambda: None)
     making, renaming = tempfile.mkdtemp, os.rename
+    made: list[str] = []
 
     def ctrl_c_once_made(**where: Any) -> str:
-        made = making(**where)
-        if ".old." in where["prefix"]:
+        made.append(making(**where))
+        if len(made) == 2:  # (the first is the new export's)
             signal.raise_signal(signal.SIGINT)
-        return made
+        return made[-1]
 
     def ctrl_c_once_moved_away(source: Path, target: Path) -> None:
         renaming(source, target)

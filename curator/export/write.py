@@ -346,11 +346,14 @@ def _swap(new: Path, out: Path) -> None:
     if _exchange(new, out):
         return
     old: Path | None = None
+    lock: int | None = None
     try:
-        # Deferred: a stop as mkdtemp made `old` left it for good, and one between the
-        # renames left no `out`, the previous export in `old`.
+        # Deferred: a stop between the renames left no `out`, the previous export in `old`.
+        # `old` is a temporary folder like `new`, locked while this export lives: one that a
+        # kill leaves (between the renames, or before it is deleted) is a dead export's,
+        # which the next export to `out` deletes (`_remove_dead_partials`).
         with deferred():
-            old = Path(tempfile.mkdtemp(prefix=f".{out.name}.old.", dir=out.parent))
+            old, lock = _new_partial(out)
             os.rename(out, old / "export")  # from here until the next rename, there is no `out`
             try:
                 os.rename(new, out)
@@ -360,6 +363,8 @@ def _swap(new: Path, out: Path) -> None:
     finally:
         if old is not None and out.exists():
             _remove(old)
+        if lock is not None:
+            os.close(lock)
 
 
 _AT_FDCWD = -100  # <fcntl.h>: paths are taken from the current folder (they are absolute)
