@@ -50,7 +50,6 @@ except ImportError:  # pragma: no cover - depends on the PyYAML build
 
 
 MAX_BYTES = 1024 * 1024
-BOM = b"\xef\xbb\xbf"
 UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")  # little- and big-endian
 
 # The one explicit tag an incident may carry, on a scalar: `!!str`, which says only "this
