@@ -191,3 +191,15 @@ def test_the_readme_says_where_the_suite_finds_the_webhook_payloads():
     ci = (REPO / ".github" / "workflows" / "ci.yml").read_text(encoding="utf-8")
     assert f"- name: {step.group(1)}" in ci
     assert f"../{EXAMPLES.parent.relative_to(REPO.parent).as_posix()}" in ci
+
+
+def test_the_readme_names_every_command_that_takes_jobs():
+    readme = " ".join((REPO / "README.md").read_text(encoding="utf-8").split())
+    sentence = readme.partition("`--jobs N` sets")[2].partition(";")[0]
+    named = set(re.findall(r"`([a-z-]+)`", sentence))
+    taking = {
+        name
+        for name, command in main.commands.items()
+        if any("--jobs" in option.opts for option in command.params)
+    }
+    assert taking and named == taking, (named, taking)
