@@ -191,6 +191,10 @@ def test_the_readme_says_where_the_suite_finds_the_webhook_payloads():
     ci = (REPO / ".github" / "workflows" / "ci.yml").read_text(encoding="utf-8")
     assert f"- name: {step.group(1)}" in ci
     assert f"../{EXAMPLES.parent.relative_to(REPO.parent).as_posix()}" in ci
+    # Run from a clone, the step's commands need what Actions sets: the README says which.
+    script = ci.partition(f"- name: {step.group(1)}")[2].partition("\n      - name:")[0]
+    actions_sets = set(re.findall(r"\$\{?([A-Z][A-Z0-9_]*)", script))
+    assert actions_sets and all(f"{name}=" in readme for name in actions_sets), actions_sets
 
 
 def test_the_readme_names_every_command_that_takes_jobs():
