@@ -1001,6 +1001,28 @@ def test_a_file_in_a_subfolder_of_incidents_is_judged_as_a_draft_and_said_to_be(
         assert [match["id"] for match in judged[0]["matches"]][:1] == ["IL-0001"]
 
 
+@pytest.mark.parametrize("command", ["similar", "suggest"])
+@pytest.mark.parametrize("name", ["IL-0100.yml", "IL-0100.YAML"])
+def test_a_file_in_incidents_the_library_does_not_read_is_judged_as_a_draft_and_said_to_be(
+    library, command, name
+):
+    # It was judged as if the library held it, with not a word, where `--all` says it is
+    # not judged: lint reports it (IL107) and the index never reads it.
+    copy = incident("IL-0001").replace("id: IL-0001", "id: IL-0100")
+    (library / "incidents" / name).write_text(copy, encoding="utf-8")
+    named = f"incidents/{name}"
+    lint = run_curator("lint", "--format", "json", named, cwd=library)
+    [(code, message)] = [(f["code"], f["message"]) for f in json.loads(lint.out)]
+    assert (lint.code, code) == (1, "IL107")
+    run = run_curator(command, "--format", "json", named, cwd=library)
+    assert run.code == 0, run
+    assert [given["input"] for given in json.loads(run.out)] == [named]
+    assert run.err == (
+        f"curator: note: {named} is judged as a draft, the library does not hold it: "
+        f"{message} (IL107)\n"
+    )
+
+
 def linked_to_a_folder_elsewhere(library: Path, elsewhere: Path) -> None:
     """A copy of an incident reached through links in incidents/ to a folder outside it,
     beside links that hide nothing: one to a file not meant as an incident, one to nothing."""

@@ -91,11 +91,15 @@ def _never_read(path: Path) -> Finding | None:
 
 
 def _unheld(where: str, path: Path, incidents: str) -> str | None:
-    """Lint's reason (IL107) for a file named in a subfolder of incidents/, which the
-    library never reads: judged as a draft is, it is said not to be the library's."""
-    if not in_a_subfolder(where, incidents):
-        return None
-    return not_an_incident_file.in_a_subfolder(str(path)).message
+    """Lint's reason (IL107) for a file named in a subfolder of incidents/, or in it under
+    a name it does not read (`IL-0001.yml`), which the library never reads: judged as a
+    draft is, it is said not to be the library's (as `--all` says it is not judged)."""
+    if in_a_subfolder(where, incidents):
+        return not_an_incident_file.in_a_subfolder(str(path)).message
+    if os.path.dirname(where) == incidents and not read_as_incident(os.path.basename(where)):
+        entry = next(not_an_incident_file.check_entry(path, str(path)), None)
+        return entry.message if entry else None
+    return None
 
 
 def _not_judged(path: Path, named: str) -> str:
