@@ -1183,6 +1183,7 @@ def github_comment_command(
         from curator.review.links import Links, valid_repository
         from curator.review.markdown import COMMENT, MARKER, render
         from curator.review.output import read_review, write_summary
+        from curator.review.tooling import ChangedTooling
 
     if not valid_repository(repo_name):
         raise click.BadParameter("OWNER/NAME expected", param_hint="--repo")
@@ -1199,13 +1200,19 @@ def github_comment_command(
     except (ReviewError, GitHubError, ValueError) as exc:
         click.echo(f"curator: {exc}", err=True)
         sys.exit(EXIT_ERROR)
+    listed: list[ChangedTooling] = []  # GitHub's list of the files, once it has given it
+
+    def comment(tooling: ChangedTooling) -> str:
+        # What of the pull request's files can change the review is GitHub's list, said at
+        # the top whatever the report holds: the change may have written the report.
+        listed.append(tooling)
+        return render(review, links, COMMENT, tooling)
+
     try:
         outcome = post_comment(
             repo_name,
             number,
-            # What of the pull request's files can change the review is GitHub's list, said
-            # at the top whatever the report holds: the change may have written the report.
-            lambda tooling: render(review, links, COMMENT, tooling),
+            comment,
             MARKER,
             head_sha,
             event,
@@ -1215,12 +1222,18 @@ def github_comment_command(
         click.echo(f"curator: {exc}", err=True)
         sys.exit(EXIT_CLEAN)
     except Forbidden as exc:
+        # The job summary stands in for the comment: with its warning, or, when GitHub
+        # refused to list the files, the warning that they were not checked.
+        base = review.base_tip or review.base
+        seen = listed[-1] if listed else ChangedTooling.not_listed(number, base, review.head)
         try:
-            where = write_summary(review, links)
+            where = write_summary(review, links, seen)
         except ReviewError as unwritten:
             kept = str(unwritten)
         else:
             kept = "the report is in the job summary" if where else "GITHUB_STEP_SUMMARY is not set"
+        doubt = seen.in_one_line()
+        kept += f" (warning: {doubt})" if doubt else ""
         click.echo(f"curator: comment not posted: {exc}; {kept}", err=True)
         sys.exit(EXIT_CLEAN)
     except GitHubError as exc:

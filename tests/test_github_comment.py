@@ -996,6 +996,45 @@ def test_cli_posts_nothing_when_github_does_not_list_the_files(github, tmp_path)
     assert comment == ""
 
 
+def test_cli_refused_the_write_keeps_the_tooling_warning_in_the_job_summary(github, tmp_path):
+    # The comment, had it been posted, opened with the warning that the pull request
+    # changes the review's own code; the job summary left in its place did not.
+    pull = github.add_pull(opened_pull())
+    github.set_files("Codertocat/Hello-World", 2, ["curator/lint.py", "incidents/IL-0300.yaml"])
+    args = ("--head-sha", HEAD, "--event", str(run_event(pull, tmp_path)))
+    run, summary = comment_cli(github, tmp_path, *args, token="read-only")
+    assert run.code == 0 and run.err.count("\n") == 1, run.err
+    assert run.err.endswith(
+        "; the report is in the job summary (warning: the report was made by code this pull "
+        "request changes)\n"
+    )
+    assert summary.startswith(f"{MARKER}\n{WARNING}curator/lint.py. The report below was made")
+    assert "**IL301**" in summary and bot_comments(github) == []
+
+
+def test_cli_refused_the_list_of_files_says_in_the_job_summary_it_was_not_checked(github, tmp_path):
+    # Refused before GitHub listed the files, the job summary showed the report as if
+    # nothing it was made with could have been changed.
+    pull = github.add_pull(opened_pull())
+    github.set_files("Codertocat/Hello-World", 2, ["curator/lint.py"])
+    github.fail(
+        "GET", r"/pulls/2/files$", 403, body={"message": "Resource not accessible by integration"}
+    )
+    args = ("--head-sha", HEAD, "--event", str(run_event(pull, tmp_path)))
+    run, summary = comment_cli(github, tmp_path, *args)
+    assert run.code == 0 and "comment not posted: listing the files" in run.err, run.err
+    assert run.err.endswith(
+        "(warning: whether the pull request changes the review's own code was not checked)\n"
+    )
+    assert summary.startswith(
+        f"{MARKER}\n> [!WARNING]\n> **GitHub did not list the files of this pull request:** "
+        "whether it changes the review's own code was not checked. The report below may have "
+        "been made by the pull request's own code"
+    )
+    assert "`curator review --base aaaaaaaaaaaa --head ec26c3e57ca3`" in summary
+    assert bot_comments(github) == []
+
+
 def test_a_fault_in_rendering_is_not_githubs_answer(github):
     # The comment is rendered once GitHub has listed the files, inside what explains
     # GitHub's answers: an AttributeError of curator's own was said to be "an answer is not

@@ -168,6 +168,11 @@ def _tooling_warning(tooling: ChangedTooling | None) -> list[str]:
 
 def _tooling_changed(tooling: ChangedTooling) -> str:
     """The paths, named as the comment names files; and the files GitHub did not list."""
+    if tooling.refused:
+        return (
+            "**GitHub did not list the files of this pull request:** whether it changes the "
+            "review's own code was not checked."
+        )
     unlisted = ""
     if tooling.unlisted:
         total = tooling.listed + tooling.unlisted

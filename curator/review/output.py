@@ -14,6 +14,7 @@ from curator.review.annotations import workflow_commands
 from curator.review.links import Links
 from curator.review.markdown import COMMENT, SUMMARY, render
 from curator.review.model import Review
+from curator.review.tooling import ChangedTooling
 
 FORMATS = ("markdown", "json", "github")
 MAX_REPORT_BYTES = 64 * 1024 * 1024
@@ -34,15 +35,21 @@ def rendered(review: Review, fmt: str, links: Links) -> str:
     return render(review, links, COMMENT)
 
 
-def write_summary(review: Review, links: Links, env: Mapping[str, str] = os.environ) -> Path | None:
-    """Append the full report (within the 1 MiB a step may write) to the job summary."""
+def write_summary(
+    review: Review,
+    links: Links,
+    tooling: ChangedTooling | None = None,
+    env: Mapping[str, str] = os.environ,
+) -> Path | None:
+    """Append the full report (within the 1 MiB a step may write) to the job summary;
+    `tooling` as `render` takes it (the comment step's view of the pull request's files)."""
     target = env.get(SUMMARY_VARIABLE)
     if not target:
         return None
     path = Path(target)
     try:
         with path.open("a", encoding="utf-8") as out:
-            out.write(render(review, links, SUMMARY))
+            out.write(render(review, links, SUMMARY, tooling))
     except OSError as exc:
         raise ReviewError(f"cannot write the job summary {path}: {exc.strerror}") from exc
     return path

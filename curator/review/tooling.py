@@ -40,8 +40,26 @@ class ChangedTooling:
     count: int  # all of those among the files listed
     listed: int  # files GitHub listed
     unlisted: int = 0  # files it did not (it lists 3,000 at most)
+    refused: bool = False  # GitHub listed none: it refused the pull request or its files
+
+    @classmethod
+    def not_listed(cls, number: int, base: str, head: str) -> ChangedTooling:
+        """What is known when GitHub refused to list the files (403): nothing, which is
+        said as such rather than taken for a pull request that changes none of the code."""
+        return cls(number, base, head, paths=(), count=0, listed=0, refused=True)
 
     def warns(self) -> bool:
         """Whether the report may come from code the pull request changes: it does, or
         some of its files could not be seen."""
-        return bool(self.count or self.unlisted)
+        return bool(self.count or self.unlisted or self.refused)
+
+    def in_one_line(self) -> str:
+        """The warning as a line of the log says it (no file names: the comment and the job
+        summary name them, escaped); empty when there is nothing to warn of."""
+        if self.refused:
+            return "whether the pull request changes the review's own code was not checked"
+        if self.count:
+            return "the report was made by code this pull request changes"
+        if self.unlisted:
+            return "the report may have been made by code this pull request changes"
+        return ""
