@@ -1168,8 +1168,9 @@ def github_comment_command(
     """Post the review as the one bot comment of pull request N: edit it when the report
     changed, leave it when identical, create it when missing.
 
-    When the pull request changes the review's own code (anything outside incidents/,
-    schema/taxonomy/ and *.md, as GitHub lists its files), the comment says so first.
+    When the pull request changes the review's own code (as GitHub lists its files: all but
+    incidents/, schema/taxonomy/, the folders the review never reads and *.md; any hidden
+    file), the comment says so first.
 
     Exit 0 also when GitHub refuses the write (403: no write permission, as on a fork's
     pull request): the report then goes to the job summary. Posting never decides the

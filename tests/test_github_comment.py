@@ -929,12 +929,50 @@ def test_incidents_the_taxonomy_and_documentation_are_listed_and_not_warned_of(g
         ("docs/review.md", False),
         ("CONTRIBUTING.md", False),
         ("incidents.yaml", True),  # not in incidents/
+        # Never read by the review workflow (tests/test_workflows.py holds it to that).
+        ("tests/conftest.py", False),
+        ("tests/data/broken.yaml", False),
+        ("benchmarks/bench_similar.py", False),
+        ("examples/consume_export.py", False),
+        ("docs/diagram.svg", False),
+        ("testsuite/x.py", True),  # not tests/
+        # Markdown where it may be package data is not documentation.
+        ("curator/review/comment.md", True),
+        ("build_backend/notes.md", True),
+        # Hidden, wherever it is: git applies a .gitattributes to what it checks out,
+        # archives and searches; .github/ holds the workflows.
+        ("incidents/.gitattributes", True),
+        ("schema/taxonomy/.gitattributes", True),
+        ("tests/.gitattributes", True),
+        (".gitattributes", True),
+        (".github/PULL_REQUEST_TEMPLATE.md", True),
+        ("docs/.curator-cache/x", True),
     ],
 )
-def test_what_can_change_the_review_is_all_but_incidents_taxonomy_and_markdown(path, changes_it):
+def test_what_can_change_the_review_is_all_but_judged_data_unread_folders_and_markdown(
+    path, changes_it
+):
     from curator.review.tooling import changes_the_review
 
     assert changes_the_review(path) is changes_it
+
+
+def test_a_change_to_tests_benchmarks_and_docs_alone_is_not_warned_of(github, tmp_path):
+    # The review workflow reads none of them, yet each such pull request was warned of as
+    # one that changes the review's own code: a warning reviewers learn to skip.
+    paths = ["tests/test_lint.py", "benchmarks/bench_similar.py", "docs/diagram.svg"]
+    run, comment = comment_on_files(github, tmp_path, [*paths, "incidents/IL-0001.yaml"])
+    assert run.code == 0, run.err
+    assert FILES in github.requests()
+    assert comment.startswith(f"{MARKER}\n### ✅ 0 errors")
+
+
+def test_a_gitattributes_among_the_incidents_is_warned_of(github, tmp_path):
+    # A `.gitattributes` in incidents/ changes the bytes git checks out and archives for the
+    # review (`export-ignore` drops a file from the archive): it was taken for data.
+    run, comment = comment_on_files(github, tmp_path, ["incidents/.gitattributes"])
+    assert run.code == 0, run.err
+    assert comment.startswith(f"{MARKER}\n{WARNING}incidents/.gitattributes. The report")
 
 
 def test_every_page_of_files_is_read_and_renames_count_by_their_old_name(github, tmp_path):

@@ -5,6 +5,7 @@ from the pull request."""
 
 from __future__ import annotations
 
+import ast
 import os
 import re
 import shutil
@@ -118,3 +119,49 @@ def test_comment_workflow_writes_comments_only_and_runs_no_pull_request_code():
     )  # curator is installed before the untrusted artifact is on disk
     post = job["steps"][-1]["run"]
     assert "--head-sha" in post and "--event" in post and "--report" in post
+
+
+def test_the_review_workflow_reads_none_of_what_its_warning_takes_for_unread():
+    # curator/review/tooling.py warns of no change to tests/, benchmarks/, examples/ or
+    # docs/: the review workflow never reads them. That holds while review.yml runs the
+    # build and `curator review` alone, and the build takes nothing from those folders;
+    # a change here must change UNREAD too.
+    from curator.review.tooling import UNREAD
+
+    [job] = load(REPO / ".github" / "workflows" / "review.yml")["jobs"].values()
+    actions = [s["uses"].split("@")[0] for s in job["steps"] if "uses" in s]
+    assert actions == ["actions/checkout", "actions/setup-python", "actions/upload-artifact"]
+    setup = next(s for s in job["steps"] if "setup-python" in s.get("uses", ""))
+    assert set(setup["with"]) == {"python-version"}  # no cache, no version file to read
+    commands = []
+    for step in (s for s in job["steps"] if "run" in s):
+        lines = step["run"].splitlines()
+        continued = [False] + [line.endswith("\\") for line in lines[:-1]]
+        commands += [line.split()[0] for line, c in zip(lines, continued, strict=True) if not c]
+    assert [s["run"] for s in job["steps"] if "pip" in s.get("run", "")] == ["pip install ."]
+    assert commands == ["pip", "mkdir", "printf", "curator"]
+    pyproject = (REPO / "pyproject.toml").read_text(encoding="utf-8")
+    assert '[tool.setuptools.packages.find]\ninclude = ["curator*"]\n' in pyproject
+    manifest = (REPO / "MANIFEST.in").read_text(encoding="utf-8")
+    build = [REPO / "setup.py", *(REPO / "build_backend").glob("*.py")]
+    names = [manifest, *(text for path in build for text in _strings_of_code(path))]
+    assert not [n for n in names if any(re.search(rf"\b{f}", n) for f in UNREAD)]
+
+
+def _strings_of_code(path: Path) -> list[str]:
+    """The string constants of a Python file but its docstrings, which name no file to read."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docstrings = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Module | ast.FunctionDef | ast.ClassDef)
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+    }
+    return [
+        node.value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and id(node) not in docstrings
+    ]

@@ -16,17 +16,30 @@ from curator.library import INCIDENTS, SCHEMA
 # What the review judges, and reads only as data: the incidents, and the taxonomy (a change
 # to a term changes judgements, legitimately: that is what the review is there to show).
 JUDGED = (f"{INCIDENTS}/", f"{SCHEMA}/taxonomy/")
+# What the review workflow never reads: review.yml runs no tests and no benchmarks, and
+# `pip install .` builds only curator/ (pyproject.toml: `packages.find` includes
+# `curator*`; MANIFEST.in names build_backend/ alone). tests/test_workflows.py holds
+# review.yml and the build to that.
+UNREAD = ("tests/", "benchmarks/", "examples/", "docs/")
 DOCUMENTATION = ".md"
+# Where a Markdown file may be package data, read at run time, rather than documentation.
+PACKAGE = ("curator/", "build_backend/")
 
 
 def changes_the_review(path: str) -> bool:
     """Whether a repository path can change what the review computes or how it runs.
-    Everything can but the data it judges and Markdown documentation: the package, the
-    workflows, the build (`pyproject.toml`, `setup.py`, `build_backend/`), the JSON Schemas
-    that lint checks against, a committed `.curator-cache/`, and whatever comes next.
-    (Listing what is inert, not what is code, is what keeps a new kind of file on the
-    safe side.)"""
-    return not (path.startswith(JUDGED) or path.endswith(DOCUMENTATION))
+    Everything can but the data it judges, the folders the review workflow never reads and
+    Markdown documentation: the package, the workflows, the build (`pyproject.toml`,
+    `setup.py`, `build_backend/`), the JSON Schemas, and whatever comes next. A hidden
+    file or folder can too, wherever it is: a `.gitattributes` (in incidents/ too) changes
+    the bytes git checks out, archives and searches; `.curator-cache/` is read; `.github/`
+    holds the workflows. (Listing what is inert, not what is code, is what keeps a new kind
+    of file on the safe side.)"""
+    if any(part.startswith(".") for part in path.split("/")):
+        return True
+    if path.startswith(JUDGED + UNREAD):
+        return False
+    return not (path.endswith(DOCUMENTATION) and not path.startswith(PACKAGE))
 
 
 @dataclass(frozen=True)
