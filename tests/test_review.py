@@ -266,9 +266,11 @@ def test_a_published_incident_moved_where_the_library_does_not_read_it_is_remove
     assert code == 1
     file, *others = report["files"]
     assert (file["change"], file["old_path"]) == ("renamed", "incidents/IL-0002.yaml")
-    assert [f["code"] for f in file["findings"]] == ["IL901"]
-    # The subfolder holding it is an error of lint's too (IL107), which the change caused.
-    folder = [("incidents/old", "IL107")] if hidden.startswith("old/") else []
+    # Hidden, the file is an error of the review's too (IL107); in a subfolder, the folder
+    # holding it is one of lint's, which the change caused.
+    dotfile = hidden.startswith(".")
+    assert [f["code"] for f in file["findings"]] == ["IL901", "IL107"] if dotfile else ["IL901"]
+    folder = [] if dotfile else [("incidents/old", "IL107")]
     assert [(o["path"], f["code"]) for o in others for f in o["findings"]] == folder
 
 
@@ -314,7 +316,7 @@ def test_an_incident_the_library_never_reads_gets_its_place_to_fix_and_no_judgem
     # Judged once it is in place, as one outside incidents/ (IL-0301.yaml) is.
     copy = incident("IL-0300", WRONG_CAUSE)
     write(repo, "IL-0300.yml", copy)
-    write(repo, ".IL-0302.yaml", copy)  # hidden: never read either (and not reported)
+    write(repo, ".IL-0302.yaml", copy)  # hidden: never read either
     (repo / "IL-0301.yaml").write_text(copy, encoding="utf-8")
     commit(repo, "add incidents where the library does not read them")
     code, report = review_json(repo)
@@ -324,17 +326,55 @@ def test_an_incident_the_library_never_reads_gets_its_place_to_fix_and_no_judgem
         for f in report["files"]
     }
     assert judged == {
-        "incidents/.IL-0302.yaml": ([], [], []),
+        "incidents/.IL-0302.yaml": (["IL107"], [], []),
         "incidents/IL-0300.yml": (["IL107"], [], []),
         "IL-0301.yaml": (["IL107"], [], []),
     }
     assert all(f["facets_to_paste"] == {} for f in report["files"])
     comment = run_curator("review", "--base", "main", cwd=repo).out
     assert (
-        "### ❌ 2 errors · ✅ 0 warnings · ✅ 0 possible duplicates · ✅ 0 facet suggestions\n"
+        "### ❌ 3 errors · ✅ 0 warnings · ✅ 0 possible duplicates · ✅ 0 facet suggestions\n"
         in comment
     )
     assert "Possible duplicates" not in comment and "Ready to paste" not in comment
+
+
+def test_an_incident_hidden_in_incidents_is_an_error_other_hidden_files_are_not(repo):
+    # Lint passes hidden entries of incidents/ over, as it does an editor's files: a new
+    # incident added as `.IL-0300.yaml` passed the review in silence ("✅ 0 errors"), as
+    # one in a hidden folder did.
+    write(repo, ".IL-0300.yaml", incident("IL-0300"))
+    (repo / "incidents" / ".drafts").mkdir()
+    write(repo, ".drafts/IL-0301.yml", incident("IL-0301"))
+    write(repo, ".gitkeep", "")
+    commit(repo, "add incidents the library never reads")
+    code, report = review_json(repo)
+    assert code == 1
+    found = {
+        f["path"]: [(g["code"], g["line"], g["message"]) for g in f["findings"]]
+        for f in report["files"]
+    }
+    assert found == {
+        "incidents/.IL-0300.yaml": [
+            (
+                "IL107",
+                1,
+                "hidden (its name starts with `.`): the library never reads it; take the `.` "
+                "out of its name",
+            )
+        ],
+        "incidents/.drafts/IL-0301.yml": [
+            (
+                "IL107",
+                1,
+                "in a hidden folder: the library reads only the files directly in incidents/",
+            )
+        ],
+        "incidents/.gitkeep": [],
+    }
+    comment = run_curator("review", "--base", "main", cwd=repo).out
+    assert "### ❌ 2 errors" in comment
+    assert "#### 📄 **incidents/.IL-0300.yaml** (added)" in comment
 
 
 def test_an_incident_outside_incidents_is_found_whatever_git_s_grep_colours(repo):

@@ -30,7 +30,7 @@ from curator.model import DIMENSIONS, Dimension
 from curator.regular import read_regular
 from curator.review import ReviewError, git
 from curator.review.git import FileChange
-from curator.review.misplaced import misplaced_incidents
+from curator.review.misplaced import hidden_in_incidents, misplaced_incidents
 from curator.review.model import (
     MAX_FINDINGS,
     FacetJudgement,
@@ -144,11 +144,11 @@ def build_review(root: Path, base: str, head: str, judge_for: JudgeFactory | Non
             f.id for f in files if f.id and tree / f.path in incident_files
         }
         broken = [_broken_by_change(p, tree, caused) for p in sorted({f.path for f in caused})]
+    incidents = _in_library(revisions.prefix, INCIDENTS)
     files = [
-        _with_removal(f, c, o, revisions, head_ids)
+        _with_removal(_with_hidden(f, incidents), c, o, revisions, head_ids)
         for f, c, o in zip(files, changes, olds, strict=True)
     ]
-    incidents = _in_library(revisions.prefix, INCIDENTS)
     misplaced = misplaced_incidents(revisions.repo, revisions.base, revisions.head, incidents)
     return Review(
         base=revisions.base,
@@ -426,6 +426,16 @@ def _with_removal(
     if change.change == "removed":
         update["id"] = removed[0]
     return review.model_copy(update=update)
+
+
+def _with_hidden(review: FileReview, incidents: str) -> FileReview:
+    """Add the IL107 finding for an incident the change puts in incidents/ hidden."""
+    if review.change == "removed":
+        return review
+    finding = hidden_in_incidents(review.path, incidents)
+    if finding is None:
+        return review
+    return review.model_copy(update={"findings": [ReportFinding.of(finding), *review.findings]})
 
 
 def _data(path: Path) -> Any:

@@ -1,6 +1,7 @@
 """Incidents a change puts outside incidents/ (IL107): lint reads only the library, so such a
 file is checked by nothing, and the review would otherwise pass it in silence. (The
-pre-commit hook, `curator lint --commit`, reports those named like an incident id.)
+pre-commit hook, `curator lint --commit`, reports those named like an incident id.) So is
+one it puts in incidents/ hidden, which lint passes over as it does an editor's files.
 
 A changed `.yaml`/`.yml` file looks like an incident when its name is an incident id
 (`IL-NEW-slug.yaml`, `IL-0137.yml`) or when it has top-level `id:` and `title:` lines (one
@@ -10,8 +11,9 @@ folders hold incidents on purpose (fixtures, samples) or none: they are not look
 
 from __future__ import annotations
 
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
+from curator.findings import Finding
 from curator.review import git
 from curator.review.git import FileChange
 from curator.review.model import FileReview, ReportFinding
@@ -39,6 +41,20 @@ def misplaced_incidents(repo: Path, base: str, head: str, incidents: str) -> lis
     shaped = git.holding_lines(repo, head, _searched(unnamed), "^id:", "^title:")
     found = [c for c in changes if named_like_an_incident(c.path) or c.path in shaped]
     return [_reviewed(c) for c in found[:MAX_REPORTED]]
+
+
+def hidden_in_incidents(path: str, incidents: str) -> Finding | None:
+    """IL107 for a `.yaml`/`.yml` file at `path` (repository-relative) hidden in
+    `incidents`, or in a hidden folder there, which lint passes over without a word: a
+    change that puts an incident there would otherwise pass the review in silence. Other
+    hidden files (`.gitkeep`) are no incidents; None for them and for every other path."""
+    if not path.startswith(incidents + "/") or not path.lower().endswith((".yaml", ".yml")):
+        return None
+    *folders, name = PurePosixPath(path[len(incidents) + 1 :]).parts
+    in_a_folder = any(part.startswith(".") for part in folders)
+    if not (in_a_folder or name.startswith(".")):
+        return None
+    return not_an_incident_file.hidden_in_incidents(path, in_a_folder)
 
 
 def _searched(paths: list[str]) -> list[str]:

@@ -29,6 +29,10 @@ with top-level `id:` and `title:` lines. Files under `tests/`, `examples/`, `ben
 `schema/` and hidden folders are not taken for incidents. `curator lint --commit`, which
 the pre-commit hook runs on the files a commit adds or changes, reports such a file by its
 name alone (`IL-0140.yaml`, `Incidents/IL-NEW-x.yml`) rather than checking it as a draft.
+A `.yaml` or `.yml` file a change puts in incidents/ hidden (`.IL-0302.yaml`) or in a
+hidden folder there (`.drafts/IL-0302.yaml`), which lint passes over, is reported by
+`curator review` too; pre-commit never names hidden files (the hook's `files` pattern
+leaves them out, as an editor's are), so a commit is not stopped for one.
 """
 
 import os
@@ -48,7 +52,7 @@ RULE = Rule(
     severity=Severity.ERROR,
     summary="An entry of incidents/ that is not an incident file (a folder, a symbolic link, "
     "or not .yaml), or a file in a subfolder of incidents/ or (in a review or a commit) "
-    "outside it, "
+    "outside it, or (in a review) a YAML file hidden in it, "
     "which the library never reads.",
     failing="incidents/IL-0001.yml\nincidents/IL-0002.yaml/   (a folder)\n"
     "incidents/2024/IL-0003.yaml\n",
@@ -110,6 +114,21 @@ def outside_incidents(display: str) -> Finding:
         "an incident outside incidents/: the library reads only the files directly in "
         "incidents/; move it there"
     )
+    return RULE.at(display, START, message)
+
+
+def hidden_in_incidents(display: str, in_a_folder: bool) -> Finding:
+    """The finding for what looks like an incident that a change puts in incidents/ hidden,
+    or in a hidden folder there (`curator review` finds it): lint passes hidden entries
+    over, as it does an editor's, so nothing else would say that the library does not
+    have it."""
+    if in_a_folder:
+        message = "in a hidden folder: the library reads only the files directly in incidents/"
+    else:
+        message = (
+            "hidden (its name starts with `.`): the library never reads it; take the `.` "
+            "out of its name"
+        )
     return RULE.at(display, START, message)
 
 
