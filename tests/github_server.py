@@ -21,7 +21,7 @@ import json
 import re
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -77,6 +77,7 @@ class FakeGitHub:
     def __init__(self) -> None:
         self.log: list[Request] = []
         self.faults: list[Fault] = []
+        self.events: list[tuple[str, re.Pattern[str], Callable[[], None]]] = []
         self.tokens: dict[str, Token] = {}
         # full name → {"id", "pulls", "issues" (comment ids), "files" (of each pull request)}
         self.repos: dict[str, dict[str, Any]] = {}
@@ -135,6 +136,11 @@ class FakeGitHub:
             )
         )
 
+    def after(self, method: str, path: str, event: Callable[[], None]) -> None:
+        """Make `event` happen on GitHub (a push to the pull request's branch) just after
+        the first request for `method` and `path` is answered, once."""
+        self.events.append((method, re.compile(path), event))
+
     def thread(self, repo: str, number: int) -> list[dict[str, Any]]:
         return [self.comments[i] for i in self.repos[repo]["issues"][number]]
 
@@ -181,6 +187,16 @@ class FakeGitHub:
         if scheme.lower() not in ("token", "bearer"):
             return None
         return self.tokens.get(value)
+
+    def happen(self, method: str, target: str) -> None:
+        """The events due after this request, once its answer is written down (it tells the
+        state before them) and before it is sent."""
+        path = urlsplit(target).path
+        with self._lock:
+            due = [e for e in self.events if e[0] == method and e[1].search(path)]
+            self.events = [e for e in self.events if e not in due]
+        for _, _, event in due:
+            event()
 
     def _fault(self, method: str, path: str) -> Fault | None:
         with self._lock:
@@ -465,6 +481,7 @@ def _handler(api: FakeGitHub) -> type[BaseHTTPRequestHandler]:
                 data = payload
             else:
                 data = b"" if payload is None else json.dumps(payload).encode("utf-8")
+            api.happen(self.command, self.path)
             parsed = json.loads(body) if body else None
             api.log.append(Request(self.command, self.path, status, parsed))
             self.send_response(status)

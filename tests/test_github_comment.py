@@ -1026,6 +1026,32 @@ def test_a_server_error_listing_the_files_is_retried_then_posts_nothing(github):
     assert [c["body"] for c in bot_comments(github)] == [body("curator/lint.py")]
 
 
+def test_a_push_as_the_files_are_listed_is_seen_before_posting(github):
+    # The head was checked, then the files listed: a push in between listed the newer
+    # commit's, and the report on the older one was posted with them. Here the older
+    # commit changes curator/ (its report may say anything), the newer takes that back,
+    # and the report was posted without the warning.
+    pull = github.add_pull(opened_pull())
+    github.set_files("Codertocat/Hello-World", 2, ["curator/lint.py", "incidents/IL-0300.yaml"])
+
+    def push() -> None:
+        pull["head"]["sha"] = "f" * 40
+        github.set_files("Codertocat/Hello-World", 2, ["incidents/IL-0300.yaml"])
+
+    github.after("GET", r"^/repos/Codertocat/Hello-World/pulls/2$", push)
+    with pytest.raises(Stale, match="is now at ffffffffffff, the report is for ec26c3e57ca3"):
+        post_comment(
+            "Codertocat/Hello-World", 2, lambda tooling: body(", ".join(tooling.paths)), MARKER,
+            HEAD, env=env(github), policy=no_wait()[0],
+        )  # fmt: skip
+    assert bot_comments(github) == []
+    assert [r for r in github.requests() if "/pulls/" in r] == [
+        "GET /repos/Codertocat/Hello-World/pulls/2 → 200",
+        FILES,
+        "GET /repos/Codertocat/Hello-World/pulls/2 → 200",
+    ]
+
+
 def test_cli_posts_nothing_when_github_does_not_list_the_files(github, tmp_path):
     github.fail("GET", r"/pulls/2/files$", 404)
     run, comment = comment_on_files(github, tmp_path, ["curator/lint.py"])

@@ -50,10 +50,14 @@ def post_comment(
             raise GitHubError("--event needs --head-sha: the commit the report is for")
         check_event(event, repo, number, head_sha)
     what = f"pull request #{number} of {repo}"
+
+    def fetch() -> PullRequest:
+        return with_retries(lambda: _fetch(repository, number, what), policy, f"reading {what}")
+
     with _github_answers(what):
         github = connect(env)
         repository = github.get_repo(repo)
-        pull = with_retries(lambda: _fetch(repository, number, what), policy, f"reading {what}")
+        pull = fetch()
         if head_sha is not None:
             check_pull(pull, repo, head_sha, event)
     if isinstance(body, str):
@@ -61,6 +65,11 @@ def post_comment(
     else:
         with _github_answers(what):
             tooling = changed_tooling(pull, policy)
+            if head_sha is not None:
+                # GitHub lists the files of the head as it is when asked: after a push since
+                # the check above, they are the newer commit's, not the report's. Still the
+                # head after the last page, it was the head for them all (one request more).
+                check_pull(fetch(), repo, head_sha, event)
         # Written outside what explains GitHub's answers: a fault in curator's own
         # rendering is an internal error, not "an answer not in the shape GitHub gives".
         text = body(tooling)
