@@ -192,6 +192,15 @@ SOURCES = (
             id="zero-width characters in words",
         ),
         pytest.param(
+            # One as itself, one written as an escape: `curator fix` removes both, and the
+            # count said none but the first.
+            [("스토리지의", "스토\u200b리지의"), ("  - Example\n", '  - "Exam\\u2060ple"\n')],
+            "incidents/IL-0001.yaml:2:13: IL606 [error] U+200B ZERO WIDTH SPACE, which shows as "
+            "nothing and hides the word it is in from searches (2 zero-width characters in the "
+            "file, 1 of them written as an escape); remove it (fixable)",
+            id="zero-width characters as themselves and as escapes",
+        ),
+        pytest.param(
             # Refused by the model too (IL201), but said once: by IL606, which fix removes.
             [("스토리지의", "스토\ufeff리지의")],
             "incidents/IL-0001.yaml:2:13: IL606 [error] U+FEFF ZERO WIDTH NO-BREAK SPACE (a "

@@ -103,14 +103,14 @@ def without_zero_width(text: str) -> str:
     return text[:start] + rest
 
 
-def removable(loaded: Loaded) -> bool:
-    """Whether the text without its zero-width characters reads as the same values less
-    them: nothing else changes. A text that cannot be read yet is taken as it is, as the
-    white-space fixes take it (`curator fix` repairs what it can, and then leaves a file
-    it still cannot read)."""
+def removable(loaded: Loaded, after: Loaded | None = None) -> bool:
+    """Whether the text without its zero-width characters (`after`, when it was read
+    already) reads as the same values less them: nothing else changes. A text that cannot
+    be read yet is taken as it is, as the white-space fixes take it (`curator fix` repairs
+    what it can, and then leaves a file it still cannot read)."""
     if loaded.text is None or loaded.document is None:
         return loaded.text is not None
-    after = load_bytes(without_zero_width(loaded.text).encode("utf-8"))
+    after = after or load_bytes(without_zero_width(loaded.text).encode("utf-8"))
     return (
         after.document is not None
         and [p.kind for p in after.problems] == [p.kind for p in loaded.problems]
@@ -133,14 +133,26 @@ def less_zero_width(value: Any) -> Any:
 
 
 def _zero_width_finding(file: IncidentFile, found: ZeroWidth) -> Finding:
-    more = f" ({found.total} zero-width characters in the file)" if found.total > 1 else ""
+    text = file.loaded.text or ""  # (found in it)
+    after = load_bytes(without_zero_width(text).encode("utf-8"))
+    # `curator fix` removes those a double-quoted value writes as escapes too: counted
+    # apart, they are what the values hold once the text holds none.
+    escaped = sum(_count(value) for _, value in zero_width_values(after.data))
+    total = found.total + escaped
+    form = "an escape" if escaped == 1 else "escapes"
+    written = f", {escaped} of them written as {form}" if escaped else ""
+    more = f" ({total} zero-width characters in the file{written})" if total > 1 else ""
     finding = RULE.at(
         file.display,
         found.position,
         f"U+{ord(found.char):04X} {ZERO_WIDTH[found.char]}, which shows as nothing and hides "
         f"the word it is in from searches{more}; remove it",
     )
-    return finding if removable(file.loaded) else not_fixable(finding)
+    return finding if removable(file.loaded, after) else not_fixable(finding)
+
+
+def _count(text: str) -> int:
+    return sum(text.count(char) for char in ZERO_WIDTH)
 
 
 def zero_width_values(value: Any, path: Path = ()) -> Iterator[tuple[Path, str]]:
