@@ -337,6 +337,32 @@ def test_fix_removes_a_source_the_same_as_one_above_and_keeps_every_comment(tmp_
 
 
 @pytest.mark.parametrize(
+    ("first", "repeat"),
+    [
+        (SOURCE, SOURCE.replace("Storage postmortem", '"Storage postmortem "')),  # IL606
+        (SOURCE, SOURCE.replace("Storage", '"Sto\\u200brage').replace("m\n", 'm"\n')),
+        (SOURCE.replace("Storage", "학습"), SOURCE.replace("Storage", "\u1112\u1161\u11a8습")),
+    ],
+    ids=["padded", "a zero-width character", "not NFC"],
+)
+def test_lint_says_fix_removes_a_source_that_its_other_fixes_make_the_same(tmp_path, first, repeat):
+    # Lint said "whose title differs; merge the two into one", not fixable; fix mended the
+    # title (IL605, IL606), then removed the source as the same as the first.
+    root = write_library(
+        tmp_path / "lib", {"IL-0001.yaml": incident("IL-0001", (SOURCE, first + repeat))}
+    )
+    [repeated] = [f for f in lint(Library.at(root)) if f.code == "IL505"]
+    assert repeated.fixable, repeated
+    assert "the same in every key once `curator fix` has mended the title" in repeated.message
+    run = run_curator("fix", "--root", str(root))
+    assert run.code == 0, run
+    assert "IL-0001.yaml:28:10: IL505 sources[1]: removed, the same as sources[0]" in run.out
+    kept = load_bytes((root / "incidents" / "IL-0001.yaml").read_bytes()).data["sources"]
+    assert kept == load_bytes(incident("IL-0001", (SOURCE, first)).encode()).data["sources"]
+    assert lint(Library.at(root)) == []
+
+
+@pytest.mark.parametrize(
     ("repeat", "code", "said"),
     [
         # Another title: only its author can tell which is right. Lint says so, fix leaves it.

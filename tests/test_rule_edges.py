@@ -433,6 +433,16 @@ REPEATED = "https://example.com/postmortems/IL-0001 is already a source at line 
             SOURCE.replace("Storage", "Other") + "    publisher: Example\n",
             (f"{REPEATED}, whose title and publisher differ; merge the two into one", False),
         ),
+        # Told apart only by what `curator fix` mends first (IL606), which then removes it:
+        # lint said "whose title differs; merge the two into one", and not fixable.
+        (
+            SOURCE.replace("Storage postmortem", '"Storage postmortem\\u200b "'),
+            (
+                f"{REPEATED}, the same in every key once `curator fix` has mended the title; "
+                "remove this one",
+                True,
+            ),
+        ),
     ],
 )
 def test_il505_a_source_listed_twice_is_reported_at_the_second_and_fixable_if_the_same(

@@ -10,9 +10,10 @@ rewrites the URL.
 
 Nor does an incident list one source twice: a source whose URL is, in that stronger normal
 form, the URL of a source above it is reported at its URL, with the line of the other.
-Where the two are the same in every key (URLs as tidied here), `curator fix` removes the
-second; where they differ (another title or publisher), only their author can tell which
-is right, and merges them.
+Where the two are the same in every key as `curator fix` leaves them (URLs as tidied here,
+text composed, no zero-width character, no white space around a title or a publisher),
+fix removes the second, and the finding says so; where they differ (another title or
+publisher), only their author can tell which is right, and merges them.
 """
 
 import json
@@ -26,6 +27,8 @@ from curator.model import Source
 from curator.rules._sources import all_plain
 from curator.rules._spaces import not_fixable
 from curator.rules.base import FileFindings, IncidentFile, Rule
+from curator.rules.invisible_characters import less_zero_width, padding
+from curator.textnorm import composed
 from curator.urls import is_plain, url_problem
 
 RULE = Rule(
@@ -83,24 +86,41 @@ def check(file: IncidentFile) -> FileFindings:
 
 
 def same_values(source: dict[str, Any]) -> dict[str, Any]:
-    """What tells two sources apart, as given (a key given empty is not one left out): the
-    values of their keys, the URL as `tidy` leaves it (so that `curator fix`, which tidies
-    first, removes what this rule calls a repeat)."""
-    url = source.get("url")
-    return {**source, "url": tidy(url)} if isinstance(url, str) else source
+    """What tells two sources apart once `curator fix` has made its other changes, which
+    it makes first (a key given empty is not one left out): the values of their keys,
+    their text composed (IL605) and without zero-width characters or, for a title or a
+    publisher, white space around it (IL606), and the URL as `tidy` leaves it. So fix
+    removes what this rule calls a repeat, and only that: two sources told apart by a
+    space that fix takes away are one source, said so here, not one left to merge."""
+    fixed = {key: _as_fixed(key, value) for key, value in source.items()}
+    url = fixed.get("url")
+    return {**fixed, "url": tidy(url)} if isinstance(url, str) else fixed
+
+
+def _as_fixed(key: str, value: Any) -> Any:
+    """A source's `value` of `key` as the text fixes and `strip_padding` leave it, told the
+    same of it as written and as fix left it (composed after the zero-width characters
+    go: fix composes first, and a letter's parts that one stood between meet after)."""
+    if not isinstance(value, str):
+        return value
+    text = composed(less_zero_width(value))
+    return text.strip() if key in _ONE_LINE and padding(text) is not None else text
+
+
+_ONE_LINE = frozenset({"title", "publisher"})  # (`invisible_characters.one_line_values`)
 
 
 def _repeats(file: IncidentFile, sources: list[Source], normal: list[str]) -> FileFindings:
     first_of: dict[str, int] = {}
-    values: list[dict[str, Any]] = []  # worked out at the first repeat, which is rare
+    given: list[dict[str, Any]] = []  # worked out at the first repeat, which is rare
     same_as: list[int | None] = []
     for index, source in enumerate(sources):
         first = first_of.setdefault(normal[index], index)
         if first != index:
-            if not values:
-                values = [same_values(s.model_dump(exclude_unset=True)) for s in sources]
-                same_as = first_same_above(values)
-            yield _repeat(file, source.url, index, values, first, same_as[index])
+            if not given:
+                given = [s.model_dump(exclude_unset=True) for s in sources]
+                same_as = first_same_above([same_values(values) for values in given])
+            yield _repeat(file, source.url, index, given, first, same_as[index])
 
 
 def first_same_above(values: Sequence[dict[str, Any] | None]) -> list[int | None]:
@@ -120,24 +140,36 @@ def _repeat(
     file: IncidentFile,
     url: str,
     index: int,
-    values: list[dict[str, Any]],
+    given: list[dict[str, Any]],
     first: int,
     same: int | None,
 ) -> Finding:
     """The finding at the source `index`, whose `url` is that of the source `first` above
-    it: fixable if one above (`same`) is the same in every key."""
+    it: fixable if one above (`same`) is the same in every key, as fix leaves them; `given`
+    holds each source's values as written."""
     position = file.position("sources", index, "url")
     if same is not None:
         line = file.position("sources", same, "url").line
-        message = (
-            f"{url} is already a source at line {line}, the same in every key; remove this one"
-        )
-        return RULE.at(file.display, position, message)
+        mended = _differing(given[same], given[index])
+        once = f" once `curator fix` has mended the {' and '.join(mended)}" if mended else ""
+        message = f"{url} is already a source at line {line}, the same in every key{once}; "
+        return RULE.at(file.display, position, message + "remove this one")
     line = file.position("sources", first, "url").line
-    keys = [key for key in Source.model_fields if values[first].get(key) != values[index].get(key)]
+    keys = _differing(same_values(given[first]), same_values(given[index]))
     differ = "differs" if len(keys) == 1 else "differ"
     message = (
         f"{url} is already a source at line {line}, whose {' and '.join(keys)} {differ}; "
         "merge the two into one"
     )
     return not_fixable(RULE.at(file.display, position, message))
+
+
+def _differing(one: dict[str, Any], other: dict[str, Any]) -> list[str]:
+    """The keys, in the model's order, whose values differ (a URL only as `tidy` leaves
+    it: the rest of this rule's findings say to tidy it)."""
+    return [
+        key
+        for key in Source.model_fields
+        if one.get(key) != other.get(key)
+        and not (key == "url" and tidy(str(one.get(key))) == tidy(str(other.get(key))))
+    ]
