@@ -27,7 +27,15 @@ from curator.fmt import format_files, incident_files
 from curator.ids import CannotAssign, assign
 from curator.ids_git import GitError, assign_and_push, deleted_numbers
 from curator.library import Library, NotALibrary, link_within_incidents
-from curator.lint import display_path, expand, has_errors, lint, passed_over, scope
+from curator.lint import (
+    commit_scope,
+    display_path,
+    expand,
+    has_errors,
+    lint,
+    passed_over,
+    scope,
+)
 from curator.new import STATUSES, DraftError, Given, gather, write_draft
 from curator.oneline import escaped
 from curator.progress import Progress
@@ -216,8 +224,9 @@ def main() -> None:
 @click.option(
     "--commit",
     is_flag=True,
-    help="Check as for a commit (the pre-commit hook): a file of PATHS outside incidents/ "
-    "named like an incident (IL-0140.yaml) is an error, IL107, not a draft to check.",
+    help="Check as for a commit (the pre-commit hook): a .yaml or .yml file of PATHS "
+    "outside incidents/ named like an incident (IL-0140.yaml) or holding top-level id: and "
+    "title: lines is an error, IL107, not a draft to check; any other is left out.",
 )
 @no_cache_option("Check")
 @jobs_option
@@ -240,25 +249,39 @@ def lint_command(
     """
     _named(paths, "not checked")
     library = Library.at(root).listed()  # (lint and the summary line count the same files)
-    paths = tuple(scope(library, paths))
+    checked = _lint_scope(library, paths, commit)
     started = time.perf_counter()
     with Progress("linting", enabled=not quiet) as progress:
-        findings = lint(
-            library,
-            paths,
-            release=release,
-            cache=not no_cache,
-            jobs=jobs,
-            progress=progress,
-            held=_held_till_exit,
-            commit=commit,
+        findings = (
+            lint(
+                library,
+                checked,
+                release=release,
+                cache=not no_cache,
+                jobs=jobs,
+                progress=progress,
+                held=_held_till_exit,
+                commit=commit,
+            )
+            if checked is not None
+            else []
         )
     click.echo(render(findings, fmt), nl=False)
     if not quiet and fmt == "text":
-        files = len(expand(paths)) if paths else len(library.incident_names())
+        files = len(library.incident_names()) if checked == () else len(expand(checked or ()))
         elapsed = time.perf_counter() - started
         click.echo(f"{summary(findings, files)} ({elapsed:.2f}s)", err=True)
     sys.exit(EXIT_FINDINGS if has_errors(findings) else EXIT_CLEAN)
+
+
+def _lint_scope(library: Library, paths: tuple[Path, ...], commit: bool) -> tuple[Path, ...] | None:
+    """The paths lint checks (none: the whole library, as `scope` says); None for nothing
+    to check: with `commit`, files that are all YAML files outside incidents/ but no
+    incidents (`commit_scope`), which the pre-commit hook names without looking inside."""
+    scoped = tuple(scope(library, paths))
+    if not (commit and scoped):
+        return scoped
+    return tuple(commit_scope(library, scoped)) or None
 
 
 @main.command("rules", short_help="List the lint rules and which `curator fix` can fix.")

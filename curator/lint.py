@@ -333,24 +333,49 @@ def outside_incidents(
     library: Library, named: dict[str, Path], cwd: Path | None = None
 ) -> dict[str, Finding]:
     """The files of `named` (`named_files`) in the library's folder but not in its
-    incidents/ that look like incidents by their names (`IL-0140.yaml`, `incident/IL-NEW-x.yml`:
-    `not_an_incident_file.may_be_incident` and `named_like_an_incident`), each with its
-    finding (IL107), as `curator review` reports them: what a commit adds there is an
-    incident the library never reads. (`lint --commit`: named otherwise, such a file is a
-    draft, checked with the library.)"""
+    incidents/ that look like incidents (`_outside`: `IL-0140.yaml`, `incident/IL-NEW-x.yml`,
+    `drafts/nccl.yaml` holding `id:` and `title:` lines), each with its finding (IL107), as
+    `curator review` reports them: what a commit adds there is an incident the library
+    never reads. (`lint --commit`: any other such file is a draft, checked with the
+    library, unless `commit_scope` left it out.)"""
+    return {
+        where: not_an_incident_file.outside_incidents(
+            display_path(Path(os.path.abspath(path)), cwd)
+        )
+        for where, path, looks in _outside(library, named)
+        if looks
+    }
+
+
+def commit_scope(library: Library, paths: Sequence[Path]) -> list[Path]:
+    """The paths `lint --commit` checks: those given, less each file outside incidents/ that
+    may be an incident by its place and extension but does not look like one (`_outside`:
+    `mkdocs.yml`, `deploy/app.yaml`). The pre-commit hook names every such file, as its
+    pattern cannot look inside one; `curator review` passes them over too."""
+    files = {path for path in paths if not os.path.isdir(path)}
+    named = named_files(files)
+    left_out = {named[where] for where, _, looks in _outside(library, named) if looks is False}
+    return [path for path in paths if path not in left_out]
+
+
+def _outside(library: Library, named: dict[str, Path]) -> Iterator[tuple[str, Path, bool | None]]:
+    """The files of `named` in the library's folder, outside its incidents/, that may be
+    incidents there (`not_an_incident_file.may_be_incident`: a `.yaml` or `.yml` file, not
+    in tests/, a hidden folder …), each with whether it looks like one: named like an
+    incident id, or with the lines `curator review` looks for (`shaped_like_an_incident`);
+    None for a file that cannot be read, to be checked as it is."""
     root = os.path.realpath(library.root) + os.sep
     incidents = os.path.realpath(library.incidents_dir) + os.sep
-    found: dict[str, Finding] = {}
     for where, path in named.items():
         if where.startswith(incidents) or not where.startswith(root):
             continue  # (the library's, or not in its repository: a draft kept elsewhere)
         inside = Path(where[len(root) :]).as_posix()
-        if not_an_incident_file.may_be_incident(inside, INCIDENTS) and (
-            not_an_incident_file.named_like_an_incident(inside)
-        ):
-            shown = display_path(Path(os.path.abspath(path)), cwd)
-            found[where] = not_an_incident_file.outside_incidents(shown)
-    return found
+        if not not_an_incident_file.may_be_incident(inside, INCIDENTS):
+            continue
+        if not_an_incident_file.named_like_an_incident(inside):
+            yield where, path, True
+        else:
+            yield where, path, not_an_incident_file.shaped_like_an_incident(path)
 
 
 def through_links(named: dict[str, Path], cwd: Path | None = None) -> dict[str, Finding]:

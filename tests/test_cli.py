@@ -1328,6 +1328,21 @@ def test_with_commit_a_file_named_like_an_incident_outside_incidents_is_il107(li
     }
 
 
+def test_with_commit_yaml_outside_incidents_that_is_no_incident_is_left_out(library):
+    # The hook names every such file, as its pattern cannot look inside one: `mkdocs.yml`
+    # was an IL107 error ("extension '.yml'"), and a `.yaml` one a draft full of errors.
+    # With every file left out, nothing is checked: not the whole library, as if none were
+    # named (its error here would stop the commit).
+    broken = incident("IL-0001", ("    - nccl\n", "    - ncl\n"))
+    (library / "incidents" / "IL-0001.yaml").write_text(broken, encoding="utf-8")
+    (library / "mkdocs.yml").write_text("site_name: 사건 목록\n", encoding="utf-8")
+    (library / "deploy").mkdir()
+    (library / "deploy" / "app.yaml").write_text("id: 3\nkind: x\n", encoding="utf-8")
+    run = run_curator("lint", "--commit", "mkdocs.yml", "deploy/app.yaml", cwd=library)
+    assert (run.code, run.out) == (0, ""), run
+    assert "0 errors, 0 warnings in 0 files checked" in run.err
+
+
 def test_findings_at_one_place_are_in_the_order_of_their_codes_on_every_run(tmp_path):
     # IL203 and IL204 both at IL-0002.yaml:1:5. The report is sorted by place, then code,
     # then message; ties must not be left in the order of a set, which changes with the

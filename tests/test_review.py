@@ -280,10 +280,12 @@ def test_an_incident_changed_outside_incidents_is_an_error(repo):
     new = incident("IL-NEW-x", ("example.com", "example.org"))
     places = {
         "IL-NEW-x.yaml": new,  # named like an incident
+        "IL-NEW-y.YAML": new,  # in any case, as lint reports it in incidents/
         "incident/storage.yml": new,  # a misspelt folder: shaped like one
-        "tests/IL-NEW-x.yaml": new,  # fixtures, samples and hidden folders are not
+        "tests/IL-NEW-x.yaml": new,  # fixtures, samples, hidden folders and files are not
         "examples/storage.yaml": new,
         ".archive/IL-0009.yaml": new,
+        ".storage.yaml": new,
         "deploy/config.yaml": "id: 3\nname: not an incident\n",
     }
     for name, text in places.items():
@@ -294,6 +296,7 @@ def test_an_incident_changed_outside_incidents_is_an_error(repo):
     assert code == 1
     assert [(f["path"], f["change"]) for f in report["files"]] == [
         ("IL-NEW-x.yaml", "added"),
+        ("IL-NEW-y.YAML", "added"),
         ("incident/storage.yml", "added"),
     ]
     [finding] = report["files"][0]["findings"]
@@ -303,7 +306,7 @@ def test_an_incident_changed_outside_incidents_is_an_error(repo):
         "incidents/; move it there"
     )
     comment = run_curator("review", "--base", "main", cwd=repo).out
-    assert "### ❌ 2 errors" in comment
+    assert "### ❌ 3 errors" in comment
     assert "0 files changed under the library" in comment
     assert "#### 📄 **IL-NEW-x.yaml** (added)" in comment
     github = run_curator("review", "--base", "main", "--format", "github", cwd=repo).out

@@ -1,12 +1,13 @@
 """Incidents a change puts outside incidents/ (IL107): lint reads only the library, so such a
 file is checked by nothing, and the review would otherwise pass it in silence. (The
-pre-commit hook, `curator lint --commit`, reports those named like an incident id.) So is
-one it puts in incidents/ hidden, which lint passes over as it does an editor's files.
+pre-commit hook, `curator lint --commit`, reports them too.) So is one it puts in
+incidents/ hidden, which lint passes over as it does an editor's files.
 
-A changed `.yaml`/`.yml` file looks like an incident when its name is an incident id
-(`IL-NEW-slug.yaml`, `IL-0137.yml`) or when it has top-level `id:` and `title:` lines (one
-`git grep` over the commit). Files under tests/, examples/, benchmarks/, schema/ and hidden
-folders hold incidents on purpose (fixtures, samples) or none: they are not looked at.
+A changed `.yaml`/`.yml` file (in any case) looks like an incident when its name is an
+incident id (`IL-NEW-slug.yaml`, `IL-0137.yml`) or when it has top-level `id:` and `title:`
+lines (one `git grep` over the commit), as `curator lint --commit` tells it. Files under
+tests/, examples/, benchmarks/, schema/ and hidden folders hold incidents on purpose
+(fixtures, samples) or none, and hidden files none: they are not looked at.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from curator.review import git
 from curator.review.git import FileChange
 from curator.review.model import FileReview, ReportFinding
 from curator.rules import not_an_incident_file
-from curator.rules.not_an_incident_file import may_be_incident, named_like_an_incident
+from curator.rules.not_an_incident_file import SHAPED, may_be_incident, named_like_an_incident
 
 # Bounds for a change of any size: the files whose text is searched (their paths are the
 # arguments of one git command, which the system limits to some hundred kB in all) and
@@ -38,7 +39,7 @@ def misplaced_incidents(repo: Path, base: str, head: str, incidents: str) -> lis
         if c.change != "removed" and may_be_incident(c.path, incidents)
     ]
     unnamed = [c.path for c in changes if not named_like_an_incident(c.path)]
-    shaped = git.holding_lines(repo, head, _searched(unnamed), "^id:", "^title:")
+    shaped = git.holding_lines(repo, head, _searched(unnamed), *SHAPED)
     found = [c for c in changes if named_like_an_incident(c.path) or c.path in shaped]
     return [_reviewed(c) for c in found[:MAX_REPORTED]]
 

@@ -24,11 +24,13 @@ left alone too, with a note, as the link is.
 
 An incident a change puts outside incidents/ altogether (`IL-NEW-x.yaml` at the top of the
 repository, or in a misspelt `incident/`) is reported by `curator review`, which sees every
-file a change adds or edits: a `.yaml` or `.yml` file named like an incident id, or one
-with top-level `id:` and `title:` lines. Files under `tests/`, `examples/`, `benchmarks/`,
-`schema/` and hidden folders are not taken for incidents. `curator lint --commit`, which
-the pre-commit hook runs on the files a commit adds or changes, reports such a file by its
-name alone (`IL-0140.yaml`, `Incidents/IL-NEW-x.yml`) rather than checking it as a draft.
+file a change adds or edits: a `.yaml` or `.yml` file (in any case: `IL-0140.YAML`) named
+like an incident id, or one with top-level `id:` and `title:` lines. Files under `tests/`,
+`examples/`, `benchmarks/`, `schema/` and hidden folders, and hidden files, are not taken
+for incidents. `curator lint --commit`, which the pre-commit hook runs on the files a
+commit adds or changes, reports such a file in the same way (`IL-0140.yaml`,
+`Incidents/IL-NEW-x.yml`, `drafts/nccl-hang.yaml` holding `id:` and `title:`) rather than
+checking it as a draft, and leaves out the other YAML files the hook names (`mkdocs.yml`).
 A `.yaml` or `.yml` file a change puts in incidents/ hidden (`.IL-0302.yaml`) or in a
 hidden folder there (`.drafts/IL-0302.yaml`), which lint passes over, is reported by
 `curator review` too; pre-commit never names hidden files (the hook's `files` pattern
@@ -42,8 +44,9 @@ from pathlib import Path, PurePosixPath
 
 from curator.findings import Finding, Severity
 from curator.library import LINKED, incidents_within
-from curator.load import START
+from curator.load import MAX_BYTES, START
 from curator.model import ID_PATTERN
+from curator.regular import open_regular
 from curator.rules.base import Rule
 
 RULE = Rule(
@@ -134,18 +137,39 @@ def hidden_in_incidents(display: str, in_a_folder: bool) -> Finding:
 
 def may_be_incident(path: str, incidents: str) -> bool:
     """Whether `path`, relative to the repository (`/`-separated), is a `.yaml` or `.yml`
-    file outside `incidents` (the library's folder, relative to it too) that may be an
-    incident: not under tests/, examples/, benchmarks/ or schema/, which hold incidents on
-    purpose (fixtures, samples) or none, nor under a hidden folder (`.github/`)."""
+    file, in any case (`IL-0140.YAML`, as some editors save it), outside `incidents` (the
+    library's folder, relative to it too) that may be an incident: not under tests/,
+    examples/, benchmarks/ or schema/, which hold incidents on purpose (fixtures, samples)
+    or none, nor hidden or under a hidden folder (`.github/`, `.pre-commit-config.yaml`),
+    as hidden entries of incidents/ are not taken for incidents either."""
     where = PurePosixPath(path)
-    if path.startswith(incidents + "/") or where.suffix not in (".yaml", ".yml"):
+    if path.startswith(incidents + "/") or where.suffix.lower() not in (".yaml", ".yml"):
         return False
-    return not any(p in _NOT_INCIDENTS or p.startswith(".") for p in where.parts[:-1])
+    return not any(p in _NOT_INCIDENTS or p.startswith(".") for p in where.parts)
 
 
 def named_like_an_incident(path: str) -> bool:
     """Whether the file at `path` is named like an incident id (`IL-0137.yml`)."""
     return _ID.fullmatch(PurePosixPath(path).stem) is not None
+
+
+# What makes a file that `may_be_incident` look like one by its text, as an incident's first
+# lines do: a line starting `id:` and one starting `title:` (`git grep -E` patterns for
+# `curator review`, Python's for `curator lint --commit`).
+SHAPED = ("^id:", "^title:")
+_SHAPED = [re.compile(pattern.encode(), re.MULTILINE) for pattern in SHAPED]
+
+
+def shaped_like_an_incident(path: Path) -> bool | None:
+    """Whether the file at `path` holds the lines of `SHAPED`, in its first MAX_BYTES (an
+    incident is no longer), and is text (`git grep -I` passes over a file with a NUL byte);
+    None if it is not a regular file that can be read: what it is cannot be told."""
+    try:
+        with open_regular(path) as stream:
+            start = stream.read(MAX_BYTES)
+    except OSError:
+        return None
+    return b"\0" not in start and all(pattern.search(start) for pattern in _SHAPED)
 
 
 _ID = re.compile(ID_PATTERN)
