@@ -23,6 +23,7 @@ DOCUMENTS = [
     REPO / "CHANGELOG.md",
     REPO / "benchmarks" / "README.md",
     REPO / "benchmarks" / "HISTORY.md",
+    REPO / "fuzz" / "README.md",
     *sorted((REPO / "docs").glob("*.md")),
 ]
 SHELL_OPERATORS = {"&&", "||", "|", ";"}
