@@ -113,14 +113,16 @@ _ONE_LINE = frozenset({"title", "publisher"})  # (`invisible_characters.one_line
 def _repeats(file: IncidentFile, sources: list[Source], normal: list[str]) -> FileFindings:
     first_of: dict[str, int] = {}
     given: list[dict[str, Any]] = []  # worked out at the first repeat, which is rare
+    fixed: list[dict[str, Any]] = []
     same_as: list[int | None] = []
     for index, source in enumerate(sources):
         first = first_of.setdefault(normal[index], index)
         if first != index:
             if not given:
                 given = [s.model_dump(exclude_unset=True) for s in sources]
-                same_as = first_same_above([same_values(values) for values in given])
-            yield _repeat(file, source.url, index, given, first, same_as[index])
+                fixed = [same_values(values) for values in given]
+                same_as = first_same_above(fixed)
+            yield _repeat(file, source.url, index, (given, fixed), first, same_as[index])
 
 
 def first_same_above(values: Sequence[dict[str, Any] | None]) -> list[int | None]:
@@ -140,13 +142,14 @@ def _repeat(
     file: IncidentFile,
     url: str,
     index: int,
-    given: list[dict[str, Any]],
+    values: tuple[list[dict[str, Any]], list[dict[str, Any]]],
     first: int,
     same: int | None,
 ) -> Finding:
     """The finding at the source `index`, whose `url` is that of the source `first` above
-    it: fixable if one above (`same`) is the same in every key, as fix leaves them; `given`
-    holds each source's values as written."""
+    it: fixable if one above (`same`) is the same in every key, as fix leaves them;
+    `values`, each source's as written and as fix leaves them (`same_values`)."""
+    given, fixed = values
     position = file.position("sources", index, "url")
     if same is not None:
         line = file.position("sources", same, "url").line
@@ -155,7 +158,7 @@ def _repeat(
         message = f"{url} is already a source at line {line}, the same in every key{once}; "
         return RULE.at(file.display, position, message + "remove this one")
     line = file.position("sources", first, "url").line
-    keys = _differing(same_values(given[first]), same_values(given[index]))
+    keys = _differing(fixed[first], fixed[index])
     differ = "differs" if len(keys) == 1 else "differ"
     message = (
         f"{url} is already a source at line {line}, whose {' and '.join(keys)} {differ}; "
