@@ -96,10 +96,8 @@ def _unheld(where: str, path: Path, incidents: str) -> str | None:
     draft is, it is said not to be the library's (as `--all` says it is not judged)."""
     if in_a_subfolder(where, incidents):
         return not_an_incident_file.in_a_subfolder(str(path)).message
-    if os.path.dirname(where) == incidents and not read_as_incident(os.path.basename(where)):
-        entry = next(not_an_incident_file.check_entry(path, str(path)), None)
-        return entry.message if entry else None
-    return None
+    never = _never_read(path) if os.path.dirname(where) == incidents else None
+    return never.message if never else None
 
 
 def _not_judged(path: Path, named: str) -> str:
