@@ -1328,6 +1328,21 @@ def test_with_commit_a_file_named_like_an_incident_outside_incidents_is_il107(li
     }
 
 
+def test_with_commit_a_draft_after_a_byte_order_mark_is_still_shaped_like_an_incident(library):
+    # Notepad begins a UTF-8 file with U+FEFF: the line test (`^id:`) missed the first line
+    # of such a draft, and `lint --commit` left the misplaced incident out, unchecked.
+    (library / "drafts").mkdir()
+    (library / "drafts" / "nccl.yaml").write_text("\ufeff" + incident("IL-0009"), "utf-8")
+    (library / "drafts" / "app.yaml").write_text("\ufeffid: 3\nkind: x\n", "utf-8")
+    run = run_curator("lint", "--commit", "--format", "json", "drafts/nccl.yaml", cwd=library)
+    assert run.code == 1
+    assert [(f["path"], f["line"], f["code"]) for f in json.loads(run.out)] == [
+        ("drafts/nccl.yaml", 1, "IL107")
+    ]
+    left_out = run_curator("lint", "--commit", "drafts/app.yaml", cwd=library)
+    assert (left_out.code, left_out.out) == (0, ""), left_out
+
+
 def test_with_commit_yaml_outside_incidents_that_is_no_incident_is_left_out(library):
     # The hook names every such file, as its pattern cannot look inside one: `mkdocs.yml`
     # was an IL107 error ("extension '.yml'"), and a `.yaml` one a draft full of errors.

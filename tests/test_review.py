@@ -282,6 +282,7 @@ def test_an_incident_changed_outside_incidents_is_an_error(repo):
         "IL-NEW-x.yaml": new,  # named like an incident
         "IL-NEW-y.YAML": new,  # in any case, as lint reports it in incidents/
         "incident/storage.yml": new,  # a misspelt folder: shaped like one
+        "incident/notepad.yml": "\ufeff" + new,  # after a byte-order mark, as Notepad saves
         "tests/IL-NEW-x.yaml": new,  # fixtures, samples, hidden folders and files are not
         "examples/storage.yaml": new,
         ".archive/IL-0009.yaml": new,
@@ -297,6 +298,7 @@ def test_an_incident_changed_outside_incidents_is_an_error(repo):
     assert [(f["path"], f["change"]) for f in report["files"]] == [
         ("IL-NEW-x.yaml", "added"),
         ("IL-NEW-y.YAML", "added"),
+        ("incident/notepad.yml", "added"),
         ("incident/storage.yml", "added"),
     ]
     [finding] = report["files"][0]["findings"]
@@ -306,7 +308,7 @@ def test_an_incident_changed_outside_incidents_is_an_error(repo):
         "incidents/; move it there"
     )
     comment = run_curator("review", "--base", "main", cwd=repo).out
-    assert "### ❌ 3 errors" in comment
+    assert "### ❌ 4 errors" in comment
     assert "0 files changed under the library" in comment
     assert "#### 📄 **IL-NEW-x.yaml** (added)" in comment
     github = run_curator("review", "--base", "main", "--format", "github", cwd=repo).out

@@ -154,9 +154,10 @@ def named_like_an_incident(path: str) -> bool:
 
 
 # What makes a file that `may_be_incident` look like one by its text, as an incident's first
-# lines do: a line starting `id:` and one starting `title:` (`git grep -E` patterns for
-# `curator review`, Python's for `curator lint --commit`).
-SHAPED = ("^id:", "^title:")
+# lines do: a line starting `id:` and one starting `title:`, after the byte-order mark some
+# editors begin a file with (`git grep -E` patterns for `curator review`, Python's for
+# `curator lint --commit`; a group, as ERE has no `(?:`).
+SHAPED = ("^(\ufeff)?id:", "^(\ufeff)?title:")
 _SHAPED = [re.compile(pattern.encode(), re.MULTILINE) for pattern in SHAPED]
 
 
