@@ -129,6 +129,14 @@ def test_missing_terms_come_with_the_phrase_and_field_that_suggest_them(tmp_path
             "NIC 링크 플래핑 뒤",
             [("nic", "NIC", "NIC 링크"), ("link-flapping", "링크 플래핑", "NIC 링크 플래핑 뒤")],
         ),
+        # Written together, a passage matches the label (its words joined) and an alias
+        # (로드밸런서; 처리량, which 처리량저하 starts with): the label is named, as
+        # docs/judgement.md says, whichever spacing matched.
+        ("로드밸런서가 멈췄다", [("load-balancer", "로드 밸런서", "로드밸런서가 멈췄다")]),
+        (
+            "처리량저하가 보였다",
+            [("throughput-degradation", "처리량 저하", "처리량저하가 보였다")],
+        ),
         # Two passages of one term are two pieces of evidence, whichever alias each matched.
         (
             "로드 밸런서가 죽고 로드밸런서를",

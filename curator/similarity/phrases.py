@@ -232,34 +232,41 @@ class Matcher:
     def _matches_at(self, found: list[str], start: int) -> Iterator[tuple[Phrase, int, int]]:
         """Each phrase matching at found[start], with the end of its match and how many
         characters of the last word it matched (the rest is particles and endings); in
-        the order the phrases were added, route by route."""
+        the order the phrases were added, whichever way the spacing matched: a term's
+        label before its aliases, which `find` quotes a passage beside (docs/judgement.md)."""
         word = found[start]
         # Most words of a text begin no phrase: ruled out by one look-up each.
         if not (self.root.may_match(word) or self.joined.may_match(word)):
             return
-        ends = _walk(self.root, found, start)
-        for _, phrase, end in sorted(ends):
-            yield phrase, end, len(phrase.words[-1].text)
-        if not _is_hangul(word):  # the spacing variants are of Korean words
-            return
-        # Spacing variants: an alias written apart found written together ("처리량저하가")…
-        joined = [
-            (order, phrase, len(key.text))
+        matches = [
+            (order, phrase, end, len(phrase.words[-1].text))
+            for order, phrase, end in _walk(self.root, found, start)
+        ]
+        if _is_hangul(word):  # the spacing variants are of Korean words
+            matches += self._spacing_variants(found, start)
+        # By order, then by end (a phrase may end at two words, one skipped or not).
+        for _, phrase, end, used in sorted(matches, key=lambda match: (match[0], match[2])):
+            yield phrase, end, used
+
+    def _spacing_variants(self, found: list[str], start: int) -> list[tuple[int, Phrase, int, int]]:
+        """(order, phrase, end, used) of the phrases matching at found[start] with other
+        spacing than the text's."""
+        word = found[start]
+        # An alias written apart found written together ("처리량저하가")…
+        variants = [
+            (order, phrase, start + 1, len(key.text))
             for key in self.joined.matching(word)
             for order, phrase in self.joined.children[key].phrases
         ]
-        for _, phrase, used in sorted(joined):
-            yield phrase, start + 1, used
         # …and one written together found apart ("타임 아웃").
         if start + 1 < len(found) and _is_hangul(found[start + 1]):
             together = word + found[start + 1]
-            apart = [
-                (order, phrase)
+            variants += [
+                (order, phrase, start + 2, len(phrase.words[0].text) - len(word))
                 for key in self.root.matching(together, longer_than=len(word))
                 for order, phrase in self.root.children[key].phrases
             ]
-            for _, phrase in sorted(apart):
-                yield phrase, start + 2, len(phrase.words[0].text) - len(word)
+        return variants
 
 
 def _walk(root: Node, found: list[str], start: int) -> list[tuple[int, Phrase, int]]:
