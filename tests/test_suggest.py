@@ -78,6 +78,25 @@ def test_a_phrase_near_a_negation_it_does_not_govern_still_matches(matcher, text
     assert term in terms(matcher, text)
 
 
+def judgement_md() -> str:
+    return " ".join((REPO / "docs" / "judgement.md").read_text(encoding="utf-8").split())
+
+
+def test_the_spacing_docs_judgement_md_shows_is_matched_both_ways(matcher):
+    # "spacing (처리량저하 ↔ 처리량 저하, …; what is not found)": each pair names one term.
+    shown = judgement_md().partition("spacing (")[2].partition(")")[0].partition(";")[0]
+    pairs = [pair.split(" ↔ ") for pair in shown.split(", ")]
+    assert pairs and all(len(pair) == 2 for pair in pairs), shown
+    for one, other in pairs:
+        assert terms(matcher, one) and terms(matcher, one) == terms(matcher, other), (one, other)
+
+
+def test_the_quote_docs_judgement_md_shows_is_one_evidence_gives(matcher):
+    # A quote is the matched words and a word either side: given as a text, it is quoted whole.
+    quote = judgement_md().partition("within one line (`“")[2].partition("”`)")[0]
+    assert quote in {hit.quote for hit in matcher.find(quote)}, quote
+
+
 def test_unrelated_text_matches_nothing_of_the_kind(matcher):
     found = terms(matcher, "점심으로 김밥을 먹었다")
     assert "training-stall" not in found and "throughput-degradation" not in found

@@ -8,7 +8,8 @@ An alias matches when its words appear in order in the text's tokens (text.token
   with the ending (멈춤 → 멈췄다, 떨어지다 → 떨어졌다);
 - English words match after light stemming and case folding (flapping → flap);
 - one unrelated word may stand between two alias words (학습이 갑자기 멈췄다);
-- spacing may differ: "처리량저하" matches 처리량 저하, and "타임 아웃" matches 타임아웃.
+- spacing may differ: "처리량저하" matches 처리량 저하, and "네임 서버" matches the one-word
+  alias 네임서버 (not a word of a longer alias written apart: "타임 아웃 증가").
 A match that is negated is no match: in Korean by what directly follows it (데이터를 잃지
 않았다, 복구하지 못했다, 손실은 없었다, 손실 없이), in English by what directly precedes it
 (no data loss, without any data loss, never lost data).
@@ -258,7 +259,7 @@ class Matcher:
             for key in self.joined.matching(word)
             for order, phrase in self.joined.children[key].phrases
         ]
-        # …and one written together found apart ("타임 아웃").
+        # …and a one-word alias found apart ("네임 서버").
         if start + 1 < len(found) and _is_hangul(found[start + 1]):
             together = word + found[start + 1]
             variants += [
