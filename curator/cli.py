@@ -1058,8 +1058,9 @@ def search_command(
     quiet: bool,
 ) -> None:
     """The taxonomy values QUERY names (추천 필터), then the incidents matching it, ranked,
-    with the filters applied. Exit 2 when a filter names no term, or when neither a
-    query nor a filter is given."""
+    with the filters applied. Exit 2 when a filter names no term, when the query holds
+    nothing to search for (punctuation, a lone syllable, a date), or when neither a query
+    nor a filter is given."""
     with deferred():
         from curator.similarity import commands
 
@@ -1100,8 +1101,8 @@ def review_command(
 
     Compares --head with its merge base with --base, as a pull request's "Files changed"
     does.
-    Exit 1 when a changed file has a lint error, the change causes one in another file, or
-    a published incident was deleted.
+    Exit 1 when a changed file has a lint error (IL901 included: a published or withdrawn
+    incident deleted, or made a draft again) or the change causes one in another file.
     """
     # Imported here: the judgement's numpy and the review modules cost every other command
     # start-up time. (Deferred, as at start-up: see `curator.__main__`.)

@@ -486,6 +486,13 @@ def test_the_review_help_speaks_of_the_revisions_given_not_of_head():
     assert "at HEAD" not in said
 
 
+def test_the_review_help_says_every_removal_il901_fails():
+    # "a published incident was deleted": a withdrawn one deleted, or either made a draft
+    # again, fails the review too (IL901, tests/test_review.py).
+    said = " ".join(run_curator("review", "--help").out.split())
+    assert "a published or withdrawn incident deleted, or made a draft again" in said
+
+
 def test_quiet_drops_the_summary(library):
     run = run_curator("lint", "--root", str(library), "--quiet")
     assert run.code == 1 and run.err == ""

@@ -212,6 +212,21 @@ def test_a_query_with_nothing_to_search_for_is_a_usage_error(library, query, fmt
     )
 
 
+@pytest.mark.parametrize(
+    ("args", "named"),
+    [
+        (("x", "--component", "ncl"), "a filter names no term"),
+        (("?!...",), "the query holds nothing to search for"),
+        ((), "neither a query nor a filter is given"),
+    ],
+)
+def test_the_help_names_each_usage_error_of_search(library, args, named):
+    # The help said nothing of a query with nothing to search for, which exits 2 too.
+    assert run_curator("search", *args, "--root", str(library)).code == 2
+    said = " ".join(run_curator("search", "--help").out.split())
+    assert f"when {named}" in said.partition("Exit 2 ")[2], said
+
+
 @pytest.mark.parametrize("query", ["404", "H100", "NCCL", "스토리지가", '"NCCL 타임아웃"'])
 def test_a_number_a_name_or_a_quoted_phrase_is_searched_for(library, query):
     report = search_json(query, "--root", str(library))
