@@ -3,6 +3,7 @@ and every link between them leads somewhere."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import re
 import shlex
@@ -208,3 +209,104 @@ def test_the_readme_names_every_command_that_takes_jobs():
         if any("--jobs" in option.opts for option in command.params)
     }
     assert taking and named == taking, (named, taking)
+
+
+# The numbers docs/judgement.md gives: "the numbers below are its module constants" ----------
+
+
+def judgement_md() -> str:
+    return " ".join((REPO / "docs" / "judgement.md").read_text(encoding="utf-8").split())
+
+
+def test_every_constant_docs_judgement_md_names_has_the_number_it_gives():
+    from curator.similarity import index, similar, suggest
+
+    text = judgement_md()
+    named = list(re.finditer(r"\(`([A-Z][A-Z0-9_]+)`", text))
+    assert len(named) >= 5
+    for found in named:
+        name = found.group(1)
+        # similar's MIN_SCORE before search's: the document speaks of similar's.
+        module = next(m for m in (similar, suggest, index) if hasattr(m, name))
+        before = text[: found.start()].rpartition(". ")[2]
+        number = re.findall(r"\d[\d,]*(?:\.\d+)?|one million", before)[-1]
+        given = 1_000_000 if number == "one million" else float(number.replace(",", ""))
+        assert given == getattr(module, name), (name, number)
+
+
+def test_the_formulas_docs_judgement_md_gives_are_the_codes():
+    from curator.similarity import search, similar, suggest
+
+    text = judgement_md()
+    assert (
+        f"`{similar.TEXT_WEIGHT} · clip((c − {similar.TEXT_FLOOR}) / "
+        f"({similar.TEXT_FULL:.2f} − {similar.TEXT_FLOOR}), 0, 1)`" in text
+    )
+    assert f"`1 − exp(−max(R − {similar.ENTITY_FLOOR}, 0) / {similar.ENTITY_SCALE:g})`" in text
+    assert f"more than {similar.DATE_CONFLICT_DAYS} days apart" in text
+    assert f"more than {similar.DAY_CONFLICT_DAYS} days apart" in text
+    assert f"of the {suggest.NEIGHBOURS} most similar incidents" in text
+    assert (
+        f"`1 − (1 − min(c / {search.TEXT_FULL}, 1))(1 − {search.TERM_WEIGHT} · share of "
+        f"recognised terms carried)(1 − {search.ENTITY_WEIGHT} · mentions an entity of the "
+        f"query)`, where `c` is the query's cosine to the incident; scores below "
+        f"{search.MIN_SCORE} " in text
+    )
+
+
+def test_docs_judgement_md_gives_every_fields_phrase_strength():
+    from curator.similarity.suggest import FIELD_STRENGTH
+
+    listed = judgement_md().partition("depends on where it was found: ")[2].partition(";")[0]
+    given = {}
+    for item in listed.split(", "):
+        names, _, number = item.rpartition(" ")
+        for name in names.split(" and "):
+            given[name.replace("-", "_")] = float(number)
+    assert given == FIELD_STRENGTH
+
+
+# What docs/export.md says an export holds ------------------------------------------------------
+
+EXPORT_MD = REPO / "docs" / "export.md"
+PINNED_EXPORT = REPO / "tests" / "snapshots" / "export"  # tests/test_export_golden.py's
+
+
+def test_docs_export_md_lists_every_file_of_an_export_and_its_schema():
+    text = EXPORT_MD.read_text(encoding="utf-8")
+    table = text.partition("## The files")[2].partition("\n\n")[2].partition("\n\n")[0]
+    rows = re.findall(r"^\| `([^`]+)` \| (?:`([^`]+)`|[^|]+) \|", table, re.MULTILINE)
+    top_level = sorted(p.name for p in PINNED_EXPORT.iterdir() if p.is_file())
+    assert sorted(name for name, _ in rows) == sorted([*top_level, "incidents/IL-NNNN.json"])
+    for name, schema in rows:
+        if name.endswith(".json"):
+            assert (REPO / "schema" / "export" / schema).is_file(), (name, schema)
+    # The release's assets: every top-level file, besides the zip.
+    assets = " ".join(text.split()).partition("the top-level files (")[2].partition(")")[0]
+    assert sorted(re.findall(r"`([^`]+)`", assets)) == top_level
+
+
+def test_docs_export_md_gives_the_csv_columns_in_order():
+    from curator.export.build import CSV_COLUMNS
+
+    text = " ".join(EXPORT_MD.read_text(encoding="utf-8").split())
+    named = text.partition("columns in field order: `")[2].partition("`.")[0].split(", ")
+    header = (PINNED_EXPORT / "incidents.csv").read_text(encoding="utf-8-sig").splitlines()[0]
+    assert named == list(CSV_COLUMNS) == header.split(",")
+
+
+def test_what_docs_compiled_md_says_is_left_out_is_not_compiled():
+    from test_compiled import compiled_module_names
+
+    compiled = set(compiled_module_names())
+    text = " ".join((REPO / "docs" / "compiled.md").read_text(encoding="utf-8").split())
+    by_pickle = re.findall(r"`(curator\.[a-z_.]+)`", text.partition("by pickle (")[2][:80])
+    models = [
+        ".".join(path.relative_to(REPO).with_suffix("").parts)
+        for path in sorted((REPO / "curator").rglob("*.py"))
+        if re.search(r"^class \w+\(.*BaseModel", path.read_text(encoding="utf-8"), re.MULTILINE)
+    ]
+    assert by_pickle and models and compiled
+    for name in [*by_pickle, *models]:
+        assert importlib.util.find_spec(name) is not None, name
+        assert name not in compiled, f"docs/compiled.md says {name} is left out"
