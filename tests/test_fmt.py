@@ -669,6 +669,32 @@ def test_a_tab_that_curator_fix_cannot_mend_is_left_to_the_hand(tmp_path):
     assert fix.code == 1 and "IL-0001.yaml:4:12: cannot fix: cannot be read" in fix.err, fix
 
 
+def test_a_comment_ruamel_has_nowhere_to_keep_is_told_where_it_is_and_the_run_goes_on(tmp_path):
+    # Found by fuzzing (fuzz/fuzz_fix.py): ruamel.yaml raises NotImplementedError ("overlap
+    # in comment"), no YAMLError, for a comment after a key whose value starts on the next
+    # line, then a blank line. fmt and fix stopped at it: "curator: internal error", exit
+    # 2, no other file done.
+    title = "title: 공유 스토리지의 메타데이터 포화로 학습 처리량이 떨어졌다\n"
+    apart = "title: # 원제는 영어\n  공유 스토리지의 메타데이터 포화로 학습 처리량이 떨어졌다\n\n"
+    # (A trailing space for fix to remove: with nothing to fix, it reads no further.)
+    text = incident("IL-0001", (title, apart), ("status: published\n", "status: published \n"))
+    other = incident("IL-0002") + "\n\n"  # (blank lines at the end: fmt's to remove)
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": text, "IL-0002.yaml": other})
+    told = (
+        "incidents/IL-0001.yaml:2:8: cannot {}: ruamel.yaml cannot keep this comment where "
+        "it is (as after a key whose value starts on the next line); move it to a line of "
+        "its own"
+    )
+    formatted = run_curator("fmt", cwd=root)
+    assert formatted.code == 1, formatted
+    assert formatted.err.splitlines()[0] == told.format("format"), formatted.err
+    assert (root / "incidents" / "IL-0002.yaml").read_text(encoding="utf-8") == incident("IL-0002")
+    fixed = run_curator("fix", cwd=root)
+    assert fixed.code == 1, fixed
+    assert told.format("fix") in fixed.err.splitlines(), fixed.err
+    assert (root / "incidents" / "IL-0001.yaml").read_text(encoding="utf-8") == text
+
+
 # The command ------------------------------------------------------------------------------
 
 

@@ -370,6 +370,26 @@ def parse(text: str) -> Any:
         raise Unparsable(where, f"ruamel.yaml cannot read it: {exc.problem or exc}") from exc
     except (YAMLError, ValueError, TypeError) as exc:
         raise Unparsable(START, f"ruamel.yaml cannot read it: {exc}") from exc
+    except NotImplementedError as exc:
+        raise _comment_overlap(exc) from exc
+
+
+def _comment_overlap(exc: NotImplementedError) -> Unparsable:
+    """ruamel.yaml's one refusal that is no YAMLError: a comment it has nowhere to keep,
+    as after a key whose value starts on the next line, with a blank line after that value
+    (`title: # 제목`, then `  text`, then a blank line). It names the comment only in its
+    message (`overlap in comment [CommentToken('# 제목\\n', line: 0, col: 7), …]`,
+    0-based), which is where the author can move it from."""
+    found = _COMMENT_TOKEN.search(str(exc))
+    where = Position(int(found[2]) + 1, int(found[3]) + 1) if found else START
+    return Unparsable(
+        where,
+        "ruamel.yaml cannot keep this comment where it is (as after a key whose value "
+        "starts on the next line); move it to a line of its own",
+    )
+
+
+_COMMENT_TOKEN = re.compile(r"""CommentToken\((['"])#.*?\1, line: (\d+), col: (\d+)\)""")
 
 
 def dump(tree: Any) -> str:
