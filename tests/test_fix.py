@@ -259,6 +259,34 @@ def test_fix_takes_a_zero_width_character_out_of_the_value_where_the_text_would_
     assert lint(Library.at(root)) == []
 
 
+@pytest.mark.parametrize(
+    ("written", "where"),
+    [
+        ("공유 스\u1110\ufeff\u1169리지의", "2:13"),  # decomposed 토 with U+FEFF inside
+        ('"공유 스\u1110\\u200b\u1169리지의', "2:8"),  # …with U+200B written as an escape
+    ],
+    ids=["in the text", "as an escape"],
+)
+def test_fix_composes_the_letters_a_zero_width_character_it_removes_kept_apart(
+    tmp_path, written, where
+):
+    # Found by fuzzing (fuzz/fuzz_fix.py): the letters either side of the zero-width
+    # character compose once it is gone, and fix left them apart; a second fix composed
+    # them (IL605), where one fix must leave nothing to do.
+    text = incident("IL-0001", ("공유 스토리지의", written))
+    if written.startswith('"'):  # (closed at the end of the title's line)
+        title = text.splitlines()[1]
+        text = text.replace(title, title + '"')
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": text})
+    run = run_curator("fix", cwd=root)
+    assert run.code == 0, run
+    assert f"incidents/IL-0001.yaml:{where}: IL606" in run.out, run.out
+    fixed = load_bytes((root / "incidents" / "IL-0001.yaml").read_bytes()).data
+    assert fixed["title"].startswith("공유 스토리지의 메타데이터 포화로"), fixed["title"]
+    assert lint(Library.at(root)) == []
+    assert run_curator("fix", cwd=root).out == ""  # and nothing more to do
+
+
 def test_fix_leaves_a_file_that_nfc_would_make_unreadable(tmp_path):
     # U+1FEF (GREEK VARIA) is, in NFC, the backquote, which cannot start a plain value.
     text = incident("IL-0001", ("title: 공유", "title: \u1fefx 공유")).encode("utf-8")
