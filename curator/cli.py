@@ -359,8 +359,9 @@ def export_command(
 
     Lints every file as `curator lint --release` does, and prints what it finds. Refuses
     (exit 1) when lint finds an error or an id is still a placeholder; exit 2 when the
-    library is not a clean git checkout with its full history, when a taxonomy term of the
-    release it compares with is gone, or when --out is a folder it may not replace.
+    library is not a clean git checkout with its full history, when --since names no
+    commit, when a taxonomy term of the release it compares with is gone, or when --out is
+    a folder it may not replace.
     """
     # (Imported here: the export's models cost ~0.1 s to build, which `curator lint`, run
     # on every commit, should not pay. Deferred, as at start-up: see `curator.__main__`.)

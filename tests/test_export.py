@@ -338,6 +338,8 @@ def test_since_names_any_revision_and_a_deleted_incident_is_reported(repo, tmp_p
     assert load(tmp_path / "by-message", "changes.json")["since"]["commit"] == first
     bad = run_export(repo, tmp_path / "other", "--since", "no-such-rev")
     assert bad.code == 2 and "'no-such-rev' is not a commit" in bad.err
+    said = " ".join(run_curator("export", "--help").out.split())
+    assert "exit 2 when" in said and "when --since names no commit" in said  # (as the help says)
     planted = tmp_path / "planted"
     injected = run_export(repo, tmp_path / "other", f"--since=--output={planted}")
     assert injected.code == 2 and "is not a commit" in injected.err
