@@ -487,8 +487,9 @@ def remove_escaped_zero_width(tree: Any, taxonomy: Taxonomy) -> list[Change]:
     changes: list[Change] = []
     for path, value in list(invisible_characters.zero_width_values(tree)):
         parent, key = _parent(tree, path)
-        parent[key] = _in_nfc(invisible_characters.less_zero_width(value))
-        count = len(value) - len(invisible_characters.less_zero_width(value))
+        cleaned = invisible_characters.less_zero_width(value)
+        parent[key] = _in_nfc(cleaned)
+        count = len(value) - len(cleaned)
         what = f"{dotted(path)}: removed {count} zero-width character(s)"
         changes.append(Change(*_value_position(parent, key), invisible_characters.RULE.code, what))
     return changes
@@ -496,8 +497,9 @@ def remove_escaped_zero_width(tree: Any, taxonomy: Taxonomy) -> list[Change]:
 
 def _in_nfc(value: str) -> str:
     """`value` in NFC, as `compose` leaves the text: the letters either side of an escaped
-    zero-width character compose once it is gone (`"스\u1110\\u200b\u1169리지"`). Left
-    as it is past the stream-safe limit, which `compose` refuses (lint tells of it)."""
+    zero-width character compose once it is gone (the two halves of a decomposed 토 with
+    `\\u200b` between them). Left as it is past the stream-safe limit, which `compose`
+    refuses (lint tells of it)."""
     return value if long_run(value) is not None else composed(value)
 
 
