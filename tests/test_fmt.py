@@ -1201,6 +1201,18 @@ def test_values_yaml_would_type_keep_their_text_for_curator_and_other_tools(
     assert render(out.encode("utf-8")) == out
 
 
+@pytest.mark.parametrize("quoted", ["'b'", "'---b'", "!!str b"])
+def test_a_plain_key_other_readers_type_stays_plain_beside_a_quoted_one(quoted):
+    # Found by fuzzing (fuzz/fuzz_fmt.py): a quoted key made every key of its mapping be
+    # written anew, and `0:` came out `'0':`, text to other readers where it was a number;
+    # alone, it stayed `0:`. So a second fmt changed a file the first had written.
+    raw = f"0: a\n{quoted}: c\nno: d\n".encode()
+    out = render(raw)
+    assert out.startswith("0: a\n") and out.endswith("no: d\n"), out
+    assert typed_like_other_tools(out.encode("utf-8")) == typed_like_other_tools(raw)
+    assert render(out.encode("utf-8")) == out
+
+
 def _as_other_tools_read(raw: bytes) -> tuple[Any, Any]:
     """What YAML 1.2 (as `typed_like_other_tools`) and YAML 1.1 (PyYAML) make of `raw`: a
     reader that refuses it (a plain `<<` is a merge key) gives its error's name."""

@@ -522,16 +522,18 @@ def _untag_keys(node: Any) -> None:
 
 
 def _plain_keys(mapping: CommentedMap) -> None:
-    """Keys are written plain (the emitter quotes one that needs it, and `_unquoted` one
-    that other readers would not read as text), in the same order and with the same
-    comments, and without a tag (`!!str`)."""
+    """Quoted keys are written plain (the emitter quotes one that needs it, and `_unquoted`
+    one that other readers would not read as text), in the same order and with the same
+    comments, and without a tag (`!!str`). A plain key stays as it is, whatever the other
+    keys: `0:` is a number to other readers, and quoted only beside a quoted key, it was
+    written anew by a second run (fmt was not idempotent)."""
     if not any(isinstance(key, ScalarString | TaggedScalar) for key in mapping):
         return
     for key in list(mapping):
         comment = mapping.ca.items.pop(key, None)
         value = mapping[key]
         del mapping[key]
-        written = _unquoted(str(key))
+        written = _unquoted(str(key)) if isinstance(key, ScalarString | TaggedScalar) else key
         mapping[written] = value
         if comment is not None:
             mapping.ca.items[written] = comment
