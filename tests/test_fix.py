@@ -287,6 +287,24 @@ def test_fix_composes_the_letters_a_zero_width_character_it_removes_kept_apart(
     assert run_curator("fix", cwd=root).out == ""  # and nothing more to do
 
 
+def test_fix_strips_a_tagged_value_as_it_strips_any_other(tmp_path):
+    # Found by fuzzing (fuzz/fuzz_fix.py): no value fix saw through `!!str`, so the padding
+    # stayed; the layout dropped the tag, and a second fix stripped it.
+    padded = "    title: !!str \u00a0Storage postmortem  # 원제\n"
+    text = incident("IL-0001", ("    title: Storage postmortem\n", padded))
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": text})
+    run = run_curator("fix", cwd=root)
+    assert run.code == 0, run
+    assert run.out.splitlines() == [
+        "incidents/IL-0001.yaml:27:12: IL606 sources[0].title: '\\xa0Storage postmortem' → "
+        "'Storage postmortem'"
+    ]
+    fixed = (root / "incidents" / "IL-0001.yaml").read_text(encoding="utf-8")
+    assert re.search(r"^    title: Storage postmortem +# 원제$", fixed, re.MULTILINE), fixed
+    assert lint(Library.at(root)) == []
+    assert run_curator("fix", cwd=root).out == ""  # and nothing more to do
+
+
 def test_fix_leaves_a_file_that_nfc_would_make_unreadable(tmp_path):
     # U+1FEF (GREEK VARIA) is, in NFC, the backquote, which cannot start a plain value.
     text = incident("IL-0001", ("title: 공유", "title: \u1fefx 공유")).encode("utf-8")

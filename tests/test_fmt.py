@@ -1213,6 +1213,18 @@ def test_a_plain_key_other_readers_type_stays_plain_beside_a_quoted_one(quoted):
     assert render(out.encode("utf-8")) == out
 
 
+@pytest.mark.parametrize("raw", [b"a:\n\n|+\n\nb:\n\n  1x\n", b"a:\n\n|+\n  x\n\nb: 1\n"])
+def test_a_block_after_a_blank_line_is_written_as_any_other(raw):
+    # Found by fuzzing (fuzz/fuzz_fmt.py): ruamel.yaml keeps the blank line before `|+` as
+    # if it were a comment on the block's header, so the block was kept: once with the
+    # blank lines after it, which it then held ("would not hold the same values; please
+    # report"), once as `|+`, which a second run made double-quoted.
+    out = render(raw)
+    assert load_bytes(out.encode("utf-8")).data == load_bytes(raw).data
+    assert "|" not in out, out  # (a blank line at the end: double-quoted, `literal_ok`)
+    assert render(out.encode("utf-8")) == out
+
+
 def _as_other_tools_read(raw: bytes) -> tuple[Any, Any]:
     """What YAML 1.2 (as `typed_like_other_tools`) and YAML 1.1 (PyYAML) make of `raw`: a
     reader that refuses it (a plain `<<` is a merge key) gives its error's name."""

@@ -237,7 +237,7 @@ def _as_loaded(text: str, data: Any) -> Any:
     """ruamel.yaml's round-trip tree of `text`, which must hold the loader's `data`."""
     tree = parse(text)
     if "!" in text:  # (a tag needs one)
-        _untag_keys(tree)
+        _untag(tree)
     if plain(tree) != data:
         raise Refused(START, "ruamel.yaml reads this file differently from the linter")
     return tree
@@ -507,18 +507,30 @@ def _order(mapping: CommentedMap, keys: tuple[str, ...]) -> None:
             mapping.move_to_end(key)
 
 
-def _untag_keys(node: Any) -> None:
-    """`!!str facets:` is the key `facets` to the loader; ruamel.yaml keeps it a tagged
-    scalar, which no edit of `curator fix` and no key order found as `facets`: it is made
-    the plain key before they run."""
+def _untag(node: Any) -> None:
+    """`!!str facets:` is the key `facets` to the loader, and `!!str  x` the text `  x`;
+    ruamel.yaml keeps each a tagged scalar, which no edit of `curator fix` and no key order
+    found as text (a tagged value's padding was stripped by a second fix, once the layout
+    had dropped the tag): they are made text before they run, as the layout writes them."""
     if isinstance(node, CommentedMap):
         if any(isinstance(key, TaggedScalar) for key in node):
             _plain_keys(node)
-        for value in node.values():
-            _untag_keys(value)
+        places: list[Any] = list(node)
     elif isinstance(node, CommentedSeq):
-        for item in node:
-            _untag_keys(item)
+        places = list(range(len(node)))
+    else:
+        return
+    for place in places:
+        if isinstance(node[place], TaggedScalar):
+            node[place] = _untagged(node[place])
+        else:
+            _untag(node[place])
+
+
+def _untagged(value: TaggedScalar) -> str:
+    """The text of a tagged scalar without its tag, quoted as it was."""
+    quoted = _QUOTED.get(value.style)
+    return quoted(value.value) if quoted else _unquoted(value.value)
 
 
 def _plain_keys(mapping: CommentedMap) -> None:
@@ -548,9 +560,6 @@ def _restyle(node: Any) -> None:
         _plain_keys(node)
     for key in list(node) if isinstance(node, CommentedMap) else range(len(node)):
         value = node[key]
-        if isinstance(value, TaggedScalar):  # the tag goes; the text and its quoting stay
-            quoted = _QUOTED.get(value.style)
-            value = node[key] = quoted(value.value) if quoted else _unquoted(value.value)
         if not isinstance(value, str):
             _restyle(value)
             continue
@@ -558,10 +567,20 @@ def _restyle(node: Any) -> None:
         # A comment on a block header (`key: >  # ...`) stays on a block header: after
         # plain text it would read as more of the text (the linter flags it there).
         # (The comment itself is written back by `render`, from its note.)
-        header = getattr(value, "comment", None)
-        if styled is value or (header and not isinstance(styled, LiteralScalarString)):
+        if styled is value or (
+            _header_comment(value) and not isinstance(styled, LiteralScalarString)
+        ):
             continue
         node[key] = styled
+
+
+def _header_comment(value: str) -> bool:
+    """Whether a block scalar has a comment on its header line. ruamel.yaml keeps there a
+    blank line too (`key:`, a blank line, then `|+`), which is no comment: a `|+` kept for
+    it was written with the file's blank lines after it, which it then held as text."""
+    header = getattr(value, "comment", None)
+    text = getattr(header, "value", header)  # (a CommentToken for a blank line)
+    return isinstance(text, str) and "#" in text
 
 
 _QUOTED: dict[str | None, type[ScalarString]] = {
