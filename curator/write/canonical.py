@@ -508,10 +508,11 @@ def _order(mapping: CommentedMap, keys: tuple[str, ...]) -> None:
 
 
 def _untag(node: Any) -> None:
-    """`!!str facets:` is the key `facets` to the loader, and `!!str  x` the text `  x`;
+    """`!!str facets:` is the key `facets` to the loader, and `!!str x` the text `x`;
     ruamel.yaml keeps each a tagged scalar, which no edit of `curator fix` and no key order
-    found as text (a tagged value's padding was stripped by a second fix, once the layout
-    had dropped the tag): they are made text before they run, as the layout writes them."""
+    found as text (the U+00A0 padding a tagged value began with was stripped by a second
+    fix, once the layout had dropped the tag): they are made text before they run, as the
+    layout writes them."""
     if isinstance(node, CommentedMap):
         if any(isinstance(key, TaggedScalar) for key in node):
             _plain_keys(node)
