@@ -115,6 +115,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--dir", type=Path, default=Path(tempfile.gettempdir()))
     args = parser.parse_args()
+    args.dir.mkdir(parents=True, exist_ok=True)  # as bench_scale.py does with its --dir
     items = entries(args.entries)
     changed = dict(list(items.items())[:10])
     print(f"{args.entries:,} entries, median of {args.runs} runs\n")
