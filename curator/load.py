@@ -3,7 +3,8 @@
 libyaml's event stream is read and the tree is built here, iteratively, so that:
 - every scalar stays text (no implicit typing: `occurred: 2023` is "2023", `no` is "no");
 - nothing is ever constructed from a tag (`!!python/object` is a finding, not an object);
-- aliases are refused as they are met, so an alias bomb costs nothing;
+- anchors and aliases are refused as they are met, so an alias bomb costs nothing (and an
+  anchor, which would name the value, cannot take a word from its text unseen);
 - nesting depth is bounded without recursion (libyaml's own composer recurses in C and
   crashes the interpreter on deeply nested input).
 """
@@ -307,6 +308,8 @@ def _build(
                 mark = event.start_mark
                 start = _new_tuple(Position, (mark.line + 1, mark.column + 1))
                 value, tag = event.value, event.tag
+                if event.anchor is not None:
+                    raise _Forbidden(start, _anchor_not_allowed(event.anchor))
                 if tag is not None:
                     if tag != _TEXT_TAG:
                         raise _Forbidden(start, _tag_not_allowed(tag))
@@ -345,6 +348,8 @@ def _build(
                 tag = event.tag
                 if tag is not None:
                     raise _Forbidden(start, _tag_not_allowed(tag))
+                if event.anchor is not None:
+                    raise _Forbidden(start, _anchor_not_allowed(event.anchor))
                 if len(stack) >= MAX_DEPTH:
                     raise _Forbidden(start, f"nesting deeper than {MAX_DEPTH} levels")
                 top = _Open(kind is _MappingStart, _child_path(top, start), start)
@@ -375,6 +380,15 @@ def _build(
 _TAG_NOT_ALLOWED = (
     "tag {} is not allowed; incidents hold plain values only: write the value without the tag"
 )
+
+
+def _anchor_not_allowed(anchor: str) -> str:
+    # An anchor alone changes no value, but the text it takes is gone from the value: a
+    # title written `&a 장애` is read as `장애`, silently.
+    return (
+        f"anchor &{anchor} is not allowed: YAML takes it as a name for the value, not as its "
+        "text; remove it, or put the whole value in double quotes if it belongs to the text"
+    )
 
 
 def _tag_not_allowed(tag: str) -> str:

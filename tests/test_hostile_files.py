@@ -331,7 +331,7 @@ CANNOT_REWRITE = {
     "IL-0105.yaml": (DEEP.encode(), "29:63"),
     "IL-0106.yaml": (FLOW.encode(), ("28:39", "28:1007")),  # either, see FLOW
     "IL-0107.yaml": (hostile(107, ("title: ", "title: !incident ")).encode(), "2:8"),
-    "IL-0108.yaml": (BOMB.encode(), "30:5"),
+    "IL-0108.yaml": (BOMB.encode(), "28:8"),  # at its anchor
     "IL-0109.yaml": (hostile(109, ("title: ", 'title: "')).encode(), "2:8"),  # (the quote)
 }
 # Contents they read and refuse to rewrite: a BOM in a value, which ruamel writes only as
@@ -600,7 +600,7 @@ def test_review_reports_each_hostile_file_where_it_stops_and_judges_the_rest(tmp
         "incidents/IL-0002.yaml": [],
         "incidents/IL-0102.yaml": [("IL101", 22, 9)],
         "incidents/IL-0105.yaml": [("IL105", 29, 63)],
-        "incidents/IL-0108.yaml": [("IL105", 30, 5)],
+        "incidents/IL-0108.yaml": [("IL105", 28, 8)],
     }
     assert files["incidents/IL-0002.yaml"]["matches"][0]["id"] == "IL-0001"
     assert all(not files[f"incidents/{name}"]["matches"] for name in added)

@@ -52,7 +52,29 @@ def test_alias_bomb_is_refused_at_the_first_alias():
     assert loaded.document is None
     [problem] = loaded.problems
     assert problem.kind is Problem.FORBIDDEN
-    assert problem.position == Position(2, 8)
+    assert problem.position == Position(1, 4)  # its first anchor, before any alias
+    [alias] = load_bytes(b"a: [x, *a]\n").problems
+    assert (alias.kind, alias.position) == (Problem.FORBIDDEN, Position(1, 8))
+    assert alias.message == "alias *a is not allowed; write the value out"
+
+
+@pytest.mark.parametrize(
+    ("text", "where", "anchor"),
+    [
+        ("title: &a 장애\n", Position(1, 8), "a"),  # the title would be `장애`
+        ("a: b\norganizations: &o\n  - Imbue\n", Position(2, 16), "o"),
+        ("facets: &f {causes: [x]}\n", Position(1, 9), "f"),
+        ("&k title: x\n", Position(1, 1), "k"),  # on a key
+        ("- &i x\n", Position(1, 3), "i"),
+    ],
+)
+def test_an_anchor_alone_is_refused_where_it_stands(text: str, where: Position, anchor: str):
+    loaded = load_bytes(text.encode())
+    assert loaded.document is None
+    [problem] = loaded.problems
+    assert (problem.kind, problem.position) == (Problem.FORBIDDEN, where)
+    assert problem.message.startswith(f"anchor &{anchor} is not allowed: ")
+    assert "double quotes" in problem.message
 
 
 def test_python_tags_are_never_constructed(tmp_path):
