@@ -5,8 +5,9 @@ libyaml says what its parser expected (`could not find expected ':'`, `mapping v
 not allowed in this context`), which tells someone who knows YAML's grammar what went
 wrong, and most contributors nothing. Its words are kept, for searching; after them comes
 the slip in the file's terms: a key without `: `, a `: ` inside a one-line text, a line
-indented as no key around it is, a quote left open, a value starting with `@` or a
-backtick. Any other error is left in libyaml's words alone.
+indented as no key around it is, a quote left open, a backslash in double quotes, a value
+starting with a character YAML reads as no text (`[초안] …`, `*중요*`, `> …`, `@`). Any
+other error is left in libyaml's words alone.
 """
 
 from __future__ import annotations
@@ -18,7 +19,33 @@ from typing import Any, NamedTuple
 _YAML_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
 _KEY_ON_LINE = re.compile(r"\S:(?: |$)")
 
+_NO_KEY, _NO_ITEM = "did not find expected key", "did not find expected '-' indicator"
 _TEXT_GOING_ON = "if it goes on with the text above, write that text as a `|` block"
+_ESCAPE = (  # (libyaml places the error at the backslash, or at the digit that is wrong)
+    "inside double quotes a \\ starts an escape (\\n, \\u00e9): write \\\\ for a backslash, "
+    "or quote the value with ' instead, inside which \\ is text"
+)
+# Where a value starts on its line: after `key: ` and after each `- `, past any spaces.
+_VALUE_START = re.compile(r" *(?:- +)*(?:[^ #:\[\]{},&*!|>'\"%@`?-][^:]*?: +)?")
+# What YAML reads at the start of a value in place of text, for each character it does;
+# contributors start titles and items with several of them (`[초안]`, `*중요*`, `> 인용`).
+_READ_AS = {
+    "[": "YAML reads a list there, which must end with ] before anything else on its line",
+    "{": "YAML reads a mapping there, which must end with } before anything else on its line",
+    "]": "YAML reads the end of a list there",
+    "}": "YAML reads the end of a mapping there",
+    ",": "YAML reads a comma of a list there",
+    "*": "YAML reads an alias there (a name for another value)",
+    "&": "YAML reads an anchor there (a name for the value)",
+    "!": "YAML reads a tag there",
+    "|": "YAML reads a block there, whose text goes on the lines below it",
+    ">": "YAML reads a block there, whose text goes on the lines below it",
+    "-": "YAML reads a list's item there",
+    "?": "YAML reads a key there",
+    "%": "YAML reads a directive there",
+    "@": "YAML keeps @ for future use",
+    "`": "YAML keeps ` for future use",
+}
 
 
 class Advice(NamedTuple):
@@ -40,7 +67,33 @@ def advice(exc: Any, text: str) -> Advice | None:
         started = _started_there(problem, _line(text, opened.line)[opened.column :])
         return Advice(opened.line + 1, opened.column + 1, f"{problem}: {started}")
     here = _here(problem, _line(text, at.line), at.column)
-    return Advice(at.line + 1, at.column + 1, f"{problem}: {here}") if here else None
+    if here:
+        return Advice(at.line + 1, at.column + 1, f"{problem}: {here}")
+    if exc.context == "while parsing a quoted scalar" and problem.endswith(
+        ("escape character", "number")
+    ):
+        return Advice(at.line + 1, at.column + 1, f"{problem}: {_ESCAPE}")
+    return _read_as_no_text(problem, text, opened, exact=True) or _read_as_no_text(
+        problem, text, at, exact=False
+    )
+
+
+def _read_as_no_text(problem: str, text: str, mark: Any, *, exact: bool) -> Advice | None:
+    """A value that starts with a character YAML reads as something else than text, where
+    libyaml stopped: at it (`exact`, its context's mark) or later on its line."""
+    if mark is None:
+        return None
+    line = _line(text, mark.line)
+    column = _VALUE_START.match(line).end()  # type: ignore[union-attr]  # (it matches "")
+    first = line[column : column + 1]
+    if first not in _READ_AS or (mark.column != column if exact else mark.column < column):
+        return None
+    return Advice(
+        mark.line + 1,
+        column + 1,
+        f"{problem}: a value cannot start with {first}: {_READ_AS[first]}; if the "
+        f"{first} belongs to the text, put the whole value in double quotes",
+    )
 
 
 def _started_there(problem: str, rest: str) -> str:
@@ -66,26 +119,21 @@ def _here(problem: str, line: str, column: int) -> str | None:
             "this key is indented deeper than the key above it: line it up with the keys of "
             f"its mapping; or, {_TEXT_GOING_ON}"
         )
-    if problem == "did not find expected key" and starts_line:
+    if problem == _NO_KEY and starts_line:
         return (
             "nothing above this line is indented as far as it: line it up with the keys or "
             "items it belongs with"
         )
-    if problem == "did not find expected key" and line[:column].rstrip().endswith(("'", '"')):
+    if problem in (_NO_KEY, _NO_ITEM) and line[:column].rstrip().endswith(("'", '"')):
         return (
             "a quoted value ends at its closing quote; write a ' inside '…' as '', and a \" "
             'inside "…" as \\"'
         )
-    if problem == "did not find expected '-' indicator" and starts_line:
+    if problem == _NO_ITEM and starts_line:
         return (
             "this line is lined up with the list's items but is not one: start it with '- ', "
             "or, if it is a key of the item above, indent it as far as that item's keys"
         )
-    if problem == "found character that cannot start any token" and line[column : column + 1] in (
-        "@",
-        "`",
-    ):
-        return f"a value cannot start with {line[column]}; put the whole value in double quotes"
     return None
 
 

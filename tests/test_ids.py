@@ -144,7 +144,7 @@ def test_numbers_held_only_by_a_file_name_or_the_history_are_never_given(library
     (library / "incidents" / "IL-0040.yaml").write_text("id: [broken\n", encoding="utf-8")
     with pytest.raises(CannotAssign) as refused:
         plan(Library.at(library))
-    assert refused.value.problems[0].startswith("incidents/IL-0040.yaml:2:1: cannot be read")
+    assert refused.value.problems[0].startswith("incidents/IL-0040.yaml:1:5: cannot be read")
     (library / "incidents" / "IL-0040.yaml").write_text(
         incident("IL-0040").replace("id: IL-0040", "id: IL-0003"), encoding="utf-8"
     )
@@ -162,7 +162,7 @@ def test_an_unreadable_library_is_refused_as_a_whole_and_nothing_changes(library
     before = {p.name: p.read_bytes() for p in (library / "incidents").iterdir()}
     run = run_curator("assign-ids", "--root", str(library))
     assert run.code == 1
-    where = "incidents/IL-0002.yaml:3:1"
+    where = "incidents/IL-0002.yaml:2:10"  # at the list never closed
     assert f"curator: cannot number: {where}: cannot be read (YAML syntax error" in run.err
     assert {p.name: p.read_bytes() for p in (library / "incidents").iterdir()} == before
 

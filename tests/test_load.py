@@ -317,11 +317,75 @@ NOT_AN_ITEM = (
             id="a quote inside single quotes",
         ),
         pytest.param(
+            'actions:\n  - "kubectl drain" 으로 노드를 비웠다\n',
+            (2, 21),  # (after the closing quote)
+            "did not find expected '-' indicator: a quoted value ends at its closing quote; "
+            "write a ' inside '…' as '', and a \" inside \"…\" as \\\"",
+            id="an item starting with a quoted word",
+        ),
+        pytest.param(
             "actions:\n  - `kubectl drain` 으로 노드를 비웠다\n",
             (2, 5),
-            "found character that cannot start any token: a value cannot start with `; put "
-            "the whole value in double quotes",
+            "found character that cannot start any token: a value cannot start with `: YAML "
+            "keeps ` for future use; if the ` belongs to the text, put the whole value in "
+            "double quotes",
             id="a value starting with a backtick",
+        ),
+        pytest.param(
+            "id: IL-0001\ntitle: [초안] NCCL 멈춤\nstatus: draft\n",
+            (2, 8),  # (libyaml stops after the `]`)
+            "did not find expected key: a value cannot start with [: YAML reads a list there, "
+            "which must end with ] before anything else on its line; if the [ belongs to the "
+            "text, put the whole value in double quotes",
+            id="a title starting with a bracketed tag",
+        ),
+        pytest.param(
+            "actions:\n  - [긴급 노드를 비웠다\nstatus: draft\n",
+            (2, 5),  # (libyaml stops on the next line)
+            "did not find expected ',' or ']': a value cannot start with [: YAML reads a list "
+            "there, which must end with ] before anything else on its line; if the [ belongs "
+            "to the text, put the whole value in double quotes",
+            id="an item starting with a bracket never closed",
+        ),
+        pytest.param(
+            "id: IL-0001\ntitle: *중요* 스토리지 장애\n",
+            (2, 8),
+            "did not find expected alphabetic or numeric character: a value cannot start with "
+            "*: YAML reads an alias there (a name for another value); if the * belongs to the "
+            "text, put the whole value in double quotes",
+            id="a title starting with emphasis",
+        ),
+        pytest.param(
+            "id: IL-0001\nlessons: > 작은 시험으로는 알 수 없었다\n",
+            (2, 10),
+            "did not find expected comment or line break: a value cannot start with >: YAML "
+            "reads a block there, whose text goes on the lines below it; if the > belongs to "
+            "the text, put the whole value in double quotes",
+            id="a quotation mark of e-mail",
+        ),
+        pytest.param(
+            "id: IL-0001\ntrigger: - 설정 변경\n",
+            (2, 10),
+            "block sequence entries are not allowed in this context: a value cannot start with "
+            "-: YAML reads a list's item there; if the - belongs to the text, put the whole "
+            "value in double quotes",
+            id="a dash after a key",
+        ),
+        pytest.param(
+            'id: IL-0001\ntitle: "C:\\Windows 경로"\n',
+            (2, 11),
+            "found unknown escape character: inside double quotes a \\ starts an escape (\\n, "
+            "\\u00e9): write \\\\ for a backslash, or quote the value with ' instead, inside "
+            "which \\ is text",
+            id="a backslash inside double quotes",
+        ),
+        pytest.param(
+            "facets:\n  causes: [config-change, software-defect\n  components: [nccl]\n",
+            (2, 11),
+            "did not find expected ',' or ']': a value cannot start with [: YAML reads a list "
+            "there, which must end with ] before anything else on its line; if the [ belongs "
+            "to the text, put the whole value in double quotes",
+            id="a list left open",
         ),
     ],
 )
@@ -332,21 +396,22 @@ def test_a_usual_syntax_slip_is_placed_where_it_is_and_said_what_to_write(text, 
 
 
 def test_a_syntax_error_of_no_usual_slip_keeps_libyaml_words_alone():
-    [problem] = load_bytes(b"related: [IL-0001\nstatus: draft\n").problems
-    assert problem.message == (
-        "YAML syntax error: did not find expected ',' or ']' (while parsing a flow sequence)"
-    )
+    [problem] = load_bytes(b"title: x\n...\nstatus: draft\n").problems
+    assert problem.message == ("YAML syntax error: did not find expected <document start>")
+    # A list written as one, its brackets closed: no slip to explain.
+    assert load_bytes(b"related: [IL-0001, IL-0002]\n").problems == []
 
 
 @pytest.mark.parametrize(
     ("text", "end"),
     [
-        # A list left open: libyaml finds it out at the end. (A key without `: ` is placed
-        # where its line starts, as the slip is there.)
-        ("related: [IL-0001, # 메모\u2028\n장애", (2, 3)),  # (line 4 by libyaml's count)
-        ("related: [IL-0001,\r장애", (1, 22)),  # (line 3)
-        ("related: [IL-0001,\n장애", (2, 3)),  # (line 3: libyaml ends the last line at the end)
-        ("related: [IL-0001,\n장애\n", (3, 1)),  # (line 3 is where the text ends)
+        # A list left open inside a mapping: libyaml finds it out at the end. (A key without
+        # `: ` is placed where its line starts, and a value starting with `[` at the `[`, as
+        # the slip is there.)
+        ("rel: {a: [IL-0001, # 메모\u2028\n장애", (2, 3)),  # (line 4 by libyaml's count)
+        ("rel: {a: [IL-0001,\r장애", (1, 22)),  # (line 3)
+        ("rel: {a: [IL-0001,\n장애", (2, 3)),  # (line 3: libyaml ends the last line at the end)
+        ("rel: {a: [IL-0001,\n장애\n", (3, 1)),  # (line 3 is where the text ends)
     ],
 )
 def test_a_syntax_error_at_the_end_of_the_text_is_placed_there_not_past_it(text, end):

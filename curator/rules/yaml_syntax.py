@@ -6,7 +6,11 @@ the message says which and what to write, after libyaml's words, and it is place
 slip where libyaml notices it later: a key without `: ` (at its line, not the next one),
 a `: ` inside a one-line value (`detection: 경고: …`, which YAML reads as another key), a
 line indented as no key or item around it, a quote left open (at the quote, not at the
-end of the file), a quote inside single quotes, a value starting with `@` or a backtick.
+end of the file), a quote inside single quotes, a backslash inside double quotes
+(`"C:\\Users"`), a value starting with a character YAML reads as no text (at that
+character: `[초안] NCCL 멈춤` is a list and then text, `*중요*` an alias, `> 인용` a block,
+`- 항목` after a key an item, `@` and the backtick kept for future use; put such a value in
+double quotes).
 """
 
 from curator.findings import Severity
