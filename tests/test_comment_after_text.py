@@ -65,6 +65,49 @@ def test_quoted_values_blocks_other_fields_and_own_line_comments_are_fine(old, n
     assert findings(text) == []
 
 
+@pytest.mark.parametrize(
+    ("old", "new", "line", "column", "message"),
+    [
+        (
+            "detection: |\n  처리량 그래프에서 보였다.",
+            "detection: #장애-채널 알림으로 알았다",
+            19,
+            12,
+            "`#장애-채널 알림으로 알았다` is a YAML comment, so detection is empty; quote the "
+            "whole value if it belongs to it",
+        ),
+        (
+            "title: 공유 스토리지의 메타데이터 포화로 학습 처리량이 떨어졌다",
+            "title: #1 공유 스토리지 장애",
+            2,
+            8,
+            "`#1 공유 스토리지 장애` is a YAML comment, so title is empty; quote the whole "
+            "value if it belongs to it",
+        ),
+        (
+            "  - Example",
+            "  - #3 Example",
+            6,
+            5,
+            "`#3 Example` is a YAML comment, so organizations[0] is empty; quote the whole "
+            "value if it belongs to it",
+        ),
+    ],
+)
+def test_text_dropped_whole_as_a_comment_leaves_the_value_empty_and_is_an_error(
+    old, new, line, column, message
+):
+    # `#` with text at once after the key or the dash: YAML reads no value, and the text
+    # is gone without a trace (detection may be empty: no other rule said a word).
+    taxonomy = load_taxonomy(REPO / "schema" / "taxonomy")
+    path = Path("IL-0001.yaml")
+    text = incident("IL-0001", (old, new))
+    file = parse_incident(path, path.name, text.encode(), taxonomy, dt.date(2026, 1, 1))
+    assert not file.loaded.problems
+    found = [(f.line, f.column, f.message) for f in comment_in_text.check(file)]
+    assert found == [(line, column, message)]
+
+
 def test_the_bundled_library_keeps_every_hash_in_its_text():
     taxonomy = load_taxonomy(REPO / "schema" / "taxonomy")
     for path in sorted((REPO / "incidents").glob("*.yaml")):

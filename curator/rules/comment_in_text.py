@@ -6,6 +6,11 @@ from every export. A comment meant as one is set off by two spaces (`title: ... 
 as `curator new` writes them, and as yamllint asks); a `#` after a single space in prose is
 text (an issue number, a channel name) more often than not, so that is an error in the text
 fields. Quote the whole value if the `#` belongs to it, or set the comment off.
+
+Where a value should start, `#` and text at once (`title: #1 장애`, `- #장애-채널 공지`)
+make the whole value a comment: the value is empty and its text gone, which no other rule
+says of a field that may be empty (`detection`). A comment written as one there, `# ` with
+a space (`detection: # 모름`), is left alone.
 """
 
 import re
@@ -19,7 +24,10 @@ RULE = Rule(
     code="IL108",
     name="comment-after-text",
     severity=Severity.ERROR,
-    summary="`#` one space after unquoted text: YAML drops the rest of the line as a comment.",
+    summary=(
+        "`#` one space after unquoted text, or text right after a `#` that starts a value: "
+        "YAML drops it as a comment."
+    ),
     failing="title: Networking Incident #19009 보고서\n",
     passing='title: "Networking Incident #19009 보고서"\n',
 )
@@ -28,6 +36,8 @@ TEXT_FIELDS = frozenset({"title", "symptom", "trigger", "detection", "lessons", 
 TEXT_LISTS = frozenset({"organizations", "actions", "follow_ups"})
 SOURCE_TEXT = frozenset({"title", "publisher"})
 _COMMENT = re.compile(r"[ \t]#")  # one space: two or more set off a comment meant as one
+_TEXT_AS_COMMENT = re.compile(r"[ \t](#\S.*)")
+_REPLACED = object()
 _QUOTES = ("'", '"')
 # What may start a value on several lines that is no plain text: a block (`|`, `>`), or
 # a tag or an anchor before one.
@@ -40,8 +50,14 @@ def check(file: IncidentFile) -> FileFindings:
         return
     lines = text.split("\n")
     for path, (start, end) in document.value_spans.items():
-        if not is_text(path) or _value(document.data, path) is None:
-            continue  # (an empty value, or one a repeated key replaced: nothing to drop)
+        if not is_text(path):
+            continue
+        value = _value(document.data, path)
+        if value is None:
+            yield from _emptied(file, path, lines[end.line - 1], end)
+            continue
+        if value is _REPLACED:
+            continue  # (a repeated key replaced it: nothing to drop)
         first = lines[start.line - 1][start.column - 1 : start.column]
         if first in _QUOTES or (start.line != end.line and first in _BLOCK_OR_PROPERTY):
             continue  # (a quoted value is whole; in a block, `#` is text)
@@ -59,6 +75,21 @@ def check(file: IncidentFile) -> FileFindings:
         )
 
 
+def _emptied(file: IncidentFile, path: tuple[Any, ...], line: str, end: Position) -> FileFindings:
+    """An empty value followed by `#` and text at once (`title: #1 장애`, `- #장애-채널 공지`):
+    the text YAML dropped, the whole value. (`# 메모`, a space after the `#`, is a comment
+    written as one, on a value left empty.)"""
+    dropped = _TEXT_AS_COMMENT.match(line, end.column - 1)
+    if dropped is None:
+        return
+    yield RULE.at(
+        file.display,
+        Position(end.line, dropped.start() + 2),
+        f"`{dropped.group(1).rstrip()}` is a YAML comment, so {_name(path)} is empty; quote the "
+        "whole value if it belongs to it",
+    )
+
+
 def is_text(path: tuple[Any, ...]) -> bool:
     """A value written as prose: where a `#` is more likely text than a comment."""
     if len(path) == 1:
@@ -69,13 +100,14 @@ def is_text(path: tuple[Any, ...]) -> bool:
 
 
 def _value(data: Any, path: tuple[Any, ...]) -> Any:
-    """The value at `path`; None where the data holds none: a key written twice keeps its
-    later value (IL102), so the items of an earlier, longer list have places but no data."""
+    """The value at `path`; `_REPLACED` where the data holds none: a key written twice keeps
+    its later value (IL102), so the items of an earlier, longer list have places but no
+    data."""
     for part in path:
         try:
             data = data[part]
         except (KeyError, IndexError, TypeError):
-            return None
+            return _REPLACED
     return data
 
 
