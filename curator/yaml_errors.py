@@ -13,12 +13,17 @@ other error is left in libyaml's words alone.
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import Any, NamedTuple
 
 # libyaml (YAML 1.1) starts a line at each of these, and counts its marks' lines so.
 _YAML_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
 _KEY_ON_LINE = re.compile(r"\S:(?: |$)")
 
+# What a Korean or Japanese input method may type for `:` (IDEOGRAPHIC SPACE, U+3000, for a
+# space is told by `str.isspace`).
+_FULL_WIDTH_COLON = "\uff1a"
+_FULL_WIDTH_KEY = re.compile(f"[A-Za-z_]+{_FULL_WIDTH_COLON}(?:\\s|$)")  # (keys are English)
 _NO_KEY, _NO_ITEM = "did not find expected key", "did not find expected '-' indicator"
 _TEXT_GOING_ON = "if it goes on with the text above, write that text as a `|` block"
 _ESCAPE = (  # (libyaml places the error at the backslash, or at the digit that is wrong)
@@ -99,11 +104,24 @@ def _read_as_no_text(problem: str, text: str, mark: Any, *, exact: bool) -> Advi
 def _started_there(problem: str, rest: str) -> str:
     """A key without `: `, or a quote never closed: `rest` is the line from its start."""
     if problem == "could not find expected ':'":
+        if rest[:1].isspace():  # (a space YAML does not count: libyaml's mark is past its own)
+            return (
+                f"this line starts with {_named(rest[0])}, which YAML does not take for "
+                "indentation; indent with plain spaces"
+            )
+        if _FULL_WIDTH_KEY.match(rest):
+            return (
+                f"the key ends with {_named(_FULL_WIDTH_COLON)}, not ':'; write ': ' after the key"
+            )
         return (
             "this line is not `key: value`; put ': ' after its key, or, "
             f"{_TEXT_GOING_ON} (`key: |`, its lines indented below)"
         )
     return f"the {rest[:1]} here is never closed; end the value with {rest[:1]}"
+
+
+def _named(character: str) -> str:
+    return f"U+{ord(character):04X} {unicodedata.name(character, '')}".rstrip()
 
 
 def _here(problem: str, line: str, column: int) -> str | None:

@@ -332,6 +332,27 @@ NOT_AN_ITEM = (
             id="a value starting with a backtick",
         ),
         pytest.param(
+            "organizations:\n\u3000- Imbue\nstatus: draft\n",
+            (2, 1),
+            "could not find expected ':': this line starts with U+3000 IDEOGRAPHIC SPACE, "
+            "which YAML does not take for indentation; indent with plain spaces",
+            id="an item indented with a full-width space",
+        ),
+        pytest.param(
+            "actions:\n  - 노드를 비웠다\n\u00a0 - 다시 시작했다\n",
+            (3, 1),
+            "could not find expected ':': this line starts with U+00A0 NO-BREAK SPACE, which "
+            "YAML does not take for indentation; indent with plain spaces",
+            id="an item indented with a no-break space pasted from a web page",
+        ),
+        pytest.param(
+            "id: IL-0001\ntitle\uff1a NCCL 멈춤\nstatus: draft\n",
+            (2, 1),
+            "could not find expected ':': the key ends with U+FF1A FULLWIDTH COLON, not ':'; "
+            "write ': ' after the key",
+            id="a key ending with a full-width colon",
+        ),
+        pytest.param(
             "id: IL-0001\ntitle: [초안] NCCL 멈춤\nstatus: draft\n",
             (2, 8),  # (libyaml stops after the `]`)
             "did not find expected key: a value cannot start with [: YAML reads a list there, "
