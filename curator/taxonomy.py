@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import hashlib
+import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -146,12 +147,41 @@ def fold(text: str) -> str:
     return "".join(ch for ch in text if ch.isalnum())
 
 
+# The taxonomy's files: one a dimension, and no other.
+FILES = tuple(f"{dimension}.yaml" for dimension in DIMENSIONS)
+
+
 def load_taxonomy(folder: Path) -> Taxonomy:
     taxonomy = Taxonomy()
     for dimension in DIMENSIONS:
         _load_dimension(taxonomy, folder / f"{dimension}.yaml", dimension)
+    _note_unread(taxonomy, folder)
     _check_links(taxonomy)
     return taxonomy
+
+
+def _note_unread(taxonomy: Taxonomy, folder: Path) -> None:
+    """A YAML file of the folder that is no dimension's (`contributing-factors.yaml`,
+    `causes.yml`, a dimension proposed): nothing reads it, so the terms it holds would be
+    unknown to every incident, and its mistakes unseen. It is named among the taxonomy's
+    sources too, so that a cached result made without it is not taken for one made with
+    it."""
+    try:
+        names = sorted(os.listdir(folder))
+    except OSError:
+        return  # (each dimension's file says that it cannot be read)
+    for name in names:
+        if name in FILES or name.startswith(".") or not name.lower().endswith((".yaml", ".yml")):
+            continue
+        stem = name.lower().rsplit(".", 1)[0]
+        meant = difflib.get_close_matches(stem, DIMENSIONS, n=1, cutoff=0.75)
+        message = (
+            f"{name} is not read: the taxonomy's files are {', '.join(FILES)}"
+            + (f"; did you mean {meant[0]}.yaml?" if meant else "")
+            + " (a new dimension is a change to curator itself)"
+        )
+        taxonomy.sources[name] = "not read"
+        taxonomy.problems.append(TaxonomyProblem(folder / name, START, message))
 
 
 def _load_dimension(taxonomy: Taxonomy, path: Path, dimension: Dimension) -> None:

@@ -1,8 +1,9 @@
 from pathlib import Path
 
-from conftest import BROKEN, REPO
+from conftest import BROKEN, REPO, run_curator, write_library
 
 from curator.taxonomy import fold, load_taxonomy
+from incidents import incident
 
 TAXONOMY = load_taxonomy(REPO / "schema" / "taxonomy")
 
@@ -57,3 +58,46 @@ def test_duplicate_term_ids_and_bad_links(tmp_path: Path):
     assert any("'a' is already used in causes" in m for m in messages)
     assert any("dimension is 'causes' but the file is symptoms.yaml" in m for m in messages)
     assert any("cannot read" in m for m in messages)  # contributing_factors.yaml is missing
+
+
+def test_a_yaml_file_that_is_no_dimension_is_named_as_unread(tmp_path: Path):
+    folder = tmp_path / "taxonomy"
+    folder.mkdir()
+    for source in (REPO / "schema" / "taxonomy").glob("*.yaml"):
+        (folder / source.name).write_bytes(source.read_bytes())
+    extra = {
+        "contributing-factors.yaml": "contributing_factors.yaml",  # misnamed: a dash
+        "causes.yml": "causes.yaml",  # (read beside causes.yaml by nobody)
+        "platforms.YAML": None,  # a dimension proposed
+    }
+    for name in extra:
+        (folder / name).write_text("dimension: causes\nterms: []\n", encoding="utf-8")
+    for name in ("README.md", ".draft.yaml"):  # no YAML, or hidden: not the taxonomy's
+        (folder / name).write_text("x: y\n", encoding="utf-8")
+    taxonomy = load_taxonomy(folder)
+    files = "causes.yaml, components.yaml, symptoms.yaml, contributing_factors.yaml"
+    found = {p.path.name: (p.position, p.message) for p in taxonomy.problems}
+    assert found == {
+        name: (
+            (1, 1),
+            f"{name} is not read: the taxonomy's files are {files}"
+            + (f"; did you mean {meant}?" if meant else "")
+            + " (a new dimension is a change to curator itself)",
+        )
+        for name, meant in extra.items()
+    }
+    assert {name: taxonomy.sources[name] for name in extra} == dict.fromkeys(extra, "not read")
+
+
+def test_lint_reports_an_unread_taxonomy_file_as_soon_as_it_appears_cache_or_not(tmp_path: Path):
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": incident("IL-0001")})
+    assert run_curator("lint", "-q", cwd=root).code == 0  # the cache written
+    (root / "schema" / "taxonomy" / "symptom.yml").write_text("terms: []\n", encoding="utf-8")
+    run = run_curator("lint", cwd=root)
+    assert run.code == 1, run
+    assert run.out.startswith(
+        "schema/taxonomy/symptom.yml:1:1: IL303 [error] symptom.yml is not read: "
+    ), run.out
+    assert "; did you mean symptoms.yaml? " in run.out
+    (root / "schema" / "taxonomy" / "symptom.yml").unlink()
+    assert run_curator("lint", "-q", cwd=root).code == 0

@@ -2,7 +2,9 @@
 
 Reported against `schema/taxonomy/<dimension>.yaml`: a term id used twice (in any
 dimension), a `parent` or `replaced_by` that is not a term of the same dimension, a cycle of
-parents, a replacement that is itself deprecated.
+parents, a replacement that is itself deprecated. And against any other YAML file of
+`schema/taxonomy/` (`contributing-factors.yaml`, `causes.yml`): nothing reads it, so the
+terms it holds would be unknown to every incident without a word of why.
 """
 
 from curator.findings import Severity
@@ -12,7 +14,10 @@ RULE = Rule(
     code="IL303",
     name="taxonomy-invalid",
     severity=Severity.ERROR,
-    summary="A taxonomy file is malformed or links to a term that does not exist.",
+    summary=(
+        "A taxonomy file is malformed, links to a term that does not exist, or is no "
+        "dimension's and never read."
+    ),
     failing=(
         "dimension: components\nterms:\n  - id: cilium\n    parent: cni   # no term cni\n    ...\n"
     ),
