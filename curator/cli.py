@@ -1226,12 +1226,10 @@ def github_comment_command(
     except (ReviewError, GitHubError, ValueError) as exc:
         click.echo(f"curator: {exc}", err=True)
         sys.exit(EXIT_ERROR)
-    listed: list[ChangedTooling] = []  # GitHub's list of the files, once it has given it
 
     def comment(tooling: ChangedTooling) -> str:
         # What of the pull request's files can change the review is GitHub's list, said at
         # the top whatever the report holds: the change may have written the report.
-        listed.append(tooling)
         return render(review, links, COMMENT, tooling)
 
     try:
@@ -1248,10 +1246,12 @@ def github_comment_command(
         click.echo(f"curator: {exc}", err=True)
         sys.exit(EXIT_CLEAN)
     except Forbidden as exc:
-        # The job summary stands in for the comment: with its warning, or, when GitHub
-        # refused to list the files, the warning that they were not checked.
+        # The job summary stands in for the comment: with its warning, from the files
+        # GitHub listed, or, refused before it listed them, the warning that they were not.
         base = review.base_tip or review.base
-        seen = listed[-1] if listed else ChangedTooling.not_listed(number, base, review.head)
+        seen = exc.listed
+        if seen is None:
+            seen = ChangedTooling.not_listed(number, base, review.head)
         try:
             where = write_summary(review, links, seen)
         except ReviewError as unwritten:

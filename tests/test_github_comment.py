@@ -1099,6 +1099,54 @@ def test_cli_refused_the_list_of_files_says_in_the_job_summary_it_was_not_checke
     assert bot_comments(github) == []
 
 
+@pytest.mark.parametrize(
+    ("paths", "opening"),
+    [
+        (["incidents/IL-0300.yaml"], "> **This pull request may change the review's own code.**"),
+        (
+            ["curator/lint.py", "incidents/IL-0300.yaml"],
+            "> **This pull request changes the review's own code:** curator/lint.py.",
+        ),
+    ],
+)
+def test_cli_refused_the_read_after_the_files_says_they_were_listed(
+    github, tmp_path, paths, opening
+):
+    # GitHub listed the files, then refused the read of the pull request that tells whether
+    # they are the report's commit's: the job summary and the line said that GitHub had not
+    # listed them. The warning stays: a push in between may have taken back a change to
+    # the code that made the report.
+    pull = github.add_pull(opened_pull())
+    github.set_files("Codertocat/Hello-World", 2, paths)
+    refused = {"message": "Resource not accessible by integration"}
+    github.after(
+        "GET",
+        r"/pulls/2/files$",
+        lambda: github.fail("GET", r"^/repos/Codertocat/Hello-World/pulls/2$", 403, body=refused),
+    )
+    args = ("--head-sha", HEAD, "--event", str(run_event(pull, tmp_path)))
+    run, summary = comment_cli(github, tmp_path, *args)
+    assert [r for r in github.requests() if "/pulls/" in r] == [
+        "GET /repos/Codertocat/Hello-World/pulls/2 → 200",
+        FILES,
+        "GET /repos/Codertocat/Hello-World/pulls/2 → 403",
+    ]
+    assert run.code == 0 and run.err.count("\n") == 1, run.err
+    assert run.err.endswith(
+        "; the report is in the job summary (warning: the report may have been made by code "
+        "this pull request changes: GitHub listed its files, then refused to tell whether "
+        "they are the report's commit's)\n"
+    )
+    assert summary.startswith(
+        f"{MARKER}\n> [!WARNING]\n{opening} GitHub listed its files, then refused to read the "
+        "pull request again: whether they are those of the commit this report is for, not of "
+        "a push since, was not checked. The report below may have been made by the pull "
+        "request's own code"
+    )
+    assert "`curator review --base f95f852bd8fc --head ec26c3e57ca3`" in summary
+    assert "did not list" not in summary and bot_comments(github) == []
+
+
 def test_a_fault_in_rendering_is_not_githubs_answer(github):
     # The comment is rendered once GitHub has listed the files, inside what explains
     # GitHub's answers: an AttributeError of curator's own was said to be "an answer is not

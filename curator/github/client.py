@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 import requests
@@ -13,6 +14,9 @@ from github import Auth, Github, GithubException
 
 from curator import __version__
 from curator.github.retry import GaveUp
+
+if TYPE_CHECKING:
+    from curator.review.tooling import ChangedTooling
 
 DEFAULT_API_URL = "https://api.github.com"
 TOKEN_VARIABLE = "GITHUB_TOKEN"
@@ -27,6 +31,10 @@ class GitHubError(Exception):
 
 class Forbidden(GitHubError):
     """403: the token lacks a permission (a read-only token on a pull request from a fork)."""
+
+    # What GitHub had listed of the pull request's files when it refused (post.py), for
+    # the warning that stands in the job summary; None when it refused before listing them.
+    listed: ChangedTooling | None = None
 
 
 def connect(env: Mapping[str, str] = os.environ) -> Github:

@@ -7,12 +7,13 @@ import json
 import os
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
+from dataclasses import replace
 
 from github import BadAttributeException, Github, GithubException
 from github.PullRequest import PullRequest
 from github.Repository import Repository
 
-from curator.github.client import GitHubError, connect, explain, not_github
+from curator.github.client import Forbidden, GitHubError, connect, explain, not_github
 from curator.github.comment import DEFAULT_AUTHOR, Outcome, upsert
 from curator.github.files import changed_tooling
 from curator.github.retry import GaveUp, RetryPolicy, with_retries
@@ -42,7 +43,8 @@ def post_comment(
     with the workflow_run event). A `body` to write is given what GitHub lists of the files
     the pull request changes (`changed_tooling`), once it is known to be the right one.
     Raises GitHubError (Forbidden for a
-    403, Stale when the pull request has moved on, Mismatch for a forged artifact).
+    403, with what GitHub had listed of the files by then; Stale when the pull request has
+    moved on, Mismatch for a forged artifact).
     """
     policy = policy or RetryPolicy()
     if event is not None:
@@ -60,21 +62,25 @@ def post_comment(
         pull = fetch()
         if head_sha is not None:
             check_pull(pull, repo, head_sha, event)
+    tooling: ChangedTooling | None = None
     if isinstance(body, str):
         text = body
     else:
         with _github_answers(what):
             tooling = changed_tooling(pull, policy)
-            if head_sha is not None:
-                # GitHub lists the files of the head as it is when asked: after a push since
-                # the check above, they are the newer commit's, not the report's. Still the
-                # head after the last page, it was the head for them all (one request more).
+        if head_sha is not None:
+            # GitHub lists the files of the head as it is when asked: after a push since
+            # the check above, they are the newer commit's, not the report's. Still the
+            # head after the last page, it was the head for them all (one request more).
+            # Refused, GitHub has listed them all the same: said as listed, maybe a newer
+            # commit's.
+            with _refused_after(replace(tooling, unconfirmed=True)), _github_answers(what):
                 check_pull(fetch(), repo, head_sha, event)
         # Written outside what explains GitHub's answers: a fault in curator's own
         # rendering is an internal error, not "an answer not in the shape GitHub gives".
         text = body(tooling)
     account = functools.partial(_token_account, github)  # asked only on a refusal
-    with _github_answers(what):
+    with _refused_after(tooling), _github_answers(what):
         if head_sha is None:
             return upsert(pull, text, marker, author, policy, token_account=account)
 
@@ -82,6 +88,17 @@ def post_comment(
             check_pull(_fetch(repository, number, what), repo, head_sha, event)
 
         return upsert(pull, text, marker, author, policy, still_the_head, account)
+
+
+@contextmanager
+def _refused_after(listed: ChangedTooling | None) -> Iterator[None]:
+    """A refusal (403) carries what GitHub had listed of the files before it (`listed`): the
+    job summary that stands in for the comment then opens with the warning it would have."""
+    try:
+        yield
+    except Forbidden as exc:
+        exc.listed = listed
+        raise
 
 
 @contextmanager

@@ -156,7 +156,7 @@ def _tooling_warning(tooling: ChangedTooling | None) -> list[str]:
     the code that made the report (or GitHub did not list all its files)."""
     if tooling is None or not tooling.warns():
         return []
-    made = "was made" if tooling.count else "may have been made"
+    made = "was made" if tooling.count and not tooling.unconfirmed else "may have been made"
     return [
         "> [!WARNING]",
         f"> {_tooling_changed(tooling)} The report below {made} by the pull request's own "
@@ -167,25 +167,32 @@ def _tooling_warning(tooling: ChangedTooling | None) -> list[str]:
 
 
 def _tooling_changed(tooling: ChangedTooling) -> str:
-    """The paths, named as the comment names files; and the files GitHub did not list."""
+    """The paths, named as the comment names files; the files GitHub did not list; and
+    whether those it listed may be another commit's."""
     if tooling.refused:
         return (
             "**GitHub did not list the files of this pull request:** whether it changes the "
             "review's own code was not checked."
         )
-    unlisted = ""
+    unchecked = ""
     if tooling.unlisted:
         total = tooling.listed + tooling.unlisted
-        unlisted = (
+        unchecked = (
             f" GitHub lists only the first {tooling.listed:,} of the {total:,} files it "
             "changes: those past them were not checked."
         )
+    if tooling.unconfirmed:
+        unchecked += (
+            " GitHub listed its files, then refused to read the pull request again: whether "
+            "they are those of the commit this report is for, not of a push since, was not "
+            "checked."
+        )
     if not tooling.count:
-        return f"**This pull request may change the review's own code.**{unlisted}"
+        return f"**This pull request may change the review's own code.**{unchecked}"
     names = ", ".join(inert_name(path, 120) for path in tooling.paths)
     rest = tooling.count - len(tooling.paths)
     more = f" and {rest} more" if rest > 0 else ""
-    return f"**This pull request changes the review's own code:** {names}{more}.{unlisted}"
+    return f"**This pull request changes the review's own code:** {names}{more}.{unchecked}"
 
 
 def _rerun(tooling: ChangedTooling) -> str:

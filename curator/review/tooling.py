@@ -54,6 +54,9 @@ class ChangedTooling:
     listed: int  # files GitHub listed
     unlisted: int = 0  # files it did not (it lists 3,000 at most)
     refused: bool = False  # GitHub listed none: it refused the pull request or its files
+    # GitHub listed them, then refused the read of the pull request that tells whether its
+    # head is still the report's commit: they may be those of a push since.
+    unconfirmed: bool = False
 
     @classmethod
     def not_listed(cls, number: int, base: str, head: str) -> ChangedTooling:
@@ -63,14 +66,20 @@ class ChangedTooling:
 
     def warns(self) -> bool:
         """Whether the report may come from code the pull request changes: it does, or
-        some of its files could not be seen."""
-        return bool(self.count or self.unlisted or self.refused)
+        some of its files could not be seen, or those seen may be another commit's (a push
+        since could have taken back a change to the code that made the report)."""
+        return bool(self.count or self.unlisted or self.refused or self.unconfirmed)
 
     def in_one_line(self) -> str:
         """The warning as a line of the log says it (no file names: the comment and the job
         summary name them, escaped); empty when there is nothing to warn of."""
         if self.refused:
             return "whether the pull request changes the review's own code was not checked"
+        if self.unconfirmed:
+            return (
+                "the report may have been made by code this pull request changes: GitHub "
+                "listed its files, then refused to tell whether they are the report's commit's"
+            )
         if self.count:
             return "the report was made by code this pull request changes"
         if self.unlisted:
