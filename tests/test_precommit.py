@@ -192,9 +192,21 @@ MISPLACED = {  # what a contributor may commit, and the lint hook's finding (IL1
     # The hook named neither (`.YAML` in upper case, a name that is no id): both went in.
     "IL-0149.YAML": OUTSIDE + "incidents/; move it there",
     "drafts/nccl-hang.yaml": OUTSIDE + "incidents/; move it there",  # by its id: and title:
+    # Named like an incident with another extension: neither the hook nor the review told.
+    "IL-0151.json": OUTSIDE + "incidents/; move it there",
+    "drafts/IL-0152.yaml.txt": OUTSIDE + "incidents/; move it there",
+    "il-new-gpu": OUTSIDE + "incidents/; move it there",
 }
-# Incidents kept on purpose (fixtures), or hidden: never named to lint.
-NOT_NAMED = ["tests/data/IL-0147.yaml", ".github/workflows/IL-0148.yml", ".IL-0150.yaml"]
+# Incidents kept on purpose (fixtures), or hidden: never named to lint. Nor is Markdown
+# named like an incident: notes about it, not the incident.
+NOT_NAMED = [
+    "tests/data/IL-0147.yaml",
+    ".github/workflows/IL-0148.yml",
+    ".IL-0150.yaml",
+    "tests/data/IL-0153.json",
+    "docs/IL-0154.md",
+    "IL-0155.MD",
+]
 # YAML that is no incident (no top-level `id:` and `title:` lines): named to lint, as a
 # pattern cannot look inside it, and left out.
 NOT_INCIDENTS = {"mkdocs.yml": "site_name: 사건 목록\n", "deploy/app.YAML": "id: 3\nkind: x\n"}
@@ -215,7 +227,7 @@ def test_an_incident_committed_where_the_library_never_reads_it_is_refused(tmp_p
     assert sorted(findings) == sorted(
         f"{name}:1:1: IL107 [error] {message}" for name, message in MISPLACED.items()
     )
-    assert "9 errors, 0 warnings in 9 files checked" in shown
+    assert "12 errors, 0 warnings in 12 files checked" in shown
 
 
 def test_a_commit_of_yaml_that_is_no_incident_passes(tmp_path):
@@ -242,7 +254,13 @@ def test_the_lint_hook_names_only_what_may_be_an_incident():
         assert named.search(name), name
         outside = not name.startswith(("incidents/", "schema/"))
         assert outside == may_be_incident(name, "incidents"), name
-    for name in [*NOT_NAMED, "incidents/.IL-0001.yaml.swp", "incidents/images/README.md"]:
+    for name in [
+        *NOT_NAMED,
+        "incidents/.IL-0001.yaml.swp",
+        "incidents/images/README.md",
+        "IL-0140-topology.png",  # more than an id before its first `.`
+        "docs/IL-014.txt",  # too few digits for one
+    ]:
         assert not named.search(name), name
         assert not may_be_incident(name, "incidents"), name
     files = run(REPO, environment(Path("/tmp")), "git", "ls-files", "-z").stdout.split("\0")

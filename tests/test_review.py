@@ -315,6 +315,38 @@ def test_an_incident_changed_outside_incidents_is_an_error(repo):
     assert github.startswith("::error file=IL-NEW-x.yaml,line=1,col=1,title=IL107::an incident")
 
 
+def test_an_incident_outside_incidents_named_like_one_is_an_error_whatever_its_extension(repo):
+    # Only `.yaml` and `.yml` files were looked at: an incident saved with another
+    # extension, or with one added to it, passed the review as it passed the hook.
+    new = incident("IL-NEW-x")
+    places = {
+        "IL-0140.json": new,
+        "IL-0141.yaml.txt": new,  # as Notepad saves it
+        "drafts/IL-NEW-x.yml.bak": new,
+        "il-0142": new,  # in any case, without an extension
+        "docs/IL-0140.md": "# IL-0140\n",  # notes about an incident, not one
+        "IL-0140-topology.png": "",  # more than an id before its first `.`
+        "tests/data/IL-0143.json": new,  # fixtures and hidden files, as before
+        ".IL-0144.json": new,
+    }
+    for name, text in places.items():
+        (repo / name).parent.mkdir(parents=True, exist_ok=True)
+        (repo / name).write_text(text, encoding="utf-8")
+    commit(repo, "add incidents under names the library does not read")
+    code, report = review_json(repo)
+    assert code == 1
+    assert [(f["path"], [g["code"] for g in f["findings"]]) for f in report["files"]] == [
+        ("IL-0140.json", ["IL107"]),
+        ("IL-0141.yaml.txt", ["IL107"]),
+        ("drafts/IL-NEW-x.yml.bak", ["IL107"]),
+        ("il-0142", ["IL107"]),
+    ]
+    assert report["files"][0]["findings"][0]["message"] == (
+        "an incident outside incidents/: the library reads only the files directly in "
+        "incidents/; move it there"
+    )
+
+
 def test_an_incident_the_library_never_reads_gets_its_place_to_fix_and_no_judgements(repo):
     # incidents/IL-0300.yml repeats IL-0001 with a doubtful cause: besides IL107, it was
     # given possible duplicates, facet suggestions and a block to paste, as if published.

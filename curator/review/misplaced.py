@@ -3,11 +3,12 @@ file is checked by nothing, and the review would otherwise pass it in silence. (
 pre-commit hook, `curator lint --commit`, reports them too.) So is one it puts in
 incidents/ hidden, which lint passes over as it does an editor's files.
 
-A changed `.yaml`/`.yml` file (in any case) looks like an incident when its name is an
-incident id (`IL-NEW-slug.yaml`, `IL-0137.yml`) or when it has top-level `id:` and `title:`
-lines (one `git grep` over the commit), as `curator lint --commit` tells it. Files under
-tests/, examples/, benchmarks/, schema/ and hidden folders hold incidents on purpose
-(fixtures, samples) or none, and hidden files none: they are not looked at.
+A changed file looks like an incident when its name is an incident id, in any case, with
+any extension but `.md` (`IL-NEW-slug.yaml`, `IL-0137.yml`, `IL-0140.json`,
+`IL-0140.yaml.txt`), or when it is a `.yaml`/`.yml` file (in any case) with top-level `id:`
+and `title:` lines (one `git grep` over the commit), as `curator lint --commit` tells it.
+Files under tests/, examples/, benchmarks/, schema/ and hidden folders hold incidents on
+purpose (fixtures, samples) or none, and hidden files none: they are not looked at.
 """
 
 from __future__ import annotations

@@ -24,13 +24,15 @@ left alone too, with a note, as the link is.
 
 An incident a change puts outside incidents/ altogether (`IL-NEW-x.yaml` at the top of the
 repository, or in a misspelt `incident/`) is reported by `curator review`, which sees every
-file a change adds or edits: a `.yaml` or `.yml` file (in any case: `IL-0140.YAML`) named
-like an incident id, or one with top-level `id:` and `title:` lines. Files under `tests/`,
-`examples/`, `benchmarks/`, `schema/` and hidden folders, and hidden files, are not taken
-for incidents. `curator lint --commit`, which the pre-commit hook runs on the files a
-commit adds or changes, reports such a file in the same way (`IL-0140.yaml`,
-`Incidents/IL-NEW-x.yml`, `drafts/nccl-hang.yaml` holding `id:` and `title:`) rather than
-checking it as a draft, and leaves out the other YAML files the hook names (`mkdocs.yml`).
+file a change adds or edits: a file named like an incident id, in any case, whatever its
+extension but Markdown's (`IL-0140.YAML`, `IL-0140.json`, `IL-0140.yaml.txt`; an
+`IL-0140.md` is notes), or a `.yaml` or `.yml` file (in any case) with top-level `id:`
+and `title:` lines. Files under `tests/`, `examples/`, `benchmarks/`, `schema/` and hidden
+folders, and hidden files, are not taken for incidents. `curator lint --commit`, which
+the pre-commit hook runs on the files a commit adds or changes, reports such a file in the
+same way (`IL-0140.yaml`, `Incidents/IL-NEW-x.yml`, `IL-0140.json`, `drafts/nccl-hang.yaml`
+holding `id:` and `title:`) rather than checking it as a draft, and leaves out the other
+YAML files the hook names (`mkdocs.yml`).
 A `.yaml` or `.yml` file a change puts in incidents/ hidden (`.IL-0302.yaml`) or in a
 hidden folder there (`.drafts/IL-0302.yaml`), which lint passes over, is reported by
 `curator review` too; pre-commit never names hidden files (the hook's `files` pattern
@@ -136,21 +138,29 @@ def hidden_in_incidents(display: str, in_a_folder: bool) -> Finding:
 
 
 def may_be_incident(path: str, incidents: str) -> bool:
-    """Whether `path`, relative to the repository (`/`-separated), is a `.yaml` or `.yml`
-    file, in any case (`IL-0140.YAML`, as some editors save it), outside `incidents` (the
-    library's folder, relative to it too) that may be an incident: not under tests/,
-    examples/, benchmarks/ or schema/, which hold incidents on purpose (fixtures, samples)
-    or none, nor hidden or under a hidden folder (`.github/`, `.pre-commit-config.yaml`),
-    as hidden entries of incidents/ are not taken for incidents either."""
+    """Whether `path`, relative to the repository (`/`-separated), is a file outside
+    `incidents` (the library's folder, relative to it too) that may be an incident: a
+    `.yaml` or `.yml` file, in any case (`IL-0140.YAML`, as some editors save it), or one
+    named like an incident whatever its extension (`named_like_an_incident`); not under
+    tests/, examples/, benchmarks/ or schema/, which hold incidents on purpose (fixtures,
+    samples) or none, nor hidden or under a hidden folder (`.github/`,
+    `.pre-commit-config.yaml`), as hidden entries of incidents/ are not taken for
+    incidents either."""
     where = PurePosixPath(path)
-    if path.startswith(incidents + "/") or where.suffix.lower() not in (".yaml", ".yml"):
+    if path.startswith(incidents + "/"):
+        return False
+    if where.suffix.lower() not in (".yaml", ".yml") and not named_like_an_incident(path):
         return False
     return not any(p in _NOT_INCIDENTS or p.startswith(".") for p in where.parts)
 
 
 def named_like_an_incident(path: str) -> bool:
-    """Whether the file at `path` is named like an incident id (`IL-0137.yml`)."""
-    return _ID.fullmatch(PurePosixPath(path).stem) is not None
+    """Whether the file at `path` is named like an incident: an id, in any case, up to the
+    end of its name or its first `.`, whatever follows (`IL-0137.yml`, `il-0140.json`,
+    `IL-NEW-x.yaml.txt` as a system may save it, `IL-0141`). But for Markdown: an
+    `IL-0140.md` is notes about an incident, documentation as any `*.md` file is."""
+    name = PurePosixPath(path).name
+    return _ID.fullmatch(name.partition(".")[0]) is not None and not name.lower().endswith(".md")
 
 
 # What makes a file that `may_be_incident` look like one by its text, as an incident's first
@@ -173,7 +183,7 @@ def shaped_like_an_incident(path: Path) -> bool | None:
     return b"\0" not in start and all(pattern.search(start) for pattern in _SHAPED)
 
 
-_ID = re.compile(ID_PATTERN)
+_ID = re.compile(ID_PATTERN, re.IGNORECASE)
 _NOT_INCIDENTS = frozenset({"tests", "examples", "benchmarks", "schema"})
 
 
