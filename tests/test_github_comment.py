@@ -866,22 +866,25 @@ FILES = "GET /repos/Codertocat/Hello-World/pulls/2/files?per_page=100 → 200"
 WARNING = "> [!WARNING]\n> **This pull request changes the review's own code:** "
 
 
-def all_green(tmp_path: Path) -> Path:
+def all_green(tmp_path: Path, root: str = "") -> Path:
     """What a pull request that rewrites curator/ or review.yml can make its report say,
-    whatever it changes: nothing to report."""
+    whatever it changes: nothing to report (and the library at `root`)."""
     path = tmp_path / "green.json"
-    path.write_text(json.dumps({"base": "a" * 40, "head": HEAD, "files": []}), encoding="utf-8")
+    report = {"base": "a" * 40, "head": HEAD, "root": root, "files": []}
+    path.write_text(json.dumps(report), encoding="utf-8")
     return path
 
 
-def comment_on_files(server: FakeGitHub, tmp_path: Path, paths: list[Any]) -> tuple[Any, str]:
+def comment_on_files(
+    server: FakeGitHub, tmp_path: Path, paths: list[Any], root: str = ""
+) -> tuple[Any, str]:
     """`curator github comment` as comment.yml runs it, for pull request #2 changing `paths`
     (GitHub's list), with an all-green report; the run, and the comment it left."""
     pull = server.add_pull(opened_pull())
     server.set_files("Codertocat/Hello-World", 2, paths)
     run = run_curator(
         "github", "comment", "--repo", "Codertocat/Hello-World", "--pr", "2",
-        "--report", str(all_green(tmp_path)), "--head-sha", HEAD,
+        "--report", str(all_green(tmp_path, root)), "--head-sha", HEAD,
         "--event", str(run_event(pull, tmp_path)), env=env(server),
     )  # fmt: skip
     comments = bot_comments(server)
@@ -965,6 +968,17 @@ def test_a_change_to_tests_benchmarks_and_docs_alone_is_not_warned_of(github, tm
     assert run.code == 0, run.err
     assert FILES in github.requests()
     assert comment.startswith(f"{MARKER}\n### ✅ 0 errors")
+
+
+def test_the_reports_root_does_not_move_what_is_data(github, tmp_path):
+    # The report says where the library is, and the pull request may have written it: were
+    # the judged folders taken under its `root`, a report saying `curator` would make
+    # modules in curator/incidents/ data, and a change to the code that made the report
+    # pass without the warning. Only the repository's top incidents/ and schema/taxonomy/.
+    paths = ["curator/incidents/rule.py", "curator/schema/taxonomy/rule.py"]
+    run, comment = comment_on_files(github, tmp_path, paths, root="curator")
+    assert run.code == 0, run.err
+    assert comment.startswith(f"{MARKER}\n{WARNING}{', '.join(paths)}. The report below")
 
 
 def test_a_gitattributes_among_the_incidents_is_warned_of(github, tmp_path):

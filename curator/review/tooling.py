@@ -15,6 +15,8 @@ from curator.library import INCIDENTS, SCHEMA
 
 # What the review judges, and reads only as data: the incidents, and the taxonomy (a change
 # to a term changes judgements, legitimately: that is what the review is there to show).
+# At the repository's top, where review.yml reviews the library; never under the report's
+# `root`, which the pull request may have written (`curator/incidents/` would be data).
 JUDGED = (f"{INCIDENTS}/", f"{SCHEMA}/taxonomy/")
 # What the review workflow never reads: review.yml runs no tests and no benchmarks, and
 # `pip install .` builds only curator/ (pyproject.toml: `packages.find` includes
