@@ -1325,7 +1325,7 @@ def test_with_commit_a_file_named_like_an_incident_outside_incidents_is_il107(li
             1,
             "IL107",
             "an incident outside incidents/: the library reads only the files directly in "
-            "incidents/; move it there",
+            "incidents/; move it to incidents/IL-0009.yaml",
         )
     ]
     drafted = run_curator("lint", "--format", "json", *named, cwd=library)  # (no --commit)

@@ -181,21 +181,22 @@ def test_a_taxonomy_change_that_breaks_an_incident_is_refused(tmp_path):
 
 OUTSIDE = "an incident outside incidents/: the library reads only the files directly in "
 MISPLACED = {  # what a contributor may commit, and the lint hook's finding (IL107)
-    "IL-0140.yaml": OUTSIDE + "incidents/; move it there",
-    "incident/IL-0141.yaml": OUTSIDE + "incidents/; move it there",
-    "Incidents/IL-NEW-gpu.yml": OUTSIDE + "incidents/; move it there",
+    "IL-0140.yaml": OUTSIDE + "incidents/; move it to incidents/IL-0140.yaml",
+    "incident/IL-0141.yaml": OUTSIDE + "incidents/; move it to incidents/IL-0141.yaml",
+    "Incidents/IL-NEW-gpu.yml": OUTSIDE + "incidents/; move it to incidents/IL-NEW-gpu.yaml",
     "incidents/2024/IL-0143.yaml": "in a subfolder of incidents/: the library reads only the "
     "files directly in incidents/",
     "incidents/IL-0144.YAML": "extension '.YAML': incident files end in .yaml",
     "incidents/IL-0145.yaml.txt": "extension '.txt': incident files end in .yaml",
     "incidents/IL-0146.json": "extension '.json': incident files end in .yaml",
     # The hook named neither (`.YAML` in upper case, a name that is no id): both went in.
-    "IL-0149.YAML": OUTSIDE + "incidents/; move it there",
-    "drafts/nccl-hang.yaml": OUTSIDE + "incidents/; move it there",  # by its id: and title:
+    "IL-0149.YAML": OUTSIDE + "incidents/; move it to incidents/IL-0149.yaml",
+    "drafts/nccl-hang.yaml": OUTSIDE
+    + "incidents/; move it to incidents/, named after its id",  # by its id: and title:
     # Named like an incident with another extension: neither the hook nor the review told.
-    "IL-0151.json": OUTSIDE + "incidents/; move it there",
-    "drafts/IL-0152.yaml.txt": OUTSIDE + "incidents/; move it there",
-    "il-new-gpu": OUTSIDE + "incidents/; move it there",
+    "IL-0151.json": OUTSIDE + "incidents/; move it to incidents/IL-0151.yaml",
+    "drafts/IL-0152.yaml.txt": OUTSIDE + "incidents/; move it to incidents/IL-0152.yaml",
+    "il-new-gpu": OUTSIDE + "incidents/; move it to incidents/IL-NEW-gpu.yaml",
 }
 # Incidents kept on purpose (fixtures), or hidden: never named to lint. Nor is Markdown
 # named like an incident: notes about it, not the incident.

@@ -305,8 +305,10 @@ def test_an_incident_changed_outside_incidents_is_an_error(repo):
     assert (finding["code"], finding["severity"], finding["line"]) == ("IL107", "error", 1)
     assert finding["message"] == (
         "an incident outside incidents/: the library reads only the files directly in "
-        "incidents/; move it there"
+        "incidents/; move it to incidents/IL-NEW-x.yaml"
     )
+    [shaped] = report["files"][3]["findings"]  # (by its `id:` and `title:` lines)
+    assert shaped["message"].endswith("; move it to incidents/, named after its id")
     comment = run_curator("review", "--base", "main", cwd=repo).out
     assert "### ❌ 4 errors" in comment
     assert "0 files changed under the library" in comment
@@ -341,10 +343,14 @@ def test_an_incident_outside_incidents_named_like_one_is_an_error_whatever_its_e
         ("drafts/IL-NEW-x.yml.bak", ["IL107"]),
         ("il-0142", ["IL107"]),
     ]
-    assert report["files"][0]["findings"][0]["message"] == (
-        "an incident outside incidents/: the library reads only the files directly in "
-        "incidents/; move it there"
-    )
+    # Moved as it says, each is read: not moved, then renamed at the next word of lint.
+    moves = [f["findings"][0]["message"].rpartition(" to ")[2] for f in report["files"]]
+    assert moves == [
+        "incidents/IL-0140.yaml",
+        "incidents/IL-0141.yaml",
+        "incidents/IL-NEW-x.yaml",
+        "incidents/IL-0142.yaml",
+    ]
 
 
 def test_an_incident_the_library_never_reads_gets_its_place_to_fix_and_no_judgements(repo):

@@ -114,12 +114,28 @@ def in_a_subfolder(display: str) -> Finding:
 
 def outside_incidents(display: str) -> Finding:
     """The finding for what looks like an incident, changed outside incidents/ (`curator
-    review` finds it): nothing else would say that the library does not have it."""
+    review` finds it): nothing else would say that the library does not have it. Where it
+    is named like one, the name it is to have there is given whole, so that a file
+    `IL-0140.json` is not moved, then renamed at lint's second word."""
+    target = (
+        f"incidents/{_id_of_name(display)}.yaml"
+        if named_like_an_incident(display)
+        else "incidents/, named after its id"
+    )
     message = (
         "an incident outside incidents/: the library reads only the files directly in "
-        "incidents/; move it there"
+        f"incidents/; move it to {target}"
     )
     return RULE.at(display, START, message)
+
+
+def _id_of_name(path: str) -> str:
+    """The id a file named like an incident is named after, as ids are written: `IL-0140`
+    of `il-0140.json`, `IL-NEW-gpu` of `Incidents/IL-NEW-GPU.yml`."""
+    rest = PurePosixPath(path).name.partition(".")[0][len("IL-") :]
+    if rest[:4].lower() == "new-":
+        return f"IL-NEW-{rest[4:].lower()}"
+    return f"IL-{rest}"
 
 
 def hidden_in_incidents(display: str, in_a_folder: bool) -> Finding:
