@@ -38,14 +38,34 @@ _DIGITS = r"(?:\d{1,3}(?:,\d{3})+|\d+)"
 # `반` after a unit is "and a half" when a particle or no word follows (4시간 반이, 4시간
 # 반 동안), not the start of another word (4시간 반복).
 _HALF_ENDS = r"(?:(?=[이을은의에쯤만])|(?![가-힣]))"
+# Korean glues particles to the word before them (H100이, NCCL에서, CVE-2023-26604가,
+# 17:20에): a Hangul syllable after an entity ends it as a space does, where `\b` and
+# `(?!\w)`, to which Hangul is a letter of the word, made it no entity, or another one
+# (17:20에 was the numbers 17 and 20). A letter of another script still goes on with the
+# word (Café2 is no Caf). Before an entity, a Hangul syllable still keeps it from starting,
+# as any letter does: a word glued to the next one (엔비디아H100) is rare, and a number
+# glued after a Korean word is mostly part of it (제10회, 노드12), not a quantity.
+_IN_WORD = r"[^\W가-힣]"  # a letter, digit or `_`, but not a Hangul syllable
+_ENDS = rf"(?!{_IN_WORD})"  # `\b` after a letter or digit, a Hangul syllable no letter
+
+
+def _ahead(wanted: str) -> str:
+    r"""`(?=[\w.-]*[wanted])`, a Hangul syllable no letter: the characters before the first
+    `wanted` are taken possessively, as none of them is one. (Given back a character at a
+    time, as `(?:[^\W가-힣]|[.-])*` gives them, they made the whole pattern 15% slower.)"""
+    before = rf"[^\W{wanted}가-힣]*+"
+    return rf"(?={before}(?:[.-]{before})*+[{wanted}])"
+
+
+_LETTER_AHEAD, _DIGIT_AHEAD = _ahead("A-Za-z"), _ahead(r"\d")
 _MONTH = (
     r"\b(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?"
-    r"|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\b"
+    rf"|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?){_ENDS}"
 )
 _TIME_OF_DAY = r"오전|오후|새벽|아침|낮|저녁|밤|정오|자정|[월화수목금토일]요일"
 # Dates in Korean (2024년 3월 5일, 3월 5~7일): the only kind that may start right after a
-# letter or digit (`x2024년`); every other kind starts at a word boundary or after a
-# character that is not one.
+# letter or digit (`가x2024년`, where no kind can start at `x`); every other kind starts at
+# a word boundary or after a character that is not one.
 _KOREAN_DATES = (
     r"\d{4}\s*년(?:\s*\d{1,2}\s*월)?(?:\s*\d{1,2}\s*일)?"
     r"|\d{1,2}\s*월\s*\d{1,2}(?:\s*[-~–]\s*\d{1,2})?\s*일"
@@ -53,24 +73,25 @@ _KOREAN_DATES = (
 # Each kind of entity, a named group; where two could start at the same place, the earlier
 # wins.
 _KINDS = [
-    r"(?P<cve>\b(?i:cve)-\d{4}-\d{4,}\b)",
-    r"(?P<xid>\b(?i:xid\s*(?:error\s*)?)(?P<xid_code>\d+)\b)",
+    rf"(?P<cve>\b(?i:cve)-\d{{4}}-\d{{4,}}{_ENDS})",
+    rf"(?P<xid>\b(?i:xid\s*(?:error\s*)?)(?P<xid_code>\d+){_ENDS})",
     # Three or more dotted parts, or two and a package suffix: 249.11-0ubuntu3.7,
     # 1.1.1.1, v1.28.3.
-    r"(?P<version>(?<![\w.])v?\d+(?:\.\d+){2,}(?:[-+~][0-9A-Za-z][0-9A-Za-z.+~]*)?(?!\w)"
+    rf"(?P<version>(?<![\w.])v?\d+(?:\.\d+){{2,}}(?:[-+~][0-9A-Za-z][0-9A-Za-z.+~]*)?{_ENDS}"
     r"|(?<![\w.])v?\d+\.\d+[-+~](?=[0-9A-Za-z.+~]*[A-Za-z])[0-9A-Za-z][0-9A-Za-z.+~]*)",
     # Dates are compared through `occurred`, not as numbers; clock times say when in
     # a day, which two reports of one event need not share (and give in other zones).
     # (Each branch opens with a look-ahead for its first character: the pattern is
     # tried at every word, and most words start with neither a digit nor a month.)
-    r"(?P<date>(?=\d)(?:\b\d{4}-\d{2}(?:-\d{2})?\b|\b\d{1,2}:\d{2}(?::\d{2})?\b"
-    rf"|{_KOREAN_DATES}|\b\d{{1,2}}/\d{{1,2}}/\d{{2,4}}\b"
+    rf"(?P<date>(?=\d)(?:\b\d{{4}}-\d{{2}}(?:-\d{{2}})?{_ENDS}"
+    rf"|\b\d{{1,2}}:\d{{2}}(?::\d{{2}})?{_ENDS}"
+    rf"|{_KOREAN_DATES}|\b\d{{1,2}}/\d{{1,2}}/\d{{2,4}}{_ENDS}"
     rf"|\b\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH}"
     # 19시 43분, 오후 10시 (not 10시간: hours); 31일 오후 (the 31st; 31일 동안 is days).
     r"|(?<![0-9A-Za-z.,])\d{1,2}\s*시(?!간)(?:\s*\d{1,2}\s*분)?(?:\s*\d{1,2}\s*초)?"
     rf"|(?<![0-9A-Za-z.,])\d{{1,2}}\s*일(?=\s*(?:{_TIME_OF_DAY}|\d{{1,2}}\s*시(?!간)))"
-    r"|\b\d{1,2}\s*(?i:[ap]\.?m)\b\.?)"
-    rf"|(?=[ADFJMNOS]){_MONTH}\.?\s+\d{{1,2}}(?:st|nd|rd|th)?\b)",
+    rf"|\b\d{{1,2}}\s*(?i:[ap]\.?m){_ENDS}\.?)"
+    rf"|(?=[ADFJMNOS]){_MONTH}\.?\s+\d{{1,2}}(?:st|nd|rd|th)?{_ENDS})",
     # A number, a magnitude (1만 6,384 · 400 million), a unit (8시간 · 24 TB).
     rf"(?P<quantity>(?P<number>(?<![\w.,]){_DIGITS})(?P<fraction>\.\d+)?"
     r"(?:\s*(?P<magnitude>억|만|천|(?i:thousand|million|billion)(?![a-z]))"
@@ -78,22 +99,23 @@ _KINDS = [
     rf"(?:\s?(?P<unit>(?i:{_UNIT_ALTERNATIVES}))(?![a-z0-9])(?P<half>\s?반{_HALF_ENDS})?)?"
     r"(?!\d))",
     # Letters and digits mixed: H100, B200, SmolLM3, HBM3, text-davinci-003, 70B.
-    r"(?P<model>(?<![\w.-])(?=[\w.-]*[A-Za-z])(?=[\w.-]*\d)[A-Za-z0-9]+"
-    r"(?:[-_.][A-Za-z0-9]+)*(?![\w-]))",
+    rf"(?P<model>(?<![\w.-]){_LETTER_AHEAD}{_DIGIT_AHEAD}[A-Za-z0-9]+"
+    rf"(?:[-_.][A-Za-z0-9]+)*{_ENDS}(?!-))",
     # Two capitals or more (NCCL, MegaScale, iDRAC, GitHub), dotted and hyphenated
     # names (systemd-networkd, redis-py, slack.com), error constants (CUDA_ERROR_X).
     # (Two capitals are looked for ahead, not matched by three overlapping runs of
     # letters: on a long word without an end, those were tried in cubic time.)
     r"(?P<name>(?<![\w.-])(?:(?=[a-z]*[A-Z][a-z]*[A-Z])[A-Za-z]+"
-    r"|[a-z][a-z0-9]*(?:[-.][a-z0-9]+)+|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)(?![\w-]))",
-    r"(?P<capitalised>(?<![\w.-])[A-Z][a-z][a-z0-9]+(?![\w-]))",
+    rf"|[a-z][a-z0-9]*(?:[-.][a-z0-9]+)+|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+){_ENDS}(?!-))",
+    rf"(?P<capitalised>(?<![\w.-])[A-Z][a-z][a-z0-9]+{_ENDS}(?!-))",
 ]
 # A word of small letters alone (`training`, `the`): what most Latin words of a text are,
 # and none of the kinds after the CVE ids and XID errors can start with one (they need a
-# digit, a capital, or `-`, `.` or a word character after it). Matched whole, as no
-# entity, so that the engine skips it at once instead of trying every kind there and
-# every place inside it (a third of the pattern's time on the synthetic library's texts).
-_WORD = r"(?P<word>[a-z]+(?![\w.-]))"
+# digit, a capital, or `-`, `.` or a word character after it, a Hangul syllable aside:
+# `_ENDS`). Matched whole, as no entity, so that the engine skips it at once instead of
+# trying every kind there and every place inside it (a third of the pattern's time on the
+# synthetic library's texts).
+_WORD = rf"(?P<word>[a-z]+{_ENDS}(?![.-]))"
 # One pattern, read once. The look-ahead lets the engine skip Korean text without trying
 # every kind (3x); inside a word only the Korean dates are tried (a quarter less time in
 # all): every other kind fails there, at a look-behind or `\b` of its own.
