@@ -14,6 +14,7 @@ from conftest import REPO, run_curator, write_library
 from curator.library import Library
 from curator.similarity.phrases import Matcher
 from curator.similarity.suggest import NEIGHBOUR_FLOOR
+from curator.similarity.text import tokens
 from incidents import GITLAB_EN, incident
 
 sys.path.insert(0, str(REPO / "tests" / "eval"))
@@ -89,6 +90,53 @@ def test_the_spacing_docs_judgement_md_shows_is_matched_both_ways(matcher):
     assert pairs and all(len(pair) == 2 for pair in pairs), shown
     for one, other in pairs:
         assert terms(matcher, one) and terms(matcher, one) == terms(matcher, other), (one, other)
+
+
+def test_the_spacing_rule_docs_judgement_md_gives_holds_for_its_examples(matcher):
+    # "… or with a particle: 기본 값을 is 기본값, 인증 서버 is no 인증서)".
+    shown = judgement_md().partition("or with a particle: ")[2].partition(")")[0]
+    same, other = shown.split(", ")
+    one, written = same.split(" is ")
+    assert terms(matcher, one) and terms(matcher, one) == terms(matcher, written), same
+    one, written = other.split(" is no ")
+    assert terms(matcher, written) and not terms(matcher, one) & terms(matcher, written), other
+
+
+@pytest.mark.parametrize(
+    ("text", "term", "alias"),
+    [
+        # A word of a longer alias written apart: its first, its last, one word before another.
+        ("타임 아웃 증가가 보였다", "elevated-latency", "타임아웃 증가"),
+        ("메타 데이터 서버가 느려졌다", "shared-network-filesystem", "메타데이터 서버"),
+        ("체크 포인트 저장이 밀렸다", "checkpoint-storage", "체크포인트 저장"),
+        ("클러스터의 데이터 센터 정전", "power-cooling-failure", "데이터센터 정전"),
+        ("권한 네임 서버가 응답하지 않았다", "authoritative-dns", "권한 네임서버"),
+        ("타임 아웃 급격히 증가", "elevated-latency", "타임아웃 증가"),
+    ],
+)
+def test_a_word_of_an_alias_written_apart_matches(matcher, text, term, alias):
+    assert (term, alias) in {(hit.term, hit.alias) for hit in matcher.find(text)}
+
+
+def test_nccl_timeout_written_apart_is_the_alias_nccl_timeout(matcher):
+    # The term is found by its label NCCL as well, which `find` quotes the passage beside.
+    words = tokens("NCCL 타임 아웃이 났다")
+    found = [(phrase.text, end) for phrase, end, _ in matcher._matches_at(words, 0)]
+    assert ("NCCL 타임아웃", 3) in found
+
+
+@pytest.mark.parametrize(
+    ("text", "term"),
+    [
+        ("인증 서버가 멈췄다", "tls-certificate"),  # 인증서, a lone 서 beginning 서버
+        ("패키지를 저 장소에 올렸다", "package-registry"),  # 패키지 저장소; 저: that
+        ("타 임아웃 증가", "elevated-latency"),  # a lone syllable before the space
+        ("타임 아 웃 증가", "elevated-latency"),  # two spaces in one word
+        ("타임 아웃 증가는 없었다", "elevated-latency"),  # negated after the word apart
+    ],
+)
+def test_a_space_inside_an_alias_word_stands_only_where_it_may(matcher, text, term):
+    assert term not in terms(matcher, text)
 
 
 def test_the_quote_docs_judgement_md_shows_is_one_evidence_gives(matcher):

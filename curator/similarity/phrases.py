@@ -8,8 +8,9 @@ An alias matches when its words appear in order in the text's tokens (text.token
   with the ending (멈춤 → 멈췄다, 떨어지다 → 떨어졌다);
 - English words match after light stemming and case folding (flapping → flap);
 - one unrelated word may stand between two alias words (학습이 갑자기 멈췄다);
-- spacing may differ: "처리량저하" matches 처리량 저하, and "네임 서버" matches the one-word
-  alias 네임서버 (not a word of a longer alias written apart: "타임 아웃 증가").
+- spacing may differ: "처리량저하" matches 처리량 저하, and a word of an alias may be written
+  apart, once, between two of its syllables (`_apart`): "네임 서버" matches 네임서버, "타임
+  아웃 증가" matches 타임아웃 증가.
 A match that is negated is no match: in Korean by what directly follows it (데이터를 잃지
 않았다, 복구하지 못했다, 손실은 없었다, 손실 없이), in English by what directly precedes it
 (no data loss, without any data loss, never lost data).
@@ -22,7 +23,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from curator.model import DIMENSIONS
-from curator.similarity.text import strip_particle, token_spans, tokens
+from curator.similarity.text import PARTICLES, strip_particle, token_spans, tokens
 from curator.taxonomy import Taxonomy
 
 _FIRST, _LAST = 0xAC00, 0xD7A3
@@ -37,6 +38,10 @@ _KO_BEFORE_NEGATION = re.compile(r".*지[는도]?")  # 잃지 | 않았다, 멈�
 _EN_NEGATION = re.compile(r"(?:\b(?:not|no|never|without)|n't)\s+(?:(?:a|an|the|any)\s+)?\Z", re.I)
 _FEW = 16  # alias words beginning with one syllable that Node.matching compares one by one
 _CONTEXT = 200  # characters looked at for the word before a match, and for an English negation
+# The fewest syllables before the space of an alias word written apart, and after it unless
+# the next word holds nothing else but a particle (see `_apart`).
+_SHORTEST_PART = 2
+_PARTICLE_OR_NOTHING = PARTICLES | {""}
 
 
 def _is_hangul(token: str) -> bool:
@@ -239,56 +244,72 @@ class Matcher:
         # Most words of a text begin no phrase: ruled out by one look-up each.
         if not (self.root.may_match(word) or self.joined.may_match(word)):
             return
-        matches = [
-            (order, phrase, end, len(phrase.words[-1].text))
-            for order, phrase, end in _walk(self.root, found, start)
-        ]
-        if _is_hangul(word):  # the spacing variants are of Korean words
-            matches += self._spacing_variants(found, start)
-        # By order, then by end (a phrase may end at two words, one skipped or not).
+        matches = _walk(self.root, found, start)
+        if _is_hangul(word):  # the phrases written together are Korean
+            matches += self._written_together(word, start)
+        # By order, then by end (a phrase may match written together and apart).
         for _, phrase, end, used in sorted(matches, key=lambda match: (match[0], match[2])):
             yield phrase, end, used
 
-    def _spacing_variants(self, found: list[str], start: int) -> list[tuple[int, Phrase, int, int]]:
-        """(order, phrase, end, used) of the phrases matching at found[start] with other
-        spacing than the text's."""
-        word = found[start]
-        # An alias written apart found written together ("처리량저하가")…
-        variants = [
+    def _written_together(self, word: str, start: int) -> list[tuple[int, Phrase, int, int]]:
+        """(order, phrase, end, used) of the phrases written apart that `word`, at
+        found[start], holds written together ("처리량저하가")."""
+        return [
             (order, phrase, start + 1, len(key.text))
             for key in self.joined.matching(word)
             for order, phrase in self.joined.children[key].phrases
         ]
-        # …and a one-word alias found apart ("네임 서버").
-        if start + 1 < len(found) and _is_hangul(found[start + 1]):
-            together = word + found[start + 1]
-            variants += [
-                (order, phrase, start + 2, len(phrase.words[0].text) - len(word))
-                for key in self.root.matching(together, longer_than=len(word))
-                for order, phrase in self.root.children[key].phrases
-            ]
-        return variants
 
 
-def _walk(root: Node, found: list[str], start: int) -> list[tuple[int, Phrase, int]]:
-    """(order, phrase, end) of each phrase matching at found[start], and where its match
-    ends. Its first word matches found[start]; each word after matches the next text word
-    or, failing that, the one after it (one unrelated word may stand between two words of
-    the phrase). The phrases below a child share its word, so they share that choice, and
-    each node is reached at most once."""
-    out: list[tuple[int, Phrase, int]] = []
-    pending = [(root.children[w], start + 1) for w in root.matching(found[start])]
+def _walk(root: Node, found: list[str], start: int) -> list[tuple[int, Phrase, int, int]]:
+    """(order, phrase, end, used) of each phrase matching at found[start]: where its match
+    ends, and how many characters of the last text word it matched. Its first word matches
+    found[start], or that word and the next, written apart (`_apart`); each word after
+    matches the next text word (or two) or, failing that, the one (or two) after it: one
+    unrelated word may stand between two words of the phrase. The phrases below a child
+    share its word, so they share that choice, and each node is reached at most once."""
+    out: list[tuple[int, Phrase, int, int]] = []
+    pending = _children_at(root, found, [start])
     while pending:
-        node, position = pending.pop()
-        out.extend((order, phrase, position) for order, phrase in node.phrases)
-        if not node.children:  # (most phrases are one word)
-            continue
-        here = node.matching(found[position]) if position < len(found) else []
-        pending.extend((node.children[w], position + 1) for w in here)
-        if position + 1 < len(found):
-            skipped = [w for w in node.matching(found[position + 1]) if w not in here]
-            pending.extend((node.children[w], position + 2) for w in skipped)
+        node, position, used = pending.pop()
+        out.extend((order, phrase, position, used) for order, phrase in node.phrases)
+        if node.children:  # (most phrases are one word)
+            pending += _children_at(node, found, [position, position + 1])
     return out
+
+
+def _children_at(node: Node, found: list[str], places: list[int]) -> list[tuple[Node, int, int]]:
+    """(child, end, used) of each child of `node` whose word matches at the first of
+    `places` it can, and there the one text word it can, or else two (`_apart`)."""
+    reached: dict[Word, tuple[int, int]] = {}
+    for at in places:
+        if at < len(found) and node.may_match(found[at]):  # (most text words do not)
+            for word in node.matching(found[at]):
+                reached.setdefault(word, (at + 1, len(word.text)))
+            for word, used in _apart(node, found, at):
+                reached.setdefault(word, (at + 2, used))
+    return [(node.children[word], end, used) for word, (end, used) in reached.items()]
+
+
+def _apart(node: Node, found: list[str], at: int) -> list[tuple[Word, int]]:
+    """(child, characters of found[at + 1] it matched) of each child of `node` whose word
+    found[at] and found[at + 1] hold written apart: Korean writes a compound together or
+    not (네임서버, 네임 서버). The space may stand only between two syllables of the word,
+    once, with two or more before it, as a lone syllable is often a word of its own (저
+    장소, that place, is no 저장소), and two or more after it, or one that the next word
+    holds alone or with a particle (기본 값을 is 기본값, 인증 서버 is no 인증서). The first
+    text word is the word's first part, nothing glued to it."""
+    if at + 1 >= len(found):
+        return []
+    first, second = found[at], found[at + 1]
+    if len(first) < _SHORTEST_PART or not (_is_hangul(first) and _is_hangul(second)):
+        return []
+    found_apart = []
+    for word in node.matching(first + second, longer_than=len(first)):
+        used = len(word.text) - len(first)
+        if used >= _SHORTEST_PART or second[used:] in _PARTICLE_OR_NOTHING:
+            found_apart.append((word, used))
+    return found_apart
 
 
 def _negated(text: str, spans: list[tuple[str, int, int]], start: int, end: int, used: int) -> bool:
