@@ -634,6 +634,23 @@ def test_a_duplicate_is_found_and_facets_are_judged(repo):
     assert any(e["alias"] and e["alias"].lower() in e["phrase"].lower() for e in evidence)
 
 
+def test_a_copy_that_kept_the_id_it_repeats_is_a_possible_duplicate_not_settled_by_it(repo):
+    # IL-0004.yaml holding `id: IL-0002` (a write-up of IL-0002's event, kept under its id)
+    # had no possible duplicate: the candidates left out every incident with the file's id.
+    write(repo, "IL-0004.yaml", incident("IL-0002", *DIFFERENT))
+    commit(repo, "add a copy under another name")
+    _, report = review_json(repo)
+    [file] = [f for f in report["files"] if f["path"] == "incidents/IL-0004.yaml"]
+    assert {"IL203", "IL204"} <= {f["code"] for f in file["findings"]}
+    [duplicate] = [m for m in file["matches"] if m["kind"] == "duplicate"]
+    assert (duplicate["id"], duplicate["score"]) == ("IL-0002", 1.0)
+    assert any(r.startswith("same source URL") for r in duplicate["reasons"])
+    comment = run_curator("review", "--base", "main", cwd=repo).out
+    assert "❌ 1 possible duplicate ·" in comment and "**Possible duplicates**" in comment
+    # Its own id is no `not_duplicate_of` of it (IL401): its IL204 says what to mend.
+    assert "not_duplicate_of" not in comment and "IL-0000" not in comment
+
+
 def test_two_new_incidents_alike_are_one_pair_settled_by_the_block_shown(repo):
     # The pair was counted twice ("2 possible duplicates"), and the block to paste named
     # IL-0000 instead of the ids, as it did whenever two files had possible duplicates.

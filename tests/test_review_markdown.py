@@ -249,7 +249,8 @@ def hostile_review() -> Review:
             finding(12, "IL602", "evil.example", "warning", path="incidents/./../../x"),
         ],
         matches=[
-            Match(id=HOSTILE, score=0.9, kind="duplicate", title=HOSTILE, reasons=[HOSTILE]),
+            # (Not the file's own id, which the block to settle a false duplicate leaves out.)
+            Match(id=f"x{HOSTILE}", score=0.9, kind="duplicate", title=HOSTILE, reasons=[HOSTILE]),
             Match(id="IL-0001](https://evil.example", score=0.3, kind="related", title=HOSTILE),
         ],
         suggestions=[FacetJudgement(dimension="causes", missing=[judged], unsupported=[judged])],

@@ -806,7 +806,9 @@ def test_index_search_matches_brute_force_cosine(tmp_path):
     )
     library = Library.at(root)
     index = build(library)
-    query = read_record(root / "incidents" / "IL-0002.yaml")
+    # (Named as the index names it, as `curator similar` names it: the file is not its own
+    # match, though it would be under another name.)
+    query = read_record(root / "incidents" / "IL-0002.yaml", "incidents/IL-0002.yaml")
     assert query is not None
     vector = index.vector(query.text)
     got = index.cosine(vector)
@@ -1154,6 +1156,31 @@ def test_hangul_and_latin_text_gives_the_features_it_gave_before():
     ]
     expected = bigrams + trigrams + [text_module._word_feature(w) for w in words]
     assert sorted(features(text).tolist()) == sorted(expected)
+
+
+@pytest.mark.parametrize(
+    "where", ["incidents/IL-0001.yml", "incidents/IL-0003.yaml", "drafts/IL-0001.yaml"]
+)
+def test_a_copy_under_another_name_finds_the_incident_whose_id_it_kept(tmp_path, where):
+    # The candidates left out every incident carrying the input's id, not only the input:
+    # a copy of IL-0001 that kept its id had "0 possible duplicates".
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": incident("IL-0001")})
+    copy = (root if where.startswith("incidents/") else tmp_path) / where
+    copy.parent.mkdir(exist_ok=True)
+    copy.write_text(incident("IL-0001"), encoding="utf-8")
+    [result] = similar_json(str(copy), "--root", str(root))
+    [match] = result["matches"]
+    assert (result["id"], match["id"], match["path"]) == (
+        "IL-0001",
+        "IL-0001",
+        "incidents/IL-0001.yaml",
+    )
+    assert (match["kind"], match["score"]) == ("duplicate", 1.0)
+    assert "same source URL https://example.com/postmortems/IL-0001" in match["reasons"]
+    # The library's own file is still never its own match, whatever else holds its id.
+    [result] = similar_json(str(root / "incidents" / "IL-0001.yaml"), "--root", str(root))
+    held = ["incidents/IL-0003.yaml"] if where == "incidents/IL-0003.yaml" else []
+    assert [m["path"] for m in result["matches"]] == held
 
 
 @pytest.mark.parametrize("name", ["IL-0002.yml", "IL-0002.YAML", "IL-0002.yaml.txt"])

@@ -467,9 +467,16 @@ def _footer(review: Review) -> str:
         "checkout that has both commits (`pip install -e .` first).",
         "",
     ]
-    if any(file.duplicates() for file in review.files):
+    if any(_to_settle(file) for file in review.files):
         lines += _not_duplicate(review)
     return "\n".join([*lines, f"<sub>curator {__version__}</sub>", ""])
+
+
+def _to_settle(file: FileReview) -> list[Match]:
+    """The file's possible duplicates that `not_duplicate_of` settles: not one carrying the
+    file's own id (a copy kept under another name), which that list may not name (IL401):
+    what to mend there is the id two files hold, which lint reports (IL204)."""
+    return [match for match in file.duplicates() if match.id != file.id]
 
 
 def _not_duplicate(review: Review) -> list[str]:
@@ -479,9 +486,9 @@ def _not_duplicate(review: Review) -> list[str]:
     in either, so it is in the first one's block only."""
     ids_of: dict[str, list[str]] = {}
     for file, match in review.duplicate_pairs():
-        if len(match.id) <= _LONGEST_ID and _ID.fullmatch(match.id):
+        if match.id != file.id and len(match.id) <= _LONGEST_ID and _ID.fullmatch(match.id):
             ids_of.setdefault(file.path, []).append(match.id)
-    one_file = sum(bool(file.duplicates()) for file in review.files) == 1
+    one_file = sum(bool(_to_settle(file)) for file in review.files) == 1
     where = "this incident" if one_file else "one of the two"
     lines = [
         "**A false duplicate?** If the incidents describe different events, list the "

@@ -132,6 +132,9 @@ class Judge:
         return evidence.match(rows[0], score, score)
 
     def _self_rows(self, record: Record) -> list[int]:
+        """The row of the file `record` was read from, when the index holds it: by its
+        place, not its id, as a copy under another name carries the id of the incident it
+        repeats (`incidents/IL-0198.yml`, `IL-0301.yaml` holding `id: IL-0198`)."""
         return [self.index.by_path[record.path]] if record.path in self.index.by_path else []
 
     def neighbours(
@@ -154,7 +157,7 @@ class Judge:
 
     def _excluded(self, record: Record, honour_settled: bool, exclude: frozenset[str]) -> list[int]:
         index = self.index
-        rows = self._self_rows(record) + index.by_id.get(record.id, [])
+        rows = self._self_rows(record)
         for other in exclude:
             rows += index.by_id.get(other, [])
         if honour_settled:
