@@ -307,8 +307,9 @@ symptom:
     assert lines[symptom - 1] == "# between the key and its text"
 
 
-def test_a_comment_after_an_anchored_value_stays_on_its_line():
-    # An anchor starts the node's event but not its scalar token: found by test_fmt's
-    # property test as a KeyError (an internal error of fmt).
-    out = rendered("title: &a t  # on the title\nid: IL-0032\n")
-    assert holding(out, "# on the title") == "title: &a t"
+def test_an_anchored_value_is_refused_where_its_anchor_stands_as_lint_refuses_it():
+    # (fmt kept the anchor, and the comment after it, where lint now refuses it: IL105.)
+    with pytest.raises(Refused) as refused:
+        render(b"title: &a t  # on the title\nid: IL-0032\n")
+    assert refused.value.position == (1, 8)
+    assert "anchor &a is not allowed" in str(refused.value)

@@ -29,7 +29,6 @@ import os
 import re
 import stat
 import sys
-import warnings
 from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import replace
@@ -42,7 +41,7 @@ import ruamel.yaml.mergevalue  # noqa: F401 (0.2 ms)
 import yaml
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import Comment, CommentedMap, CommentedSeq, TaggedScalar
-from ruamel.yaml.error import MarkedYAMLError, ReusedAnchorWarning, YAMLError
+from ruamel.yaml.error import MarkedYAMLError, YAMLError
 from ruamel.yaml.nodes import ScalarNode
 from ruamel.yaml.resolver import VersionedResolver
 from ruamel.yaml.scalarstring import (
@@ -359,11 +358,7 @@ def _refuse_a_mark_inside(text: str) -> None:
 
 def parse(text: str) -> Any:
     try:
-        with warnings.catch_warnings():
-            # An anchor named twice is valid YAML, and aliases never reach here (the
-            # loader refuses them): ruamel's warning was seven lines of its own source.
-            warnings.simplefilter("ignore", ReusedAnchorWarning)
-            return _yaml().load(text)
+        return _yaml().load(text)  # (no anchor or alias reaches here: the loader refuses them)
     except MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         where = Position(mark.line + 1, mark.column + 1) if mark is not None else START
