@@ -108,6 +108,24 @@ def test_text_dropped_whole_as_a_comment_leaves_the_value_empty_and_is_an_error(
     assert found == [(line, column, message)]
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "organizations:\n  - a: b #x",  # a mapping where text goes, ending past the last line
+        "organizations:\n  - - x\n    - #y",
+        "actions:\n  - #y",  # an emptied item at the end, no line break after it
+    ],
+)
+def test_a_value_that_is_no_text_or_ends_the_file_is_read_without_failing(text):
+    # Found by fuzzing: with no line break at the end, a value's span ends on a line past
+    # the last, and the rule read that line for a comment (IL001, IndexError).
+    taxonomy = load_taxonomy(REPO / "schema" / "taxonomy")
+    path = Path("IL-0001.yaml")
+    file = parse_incident(path, path.name, text.encode(), taxonomy, dt.date(2026, 1, 1))
+    found = [(f.line, f.column, f.message[:5]) for f in comment_in_text.check(file)]
+    assert found == ([(2, 5, "`#y` ")] if text.startswith("actions") else [])
+
+
 def test_the_bundled_library_keeps_every_hash_in_its_text():
     taxonomy = load_taxonomy(REPO / "schema" / "taxonomy")
     for path in sorted((REPO / "incidents").glob("*.yaml")):

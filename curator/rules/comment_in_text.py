@@ -56,8 +56,8 @@ def check(file: IncidentFile) -> FileFindings:
         if value is None:
             yield from _emptied(file, path, lines[end.line - 1], end)
             continue
-        if value is _REPLACED:
-            continue  # (a repeated key replaced it: nothing to drop)
+        if not isinstance(value, str):
+            continue  # (a repeated key replaced it, or no text is there: IL201 says so)
         first = lines[start.line - 1][start.column - 1 : start.column]
         if first in _QUOTES or (start.line != end.line and first in _BLOCK_OR_PROPERTY):
             continue  # (a quoted value is whole; in a block, `#` is text)
