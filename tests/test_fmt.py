@@ -1225,6 +1225,24 @@ def test_a_block_after_a_blank_line_is_written_as_any_other(raw):
     assert render(out.encode("utf-8")) == out
 
 
+@pytest.mark.parametrize(
+    ("raw", "out"),
+    [
+        (
+            "id: IL-0001\ntitle:\n  # 메모\n  |-\n  한 줄\n",
+            "id: IL-0001\n# 메모\ntitle: 한 줄\n",
+        ),
+        ("id: IL-0001\ntitle:\n  # 나중에\n  |\n", "id: IL-0001\n# 나중에\ntitle: ''\n"),
+    ],
+)
+def test_a_block_after_a_comment_line_is_written_as_any_other_at_once(raw, out):
+    # Found by fuzzing (fuzz/fuzz_fmt.py): ruamel.yaml keeps a comment on a line of its own
+    # before `|-` as it keeps a blank line there, and the block was kept as if the comment
+    # were on its header; the comment went above the key, so a second `fmt` wrote it plain.
+    assert render(raw.encode("utf-8")) == out
+    assert render(out.encode("utf-8")) == out
+
+
 def _as_other_tools_read(raw: bytes) -> tuple[Any, Any]:
     """What YAML 1.2 (as `typed_like_other_tools`) and YAML 1.1 (PyYAML) make of `raw`: a
     reader that refuses it (a plain `<<` is a merge key) gives its error's name."""

@@ -571,12 +571,14 @@ def _restyle(node: Any) -> None:
 
 
 def _header_comment(value: str) -> bool:
-    """Whether a block scalar has a comment on its header line. ruamel.yaml keeps there a
-    blank line too (`key:`, a blank line, then `|+`), which is no comment: a `|+` kept for
-    it was written with the file's blank lines after it, which it then held as text."""
+    """Whether a block scalar has a comment on its header line (`key: |-  # why`), which
+    ruamel.yaml keeps as the text of the comment. What it keeps there as a CommentToken is
+    a line before the header: a blank line (`key:`, a blank line, then `|+`), or a comment
+    on a line of its own (`key:`, `# 메모`, then `|-`), which is written above the key.
+    Taken for a header comment, either kept the block: a `|+` with the file's blank lines
+    after it, which it then held as text; a `|-` one-liner that the next `fmt` wrote plain."""
     header = getattr(value, "comment", None)
-    text = getattr(header, "value", header)  # (a CommentToken for a blank line)
-    return isinstance(text, str) and "#" in text
+    return isinstance(header, str) and "#" in header
 
 
 _QUOTED: dict[str | None, type[ScalarString]] = {
