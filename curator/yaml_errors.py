@@ -20,8 +20,8 @@ from typing import Any, NamedTuple
 _YAML_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
 _KEY_ON_LINE = re.compile(r"\S:(?: |$)")
 
-# What a Korean or Japanese input method may type for `:` (IDEOGRAPHIC SPACE, U+3000, for a
-# space is told by `str.isspace`).
+# What an East Asian input method types for `:`. (Its space, U+3000 IDEOGRAPHIC SPACE, is
+# one to `str.isspace`, which is how it is told.)
 _FULL_WIDTH_COLON = "\uff1a"
 _FULL_WIDTH_KEY = re.compile(f"[A-Za-z_]+{_FULL_WIDTH_COLON}(?:\\s|$)")  # (keys are English)
 _NO_KEY, _NO_ITEM = "did not find expected key", "did not find expected '-' indicator"
@@ -104,7 +104,8 @@ def _read_as_no_text(problem: str, text: str, mark: Any, *, exact: bool) -> Advi
 def _started_there(problem: str, rest: str) -> str:
     """A key without `: `, or a quote never closed: `rest` is the line from its start."""
     if problem == "could not find expected ':'":
-        if rest[:1].isspace():  # (a space YAML does not count: libyaml's mark is past its own)
+        # libyaml's mark is past the line's own spaces: a space there is one it does not count.
+        if rest[:1].isspace():
             return (
                 f"this line starts with {_named(rest[0])}, which YAML does not take for "
                 "indentation; indent with plain spaces"
