@@ -589,11 +589,7 @@ class _Run:
         """The cross-file rules' findings: kept, when nothing they see has changed; worked
         out again for the files a change concerns, when the cache can tell which those are
         (`curator.library_index`); else worked out again from every file."""
-        taxonomy_files = {
-            p: display_path(p, self.cwd)
-            for p in sorted(self.library.taxonomy_dir.glob("*"))
-            if p.name.lower().endswith((".yaml", ".yml"))
-        }
+        taxonomy_files = {p: display_path(p, self.cwd) for p in self.library.taxonomy.files}
         if store is None:
             return self.run_library_rules(self.summaries(entries, checked), taxonomy_files)
         extra = list(taxonomy_files.values())

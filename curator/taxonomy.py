@@ -36,6 +36,9 @@ class Taxonomy:
     # could not be read): what a cached result that depends on the taxonomy is kept under,
     # taken from the very bytes loaded, so that a save while curator runs cannot split them.
     sources: dict[str, str] = field(default_factory=dict)
+    # Every YAML file of its folder, read or not, in order: what its problems are reported
+    # against (listed once, as it was loaded).
+    files: list[Path] = field(default_factory=list)
     _names: dict[str, dict[str, str]] = field(default_factory=dict, repr=False, compare=False)
     _indexes: dict[str, NameIndex] = field(default_factory=dict, repr=False, compare=False)
     # did_you_mean's answers: a taxonomy change can leave one unknown term in many files.
@@ -152,36 +155,41 @@ FILES = tuple(f"{dimension}.yaml" for dimension in DIMENSIONS)
 
 
 def load_taxonomy(folder: Path) -> Taxonomy:
-    taxonomy = Taxonomy()
-    for dimension in DIMENSIONS:
-        _load_dimension(taxonomy, folder / f"{dimension}.yaml", dimension)
-    _note_unread(taxonomy, folder)
+    taxonomy = Taxonomy(files=_yaml_files(folder))
+    for dimension, name in zip(DIMENSIONS, FILES, strict=True):
+        _load_dimension(taxonomy, folder / name, dimension)
+    for path in taxonomy.files:
+        if path.name not in FILES:
+            _note_unread(taxonomy, path)
     _check_links(taxonomy)
     return taxonomy
 
 
-def _note_unread(taxonomy: Taxonomy, folder: Path) -> None:
+def _yaml_files(folder: Path) -> list[Path]:
+    """The `.yaml` and `.yml` files of `folder` (in any case), hidden ones left out."""
+    try:
+        names = sorted(os.listdir(folder))
+    except OSError:
+        return []  # (each dimension's file says that it cannot be read)
+    yaml = (".yaml", ".yml")
+    return [folder / n for n in names if not n.startswith(".") and n.lower().endswith(yaml)]
+
+
+def _note_unread(taxonomy: Taxonomy, path: Path) -> None:
     """A YAML file of the folder that is no dimension's (`contributing-factors.yaml`,
     `causes.yml`, a dimension proposed): nothing reads it, so the terms it holds would be
     unknown to every incident, and its mistakes unseen. It is named among the taxonomy's
     sources too, so that a cached result made without it is not taken for one made with
     it."""
-    try:
-        names = sorted(os.listdir(folder))
-    except OSError:
-        return  # (each dimension's file says that it cannot be read)
-    for name in names:
-        if name in FILES or name.startswith(".") or not name.lower().endswith((".yaml", ".yml")):
-            continue
-        stem = name.lower().rsplit(".", 1)[0]
-        meant = difflib.get_close_matches(stem, DIMENSIONS, n=1, cutoff=0.75)
-        message = (
-            f"{name} is not read: the taxonomy's files are {', '.join(FILES)}"
-            + (f"; did you mean {meant[0]}.yaml?" if meant else "")
-            + " (a new dimension is a change to curator itself)"
-        )
-        taxonomy.sources[name] = "not read"
-        taxonomy.problems.append(TaxonomyProblem(folder / name, START, message))
+    stem = path.name.lower().rsplit(".", 1)[0]
+    meant = difflib.get_close_matches(stem, DIMENSIONS, n=1, cutoff=0.75)
+    message = (
+        f"{path.name} is not read: the taxonomy's files are {', '.join(FILES)}"
+        + (f"; did you mean {meant[0]}.yaml?" if meant else "")
+        + " (a new dimension is a change to curator itself)"
+    )
+    taxonomy.sources[path.name] = "not read"
+    taxonomy.problems.append(TaxonomyProblem(path, START, message))
 
 
 def _load_dimension(taxonomy: Taxonomy, path: Path, dimension: Dimension) -> None:
