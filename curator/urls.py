@@ -22,6 +22,18 @@ _SPACE = re.compile(r"\s")  # what str.isspace() matches, found in C rather than
 # checks that both roads agree.
 _PLAIN = re.compile(r"https://([a-z0-9-]+(?:\.[a-z0-9-]+)+)((?:/[A-Za-z0-9._~!$&'()*+,;=:@%-]*)*)")
 _ARCHIVE_HOSTS = frozenset({"archive.org", "web.archive.org"})
+# A paper has many addresses: its arXiv abstract, its PDF, each version, its HTML
+# rendering, mirrors that show it by its arXiv id, its DOI. One report, one normal form:
+# `https://arxiv.org/abs/<id>` without a version, `https://doi.org/<doi in lower case>`.
+_ARXIV_ID = r"(?P<id>[0-9]{4}\.[0-9]{4,5}|[a-z-]+(?:\.[A-Za-z]{2})?/[0-9]{7})(?:v[0-9]+)?"
+_PAPER_PAGES = {
+    "arxiv.org": re.compile(f"/(?:abs|pdf|html)/{_ARXIV_ID}(?:\\.pdf)?", re.IGNORECASE),
+    "export.arxiv.org": re.compile(f"/(?:abs|pdf)/{_ARXIV_ID}(?:\\.pdf)?", re.IGNORECASE),
+    "huggingface.co": re.compile(f"/papers/{_ARXIV_ID}"),
+    "alphaxiv.org": re.compile(f"/(?:abs|overview)/{_ARXIV_ID}"),
+    "doi.org": re.compile(f"/10\\.48550/arxiv\\.{_ARXIV_ID}", re.IGNORECASE),
+}
+_DOI_HOSTS = frozenset({"doi.org", "dx.doi.org"})
 
 
 def is_plain(url: str) -> bool:
@@ -53,14 +65,18 @@ def url_problem(url: str) -> str | None:
 
 def normalize_url(url: str) -> str:
     """One spelling per page: scheme, `www.`, default port, trailing slash, fragment,
-    tracking parameters and archive.org wrappers do not make a different page."""
+    tracking parameters and archive.org wrappers do not make a different page; nor do a
+    paper's versions, formats, mirrors and DOI (`_PAPER_PAGES`)."""
     url = url.strip()
     plain = _PLAIN.fullmatch(url)
     if plain and plain.group(1) not in _ARCHIVE_HOSTS:
         host, path = plain.groups()
         if "//" in path:
             path = re.sub(r"/{2,}", "/", path)
-        return f"https://{host.removeprefix('www.')}{path.rstrip('/')}"
+        host, path = host.removeprefix("www."), path.rstrip("/")
+        if host in _PAPER_PAGES or host in _DOI_HOSTS:
+            return _paper(host, path) or f"https://{host}{path}"
+        return f"https://{host}{path}"
     archived = _ARCHIVE.match(url)
     if archived:
         inner = archived.group("inner")
@@ -74,7 +90,33 @@ def normalize_url(url: str) -> str:
     if port and port != _DEFAULT_PORTS.get(parts.scheme.lower()):
         host = f"{host}:{port}"
     path = re.sub(r"/{2,}", "/", parts.path).rstrip("/")
+    paper = _paper(host, path)
+    if paper:
+        return paper  # (a query on a paper's page chooses no other paper)
     query = sorted(
         (k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if not _TRACKING.match(k)
     )
     return urlunsplit(("https", host, path, urlencode(query), ""))
+
+
+def is_paper(normal: str) -> bool:
+    """`normal` (a `normalize_url`) is the one address of a paper, which its citers may
+    have written otherwise."""
+    return normal.startswith(_PAPER_FORMS)
+
+
+_PAPER_FORMS = ("https://arxiv.org/abs/", "https://doi.org/10.")
+
+
+def _paper(host: str, path: str) -> str | None:
+    """The one address of the paper at `host` and `path` (host without `www.`, path
+    without its trailing slash), or None when that is no paper's page."""
+    if host in _DOI_HOSTS:
+        host = "doi.org"
+    page = _PAPER_PAGES.get(host)
+    found = page.fullmatch(path) if page else None
+    if found:
+        return f"https://arxiv.org/abs/{found.group('id')}"
+    if host == "doi.org" and path.startswith("/10."):
+        return f"https://doi.org{path.lower()}"  # DOIs are case-insensitive
+    return None

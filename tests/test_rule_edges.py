@@ -102,6 +102,35 @@ def test_il502_a_withdrawn_incident_that_is_no_duplicate_of_the_other_still_shar
     ]
 
 
+def test_il502_finds_one_paper_cited_at_two_addresses_and_names_the_other(tmp_path):
+    # An arXiv paper's abstract and its page on Hugging Face: one report, two spellings.
+    abstract = incident(
+        "IL-0001", ("https://example.com/postmortems/IL-0001", "https://arxiv.org/abs/2402.15627")
+    )
+    mirror = incident(
+        "IL-0002",
+        ("https://example.com/postmortems/IL-0002", "https://huggingface.co/papers/2402.15627"),
+    )
+    pdf = incident(
+        "IL-0003",
+        ("https://example.com/postmortems/IL-0003", "https://arxiv.org/pdf/2402.15627v2.pdf"),
+    )
+    files = {"IL-0001.yaml": abstract, "IL-0002.yaml": mirror, "IL-0003.yaml": pdf}
+    found = {path: message for path, _, _, message in lint_library(tmp_path, files, "IL502")}
+    tail = "; if it is the same event, withdraw one with duplicate_of"
+    assert found == {
+        "incidents/IL-0001.yaml": "https://arxiv.org/abs/2402.15627 is also cited by IL-0002 (as "
+        "https://huggingface.co/papers/2402.15627), IL-0003 (as "
+        f"https://arxiv.org/pdf/2402.15627v2.pdf){tail}",
+        "incidents/IL-0002.yaml": "https://huggingface.co/papers/2402.15627 is also cited by "
+        "IL-0001 (as https://arxiv.org/abs/2402.15627), IL-0003 (as "
+        f"https://arxiv.org/pdf/2402.15627v2.pdf){tail}",
+        "incidents/IL-0003.yaml": "https://arxiv.org/pdf/2402.15627v2.pdf is also cited by "
+        "IL-0001 (as https://arxiv.org/abs/2402.15627), IL-0002 (as "
+        f"https://huggingface.co/papers/2402.15627){tail}",
+    }
+
+
 def test_il401_names_the_field_and_the_missing_id(tmp_path):
     text = incident("IL-0001", ("sources:", "related:\n  - IL-9999\nsources:"))
     assert lint_library(tmp_path, {"IL-0001.yaml": text}, "IL401") == [
@@ -416,8 +445,9 @@ REPEATED = "https://example.com/postmortems/IL-0001 is already a source at line 
         (
             SOURCE.replace("https://", "http://www.").replace("IL-0001", "IL-0001/#top"),
             (
-                "http://www.example.com/postmortems/IL-0001/#top is already a source at line "
-                "26, whose url differs; merge the two into one",
+                "http://www.example.com/postmortems/IL-0001/#top is the report of the source "
+                "at line 26 (https://example.com/postmortems/IL-0001), whose url differs; merge "
+                "the two into one",
                 False,
             ),
         ),
@@ -449,8 +479,23 @@ def test_il505_a_source_listed_twice_is_reported_at_the_second_and_fixable_if_th
     taxonomy, repeat, expected
 ):
     file = read(incident("IL-0001", (SOURCE, SOURCE + repeat)), taxonomy)
-    repeats = [f for f in source_url_form.check(file) if "already a source" in f.message]
+    repeats = [f for f in source_url_form.check(file) if "source at line" in f.message]
     assert [(f.line, f.column, f.message, f.fixable) for f in repeats] == [(28, 10, *expected)]
+
+
+def test_il505_one_paper_at_two_addresses_is_one_source_listed_twice(taxonomy):
+    pdf = SOURCE.replace("example.com/postmortems/IL-0001", "arxiv.org/pdf/2402.15627v1")
+    mirror = SOURCE.replace("example.com/postmortems/IL-0001", "huggingface.co/papers/2402.15627")
+    file = read(incident("IL-0001", (SOURCE, pdf + mirror)), taxonomy)
+    assert [(f.line, f.column, f.message, f.fixable) for f in source_url_form.check(file)] == [
+        (
+            28,
+            10,
+            "https://huggingface.co/papers/2402.15627 is the report of the source at line 26 "
+            "(https://arxiv.org/pdf/2402.15627v1), whose url differs; merge the two into one",
+            False,
+        )
+    ]
 
 
 @pytest.mark.parametrize(

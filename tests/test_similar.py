@@ -329,6 +329,29 @@ def test_partial_dates_become_day_ranges():
 # --- the command ------------------------------------------------------------------------------
 
 
+def test_one_paper_at_two_addresses_is_decisive_and_says_so(tmp_path):
+    root = write_library(
+        tmp_path / "lib",
+        {
+            "IL-0001.yaml": systemd("IL-0001", "https://arxiv.org/pdf/2402.15627v2.pdf"),
+            "IL-0002.yaml": incident(
+                "IL-0002",
+                (
+                    "https://example.com/postmortems/IL-0002",
+                    "https://huggingface.co/papers/2402.15627",
+                ),
+            ),
+        },
+    )
+    [result] = similar_json(str(root / "incidents" / "IL-0001.yaml"), "--root", str(root))
+    [match] = result["matches"]
+    assert (match["id"], match["score"], match["kind"]) == ("IL-0002", 1.0, "duplicate")
+    assert match["reasons"][0] == (
+        "same paper https://arxiv.org/abs/2402.15627 (at any of its addresses: version, PDF, "
+        "mirror, DOI)"
+    )
+
+
 def test_same_source_url_is_decisive_and_reasoned(tmp_path):
     url = "https://www.example.com/blog/outage/?utm_source=feed"
     root = write_library(

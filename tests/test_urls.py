@@ -21,6 +21,22 @@ from curator.urls import normalize_url, url_problem
         ),
         ("https://web.archive.org/web/2023*/example.com/a", "https://example.com/a"),
         ("https://example.com/a?b=2&a=1", "https://example.com/a?a=1&b=2"),
+        # One paper at its many addresses: versions, formats, mirrors, its DOI.
+        ("https://arxiv.org/abs/2402.15627v2", "https://arxiv.org/abs/2402.15627"),
+        ("https://arxiv.org/pdf/2402.15627v1.pdf", "https://arxiv.org/abs/2402.15627"),
+        ("https://arxiv.org/pdf/2402.15627", "https://www.arxiv.org/abs/2402.15627/"),
+        ("https://arxiv.org/html/2402.15627v1", "https://arxiv.org/abs/2402.15627"),
+        ("https://export.arxiv.org/abs/2402.15627", "https://arxiv.org/abs/2402.15627"),
+        ("https://huggingface.co/papers/2402.15627", "https://arxiv.org/abs/2402.15627"),
+        ("https://www.alphaxiv.org/abs/2402.15627", "https://arxiv.org/abs/2402.15627"),
+        ("https://doi.org/10.48550/arXiv.2402.15627", "https://arxiv.org/abs/2402.15627"),
+        ("https://arxiv.org/abs/2402.15627?context=cs.LG", "https://arxiv.org/abs/2402.15627"),
+        ("https://arxiv.org/abs/hep-th/9901001v3", "https://arxiv.org/pdf/hep-th/9901001"),
+        ("https://dx.doi.org/10.1145/ABC.123", "https://doi.org/10.1145/abc.123"),
+        (
+            "https://web.archive.org/web/2024/https://arxiv.org/pdf/2402.15627v3",
+            "https://arxiv.org/abs/2402.15627",
+        ),
     ],
 )
 def test_same_page_normalises_the_same(a, b):
@@ -34,6 +50,10 @@ def test_same_page_normalises_the_same(a, b):
         ("https://example.com/a?id=1", "https://example.com/a?id=2"),
         ("https://example.com:8443/a", "https://example.com/a"),
         ("https://a.example.com/x", "https://b.example.com/x"),
+        ("https://arxiv.org/abs/2402.15627", "https://arxiv.org/abs/2402.15628"),
+        ("https://huggingface.co/papers/2402.15627", "https://huggingface.co/spaces/2402.15627"),
+        ("https://arxiv.org/list/cs.LG/recent", "https://arxiv.org/list/cs.DC/recent"),
+        ("https://doi.org/10.1145/1", "https://doi.org/10.1145/2"),
     ],
 )
 def test_different_pages_stay_different(a, b):
@@ -61,6 +81,11 @@ def test_good_url_has_no_problem():
 
 _HOSTS = [
     "example.com",
+    "arxiv.org",
+    "www.arxiv.org",
+    "huggingface.co",
+    "doi.org",
+    "dx.doi.org",
     "www.example.com",
     "EXAMPLE.com",
     "web.archive.org",
@@ -80,7 +105,14 @@ _URLS = st.builds(
     st.sampled_from(["", " ", "\t"]),
     st.sampled_from(["https://", "http://", "HTTPS://", "https:/", ""]),
     st.sampled_from(_HOSTS),
-    st.text(alphabet="aZ09._~!$&'()*+,;=:@%-/?#[] \t\n한", max_size=16),
+    st.one_of(
+        st.text(alphabet="aZ09._~!$&'()*+,;=:@%-/?#[] \t\n한", max_size=16),
+        st.sampled_from(["/abs/", "/pdf/", "/papers/", "/10.48550/arXiv."]).flatmap(
+            lambda page: st.from_regex(r"\A[0-9]{4}\.[0-9]{4,6}(v[0-9])?(\.pdf)?/?\Z").map(
+                lambda paper: page + paper
+            )
+        ),
+    ),
 )
 
 

@@ -2,6 +2,9 @@
 
 Two incidents citing the same report (after normalising scheme, `www.`, trailing slash,
 fragment, tracking parameters and archive.org wrappers) are most likely the same event.
+So are two citing one paper at different addresses: its arXiv abstract, PDF, HTML or any
+version of them, its page on Hugging Face or alphaXiv, its arXiv DOI; a DOI is one however
+its letters are cased. The finding names the other's address when it is written otherwise.
 That is allowed only when one is withdrawn as a `duplicate_of` the other.
 """
 
@@ -37,19 +40,41 @@ def check_library(library: LibraryView) -> FileFindings:
             continue  # nearly every URL: cited once
         # Each file once: a file citing a URL 10,000 times was compared 10,000² times.
         files = list({id(summary): summary for summary, _ in cited}.values())
-        named: dict[int, str] = {}  # per file, the others citing the URL, as said
+        written = _written(cited)
+        named: dict[tuple[int, str], str] = {}  # per file and spelling, the others, as said
         for summary, url in cited:
-            if id(summary) not in named:
-                others = {
-                    other.id.value if other.id else other.display
+            key = (id(summary), url.value)
+            if key not in named:
+                others = (
+                    _as_written(other, written[id(other)] - {url.value})
                     for other in files
                     if other is not summary and not _settled(summary, other)
-                }
-                named[id(summary)] = ", ".join(sorted(others))
-            if named[id(summary)]:
+                )
+                named[key] = ", ".join(sorted(others))
+            if named[key]:
                 yield RULE.at(
                     summary.display,
                     url.position,
-                    f"{url.value} is also cited by {named[id(summary)]}; if it is the "
+                    f"{url.value} is also cited by {named[key]}; if it is the "
                     "same event, withdraw one with duplicate_of",
                 )
+
+
+def _written(cited: list[tuple[FileSummary, SourceUrl]]) -> dict[int, set[str]]:
+    """Per file, how it spells the URL that `cited` share."""
+    spellings: dict[int, set[str]] = {}
+    for summary, url in cited:
+        spellings.setdefault(id(summary), set()).add(url.value)
+    return spellings
+
+
+def _as_written(other: FileSummary, spellings: set[str]) -> str:
+    """`other` named by its id, with its spellings of the URL unlike this file's (an arXiv
+    PDF against its abstract, say), at most two: a reader would not see the match
+    otherwise."""
+    name = other.id.value if other.id else other.display
+    if not spellings:
+        return name
+    shown = sorted(spellings)[:2]
+    more = " …" if len(spellings) > 2 else ""
+    return f"{name} (as {', '.join(shown)}{more})"

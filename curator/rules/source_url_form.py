@@ -160,10 +160,10 @@ def _repeat(
     line = file.position("sources", first, "url").line
     keys = _differing(fixed[first], fixed[index])
     differ = "differs" if len(keys) == 1 else "differ"
-    message = (
-        f"{url} is already a source at line {line}, whose {' and '.join(keys)} {differ}; "
-        "merge the two into one"
-    )
+    source = f"already a source at line {line}"
+    if "url" in keys:  # another spelling of one address, or another address of one paper
+        source = f"the report of the source at line {line} ({given[first].get('url')})"
+    message = f"{url} is {source}, whose {' and '.join(keys)} {differ}; merge the two into one"
     return not_fixable(RULE.at(file.display, position, message))
 
 

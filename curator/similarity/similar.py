@@ -23,6 +23,7 @@ import numpy as np
 from curator.similarity.entities import entities
 from curator.similarity.index import Index
 from curator.similarity.records import Record, organisation_key
+from curator.urls import is_paper
 
 DUPLICATE_THRESHOLD = 0.6
 MIN_SCORE = 0.2
@@ -239,7 +240,7 @@ class Evidence:
     def reasons(self, row: int) -> list[str]:
         index = self.judge.index
         other = index.records[row]
-        reasons = [f"same source URL {url}" for url in self.record.urls if url in other.urls]
+        reasons = [_same_source(url) for url in self.record.urls if url in other.urls]
         shared_orgs = _shared_organisations(self.record, other)
         if shared_orgs:
             dates = _dates(self.record.occurred, other.occurred)
@@ -278,6 +279,12 @@ def _top(score: np.ndarray, count: int, ranks: np.ndarray) -> list[int]:
         return []
     rows = np.argpartition(-score, count - 1)[:count]
     return [int(r) for r in rows[np.lexsort((rows, ranks[rows], -score[rows]))]]
+
+
+def _same_source(url: str) -> str:
+    if is_paper(url):  # each may cite another of its addresses: say which was matched
+        return f"same paper {url} (at any of its addresses: version, PDF, mirror, DOI)"
+    return f"same source URL {url}"
 
 
 def _shared_organisations(one: Record, other: Record) -> list[str]:
