@@ -768,7 +768,8 @@ def new_command(
     """Start a new incident: incidents/IL-NEW-<slug>.yaml, every field laid out with
     Korean guidance, a placeholder id that is numbered at merge.
 
-    Facets not given are suggested from the title (check them). Exit 2 when a value is
+    Facets not given are suggested from the title (check them). The incidents the draft
+    may duplicate are named on standard error, with the evidence. Exit 2 when a value is
     unusable or, without a terminal, something required is missing.
     """
     library = Library.at(root)
@@ -804,11 +805,39 @@ def new_command(
         sys.exit(EXIT_ERROR)
     shown = display_path(path)
     click.echo(shown)
+    _say_if_known(library, path)
     click.echo(
         f"next: fill it in from the source, then `curator fix {shown}`, "
         f"`curator fmt {shown}` and `curator lint {shown}`",
         err=True,
     )
+
+
+def _say_if_known(library: Library, draft: Path) -> None:
+    """Name the incidents the draft may duplicate, with the evidence, before its author
+    writes the rest: the same report cited, the same organisation and date, the same words.
+    The draft stays; whether it is the same event is for its author to tell."""
+    with deferred():
+        from curator.similarity import commands
+
+    try:
+        with Progress("looking for the same event", enabled=True) as progress:
+            matches = commands.known_already(library, draft, progress)
+    except KeyboardInterrupt:  # (then said as any stop is, exit 2): the draft stays
+        shown = display_path(draft)
+        click.echo(
+            f"curator: note: {shown} is written; the look for the same event was stopped "
+            f"(`curator similar {shown}` looks again)",
+            err=True,
+        )
+        raise
+    if matches:
+        click.echo(
+            "curator: note: the library may already hold this event; if it does, correct "
+            "that incident instead, and if not, list it in not_duplicate_of:",
+            err=True,
+        )
+        click.echo(commands.known_text(matches), err=True, nl=False)
 
 
 def _note(message: str) -> None:

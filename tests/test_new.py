@@ -174,6 +174,55 @@ def test_a_korean_title_takes_its_slug_from_the_source_and_names_never_collide(t
     assert [f.code for f in lint(Library.at(root))] == ["IL206", "IL502", "IL206", "IL502"]
 
 
+def test_it_names_the_incidents_the_draft_may_duplicate_with_the_evidence(tmp_path):
+    paper = ("https://example.com/postmortems/IL-0001", "https://huggingface.co/papers/2402.15627")
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": incident("IL-0001", paper)})
+    args = ("--title", TITLE, "--source", "https://arxiv.org/pdf/2402.15627v2")
+    run = new(root, *args, "--cause", "software-defect")
+    assert run.code == 0, run
+    assert run.out.strip().endswith("IL-NEW-nccl-h100.yaml")  # standard output: the path
+    note = run.err.split("\n")
+    assert note[0] == (
+        "curator: note: the library may already hold this event; if it does, correct that "
+        "incident instead, and if not, list it in not_duplicate_of:"
+    )
+    assert note[1] == "  1.00  IL-0001  공유 스토리지의 메타데이터 포화로 학습 처리량이 떨어졌다"
+    assert note[2] == (
+        "        - same paper https://arxiv.org/abs/2402.15627 (at any of its addresses: "
+        "version, PDF, mirror, DOI)"
+    )
+    assert note[-2].startswith("next: fill it in from the source")
+    assert (root / "incidents" / "IL-NEW-nccl-h100.yaml").is_file()  # written all the same
+    # Another report, other words: nothing to say.
+    other = write_library(tmp_path / "other", {"IL-0001.yaml": incident("IL-0001", paper)})
+    run = new(other, *args[:2], "--source", SOURCE, "--cause", "software-defect")
+    assert run.code == 0 and run.err.startswith("next: "), run
+
+
+def test_stopped_while_looking_for_the_same_event_it_says_the_draft_is_written(
+    tmp_path, monkeypatch
+):
+    from click.testing import CliRunner
+
+    import curator.cli
+    from curator.similarity import commands
+
+    def stopped(*_: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(commands, "known_already", stopped)
+    root = write_library(tmp_path / "lib", {})
+    args = ["new", "--root", str(root), "--no-prompt", "--title", TITLE, "--source", SOURCE]
+    result = CliRunner().invoke(curator.cli.main, [*args, "--cause", "software-defect"])
+    assert result.exit_code == 2
+    shown = os.path.relpath(root / "incidents" / "IL-NEW-nccl-h100.yaml")
+    assert (
+        f"curator: note: {shown} is written; the look for the same event was stopped "
+        f"(`curator similar {shown}` looks again)\ncurator: interrupted\n"
+    ) in result.stderr
+    assert (root / "incidents" / "IL-NEW-nccl-h100.yaml").is_file()
+
+
 def test_slugs():
     assert slug_for("NCCL 타임아웃: H100 8대", "https://x.org/") == "nccl-h100-8"
     assert slug_for("학습 중단", "https://www.example.com/blog/") == "blog"

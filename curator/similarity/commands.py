@@ -139,6 +139,24 @@ def similar(
     return [(given, judge.similar(given.record, top)) for given in found], not_judged
 
 
+def known_already(library: Library, path: Path, progress: Progress | None = None) -> list[Match]:
+    """The incidents of the library that `path` (a draft just written) may duplicate."""
+    results, _ = similar(library, [path], False, KNOWN_SHOWN, progress)
+    return [match for _, matches in results for match in matches if match.kind == "duplicate"]
+
+
+KNOWN_SHOWN = 3  # a draft's possible duplicates named by `curator new`
+
+
+def known_text(matches: list[Match]) -> str:
+    """`known_already`'s matches, as `similar_text` shows them."""
+    lines = []
+    for match in matches:
+        lines.append(f"  {match.score:.2f}  {shown(match.id)}  {shown(match.title)}")
+        lines += [f"{'':8}- {shown(reason, 500)}" for reason in match.reasons]
+    return "\n".join(lines) + "\n" if lines else ""
+
+
 def similar_json(results: list[tuple[Input, list[Match]]]) -> list[dict[str, Any]]:
     return [
         {"input": given.display, "id": given.record.id, "matches": [m.to_json() for m in matches]}
