@@ -23,8 +23,9 @@ _SPACE = re.compile(r"\s")  # what str.isspace() matches, found in C rather than
 _PLAIN = re.compile(r"https://([a-z0-9-]+(?:\.[a-z0-9-]+)+)((?:/[A-Za-z0-9._~!$&'()*+,;=:@%-]*)*)")
 _ARCHIVE_HOSTS = frozenset({"archive.org", "web.archive.org"})
 # A paper has many addresses: its arXiv abstract, its PDF, each version, its HTML
-# rendering, mirrors that show it by its arXiv id, its DOI. One report, one normal form:
-# `https://arxiv.org/abs/<id>` without a version, `https://doi.org/<doi in lower case>`.
+# rendering, mirrors that show it by its arXiv id, its DOI, its publisher's pages named by
+# the DOI. One report, one normal form: `https://arxiv.org/abs/<id>` without a version,
+# `https://doi.org/<doi in lower case>`.
 _ARXIV_ID = r"(?P<id>[0-9]{4}\.[0-9]{4,5}|[a-z-]+(?:\.[A-Za-z]{2})?/[0-9]{7})(?:v[0-9]+)?"
 _PAPER_PAGES = {
     "arxiv.org": re.compile(f"/(?:abs|pdf|html)/{_ARXIV_ID}(?:\\.pdf)?", re.IGNORECASE),
@@ -33,7 +34,13 @@ _PAPER_PAGES = {
     "alphaxiv.org": re.compile(f"/(?:abs|overview)/{_ARXIV_ID}"),
     "doi.org": re.compile(f"/10\\.48550/arxiv\\.{_ARXIV_ID}", re.IGNORECASE),
 }
-_DOI_HOSTS = frozenset({"doi.org", "dx.doi.org"})
+_DOI = r"(?P<doi>10\.[0-9]{4,9}/.+)"
+_DOI_PAGES = {
+    "doi.org": re.compile(f"/{_DOI}"),
+    "dx.doi.org": re.compile(f"/{_DOI}"),
+    "dl.acm.org": re.compile(f"/doi/(?:(?:abs|pdf|full|fullHtml|epdf)/)?{_DOI}"),
+}
+_PAPER_HOSTS = frozenset(_PAPER_PAGES) | frozenset(_DOI_PAGES)
 
 
 def is_plain(url: str) -> bool:
@@ -74,7 +81,7 @@ def normalize_url(url: str) -> str:
         if "//" in path:
             path = re.sub(r"/{2,}", "/", path)
         host, path = host.removeprefix("www."), path.rstrip("/")
-        if host in _PAPER_PAGES or host in _DOI_HOSTS:
+        if host in _PAPER_HOSTS:
             return _paper(host, path) or f"https://{host}{path}"
         return f"https://{host}{path}"
     archived = _ARCHIVE.match(url)
@@ -111,12 +118,12 @@ _PAPER_FORMS = ("https://arxiv.org/abs/", "https://doi.org/10.")
 def _paper(host: str, path: str) -> str | None:
     """The one address of the paper at `host` and `path` (host without `www.`, path
     without its trailing slash), or None when that is no paper's page."""
-    if host in _DOI_HOSTS:
-        host = "doi.org"
-    page = _PAPER_PAGES.get(host)
-    found = page.fullmatch(path) if page else None
+    arxiv = _PAPER_PAGES.get("doi.org" if host == "dx.doi.org" else host)
+    found = arxiv.fullmatch(path) if arxiv else None
     if found:
         return f"https://arxiv.org/abs/{found.group('id')}"
-    if host == "doi.org" and path.startswith("/10."):
-        return f"https://doi.org{path.lower()}"  # DOIs are case-insensitive
+    doi = _DOI_PAGES.get(host)
+    found = doi.fullmatch(path) if doi else None
+    if found:
+        return f"https://doi.org/{found.group('doi').lower()}"  # DOIs are case-insensitive
     return None

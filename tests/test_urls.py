@@ -34,6 +34,18 @@ from curator.urls import normalize_url, url_problem
         ("https://arxiv.org/abs/hep-th/9901001v3", "https://arxiv.org/pdf/hep-th/9901001"),
         ("https://dx.doi.org/10.1145/ABC.123", "https://doi.org/10.1145/abc.123"),
         (
+            "https://dl.acm.org/doi/10.1145/3651890.3672233",
+            "https://doi.org/10.1145/3651890.3672233",
+        ),
+        (
+            "https://dl.acm.org/doi/pdf/10.1145/3651890.3672233",
+            "https://doi.org/10.1145/3651890.3672233",
+        ),
+        (
+            "https://dl.acm.org/doi/abs/10.1145/3651890.3672233",
+            "https://dx.doi.org/10.1145/3651890.3672233",
+        ),
+        (
             "https://web.archive.org/web/2024/https://arxiv.org/pdf/2402.15627v3",
             "https://arxiv.org/abs/2402.15627",
         ),
@@ -54,6 +66,7 @@ def test_same_page_normalises_the_same(a, b):
         ("https://huggingface.co/papers/2402.15627", "https://huggingface.co/spaces/2402.15627"),
         ("https://arxiv.org/list/cs.LG/recent", "https://arxiv.org/list/cs.DC/recent"),
         ("https://doi.org/10.1145/1", "https://doi.org/10.1145/2"),
+        ("https://dl.acm.org/doi/proceedings/10.1145/1", "https://doi.org/10.1145/1"),
     ],
 )
 def test_different_pages_stay_different(a, b):
@@ -86,6 +99,7 @@ _HOSTS = [
     "huggingface.co",
     "doi.org",
     "dx.doi.org",
+    "dl.acm.org",
     "www.example.com",
     "EXAMPLE.com",
     "web.archive.org",
@@ -107,7 +121,9 @@ _URLS = st.builds(
     st.sampled_from(_HOSTS),
     st.one_of(
         st.text(alphabet="aZ09._~!$&'()*+,;=:@%-/?#[] \t\n한", max_size=16),
-        st.sampled_from(["/abs/", "/pdf/", "/papers/", "/10.48550/arXiv."]).flatmap(
+        st.sampled_from(
+            ["/abs/", "/pdf/", "/papers/", "/10.48550/arXiv.", "/doi/pdf/10.1145/"]
+        ).flatmap(
             lambda page: st.from_regex(r"\A[0-9]{4}\.[0-9]{4,6}(v[0-9])?(\.pdf)?/?\Z").map(
                 lambda paper: page + paper
             )

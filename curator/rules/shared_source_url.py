@@ -3,9 +3,10 @@
 Two incidents citing the same report (after normalising scheme, `www.`, trailing slash,
 fragment, tracking parameters and archive.org wrappers) are most likely the same event.
 So are two citing one paper at different addresses: its arXiv abstract, PDF, HTML or any
-version of them, its page on Hugging Face or alphaXiv, its arXiv DOI; a DOI is one however
-its letters are cased. The finding names the other's address when it is written otherwise.
-That is allowed only when one is withdrawn as a `duplicate_of` the other.
+version of them, its page on Hugging Face or alphaXiv, its arXiv DOI; a paper's DOI at
+`doi.org`, `dx.doi.org` or its ACM Digital Library pages, however the DOI is cased. The
+finding names the other's address when it is written otherwise. That is allowed only when
+one is withdrawn as a `duplicate_of` the other.
 """
 
 from curator.findings import Severity
