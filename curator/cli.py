@@ -768,8 +768,9 @@ def new_command(
     """Start a new incident: incidents/IL-NEW-<slug>.yaml, every field laid out with
     Korean guidance, a placeholder id that is numbered at merge.
 
-    Facets not given are suggested from the title (check them). The incidents the draft
-    may duplicate are named on standard error, with the evidence. Exit 2 when a value is
+    Facets not given are suggested from the title and the source URL's path, as `curator
+    search` recognises terms, each named on standard error with its evidence (check them).
+    So are the incidents the draft may duplicate, with score and evidence. Exit 2 when a value is
     unusable or, without a terminal, something required is missing.
     """
     library = Library.at(root)
@@ -784,7 +785,8 @@ def new_command(
     in_terminal = sys.stdin is not None and sys.stdin.isatty()
     ask = _ask if (in_terminal if prompt is None else prompt) else None
     try:
-        path = write_draft(library, gather(library.taxonomy, given, ask))
+        draft = gather(library.taxonomy, given, ask)
+        path = write_draft(library, draft)
     except DraftError as exc:
         raise click.UsageError(str(exc)) from exc
     except click.Abort as abort:  # end of input, Ctrl-C, SIGTERM or SIGHUP at a question
@@ -805,6 +807,10 @@ def new_command(
         sys.exit(EXIT_ERROR)
     shown = display_path(path)
     click.echo(shown)
+    if draft.guessed:
+        click.echo("curator: note: facets filled in from the title; check each:", err=True)
+        for guess in draft.guessed:
+            click.echo(f"  {guess.dimension}: {escaped(guess.evidence())}", err=True)
     _say_if_known(library, path)
     click.echo(
         f"next: fill it in from the source, then `curator fix {shown}`, "

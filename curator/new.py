@@ -20,7 +20,8 @@ from curator.library import Library
 from curator.model import DIMENSIONS, PARTIAL_DATE_PATTERN, parse_partial_date, text_problem
 from curator.rules import source_url_form
 from curator.rules.bare_mention import bare_mentions
-from curator.taxonomy import Taxonomy, fold
+from curator.signals import deferred
+from curator.taxonomy import Taxonomy
 from curator.textnorm import composed, normalized
 from curator.urls import url_problem
 from curator.write.atomic import write_atomic
@@ -47,6 +48,7 @@ class Draft:
     occurred: str | None = None
     status: str = "draft"
     facets: dict[str, list[str]] = field(default_factory=dict)
+    guessed: list[Guess] = field(default_factory=list)  # the facets filled in unasked
 
 
 # Checking what was given ----------------------------------------------------------------
@@ -126,22 +128,41 @@ def split_list(text: str) -> list[str]:
 # Guessing what was not given ------------------------------------------------------------
 
 
-def suggest_terms(taxonomy: Taxonomy, text: str) -> dict[str, list[str]]:
-    """Per dimension, the term whose label or alias is the longest phrase found in `text`.
+@dataclass(frozen=True)
+class Guess:
+    """A term suggested for the draft, and its evidence: the words of the title (or of the
+    source URL's path) that name it, as they stand, and the label or alias they match."""
+
+    dimension: str
+    term: str
+    quote: str
+    alias: str
+    where: str  # "title" or "source URL"
+
+    def evidence(self) -> str:
+        return f"{self.term} ← “{self.quote}” in the {self.where} (matches “{self.alias}”)"
+
+
+def suggest_terms(taxonomy: Taxonomy, title: str, url: str) -> dict[str, list[Guess]]:
+    """Per dimension, the terms whose label or alias the title or the source URL's path
+    names, as `curator search` recognises them (Korean particles and spacing allowed, a
+    negated phrase left out), a parent named only through its child's phrase left out.
     Only a starting point: the draft says so, and the contributor checks it."""
-    haystack = fold(text)
-    suggested: dict[str, list[str]] = {}
-    for dimension in DIMENSIONS:
-        best, best_length = None, 0
-        for term in taxonomy.terms[dimension].values():
-            if term.deprecated is not None:
-                continue
-            for name in (term.id.replace("-", " "), term.label.ko, term.label.en, *term.aliases):
-                needle = fold(name)
-                short = len(needle) < (3 if needle.isascii() else 2)
-                if not short and needle in haystack and len(needle) > best_length:
-                    best, best_length = term.id, len(needle)
-        suggested[dimension] = [best] if best else []
+    with deferred():  # (numpy comes with it: loaded by this command only, not by every one)
+        from curator.similarity.phrases import Matcher
+
+    matcher = Matcher(taxonomy)
+    path = re.sub(r"[^0-9A-Za-z]+", " ", urlsplit(url).path)
+    found: dict[tuple[str, str], Guess] = {}
+    for where, text in (("title", title), ("source URL", path)):
+        for hit in matcher.find(text, where):
+            guess = Guess(hit.dimension, hit.term, hit.quote, hit.alias, where)
+            found.setdefault((hit.dimension, hit.term), guess)
+    implied = {(d, a) for d, t in found for a in taxonomy.ancestors(d, t)}
+    suggested: dict[str, list[Guess]] = {dimension: [] for dimension in DIMENSIONS}
+    for (dimension, term), guess in sorted(found.items()):
+        if (dimension, term) not in implied:
+            suggested[dimension].append(guess)
     return suggested
 
 
@@ -238,9 +259,11 @@ def gather(taxonomy: Taxonomy, given: Given, ask: Ask | None) -> Draft:
         check_occurred(occurred or ""),
         given.status,
     )
-    suggested = suggest_terms(taxonomy, f"{title} {url}")
+    suggested = suggest_terms(taxonomy, title, url)
     for dimension in DIMENSIONS:
         draft.facets[dimension] = _terms(taxonomy, dimension, given, suggested, ask)
+        if not given.facets.get(dimension) and ask is None:
+            draft.guessed += [g for g in suggested[dimension] if g.term in draft.facets[dimension]]
     missing = [dimension for dimension in REQUIRED_DIMENSIONS if not draft.facets[dimension]]
     if missing:  # (only without `ask`, which insists on a term)
         raise DraftError(_none_guessed(taxonomy, missing))
@@ -281,12 +304,12 @@ def _terms(
     taxonomy: Taxonomy,
     dimension: str,
     given: Given,
-    suggested: dict[str, list[str]],
+    suggested: dict[str, list[Guess]],
     ask: Ask | None,
 ) -> list[str]:
     if given.facets.get(dimension):
         return check_terms(taxonomy, dimension, _one_each(dimension, given.facets[dimension]))
-    default = ", ".join(suggested.get(dimension, []))
+    guesses = [guess.term for guess in suggested[dimension]]
     if ask is not None:
 
         def check(text: str) -> list[str]:
@@ -298,8 +321,11 @@ def _terms(
                 )
             return terms
 
-        return check(ask(_QUESTIONS[dimension], default, check))
-    return suggested.get(dimension, []) if dimension in REQUIRED_DIMENSIONS else []
+        question = _QUESTIONS[dimension] + "".join(
+            f"\n  제안 suggested: {guess.evidence()}" for guess in suggested[dimension]
+        )
+        return check(ask(question, ", ".join(guesses), check))
+    return guesses if dimension in REQUIRED_DIMENSIONS else []
 
 
 def _one_each(dimension: str, terms: list[str]) -> list[str]:

@@ -219,6 +219,19 @@ _LOADING_ON_USE = {
     "suggest": ("curator.similarity", ["suggest", "--root", "{lib}", "--all"]),
     "search": ("curator.similarity", ["search", "--root", "{lib}", "disk"]),
     "review": ("curator.review", ["review", "--root", "{lib}", "--base", "HEAD"]),
+    "new": (
+        "curator.similarity.phrases",
+        [
+            "new",
+            "--root",
+            "{lib}",
+            "--no-prompt",
+            "--title",
+            "디스크",
+            "--source",
+            "https://e.co/x",
+        ],
+    ),
     "github release": (
         "curator.export.publish",
         ["github", "release", "--repo", "no", "--tag", "v1", "--dir", "{lib}"],
@@ -260,6 +273,21 @@ def test_ctrl_c_as_a_command_loads_its_modules_is_not_dropped(tmp_path, monkeypa
     result = CliRunner().invoke(curator.cli.main, args)
     assert (result.exit_code, result.output) == (2, "curator: interrupted\n")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["lib"]
+
+
+def test_the_program_loads_no_command_s_heavy_modules_before_the_command_needs_them():
+    # Every run of every command paid for them: pre-commit runs `curator lint` on each
+    # commit. (`curator new` imported the similarity's phrase matcher, and numpy with it.)
+    code = "import sys, curator.cli; print(sorted(m for m in HEAVY if m in sys.modules))"
+    heavy = ["numpy", "curator.similarity", "curator.export", "curator.review", "github"]
+    run = subprocess.run(
+        [sys.executable, "-c", f"HEAVY = {heavy!r}; {code}"],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=REPO,
+    )
+    assert run.stdout == "[]\n"
 
 
 def test_ctrl_c_as_lint_loads_numpy_for_an_unknown_term_is_not_dropped(library):

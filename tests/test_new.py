@@ -22,7 +22,7 @@ from curator.library import Library
 from curator.lint import lint
 from curator.load import load_bytes
 from curator.model import INCIDENT_KEYS
-from curator.new import slug_for
+from curator.new import slug_for, suggest_terms
 from curator.write.canonical import render
 from incidents import incident
 
@@ -51,10 +51,18 @@ def test_a_draft_from_options_is_valid_canonical_and_fully_laid_out(tmp_path):
     assert data["organizations"] == ["Example Corp"]
     assert data["facets"] == {
         "causes": ["software-defect"],  # given
-        "components": ["nccl"],  # suggested from the title
+        "components": ["gpu", "nccl"],  # suggested from the title
         "symptoms": ["training-stall"],
         "contributing_factors": [],
     }
+    # Each suggestion with its evidence, on standard error.
+    assert run.err.splitlines()[:4] == [
+        "curator: note: facets filled in from the title; check each:",
+        "  components: gpu ← “타임아웃으로 H100 클러스터의” in the title (matches “H100”)",
+        "  components: nccl ← “NCCL 타임아웃으로” in the title (matches “NCCL”)",
+        "  symptoms: training-stall ← “클러스터의 학습이 멈췄다” in the title "
+        "(matches “학습 멈춤”)",
+    ]
     tidied = "https://example.com/blog/nccl-hang"  # tracking parameter dropped (IL505)
     assert data["sources"] == [{"url": tidied, "title": tidied}]
     # Every field of the schema is there, as a key or as a commented-out line.
@@ -182,6 +190,7 @@ def test_it_names_the_incidents_the_draft_may_duplicate_with_the_evidence(tmp_pa
     assert run.code == 0, run
     assert run.out.strip().endswith("IL-NEW-nccl-h100.yaml")  # standard output: the path
     note = run.err.split("\n")
+    note = note[note.index("curator: note: facets filled in from the title; check each:") + 4 :]
     assert note[0] == (
         "curator: note: the library may already hold this event; if it does, correct that "
         "incident instead, and if not, list it in not_duplicate_of:"
@@ -196,7 +205,32 @@ def test_it_names_the_incidents_the_draft_may_duplicate_with_the_evidence(tmp_pa
     # Another report, other words: nothing to say.
     other = write_library(tmp_path / "other", {"IL-0001.yaml": incident("IL-0001", paper)})
     run = new(other, *args[:2], "--source", SOURCE, "--cause", "software-defect")
-    assert run.code == 0 and run.err.startswith("next: "), run
+    assert run.code == 0 and "may already hold" not in run.err, run
+
+
+@pytest.mark.parametrize(
+    ("title", "url", "expected"),
+    [
+        # Particles and endings between a label's words (`인증서 만료`, `DNS 조회 실패`).
+        (
+            "인증서가 만료되어 API 서버가 멈췄다",
+            "https://e.com/x",
+            {"causes": ["certificate-expiry"]},
+        ),
+        (
+            "설정을 바꾼 뒤 DNS 조회가 실패했다",
+            "https://e.com/x",
+            {"symptoms": ["dns-resolution-failure"]},
+        ),
+        # Every term named, not one per dimension; a negated one left out.
+        ("GPU 고장 없이 H100 학습이 NCCL 타임아웃으로 멈췄다", "https://e.com/x", {"causes": []}),
+        # The source URL's path is read too.
+        ("학습 작업이 멈췄다", "https://e.com/blog/nccl-hang", {"components": ["nccl"]}),
+    ],
+)
+def test_facets_are_guessed_as_search_recognises_terms(title, url, expected):
+    guessed = suggest_terms(Library.at(REPO).taxonomy, title, url)
+    assert {d: [g.term for g in guessed[d]] for d in expected} == expected
 
 
 def test_stopped_while_looking_for_the_same_event_it_says_the_draft_is_written(
@@ -317,8 +351,10 @@ def test_in_a_terminal_it_asks_for_what_is_missing(tmp_path):
     assert data["sources"] == [{"url": "https://example.com/pm", "title": "NCCL hang postmortem"}]
     assert data["organizations"] == ["Example", "Other Org"]
     assert data["occurred"] == "2024-05-07"
-    assert data["facets"]["components"] == ["nccl"]
+    assert data["facets"]["components"] == ["gpu", "nccl"]
     assert data["facets"]["contributing_factors"] == ["scale-only-behaviour"]
+    # Each suggestion offered with its evidence.
+    assert "제안 suggested: nccl ← “NCCL 타임아웃으로” in the title (matches “NCCL”)" in output
     assert [f.code for f in lint(Library.at(root))] == ["IL206"]
 
 
