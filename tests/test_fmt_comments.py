@@ -119,6 +119,40 @@ def test_a_comment_brought_up_to_text_is_set_off_by_two_spaces(tmp_path):
     assert "IL108" not in lint.out, lint
 
 
+# A key of more than 128 characters, which ruamel.yaml writes as `? key` with its value on
+# the `: ` line below (an unknown key: fmt keeps it, lint reports it).
+LONG_KEY = "k" * 129
+
+
+@pytest.mark.parametrize(
+    ("block", "value"),
+    [("|", ""), ("|-", "한 줄"), (">-", "한 줄")],  # (empty, and one line: both written plain)
+)
+def test_a_block_under_a_long_key_keeps_the_comment_on_its_header_and_settles(
+    tmp_path, block, value
+):
+    """Found by fuzzing (fuzz/fuzz_fmt.py): the comment on the block's header went to the
+    `? key` line, and the next `fmt`, finding the block with no comment on its header,
+    wrote it as `''` (or plain): fmt was not idempotent. It stays on the header."""
+    text = f"id: IL-0001\n{LONG_KEY}: {block}  # 머리 주석\n" + (f"  {value}\n" if value else "")
+    out = rendered(text)
+    assert out == f"id: IL-0001\n? {LONG_KEY}\n: {block}  # 머리 주석\n" + (
+        f"  {value}\n" if value else ""
+    )
+    # An end-of-line comment of a value below its key is set off, not left at the column
+    # it had on the key's line; one on the key stays on the key's line.
+    assert holding(rendered(f"id: IL-0001\n{LONG_KEY}: 값  # 메모\n"), "  # 메모") == ": 값"
+    assert holding(rendered(f"id: IL-0001\n{LONG_KEY}:  # 메모\n  - a\n"), "  # 메모") == (
+        f"? {LONG_KEY}"
+    )
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": text})
+    assert run_curator("fmt", "--root", str(root)).code == 0
+    assert run_curator("fmt", "--check", "--root", str(root)).code == 0
+    assert (root / "incidents" / "IL-0001.yaml").read_text(encoding="utf-8") == out
+    lint = run_curator("lint", "--root", str(root), "--format", "json")
+    assert f"unknown key '{LONG_KEY}'" in lint.out, lint
+
+
 def test_a_comment_ending_the_file_stays_at_the_end():
     text = REPORTED.replace("title: t\n", "") + "title: t\n\n# the end\n"
     out = rendered(text)

@@ -135,8 +135,10 @@ def overlay(bare: str, notes: list[Note]) -> str:
     for row, line in enumerate(rows):
         out += above.get(row, [])
         for note in after.get(row, []):
-            # At its old column if the line leaves room, else set off as it was.
-            line += " " * max(1 if note.tight else 2, note.column - len(line)) + note.text
+            # At its old column if the line leaves room, else set off as it was; below a
+            # key, set off only (its column was one on the key's line).
+            column = 0 if row in rows_of.below_key else note.column
+            line += " " * max(1 if note.tight else 2, column - len(line)) + note.text
         out.append(line)
     out += above.get(len(rows), []) + end
     # Like the bare text, the file starts at the first line that holds something and ends
@@ -149,12 +151,19 @@ class _Rows:
 
     def __init__(self, text: str) -> None:
         self.of_place: dict[Place, int] = {}
-        self.of_path: dict[Path, int] = {}
+        # The lines of a value written below its key: ruamel.yaml writes a key of more
+        # than 128 characters as `? key`, and its value on the `: ` line below.
+        self.below_key: set[int] = set()
+        key_rows: dict[Path, int] = {}
         breaks = _breaks(text)
         for node in _nodes(text)[0]:
             row = bisect_left(breaks, node.start)
             self.of_place.setdefault(node.place, row)
-            self.of_path.setdefault(node.place[0], row)  # a key's line, not its value's
+            path, role = node.place
+            if role == "key":
+                key_rows[path] = row
+            elif role == "value" and node.scalar and key_rows.get(path, row) != row:
+                self.below_key.add(row)
 
     def above(self, note: Note) -> int:
         row = self.of_place.get(note.place) if note.place else None
@@ -163,7 +172,10 @@ class _Rows:
         return row
 
     def after(self, note: Note) -> int:
-        row = self.of_path.get(note.place[0]) if note.place else None
+        """The line of the node a comment follows. After a value, the value's line, not its
+        key's where they differ (`? key`, then `: |`): there a comment on a block's header
+        went to the key, and the next run, finding the block without it, wrote it plain."""
+        row = self.of_place.get(note.place) if note.place else None
         if row is None:
             raise Misplaced(note)
         return row
