@@ -4,8 +4,9 @@ the slip and what to write instead.
 libyaml says what its parser expected (`could not find expected ':'`, `mapping values are
 not allowed in this context`), which tells someone who knows YAML's grammar what went
 wrong, and most contributors nothing. Its words are kept, for searching; after them comes
-the slip in the file's terms: a key without `: `, a `: ` inside a one-line text, a line
-indented as no key around it is, a quote left open, a backslash in double quotes, a value
+the slip in the file's terms: a key without `: `, or ended with a full-width `：` (which
+libyaml, after a list item's key, notices lines later), a `: ` inside a one-line text, a
+line indented as no key around it is, a quote left open, a backslash in double quotes, a value
 starting with a character YAML reads as no text (`[초안] …`, `*중요*`, `> …`, `@`). Any
 other error is left in libyaml's words alone.
 """
@@ -19,12 +20,15 @@ from typing import Any, NamedTuple
 # libyaml (YAML 1.1) starts a line at each of these, and counts its marks' lines so.
 _YAML_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
 _KEY_ON_LINE = re.compile(r"\S:(?: |$)")
+_VALUE_AFTER_KEY = re.compile(r"\S: +[^\s#]")
 
 # What an East Asian input method types for `:`. (Its space, U+3000 IDEOGRAPHIC SPACE, is
 # one to `str.isspace`, which is how it is told.)
 _FULL_WIDTH_COLON = "\uff1a"
-_FULL_WIDTH_KEY = re.compile(f"[A-Za-z_]+{_FULL_WIDTH_COLON}(?:\\s|$)")  # (keys are English)
+_FULL_WIDTH_KEY = re.compile(f"[A-Za-z_]+({_FULL_WIDTH_COLON})(?:\\s|$)")  # (keys are English)
 _NO_KEY, _NO_ITEM = "did not find expected key", "did not find expected '-' indicator"
+_NOT_ALLOWED = "mapping values are not allowed in this context"
+_ITEM_START = re.compile(r" *(?:- +)*")  # (where a key or an item's text starts on its line)
 _TEXT_GOING_ON = "if it goes on with the text above, write that text as a `|` block"
 _ESCAPE = (  # (libyaml places the error at the backslash, or at the digit that is wrong)
     "inside double quotes a \\ starts an escape (\\n, \\u00e9): write \\\\ for a backslash, "
@@ -69,8 +73,13 @@ def advice(exc: Any, text: str) -> Advice | None:
         problem == "could not find expected ':'" or exc.context == "while scanning a quoted scalar"
     ):
         # libyaml notices these a line or more later: the slip is where the words started.
-        started = _started_there(problem, _line(text, opened.line)[opened.column :])
-        return Advice(opened.line + 1, opened.column + 1, f"{problem}: {started}")
+        rest = _line(text, opened.line)[opened.column :]
+        offset, started = _started_there(problem, rest)
+        return Advice(opened.line + 1, opened.column + offset + 1, f"{problem}: {started}")
+    if problem == _NOT_ALLOWED and not _KEY_ON_LINE.search(_line(text, at.line), 0, at.column):
+        above = _key_slip_above(problem, text, at.line)
+        if above is not None:
+            return above
     here = _here(problem, _line(text, at.line), at.column)
     if here:
         return Advice(at.line + 1, at.column + 1, f"{problem}: {here}")
@@ -101,24 +110,64 @@ def _read_as_no_text(problem: str, text: str, mark: Any, *, exact: bool) -> Advi
     )
 
 
-def _started_there(problem: str, rest: str) -> str:
-    """A key without `: `, or a quote never closed: `rest` is the line from its start."""
+def _started_there(problem: str, rest: str) -> tuple[int, str]:
+    """A key without `: `, or a quote never closed: `rest` is the line from its start. Where
+    in `rest` the slip is, and what it means."""
     if problem == "could not find expected ':'":
         # libyaml's mark is past the line's own spaces: a space there is one it does not count.
         if rest[:1].isspace():
-            return (
+            return 0, (
                 f"this line starts with {_named(rest[0])}, which YAML does not take for "
                 "indentation; indent with plain spaces"
             )
-        if _FULL_WIDTH_KEY.match(rest):
-            return (
-                f"the key ends with {_named(_FULL_WIDTH_COLON)}, not ':'; write ': ' after the key"
-            )
-        return (
+        slip = _key_slip(rest)
+        if slip is not None:
+            return slip
+        return 0, (
             "this line is not `key: value`; put ': ' after its key, or, "
             f"{_TEXT_GOING_ON} (`key: |`, its lines indented below)"
         )
-    return f"the {rest[:1]} here is never closed; end the value with {rest[:1]}"
+    return 0, f"the {rest[:1]} here is never closed; end the value with {rest[:1]}"
+
+
+def _key_slip(rest: str) -> tuple[int, str] | None:
+    """A key ended with a full-width colon where `rest` starts (`title： …`): where the
+    colon is in `rest`, and what to write."""
+    key = _FULL_WIDTH_KEY.match(rest)
+    if key is None:
+        return None
+    name = rest[: key.start(1)]
+    return key.start(1), f"the key ends with {_named(_FULL_WIDTH_COLON)}, not ':'; write '{name}: '"
+
+
+def _key_slip_above(problem: str, text: str, line_index: int) -> Advice | None:
+    """A key's slip where the text that libyaml read on from, up to `line_index`, starts:
+    after `- url： …` (or `causes：`) it reads the lines below for more of one text, up to a
+    line holding `key: `, whose ': ' it refuses there (`title: …` of the same item)."""
+    lines = _YAML_BREAK.split(text)
+    start = _text_start(lines, line_index)
+    if start is None:
+        return None
+    column = _ITEM_START.match(lines[start]).end()  # type: ignore[union-attr]  # (matches "")
+    slip = _key_slip(lines[start][column:])
+    if slip is None:
+        return None
+    offset, words = slip
+    return Advice(start + 1, column + offset + 1, f"{problem}: {words}")
+
+
+def _text_start(lines: list[str], line_index: int) -> int | None:
+    """The line a plain text going on to `line_index` starts on: below the line of its key
+    (`facets:`), or that line itself where the text starts after the key (`- a: b`), or
+    below a comment, which ends a text. Only there is a slip the text's cause: a line below
+    it is more of the text, whatever it starts with."""
+    start = line_index
+    while start > 0 and not lines[start - 1].lstrip().startswith("#"):
+        start -= 1
+        if _KEY_ON_LINE.search(lines[start]):
+            start += 0 if _VALUE_AFTER_KEY.search(lines[start]) else 1
+            break
+    return next((number for number in range(start, line_index) if lines[number].strip()), None)
 
 
 def _named(character: str) -> str:
@@ -128,7 +177,7 @@ def _named(character: str) -> str:
 def _here(problem: str, line: str, column: int) -> str | None:
     """What `problem`, found at `column` of `line`, means; None if it is no usual slip."""
     starts_line = column == len(line) - len(line.lstrip(" "))
-    if problem == "mapping values are not allowed in this context":
+    if problem == _NOT_ALLOWED:
         if _KEY_ON_LINE.search(line, 0, column):
             return (
                 "a ': ' inside a value starts another key; put the whole value in double "

@@ -347,10 +347,38 @@ NOT_AN_ITEM = (
         ),
         pytest.param(
             "id: IL-0001\ntitle\uff1a NCCL 멈춤\nstatus: draft\n",
-            (2, 1),
+            (2, 6),
             "could not find expected ':': the key ends with U+FF1A FULLWIDTH COLON, not ':'; "
-            "write ': ' after the key",
+            "write 'title: '",
             id="a key ending with a full-width colon",
+        ),
+        pytest.param(
+            "sources:\n  - url\uff1a https://example.com/a\n    title: t\n",
+            (2, 8),  # (libyaml stops at the ': ' of the next line, which it reads as more text)
+            "mapping values are not allowed in this context: the key ends with U+FF1A "
+            "FULLWIDTH COLON, not ':'; write 'url: '",
+            id="a list item's key ending with a full-width colon",
+        ),
+        pytest.param(
+            "facets:\n  causes\uff1a\n    - config-change\n\n    - software-defect\n"
+            "  components:\n    - nccl\n",
+            (2, 9),  # (libyaml stops four lines below)
+            "mapping values are not allowed in this context: the key ends with U+FF1A "
+            "FULLWIDTH COLON, not ':'; write 'causes: '",
+            id="a nested key ending with a full-width colon, its list below",
+        ),
+        pytest.param(
+            "sources:\n  - url: https://example.com/a\n    title\uff1a t\n    publisher: p\n",
+            (3, 10),
+            "could not find expected ':': the key ends with U+FF1A FULLWIDTH COLON, not ':'; "
+            "write 'title: '",
+            id="a list item's second key ending with a full-width colon",
+        ),
+        pytest.param(
+            "trigger:\n  스위치가 멈췄다\n  Note\uff1a 펌웨어\n  원인: 설정\n",
+            (4, 5),
+            INDENTED_DEEPER,  # (the full-width colon is in text going on, not the text's start)
+            id="text going on with a full-width colon, then a ': '",
         ),
         pytest.param(
             "id: IL-0001\ntitle: [초안] NCCL 멈춤\nstatus: draft\n",

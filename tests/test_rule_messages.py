@@ -135,6 +135,15 @@ SOURCES = (
             id="a colon and a space in a one-line Korean sentence",
         ),
         pytest.param(
+            # A Korean input method's `：`: libyaml reads the source's next line as more of
+            # the text `url： …` and stops at its ': ', which was said to be indented too deep.
+            [("  - url: https://", "  - url\uff1a https://")],
+            "incidents/IL-0001.yaml:26:8: IL101 [error] YAML syntax error: mapping values are "
+            "not allowed in this context: the key ends with U+FF1A FULLWIDTH COLON, not ':'; "
+            "write 'url: '",
+            id="a source's key ended with a full-width colon",
+        ),
+        pytest.param(
             [("organizations:\n  - Example\n", "organizations: Example, Lablup\n")],
             "incidents/IL-0001.yaml:5:16: IL201 [error] organizations: expected a list, found "
             "text 'Example, Lablup'; write each item on a line of its own below the key, "

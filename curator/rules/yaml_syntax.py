@@ -4,8 +4,9 @@ A syntax error is reported where libyaml stopped reading; the rest of the file i
 checked until it parses, but every other file still is. Where it comes from a usual slip,
 the message says which and what to write, after libyaml's words, and it is placed at the
 slip where libyaml notices it later: a key without `: ` (at its line, not the next one;
-or with a full-width `：`, or a line indented with a space YAML does not count, U+3000 or
-U+00A0),
+or a line indented with a space YAML does not count, U+3000 or U+00A0), a key ended with a
+full-width `：` (at the colon, also for a list item's key or a nested one, `- url： …`,
+where libyaml reads on to a `key: ` lines below),
 a `: ` inside a one-line value (`detection: 경고: …`, which YAML reads as another key), a
 line indented as no key or item around it, a quote left open (at the quote, not at the
 end of the file), a quote inside single quotes, a backslash inside double quotes
