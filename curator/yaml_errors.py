@@ -2,13 +2,13 @@
 the slip and what to write instead.
 
 libyaml says what its parser expected (`could not find expected ':'`, `mapping values are
-not allowed in this context`), which tells someone who knows YAML's grammar what went
-wrong, and most contributors nothing. Its words are kept, for searching; after them comes
-the slip in the file's terms: a key without `: `, or ended with a full-width `：` (which
-libyaml, after a list item's key, notices lines later), a `: ` inside a one-line text, a
-line indented as no key around it is, a quote left open, a backslash in double quotes, a value
-starting with a character YAML reads as no text (`[초안] …`, `*중요*`, `> …`, `@`). Any
-other error is left in libyaml's words alone.
+not allowed in this context`), which tells someone who knows YAML's grammar what went wrong,
+and most contributors nothing. Its words are kept, for searching; after them comes the slip
+in the file's terms: a key without `: `, or ended with a full-width `：` or a space YAML does
+not count (which libyaml, after a list item's key, notices lines later), a `: ` inside a
+one-line text, a line indented as no key around it is, a quote left open, a backslash in
+double quotes, a value starting with a character YAML reads as no text (`[초안] …`, `*중요*`,
+`> …`, `@`). Any other error is left in libyaml's words alone.
 """
 
 from __future__ import annotations
@@ -26,6 +26,9 @@ _VALUE_AFTER_KEY = re.compile(r"\S: +[^\s#]")
 # one to `str.isspace`, which is how it is told.)
 _FULL_WIDTH_COLON = "\uff1a"
 _FULL_WIDTH_KEY = re.compile(f"[A-Za-z_]+({_FULL_WIDTH_COLON})(?:\\s|$)")  # (keys are English)
+# A key's colon followed by white space YAML does not separate with (U+3000, or U+00A0 from
+# a web page): `title:　…` is one word to YAML, no key.
+_WIDE_SPACE_KEY = re.compile(r"[A-Za-z_]+:([^\S \t\r\n])")
 _NO_KEY, _NO_ITEM = "did not find expected key", "did not find expected '-' indicator"
 _NOT_ALLOWED = "mapping values are not allowed in this context"
 _ITEM_START = re.compile(r" *(?:- +)*")  # (where a key or an item's text starts on its line)
@@ -131,13 +134,24 @@ def _started_there(problem: str, rest: str) -> tuple[int, str]:
 
 
 def _key_slip(rest: str) -> tuple[int, str] | None:
-    """A key ended with a full-width colon where `rest` starts (`title： …`): where the
-    colon is in `rest`, and what to write."""
+    """A key ended with a full-width colon where `rest` starts (`title： …`), or with a
+    colon and a space YAML does not count (`title:　…`): where that character is in `rest`,
+    and what to write."""
     key = _FULL_WIDTH_KEY.match(rest)
-    if key is None:
-        return None
-    name = rest[: key.start(1)]
-    return key.start(1), f"the key ends with {_named(_FULL_WIDTH_COLON)}, not ':'; write '{name}: '"
+    if key is not None:
+        name = rest[: key.start(1)]
+        return key.start(1), (
+            f"the key ends with {_named(_FULL_WIDTH_COLON)}, not ':'; write '{name}: '"
+        )
+    key = _WIDE_SPACE_KEY.match(rest)
+    if key is not None:
+        name, value = rest[: key.start(1) - 1], rest[key.end(1) :]
+        write = f"write '{name}: ' with a plain space" if value.strip() else "remove it"
+        return key.start(1), (
+            f"the ':' after the key is followed by {_named(key.group(1))}, which YAML does not "
+            f"take for a space; {write}"
+        )
+    return None
 
 
 def _key_slip_above(problem: str, text: str, line_index: int) -> Advice | None:

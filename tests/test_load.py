@@ -381,6 +381,29 @@ NOT_AN_ITEM = (
             id="text going on with a full-width colon, then a ': '",
         ),
         pytest.param(
+            "id: IL-0001\ntitle:\u3000NCCL 멈춤\nstatus: draft\n",
+            (2, 7),
+            "could not find expected ':': the ':' after the key is followed by U+3000 "
+            "IDEOGRAPHIC SPACE, which YAML does not take for a space; write 'title: ' with a "
+            "plain space",
+            id="a full-width space after a key's colon",
+        ),
+        pytest.param(
+            "sources:\n  - url:\u00a0https://example.com/a\n    title: t\n",
+            (2, 9),
+            "mapping values are not allowed in this context: the ':' after the key is followed "
+            "by U+00A0 NO-BREAK SPACE, which YAML does not take for a space; write 'url: ' "
+            "with a plain space",
+            id="a no-break space after a list item's key",
+        ),
+        pytest.param(
+            "facets:\n  causes:\u3000\n    - config-change\n  components:\n    - nccl\n",
+            (2, 10),
+            "mapping values are not allowed in this context: the ':' after the key is followed "
+            "by U+3000 IDEOGRAPHIC SPACE, which YAML does not take for a space; remove it",
+            id="a full-width space after a nested key's colon, its list below",
+        ),
+        pytest.param(
             "id: IL-0001\ntitle: [초안] NCCL 멈춤\nstatus: draft\n",
             (2, 8),  # (libyaml stops after the `]`)
             "did not find expected key: a value cannot start with [: YAML reads a list there, "

@@ -144,6 +144,13 @@ SOURCES = (
             id="a source's key ended with a full-width colon",
         ),
         pytest.param(
+            [(f"title: {TITLE}", f"title:\u3000{TITLE}")],
+            "incidents/IL-0001.yaml:2:7: IL101 [error] YAML syntax error: could not find "
+            "expected ':': the ':' after the key is followed by U+3000 IDEOGRAPHIC SPACE, which "
+            "YAML does not take for a space; write 'title: ' with a plain space",
+            id="a full-width space after a key's colon",
+        ),
+        pytest.param(
             [("organizations:\n  - Example\n", "organizations: Example, Lablup\n")],
             "incidents/IL-0001.yaml:5:16: IL201 [error] organizations: expected a list, found "
             "text 'Example, Lablup'; write each item on a line of its own below the key, "
