@@ -19,6 +19,7 @@ from curator.model import (
     text_problem,
     text_problem_but_byte_order_marks,
 )
+from curator.yaml_errors import DASHES, named
 
 # What a contributor should write, in words: a regular expression is no help to most.
 _PATTERN_WORDS = {
@@ -112,8 +113,8 @@ def _sentence(error: Any, meant: Path | None) -> str:
     if kind == "list_type" and isinstance(value, str):
         # (Not `[a, b]`: a comma in Korean text would make two items of one sentence.)
         return (
-            f"{where}: expected a list, found {_describe(value)}; write each item on a line "
-            "of its own below the key, indented, as `- item`"
+            f"{where}: expected a list, found {_describe(value)}{_dash_named(value)}; write "
+            "each item on a line of its own below the key, indented, as `- item`"
         )
     if kind == "string_type" and isinstance(value, dict) and len(value) == 1:
         # `- 원인: 스위치 재시작`: YAML reads a text holding ': ' as a key and its value.
@@ -143,6 +144,14 @@ def _sentence(error: Any, meant: Path | None) -> str:
         return f"{where}: {value!r} is not one of {expected}"
     message = str(error["msg"]).removeprefix("Value error, ")
     return f"{where}: {message}"
+
+
+def _dash_named(text: str) -> str:
+    """What a list's first item started with, where it was a dash that is not `-` (`– a`,
+    `－ a`): YAML read the items as one text, which looks as a list does."""
+    if text[:1] in DASHES and text[1:2].isspace():
+        return f", which starts with {named(text[0])}, not '-'"
+    return ""
 
 
 def _suggest_value(pattern: str, value: str) -> str:

@@ -29,6 +29,10 @@ _FULL_WIDTH_KEY = re.compile(f"[A-Za-z_]+({_FULL_WIDTH_COLON})(?:\\s|$)")  # (ke
 # A key's colon followed by white space YAML does not separate with (U+3000, or U+00A0 from
 # a web page): `title:　…` is one word to YAML, no key.
 _WIDE_SPACE_KEY = re.compile(r"[A-Za-z_]+:([^\S \t\r\n])")
+# Dashes an input method or a word processor types for `-` (U+FF0D FULLWIDTH HYPHEN-MINUS,
+# en and em dashes, the minus sign), and a bullet pasted from a document's list: none
+# starts a list's item to YAML, which reads `– url: …` as the key `– url`.
+DASHES = frozenset("\uff0d\u2010\u2011\u2012\u2013\u2014\u2015\u2212\u2022")
 _NO_KEY, _NO_ITEM = "did not find expected key", "did not find expected '-' indicator"
 _NOT_ALLOWED = "mapping values are not allowed in this context"
 _ITEM_START = re.compile(r" *(?:- +)*")  # (where a key or an item's text starts on its line)
@@ -80,7 +84,7 @@ def advice(exc: Any, text: str) -> Advice | None:
         offset, started = _started_there(problem, rest)
         return Advice(opened.line + 1, opened.column + offset + 1, f"{problem}: {started}")
     if problem == _NOT_ALLOWED and not _KEY_ON_LINE.search(_line(text, at.line), 0, at.column):
-        above = _key_slip_above(problem, text, at.line)
+        above = _slip_above(problem, text, at.line)
         if above is not None:
             return above
     here = _here(problem, _line(text, at.line), at.column)
@@ -120,10 +124,10 @@ def _started_there(problem: str, rest: str) -> tuple[int, str]:
         # libyaml's mark is past the line's own spaces: a space there is one it does not count.
         if rest[:1].isspace():
             return 0, (
-                f"this line starts with {_named(rest[0])}, which YAML does not take for "
+                f"this line starts with {named(rest[0])}, which YAML does not take for "
                 "indentation; indent with plain spaces"
             )
-        slip = _key_slip(rest)
+        slip = _key_slip(rest) or _item_slip(rest)
         if slip is not None:
             return slip
         return 0, (
@@ -141,29 +145,42 @@ def _key_slip(rest: str) -> tuple[int, str] | None:
     if key is not None:
         name = rest[: key.start(1)]
         return key.start(1), (
-            f"the key ends with {_named(_FULL_WIDTH_COLON)}, not ':'; write '{name}: '"
+            f"the key ends with {named(_FULL_WIDTH_COLON)}, not ':'; write '{name}: '"
         )
     key = _WIDE_SPACE_KEY.match(rest)
     if key is not None:
         name, value = rest[: key.start(1) - 1], rest[key.end(1) :]
         write = f"write '{name}: ' with a plain space" if value.strip() else "remove it"
         return key.start(1), (
-            f"the ':' after the key is followed by {_named(key.group(1))}, which YAML does not "
+            f"the ':' after the key is followed by {named(key.group(1))}, which YAML does not "
             f"take for a space; {write}"
         )
     return None
 
 
-def _key_slip_above(problem: str, text: str, line_index: int) -> Advice | None:
-    """A key's slip where the text that libyaml read on from, up to `line_index`, starts:
-    after `- url： …` (or `causes：`) it reads the lines below for more of one text, up to a
-    line holding `key: `, whose ': ' it refuses there (`title: …` of the same item)."""
+def _item_slip(rest: str) -> tuple[int, str] | None:
+    """An item started with a dash that is not `-` where `rest` starts (`– url: …`)."""
+    dash, after = rest[:1], rest[1:]
+    if dash not in DASHES or (after.strip() and not after[0].isspace()):
+        return None
+    return 0, (
+        f"the item starts with {named(rest[0])}, which YAML does not read as a list's '-'; "
+        "write '-' (U+002D HYPHEN-MINUS)"
+    )
+
+
+def _slip_above(problem: str, text: str, line_index: int) -> Advice | None:
+    """A key's or an item's slip where the text that libyaml read on from, up to
+    `line_index`, starts: after `- url： …` (or `causes：`, or `– url: …`) it reads the
+    lines below for more of one text, up to a line holding `key: `, whose ': ' it refuses
+    there (`title: …` of the same item)."""
     lines = _YAML_BREAK.split(text)
     start = _text_start(lines, line_index)
     if start is None:
         return None
     column = _ITEM_START.match(lines[start]).end()  # type: ignore[union-attr]  # (matches "")
-    slip = _key_slip(lines[start][column:])
+    rest = lines[start][column:]
+    slip = _key_slip(rest) or _item_slip(rest)
     if slip is None:
         return None
     offset, words = slip
@@ -184,13 +201,17 @@ def _text_start(lines: list[str], line_index: int) -> int | None:
     return next((number for number in range(start, line_index) if lines[number].strip()), None)
 
 
-def _named(character: str) -> str:
+def named(character: str) -> str:
+    """`U+2013 EN DASH`: a character by its code point and name, as messages name one."""
     return f"U+{ord(character):04X} {unicodedata.name(character, '')}".rstrip()
 
 
 def _here(problem: str, line: str, column: int) -> str | None:
     """What `problem`, found at `column` of `line`, means; None if it is no usual slip."""
     starts_line = column == len(line) - len(line.lstrip(" "))
+    slip = _item_slip(line[column:]) if starts_line and problem in (_NO_KEY, _NO_ITEM) else None
+    if slip is not None:
+        return slip[1]
     if problem == _NOT_ALLOWED:
         if _KEY_ON_LINE.search(line, 0, column):
             return (

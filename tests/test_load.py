@@ -404,6 +404,28 @@ NOT_AN_ITEM = (
             id="a full-width space after a nested key's colon, its list below",
         ),
         pytest.param(
+            "sources:\n  - url: https://example.com/a\n    title: t\n"
+            "  \uff0d url: https://example.com/b\n    title: u\n",
+            (4, 3),
+            "did not find expected '-' indicator: the item starts with U+FF0D FULLWIDTH "
+            "HYPHEN-MINUS, which YAML does not read as a list's '-'; write '-' (U+002D "
+            "HYPHEN-MINUS)",
+            id="a second source started with a full-width hyphen",
+        ),
+        pytest.param(
+            "actions:\n  - 노드를 비웠다\n  \u2014 다시 시작했다\n  - 확인했다\n",
+            (3, 3),
+            "could not find expected ':': the item starts with U+2014 EM DASH, which YAML does "
+            "not read as a list's '-'; write '-' (U+002D HYPHEN-MINUS)",
+            id="an item of text started with an em dash",
+        ),
+        pytest.param(
+            "trigger:\n  스위치가 멈췄다\n  \u2013 원인: 펌웨어\n",
+            (3, 7),
+            INDENTED_DEEPER,  # (a dash in text going on is no item's)
+            id="text going on with a dash and a ': '",
+        ),
+        pytest.param(
             "id: IL-0001\ntitle: [초안] NCCL 멈춤\nstatus: draft\n",
             (2, 8),  # (libyaml stops after the `]`)
             "did not find expected key: a value cannot start with [: YAML reads a list there, "

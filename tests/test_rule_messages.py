@@ -151,6 +151,20 @@ SOURCES = (
             id="a full-width space after a key's colon",
         ),
         pytest.param(
+            [("  - url: https://", "  \u2013 url: https://")],
+            "incidents/IL-0001.yaml:26:3: IL101 [error] YAML syntax error: mapping values are "
+            "not allowed in this context: the item starts with U+2013 EN DASH, which YAML does "
+            "not read as a list's '-'; write '-' (U+002D HYPHEN-MINUS)",
+            id="a source started with an en dash",
+        ),
+        pytest.param(
+            [("  - Example\n", "  \uff0d Example\n")],
+            "incidents/IL-0001.yaml:6:3: IL201 [error] organizations: expected a list, found "
+            "text '\uff0d Example', which starts with U+FF0D FULLWIDTH HYPHEN-MINUS, not '-'; "
+            "write each item on a line of its own below the key, indented, as `- item`",
+            id="an item started with a full-width hyphen",
+        ),
+        pytest.param(
             [("organizations:\n  - Example\n", "organizations: Example, Lablup\n")],
             "incidents/IL-0001.yaml:5:16: IL201 [error] organizations: expected a list, found "
             "text 'Example, Lablup'; write each item on a line of its own below the key, "

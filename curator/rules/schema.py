@@ -11,7 +11,9 @@ without them, so that removing them brings no further findings.
 A key written too far left, out of the mapping it belongs to (`causes:` at the start of
 its line under `facets:`, `publisher:` under a source), is told to be indented there.
 A facet written as a term's label or alias rather than its id (`소프트웨어 결함`, `NCCL`)
-is offered the id it names, as IL301 offers one for a misspelt id.
+is offered the id it names, as IL301 offers one for a misspelt id. A list whose first item
+starts with a dash that is not `-` (`－ Imbue`, `– 설정 변경`, as an input method or a word
+processor types it), which YAML reads as one text, is told which character it starts with.
 """
 
 from typing import Any
