@@ -8,7 +8,8 @@ in the file's terms: a key without `: `, or ended with a full-width `：` or a s
 not count (which libyaml, after a list item's key, notices lines later), a `: ` inside a
 one-line text, a line indented as no key around it is, a quote left open, a backslash in
 double quotes, a value starting with a character YAML reads as no text (`[초안] …`, `*중요*`,
-`> …`, `@`). Any other error is left in libyaml's words alone.
+`> …`, `@`), an item or a comment started with a character an input method types for `-`
+or `#` (`－`, `–`, `＃`). Any other error is left in libyaml's words alone.
 """
 
 from __future__ import annotations
@@ -33,6 +34,8 @@ _WIDE_SPACE_KEY = re.compile(r"[A-Za-z_]+:([^\S \t\r\n])")
 # en and em dashes, the minus sign), and a bullet pasted from a document's list: none
 # starts a list's item to YAML, which reads `– url: …` as the key `– url`.
 DASHES = frozenset("\uff0d\u2010\u2011\u2012\u2013\u2014\u2015\u2212\u2022")
+_FULL_WIDTH_HASH = "\uff03"  # (what the input method types for `#`, which no comment starts)
+_HASH_WORDS = "U+FF03 FULLWIDTH NUMBER SIGN does not start a comment in YAML; write '#' (U+0023)"
 _NO_KEY, _NO_ITEM = "did not find expected key", "did not find expected '-' indicator"
 _NOT_ALLOWED = "mapping values are not allowed in this context"
 _ITEM_START = re.compile(r" *(?:- +)*")  # (where a key or an item's text starts on its line)
@@ -83,6 +86,9 @@ def advice(exc: Any, text: str) -> Advice | None:
         rest = _line(text, opened.line)[opened.column :]
         offset, started = _started_there(problem, rest)
         return Advice(opened.line + 1, opened.column + offset + 1, f"{problem}: {started}")
+    if _line(text, at.line)[at.column : at.column + 1] == _FULL_WIDTH_HASH:
+        # (Where a comment may stand and nothing else: after a value, a block's header.)
+        return Advice(at.line + 1, at.column + 1, f"{problem}: {_HASH_WORDS}")
     if problem == _NOT_ALLOWED and not _KEY_ON_LINE.search(_line(text, at.line), 0, at.column):
         above = _slip_above(problem, text, at.line)
         if above is not None:
@@ -127,7 +133,7 @@ def _started_there(problem: str, rest: str) -> tuple[int, str]:
                 f"this line starts with {named(rest[0])}, which YAML does not take for "
                 "indentation; indent with plain spaces"
             )
-        slip = _key_slip(rest) or _item_slip(rest)
+        slip = _slip(rest)
         if slip is not None:
             return slip
         return 0, (
@@ -158,6 +164,17 @@ def _key_slip(rest: str) -> tuple[int, str] | None:
     return None
 
 
+def _slip(rest: str) -> tuple[int, str] | None:
+    """A character typed for one YAML needs where a key, an item or a comment starts, on a
+    line that `rest` ends: where in `rest`, and what to write."""
+    return _key_slip(rest) or _item_slip(rest) or _hash_slip(rest)
+
+
+def _hash_slip(rest: str) -> tuple[int, str] | None:
+    """A comment started with a full-width `＃` where `rest` starts, which YAML reads as text."""
+    return (0, _HASH_WORDS) if rest[:1] == _FULL_WIDTH_HASH else None
+
+
 def _item_slip(rest: str) -> tuple[int, str] | None:
     """An item started with a dash that is not `-` where `rest` starts (`– url: …`)."""
     dash, after = rest[:1], rest[1:]
@@ -179,8 +196,7 @@ def _slip_above(problem: str, text: str, line_index: int) -> Advice | None:
     if start is None:
         return None
     column = _ITEM_START.match(lines[start]).end()  # type: ignore[union-attr]  # (matches "")
-    rest = lines[start][column:]
-    slip = _key_slip(rest) or _item_slip(rest)
+    slip = _slip(lines[start][column:])
     if slip is None:
         return None
     offset, words = slip
@@ -209,9 +225,10 @@ def named(character: str) -> str:
 def _here(problem: str, line: str, column: int) -> str | None:
     """What `problem`, found at `column` of `line`, means; None if it is no usual slip."""
     starts_line = column == len(line) - len(line.lstrip(" "))
-    slip = _item_slip(line[column:]) if starts_line and problem in (_NO_KEY, _NO_ITEM) else None
-    if slip is not None:
-        return slip[1]
+    if starts_line and problem in (_NO_KEY, _NO_ITEM):
+        slip = _item_slip(line[column:]) or _hash_slip(line[column:])
+        if slip is not None:
+            return slip[1]
     if problem == _NOT_ALLOWED:
         if _KEY_ON_LINE.search(line, 0, column):
             return (

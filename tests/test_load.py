@@ -249,6 +249,9 @@ INDENTED_DEEPER = (
     "key above it: line it up with the keys of its mapping; or, if it goes on with the text "
     "above, write that text as a `|` block"
 )
+FULL_WIDTH_HASH = (
+    "U+FF03 FULLWIDTH NUMBER SIGN does not start a comment in YAML; write '#' (U+0023)"
+)
 NOT_AN_ITEM = (
     "did not find expected '-' indicator: this line is lined up with the list's items but "
     "is not one: start it with '- ', or, if it is a key of the item above, indent it as far "
@@ -424,6 +427,36 @@ NOT_AN_ITEM = (
             (3, 7),
             INDENTED_DEEPER,  # (a dash in text going on is no item's)
             id="text going on with a dash and a ': '",
+        ),
+        pytest.param(
+            "id: IL-0001\n\uff03 출처를 더 찾을 것\nstatus: draft\n",
+            (2, 1),
+            f"could not find expected ':': {FULL_WIDTH_HASH}",
+            id="a comment started with a full-width number sign",
+        ),
+        pytest.param(
+            "actions:\n  - 노드를 비웠다\n  \uff03 순서는 원문대로\n  - 다시 시작했다\n",
+            (3, 3),
+            f"could not find expected ':': {FULL_WIDTH_HASH}",
+            id="a comment between items started with a full-width number sign",
+        ),
+        pytest.param(
+            "sources:\n  \uff03 원문 둘\n  - url: https://example.com/a\n    title: t\n",
+            (2, 3),  # (libyaml stops at the ': ' after `url`, which it reads as more text)
+            f"mapping values are not allowed in this context: {FULL_WIDTH_HASH}",
+            id="a comment above a list of sources started with a full-width number sign",
+        ),
+        pytest.param(
+            "id: IL-0001\nlessons: |  \uff03 원문 요약\n  작은 시험으로는 알 수 없었다\n",
+            (2, 13),
+            f"did not find expected comment or line break: {FULL_WIDTH_HASH}",
+            id="a comment on a block's header started with a full-width number sign",
+        ),
+        pytest.param(
+            'id: IL-0001\ntitle: "NCCL 멈춤"  \uff03 원문 제목\n',
+            (2, 19),
+            f"did not find expected key: {FULL_WIDTH_HASH}",
+            id="a comment after a quoted value started with a full-width number sign",
         ),
         pytest.param(
             "id: IL-0001\ntitle: [초안] NCCL 멈춤\nstatus: draft\n",

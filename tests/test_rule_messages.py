@@ -165,6 +165,13 @@ SOURCES = (
             id="an item started with a full-width hyphen",
         ),
         pytest.param(
+            [("sources:\n", "\uff03 원문은 하나\nsources:\n")],
+            "incidents/IL-0001.yaml:25:1: IL101 [error] YAML syntax error: could not find "
+            "expected ':': U+FF03 FULLWIDTH NUMBER SIGN does not start a comment in YAML; write "
+            "'#' (U+0023)",
+            id="a comment started with a full-width number sign",
+        ),
+        pytest.param(
             [("organizations:\n  - Example\n", "organizations: Example, Lablup\n")],
             "incidents/IL-0001.yaml:5:16: IL201 [error] organizations: expected a list, found "
             "text 'Example, Lablup'; write each item on a line of its own below the key, "

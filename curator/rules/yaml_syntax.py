@@ -9,7 +9,8 @@ full-width `：` (at the colon, also for a list item's key or a nested one, `- u
 where libyaml reads on to a `key: ` lines below) or with a `:` and a space YAML does not
 count (`title:　…`, U+3000 or U+00A0, at that space), an item started with a dash that is
 not `-` (`－ url: …`, `– 설정 변경`: U+FF0D FULLWIDTH HYPHEN-MINUS, a dash, a minus sign or
-a bullet, at it),
+a bullet, at it), a comment started with a full-width `＃` (U+FF03, which YAML reads as
+text: on a line of its own, after a value, on a block's header; at it),
 a `: ` inside a one-line value (`detection: 경고: …`, which YAML reads as another key), a
 line indented as no key or item around it, a quote left open (at the quote, not at the
 end of the file), a quote inside single quotes, a backslash inside double quotes
