@@ -19,7 +19,7 @@ from curator.model import (
     text_problem,
     text_problem_but_byte_order_marks,
 )
-from curator.yaml_errors import DASHES, named
+from curator.yaml_errors import DASHES, TYPOGRAPHIC_QUOTES, named, typographic_quotes_advice
 
 # What a contributor should write, in words: a regular expression is no help to most.
 _PATTERN_WORDS = {
@@ -118,10 +118,14 @@ def _sentence(error: Any, meant: Path | None) -> str:
         )
     if kind == "string_type" and isinstance(value, dict) and len(value) == 1:
         # `- 원인: 스위치 재시작`: YAML reads a text holding ': ' as a key and its value.
+        [(key, rest)] = value.items()
+        if str(key)[:1] in TYPOGRAPHIC_QUOTES and str(rest)[-1:] in TYPOGRAPHIC_QUOTES:
+            advice = typographic_quotes_advice(f"{key}{rest}")  # (`- ‘kubectl: drain’`)
+        else:
+            advice = 'put the whole text in double quotes ("…") or write it as a `|` block'
         return (
-            f"{where}: expected text, found a mapping (the ': ' after {next(iter(value))!r} "
-            'makes a key of it); put the whole text in double quotes ("…") or write it as a '
-            "`|` block"
+            f"{where}: expected text, found a mapping (the ': ' after {key!r} makes a key of "
+            f"it); {advice}"
         )
     if kind in _KINDS:
         return f"{where}: expected {_KINDS[kind]}, found {_describe(value)}"

@@ -36,6 +36,9 @@ _WIDE_SPACE_KEY = re.compile(r"[A-Za-z_]+:([^\S \t\r\n])")
 DASHES = frozenset("\uff0d\u2010\u2011\u2012\u2013\u2014\u2015\u2212\u2022")
 _FULL_WIDTH_HASH = "\uff03"  # (what the input method types for `#`, which no comment starts)
 _HASH_WORDS = "U+FF03 FULLWIDTH NUMBER SIGN does not start a comment in YAML; write '#' (U+0023)"
+# Quotes a word processor or an input method types for `"` and `'`: text to YAML.
+TYPOGRAPHIC_QUOTES = frozenset("\u201c\u201d\u2018\u2019\uff02\uff07")
+_COMMENT_AFTER = re.compile(r"[ \t]+#.*|[ \t]+$")
 _NO_KEY, _NO_ITEM = "did not find expected key", "did not find expected '-' indicator"
 _NOT_ALLOWED = "mapping values are not allowed in this context"
 _ITEM_START = re.compile(r" *(?:- +)*")  # (where a key or an item's text starts on its line)
@@ -86,14 +89,21 @@ def advice(exc: Any, text: str) -> Advice | None:
         rest = _line(text, opened.line)[opened.column :]
         offset, started = _started_there(problem, rest)
         return Advice(opened.line + 1, opened.column + offset + 1, f"{problem}: {started}")
-    if _line(text, at.line)[at.column : at.column + 1] == _FULL_WIDTH_HASH:
+    line = _line(text, at.line)
+    if line[at.column : at.column + 1] == _FULL_WIDTH_HASH:
         # (Where a comment may stand and nothing else: after a value, a block's header.)
         return Advice(at.line + 1, at.column + 1, f"{problem}: {_HASH_WORDS}")
-    if problem == _NOT_ALLOWED and not _KEY_ON_LINE.search(_line(text, at.line), 0, at.column):
-        above = _slip_above(problem, text, at.line)
-        if above is not None:
-            return above
-    here = _here(problem, _line(text, at.line), at.column)
+    if problem == _NOT_ALLOWED:
+        # A ': ' after a key on its line is inside a value; else libyaml read on from above.
+        key_before = _KEY_ON_LINE.search(line, 0, at.column)
+        slip = (
+            _quoted_typographically(problem, line, at.line)
+            if key_before
+            else _slip_above(problem, text, at.line)
+        )
+        if slip is not None:
+            return slip
+    here = _here(problem, line, at.column)
     if here:
         return Advice(at.line + 1, at.column + 1, f"{problem}: {here}")
     if exc.context == "while parsing a quoted scalar" and problem.endswith(
@@ -162,6 +172,25 @@ def _key_slip(rest: str) -> tuple[int, str] | None:
             f"take for a space; {write}"
         )
     return None
+
+
+def _quoted_typographically(problem: str, line: str, line_index: int) -> Advice | None:
+    """A value holding ': ' between quotes YAML takes for text (`title: “장애: 원인”`), as a
+    word processor or an input method types them: the writer quoted it, but not for YAML."""
+    column = _VALUE_START.match(line).end()  # type: ignore[union-attr]  # (it matches "")
+    value = _COMMENT_AFTER.sub("", line[column:])
+    if not (value[:1] in TYPOGRAPHIC_QUOTES and value[-1:] in TYPOGRAPHIC_QUOTES):
+        return None
+    words = f"a ': ' inside a value starts another key, and {typographic_quotes_advice(value)}"
+    return Advice(line_index + 1, column + 1, f"{problem}: {words}")
+
+
+def typographic_quotes_advice(value: str) -> str:
+    """What to say of a value whose quotes are typographic ones (`“장애: 원인”`)."""
+    return (
+        f"the value's quotes are {named(value[0])} and {named(value[-1])}, which YAML does not "
+        'take for quotes; write them as " (U+0022)'
+    )
 
 
 def _slip(rest: str) -> tuple[int, str] | None:

@@ -459,6 +459,23 @@ NOT_AN_ITEM = (
             id="a comment after a quoted value started with a full-width number sign",
         ),
         pytest.param(
+            "sources:\n  - url: https://example.com/a\n"
+            "    title: \u201cFrom bare metal: infrastructure\u201d  # 원제\n",
+            (3, 12),  # (at the quote: libyaml stops at the ': ')
+            "mapping values are not allowed in this context: a ': ' inside a value starts "
+            "another key, and the value's quotes are U+201C LEFT DOUBLE QUOTATION MARK and "
+            "U+201D RIGHT DOUBLE QUOTATION MARK, which YAML does not take for quotes; write them "
+            'as " (U+0022)',
+            id="a value holding ': ' in typographic quotes",
+        ),
+        pytest.param(
+            "id: IL-0001\ntitle: \u201c경고: 손실\u201d 이 멈췄다\n",
+            (2, 11),
+            "mapping values are not allowed in this context: a ': ' inside a value starts "
+            'another key; put the whole value in double quotes ("…") or write it as a `|` block',
+            id="a value holding ': ' in typographic quotes and more text",
+        ),
+        pytest.param(
             "id: IL-0001\ntitle: [초안] NCCL 멈춤\nstatus: draft\n",
             (2, 8),  # (libyaml stops after the `]`)
             "did not find expected key: a value cannot start with [: YAML reads a list there, "

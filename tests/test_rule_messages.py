@@ -172,6 +172,19 @@ SOURCES = (
             id="a comment started with a full-width number sign",
         ),
         pytest.param(
+            [
+                (
+                    "  - 데이터를 로컬 디스크로 옮겼다.\n",
+                    "  - \u2018kubectl drain: 노드를 비웠다\u2019\n",
+                )
+            ],
+            "incidents/IL-0001.yaml:22:5: IL201 [error] actions[0]: expected text, found a "
+            "mapping (the ': ' after '\u2018kubectl drain' makes a key of it); the value's quotes "
+            "are U+2018 LEFT SINGLE QUOTATION MARK and U+2019 RIGHT SINGLE QUOTATION MARK, which "
+            'YAML does not take for quotes; write them as " (U+0022)',
+            id="an item holding ': ' in typographic quotes",
+        ),
+        pytest.param(
             [("organizations:\n  - Example\n", "organizations: Example, Lablup\n")],
             "incidents/IL-0001.yaml:5:16: IL201 [error] organizations: expected a list, found "
             "text 'Example, Lablup'; write each item on a line of its own below the key, "

@@ -13,7 +13,9 @@ its line under `facets:`, `publisher:` under a source), is told to be indented t
 A facet written as a term's label or alias rather than its id (`소프트웨어 결함`, `NCCL`)
 is offered the id it names, as IL301 offers one for a misspelt id. A list whose first item
 starts with a dash that is not `-` (`－ Imbue`, `– 설정 변경`, as an input method or a word
-processor types it), which YAML reads as one text, is told which character it starts with.
+processor types it), which YAML reads as one text, is told which character it starts with;
+an item holding `: ` wrapped in typographic quotes (`- ‘kubectl: drain’`), which YAML reads
+as a mapping, is told that YAML does not take those for quotes.
 """
 
 from typing import Any

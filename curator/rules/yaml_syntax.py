@@ -11,7 +11,9 @@ count (`title:　…`, U+3000 or U+00A0, at that space), an item started with a 
 not `-` (`－ url: …`, `– 설정 변경`: U+FF0D FULLWIDTH HYPHEN-MINUS, a dash, a minus sign or
 a bullet, at it), a comment started with a full-width `＃` (U+FF03, which YAML reads as
 text: on a line of its own, after a value, on a block's header; at it),
-a `: ` inside a one-line value (`detection: 경고: …`, which YAML reads as another key), a
+a `: ` inside a one-line value (`detection: 경고: …`, which YAML reads as another key;
+where the value is wrapped in typographic quotes, `“경고: …”`, at the quote, which YAML
+takes for text), a
 line indented as no key or item around it, a quote left open (at the quote, not at the
 end of the file), a quote inside single quotes, a backslash inside double quotes
 (`"C:\\Users"`), a value starting with a character YAML reads as no text (at that
