@@ -19,7 +19,13 @@ from curator.model import (
     text_problem,
     text_problem_but_byte_order_marks,
 )
-from curator.yaml_errors import DASHES, TYPOGRAPHIC_QUOTES, named, typographic_quotes_advice
+from curator.yaml_errors import (
+    DASHES,
+    TYPOGRAPHIC_QUOTES,
+    key_slip,
+    named,
+    typographic_quotes_advice,
+)
 
 # What a contributor should write, in words: a regular expression is no help to most.
 _PATTERN_WORDS = {
@@ -29,6 +35,7 @@ _PATTERN_WORDS = {
     LANGUAGE_PATTERN: "a language tag such as en, ko or zh-Hant",
 }
 
+_TYPED_KEY = re.compile("[A-Za-z_]+")
 _KINDS = {
     "string_type": "text",
     "list_type": "a list",
@@ -128,7 +135,10 @@ def _sentence(error: Any, meant: Path | None) -> str:
             f"it); {advice}"
         )
     if kind in _KINDS:
-        return f"{where}: expected {_KINDS[kind]}, found {_describe(value)}"
+        # (`- url： https://…` alone: a key ended with a full-width colon is text to YAML.)
+        slip = key_slip(value) if isinstance(value, str) and "mapping" in _KINDS[kind] else None
+        said = f"; {slip[1]}" if slip is not None else ""
+        return f"{where}: expected {_KINDS[kind]}, found {_describe(value)}{said}"
     if kind == "too_short":
         minimum = error.get("ctx", {}).get("min_length", 1)
         return f"{where}: needs at least {minimum} item{'s' if minimum != 1 else ''}"
@@ -181,6 +191,9 @@ def _describe(value: Any) -> str:
 
 
 def _unknown_key_hint(loc: Path, meant: Path | None) -> str:
+    slip = key_slip(loc[-1]) if loc and isinstance(loc[-1], str) else None
+    if slip is not None:  # (`title： "A: B"`, the key `title： "A` to YAML)
+        return f"; {slip[1]}"
     if meant is None:
         return ""
     if meant[-1] != loc[-1]:
@@ -203,6 +216,9 @@ def _meant_key(loc: Path, model: type[BaseModel] | None, empty: set[Path]) -> Pa
     within = _model_at(model, parent) if model is not None else None
     if within is None or not isinstance(key, str):
         return None
+    if key_slip(key) is not None:  # (`title： "A: B"`: the key `title` typed with `：`)
+        typed = _TYPED_KEY.match(key)
+        return (*parent, typed.group()) if typed and typed.group() in within.model_fields else None
     inner = _inner_key(within, parent, key)
     if inner is not None and (inner in empty or inner[: len(parent) + 1] in empty):
         return inner

@@ -153,7 +153,7 @@ def _started_there(problem: str, rest: str) -> tuple[int, str]:
     return 0, f"the {rest[:1]} here is never closed; end the value with {rest[:1]}"
 
 
-def _key_slip(rest: str) -> tuple[int, str] | None:
+def key_slip(rest: str) -> tuple[int, str] | None:
     """A key ended with a full-width colon where `rest` starts (`title： …`), or with a
     colon and a space YAML does not count (`title:　…`): where that character is in `rest`,
     and what to write."""
@@ -196,7 +196,7 @@ def typographic_quotes_advice(value: str) -> str:
 def _slip(rest: str) -> tuple[int, str] | None:
     """A character typed for one YAML needs where a key, an item or a comment starts, on a
     line that `rest` ends: where in `rest`, and what to write."""
-    return _key_slip(rest) or _item_slip(rest) or _hash_slip(rest)
+    return key_slip(rest) or _item_slip(rest) or _hash_slip(rest)
 
 
 def _hash_slip(rest: str) -> tuple[int, str] | None:

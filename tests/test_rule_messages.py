@@ -185,6 +185,24 @@ SOURCES = (
             id="an item holding ': ' in typographic quotes",
         ),
         pytest.param(
+            # The source's title holds ': ', so YAML reads `title： "A` as a key.
+            [("    title: Storage postmortem", '    title\uff1a "Storage: a postmortem"')],
+            "incidents/IL-0001.yaml:27:5: IL201 [error] unknown key 'sources[0].title\uff1a "
+            "\"Storage'; the key ends with U+FF1A FULLWIDTH COLON, not ':'; write 'title: ' "
+            "('sources[0].title' is required and missing)",
+            id="a source's key ended with a full-width colon before a ': '",
+        ),
+        pytest.param(
+            [
+                ("  - url: https://", "  - url\uff1a https://"),
+                ("    title: Storage postmortem\n", ""),
+            ],
+            "incidents/IL-0001.yaml:26:5: IL201 [error] sources[0]: expected a mapping, found "
+            "text 'url\uff1a https://example.com/postmortems/IL-'; the key ends with U+FF1A "
+            "FULLWIDTH COLON, not ':'; write 'url: '",
+            id="a source of one key ended with a full-width colon",
+        ),
+        pytest.param(
             [("organizations:\n  - Example\n", "organizations: Example, Lablup\n")],
             "incidents/IL-0001.yaml:5:16: IL201 [error] organizations: expected a list, found "
             "text 'Example, Lablup'; write each item on a line of its own below the key, "

@@ -15,7 +15,9 @@ is offered the id it names, as IL301 offers one for a misspelt id. A list whose 
 starts with a dash that is not `-` (`－ Imbue`, `– 설정 변경`, as an input method or a word
 processor types it), which YAML reads as one text, is told which character it starts with;
 an item holding `: ` wrapped in typographic quotes (`- ‘kubectl: drain’`), which YAML reads
-as a mapping, is told that YAML does not take those for quotes.
+as a mapping, is told that YAML does not take those for quotes. A key ended with a
+full-width colon or a space YAML does not count (`title： "A: B"`, a source of one line
+`- url： https://…`), which YAML reads as part of a key or as text, is told so.
 """
 
 from typing import Any
