@@ -108,6 +108,60 @@ def test_text_dropped_whole_as_a_comment_leaves_the_value_empty_and_is_an_error(
     assert found == [(line, column, message)]
 
 
+KEPT = (
+    "is text of {}, not a comment: YAML starts a comment at '#' (U+0023), not at U+FF03 "
+    "FULLWIDTH NUMBER SIGN; write '#' with two spaces before it, or quote the whole value if "
+    "it belongs to it"
+)
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "column", "kept", "name"),
+    [
+        (
+            "떨어졌다\n",
+            "떨어졌다  \uff03 원문 제목과 다름\n",
+            41,
+            "\uff03 원문 제목과 다름",
+            "title",
+        ),
+        ("  - Example", "  - Example \uff03", 13, "\uff03", "organizations[0]"),
+        (
+            "    title: Storage postmortem",
+            "    title: Storage postmortem\u3000\uff03 원제",
+            31,
+            "\uff03 원제",
+            "sources[0].title",
+        ),
+    ],
+)
+def test_a_comment_started_with_a_full_width_number_sign_is_kept_as_text_and_reported(
+    old, new, column, kept, name
+):
+    # A Korean input method types `＃` for `#`: no comment to YAML, so the note is text of
+    # the value, in the data and every export, and nothing else says so.
+    text = incident("IL-0001", (old, new))
+    line = text[: text.index(new)].count("\n") + 1
+    assert findings(text) == [(line, column, f"`{kept}` {KEPT.format(name)}")]
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("  - Example", "  - Example\uff03 주최"),  # no white space before it
+        ("  - Example", "  - Example \uff03주최"),  # text right after it: a tag, a number
+        (TITLE, f'title: "{TITLE[7:]}  \uff03 원문"'),  # quoted: whole
+        (
+            "  학습 처리량이 떨어졌다.",
+            "  학습 처리량이 떨어졌다.  \uff03 3 은 텍스트다.",
+        ),  # a block
+        ("status: published", "status: published"),  # (no ＃ at all: the rule returns early)
+    ],
+)
+def test_a_full_width_number_sign_in_text_or_quotes_is_left_alone(old, new):
+    assert findings(incident("IL-0001", (old, new))) == []
+
+
 @pytest.mark.parametrize(
     "text",
     [

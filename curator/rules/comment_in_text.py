@@ -11,6 +11,11 @@ Where a value should start, `#` and text at once (`title: #1 장애`, `- #장애
 make the whole value a comment: the value is empty and its text gone, which no other rule
 says of a field that may be empty (`detection`). A comment written as one there, `# ` with
 a space (`detection: # 모름`), is left alone.
+
+The other way round, a comment started with a full-width `＃` (U+FF03, which a Korean input
+method types for `#`) after a one-line unquoted value (`title: 스토리지 장애  ＃ 원제와 다름`)
+is no comment to YAML but more of the text, kept in the data and every export: a `＃` with
+white space on both sides is reported, at it. Quote the whole value if it belongs to it.
 """
 
 import re
@@ -26,7 +31,8 @@ RULE = Rule(
     severity=Severity.ERROR,
     summary=(
         "`#` one space after unquoted text, or text right after a `#` that starts a value: "
-        "YAML drops it as a comment."
+        "YAML drops it as a comment; or a comment started with a full-width `＃`, which YAML "
+        "keeps as text."
     ),
     failing="title: Networking Incident #19009 보고서\n",
     passing='title: "Networking Incident #19009 보고서"\n',
@@ -37,6 +43,8 @@ TEXT_LISTS = frozenset({"organizations", "actions", "follow_ups"})
 SOURCE_TEXT = frozenset({"title", "publisher"})
 _COMMENT = re.compile(r"[ \t]#")  # one space: two or more set off a comment meant as one
 _TEXT_AS_COMMENT = re.compile(r"[ \t](#\S.*)")
+# A comment typed with the input method's `＃`, set off by white space as comments are.
+_KEPT_AS_TEXT = re.compile("[ \t\u3000](\uff03)(?:[ \t\u3000]|$)")
 _REPLACED = object()
 _QUOTES = ("'", '"')
 # What may start a value on several lines that is no plain text: a block (`|`, `>`), or
@@ -46,7 +54,7 @@ _BLOCK_OR_PROPERTY = ("|", ">", "!", "&")
 
 def check(file: IncidentFile) -> FileFindings:
     document, text = file.loaded.document, file.loaded.text
-    if document is None or text is None or "#" not in text:
+    if document is None or text is None or ("#" not in text and "\uff03" not in text):
         return
     lines = text.split("\n")
     for path, (start, end) in document.value_spans.items():
@@ -62,6 +70,8 @@ def check(file: IncidentFile) -> FileFindings:
         if first in _QUOTES or (start.line != end.line and first in _BLOCK_OR_PROPERTY):
             continue  # (a quoted value is whole; in a block, `#` is text)
         line = lines[end.line - 1]  # (plain text on several lines ends on its last)
+        if start.line == end.line:
+            yield from _kept_as_text(file, path, line, start, end)
         comment = _COMMENT.match(line, end.column - 1)
         if comment is None:
             continue
@@ -73,6 +83,22 @@ def check(file: IncidentFile) -> FileFindings:
             f"`{dropped}` is a YAML comment, not part of {_name(path)}; quote the whole "
             "value if it belongs to it, or set a comment off with two spaces before `#`",
         )
+
+
+def _kept_as_text(
+    file: IncidentFile, path: tuple[Any, ...], line: str, start: Position, end: Position
+) -> FileFindings:
+    """A comment started with `＃` in a one-line unquoted value, which YAML keeps as text."""
+    kept = _KEPT_AS_TEXT.search(line, start.column - 1, end.column - 1)
+    if kept is None:
+        return
+    yield RULE.at(
+        file.display,
+        Position(end.line, kept.start(1) + 1),
+        f"`{line[kept.start(1) : end.column - 1]}` is text of {_name(path)}, not a comment: "
+        "YAML starts a comment at '#' (U+0023), not at U+FF03 FULLWIDTH NUMBER SIGN; write "
+        "'#' with two spaces before it, or quote the whole value if it belongs to it",
+    )
 
 
 def _emptied(file: IncidentFile, path: tuple[Any, ...], line: str, end: Position) -> FileFindings:
