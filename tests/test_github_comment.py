@@ -1114,6 +1114,40 @@ def test_cli_refused_the_list_of_files_says_in_the_job_summary_it_was_not_checke
 
 
 @pytest.mark.parametrize(
+    ("refused", "what"),
+    [
+        (r"^/repos/Codertocat/Hello-World/pulls/2$", "the pull request"),
+        (r"/pulls/2/files$", "the pull request's files"),
+    ],
+)
+def test_cli_refused_a_read_asks_for_read_access_not_the_write_permission(
+    github, tmp_path, refused, what
+):
+    # GitHub refused the read of the pull request (a token without access to the
+    # repository, a fine-grained token without "Pull requests"), and the run said the
+    # token lacked `pull-requests: write` and spoke of forks: the wrong thing to fix.
+    pull = github.add_pull(opened_pull())
+    github.set_files("Codertocat/Hello-World", 2, ["incidents/IL-0300.yaml"])
+    denied = {"message": "Resource not accessible by personal access token"}
+    github.fail("GET", refused, 403, body=denied)
+    args = ("--head-sha", HEAD, "--event", str(run_event(pull, tmp_path)))
+    run, summary = comment_cli(github, tmp_path, *args)
+    assert run.code == 0 and run.err.count("\n") == 1, run.err
+    assert (
+        f": GitHub refused to let the token read {what} (403 Resource not accessible by "
+        "personal access token); that needs read access to the repository's pull requests: "
+        "`permissions: pull-requests: read` (or write) for a workflow's token; for a "
+        "fine-grained token, the repository among those it may access, with the Pull "
+        "requests permission; the report is in the job summary (warning: whether the pull "
+        "request changes the review's own code was not checked)\n"
+    ) in run.err
+    assert "pull-requests: write" not in run.err and "fork" not in run.err
+    assert summary.startswith(MARKER) and "**IL301**" in summary
+    assert [r.method for r in github.log] == ["GET"] * len(github.log)  # nothing written
+    assert bot_comments(github) == []
+
+
+@pytest.mark.parametrize(
     ("paths", "opening"),
     [
         (["incidents/IL-0300.yaml"], "> **This pull request may change the review's own code.**"),
@@ -1159,6 +1193,8 @@ def test_cli_refused_the_read_after_the_files_says_they_were_listed(
     )
     assert "`curator review --base f95f852bd8fc --head ec26c3e57ca3`" in summary
     assert "did not list" not in summary and bot_comments(github) == []
+    assert "GitHub refused to let the token read the pull request (403 " in run.err
+    assert "pull-requests: write" not in run.err
 
 
 def test_a_fault_in_rendering_is_not_githubs_answer(github):

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 DEFAULT_API_URL = "https://api.github.com"
 TOKEN_VARIABLE = "GITHUB_TOKEN"
 PERMISSION = "pull-requests: write"  # what a workflow needs to comment
+READ_PERMISSION = "pull-requests: read"  # what it needs to read a pull request and its files
 API_URL_VARIABLE = "GITHUB_API_URL"  # set by Actions; GitHub Enterprise Server's differs
 _API_URL = re.compile(r"https?://[A-Za-z0-9.-]+(?::[0-9]{1,5})?(?:/[A-Za-z0-9._~/-]*)?")
 
@@ -79,9 +80,14 @@ def not_github(what: str, why: str) -> GitHubError:
 
 
 def explain(
-    exc: BaseException, what: str, named: str = "the repository and the pull request number"
+    exc: BaseException,
+    what: str,
+    named: str = "the repository and the pull request number",
+    reading: str | None = None,
 ) -> GitHubError:
-    """`exc` as one line that says what to do about it; a 404 asks to check what `named`."""
+    """`exc` as one line that says what to do about it; a 404 asks to check what `named`.
+    `reading` names what the refused request read (`the pull request`), for a 403: the
+    read access it needs, not the write permission that a refused write needs."""
     if isinstance(exc, GaveUp):
         return GitHubError(str(exc))
     if isinstance(exc, requests.RequestException):
@@ -94,6 +100,15 @@ def explain(
         return GitHubError(
             f"{what}: GitHub does not accept the token{said}; "
             f"{TOKEN_VARIABLE} is missing, expired or not meant for this server"
+        )
+    if exc.status == 403 and reading is not None:
+        # (A token without access to the repository, a workflow's `permissions:` without
+        # pull-requests, a fine-grained token without "Pull requests", SSO not granted.)
+        return Forbidden(
+            f"{what}: GitHub refused to let the token read {reading}{said}; that needs read "
+            f"access to the repository's pull requests: `permissions: {READ_PERMISSION}` (or "
+            "write) for a workflow's token; for a fine-grained token, the repository among "
+            "those it may access, with the Pull requests permission"
         )
     if exc.status == 403 and "locked" in (message or "").lower():
         # (GitHub's words: "Unable to create comment because issue is locked.") Not the

@@ -25,7 +25,7 @@ def changed_tooling(pull: PullRequest, policy: RetryPolicy) -> ChangedTooling:
     try:
         listed = with_retries(lambda: _listed(pull), policy, what)
     except (GithubException, GaveUp, OSError) as exc:
-        raise explain(exc, what) from exc
+        raise explain(exc, what, reading="the pull request's files") from exc
     paths = list(
         dict.fromkeys(path for names in listed for path in names if changes_the_review(path))
     )

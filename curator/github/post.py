@@ -56,7 +56,7 @@ def post_comment(
     def fetch() -> PullRequest:
         return with_retries(lambda: _fetch(repository, number, what), policy, f"reading {what}")
 
-    with _github_answers(what):
+    with _github_answers(what, reading=PULL):
         github = connect(env)
         repository = github.get_repo(repo)
         pull = fetch()
@@ -74,7 +74,8 @@ def post_comment(
             # head after the last page, it was the head for them all (one request more).
             # Refused, GitHub has listed them all the same: said as listed, maybe a newer
             # commit's.
-            with _refused_after(replace(tooling, unconfirmed=True)), _github_answers(what):
+            refused = _refused_after(replace(tooling, unconfirmed=True))
+            with refused, _github_answers(what, reading=PULL):
                 check_pull(fetch(), repo, head_sha, event)
         # Written outside what explains GitHub's answers: a fault in curator's own
         # rendering is an internal error, not "an answer not in the shape GitHub gives".
@@ -101,10 +102,15 @@ def _refused_after(listed: ChangedTooling | None) -> Iterator[None]:
         raise
 
 
+# What the reads of the pull request read, as a refusal (403) names it.
+PULL = "the pull request"
+
+
 @contextmanager
-def _github_answers(what: str) -> Iterator[None]:
+def _github_answers(what: str, reading: str | None = None) -> Iterator[None]:
     """GitHub's answers (and PyGithub's reading of them) that are not what GitHub gives,
-    and its refusals, as one-line GitHubErrors."""
+    and its refusals, as one-line GitHubErrors; `reading` names what the requests within
+    only read, whose refusal asks for read access, not for the write permission."""
     try:
         yield
     except json.JSONDecodeError as exc:  # a cut answer, or a page that is not the API
@@ -115,7 +121,7 @@ def _github_answers(what: str) -> Iterator[None]:
         why = f"an answer is not in the shape GitHub gives ({type(exc).__name__})"
         raise not_github(f"commenting on {what}", why) from exc
     except (GithubException, GaveUp, OSError) as exc:
-        raise explain(exc, f"commenting on {what}") from exc
+        raise explain(exc, f"commenting on {what}", reading=reading) from exc
 
 
 def _token_account(github: Github) -> str | None:
