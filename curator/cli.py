@@ -224,9 +224,12 @@ def main() -> None:
 @click.option(
     "--commit",
     is_flag=True,
-    help="Check as for a commit (the pre-commit hook): a .yaml or .yml file of PATHS "
-    "outside incidents/ named like an incident (IL-0140.yaml) or holding top-level id: and "
-    "title: lines is an error, IL107, not a draft to check; any other is left out.",
+    help="Check as for a commit (the pre-commit hook). Outside incidents/ (but for tests/, "
+    "examples/, benchmarks/, schema/ and hidden files): a file of PATHS named like an "
+    "incident (IL-0140.yaml, IL-0140.json; not notes: IL-0140.md), or a .yaml or .yml file "
+    "holding top-level id: and title: lines, is an error, IL107, not a draft to check. Any "
+    "other file outside incidents/ is left out, but a YAML draft kept outside the library's "
+    "folder.",
 )
 @no_cache_option("Check")
 @jobs_option

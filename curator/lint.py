@@ -336,8 +336,8 @@ def outside_incidents(
     incidents/ that look like incidents (`_outside`: `IL-0140.yaml`, `incident/IL-NEW-x.yml`,
     `drafts/nccl.yaml` holding `id:` and `title:` lines), each with its finding (IL107), as
     `curator review` reports them: what a commit adds there is an incident the library
-    never reads. (`lint --commit`: any other such file is a draft, checked with the
-    library, unless `commit_scope` left it out.)"""
+    never reads. (`lint --commit`: `commit_scope` leaves out the others, but a YAML draft
+    kept outside the library's folder.)"""
     return {
         where: not_an_incident_file.outside_incidents(
             display_path(Path(os.path.abspath(path)), cwd)
@@ -349,9 +349,11 @@ def outside_incidents(
 
 def commit_scope(library: Library, paths: Sequence[Path]) -> list[Path]:
     """The paths `lint --commit` checks: those given, less each file outside incidents/ that
-    may be an incident by its place and extension but does not look like one (`_outside`:
-    `mkdocs.yml`, `deploy/app.yaml`). The pre-commit hook names every such file, as its
-    pattern cannot look inside one; `curator review` passes them over too."""
+    does not look like an incident (`_outside`), as the pre-commit hook leaves it: one it
+    names as its pattern cannot look inside one (`mkdocs.yml`, `deploy/app.yaml`), and one
+    it never names (`README.md`, `notes.json`, `tests/IL-0001.yaml`), which lint
+    took for a draft and refused by its extension or its keys. `curator review` passes
+    them all over too."""
     files = {path for path in paths if not os.path.isdir(path)}
     named = named_files(files)
     left_out = {named[where] for where, _, looks in _outside(library, named) if looks is False}
@@ -359,20 +361,26 @@ def commit_scope(library: Library, paths: Sequence[Path]) -> list[Path]:
 
 
 def _outside(library: Library, named: dict[str, Path]) -> Iterator[tuple[str, Path, bool | None]]:
-    """The files of `named` in the library's folder, outside its incidents/, that may be
-    incidents there (`not_an_incident_file.may_be_incident`: a `.yaml` or `.yml` file, not
-    in tests/, a hidden folder …), each with whether it looks like one: named like an
-    incident id, or with the lines `curator review` looks for (`shaped_like_an_incident`);
-    None for a file that cannot be read, to be checked as it is."""
+    """The files of `named` outside the library's incidents/, each with whether it looks
+    like an incident, as `curator review` tells it: in the library's folder, one that may be
+    an incident there (`not_an_incident_file.may_be_incident`: named like one, or a `.yaml`
+    or `.yml` file, not in tests/, a hidden folder …) named like an incident id or holding
+    the lines the review looks for (`shaped_like_an_incident`; None if it cannot be read,
+    to be checked as it is). Outside the library's folder, only a file that is no YAML file
+    (False): a YAML file there is a draft kept elsewhere, to be checked as one."""
     root = os.path.realpath(library.root) + os.sep
     incidents = os.path.realpath(library.incidents_dir) + os.sep
     for where, path in named.items():
-        if where.startswith(incidents) or not where.startswith(root):
-            continue  # (the library's, or not in its repository: a draft kept elsewhere)
+        if where.startswith(incidents):
+            continue  # the library's
+        if not where.startswith(root):
+            if not where.lower().endswith((".yaml", ".yml")):
+                yield where, path, False
+            continue
         inside = Path(where[len(root) :]).as_posix()
         if not not_an_incident_file.may_be_incident(inside, INCIDENTS):
-            continue
-        if not_an_incident_file.named_like_an_incident(inside):
+            yield where, path, False
+        elif not_an_incident_file.named_like_an_incident(inside):
             yield where, path, True
         else:
             yield where, path, not_an_incident_file.shaped_like_an_incident(path)

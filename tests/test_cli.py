@@ -1393,6 +1393,36 @@ def test_with_commit_yaml_outside_incidents_that_is_no_incident_is_left_out(libr
     assert "0 errors, 0 warnings in 0 files checked" in run.err
 
 
+def test_with_commit_a_file_outside_incidents_that_is_no_incident_is_left_out(library, tmp_path):
+    # Named by hand (the hook names none of them), each was taken for a draft and refused:
+    # README.md and notes.json as IL107 "extension '.md': incident files end in .yaml", a
+    # fixture under tests/ for its keys, where the hook and `curator review` leave them out.
+    files = {
+        "README.md": "# 사건 목록\n",
+        "notes.json": '{"id": "IL-0001"}\n',
+        "docs/topology.svg": "<svg/>\n",
+        "tests/data/IL-0009.yaml": "a: 1\n",
+        "tests/data/IL-0009.json": "{}\n",
+        ".hidden.yaml": "a: 1\n",
+    }
+    for name, text in files.items():
+        (library / name).parent.mkdir(parents=True, exist_ok=True)
+        (library / name).write_text(text, encoding="utf-8")
+    run = run_curator("lint", "--commit", *files, cwd=library)
+    assert (run.code, run.out) == (0, ""), run
+    assert "0 errors, 0 warnings in 0 files checked" in run.err
+    # Outside the library's folder, a YAML draft is still checked as one, and no other file.
+    (tmp_path / "notes.txt").write_text("메모\n", encoding="utf-8")
+    draft = incident("IL-0009", ("    - nccl\n", "    - ncl\n"))
+    (tmp_path / "IL-0009.yaml").write_text(draft, encoding="utf-8")
+    elsewhere = (str(tmp_path / "notes.txt"), str(tmp_path / "IL-0009.yaml"))
+    run = run_curator("lint", "--commit", "--format", "json", *elsewhere, cwd=library)
+    assert run.code == 1, run
+    assert {(Path(f["path"]).name, f["code"]) for f in json.loads(run.out)} == {
+        ("IL-0009.yaml", "IL301")
+    }
+
+
 def test_findings_at_one_place_are_in_the_order_of_their_codes_on_every_run(tmp_path):
     # IL203 and IL204 both at IL-0002.yaml:1:5. The report is sorted by place, then code,
     # then message; ties must not be left in the order of a set, which changes with the
