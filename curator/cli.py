@@ -226,10 +226,10 @@ def main() -> None:
     is_flag=True,
     help="Check as for a commit (the pre-commit hook). Outside incidents/ (but for tests/, "
     "examples/, benchmarks/, schema/ and hidden files): a file of PATHS named like an "
-    "incident (IL-0140.yaml, IL-0140.json; not notes: IL-0140.md), or a .yaml or .yml file "
-    "holding top-level id: and title: lines, is an error, IL107, not a draft to check. Any "
-    "other file outside incidents/ is left out, but a YAML draft kept outside the library's "
-    "folder.",
+    "incident (IL-0140.yaml, IL-0140.json; not notes or media: IL-0140.md, IL-0140.png), or a "
+    ".yaml or .yml file holding top-level id: and title: lines, is an error, IL107, not a "
+    "draft to check. Any other file outside incidents/ is left out, but a YAML draft kept "
+    "outside the library's folder.",
 )
 @no_cache_option("Check")
 @jobs_option

@@ -1423,6 +1423,19 @@ def test_with_commit_a_file_outside_incidents_that_is_no_incident_is_left_out(li
     }
 
 
+def test_with_commit_notes_and_media_named_like_an_incident_are_left_out(library):
+    # A diagram or a PDF of an incident, named by its id, was "an incident outside
+    # incidents/" (IL107): a commit adding one stopped, with no way past but --no-verify.
+    media = {"docs/img/IL-0001.png": b"\x89PNG\r\n\x1a\n\0", "IL-0001.PDF": b"%PDF-1.7\n"}
+    for name, data in media.items():
+        (library / name).parent.mkdir(parents=True, exist_ok=True)
+        (library / name).write_bytes(data)
+    (library / "IL-0002.bak").write_text(incident("IL-0002"), encoding="utf-8")
+    run = run_curator("lint", "--commit", "--format", "json", *media, "IL-0002.bak", cwd=library)
+    assert run.code == 1, run
+    assert [(f["path"], f["code"]) for f in json.loads(run.out)] == [("IL-0002.bak", "IL107")]
+
+
 def test_findings_at_one_place_are_in_the_order_of_their_codes_on_every_run(tmp_path):
     # IL203 and IL204 both at IL-0002.yaml:1:5. The report is sorted by place, then code,
     # then message; ties must not be left in the order of a set, which changes with the

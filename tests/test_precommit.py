@@ -15,11 +15,12 @@ from pathlib import Path
 import yaml
 from conftest import REPO, write_library
 
-from curator.rules.not_an_incident_file import may_be_incident
+from curator.rules.not_an_incident_file import ABOUT_AN_INCIDENT, may_be_incident
 from incidents import incident
 
 HOOKS = REPO / ".pre-commit-hooks.yaml"
 CONFIG = REPO / ".pre-commit-config.yaml"
+RULES_MD = (REPO / "docs" / "rules.md").read_text(encoding="utf-8")
 PRE_COMMIT = shutil.which("pre-commit") or str(Path(sys.executable).parent / "pre-commit")
 
 
@@ -197,9 +198,12 @@ MISPLACED = {  # what a contributor may commit, and the lint hook's finding (IL1
     "IL-0151.json": OUTSIDE + "incidents/; move it to incidents/IL-0151.yaml",
     "drafts/IL-0152.yaml.txt": OUTSIDE + "incidents/; move it to incidents/IL-0152.yaml",
     "il-new-gpu": OUTSIDE + "incidents/; move it to incidents/IL-NEW-gpu.yaml",
+    # An extension no list names is taken for an incident's: a copy kept aside.
+    "drafts/IL-0156.bak": OUTSIDE + "incidents/; move it to incidents/IL-0156.yaml",
 }
-# Incidents kept on purpose (fixtures), or hidden: never named to lint. Nor is Markdown
-# named like an incident: notes about it, not the incident.
+# Incidents kept on purpose (fixtures), or hidden: never named to lint. Nor are notes and
+# media named like an incident (Markdown, a picture, a diagram, a document): about it, not
+# the incident; they stopped the commit as an incident outside incidents/.
 NOT_NAMED = [
     "tests/data/IL-0147.yaml",
     ".github/workflows/IL-0148.yml",
@@ -207,6 +211,9 @@ NOT_NAMED = [
     "tests/data/IL-0153.json",
     "docs/IL-0154.md",
     "IL-0155.MD",
+    "docs/img/IL-0157.png",
+    "docs/img/IL-0158.drawio.svg",
+    "IL-0159.PDF",
 ]
 # YAML that is no incident (no top-level `id:` and `title:` lines): named to lint, as a
 # pattern cannot look inside it, and left out.
@@ -228,7 +235,7 @@ def test_an_incident_committed_where_the_library_never_reads_it_is_refused(tmp_p
     assert sorted(findings) == sorted(
         f"{name}:1:1: IL107 [error] {message}" for name, message in MISPLACED.items()
     )
-    assert "12 errors, 0 warnings in 12 files checked" in shown
+    assert "13 errors, 0 warnings in 13 files checked" in shown
 
 
 def test_a_commit_of_yaml_that_is_no_incident_passes(tmp_path):
@@ -264,6 +271,15 @@ def test_the_lint_hook_names_only_what_may_be_an_incident():
     ]:
         assert not named.search(name), name
         assert not may_be_incident(name, "incidents"), name
+    # Notes and media, by their last extension in any case, as review and lint tell them.
+    for extension in sorted(ABOUT_AN_INCIDENT):
+        for about in (f"docs/IL-0140.{extension}", f"IL-NEW-x.yaml.{extension.upper()}"):
+            assert not named.search(about), about
+            assert not may_be_incident(about, "incidents"), about
+        for incident_copy in (f"IL-0140.{extension}.bak", f"IL-0140.{extension}x"):
+            assert named.search(incident_copy), incident_copy
+            assert may_be_incident(incident_copy, "incidents"), incident_copy
+        assert f"`.{extension}`" in RULES_MD  # the list contributors read
     files = run(REPO, environment(Path("/tmp")), "git", "ls-files", "-z").stdout.split("\0")
     linted = [name for name in files if named.search(name)]
     assert linted and all(n.startswith(("incidents/IL-", "schema/taxonomy/")) for n in linted)

@@ -327,7 +327,11 @@ def test_an_incident_outside_incidents_named_like_one_is_an_error_whatever_its_e
         "drafts/IL-NEW-x.yml.bak": new,
         "il-0142": new,  # in any case, without an extension
         "docs/IL-0140.md": "# IL-0140\n",  # notes about an incident, not one
+        "docs/img/IL-0140.png": "\x89PNG\r\n",  # nor is what a page about it shows: it
+        "docs/IL-0141.drawio.svg": "<svg/>\n",  # was an error no contributor could pass
+        "IL-0146.PDF": "%PDF-1.7\n",
         "IL-0140-topology.png": "",  # more than an id before its first `.`
+        "drafts/IL-0145.orig": new,  # an extension no list names is an incident's
         "tests/data/IL-0143.json": new,  # fixtures and hidden files, as before
         ".IL-0144.json": new,
     }
@@ -340,6 +344,7 @@ def test_an_incident_outside_incidents_named_like_one_is_an_error_whatever_its_e
     assert [(f["path"], [g["code"] for g in f["findings"]]) for f in report["files"]] == [
         ("IL-0140.json", ["IL107"]),
         ("IL-0141.yaml.txt", ["IL107"]),
+        ("drafts/IL-0145.orig", ["IL107"]),
         ("drafts/IL-NEW-x.yml.bak", ["IL107"]),
         ("il-0142", ["IL107"]),
     ]
@@ -348,6 +353,7 @@ def test_an_incident_outside_incidents_named_like_one_is_an_error_whatever_its_e
     assert moves == [
         "incidents/IL-0140.yaml",
         "incidents/IL-0141.yaml",
+        "incidents/IL-0145.yaml",
         "incidents/IL-NEW-x.yaml",
         "incidents/IL-0142.yaml",
     ]

@@ -4,9 +4,11 @@ pre-commit hook, `curator lint --commit`, reports them too.) So is one it puts i
 incidents/ hidden, which lint passes over as it does an editor's files.
 
 A changed file looks like an incident when its name is an incident id, in any case, with
-any extension but `.md` (`IL-NEW-slug.yaml`, `IL-0137.yml`, `IL-0140.json`,
-`IL-0140.yaml.txt`), or when it is a `.yaml`/`.yml` file (in any case) with top-level `id:`
-and `title:` lines (one `git grep` over the commit), as `curator lint --commit` tells it.
+any extension but those of notes and media (`IL-NEW-slug.yaml`, `IL-0137.yml`,
+`IL-0140.json`, `IL-0140.yaml.txt`; not `IL-0140.md` nor `docs/img/IL-0140.png`:
+`named_like_an_incident`), or when it is a `.yaml`/`.yml` file (in any case) with top-level
+`id:` and `title:` lines (one `git grep` over the commit), as `curator lint --commit` tells
+it.
 Files under tests/, examples/, benchmarks/, schema/ and hidden folders hold incidents on
 purpose (fixtures, samples) or none, and hidden files none: they are not looked at.
 """

@@ -25,15 +25,20 @@ left alone too, with a note, as the link is.
 An incident a change puts outside incidents/ altogether (`IL-NEW-x.yaml` at the top of the
 repository, or in a misspelt `incident/`) is reported by `curator review`, which sees every
 file a change adds or edits: a file named like an incident id, in any case, whatever its
-extension but Markdown's (`IL-0140.YAML`, `IL-0140.json`, `IL-0140.yaml.txt`; an
-`IL-0140.md` is notes), or a `.yaml` or `.yml` file (in any case) with top-level `id:`
-and `title:` lines. Files under `tests/`, `examples/`, `benchmarks/`, `schema/` and hidden
-folders, and hidden files, are not taken for incidents. `curator lint --commit`, which
-the pre-commit hook runs on the files a commit adds or changes, reports such a file in the
-same way (`IL-0140.yaml`, `Incidents/IL-NEW-x.yml`, `IL-0140.json`, `drafts/nccl-hang.yaml`
-holding `id:` and `title:`) rather than checking it as a draft, and leaves out every other
-file outside incidents/ (`mkdocs.yml`, `README.md`), as the hook does (a YAML draft kept
-outside the library's folder is still checked as one).
+extension (`IL-0140.YAML`, `IL-0140.json`, `IL-0140.yaml.txt`, `IL-0140.bak`, none) but for
+a last extension, in any case, of notes or of what a page about an incident shows
+(`IL-0140.md`, `docs/img/IL-0140.png`, `IL-0140.drawio.svg`): Markdown (`.md`,
+`.markdown`), pictures (`.png`, `.jpg`, `.jpeg`, `.gif`, `.webp`, `.avif`, `.svg`, `.bmp`,
+`.tif`, `.tiff`, `.heic`), diagrams (`.drawio`, `.excalidraw`), documents (`.pdf`, `.docx`,
+`.pptx`, `.xlsx`, `.odt`, `.odp`, `.ods`) and videos (`.mp4`, `.webm`, `.mov`); or a
+`.yaml` or `.yml` file (in any case) with top-level `id:` and `title:` lines. Files under
+`tests/`, `examples/`, `benchmarks/`, `schema/` and hidden folders, and hidden files, are
+not taken for incidents. `curator lint --commit`, which the pre-commit hook runs on the
+files a commit adds or changes, reports such a file in the same way (`IL-0140.yaml`,
+`Incidents/IL-NEW-x.yml`, `IL-0140.json`, `drafts/nccl-hang.yaml` holding `id:` and
+`title:`) rather than checking it as a draft, and leaves out every other file outside
+incidents/ (`mkdocs.yml`, `README.md`, `docs/img/IL-0140.png`), as the hook does (a YAML
+draft kept outside the library's folder is still checked as one).
 A `.yaml` or `.yml` file a change puts in incidents/ hidden (`.IL-0302.yaml`) or in a
 hidden folder there (`.drafts/IL-0302.yaml`), which lint passes over, is reported by
 `curator review` too; pre-commit never names hidden files (the hook's `files` pattern
@@ -174,10 +179,32 @@ def may_be_incident(path: str, incidents: str) -> bool:
 def named_like_an_incident(path: str) -> bool:
     """Whether the file at `path` is named like an incident: an id, in any case, up to the
     end of its name or its first `.`, whatever follows (`IL-0137.yml`, `il-0140.json`,
-    `IL-NEW-x.yaml.txt` as a system may save it, `IL-0141`). But for Markdown: an
-    `IL-0140.md` is notes about an incident, documentation as any `*.md` file is."""
+    `IL-NEW-x.yaml.txt` as a system may save it, `IL-0141`, `IL-0140.bak`), but for a last
+    extension of `ABOUT_AN_INCIDENT` (`IL-0140.md`, `IL-0140.PNG`, `IL-0140.drawio.svg`)."""
     name = PurePosixPath(path).name
-    return _ID.fullmatch(name.partition(".")[0]) is not None and not name.lower().endswith(".md")
+    stem, dot, _ = name.partition(".")
+    last = name.rpartition(".")[2].lower() if dot else ""
+    return _ID.fullmatch(stem) is not None and last not in ABOUT_AN_INCIDENT
+
+
+# The last extensions of a file named after an incident that is no incident but notes about
+# one (Markdown), or what a page about one shows: pictures, diagrams, documents, videos.
+# None of them holds an incident's text as the library reads it (YAML), nor is any the
+# format an editor saves one in. Any other extension is taken for one, unlisted ones too
+# (`.bak`, `.orig`, `.yaml~`): an incident missed goes into the repository where nothing
+# reads it, unnoticed, while a file wrongly taken for one stops a commit with its name, and
+# a name that is more than the id (`IL-0140-topology.xyz`) gets past. The pre-commit hook's
+# pattern (.pre-commit-hooks.yaml) and this module's docstring (docs/rules.md) list the
+# same; a test holds the three together.
+ABOUT_AN_INCIDENT = frozenset(
+    {
+        *("md", "markdown"),
+        *("png", "jpg", "jpeg", "gif", "webp", "avif", "svg", "bmp", "tif", "tiff", "heic"),
+        *("drawio", "excalidraw"),
+        *("pdf", "docx", "pptx", "xlsx", "odt", "odp", "ods"),
+        *("mp4", "webm", "mov"),
+    }
+)
 
 
 # What makes a file that `may_be_incident` look like one by its text, as an incident's first
