@@ -31,9 +31,12 @@ _FULL_WIDTH_KEY = re.compile(f"[A-Za-z_]+({_FULL_WIDTH_COLON})(?:\\s|$)")  # (ke
 # a web page): `title:　…` is one word to YAML, no key.
 _WIDE_SPACE_KEY = re.compile(r"[A-Za-z_]+:([^\S \t\r\n])")
 # Dashes an input method or a word processor types for `-` (U+FF0D FULLWIDTH HYPHEN-MINUS,
-# en and em dashes, the minus sign), and a bullet pasted from a document's list: none
+# en and em dashes, the minus sign, the Hangul letter ㅡ typed as a dash), and bullets pasted
+# from a document's list (•, and the middle dots of Korean documents: ·, ㆍ, ∙, ・): none
 # starts a list's item to YAML, which reads `– url: …` as the key `– url`.
-DASHES = frozenset("\uff0d\u2010\u2011\u2012\u2013\u2014\u2015\u2212\u2022")
+DASHES = frozenset(
+    "\uff0d\u2010\u2011\u2012\u2013\u2014\u2015\u2212\u3161\u2022\u00b7\u318d\u2219\u30fb"
+)
 _FULL_WIDTH_HASH = "\uff03"  # (what the input method types for `#`, which no comment starts)
 _HASH_WORDS = "U+FF03 FULLWIDTH NUMBER SIGN does not start a comment in YAML; write '#' (U+0023)"
 # Quotes a word processor or an input method types for `"` and `'`: text to YAML.

@@ -422,6 +422,20 @@ NOT_AN_ITEM = (
             "not read as a list's '-'; write '-' (U+002D HYPHEN-MINUS)",
             id="an item of text started with an em dash",
         ),
+        *(
+            pytest.param(
+                f"actions:\n  - 노드를 비웠다\n  {dot} 다시 시작했다\n  - 확인했다\n",
+                (3, 3),
+                f"could not find expected ':': the item starts with {name}, which YAML does "
+                "not read as a list's '-'; write '-' (U+002D HYPHEN-MINUS)",
+                id=f"an item of text started with {name}, as Korean documents list",
+            )
+            for dot, name in (
+                ("\u00b7", "U+00B7 MIDDLE DOT"),
+                ("\u318d", "U+318D HANGUL LETTER ARAEA"),
+                ("\u3161", "U+3161 HANGUL LETTER EU"),
+            )
+        ),
         pytest.param(
             "trigger:\n  스위치가 멈췄다\n  \u2013 원인: 펌웨어\n",
             (3, 7),

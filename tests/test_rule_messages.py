@@ -165,6 +165,13 @@ SOURCES = (
             id="an item started with a full-width hyphen",
         ),
         pytest.param(
+            [("  - Example\n", "  \u318d Example\n")],
+            "incidents/IL-0001.yaml:6:3: IL201 [error] organizations: expected a list, found "
+            "text '\u318d Example', which starts with U+318D HANGUL LETTER ARAEA, not '-'; "
+            "write each item on a line of its own below the key, indented, as `- item`",
+            id="an item started with a Korean document's middle dot",
+        ),
+        pytest.param(
             [("sources:\n", "\uff03 원문은 하나\nsources:\n")],
             "incidents/IL-0001.yaml:25:1: IL101 [error] YAML syntax error: could not find "
             "expected ':': U+FF03 FULLWIDTH NUMBER SIGN does not start a comment in YAML; write "
