@@ -15,12 +15,18 @@ _ARCHIVE = re.compile(
     r"^https?://(?:web\.)?archive\.org/web/[0-9a-z_*]+/(?P<inner>.+)$", re.IGNORECASE
 )
 _DEFAULT_PORTS = {"http": 80, "https": 443}
+# What an address pasted with its surroundings starts with: quotes (a word processor's too),
+# Markdown's and e-mail's brackets, Korean and Japanese corner brackets.
+_WRAPPING = frozenset("\"'“‘«<([「『")
 _SPACE = re.compile(r"\s")  # what str.isspace() matches, found in C rather than per character
 # The shape nearly every source URL has: https, a lower-case host name, a plain path and
 # nothing else. For it the answers below need no URL parsing (several times faster, which
 # counts at 100,000 files); anything else takes the general road. tests/test_urls.py
 # checks that both roads agree.
-_PLAIN = re.compile(r"https://([a-z0-9-]+(?:\.[a-z0-9-]+)+)((?:/[A-Za-z0-9._~!$&'()*+,;=:@%-]*)*)")
+# (Not one ending in `)`: that may be a bracket pasted with the address, see `url_problem`.)
+_PLAIN = re.compile(
+    r"https://([a-z0-9-]+(?:\.[a-z0-9-]+)+)((?:/[A-Za-z0-9._~!$&'()*+,;=:@%-]*)*)(?<!\))"
+)
 _ARCHIVE_HOSTS = frozenset({"archive.org", "web.archive.org"})
 # A paper has many addresses: its arXiv abstract, its PDF, each version, its HTML
 # rendering, mirrors that show it by its arXiv id, its DOI, its publisher's pages named by
@@ -56,6 +62,13 @@ def url_problem(url: str) -> str | None:
         return None
     if _SPACE.search(url):
         return "contains white space"
+    if url[:1] in _WRAPPING:
+        return f"starts with {url[0]!r}: write the address alone, without quotes or brackets"
+    if url.endswith(")") and url.count(")") > url.count("("):
+        return (
+            "ends with a ')' that no '(' in it opens, as pasted from a sentence in brackets or "
+            "Markdown's [title](url): write the address alone"
+        )
     try:
         parts = urlsplit(url)
         parts.port  # noqa: B018 - raises ValueError on a malformed port

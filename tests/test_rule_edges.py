@@ -76,6 +76,22 @@ def test_il501_names_the_url_and_what_is_wrong_with_it(tmp_path):
     ]
 
 
+def test_il501_a_url_pasted_with_a_closing_bracket_is_reported_though_it_parses(tmp_path):
+    # `(see https://…/IL-0001)` copied with its bracket: a link to a page that is not there,
+    # which the plain-URL shortcut took for a well-formed one.
+    text = incident("IL-0001", ("postmortems/IL-0001", "postmortems/IL-0001)"))
+    assert lint_library(tmp_path, {"IL-0001.yaml": text}, "IL501") == [
+        (
+            "incidents/IL-0001.yaml",
+            26,
+            10,
+            "source URL 'https://example.com/postmortems/IL-0001)' ends with a ')' that no '(' "
+            "in it opens, as pasted from a sentence in brackets or Markdown's [title](url): "
+            "write the address alone",
+        )
+    ]
+
+
 def test_il502_a_withdrawn_incident_that_is_no_duplicate_of_the_other_still_shares(tmp_path):
     # Withdrawn, but not as a duplicate of IL-0002: nothing says they are one event.
     withdrawn = incident(

@@ -82,6 +82,11 @@ def test_different_pages_stay_different(a, b):
         ("https://localhost/x", "no valid host"),
         ("https://exa mple.com/x", "white space"),
         ("https://example.com:99999/x", "malformed"),
+        # Pasted with what surrounded it.
+        ("“https://example.com/x”", "starts with '“': write the address alone"),
+        ("<https://example.com/x>", "starts with '<': write the address alone"),
+        ("https://example.com/x)", "ends with a ')' that no '(' in it opens"),
+        ("https://example.com/a_(b))", "ends with a ')' that no '(' in it opens"),
     ],
 )
 def test_url_problems(url, problem):
@@ -90,6 +95,7 @@ def test_url_problems(url, problem):
 
 def test_good_url_has_no_problem():
     assert url_problem("https://status.openai.com/incidents/tljwlz08w539") is None
+    assert url_problem("https://en.wikipedia.org/wiki/Fallacies_(computing)") is None
 
 
 _HOSTS = [

@@ -1,7 +1,10 @@
 """Every source URL is a well-formed https URL.
 
 Readers and downstream tools follow these links; plain http can be tampered with on the way
-and a malformed URL leads nowhere.
+and a malformed URL leads nowhere. So does one pasted with what surrounded it: in quotes or
+brackets (`“https://…”`, `<https://…>`), or ending in a `)` that no `(` in it opens
+(`https://…/post)` from a sentence in brackets or the `(url)` of a Markdown link), which a
+reader's link would take as part of the address.
 """
 
 from curator.findings import Severity
