@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 from curator.library import Library
 from curator.model import DIMENSIONS, PARTIAL_DATE_PATTERN, parse_partial_date, text_problem
@@ -152,7 +152,7 @@ def suggest_terms(taxonomy: Taxonomy, title: str, url: str) -> dict[str, list[Gu
         from curator.similarity.phrases import Matcher
 
     matcher = Matcher(taxonomy)
-    path = re.sub(r"[^0-9A-Za-z]+", " ", urlsplit(url).path)
+    path = unquote(urlsplit(url).path)  # (a Korean post's address spells its words in %XX)
     found: dict[tuple[str, str], Guess] = {}
     for where, text in (("title", title), ("source URL", path)):
         for hit in matcher.find(text, where):

@@ -224,8 +224,13 @@ def test_it_names_the_incidents_the_draft_may_duplicate_with_the_evidence(tmp_pa
         ),
         # Every term named, not one per dimension; a negated one left out.
         ("GPU 고장 없이 H100 학습이 NCCL 타임아웃으로 멈췄다", "https://e.com/x", {"causes": []}),
-        # The source URL's path is read too.
+        # The source URL's path is read too, its %XX decoded.
         ("학습 작업이 멈췄다", "https://e.com/blog/nccl-hang", {"components": ["nccl"]}),
+        (
+            "장애 회고",
+            "https://e.com/%EC%9D%B8%EC%A6%9D%EC%84%9C-%EB%A7%8C%EB%A3%8C",
+            {"causes": ["certificate-expiry"]},
+        ),
     ],
 )
 def test_facets_are_guessed_as_search_recognises_terms(title, url, expected):
