@@ -64,32 +64,27 @@ def lint_library(
     return [(f.path, f.line, f.column, f.message) for f in findings if f.code == code]
 
 
-def test_il501_names_the_url_and_what_is_wrong_with_it(tmp_path):
-    text = incident("IL-0001", ("https://example.com", "http://example.com"))
-    assert lint_library(tmp_path, {"IL-0001.yaml": text}, "IL501") == [
+@pytest.mark.parametrize(
+    ("replacement", "message"),
+    [
         (
-            "incidents/IL-0001.yaml",
-            26,
-            10,
+            ("https://example.com", "http://example.com"),
             "source URL 'http://example.com/postmortems/IL-0001' uses http; sources must be https",
-        )
-    ]
-
-
-def test_il501_a_url_pasted_with_a_closing_bracket_is_reported_though_it_parses(tmp_path):
-    # `(see https://…/IL-0001)` copied with its bracket: a link to a page that is not there,
-    # which the plain-URL shortcut took for a well-formed one.
-    text = incident("IL-0001", ("postmortems/IL-0001", "postmortems/IL-0001)"))
-    assert lint_library(tmp_path, {"IL-0001.yaml": text}, "IL501") == [
+        ),
+        # `(see https://…/IL-0001)` copied with its bracket: a link to a page that is not
+        # there, which the plain-URL shortcut took for a well-formed one.
         (
-            "incidents/IL-0001.yaml",
-            26,
-            10,
+            ("postmortems/IL-0001", "postmortems/IL-0001)"),
             "source URL 'https://example.com/postmortems/IL-0001)' ends with a ')' that no '(' "
             "in it opens, as pasted from a sentence in brackets or Markdown's [title](url): "
             "write the address alone",
-        )
-    ]
+        ),
+    ],
+)
+def test_il501_names_the_url_and_what_is_wrong_with_it(tmp_path, replacement, message):
+    text = incident("IL-0001", replacement)
+    found = lint_library(tmp_path, {"IL-0001.yaml": text}, "IL501")
+    assert found == [("incidents/IL-0001.yaml", 26, 10, message)]
 
 
 def test_il502_a_withdrawn_incident_that_is_no_duplicate_of_the_other_still_shares(tmp_path):
