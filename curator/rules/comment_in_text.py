@@ -54,7 +54,10 @@ _BLOCK_OR_PROPERTY = ("|", ">", "!", "&")
 
 def check(file: IncidentFile) -> FileFindings:
     document, text = file.loaded.document, file.loaded.text
-    if document is None or text is None or ("#" not in text and "\uff03" not in text):
+    if document is None or text is None:
+        return
+    full_width = "\uff03" in text  # (rare: then only is each one-line value looked at for it)
+    if "#" not in text and not full_width:
         return
     lines = text.split("\n")
     for path, (start, end) in document.value_spans.items():
@@ -70,7 +73,7 @@ def check(file: IncidentFile) -> FileFindings:
         if first in _QUOTES or (start.line != end.line and first in _BLOCK_OR_PROPERTY):
             continue  # (a quoted value is whole; in a block, `#` is text)
         line = lines[end.line - 1]  # (plain text on several lines ends on its last)
-        if start.line == end.line:
+        if full_width and start.line == end.line:
             yield from _kept_as_text(file, path, line, start, end)
         comment = _COMMENT.match(line, end.column - 1)
         if comment is None:
