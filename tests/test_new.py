@@ -195,9 +195,11 @@ def test_it_names_the_incidents_the_draft_may_duplicate_with_the_evidence(tmp_pa
         "curator: note: the library may already hold this event; if it does, correct that "
         "incident instead, and if not, list it in not_duplicate_of:"
     )
-    assert note[1] == "  1.00  IL-0001  공유 스토리지의 메타데이터 포화로 학습 처리량이 떨어졌다"
+    assert note[1] == (
+        "  duplicate  1.00  IL-0001  공유 스토리지의 메타데이터 포화로 학습 처리량이 떨어졌다"
+    )
     assert note[2] == (
-        "        - same paper https://arxiv.org/abs/2402.15627 (at any of its addresses: "
+        "               - same paper https://arxiv.org/abs/2402.15627 (at any of its addresses: "
         "version, PDF, mirror, DOI)"
     )
     assert note[-2].startswith("next: fill it in from the source")

@@ -150,11 +150,7 @@ KNOWN_SHOWN = 3  # a draft's possible duplicates named by `curator new`
 
 def known_text(matches: list[Match]) -> str:
     """`known_already`'s matches, as `similar_text` shows them."""
-    lines = []
-    for match in matches:
-        lines.append(f"  {match.score:.2f}  {shown(match.id)}  {shown(match.title)}")
-        lines += [f"{'':8}- {shown(reason, 500)}" for reason in match.reasons]
-    return "\n".join(lines) + "\n" if lines else ""
+    return "".join(f"{line}\n" for match in matches for line in _match_lines(match))
 
 
 def similar_json(results: list[tuple[Input, list[Match]]]) -> list[dict[str, Any]]:
@@ -173,10 +169,14 @@ def similar_text(results: list[tuple[Input, list[Match]]]) -> str:
             f"{_input_text(given)}: {_count(duplicates, 'possible duplicate')}, {related} related"
         )
         for match in matches:
-            name = shown(match.id) + _copies_text(match.copies)
-            lines.append(f"  {match.kind:<9}  {match.score:.2f}  {name}  {shown(match.title)}")
-            lines += [f"{'':15}- {shown(reason, 500)}" for reason in match.reasons]
+            lines += _match_lines(match)
     return "\n".join(lines) + "\n" if lines else ""
+
+
+def _match_lines(match: Match) -> list[str]:
+    name = shown(match.id) + _copies_text(match.copies)
+    lines = [f"  {match.kind:<9}  {match.score:.2f}  {name}  {shown(match.title)}"]
+    return lines + [f"{'':15}- {shown(reason, 500)}" for reason in match.reasons]
 
 
 def _copies_text(copies: list[str]) -> str:
