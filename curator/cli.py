@@ -36,7 +36,7 @@ from curator.lint import (
     passed_over,
     scope,
 )
-from curator.new import STATUSES, DraftError, Given, gather, write_draft
+from curator.new import STATUSES, DraftError, Given, evidence, gather, write_draft
 from curator.oneline import escaped
 from curator.progress import Progress
 from curator.report import FORMATS, render, summary
@@ -813,7 +813,7 @@ def new_command(
     if draft.guessed:
         click.echo("curator: note: facets filled in from the title; check each:", err=True)
         for guess in draft.guessed:
-            click.echo(f"  {guess.dimension}: {escaped(guess.evidence())}", err=True)
+            click.echo(f"  {guess.dimension}: {escaped(evidence(guess))}", err=True)
     _say_if_known(library, path)
     click.echo(
         f"next: fill it in from the source, then `curator fix {shown}`, "

@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import unquote, urlsplit
 
 from curator.library import Library
@@ -26,6 +27,9 @@ from curator.textnorm import composed, normalized
 from curator.urls import url_problem
 from curator.write.atomic import write_atomic
 from curator.write.canonical import render
+
+if TYPE_CHECKING:  # (imported where used: see `suggest_terms`)
+    from curator.similarity.phrases import Hit
 
 REQUIRED_DIMENSIONS = ("causes", "components", "symptoms")
 STATUSES = ("draft", "published")
@@ -48,7 +52,7 @@ class Draft:
     occurred: str | None = None
     status: str = "draft"
     facets: dict[str, list[str]] = field(default_factory=dict)
-    guessed: list[Guess] = field(default_factory=list)  # the facets filled in unasked
+    guessed: list[Hit] = field(default_factory=list)  # the facets filled in unasked
 
 
 # Checking what was given ----------------------------------------------------------------
@@ -128,41 +132,24 @@ def split_list(text: str) -> list[str]:
 # Guessing what was not given ------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Guess:
-    """A term suggested for the draft, and its evidence: the words of the title (or of the
-    source URL's path) that name it, as they stand, and the label or alias they match."""
-
-    dimension: str
-    term: str
-    quote: str
-    alias: str
-    where: str  # "title" or "source URL"
-
-    def evidence(self) -> str:
-        return f"{self.term} ← “{self.quote}” in the {self.where} (matches “{self.alias}”)"
+def evidence(guess: Hit) -> str:
+    """Why `curator new` filled in a term: the words that name it, where, and what they match."""
+    return f"{guess.term} ← “{guess.quote}” in the {guess.field} (matches “{guess.alias}”)"
 
 
-def suggest_terms(taxonomy: Taxonomy, title: str, url: str) -> dict[str, list[Guess]]:
-    """Per dimension, the terms whose label or alias the title or the source URL's path
-    names, as `curator search` recognises them (Korean particles and spacing allowed, a
-    negated phrase left out), a parent named only through its child's phrase left out.
-    Only a starting point: the draft says so, and the contributor checks it."""
+def suggest_terms(taxonomy: Taxonomy, title: str, url: str) -> dict[str, list[Hit]]:
+    """Per dimension, the terms the title or the source URL's path names, as `curator
+    search` recognises them (Korean particles and spacing allowed, a negated phrase left
+    out, a parent left out beside its child), in the order facets are written. Only a
+    starting point: the draft says so, and the contributor checks it."""
     with deferred():  # (numpy comes with it: loaded by this command only, not by every one)
         from curator.similarity.phrases import Matcher
 
-    matcher = Matcher(taxonomy)
     path = unquote(urlsplit(url).path)  # (a Korean post's address spells its words in %XX)
-    found: dict[tuple[str, str], Guess] = {}
-    for where, text in (("title", title), ("source URL", path)):
-        for hit in matcher.find(text, where):
-            guess = Guess(hit.dimension, hit.term, hit.quote, hit.alias, where)
-            found.setdefault((hit.dimension, hit.term), guess)
-    implied = {(d, a) for d, t in found for a in taxonomy.ancestors(d, t)}
-    suggested: dict[str, list[Guess]] = {dimension: [] for dimension in DIMENSIONS}
-    for (dimension, term), guess in sorted(found.items()):
-        if (dimension, term) not in implied:
-            suggested[dimension].append(guess)
+    hits = Matcher(taxonomy).named([("title", title), ("source URL", path)])
+    suggested: dict[str, list[Hit]] = {dimension: [] for dimension in DIMENSIONS}
+    for hit in sorted(hits, key=lambda hit: hit.term):
+        suggested[hit.dimension].append(hit)
     return suggested
 
 
@@ -304,7 +291,7 @@ def _terms(
     taxonomy: Taxonomy,
     dimension: str,
     given: Given,
-    suggested: dict[str, list[Guess]],
+    suggested: dict[str, list[Hit]],
     ask: Ask | None,
 ) -> list[str]:
     if given.facets.get(dimension):
@@ -322,7 +309,7 @@ def _terms(
             return terms
 
         question = _QUESTIONS[dimension] + "".join(
-            f"\n  제안 suggested: {guess.evidence()}" for guess in suggested[dimension]
+            f"\n  제안 suggested: {evidence(guess)}" for guess in suggested[dimension]
         )
         return check(ask(question, ", ".join(guesses), check))
     return guesses if dimension in REQUIRED_DIMENSIONS else []

@@ -19,7 +19,7 @@ A match that is negated is no match: in Korean by what directly follows it (ë°ì
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from curator.model import DIMENSIONS
@@ -187,6 +187,7 @@ class Matcher:
     """Every label and alias of a taxonomy, in a tree of their words."""
 
     def __init__(self, taxonomy: Taxonomy) -> None:
+        self.taxonomy = taxonomy
         self.root = Node()
         self.joined = Node()  # each Korean phrase of two words or more, written together
         self._seen: set[tuple[str, tuple[Word, ...]]] = set()
@@ -234,6 +235,19 @@ class Matcher:
                 quoted.setdefault(phrase.term, []).append(stretch)
                 quote = _quote(text, *stretch)
                 yield Hit(phrase.dimension, phrase.term, phrase.text, field, quote)
+
+    def named(self, texts: Iterable[tuple[str, str]]) -> list[Hit]:
+        """The terms that `texts` ((field, text) pairs) name, each by its first hit; a
+        parent left out when a child of it is named too, as its phrase then adds nothing
+        to the child's (what `curator search` recognises, what `curator new` fills in)."""
+        found: dict[tuple[str, str], Hit] = {}
+        for field, text in texts:
+            for hit in self.find(text, field):
+                if self.taxonomy.term(hit.dimension, hit.term) is not None:
+                    found.setdefault((hit.dimension, hit.term), hit)
+        ancestors = self.taxonomy.ancestors
+        implied = {(d, parent) for d, term in found for parent in ancestors(d, term)}
+        return [hit for key, hit in found.items() if key not in implied]
 
     def _matches_at(self, found: list[str], start: int) -> Iterator[tuple[Phrase, int, int]]:
         """Each phrase matching at found[start], with the end of its match and how many

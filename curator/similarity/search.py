@@ -81,18 +81,11 @@ class SearchReport:
 
 
 def recognise(matcher: Matcher, taxonomy: Taxonomy, query: str) -> list[Recognised]:
-    found: dict[tuple[str, str], Recognised] = {}
-    for hit in matcher.find(query, "query"):
-        term = taxonomy.term(hit.dimension, hit.term)
-        if term is not None and (hit.dimension, hit.term) not in found:
-            found[(hit.dimension, hit.term)] = Recognised(
-                hit.dimension, hit.term, term.label.ko, hit.alias
-            )
-    # A parent named only through its child's phrase adds nothing to the child.
-    implied = {
-        (r.dimension, a) for r in found.values() for a in taxonomy.ancestors(r.dimension, r.term)
-    }
-    return [r for key, r in found.items() if key not in implied]
+    return [
+        Recognised(hit.dimension, hit.term, term.label.ko, hit.alias)
+        for hit in matcher.named([("query", query)])
+        if (term := taxonomy.term(hit.dimension, hit.term)) is not None
+    ]
 
 
 def searchable(matcher: Matcher, taxonomy: Taxonomy, query: str) -> bool:
