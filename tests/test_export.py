@@ -239,6 +239,26 @@ def test_taxonomy_counts_published_incidents_per_term(repo, tmp_path):
             assert term["deprecated"]["replaced_by"] == source.deprecated.replaced_by
 
 
+def test_a_taxonomy_text_written_as_a_block_keeps_no_line_break_at_its_end(repo, tmp_path):
+    # docs/export.md: text is exported without the line breaks at its end, so that the data
+    # does not depend on the file's layout. taxonomy.json and graph.json kept the one a
+    # block scalar ends with, which an incident's text did not.
+    causes = repo.root / "schema" / "taxonomy" / "causes.yaml"
+    plain = causes.read_text(encoding="utf-8")
+    out = tmp_path / "out"
+    assert run_export(repo, out).code == 0
+    before = {name: load(out, name) for name in ("taxonomy.json", "graph.json")}
+    causes.write_text(
+        plain.replace("      ko: 용량 한계\n", "      ko: |\n        용량 한계\n", 1)
+        .replace("    description: 요청이나", "    description: |\n      요청이나", 1)
+        .replace("      - 용량 부족\n", "      - |\n        용량 부족\n", 1),
+        encoding="utf-8",
+    )
+    repo.commit("2024-03-01T00:00:00", "the same taxonomy, laid out in blocks")
+    assert run_export(repo, out).code == 0
+    assert {name: load(out, name) for name in ("taxonomy.json", "graph.json")} == before
+
+
 def test_graph_links_incidents_to_terms_and_counts_cooccurrence(repo, tmp_path):
     out = tmp_path / "out"
     assert run_export(repo, out).code == 0

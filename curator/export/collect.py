@@ -286,6 +286,18 @@ def _trimmed(value: Any) -> Any:
     return value
 
 
+def released_taxonomy(taxonomy: Taxonomy) -> Taxonomy:
+    """The terms as released: their text without the line breaks at its end, as an
+    incident's (`released_data`), so that a `description: |` block exports what a plain
+    value does. (Trimming keeps a `Text` valid: see `exported_incident`.)"""
+    return Taxonomy(
+        terms={
+            dimension: {term_id: _trimmed_model(term) for term_id, term in terms.items()}
+            for dimension, terms in taxonomy.terms.items()
+        }
+    )
+
+
 def timestamp(when: dt.datetime) -> str:
     return when.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
@@ -323,4 +335,5 @@ def collect(library: Library, version: str | None = None) -> Snapshot:
     folder = str(library.incidents_dir)
     names = sorted(library.incident_names(), key=name_order)
     files = [f"{folder}{os.sep}{name}" for name in names]
-    return Snapshot(repo, head, version, library.taxonomy, history, files, blobs)
+    taxonomy = released_taxonomy(library.taxonomy)
+    return Snapshot(repo, head, version, taxonomy, history, files, blobs)
