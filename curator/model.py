@@ -196,17 +196,17 @@ class Incident(_Strict):
     symptom: Text | None = Field(
         default=None,
         description="증상: what was observed.",
-        examples=["학습을 시작하고 몇 시간 안에 초당 토큰 처리량이 거듭 급락했다.\n"],
+        examples=["학습을 시작하고 몇 시간 안에 초당 토큰 처리량이 거듭 급락했다."],
     )
     trigger: Text | None = Field(
         default=None,
         description="촉발: what set it off.",
-        examples=["CNI 설정 변경이 스테이징에 없던 하드웨어 종류의 클러스터에 배포됐다.\n"],
+        examples=["CNI 설정 변경이 스테이징에 없던 하드웨어 종류의 클러스터에 배포됐다."],
     )
     detection: Text | None = Field(
         default=None,
         description="감지: how it was noticed.",
-        examples=["노드 지표에서 처리량 급락과 디스크 읽기 지연 급증이 겹쳐 보였다.\n"],
+        examples=["노드 지표에서 처리량 급락과 디스크 읽기 지연 급증이 겹쳐 보였다."],
     )
     actions: list[Text] | None = Field(
         default=None,
@@ -221,7 +221,7 @@ class Incident(_Strict):
     lessons: Text | None = Field(
         default=None,
         description="교훈: what was learned.",
-        examples=["작은 규모의 시험으로는 운영 규모의 동작을 예측할 수 없었다.\n"],
+        examples=["작은 규모의 시험으로는 운영 규모의 동작을 예측할 수 없었다."],
     )
     sources: list[Source] = Field(
         min_length=1,
@@ -232,6 +232,7 @@ class Incident(_Strict):
                     "url": "https://status.openai.com/incidents/tljwlz08w539",
                     "title": "Multiple engines are down",
                     "publisher": "OpenAI",
+                    "published": None,
                     "language": "en",
                 }
             ]
@@ -255,7 +256,7 @@ class Incident(_Strict):
     withdrawn_reason: Text | None = Field(
         default=None,
         description="With `status: withdrawn`: why it was withdrawn.",
-        examples=["같은 사건을 다룬 두 번째 공개 보고서라 IL-0198 로 합쳤다.\n"],
+        examples=["같은 사건을 다룬 두 번째 공개 보고서라 IL-0198 로 합쳤다."],
     )
 
     def references(self) -> list[tuple[str, int | None, str]]:

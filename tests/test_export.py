@@ -410,16 +410,18 @@ def test_a_taxonomy_entry_without_a_text_id_then_is_no_term_that_must_stay(repo,
 def test_an_incident_made_a_draft_again_is_removed_as_of_its_last_commit(repo, tmp_path):
     # Its `removed` entry was dated by HEAD, not by the commit that touched its file last,
     # so the entry (and its feed id, `#removed-<date>`) moved with every later commit.
-    repo.write("IL-0002.yaml", incident("IL-0002", GPU, ("status: published", "status: draft")))
+    # Its title is the one released: the draft's new title never was (docs/export.md).
+    draft = ("status: published", "status: draft"), (TITLE, "초안으로 되돌리며 바꾼 제목")
+    repo.write("IL-0002.yaml", incident("IL-0002", GPU, *draft))
     repo.commit("2024-03-01T00:00:00", "IL-0002 back to draft")
     repo.write("IL-0005.yaml", incident("IL-0005"))
     repo.commit("2024-04-01T00:00:00", "IL-0005")
     out = tmp_path / "out"
     assert run_export(repo, out).code == 0
     changes = load(out, "changes.json")["changes"]
-    assert [(c["id"], c["change"], c["date"], c["status"]) for c in changes] == [
-        ("IL-0005", "added", "2024-04-01T00:00:00Z", "published"),
-        ("IL-0002", "removed", "2024-03-01T00:00:00Z", None),
+    assert [(c["id"], c["change"], c["date"], c["status"], c["title"]) for c in changes] == [
+        ("IL-0005", "added", "2024-04-01T00:00:00Z", "published", TITLE),
+        ("IL-0002", "removed", "2024-03-01T00:00:00Z", None, TITLE),
     ]
 
 
@@ -659,6 +661,37 @@ def test_the_schemas_reject_what_the_contract_forbids():
     assert not jsonschema.Draft202012Validator(manifest).is_valid(
         {"schema_version": "1", "version": "v1", "commit": "x", "generated_at": "now"}
     )
+
+
+def _examples(node, root):
+    """(where, example, the schema it is an example of) for every example in `node`."""
+    if isinstance(node, list):
+        for item in node:
+            yield from _examples(item, root)
+    elif isinstance(node, dict):
+        described = {key: value for key, value in node.items() if key != "examples"}
+        for example in node.get("examples", []):
+            yield node.get("title", "?"), example, {**described, "$defs": root.get("$defs", {})}
+        for value in described.values():
+            yield from _examples(value, root)
+
+
+def _texts(value):
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, list | dict):
+        for item in value.values() if isinstance(value, dict) else value:
+            yield from _texts(item)
+
+
+def test_every_schema_example_is_a_value_an_export_can_hold():
+    # A consumer builds its fixtures from them: the text examples ended with a line break,
+    # which exported text never does (docs/export.md).
+    for name in SCHEMAS:
+        schema = json.loads((REPO / "schema" / "export" / name).read_text(encoding="utf-8"))
+        for where, example, described in _examples(schema, schema):
+            assert jsonschema.Draft202012Validator(described).is_valid(example), (name, where)
+            assert not any(text.endswith("\n") for text in _texts(example)), (name, where)
 
 
 def test_committed_export_schemas_match_the_models():

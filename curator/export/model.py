@@ -52,7 +52,7 @@ class ExportedIncident(Incident):
     """One incident as released: every field of the incident file, and its git dates.
 
     Absent optional fields are `null` (lists that default to empty are `[]`), so every
-    key is always present.
+    key is always present. Text is as written, without the line breaks at its end.
     """
 
     id: ReleasedId = Field(description="Stable identifier; never reused, never deleted.")
@@ -202,7 +202,10 @@ class Change(_Strict):
         description="Time of the last commit that touched the incident's file (for "
         "`removed`: the commit that deleted it, or made it a draft again)."
     )
-    title: str = Field(description="The incident's title (its last title, if removed).")
+    title: str = Field(
+        description="The incident's title (if removed: its title in the release compared "
+        "with, `since`)."
+    )
     status: Literal["published", "withdrawn"] | None = Field(
         description="The incident's status now; null when removed."
     )
