@@ -503,6 +503,8 @@ def test_the_feed_stays_well_formed_when_a_removed_title_holds_a_control_charact
     out = tmp_path / "out"
     assert run_export(repo, out).code == 0
     assert [c["title"] for c in load(out, "changes.json")["changes"]] == ["옛\a 제목\ufffe"]
+    # The one `\uXXXX` escape docs/export.md allows: JSON cannot hold U+0007 otherwise.
+    assert '"옛\\u0007 제목\ufffe"' in (out / "changes.json").read_text(encoding="utf-8")
     entries = ET.fromstring((out / "feed.atom").read_bytes()).findall(f"{ATOM}entry")
     assert [e.findtext(f"{ATOM}title") for e in entries] == ["[삭제] IL-0005: 옛\ufffd 제목\ufffd"]
 
