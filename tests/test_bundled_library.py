@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import shutil
+import subprocess
 
 import jsonschema
 import pytest
-from conftest import REPO, typed_like_other_tools
+from conftest import REPO, committed_at, typed_like_other_tools
 
 from curator.library import Library
 from curator.lint import lint
@@ -68,3 +70,24 @@ def test_files_are_utf8_without_escapes():
     for path in LIBRARY.incident_paths():
         text = path.read_text(encoding="utf-8")
         assert "\\u" not in text and "\\x" not in text, path.name
+
+
+def test_a_clone_made_with_windows_line_ends_checks_the_library_out_as_committed(tmp_path):
+    # Git for Windows sets core.autocrlf to true: a clone's incident and taxonomy files then
+    # had CRLF line ends, each an IL603 error, and `curator export` refused the release.
+    # The repository's .gitattributes asks for LF in every checkout.
+    source = tmp_path / "source"
+    for folder in ("incidents", "schema"):
+        shutil.copytree(REPO / folder, source / folder)
+    shutil.copy(REPO / ".gitattributes", source)
+    env = committed_at("2026-01-05T00:00:00")
+    for command in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "library"]):
+        subprocess.run(["git", *command], cwd=source, env=env, check=True)
+    clone = tmp_path / "clone"
+    subprocess.run(
+        ["git", "clone", "-q", "-c", "core.autocrlf=true", str(source), str(clone)], check=True
+    )
+    checked_out = [*(clone / "incidents").iterdir(), *(clone / "schema" / "taxonomy").iterdir()]
+    assert len(checked_out) == len(LIBRARY.incident_paths()) + 4
+    assert [p.name for p in checked_out if b"\r\n" in p.read_bytes()] == []
+    assert lint(Library.at(clone)) == []
