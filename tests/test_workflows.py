@@ -10,6 +10,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -165,3 +166,73 @@ def _strings_of_code(path: Path) -> list[str]:
         and isinstance(node.value, str)
         and id(node) not in docstrings
     ]
+
+
+# `gh`, as the release workflow's Pages step calls it: `release list` prints the tags named
+# in FAKE_RELEASES, `release download TAG … --pattern NAME --dir DIR` writes DIR/NAME, a zip
+# holding that release's manifest.json.
+_FAKE_GH = """\
+import os, sys, zipfile
+args = sys.argv[1:]
+if args[:2] == ["release", "list"]:
+    print(os.environ["FAKE_RELEASES"].replace(",", "\\n"))
+elif args[:2] == ["release", "download"]:
+    name, folder = args[args.index("--pattern") + 1], args[args.index("--dir") + 1]
+    with zipfile.ZipFile(os.path.join(folder, name), "w") as archive:
+        archive.writestr("manifest.json", args[2])
+else:
+    sys.exit(f"unexpected: gh {args}")
+"""
+
+
+def _pages_site(tmp_path: Path, tag: str, releases: list[str]) -> tuple[list[str], str]:
+    """What the release workflow's Pages step puts in site/ for a push of `tag`, with these
+    earlier releases: the folders, and what the step printed."""
+    workflow = load(REPO / ".github" / "workflows" / "release.yml")
+    [step] = [s for s in workflow["jobs"]["pages-build"]["steps"] if "run" in s]
+    tool("unzip")
+    bin_folder = tmp_path / "bin"
+    bin_folder.mkdir()
+    gh = bin_folder / "gh"
+    gh.write_text(f"#!{sys.executable}\n{_FAKE_GH}", encoding="utf-8")
+    gh.chmod(0o755)
+    (tmp_path / "export").mkdir()
+    (tmp_path / "export" / "manifest.json").write_text(tag, encoding="utf-8")
+    env = {
+        **os.environ,
+        "PATH": f"{bin_folder}{os.pathsep}{os.environ['PATH']}",
+        "TAG": tag,
+        "GH_TOKEN": "test-token",
+        "GITHUB_REPOSITORY": "incident-library/library",
+        "FAKE_RELEASES": ",".join(releases),
+    }
+    run = subprocess.run(
+        ["bash", "-c", step["run"]], cwd=tmp_path, env=env, capture_output=True, text=True
+    )
+    assert run.returncode == 0, run.stderr
+    site = tmp_path / "site"
+    folders = sorted(
+        f"{p.parent.relative_to(site).as_posix()}:{p.read_text(encoding='utf-8')}"
+        for p in site.rglob("manifest.json")
+    )
+    return folders, run.stdout
+
+
+def test_the_pages_site_holds_latest_this_release_and_every_earlier_one(tmp_path):
+    folders, said = _pages_site(tmp_path, "v1.1.0", ["v1.1.0", "v1.0.0", "v0.9.0-rc_1"])
+    assert folders == [
+        "latest:v1.1.0",
+        "v0.9.0-rc_1:v0.9.0-rc_1",
+        "v1.0.0:v1.0.0",
+        "v1.1.0:v1.1.0",
+    ]
+    assert said == ""
+
+
+def test_a_tag_no_later_deployment_would_restore_gets_no_folder_of_its_own(tmp_path):
+    # The tag's own folder was made whatever the tag (`v2026/12` made site/v2026/12/), and
+    # every later deployment, which restores only plain release names, left it out: a
+    # version published once, then gone, where docs/export.md promises it for ever.
+    folders, said = _pages_site(tmp_path, "v2026/12", ["v2026/12", "v1.0.0", "v배포"])
+    assert folders == ["latest:v2026/12", "v1.0.0:v1.0.0"]
+    assert said.startswith("::warning::tag v2026/12 is not a plain release name")
