@@ -555,6 +555,32 @@ def test_a_match_merged_to_the_base_meanwhile_is_said_so_and_linked_at_the_base_
     assert "`curator review --base 111111111111 --head 222222222222`" in untold
 
 
+def test_the_false_duplicate_block_says_when_the_branch_lacks_the_incident_it_names():
+    # The block named an incident merged to the base branch since the branch started as it
+    # named any other: pasted and pushed, it failed the review, as lint at the head found no
+    # incident with that id (IL401).
+    file = FileReview(
+        path="incidents/IL-NEW-gh2.yaml",
+        change="added",
+        id="IL-NEW-gh2",
+        matches=[
+            Match(id="IL-0300", score=0.9, kind="duplicate", title="t", on_base=True),
+            Match(id="IL-0262", score=0.8, kind="duplicate", title="t"),
+        ],
+    )
+    review = Review(base=BASE, head=HEAD, base_tip="3" * 40, files=[file])
+    foot = render(review, LINKS, COMMENT).split("**A false duplicate?**")[1]
+    assert foot.split("<sub>")[0].endswith(
+        "```yaml\nnot_duplicate_of:\n  - IL-0300  # if it is a different event\n"
+        "  - IL-0262  # if it is a different event\n```\n\n"
+        "This branch does not have IL-0300 yet (merged to the base branch since this branch "
+        "started): merge the base branch into this one, or rebase onto it, before you add "
+        "the block, or lint reports IL401 (no incident has that id).\n\n"
+    )
+    here = file.model_copy(update={"matches": [file.matches[1]]})
+    assert "does not have" not in render(review.model_copy(update={"files": [here]}), LINKS)
+
+
 def test_an_error_that_stops_the_other_checks_says_so():
     def comment(code: str) -> str:
         broken = FileReview(

@@ -484,10 +484,10 @@ def _not_duplicate(review: Review) -> list[str]:
     only, checked against their pattern: the block is code). When several files have
     some, a block for each, under its name; a pair of two files of the change is settled
     in either, so it is in the first one's block only."""
-    ids_of: dict[str, list[str]] = {}
+    ids_of: dict[str, list[Match]] = {}
     for file, match in review.duplicate_pairs():
         if match.id != file.id and len(match.id) <= _LONGEST_ID and _ID.fullmatch(match.id):
-            ids_of.setdefault(file.path, []).append(match.id)
+            ids_of.setdefault(file.path, []).append(match)
     one_file = sum(bool(_to_settle(file)) for file in review.files) == 1
     where = "this incident" if one_file else "one of the two"
     lines = [
@@ -499,17 +499,32 @@ def _not_duplicate(review: Review) -> list[str]:
     if not ids_of:
         return [*lines, *_not_duplicate_block(["  - IL-0000  # the incident it was taken for"])]
     shown = list(ids_of.items())[:VISIBLE]
-    for path, ids in shown:
+    for path, matches in shown:
         if not one_file:
             lines += [f"In {inert_name(path)}:", ""]
-        items = [f"  - {i}  # if it is a different event" for i in ids[:VISIBLE]]
-        if len(ids) > VISIBLE:  # (only a report made by hand has more: see `_LONGEST_ID`)
-            items.append(f"  # … and {len(ids) - VISIBLE} more, in the full report")
+        items = [f"  - {m.id}  # if it is a different event" for m in matches[:VISIBLE]]
+        if len(matches) > VISIBLE:  # (only a report made by hand has more: see `_LONGEST_ID`)
+            items.append(f"  # … and {len(matches) - VISIBLE} more, in the full report")
         lines += _not_duplicate_block(items)
+        lines += _not_yet_here([m.id for m in matches[:VISIBLE] if m.on_base])
     if len(ids_of) > len(shown):
         others = _plural(len(ids_of) - len(shown), "other file")
         lines += [f"… and so for {others}, with the ids of their possible duplicates.", ""]
     return lines
+
+
+def _not_yet_here(ids: list[str]) -> list[str]:
+    """Said under a block naming incidents that only the base branch has: lint checks the
+    head, where no incident has those ids yet, so the block pasted as it is would fail the
+    review (IL401) until the branch takes in the base."""
+    if not ids:
+        return []
+    return [
+        f"This branch does not have {inert(', '.join(ids), 500)} yet ({ON_BASE}): merge "
+        "the base branch into this one, or rebase onto it, before you add the block, or "
+        "lint reports IL401 (no incident has that id).",
+        "",
+    ]
 
 
 def _not_duplicate_block(items: list[str]) -> list[str]:
