@@ -646,6 +646,30 @@ def test_the_false_duplicate_blocks_of_several_files_name_each_pair_once():
     assert "… and so for 2 other files, with the ids of their possible duplicates." in foot
 
 
+def test_the_false_duplicate_blocks_follow_the_order_of_the_sections():
+    # The blocks followed the report's order (by path) while the sections put files with
+    # errors first: of a pull request adding many incidents, the five blocks shown were of
+    # files far down the comment, and those of the first sections were "… and so for".
+    def added(slug: str, duplicate: str, broken: bool = False) -> FileReview:
+        return FileReview(
+            path=f"incidents/IL-NEW-{slug}.yaml", change="added", id=f"IL-NEW-{slug}",
+            matches=[Match(id=duplicate, score=0.9, kind="duplicate", title="t")],
+            findings=[finding(4, "IL301", "x", path=f"incidents/IL-NEW-{slug}.yaml")]
+            if broken else [],
+        )  # fmt: skip
+
+    files = [added(f"a{i}", f"IL-{i:04d}") for i in range(1, 6)]
+    files += [added("b", "IL-NEW-a1", broken=True), added("c", "IL-0025", broken=True)]
+    comment = render(Review(base=BASE, head=HEAD, files=files), LINKS, COMMENT)
+    sections = re.findall(r"^#### 📄 \[incidents/(IL-NEW-\w+)\.yaml\]", comment, re.M)
+    blocks = re.findall(r"^In incidents/(IL-NEW-\w+)\.yaml:$", comment, re.M)
+    assert sections[:3] == ["IL-NEW-b", "IL-NEW-c", "IL-NEW-a1"]
+    assert blocks == sections[:5]
+    # The pair of two new incidents is in the block of the one shown first.
+    assert "In incidents/IL-NEW-b.yaml:\n\n```yaml\nnot_duplicate_of:\n  - IL-NEW-a1  #" in comment
+    assert "… and so for 2 other files" in comment
+
+
 def test_a_report_with_thousands_of_long_duplicate_ids_still_fits_the_comment():
     # The footer is never trimmed: its blocks to paste named every id, of any length,
     # and a report made by hand made a comment of 430,827 UTF-16 units that GitHub refuses.

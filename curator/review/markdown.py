@@ -482,10 +482,11 @@ def _to_settle(file: FileReview) -> list[Match]:
 def _not_duplicate(review: Review) -> list[str]:
     """How to settle a false duplicate: the block to paste, naming the ids flagged (ids
     only, checked against their pattern: the block is code). When several files have
-    some, a block for each, under its name; a pair of two files of the change is settled
-    in either, so it is in the first one's block only."""
+    some, a block for each, under its name, in the order of their sections, so that the
+    first blocks are those of the files a reviewer reads first; a pair of two files of the
+    change is settled in either, so it is in the block of the one shown first only."""
     ids_of: dict[str, list[Match]] = {}
-    for file, match in review.duplicate_pairs():
+    for file, match in review.duplicate_pairs(sorted(review.files, key=_rank)):
         if match.id != file.id and len(match.id) <= _LONGEST_ID and _ID.fullmatch(match.id):
             ids_of.setdefault(file.path, []).append(match)
     one_file = sum(bool(_to_settle(file)) for file in review.files) == 1

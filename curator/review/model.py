@@ -8,6 +8,7 @@ treat every string as data.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import PurePosixPath
 from typing import Annotated, Final, Literal
 
@@ -179,12 +180,16 @@ class Review(_Value):
             doubtful_claims=sum(f.doubtful_claim() for f in self.files),
         )
 
-    def duplicate_pairs(self) -> list[tuple[FileReview, Match]]:
+    def duplicate_pairs(
+        self, files: Sequence[FileReview] | None = None
+    ) -> list[tuple[FileReview, Match]]:
         """Each possible duplicate once, with the file it is in: two incidents of the change
-        that match each other are one pair, in the first of the two files."""
+        that match each other are one pair, in the first of the two files (of `files`, the
+        report's files in the order to take them; all of them as the report has them by
+        default)."""
         seen: set[frozenset[str]] = set()
         pairs = []
-        for file in self.files:
+        for file in self.files if files is None else files:
             own = file.id or PurePosixPath(file.path).stem  # as the similarity index names it
             for match in file.duplicates():
                 pair = frozenset((own, match.id))
