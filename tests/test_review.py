@@ -682,6 +682,37 @@ def test_two_new_incidents_alike_are_one_pair_settled_by_the_block_shown(repo):
     assert [f["code"] for f in report["files"][0]["findings"]] == ["IL206"]  # a placeholder id
 
 
+def test_the_block_to_settle_a_false_duplicate_says_a_shared_report_stays_an_error(repo):
+    # The comment told a contributor whose incident cites IL-0002's report that, for a
+    # different event, `not_duplicate_of: [IL-0002]` settles the pair: pushed, IL502 stayed.
+    report_url = ("postmortems/IL-NEW-same-report", "postmortems/IL-0002/")
+    write(repo, "IL-NEW-same-report.yaml", incident("IL-NEW-same-report", *DIFFERENT, report_url))
+    commit(repo, "add an incident citing IL-0002's report")
+    code, report = review_json(repo)
+    [added] = [f for f in report["files"] if f["change"] == "added"]
+    duplicates = [m for m in added["matches"] if m["kind"] == "duplicate"]
+    assert [(m["id"], m["same_report"]) for m in duplicates] == [("IL-0002", True)]
+    assert not any(m["same_report"] for m in added["matches"] if m["id"] != "IL-0002")
+    comment = run_curator("review", "--base", "main", cwd=repo).out
+    said = (
+        "IL-0002 cites a report this incident cites too, which the block does not settle: a "
+        "report belongs to one incident (IL502), so if the events differ, one of the two must "
+        "cite another report."
+    )
+    assert "  - IL-0002  # if it is a different event\n```\n\n" + said in comment
+    path = repo / "incidents" / "IL-NEW-same-report.yaml"
+    path.write_text(path.read_text(encoding="utf-8") + "not_duplicate_of:\n  - IL-0002\n")
+    commit(repo, "as the block says")
+    code, report = review_json(repo)
+    assert code == 1 and "IL502" in {f["code"] for f in report["files"][0]["findings"]}
+    # A possible duplicate that shares no report gets no such line.
+    write(repo, "IL-NEW-other.yaml", incident("IL-NEW-other", *DIFFERENT))
+    write(repo, "IL-NEW-other-twin.yaml", incident("IL-NEW-other-twin", *DIFFERENT))
+    commit(repo, "add one event twice")
+    comment = run_curator("review", "--base", "main", cwd=repo).out
+    assert "  - IL-NEW-other-twin  # if" in comment and "IL-NEW-other-twin cites" not in comment
+
+
 def test_a_phrase_two_aliases_found_is_shown_as_evidence_once(repo):
     stalled = incident(
         "IL-0004",

@@ -46,6 +46,7 @@ class LibraryJudge:
             kind=found.kind,
             title=found.title,
             on_base=found.path in self.on_base,
+            same_report=found.same_report,
         )
 
     def matches(self, path: Path) -> list[Match]:

@@ -507,11 +507,27 @@ def _not_duplicate(review: Review) -> list[str]:
         if len(matches) > VISIBLE:  # (only a report made by hand has more: see `_LONGEST_ID`)
             items.append(f"  # … and {len(matches) - VISIBLE} more, in the full report")
         lines += _not_duplicate_block(items)
+        lines += _same_report([m.id for m in matches[:VISIBLE] if m.same_report])
         lines += _not_yet_here([m.id for m in matches[:VISIBLE] if m.on_base])
     if len(ids_of) > len(shown):
         others = _plural(len(ids_of) - len(shown), "other file")
         lines += [f"… and so for {others}, with the ids of their possible duplicates.", ""]
     return lines
+
+
+def _same_report(ids: list[str]) -> list[str]:
+    """Said under a block naming incidents that cite a report this one cites: the block
+    stops `similar` flagging the pair, not lint's IL502 error, which no incident may get
+    past but by citing another report or by being withdrawn as a duplicate."""
+    if not ids:
+        return []
+    which = "cites" if len(ids) == 1 else "cite"
+    return [
+        f"{inert(', '.join(ids), 500)} {which} a report this incident cites too, which the "
+        "block does not settle: a report belongs to one incident (IL502), so if the events "
+        "differ, one of the two must cite another report.",
+        "",
+    ]
 
 
 def _not_yet_here(ids: list[str]) -> list[str]:

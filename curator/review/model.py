@@ -68,6 +68,11 @@ class Match(_Value):
         description="The incident is not on this branch: it was merged to the base branch "
         "since the branch started (it is at `base_tip`, not at `head`).",
     )
+    same_report: bool = Field(
+        default=False,
+        description="It, or a withdrawn copy of it that matched, cites a report the file "
+        "cites too: two incidents may not share one (IL502), whatever `not_duplicate_of` says.",
+    )
 
 
 class Evidence(_Value):

@@ -46,6 +46,9 @@ class Match:
     kind: Kind
     reasons: list[str]
     copies: list[str] = field(default_factory=list)  # its withdrawn duplicates that matched
+    # It, or a copy that matched, cites a report the incident judged cites: lint allows a
+    # report to one incident only (IL502), which `not_duplicate_of` does not change.
+    same_report: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -235,7 +238,8 @@ class Evidence:
             why = "; ".join(self.reasons(copy))
             reasons.append(f"its withdrawn copy {index.records[copy].id} ({own[copy]:.2f}): {why}")
         ids = [index.records[c].id for c in matched]
-        return Match(other.id, other.title, other.path, score, kind, reasons, ids)
+        same_report = any(r in self.url_rows for r in [row, *matched])
+        return Match(other.id, other.title, other.path, score, kind, reasons, ids, same_report)
 
     def reasons(self, row: int) -> list[str]:
         index = self.judge.index
