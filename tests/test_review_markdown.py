@@ -467,6 +467,27 @@ def test_annotations_respect_githubs_ten_per_kind_and_say_what_was_left_out():
     assert all("\n" not in line for line in lines) and "bad%0Aline" in lines[0]
 
 
+def test_a_pair_of_incidents_of_the_change_is_one_notice_as_it_is_one_duplicate():
+    # Each of the two files got a notice of the other: a pair took two of the ten notices,
+    # and the count of those left out was not the status line's.
+    def added(slug: str, *duplicates: str) -> FileReview:
+        matches = [Match(id=i, score=0.9, kind="duplicate", title="t") for i in duplicates]
+        return FileReview(
+            path=f"incidents/IL-NEW-{slug}.yaml", change="added", id=f"IL-NEW-{slug}",
+            matches=matches,
+        )  # fmt: skip
+
+    pairs = [added(f"p{i}", f"IL-NEW-q{i}") for i in range(6)]
+    pairs += [added(f"q{i}", f"IL-NEW-p{i}") for i in range(6)]
+    review = Review(base=BASE, head=HEAD, files=[*pairs, added("r", "IL-0001")])
+    lines = workflow_commands(review)
+    notices = [line for line in lines if line.startswith("::notice file=")]
+    assert review.count().duplicates == 7 and len(notices) == 7
+    assert not any("title=more in the job summary" in line for line in lines)
+    assert notices[0].startswith("::notice file=incidents/IL-NEW-p0.yaml,line=1,")
+    assert "possible duplicate of IL-NEW-q0 (score 0.90)" in notices[0]
+
+
 def advice_only(number: int) -> FileReview:
     """A file that a wording change touched: nothing but long facet suggestions."""
     evidence = [Evidence(phrase="공유 스토리지의 메타데이터 포화 " * 3, field="trigger")] * 6

@@ -20,7 +20,9 @@ def workflow_commands(review: Review) -> list[str]:
     errors = [f for f in findings if f.severity == "error"]
     warnings = [f for f in findings if f.severity == "warning"]
     lines = [github_annotation(_finding(f)) for f in errors[:PER_STEP] + warnings[:PER_STEP]]
-    notices = [(file.path, match) for file in review.files for match in file.duplicates()]
+    # Each pair once, as the status line counts them: two incidents of the change that
+    # match each other took two of the ten notices, and were two of those left out.
+    notices = [(file.path, match) for file, match in review.duplicate_pairs()]
     omitted_errors = max(len(errors) - PER_STEP, 0)
     omitted_warnings = max(len(warnings) - PER_STEP, 0)
     room = PER_STEP - 1 if omitted_errors or omitted_warnings else PER_STEP
