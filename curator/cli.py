@@ -229,7 +229,8 @@ def main() -> None:
     "incident (IL-0140.yaml, IL-0140.json; not notes or media: IL-0140.md, IL-0140.png), or a "
     ".yaml or .yml file holding top-level id: and title: lines, is an error, IL107, not a "
     "draft to check. Any other file outside incidents/ is left out, but a YAML draft kept "
-    "outside the library's folder.",
+    "outside the library's git repository. Paths are taken from the repository's top, "
+    "wherever in it the library is.",
 )
 @no_cache_option("Check")
 @jobs_option

@@ -332,12 +332,12 @@ def in_subfolders(
 def outside_incidents(
     library: Library, named: dict[str, Path], cwd: Path | None = None
 ) -> dict[str, Finding]:
-    """The files of `named` (`named_files`) in the library's folder but not in its
+    """The files of `named` (`named_files`) in the library's repository but not in its
     incidents/ that look like incidents (`_outside`: `IL-0140.yaml`, `incident/IL-NEW-x.yml`,
     `drafts/nccl.yaml` holding `id:` and `title:` lines), each with its finding (IL107), as
     `curator review` reports them: what a commit adds there is an incident the library
     never reads. (`lint --commit`: `commit_scope` leaves out the others, but a YAML draft
-    kept outside the library's folder.)"""
+    kept outside the library's repository.)"""
     return {
         where: not_an_incident_file.outside_incidents(
             display_path(Path(os.path.abspath(path)), cwd)
@@ -362,28 +362,44 @@ def commit_scope(library: Library, paths: Sequence[Path]) -> list[Path]:
 
 def _outside(library: Library, named: dict[str, Path]) -> Iterator[tuple[str, Path, bool | None]]:
     """The files of `named` outside the library's incidents/, each with whether it looks
-    like an incident, as `curator review` tells it: in the library's folder, one that may be
-    an incident there (`not_an_incident_file.may_be_incident`: named like one, or a `.yaml`
-    or `.yml` file, not in tests/, a hidden folder …) named like an incident id or holding
-    the lines the review looks for (`shaped_like_an_incident`; None if it cannot be read,
-    to be checked as it is). Outside the library's folder, only a file that is no YAML file
-    (False): a YAML file there is a draft kept elsewhere, to be checked as one."""
-    root = os.path.realpath(library.root) + os.sep
-    incidents = os.path.realpath(library.incidents_dir) + os.sep
+    like an incident, as `curator review` tells it: in the library's repository
+    (`_repository`), one that may be an incident there (`not_an_incident_file.may_be_incident`
+    of its path in the repository: named like one, or a `.yaml` or `.yml` file, not in
+    tests/, a hidden folder …) named like an incident id or holding the lines the review
+    looks for (`shaped_like_an_incident`; None if it cannot be read, to be checked as it
+    is). Outside the repository, only a file that is no YAML file (False): a YAML file
+    there is a draft kept elsewhere, to be checked as one."""
+    incidents = os.path.realpath(library.incidents_dir)
+    top = _repository(os.path.realpath(library.root))
+    in_repository = Path(os.path.relpath(incidents, top)).as_posix()
+    top = os.path.join(top, "")  # (its path ends in one separator, `/` too)
     for where, path in named.items():
-        if where.startswith(incidents):
+        if where.startswith(incidents + os.sep):
             continue  # the library's
-        if not where.startswith(root):
+        if not where.startswith(top):
             if not where.lower().endswith((".yaml", ".yml")):
                 yield where, path, False
             continue
-        inside = Path(where[len(root) :]).as_posix()
-        if not not_an_incident_file.may_be_incident(inside, INCIDENTS):
+        inside = Path(where[len(top) :]).as_posix()
+        if not not_an_incident_file.may_be_incident(inside, in_repository):
             yield where, path, False
         elif not_an_incident_file.named_like_an_incident(inside):
             yield where, path, True
         else:
             yield where, path, not_an_incident_file.shaped_like_an_incident(path)
+
+
+def _repository(root: str) -> str:
+    """The folder of the git repository holding the library at `root` (the nearest one up
+    holding `.git`, a folder or, in a worktree or submodule, a file), else `root` itself.
+    A commit names files by their place in the repository, as the hook's pattern and
+    `curator review` see them: with the library in a subfolder (`data/incidents/`), a file
+    beside it (`tests/fixture.yaml`, `IL-0140.json`) is judged by that place, not taken
+    for a draft kept elsewhere."""
+    for folder in (root, *map(str, Path(root).parents)):
+        if os.path.lexists(os.path.join(folder, ".git")):
+            return folder
+    return root
 
 
 def through_links(named: dict[str, Path], cwd: Path | None = None) -> dict[str, Finding]:

@@ -1423,6 +1423,37 @@ def test_with_commit_a_file_outside_incidents_that_is_no_incident_is_left_out(li
     }
 
 
+def test_with_commit_files_are_judged_by_their_place_in_a_repository_holding_the_library(
+    tmp_path,
+):
+    # The library in `data/` of its repository, the hook run at the repository's top as
+    # pre-commit runs it: a fixture in tests/ there was checked as a draft and refused,
+    # mkdocs.yml refused by its extension, and IL-0140.json left out, unchecked; the
+    # review judges each by its place in the repository, as the commit now does.
+    repository = tmp_path / "repo"
+    write_library(repository / "data", {"IL-0001.yaml": incident("IL-0001")})
+    subprocess.run(["git", "init", "-q", str(repository)], check=True)
+    files = {
+        "tests/fixture.yaml": "id: IL-0001\ntitle: 시험\n",
+        "mkdocs.yml": "site_name: 사건 목록\n",
+        "IL-0140.json": "{}\n",
+        "drafts/nccl.yaml": incident("IL-0009"),
+        "data/IL-0141.json": "{}\n",
+    }
+    for name, text in files.items():
+        (repository / name).parent.mkdir(parents=True, exist_ok=True)
+        (repository / name).write_text(text, encoding="utf-8")
+    run = run_curator(
+        "lint", "--commit", "--root", "data", "--format", "json", *files, cwd=repository
+    )
+    assert run.code == 1, run
+    assert [(f["path"], f["code"]) for f in json.loads(run.out)] == [
+        ("IL-0140.json", "IL107"),
+        ("data/IL-0141.json", "IL107"),
+        ("drafts/nccl.yaml", "IL107"),
+    ]
+
+
 def test_with_commit_notes_and_media_named_like_an_incident_are_left_out(library):
     # A diagram or a PDF of an incident, named by its id, was "an incident outside
     # incidents/" (IL107): a commit adding one stopped, with no way past but --no-verify.

@@ -37,8 +37,9 @@ not taken for incidents. `curator lint --commit`, which the pre-commit hook runs
 files a commit adds or changes, reports such a file in the same way (`IL-0140.yaml`,
 `Incidents/IL-NEW-x.yml`, `IL-0140.json`, `drafts/nccl-hang.yaml` holding `id:` and
 `title:`) rather than checking it as a draft, and leaves out every other file outside
-incidents/ (`mkdocs.yml`, `README.md`, `docs/img/IL-0140.png`), as the hook does (a YAML
-draft kept outside the library's folder is still checked as one).
+incidents/ (`mkdocs.yml`, `README.md`, `docs/img/IL-0140.png`), as the hook does, judging
+each by its place in the git repository, as the review does, wherever in it the library is
+(a YAML draft kept outside the repository is still checked as one).
 A `.yaml` or `.yml` file a change puts in incidents/ hidden (`.IL-0302.yaml`) or in a
 hidden folder there (`.drafts/IL-0302.yaml`), which lint passes over, is reported by
 `curator review` too; pre-commit never names hidden files (the hook's `files` pattern
