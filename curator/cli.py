@@ -28,6 +28,7 @@ from curator.ids import CannotAssign, assign
 from curator.ids_git import GitError, assign_and_push, deleted_numbers
 from curator.library import Library, NotALibrary, link_within_incidents
 from curator.lint import (
+    NO_DRAFT,
     commit_scope,
     display_path,
     expand,
@@ -248,7 +249,9 @@ def lint_command(
 
     With PATHS, report on those files only; rules that span files still see the whole
     library. A taxonomy file among them, or a folder holding the taxonomy (schema/, the
-    library's root), stands for the whole library, which depends on it.
+    library's root), stands for the whole library, which depends on it. A file outside
+    incidents/ is checked as a draft if it is a .yaml or .yml file or named IL-…; any
+    other is left out, with a note.
     Exit 0 when there is no error (warnings allowed), 1 when there is one.
     """
     _named(paths, "not checked")
@@ -503,7 +506,8 @@ def _named(paths: tuple[Path, ...], not_done: str) -> tuple[Path, ...]:
     reported (IL107), nor dropped without a word. Returns those it passes over."""
     passed = passed_over(_existing(paths))
     for path, why in passed:
-        note = f"curator: note: {path} is {not_done}, as in a run over the library: {why}"
+        as_there = "" if why == NO_DRAFT else ", as in a run over the library"
+        note = f"curator: note: {path} is {not_done}{as_there}: {why}"
         click.echo(escaped(note), err=True)
     return tuple(path for path, _ in passed)
 

@@ -28,7 +28,13 @@ class NotALibrary(Exception):
 def meant_as_incident(name: str) -> bool:
     """Whether an entry of a folder of incidents named `name` is checked (and reported if
     it is not an incident file); hidden entries (an editor's `.IL-0001.yaml.swp`) are not."""
-    return bool(_CANDIDATE.match(name)) and not name.startswith(".")
+    return named_as_incident(name) and not name.startswith(".")
+
+
+def named_as_incident(name: str) -> bool:
+    """Whether a file named `name` may be an incident, or a draft of one, by its name: it
+    starts with `IL-` or ends in `.yaml` or `.yml`, in any case, hidden or not."""
+    return bool(_CANDIDATE.match(name))
 
 
 def read_as_incident(name: str) -> bool:

@@ -37,6 +37,7 @@ from curator.library import (
     incident_entries,
     is_library,
     link_within_incidents,
+    named_as_incident,
     unlisted_because,
     within_incidents,
 )
@@ -300,7 +301,34 @@ def _passed_over(
     where = _absolute(path, resolved)
     if path.name == "..":  # (`incidents/images/..` is incidents/, not a hidden entry of it)
         where = os.path.normpath(where)
-    return unlisted_because(where, path, folders)
+    why = unlisted_because(where, path, folders)
+    if why is None and _no_draft(where, path):
+        return NO_DRAFT
+    return why
+
+
+# Why a file named outside incidents/ is passed over (`_no_draft`). A run over the library
+# never sees it, so the note does not say "as in a run over the library" (`curator.cli`).
+NO_DRAFT = (
+    "it is outside incidents/ and not named like an incident (`IL-…`, `.yaml` or `.yml`), "
+    "so it is neither an incident nor a draft of one"
+)
+
+
+def _no_draft(where: str, path: Path) -> bool:
+    """Whether the file at `where` (`path` as named), which a run over the library does not
+    pass over, is outside incidents/ with a name no incident nor draft has (`README.md`,
+    `notes.json`): taken for a draft, it was refused by its extension (IL107 "incident
+    files end in .yaml"), as if it were meant to be one, where the pre-commit hook never
+    names it, `lint --commit` and `curator review` leave it out, and in incidents/ it is
+    passed over with a note. A file named through a link in incidents/ is that link's
+    (IL107, `through_links`); a folder named is looked into for drafts."""
+    return (
+        not named_as_incident(os.path.basename(where))
+        and not os.path.isdir(path)
+        and not within_incidents(Path(os.path.dirname(where)))
+        and link_within_incidents(str(path.absolute())) is None
+    )
 
 
 def _listed(folder: Path) -> list[Path]:

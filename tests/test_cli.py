@@ -1423,6 +1423,38 @@ def test_with_commit_a_file_outside_incidents_that_is_no_incident_is_left_out(li
     }
 
 
+def test_a_file_outside_incidents_named_like_no_incident_is_passed_over_with_a_note(library):
+    # `curator lint README.md` was IL107 "extension '.md': incident files end in .yaml",
+    # as if README.md were an incident to rename, where the hook never names it and a
+    # README.md in incidents/ is passed over with a note. A file named like an incident
+    # keeps its finding, in incidents/ and outside it.
+    files = {"README.md": "# 사건 목록\n", "docs/notes.json": "{}\n", "IL-0140.md": "# 메모\n"}
+    files |= {"drafts/IL-0009.yml": incident("IL-0009"), "incidents/IL-0141.md": "# 메모\n"}
+    for name, text in files.items():
+        (library / name).parent.mkdir(parents=True, exist_ok=True)
+        (library / name).write_text(text, encoding="utf-8")
+    run = run_curator("lint", "--format", "json", *files, cwd=library)
+    assert run.code == 1, run
+    extension = "incident files end in .yaml"
+    assert [(f["path"], f["code"], f["message"]) for f in json.loads(run.out)] == [
+        ("IL-0140.md", "IL107", f"extension '.md': {extension}"),
+        ("drafts/IL-0009.yml", "IL107", f"extension '.yml': {extension}"),
+        ("incidents/IL-0141.md", "IL107", f"extension '.md': {extension}"),
+    ]
+    why = (
+        "it is outside incidents/ and not named like an incident (`IL-…`, `.yaml` or `.yml`), "
+        "so it is neither an incident nor a draft of one"
+    )
+    assert run.err.splitlines() == [
+        f"curator: note: {name} is not checked: {why}" for name in ("README.md", "docs/notes.json")
+    ]
+    alone = run_curator("lint", "README.md", cwd=library)  # (not the library's errors either)
+    assert (alone.code, alone.out) == (0, ""), alone
+    assert "0 errors, 0 warnings in 0 files checked" in alone.err
+    judged = run_curator("similar", "README.md", cwd=library)
+    assert judged.code == 0 and f"curator: note: README.md is not judged: {why}" in judged.err
+
+
 def test_with_commit_files_are_judged_by_their_place_in_a_repository_holding_the_library(
     tmp_path,
 ):

@@ -790,8 +790,9 @@ def test_fmt_on_a_missing_path_is_a_usage_error(messy_library):
 
 @pytest.mark.parametrize("command", [["fmt", "--check"], ["fmt"], ["fix"], ["fix", "--check"]])
 def test_an_entry_that_is_no_incident_file_is_reported_as_lint_reports_it(messy_library, command):
-    # Named in vain (a README, a `.yml`), or found in incidents/ (a FIFO): fmt and fix
-    # once passed them over and said "0 files"; lint reports each one as IL107.
+    # Named in vain (a `.yml`), or found in incidents/ (a FIFO): fmt and fix once passed
+    # them over and said "0 files"; lint reports each one as IL107. A README, no incident
+    # by its name, is passed over by each with a note, as lint passes it over.
     incidents = messy_library / "incidents"
     readme = messy_library / "README.md"
     readme.write_text("# 읽어 보기\n", encoding="utf-8")
@@ -802,22 +803,23 @@ def test_an_entry_that_is_no_incident_file_is_reported_as_lint_reports_it(messy_
     listed = run_curator(*command, "--root", str(messy_library))
     verb = command[0].replace("fmt", "format")
     assert named.code == listed.code == 1, (named, listed)
-    readme_at, other_at, fifo_at = (
-        os.path.relpath(path, REPO) for path in (readme, other, incidents / "IL-0004.yaml")
+    other_at, fifo_at = (
+        os.path.relpath(path, REPO) for path in (other, incidents / "IL-0004.yaml")
     )
-    extension = "incident files end in .yaml (IL107)"
+    done = "not fixed" if verb == "fix" else "not formatted"
     assert named.err.splitlines()[:2] == [
-        f"{readme_at}:1:1: cannot {verb}: extension '.md': {extension}",
-        f"{other_at}:1:1: cannot {verb}: extension '.yml': {extension}",
+        f"curator: note: {readme} is {done}: it is outside incidents/ and not named like an "
+        "incident (`IL-…`, `.yaml` or `.yml`), so it is neither an incident nor a draft of one",
+        f"{other_at}:1:1: cannot {verb}: extension '.yml': incident files end in .yaml (IL107)",
     ]
     assert f"{fifo_at}:1:1: cannot {verb}: not a regular file (IL107)" in listed.err
     assert other.read_text(encoding="utf-8") == MESSY.replace("IL-0001", "IL-0003")
     assert readme.read_text(encoding="utf-8") == "# 읽어 보기\n"
     lint_run = run_curator("lint", str(readme), str(other), "--root", str(messy_library))
-    assert lint_run.code == 1 and lint_run.out.count("IL107") == 2
+    assert lint_run.code == 1 and lint_run.out.count("IL107") == 1
     if command == ["fmt", "--check"]:
         assert named.err.splitlines()[-1] == (
-            "0 files would be reformatted, 0 unchanged, 2 could not be formatted"
+            "0 files would be reformatted, 0 unchanged, 1 could not be formatted"
         )
 
 

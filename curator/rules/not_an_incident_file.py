@@ -10,7 +10,10 @@ incident to miss, and a hidden one (`.archive/`) is left alone as hidden files a
 neither is reported. A folder that cannot be listed (no permission), at any depth, is
 reported: what it holds cannot be told, and would go unchecked. Named on the command line,
 what is left alone there (`incidents/.IL-0001.yaml`, `incidents/README.md`) is left alone
-too, with a note saying so: it is neither checked as an incident nor reported.
+too, with a note saying so: it is neither checked as an incident nor reported. So is a
+file named outside incidents/ that is neither a `.yaml` or `.yml` file nor named `IL-…`
+(`README.md`, `notes.json`): no incident, nor a draft of one, where such a draft is
+checked with the library (`drafts/IL-0009.yml` is reported by its extension).
 
 A symbolic link is reported and never followed: in a pull request it could point anywhere
 on the machine that checks it (a CI runner), and an incident is data the repository itself
