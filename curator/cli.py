@@ -1242,7 +1242,9 @@ def github_comment_command(
 
     Exit 0 also when GitHub refuses the write (403: no write permission, as on a fork's
     pull request): the report then goes to the job summary. Posting never decides the
-    verdict; `curator review` and `curator lint` do.
+    verdict; `curator review` and `curator lint` do. Exit 2 when GitHub refuses to let the
+    token read the pull request or its files (403), the report in the job summary too: no
+    run with that token can post, and a run that passed would hide it.
     """
     with deferred():
         from curator.github.client import Forbidden, GitHubError
@@ -1304,7 +1306,7 @@ def github_comment_command(
         doubt = seen.in_one_line()
         kept += f" (warning: {doubt})" if doubt else ""
         click.echo(f"curator: comment not posted: {exc}; {kept}", err=True)
-        sys.exit(EXIT_CLEAN)
+        sys.exit(EXIT_ERROR if exc.reading else EXIT_CLEAN)
     except GitHubError as exc:
         click.echo(f"curator: {exc}", err=True)
         sys.exit(EXIT_ERROR)

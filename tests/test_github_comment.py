@@ -1100,7 +1100,7 @@ def test_cli_refused_the_list_of_files_says_in_the_job_summary_it_was_not_checke
     )
     args = ("--head-sha", HEAD, "--event", str(run_event(pull, tmp_path)))
     run, summary = comment_cli(github, tmp_path, *args)
-    assert run.code == 0 and "comment not posted: listing the files" in run.err, run.err
+    assert run.code == 2 and "comment not posted: listing the files" in run.err, run.err
     assert run.err.endswith(
         "(warning: whether the pull request changes the review's own code was not checked)\n"
     )
@@ -1132,7 +1132,7 @@ def test_cli_refused_a_read_asks_for_read_access_not_the_write_permission(
     github.fail("GET", refused, 403, body=denied)
     args = ("--head-sha", HEAD, "--event", str(run_event(pull, tmp_path)))
     run, summary = comment_cli(github, tmp_path, *args)
-    assert run.code == 0 and run.err.count("\n") == 1, run.err
+    assert run.code == 2 and run.err.count("\n") == 1, run.err
     assert (
         f": GitHub refused to let the token read {what} (403 Resource not accessible by "
         "personal access token); that needs read access to the repository's pull requests: "
@@ -1179,7 +1179,7 @@ def test_cli_refused_the_read_after_the_files_says_they_were_listed(
         FILES,
         "GET /repos/Codertocat/Hello-World/pulls/2 → 403",
     ]
-    assert run.code == 0 and run.err.count("\n") == 1, run.err
+    assert run.code == 2 and run.err.count("\n") == 1, run.err
     assert run.err.endswith(
         "; the report is in the job summary (warning: the report may have been made by code "
         "this pull request changes: GitHub listed its files, then refused to tell whether "
@@ -1195,6 +1195,31 @@ def test_cli_refused_the_read_after_the_files_says_they_were_listed(
     assert "did not list" not in summary and bot_comments(github) == []
     assert "GitHub refused to let the token read the pull request (403 " in run.err
     assert "pull-requests: write" not in run.err
+
+
+@pytest.mark.parametrize(
+    ("method", "refused", "code"),
+    [
+        ("GET", r"^/repos/Codertocat/Hello-World/pulls/2$", 2),
+        ("GET", r"/pulls/2/files$", 2),
+        ("POST", r"/issues/2/comments$", 0),
+    ],
+)
+def test_cli_a_refused_read_fails_the_run_a_refused_write_does_not(
+    github, tmp_path, method, refused, code
+):
+    # A token GitHub will not let read the pull request can never post: the run exited 0,
+    # a green check with no comment on any pull request, and nothing asked for the fix.
+    # A refused write (a fork's token, a locked conversation) is the pull request's own:
+    # the job summary stands in for the comment, and the run passes, as before.
+    pull = github.add_pull(opened_pull())
+    github.set_files("Codertocat/Hello-World", 2, ["incidents/IL-0300.yaml"])
+    github.fail(method, refused, 403, body={"message": "Resource not accessible by integration"})
+    args = ("--head-sha", HEAD, "--event", str(run_event(pull, tmp_path)))
+    run, summary = comment_cli(github, tmp_path, *args)
+    assert run.code == code, run.err
+    assert run.err.startswith("curator: comment not posted: ") and run.err.count("\n") == 1
+    assert "**IL301**" in summary and bot_comments(github) == []
 
 
 def test_a_fault_in_rendering_is_not_githubs_answer(github):

@@ -37,6 +37,13 @@ class Forbidden(GitHubError):
     # the warning that stands in the job summary; None when it refused before listing them.
     listed: ChangedTooling | None = None
 
+    def __init__(self, message: str, reading: bool = False) -> None:
+        super().__init__(message)
+        # Whether GitHub refused a read (of the pull request, of its files): the token lacks
+        # what every run needs, so the run fails; a refused write may be the pull request's
+        # (a locked conversation), and the job summary stands in for the comment.
+        self.reading = reading
+
 
 def connect(env: Mapping[str, str] = os.environ) -> Github:
     token = env.get(TOKEN_VARIABLE, "").strip()
@@ -108,7 +115,8 @@ def explain(
             f"{what}: GitHub refused to let the token read {reading}{said}; that needs read "
             f"access to the repository's pull requests: `permissions: {READ_PERMISSION}` (or "
             "write) for a workflow's token; for a fine-grained token, the repository among "
-            "those it may access, with the Pull requests permission"
+            "those it may access, with the Pull requests permission",
+            reading=True,
         )
     if exc.status == 403 and "locked" in (message or "").lower():
         # (GitHub's words: "Unable to create comment because issue is locked.") Not the
