@@ -145,6 +145,43 @@ def test_a_comment_started_with_a_full_width_number_sign_is_kept_as_text_and_rep
     assert findings(text) == [(line, column, f"`{kept}` {KEPT.format(name)}")]
 
 
+INSIDE = (
+    "is text of {}, not a comment: YAML starts a comment at '#' (U+0023), not at U+FF03 "
+    "FULLWIDTH NUMBER SIGN, and a comment cannot stand inside a value on several lines (YAML "
+    "joins them into one text); write it with '#' after the value's last line, or quote the "
+    "whole value if it belongs to it"
+)
+
+
+@pytest.mark.parametrize(
+    ("new", "found"),
+    [
+        # On the last line, `#` would start a comment, as after a value on one line.
+        ("title: 공유 스토리지\n  장애  \uff03 원제", [(3, 7, f"`\uff03 원제` {KEPT}")]),
+        # Before it, a `#` would end the value, and YAML refuse the line going on with it.
+        ("title: 공유 스토리지  \uff03 원제\n  장애", [(2, 17, f"`\uff03 원제` {INSIDE}")]),
+        ("title: 공유 스토리지\n  \uff03 원제\n  장애", [(3, 3, f"`\uff03 원제` {INSIDE}")]),
+        (
+            "title: 공유 \uff03 가\n  스토리지 \uff03\n  장애 \uff03 나",
+            [
+                (2, 11, f"`\uff03 가` {INSIDE}"),
+                (3, 8, f"`\uff03` {INSIDE}"),
+                (4, 6, f"`\uff03 나` {KEPT}"),
+            ],
+        ),
+    ],
+)
+def test_a_full_width_number_sign_on_any_line_of_plain_text_on_several_lines_is_reported(
+    new, found
+):
+    # Each line was left alone: the note was text of the value, folded into it, as on one
+    # line, and nothing said so.
+    text = incident("IL-0001", (TITLE, new))
+    assert findings(text) == [
+        (line, column, message.format("title")) for line, column, message in found
+    ]
+
+
 @pytest.mark.parametrize(
     ("old", "new"),
     [

@@ -13,9 +13,12 @@ says of a field that may be empty (`detection`). A comment written as one there,
 a space (`detection: # 모름`), is left alone.
 
 The other way round, a comment started with a full-width `＃` (U+FF03, which a Korean input
-method types for `#`) after a one-line unquoted value (`title: 스토리지 장애  ＃ 원제와 다름`)
-is no comment to YAML but more of the text, kept in the data and every export: a `＃` with
-white space on both sides is reported, at it. Quote the whole value if it belongs to it.
+method types for `#`) in an unquoted value (`title: 스토리지 장애  ＃ 원제와 다름`) is no
+comment to YAML but more of the text, kept in the data and every export: a `＃` with white
+space on both sides is reported, at it, on any line of a value written on several lines
+too. On a line before its last, a `#` would be no better: a comment there ends the value,
+and YAML refuses the lines that went on with it; the note goes after the value's last line.
+Quote the whole value if the `＃` belongs to it.
 """
 
 import re
@@ -56,7 +59,7 @@ def check(file: IncidentFile) -> FileFindings:
     document, text = file.loaded.document, file.loaded.text
     if document is None or text is None:
         return
-    full_width = "\uff03" in text  # (rare: then only is each one-line value looked at for it)
+    full_width = "\uff03" in text  # (rare: then only is each value looked at for it)
     if "#" not in text and not full_width:
         return
     lines = text.split("\n")
@@ -72,9 +75,9 @@ def check(file: IncidentFile) -> FileFindings:
         first = lines[start.line - 1][start.column - 1 : start.column]
         if first in _QUOTES or (start.line != end.line and first in _BLOCK_OR_PROPERTY):
             continue  # (a quoted value is whole; in a block, `#` is text)
+        if full_width:
+            yield from _kept_as_text(file, path, lines, start, end)
         line = lines[end.line - 1]  # (plain text on several lines ends on its last)
-        if full_width and start.line == end.line:
-            yield from _kept_as_text(file, path, line, start, end)
         comment = _COMMENT.match(line, end.column - 1)
         if comment is None:
             continue
@@ -89,19 +92,33 @@ def check(file: IncidentFile) -> FileFindings:
 
 
 def _kept_as_text(
-    file: IncidentFile, path: tuple[Any, ...], line: str, start: Position, end: Position
+    file: IncidentFile, path: tuple[Any, ...], lines: list[str], start: Position, end: Position
 ) -> FileFindings:
-    """A comment started with `＃` in a one-line unquoted value, which YAML keeps as text."""
-    kept = _KEPT_AS_TEXT.search(line, start.column - 1, end.column - 1)
-    if kept is None:
-        return
-    yield RULE.at(
-        file.display,
-        Position(end.line, kept.start(1) + 1),
-        f"`{line[kept.start(1) : end.column - 1]}` is text of {_name(path)}, not a comment: "
-        "YAML starts a comment at '#' (U+0023), not at U+FF03 FULLWIDTH NUMBER SIGN; write "
-        "'#' with two spaces before it, or quote the whole value if it belongs to it",
-    )
+    """Each comment started with `＃` in an unquoted value, on each of its lines, which YAML
+    keeps as text."""
+    for number in range(start.line, end.line + 1):
+        line = lines[number - 1]
+        begin = start.column - 1 if number == start.line else 0
+        stop = end.column - 1 if number == end.line else len(line)
+        kept = _KEPT_AS_TEXT.search(line, begin, stop)
+        if kept is None:
+            continue
+        where = "; write '#' with two spaces before it" if number == end.line else _INSIDE
+        yield RULE.at(
+            file.display,
+            Position(number, kept.start(1) + 1),
+            f"`{line[kept.start(1) : stop].rstrip()}` is text of {_name(path)}, not a comment: "
+            f"YAML starts a comment at '#' (U+0023), not at U+FF03 FULLWIDTH NUMBER SIGN{where}, "
+            "or quote the whole value if it belongs to it",
+        )
+
+
+# Where the `＃` is on a line of a value that the next line goes on with: a `#` there ends the
+# value, and YAML refuses the line after it.
+_INSIDE = (
+    ", and a comment cannot stand inside a value on several lines (YAML joins them into one "
+    "text); write it with '#' after the value's last line"
+)
 
 
 def _emptied(file: IncidentFile, path: tuple[Any, ...], line: str, end: Position) -> FileFindings:
