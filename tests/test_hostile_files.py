@@ -521,8 +521,12 @@ def test_a_url_cited_by_every_source_costs_the_citations_not_their_square(tmp_pa
         ("IL-0122.yaml", "IL505", "https://e.co/a is already a source at li"): 26_999,
         ("IL-0123.yaml", "IL505", "https://e.co/a is already a source at li"): 26_999,
     }
-    fixed = run_curator("fix", "--root", str(root), "--check", timeout=60)
-    assert fixed.out.count(": removed, the same as sources[0]") == 2 * 26_999, fixed.err
+    # Each file's repeats are its own (IL505): one file is fixed as the other, and its parse
+    # by ruamel.yaml, which `fix` needs and `lint` does not, costs most of the test.
+    fixed = run_curator(
+        "fix", "--root", str(root), "--check", str(root / "incidents" / "IL-0122.yaml"), timeout=60
+    )
+    assert fixed.out.count(": removed, the same as sources[0]") == 26_999, fixed.err
 
 
 def test_sources_repeating_one_url_with_other_titles_cost_their_number(tmp_path):
