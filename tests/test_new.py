@@ -210,6 +210,37 @@ def test_it_names_the_incidents_the_draft_may_duplicate_with_the_evidence(tmp_pa
     assert run.code == 0 and "may already hold" not in run.err, run
 
 
+def test_two_drafts_from_one_site_share_no_entity_by_their_placeholder_source_titles(tmp_path):
+    # A draft's source title is its URL till the report's title is written in: two drafts
+    # of other events from one blog shared its host as an entity, and `curator similar`
+    # named each as the other's related incident ("shared entities: blog.example.com").
+    # (Among other incidents, as in a library: of the two alone, nothing was said.)
+    others = {f"IL-{n:04d}.yaml": incident(f"IL-{n:04d}") for n in range(1, 11)}
+    root = write_library(tmp_path / "lib", others)
+    drafts = [
+        (
+            "NCCL 타임아웃으로 학습이 멈췄다",
+            "2024/nccl-timeout",
+            "software-defect",
+            "training-stall",
+        ),
+        (
+            "DNS 캐시가 비워지며 API 서버가 느려졌다",
+            "2023/dns",
+            "config-change",
+            "elevated-latency",
+        ),
+    ]
+    for title, path, cause, symptom in drafts:
+        source = ("--source", f"https://blog.example.com/{path}")
+        run = new(root, "--title", title, *source, "--cause", cause, "--symptom", symptom)
+        assert run.code == 0, run
+    draft = root / "incidents" / "IL-NEW-dns-api.yaml"
+    assert "    title: https://blog.example.com/2023/dns  #" in draft.read_text("utf-8")
+    run = run_curator("similar", "--root", str(root), "--format", "json", str(draft))
+    assert (run.code, json.loads(run.out)[0]["matches"]) == (0, []), run
+
+
 @pytest.mark.parametrize(
     ("title", "url", "expected"),
     [

@@ -200,7 +200,7 @@ def record_of(data: dict[str, Any], display: str, stem: str) -> Record:
     fields = {"title": _text(data.get("title")) or ""}
     for name in TEXT_FIELDS[1:]:
         if name == "sources":
-            value = "\n".join(t for s in sources if (t := _text(s.get("title"))))
+            value = "\n".join(t for s in sources if (t := _source_title(s)))
         elif name in NARRATIVE_LISTS:
             value = "\n".join(_texts(data.get(name)))
         else:
@@ -225,6 +225,14 @@ def record_of(data: dict[str, Any], display: str, stem: str) -> Record:
 
 def _text(value: Any) -> str | None:
     return (value.strip() or None) if isinstance(value, str) else None
+
+
+def _source_title(source: dict[str, Any]) -> str | None:
+    """A source's title, but for one that is its URL, as `curator new` writes it till the
+    report's title is known: no word of the report, and its host an entity that every draft
+    citing that site shared (a false sign of the same event; the URLs are compared as such)."""
+    title = _text(source.get("title"))
+    return None if title == _text(source.get("url")) else title
 
 
 def _list(value: Any) -> list[Any]:
