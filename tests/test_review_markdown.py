@@ -296,6 +296,19 @@ def test_hostile_incident_text_comes_out_inert():
     assert "@" not in snippet and "    - capacity-limit\n" in snippet
 
 
+def added(slug: str, *duplicates: str, broken: bool = False) -> FileReview:
+    """A new incident of the change, `IL-NEW-<slug>`, taken for a duplicate of each of
+    `duplicates`; `broken`, with an error."""
+    path = f"incidents/IL-NEW-{slug}.yaml"
+    return FileReview(
+        path=path,
+        change="added",
+        id=f"IL-NEW-{slug}",
+        matches=[Match(id=i, score=0.9, kind="duplicate", title="t") for i in duplicates],
+        findings=[finding(4, "IL301", "x", path=path)] if broken else [],
+    )
+
+
 def _unescaped(text: str, specials: str) -> list[str]:
     found, i = [], 0
     while i < len(text):
@@ -470,13 +483,6 @@ def test_annotations_respect_githubs_ten_per_kind_and_say_what_was_left_out():
 def test_a_pair_of_incidents_of_the_change_is_one_notice_as_it_is_one_duplicate():
     # Each of the two files got a notice of the other: a pair took two of the ten notices,
     # and the count of those left out was not the status line's.
-    def added(slug: str, *duplicates: str) -> FileReview:
-        matches = [Match(id=i, score=0.9, kind="duplicate", title="t") for i in duplicates]
-        return FileReview(
-            path=f"incidents/IL-NEW-{slug}.yaml", change="added", id=f"IL-NEW-{slug}",
-            matches=matches,
-        )  # fmt: skip
-
     pairs = [added(f"p{i}", f"IL-NEW-q{i}") for i in range(6)]
     pairs += [added(f"q{i}", f"IL-NEW-p{i}") for i in range(6)]
     review = Review(base=BASE, head=HEAD, files=[*pairs, added("r", "IL-0001")])
@@ -640,13 +646,6 @@ def test_the_false_duplicate_block_names_the_flagged_ids_and_only_when_there_are
 def test_the_false_duplicate_blocks_of_several_files_name_each_pair_once():
     # Two files with possible duplicates got one block naming IL-0000, and a pair of two
     # new incidents was counted twice.
-    def added(slug: str, *duplicates: str) -> FileReview:
-        matches = [Match(id=i, score=0.9, kind="duplicate", title="t") for i in duplicates]
-        return FileReview(
-            path=f"incidents/IL-NEW-{slug}.yaml", change="added", id=f"IL-NEW-{slug}",
-            matches=matches,
-        )  # fmt: skip
-
     files = [added("a", "IL-NEW-b", "IL-0198"), added("b", "IL-NEW-a"), added("c", "IL-0025")]
     review = Review(base=BASE, head=HEAD, files=files)
     comment = render(review, LINKS, COMMENT)
@@ -671,14 +670,6 @@ def test_the_false_duplicate_blocks_follow_the_order_of_the_sections():
     # The blocks followed the report's order (by path) while the sections put files with
     # errors first: of a pull request adding many incidents, the five blocks shown were of
     # files far down the comment, and those of the first sections were "… and so for".
-    def added(slug: str, duplicate: str, broken: bool = False) -> FileReview:
-        return FileReview(
-            path=f"incidents/IL-NEW-{slug}.yaml", change="added", id=f"IL-NEW-{slug}",
-            matches=[Match(id=duplicate, score=0.9, kind="duplicate", title="t")],
-            findings=[finding(4, "IL301", "x", path=f"incidents/IL-NEW-{slug}.yaml")]
-            if broken else [],
-        )  # fmt: skip
-
     files = [added(f"a{i}", f"IL-{i:04d}") for i in range(1, 6)]
     files += [added("b", "IL-NEW-a1", broken=True), added("c", "IL-0025", broken=True)]
     comment = render(Review(base=BASE, head=HEAD, files=files), LINKS, COMMENT)
