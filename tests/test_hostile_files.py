@@ -502,6 +502,10 @@ def test_a_long_run_of_spaces_after_a_placeholder_costs_its_length(tmp_path):
 
 # Two files of 27,000 sources each citing one URL (IL502): each citation was compared with
 # every other one (16 s for one megabyte of them, minutes for two).
+# Of `fix` on a file of 40,000 to 54,000 lines: ruamel.yaml's parse alone takes 10-25 s here,
+# and came near 60 s on a machine loaded by other work; a cost in the square of the sources
+# (4 to 7 x 10^8 steps) would take far longer. (lint, which needs no ruamel.yaml, keeps 60 s.)
+REWRITE_TIMEOUT = 180
 CITATION = "  - url: https://e.co/a\n    title: x\n"
 CITING = {
     f"IL-{n:04d}.yaml": hostile(n, ("sources:\n", "sources:\n" + CITATION * 27_000))
@@ -524,8 +528,9 @@ def test_a_url_cited_by_every_source_costs_the_citations_not_their_square(tmp_pa
     # Each file's repeats are its own (IL505): one file is fixed as the other, and its parse
     # by ruamel.yaml, which `fix` needs and `lint` does not, costs most of the test.
     fixed = run_curator(
-        "fix", "--root", str(root), "--check", str(root / "incidents" / "IL-0122.yaml"), timeout=60
-    )
+        "fix", "--root", str(root), "--check", str(root / "incidents" / "IL-0122.yaml"),
+        timeout=REWRITE_TIMEOUT,
+    )  # fmt: skip
     assert fixed.out.count(": removed, the same as sources[0]") == 26_999, fixed.err
 
 
@@ -541,7 +546,7 @@ def test_sources_repeating_one_url_with_other_titles_cost_their_number(tmp_path)
     found = Counter((f["code"], f["message"].split(", ")[-1]) for f in json.loads(run.out))
     assert found[("IL505", "whose title differs; merge the two into one")] == 19_999, found
     assert found[("IL505", "the same in every key; remove this one")] == 1, found
-    fixed = run_curator("fix", "--root", str(root), "--check", timeout=60)
+    fixed = run_curator("fix", "--root", str(root), "--check", timeout=REWRITE_TIMEOUT)
     assert fixed.out.count(": removed, the same as sources[19999]") == 1, fixed
 
 
