@@ -650,6 +650,13 @@ def _comment_after_text(slot: Slot, lib: Library) -> None:  # IL108
     slot.expect(i, column, "IL108")
 
 
+def _list_item_in_text(slot: Slot, lib: Library) -> None:  # IL109
+    i = slot.find("  - ", slot.find("actions:"))
+    # (Indented under the first action, as Markdown nests a list: YAML joins it to the text.)
+    slot.lines.insert(i + 1, "    - 현장 점검을 함께 했다")
+    slot.expect(i + 1, 5, "IL109")
+
+
 def _schema(slot: Slot, lib: Library) -> None:  # IL201
     slot.lines.append("severity: high")
     slot.expect(len(slot.lines) - 1, 1, "IL201")
@@ -815,6 +822,7 @@ DEFECTS: dict[str, Mutation] = {
     "IL106": _empty,
     "IL107": _not_an_incident_file,
     "IL108": _comment_after_text,
+    "IL109": _list_item_in_text,
     "IL201": _schema,
     "IL202": _id_format,
     "IL203": _id_mismatch,

@@ -31,6 +31,10 @@ class Document:
     data: Any
     value_spans: dict[Path, tuple[Position, Position]] = field(default_factory=dict)
     key_positions: dict[Path, Position] = field(default_factory=dict)
+    # The plain (unquoted) values written on several lines, whose lines YAML joins into one
+    # text: where a line meant as something else (a list item) can vanish into the value.
+    # The canonical layout has none (`curator.load_canonical` reads no such value).
+    folded: list[Path] = field(default_factory=list)
 
     def position(self, path: Path) -> Position:
         """Where the value at `path` starts; the nearest enclosing value if it is absent."""

@@ -338,6 +338,8 @@ def _build(
                     container.append(value)
                 mark = event.end_mark
                 spans[path] = (start, _new_tuple(Position, (mark.line + 1, mark.column + 1)))
+                if mark.line + 1 != start.line and not event.style:
+                    document.folded.append(path)
             elif kind is _MappingEnd or kind is _SequenceEnd:
                 closed = stack.pop()
                 top = stack[-1] if stack else None

@@ -1103,7 +1103,7 @@ def test_fix_quiet_and_jobs(generated, tmp_path):
     made = {line.split(": ")[1].split()[0] for line in runs[0].out.splitlines()}
     assert made == FIXED_CODES - {"IL601"} and "IL601 not fixed" in runs[0].err
     assert runs[0].err.endswith(
-        "8 changes in 8 files would be made; nothing written; 7 could not be fixed\n"
+        "8 changes in 8 files would be made; nothing written; 8 could not be fixed\n"
     )
     quiet = run_curator("fix", "--check", "--quiet", "--root", str(root))
     assert (quiet.code, quiet.out) == (1, runs[0].out)

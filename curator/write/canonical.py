@@ -64,6 +64,7 @@ from curator.load import (
     position_at,
 )
 from curator.model import DIMENSIONS, INCIDENT_KEYS, Source, not_a_mapping
+from curator.rules import list_item_in_text
 from curator.write.atomic import ChangedMeanwhile, write_atomic
 from curator.write.comments import (
     AFTER,
@@ -212,6 +213,7 @@ def render(raw: bytes, edit: Edit | None = None) -> str:
             f"cannot be read ({problem.message if problem else 'not text'}); fix it by hand",
         )
     _refuse_a_document_not_a_mapping(loaded.document)
+    _refuse_a_list_item_in_text(loaded.document, loaded.text)
     _refuse_a_mark_inside(loaded.text)
     # CR and CRLF are line breaks to YAML, but ruamel keeps them inside comments.
     text = loaded.text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
@@ -345,6 +347,18 @@ def _directive_value(token: yaml.DirectiveToken) -> str:
         return f"{major}.{minor}"
     handle, prefix = token.value  # (libyaml refuses any other directive)
     return f"{handle} {prefix}"
+
+
+def _refuse_a_list_item_in_text(document: Document | None, text: str) -> None:
+    """A line meant as a list item that YAML joined to the text above (IL109) would be
+    written on one line with it: then nothing would show what its author meant."""
+    if document is None or not document.folded:
+        return
+    found = next(list_item_in_text.items_in_text(document, text.split("\n")), None)
+    if found is not None:
+        path, line, column = found
+        message = list_item_in_text.message(document, path)
+        raise Refused(Position(line, column), f"{message} (IL109); fix it by hand")
 
 
 def _refuse_a_mark_inside(text: str) -> None:
