@@ -23,7 +23,7 @@ from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
 from curator.library import INCIDENTS, Library
 from curator.load import START, Position, load_bytes
-from curator.model import NUMBERED_ID_PATTERN
+from curator.model import NUMBERED_ID_PATTERN, numbered_id
 from curator.regular import NotRegular, read_regular
 from curator.rules.placeholder_id import is_placeholder
 from curator.signals import deferred, held_off
@@ -112,7 +112,7 @@ def plan(library: Library, reserved: Iterable[int] = ()) -> Plan:
     first = max(taken, default=0) + 1
     result = Plan()
     for offset, placeholder in enumerate(sorted(placeholders)):
-        number = f"IL-{first + offset:04d}"
+        number = numbered_id(first + offset)
         old = placeholders[placeholder]
         result.assignments.append(
             Assignment(placeholder, number, old, old.with_name(number + ".yaml"))

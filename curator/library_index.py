@@ -6,7 +6,9 @@ finding can be at (an anchor) has a key (`anchored` lists both): the id
 itself for the file's id and for each reference to an id, the normal form for a source
 URL. A finding at an anchor depends only on the summaries of the files that hold the
 anchor's key among theirs: whether an id is used twice, or exists at all, is told by the
-files holding that id; whether a URL is cited twice, by the files citing it. A file whose
+files holding that id; whether a URL is cited twice, by the files citing it. An id's key
+is its number as `curator assign-ids` writes it (`model.canonical_id`), since IL204 tells
+one number spelt two ways (`IL-0025`, `IL-00025`) as one id. A file whose
 id is not the one its name spells (none, since it could not be read as an incident; or
 another) also holds the id its name spells (`held_keys`): a reference to that id, missing,
 says what the file named so holds.
@@ -32,6 +34,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from curator.load import Position
+from curator.model import canonical_id
 from curator.rules.base import FileSummary
 
 
@@ -39,8 +42,8 @@ def anchored(summary: FileSummary) -> list[tuple[Position, str]]:
     """The places of a summary that a cross-file finding can be at (its anchors), each
     with its key, in an order that only its values decide: the same values, the same
     list (places aside)."""
-    found = [(summary.id.position, f"id:{summary.id.value}")] if summary.id else []
-    found += [(ref.position, f"id:{ref.value}") for _, ref in summary.references]
+    found = [(summary.id.position, f"id:{canonical_id(summary.id.value)}")] if summary.id else []
+    found += [(ref.position, f"id:{canonical_id(ref.value)}") for _, ref in summary.references]
     found += [(url.position, f"url:{url.normal}") for url in summary.source_urls]
     return found
 
@@ -55,7 +58,7 @@ def held_keys(summary: FileSummary) -> list[str]:
     which a reference to it names when it reports the id missing (IL401)."""
     keys = anchor_keys(summary)
     if summary.id is None or summary.id.value != summary.stem:
-        keys.append(f"id:{summary.stem}")
+        keys.append(f"id:{canonical_id(summary.stem)}")
     return keys
 
 

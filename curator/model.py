@@ -22,11 +22,28 @@ NUMBERED_ID_PATTERN = r"^IL-[0-9]{4,}$"
 TERM_ID_PATTERN = r"^[a-z0-9]+(?:-[a-z0-9]+)*$"
 PARTIAL_DATE_PATTERN = r"^[0-9]{4}(?:-[0-9]{2}(?:-[0-9]{2})?)?$"
 LANGUAGE_PATTERN = r"^[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$"
+_NUMBERED_ID = re.compile(NUMBERED_ID_PATTERN)
 
 Dimension = Literal["causes", "components", "symptoms", "contributing_factors"]
 DIMENSIONS: tuple[Dimension, ...] = ("causes", "components", "symptoms", "contributing_factors")
 Status = Literal["published", "draft", "withdrawn"]
 NARRATIVE_FIELDS = ("symptom", "trigger", "detection", "actions", "lessons")
+
+
+def numbered_id(number: int) -> str:
+    """The id of `number` as `curator assign-ids` writes it: four digits or more."""
+    return f"IL-{number:04d}"
+
+
+def canonical_id(incident_id: str) -> str:
+    """The id as `curator assign-ids` writes its number (`IL-00025` → `IL-0025`): the
+    pattern lets zeros lead a number of more than four digits, but a number is one id,
+    however spelt. Any other text (a placeholder, a spelling already canonical) as it is."""
+    # Only a numbered id longer than four digits whose first is a zero is spelt otherwise:
+    # told by two characters for the 100,000 ids of a large library, before any pattern.
+    if len(incident_id) > 7 and incident_id[3] == "0" and _NUMBERED_ID.fullmatch(incident_id):
+        return numbered_id(int(incident_id[3:]))
+    return incident_id
 
 
 def parse_partial_date(text: str) -> tuple[int, int | None, int | None]:

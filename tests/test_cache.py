@@ -680,6 +680,9 @@ def test_cross_file_rules_are_local_to_keys(tmp_path):
     curator.library_index): a finding at an anchor is the same whether the rules see the
     whole library or only the files holding the anchor's key."""
     root, _ = synthetic_library(tmp_path / "lib", count=200)
+    first = root / "incidents" / "IL-0001.yaml"  # and its number spelt otherwise (IL204)
+    spelt = first.read_text(encoding="utf-8").replace("id: IL-0001\n", "id: IL-00001\n", 1)
+    (root / "incidents" / "IL-00001.yaml").write_text(spelt, encoding="utf-8")
     library = Library.at(root)
     summaries = [
         engine.check_file(path, f"incidents/{path.name}", library.taxonomy, TODAY).summary
@@ -1059,3 +1062,31 @@ def test_a_store_encoded_for_another_process_saves_what_it_would_have_saved(tmp_
     again = Store.open(tmp_path, "lint", ["context"])
     assert [again.get(f"k{n}") for n in range(4)] == [[0, "값"], None, [2, "값"], None]
     assert again.get("plain") == ["a", 1]
+
+
+def test_one_number_spelt_otherwise_is_forgotten_and_found_through_the_kept_index(
+    tmp_path, monkeypatch
+):
+    """IL204 tells IL-00002 and IL-0002 as one id: an id's key is its number as assign-ids
+    writes it, so that removing a file that spells it otherwise from a library whose
+    cross-file findings are kept reruns the rule on the file holding the other spelling
+    (its finding was kept at its own id's key), and adding it back does so again."""
+    root = write_library(
+        tmp_path / "lib",
+        {
+            "IL-0001.yaml": incident("IL-0001"),
+            "IL-0002.yaml": incident("IL-0002"),
+            "IL-00002.yaml": incident("IL-00002"),
+        },
+    )
+    both = [("incidents/IL-00002.yaml", 1, 5, "IL204"), ("incidents/IL-0002.yaml", 1, 5, "IL204")]
+    assert run(root, today=TODAY) == both
+    calls = _spy_on_summaries(monkeypatch)
+    spelt_otherwise = root / "incidents" / "IL-00002.yaml"
+    spelt_otherwise.unlink()
+    assert run(root, today=TODAY) == []
+    assert calls == [1]  # IL-0002 alone, not IL-0001: the index told which file to look at
+    spelt_otherwise.write_text(incident("IL-00002"), encoding="utf-8")
+    assert run(root, today=TODAY) == both
+    assert calls == [1, 2]  # the file added and the one holding its number
+    assert run(root, today=TODAY, cache=False) == both

@@ -534,3 +534,33 @@ def test_a_term_of_a_taxonomy_file_that_cannot_be_read_is_sent_to_that_file(tmp_
         "schema/taxonomy/causes.yaml could not be read (its IL303 errors say why)"
     ], run
     assert run.code == 1
+
+
+def test_one_number_spelt_two_ways_is_one_id_used_twice(tmp_path):
+    # The id pattern lets zeros lead a number of five digits or more: IL-00025 passed
+    # beside IL-0025, two incidents that a reader citing "IL-0025" could not tell apart.
+    root = write_library(
+        tmp_path / "lib",
+        {
+            "IL-0025.yaml": incident("IL-0025"),
+            "IL-00025.yaml": incident("IL-00025"),
+            "IL-000025.yaml": incident("IL-000025", ("status: published", "status: withdrawn"))
+            + "withdrawn_reason: |\n  같은 사건이다.\n",
+            "IL-12345.yaml": incident("IL-12345"),  # five digits, no zero leading: its own
+        },
+    )
+    run = run_curator("lint", "--root", str(root), "--no-cache", "--quiet", cwd=root)
+    one_number = "a number is one id, however many zeros lead it (assign-ids writes IL-0025)"
+    used = "(a withdrawn id is never reused)"
+    assert run.out.splitlines() == [
+        "incidents/IL-000025.yaml:1:5: IL204 [error] id IL-000025 is also used by "
+        "incidents/IL-00025.yaml (as IL-00025), incidents/IL-0025.yaml (as IL-0025) "
+        f"{used}; {one_number}",
+        "incidents/IL-00025.yaml:1:5: IL204 [error] id IL-00025 is also used by "
+        "incidents/IL-000025.yaml (as IL-000025), incidents/IL-0025.yaml (as IL-0025) "
+        f"{used}; {one_number}",
+        "incidents/IL-0025.yaml:1:5: IL204 [error] id IL-0025 is also used by "
+        "incidents/IL-000025.yaml (as IL-000025), incidents/IL-00025.yaml (as IL-00025) "
+        f"{used}; {one_number}",
+    ], run
+    assert run.code == 1
