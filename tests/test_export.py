@@ -295,6 +295,32 @@ def test_csv_is_one_row_per_incident_with_joined_facets_for_excel(repo, tmp_path
     assert rows[3]["actions"] == "'=HYPERLINK(1) 데이터를 로컬 디스크로 옮겼다."
 
 
+def test_a_term_listed_twice_is_exported_once_where_first_listed(repo, tmp_path):
+    # A repeat is a warning (IL304), so the export runs: incidents.json, the incident's
+    # own file and the CSV listed the term twice, graph.json and taxonomy.json once.
+    repeated = ("    - nccl\n", "    - nccl\n    - gpu\n    - nccl\n")
+    repo.write("IL-0005.yaml", incident("IL-0005", repeated))
+    repo.commit("2024-03-01T00:00:00", "IL-0005")
+    outs = [tmp_path / "cold", tmp_path / "kept"]  # the second from the export's cache
+    for out in outs:
+        assert run_export(repo, out).code == 0
+    assert files_of(outs[0]) == files_of(outs[1])
+    out = outs[0]
+    exported = next(i for i in load(out, "incidents.json")["incidents"] if i["id"] == "IL-0005")
+    assert exported["facets"]["components"] == ["nccl", "gpu"]
+    assert load(out, "incidents/IL-0005.json") == exported
+    rows = csv.DictReader(io.StringIO((out / "incidents.csv").read_text("utf-8-sig"), newline=""))
+    assert next(r for r in rows if r["id"] == "IL-0005")["components"] == "nccl;gpu"
+    edges = [e for e in load(out, "graph.json")["edges"] if e["source"] == "IL-0005"]
+    assert [e["target"] for e in edges if e["dimension"] == "components"] == ["nccl", "gpu"]
+    # Dropping the repeat changes no data: changes.json compares released values alike.
+    repo.git("tag", "v1.1.0")
+    repo.write("IL-0005.yaml", incident("IL-0005", GPU))
+    repo.commit("2024-04-01T00:00:00", "IL-0005 without the repeat")
+    assert run_export(repo, tmp_path / "later").code == 0
+    assert load(tmp_path / "later", "changes.json")["changes"] == []
+
+
 # --- changes and feed ------------------------------------------------------------------
 
 

@@ -152,8 +152,9 @@ def blob_id(raw: bytes) -> str:
 def released_data(incident: Incident) -> dict[str, Any]:
     """The incident's values as released: text without the line breaks at its end (a YAML
     block scalar, `|`, ends with one), so that the data does not depend on how the file was
-    laid out."""
+    laid out; each facet's terms once (`_terms_once`)."""
     data: dict[str, Any] = _trimmed(incident.model_dump())
+    data["facets"] = _facet_lists_once(data["facets"])
     return data
 
 
@@ -196,6 +197,7 @@ def exported_incident(incident: Incident, added: str, modified: str) -> Exported
       anything but control characters, so it still does; a plain `str` asks nothing; and
       no value with a pattern of ASCII letters, digits and `-` (ids, dates, term ids,
       languages) ends with a line feed to lose (pydantic's `$` is the end of the text);
+      a facet's repeats go, which leaves each list as long as it must be (one term);
     - neither model has validators of its own (model or field validators), which a test
       holds them to.
     The nested models are `incident`'s own where trimming changed nothing (frozen, equal to
@@ -233,7 +235,7 @@ def _trimmed_model(value: Any) -> Any:
     if not isinstance(value, BaseModel):
         return _trimmed(value)
     if type(value) is Facets:
-        return value  # term ids only, which their pattern keeps from ending in a line feed
+        return _terms_once(value)  # term ids, which their pattern keeps from ending in "\n"
     fields = value.__dict__
     for item in fields.values():
         if item is not None and (type(item) is not str or item[-1:] == "\n"):
@@ -244,12 +246,38 @@ def _trimmed_model(value: Any) -> Any:
     return value if values == fields else value.model_copy(update=values)
 
 
+def _terms_once(facets: Facets) -> Facets:
+    """The facets as released: each term once, where the list first names it. A term
+    listed twice is a warning (IL304), which a release allows; exported twice, it was one
+    facet in graph.json and taxonomy.json, two in incidents.json and the CSV."""
+    causes, components, symptoms, factors = facets.__dict__.values()
+    terms = [*causes, *components, *symptoms, *factors]
+    if len(set(terms)) == len(terms):
+        return facets  # (nearly every incident: one set, not one a dimension)
+    return facets.model_copy(update=_facet_lists_once(facets.__dict__))
+
+
+def _facet_lists_once(facets: Any) -> Any:
+    """`_terms_once` of facets as data: each list of text without its repeats; any other
+    value (a file's as read, which the model refused) as it is."""
+    if not isinstance(facets, dict):
+        return facets
+    return {
+        dimension: list(dict.fromkeys(terms))
+        if isinstance(terms, list) and all(type(term) is str for term in terms)
+        else terms
+        for dimension, terms in facets.items()
+    }
+
+
 def released_as_read(values: dict[str, Any]) -> dict[str, Any]:
     """As near to `released_data` as the values of a file that the model refuses allow
     (an incident released when a rule was looser): every field of an incident in order,
     each validated on its own and dumped as the model would, or else kept as read (text
-    trimmed alike); a field the file lacks gets its default."""
-    return {key: _field_as_read(key, values) for key in Incident.model_fields}
+    trimmed alike, facets' repeats dropped); a field the file lacks gets its default."""
+    data = {key: _field_as_read(key, values) for key in Incident.model_fields}
+    data["facets"] = _facet_lists_once(data["facets"])
+    return data
 
 
 def _field_as_read(key: str, values: dict[str, Any]) -> Any:
