@@ -58,6 +58,7 @@ from curator.lint_cache import (
 )
 from curator.load import START, Loaded, load_bytes
 from curator.model import Incident, not_a_mapping
+from curator.repository import NotACheckout, top_of
 from curator.rules import (
     FILE_RULES,
     LIBRARY_RULES,
@@ -398,12 +399,13 @@ def _outside(library: Library, named: dict[str, Path]) -> Iterator[tuple[str, Pa
     is). Outside the repository, only a file that is no YAML file (False): a YAML file
     there is a draft kept elsewhere, to be checked as one."""
     incidents = os.path.realpath(library.incidents_dir)
+    outside = {w: path for w, path in named.items() if not w.startswith(incidents + os.sep)}
+    if not outside:  # (a commit of incidents only, the most common: no git to ask)
+        return
     top = _repository(os.path.realpath(library.root))
     in_repository = Path(os.path.relpath(incidents, top)).as_posix()
     top = os.path.join(top, "")  # (its path ends in one separator, `/` too)
-    for where, path in named.items():
-        if where.startswith(incidents + os.sep):
-            continue  # the library's
+    for where, path in outside.items():
         if not where.startswith(top):
             if not where.lower().endswith((".yaml", ".yml")):
                 yield where, path, False
@@ -418,16 +420,16 @@ def _outside(library: Library, named: dict[str, Path]) -> Iterator[tuple[str, Pa
 
 
 def _repository(root: str) -> str:
-    """The folder of the git repository holding the library at `root` (the nearest one up
-    holding `.git`, a folder or, in a worktree or submodule, a file), else `root` itself.
-    A commit names files by their place in the repository, as the hook's pattern and
-    `curator review` see them: with the library in a subfolder (`data/incidents/`), a file
-    beside it (`tests/fixture.yaml`, `IL-0140.json`) is judged by that place, not taken
-    for a draft kept elsewhere."""
-    for folder in (root, *map(str, Path(root).parents)):
-        if os.path.lexists(os.path.join(folder, ".git")):
-            return folder
-    return root
+    """The top folder of the git checkout holding the library at `root`, as `curator
+    review` finds it (`curator.repository`), else (no checkout, no git) `root` itself. A
+    commit names files by their place there, as the hook's pattern and the review see
+    them: with the library in a subfolder (`data/incidents/`), a file beside it
+    (`tests/fixture.yaml`, `IL-0140.json`) is judged by that place, not taken for a draft
+    kept elsewhere."""
+    try:
+        return str(top_of(Path(root)))
+    except (NotACheckout, OSError):
+        return root
 
 
 def through_links(named: dict[str, Path], cwd: Path | None = None) -> dict[str, Finding]:

@@ -1486,6 +1486,51 @@ def test_with_commit_files_are_judged_by_their_place_in_a_repository_holding_the
     ]
 
 
+# The environment git gives its hooks when told where the repository is: `git
+# --git-dir=… --work-tree=. commit` (a repository kept apart from its files), and `git
+# --git-dir=… commit` run at the work tree's top.
+TOLD_WHERE = {"work tree": {"GIT_WORK_TREE": "."}, "git dir only": {}}
+
+
+@pytest.mark.parametrize("told", TOLD_WHERE.values(), ids=TOLD_WHERE)
+def test_with_commit_files_are_judged_by_the_repository_git_names_as_the_review_does(
+    tmp_path, told
+):
+    # lint looked for a `.git` above the library and found none: the files a commit named
+    # were taken for drafts kept outside the repository (IL-0141.yaml checked, and passed;
+    # IL-0140.json left out), and the review asked git from the library's folder, which git
+    # then took for the work tree's top, and stopped ("no library at …").
+    work, git_dir = tmp_path / "work", tmp_path / "repository.git"
+    write_library(work / "data", {"IL-0001.yaml": incident("IL-0001")})
+    subprocess.run(["git", "init", "-q"], cwd=work, check=True)
+    (work / ".git").rename(git_dir)
+    env = {"GIT_DIR": str(git_dir), **told}
+    author = ("-c", "user.name=Test", "-c", "user.email=test@example.com")
+    for args in (("add", "."), ("commit", "-qm", "library")):
+        subprocess.run(["git", *author, *args], cwd=work, env={**os.environ, **env}, check=True)
+    files = {"IL-0140.json": "{}\n", "IL-0141.yaml": incident("IL-0141")}
+    for name, text in files.items():
+        (work / name).write_text(text, encoding="utf-8")
+    for args in (("add", "."), ("commit", "-qm", "misplaced")):
+        subprocess.run(["git", *author, *args], cwd=work, env={**os.environ, **env}, check=True)
+    run = run_curator(
+        "lint", "--commit", "--root", "data", "--format", "json", *files, cwd=work, env=env
+    )
+    assert run.code == 1, run
+    assert [(f["path"], f["code"]) for f in json.loads(run.out)] == [
+        ("IL-0140.json", "IL107"),
+        ("IL-0141.yaml", "IL107"),
+    ]
+    args = ("review", "--root", "data", "--base", "HEAD~1", "--format", "json")
+    reviewed = run_curator(*args, cwd=work, env=env)
+    assert reviewed.code == 1, reviewed
+    report = json.loads(reviewed.out)
+    assert [(f["path"], [x["code"] for x in f["findings"]]) for f in report["files"]] == [
+        ("IL-0140.json", ["IL107"]),
+        ("IL-0141.yaml", ["IL107"]),
+    ]
+
+
 def test_with_commit_notes_and_media_named_like_an_incident_are_left_out(library):
     # A diagram or a PDF of an incident, named by its id, was "an incident outside
     # incidents/" (IL107): a commit adding one stopped, with no way past but --no-verify.

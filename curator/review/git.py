@@ -8,7 +8,6 @@ taken for an option or a pattern, or split wrongly.
 
 from __future__ import annotations
 
-import os
 import subprocess
 import tarfile
 from collections.abc import Iterator
@@ -17,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Literal
 
+from curator import repository
 from curator.review import ReviewError
 from curator.signals import started
 
@@ -24,9 +24,6 @@ Change = Literal["added", "changed", "renamed", "removed"]
 
 _STATUS: dict[str, Change] = {"A": "added", "M": "changed", "T": "changed", "R": "renamed"}
 _STATUS["D"] = "removed"
-_ENV = {"LC_ALL": "C", "GIT_TERMINAL_PROMPT": "0", "GIT_OPTIONAL_LOCKS": "0"}
-# Paths are paths: a library folder named `:x` or `lib*` is not pathspec magic or a glob.
-_ENV["GIT_LITERAL_PATHSPECS"] = "1"
 _MISSING = "git is not installed or not on PATH (curator review needs it)"
 
 
@@ -75,20 +72,20 @@ def _started(cwd: Path, *args: str) -> subprocess.Popen[bytes]:
             ["git", "-C", str(cwd), *args],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
-            env={**os.environ, **_ENV},
+            env=repository.environment(),
         )
     except FileNotFoundError as exc:
         raise GitMissing(_MISSING) from exc
 
 
 def toplevel(folder: Path) -> Path:
+    """The checkout's top folder, as `curator lint --commit` finds it too."""
     try:
-        out = run_git(folder, "rev-parse", "--show-toplevel")
-    except GitMissing:  # (it said the folder "is not inside a git checkout")
-        raise
-    except GitError as exc:
+        return repository.top_of(folder)
+    except FileNotFoundError as exc:
+        raise GitMissing(_MISSING) from exc
+    except repository.NotACheckout as exc:
         raise GitError(f"{folder} is not inside a git checkout ({exc})") from exc
-    return Path(out.decode("utf-8").strip()).resolve()
 
 
 def commit_of(repo: Path, revision: str) -> str:
