@@ -367,9 +367,10 @@ def outside_incidents(
     `curator review` reports them: what a commit adds there is an incident the library
     never reads. (`lint --commit`: `commit_scope` leaves out the others, but a YAML draft
     kept outside the library's repository.)"""
+    folder = Path(display_path(library.incidents_dir, cwd)).as_posix()
     return {
         where: not_an_incident_file.outside_incidents(
-            display_path(Path(os.path.abspath(path)), cwd)
+            display_path(Path(os.path.abspath(path)), cwd), folder
         )
         for where, path, looks in _outside(library, named)
         if looks

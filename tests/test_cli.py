@@ -1486,6 +1486,33 @@ def test_with_commit_files_are_judged_by_their_place_in_a_repository_holding_the
     ]
 
 
+def test_with_commit_an_incident_outside_is_told_the_librarys_folder_as_paths_are_shown(
+    tmp_path,
+):
+    # It was told `move it to incidents/IL-0140.yaml` with the library in `data/`: moved so
+    # from the repository's top, where the hook runs, the library still did not read it.
+    repository = tmp_path / "repo"
+    write_library(repository / "data", {"IL-0001.yaml": incident("IL-0001")})
+    subprocess.run(["git", "init", "-q", str(repository)], check=True)
+    (repository / "IL-0140.json").write_text("{}\n", encoding="utf-8")
+    (repository / "drafts").mkdir()
+    (repository / "drafts" / "nccl.yaml").write_text(incident("IL-0009"), encoding="utf-8")
+    outside = "an incident outside {0}: the library reads only the files directly in {0}; "
+    for cwd, named, folder in (
+        (repository, ("IL-0140.json", "drafts/nccl.yaml"), "data/incidents/"),
+        (repository / "data", ("../IL-0140.json", "../drafts/nccl.yaml"), "incidents/"),
+        (repository / "drafts", ("../IL-0140.json", "nccl.yaml"), "../data/incidents/"),
+    ):
+        args = ("lint", "--commit", "--root", str(repository / "data"), "--format", "json")
+        run = run_curator(*args, *named, cwd=cwd)
+        assert run.code == 1, run
+        told = outside.format(folder)
+        assert [(f["path"], f["message"]) for f in json.loads(run.out)] == [
+            (named[0], f"{told}move it to {folder}IL-0140.yaml"),
+            (named[1], f"{told}move it to {folder}, named after its id"),
+        ]
+
+
 # The environment git gives its hooks when told where the repository is: `git
 # --git-dir=… --work-tree=. commit` (a repository kept apart from its files), and `git
 # --git-dir=… commit` run at the work tree's top.

@@ -590,6 +590,23 @@ def test_library_in_a_subfolder_of_the_repository(tmp_path):
     assert file["findings"][0]["path"] == "library/incidents/IL-0002.yaml"
 
 
+def test_an_incident_outside_a_library_in_a_subfolder_is_told_the_librarys_folder(tmp_path):
+    # It was told `move it to incidents/IL-0140.yaml`, where the library reads
+    # `library/incidents/`.
+    repo = tmp_path / "repo"
+    write_library(repo / "library", {"IL-0001.yaml": incident("IL-0001")})
+    git(repo, "init", "-q", "-b", "main")
+    commit(repo, "base")
+    (repo / "IL-0140.json").write_text("{}\n", encoding="utf-8")
+    commit(repo, "misplaced")
+    run = run_curator("review", "--base", "HEAD~1", "--format", "json", cwd=repo / "library")
+    [file] = json.loads(run.out)["files"]
+    assert [finding["message"] for finding in file["findings"]] == [
+        "an incident outside library/incidents/: the library reads only the files directly "
+        "in library/incidents/; move it to library/incidents/IL-0140.yaml"
+    ]
+
+
 @pytest.mark.parametrize("folder", [":library", ":(glob)lib*"])
 def test_a_subfolder_named_like_a_pathspec_is_that_folder(tmp_path, folder):
     # Its path is handed to git as a pathspec, where a leading `:` is magic: git refused

@@ -44,7 +44,7 @@ def misplaced_incidents(repo: Path, base: str, head: str, incidents: str) -> lis
     unnamed = [c.path for c in changes if not named_like_an_incident(c.path)]
     shaped = git.holding_lines(repo, head, _searched(unnamed), *SHAPED)
     found = [c for c in changes if named_like_an_incident(c.path) or c.path in shaped]
-    return [_reviewed(c) for c in found[:MAX_REPORTED]]
+    return [_reviewed(c, incidents) for c in found[:MAX_REPORTED]]
 
 
 def hidden_in_incidents(path: str, incidents: str) -> Finding | None:
@@ -73,8 +73,8 @@ def _searched(paths: list[str]) -> list[str]:
     return kept
 
 
-def _reviewed(change: FileChange) -> FileReview:
-    finding = not_an_incident_file.outside_incidents(change.path)
+def _reviewed(change: FileChange, incidents: str) -> FileReview:
+    finding = not_an_incident_file.outside_incidents(change.path, incidents)
     return FileReview(
         path=change.path,
         change=change.change,

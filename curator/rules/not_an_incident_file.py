@@ -122,19 +122,23 @@ def in_a_subfolder(display: str) -> Finding:
     return RULE.at(display, START, message)
 
 
-def outside_incidents(display: str) -> Finding:
+def outside_incidents(display: str, incidents: str) -> Finding:
     """The finding for what looks like an incident, changed outside incidents/ (`curator
     review` finds it): nothing else would say that the library does not have it. Where it
     is named like one, the name it is to have there is given whole, so that a file
-    `IL-0140.json` is not moved, then renamed at lint's second word."""
+    `IL-0140.json` is not moved, then renamed at lint's second word. `incidents` is the
+    library's folder as paths are shown, `/`-separated (`data/incidents` for a library in
+    `data/`, shown from the repository's top), so that the file is moved where the library
+    reads it."""
+    folder = f"{incidents}/"
     target = (
-        f"incidents/{_id_of_name(display)}.yaml"
+        f"{folder}{_id_of_name(display)}.yaml"
         if named_like_an_incident(display)
-        else "incidents/, named after its id"
+        else f"{folder}, named after its id"
     )
     message = (
-        "an incident outside incidents/: the library reads only the files directly in "
-        f"incidents/; move it to {target}"
+        f"an incident outside {folder}: the library reads only the files directly in "
+        f"{folder}; move it to {target}"
     )
     return RULE.at(display, START, message)
 
