@@ -285,6 +285,86 @@ def test_the_lint_hook_names_only_what_may_be_an_incident():
     assert linted and all(n.startswith(("incidents/IL-", "schema/taxonomy/")) for n in linted)
 
 
+# A library in a subfolder of its repository ------------------------------------------------
+
+README = REPO / "README.md"
+
+
+def hooks_for_a_subfolder() -> list[dict]:
+    """The hooks as README.md configures them for a library in `data/`, run as local hooks
+    (no network): each published hook with README's `args` and `files`."""
+    text = README.read_text(encoding="utf-8")
+    section = text[text.index("### A library in a subfolder of its repository") :]
+    block = re.search(r"```yaml\n(.*?)```", section, re.DOTALL).group(1)
+    [configured] = yaml.safe_load(block)["repos"]
+    published = {hook["id"]: hook for hook in yaml.safe_load(HOOKS.read_text(encoding="utf-8"))}
+    return [{**published[hook["id"]], **hook, "language": "system"} for hook in configured["hooks"]]
+
+
+def test_the_readmes_patterns_for_a_subfolder_are_the_published_ones_under_data():
+    published = {hook["id"]: hook for hook in yaml.safe_load(HOOKS.read_text(encoding="utf-8"))}
+    for hook in hooks_for_a_subfolder():
+        assert hook["args"] == ["--root", "data"]
+        published_lines = published[hook["id"]]["files"].splitlines(keepends=True)
+        pattern = "".join(line for line in published_lines if not line.lstrip().startswith("#"))
+        for before, folder in (("^", "incidents/"), ("  ", "incidents/"), ("|", "schema/")):
+            pattern = pattern.replace(before + folder, f"{before}data/{folder}")
+        assert hook["files"] == pattern, hook["id"]
+
+
+def test_a_library_in_a_subfolder_is_checked_by_the_hooks_as_the_readme_configures_them(
+    tmp_path,
+):
+    # With the published patterns, curator-fmt was named no file of `data/incidents/`, and
+    # curator-lint stopped every commit ("no library found"), or, given `--root data`,
+    # let a taxonomy change that breaks an incident through.
+    repo = write_library(tmp_path / "repo" / "data", {"IL-0001.yaml": incident("IL-0001")}).parent
+    (repo / ".gitignore").write_text((REPO / ".gitignore").read_text("utf-8"), "utf-8")
+    config = {"repos": [{"repo": "local", "hooks": hooks_for_a_subfolder()}]}
+    (repo / ".pre-commit-config.yaml").write_text(yaml.safe_dump(config), "utf-8")
+    env = environment(tmp_path)
+    assert run(repo, env, "git", "init", "--quiet", "--initial-branch=main").returncode == 0
+    assert run(repo, env, PRE_COMMIT, "install").returncode == 0
+
+    def commit(message: str) -> tuple[int, str]:
+        run(repo, env, "git", "add", ".")
+        done = run(repo, env, "git", "commit", "-m", message)
+        return done.returncode, done.stdout + done.stderr
+
+    code, shown = commit("library")
+    assert code == 0, shown
+    assert re.search(r"curator fmt \(canonical incident layout\)\.+Passed", shown), shown
+    assert re.search(r"curator lint \(incident rules\)\.+Passed", shown), shown
+
+    messy = incident("IL-0002").replace(
+        "organizations:\n  - Example\n", "organizations: [Example]\n"
+    )
+    (repo / "data" / "incidents" / "IL-0002.yaml").write_text(messy, encoding="utf-8")
+    code, shown = commit("messy")
+    assert code != 0 and "files were modified by this hook" in shown, shown
+    assert (repo / "data" / "incidents" / "IL-0002.yaml").read_text("utf-8") == incident("IL-0002")
+    code, shown = commit("messy")
+    assert code == 0, shown
+
+    components = repo / "data" / "schema" / "taxonomy" / "components.yaml"
+    text = components.read_text(encoding="utf-8")
+    components.write_text(text.replace("  - id: nccl\n", "  - id: nccl-lib\n"), "utf-8")
+    code, shown = commit("Rename a term")
+    assert code != 0, shown
+    assert "data/incidents/IL-0001.yaml:11:7: IL301 [error] 'nccl' is not a term" in shown
+    components.write_text(text, encoding="utf-8")
+
+    (repo / "IL-0140.yaml").write_text(incident("IL-0140"), encoding="utf-8")
+    code, shown = commit("Add an incident")
+    assert code != 0, shown
+    assert (
+        "IL-0140.yaml:1:1: IL107 [error] an incident outside data/incidents/: the library "
+        "reads only the files directly in data/incidents/; move it to "
+        "data/incidents/IL-0140.yaml"
+    ) in shown
+    assert run(repo, env, "git", "rev-list", "--count", "HEAD").stdout.strip() == "2"
+
+
 # The guide and the templates -----------------------------------------------------------------
 
 GUIDE = REPO / "CONTRIBUTING.md"
