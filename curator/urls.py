@@ -23,9 +23,10 @@ _SPACE = re.compile(r"\s")  # what str.isspace() matches, found in C rather than
 # nothing else. For it the answers below need no URL parsing (several times faster, which
 # counts at 100,000 files); anything else takes the general road. tests/test_urls.py
 # checks that both roads agree.
+# (No %XX in the path: each has its spelling to settle, `_path_spelled_once`.)
 # (Not one ending in `)`: that may be a bracket pasted with the address, see `url_problem`.)
 _PLAIN = re.compile(
-    r"https://([a-z0-9-]+(?:\.[a-z0-9-]+)+)((?:/[A-Za-z0-9._~!$&'()*+,;=:@%-]*)*)(?<!\))"
+    r"https://([a-z0-9-]+(?:\.[a-z0-9-]+)+)((?:/[A-Za-z0-9._~!$&'()*+,;=:@-]*)*)(?<!\))"
 )
 _ARCHIVE_HOSTS = frozenset({"archive.org", "web.archive.org"})
 # A paper has many addresses: its arXiv abstract, its PDF, each version, its HTML
@@ -51,7 +52,7 @@ _PAPER_HOSTS = frozenset(_PAPER_PAGES) | frozenset(_DOI_PAGES)
 
 def is_plain(url: str) -> bool:
     """`url` has the plain shape above: nothing a normal form or a tidy-up would change
-    but a `www.` prefix, repeated or trailing slashes."""
+    but a `www.` prefix, repeated or trailing slashes and dot segments."""
     return _PLAIN.fullmatch(url) is not None
 
 
@@ -86,13 +87,16 @@ def url_problem(url: str) -> str | None:
 def normalize_url(url: str) -> str:
     """One spelling per page: scheme, `www.`, default port, trailing slash, fragment,
     tracking parameters and archive.org wrappers do not make a different page; nor do a
-    paper's versions, formats, mirrors and DOI (`_PAPER_PAGES`)."""
+    path's dot segments and the spellings of its percent-encoding (`_path_spelled_once`),
+    nor a paper's versions, formats, mirrors and DOI (`_PAPER_PAGES`)."""
     url = url.strip()
     plain = _PLAIN.fullmatch(url)
-    if plain and plain.group(1) not in _ARCHIVE_HOSTS:
-        host, path = plain.groups()
+    host, path = plain.groups() if plain else ("", "")
+    if plain and host not in _ARCHIVE_HOSTS:
         if "//" in path:
             path = re.sub(r"/{2,}", "/", path)
+        if "/." in path:
+            path = _path_spelled_once(path)
         host, path = host.removeprefix("www."), path.rstrip("/")
         if host in _PAPER_HOSTS:
             return _paper(host, path) or f"https://{host}{path}"
@@ -109,7 +113,7 @@ def normalize_url(url: str) -> str:
     host = (parts.hostname or "").lower().removeprefix("www.")
     if port and port != _DEFAULT_PORTS.get(parts.scheme.lower()):
         host = f"{host}:{port}"
-    path = re.sub(r"/{2,}", "/", parts.path).rstrip("/")
+    path = _path_spelled_once(re.sub(r"/{2,}", "/", parts.path)).rstrip("/")
     paper = _paper(host, path)
     if paper:
         return paper  # (a query on a paper's page chooses no other paper)
@@ -117,6 +121,45 @@ def normalize_url(url: str) -> str:
         (k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if not _TRACKING.match(k)
     )
     return urlunsplit(("https", host, path, urlencode(query), ""))
+
+
+def _path_spelled_once(path: str) -> str:
+    """`path` with what RFC 3986 §6.2.2 says does not change the page spelt one way: a %XX
+    of a letter, digit, `-`, `.`, `_` or `~` decoded, other %XX in upper case, and `.` and
+    `..` segments resolved (after the decoding, as `%2E` is a dot). Reserved characters
+    stay encoded (`%2F` is no `/`). A %-encoded character beyond ASCII is decoded too, as
+    a browser shows it and as a Korean address pasted from its address bar is written, so
+    that the evidence quoting a normal form reads as text."""
+    path = _PERCENT.sub(_percent_once, path)
+    if "/." not in path or not path.startswith("/"):  # (no host, no page: left as it is)
+        return path
+    kept: list[str] = []
+    for segment in path.split("/")[1:]:
+        if segment == "..":
+            if kept:
+                kept.pop()
+        elif segment != ".":
+            kept.append(segment)
+    return "/" + "/".join(kept)
+
+
+# A run of %XX bytes beyond ASCII (one character's UTF-8 takes several), or one ASCII byte.
+_PERCENT = re.compile(r"(?:%[89A-Fa-f][0-9A-Fa-f])+|%[0-7][0-9A-Fa-f]")
+_UNRESERVED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+
+
+def _percent_once(encoded: re.Match[str]) -> str:
+    """The one spelling of a %XX run: the text it encodes where that is unreserved ASCII
+    or printable beyond ASCII (no space or invisible character, which an address never
+    holds raw), else the run with its hex digits in upper case."""
+    run = encoded[0]
+    try:
+        text = bytes.fromhex(run.replace("%", "")).decode("utf-8")
+    except UnicodeDecodeError:  # (not UTF-8: no character to write)
+        return run.upper()
+    if text in _UNRESERVED or (not text.isascii() and text.isprintable()):
+        return text
+    return run.upper()
 
 
 def is_paper(normal: str) -> bool:

@@ -113,6 +113,26 @@ def test_il502_a_withdrawn_incident_that_is_no_duplicate_of_the_other_still_shar
     ]
 
 
+def test_il502_finds_one_page_whatever_the_spelling_of_its_path(tmp_path):
+    # A Korean post's address as its address bar shows it, percent-encoded as copied from
+    # elsewhere (hex in lower case, an encoded letter), and with a dot segment.
+    korean = "https://blog.example.kr/posts/장애-회고"
+    encoded = "https://blog.example.kr/posts/%ec%9e%a5%ec%95%a0-%ed%9a%8c%ea%b3%a0"
+    dotted = "https://blog.example.kr/%70osts/./x/../%EC%9E%A5%EC%95%A0-%ED%9A%8C%EA%B3%A0"
+    files = {
+        f"IL-000{n}.yaml": incident(
+            f"IL-000{n}", (f"https://example.com/postmortems/IL-000{n}", url)
+        )
+        for n, url in enumerate([korean, encoded, dotted], start=1)
+    }
+    found = {path: message for path, _, _, message in lint_library(tmp_path, files, "IL502")}
+    assert found["incidents/IL-0001.yaml"] == (
+        f"{korean} is also cited by IL-0002 (as {encoded}), IL-0003 (as {dotted}); "
+        "if it is the same event, withdraw one with duplicate_of"
+    )
+    assert len(found) == 3
+
+
 def test_il502_finds_one_paper_cited_at_two_addresses_and_names_the_other(tmp_path):
     # An arXiv paper's abstract and its page on Hugging Face: one report, two spellings.
     abstract = incident(

@@ -21,6 +21,19 @@ from curator.urls import normalize_url, url_problem
         ),
         ("https://web.archive.org/web/2023*/example.com/a", "https://example.com/a"),
         ("https://example.com/a?b=2&a=1", "https://example.com/a?a=1&b=2"),
+        # Dot segments, and the spellings of one percent-encoding (RFC 3986 §6.2.2).
+        ("https://example.com/a/./b", "https://example.com/a/b"),
+        ("https://example.com/a/x/../b/", "https://example.com/a/b"),
+        ("https://example.com/a/%2E%2E/b", "https://example.com/b"),
+        ("https://example.com/../a/.", "https://example.com/a"),
+        ("https://example.com/%6Aobs/%7Euser", "https://example.com/jobs/~user"),
+        ("https://example.com/a%2fb", "https://example.com/a%2Fb"),
+        ("https://example.com/%ed%95%9c%EA%B8%80", "https://example.com/%ED%95%9C%EA%B8%80"),
+        (
+            "https://blog.example.kr/%ED%95%9C%EA%B8%80-%EC%9E%A5%EC%95%A0",
+            "https://blog.example.kr/한글-장애",
+        ),
+        ("https://example.com/a/./b?x=%6A", "http://example.com/a/b/?x=j"),
         # One paper at its many addresses: versions, formats, mirrors, its DOI.
         ("https://arxiv.org/abs/2402.15627v2", "https://arxiv.org/abs/2402.15627"),
         ("https://arxiv.org/pdf/2402.15627v1.pdf", "https://arxiv.org/abs/2402.15627"),
@@ -67,6 +80,15 @@ def test_same_page_normalises_the_same(a, b):
         ("https://arxiv.org/list/cs.LG/recent", "https://arxiv.org/list/cs.DC/recent"),
         ("https://doi.org/10.1145/1", "https://doi.org/10.1145/2"),
         ("https://dl.acm.org/doi/proceedings/10.1145/1", "https://doi.org/10.1145/1"),
+        # Reserved characters keep their meaning however they are written.
+        ("https://example.com/a%2Fb", "https://example.com/a/b"),
+        ("https://example.com/a%2F..%2Fb", "https://example.com/b"),
+        ("https://example.com/a?q=x%26y", "https://example.com/a?q=x&y"),
+        ("https://example.com/a%3Fq=1", "https://example.com/a?q=1"),
+        ("https://example.com/a%20b", "https://example.com/a+b"),
+        ("https://example.com/a%2541", "https://example.com/aA"),  # decoded once, not twice
+        ("https://example.com/%E2%80%8Ba", "https://example.com/a"),
+        ("https://example.com/..a", "https://example.com/a"),
     ],
 )
 def test_different_pages_stay_different(a, b):
