@@ -516,8 +516,17 @@ def test_a_term_the_change_deprecates_gives_the_incidents_carrying_it_a_warning(
     given = [(f["path"], f["change"], [g["code"] for g in f["findings"]]) for f in report["files"]]
     assert given[1:] == [(f"incidents/IL-000{n}.yaml", "unchanged", ["IL302"]) for n in (1, 2, 3)]
     comment = run_curator("review", "--base", "main", cwd=repo).out
+    assert comment.splitlines()[1].startswith("### ✅ 0 errors · ⚠️ 3 warnings · ")
     assert "(not changed here, but given a warning by this change)" in comment
     assert "nccl-library" in comment
+    # The taxonomy file gave them their warnings: no findings in it, but not nothing to
+    # report, as the comment said.
+    taxonomy = (
+        "1 other changed file, no findings in it (the findings this change gives files it "
+        "leaves alone are above): schema/taxonomy/components.yaml (changed)."
+    )
+    assert taxonomy in comment.splitlines()
+    assert "nothing to report" not in comment
 
 
 def test_a_term_deprecated_before_the_change_is_not_the_changes_warning(repo):

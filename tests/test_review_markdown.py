@@ -789,7 +789,11 @@ def test_changed_files_with_nothing_to_report_are_named():
     )
     taxonomy = FileReview(path="schema/taxonomy/components.yaml", change="changed")
     text = render(Review(base=BASE, head=HEAD, files=[broken, taxonomy]), LINKS, COMMENT)
-    said = "1 other changed file, nothing to report: schema/taxonomy/components.yaml (changed)."
+    # Not "nothing to report": the change gives the incident above its error.
+    said = (
+        "1 other changed file, no findings in it (the findings this change gives files it "
+        "leaves alone are above): schema/taxonomy/components.yaml (changed)."
+    )
     assert said in text.splitlines()
     drafts = [FileReview(path=f"incidents/IL-NEW-d{n}.yaml", change="removed") for n in range(7)]
     text = render(Review(base=BASE, head=HEAD, files=drafts), LINKS, COMMENT)

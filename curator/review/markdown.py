@@ -96,7 +96,10 @@ def render(
     head = _header(review, links, tooling)
     news = sorted((f for f in review.files if _has_news(f)), key=_rank)
     sections = [_Section(f, links, review) for f in news]
-    sections_tail = _quiet([f for f in review.files if not _has_news(f)])
+    sections_tail = _quiet(
+        [f for f in review.files if not _has_news(f)],
+        gave_findings=any(f.change == "unchanged" for f in news),
+    )
     foot = _footer(review)
     full = "\n".join([head, *(s.full for s in sections), *sections_tail, foot])
     if budget.measure(full) <= budget.limit:
@@ -226,15 +229,23 @@ def _has_news(file: FileReview) -> bool:
     )
 
 
-def _quiet(files: list[FileReview]) -> list[str]:
-    """The changed files with nothing to report, the first few named, so that a reviewer
-    sees which they are: a taxonomy change that breaks incidents is one, a draft deleted
-    another. (Never trimmed: a few short names, the rest counted.)"""
+def _quiet(files: list[FileReview], gave_findings: bool) -> list[str]:
+    """The changed files with nothing of their own to report, the first few named, so that
+    a reviewer sees which they are: a taxonomy change that breaks incidents is one, a draft
+    deleted another. `gave_findings`: the change gives findings to files it leaves alone
+    (shown above), which may be these files' doing, so that nothing is not said of them.
+    (Never trimmed: a few short names, the rest counted.)"""
     if not files:
         return []
     named = ", ".join(f"{inert_name(f.path, 120)} ({f.change})" for f in files[:VISIBLE])
     more = f", and {len(files) - VISIBLE} more" if len(files) > VISIBLE else ""
-    return [f"{_plural(len(files), 'other changed file')}, nothing to report: {named}{more}.\n"]
+    said = (
+        f"no findings in {'it' if len(files) == 1 else 'them'} (the findings this change "
+        "gives files it leaves alone are above)"
+        if gave_findings
+        else "nothing to report"
+    )
+    return [f"{_plural(len(files), 'other changed file')}, {said}: {named}{more}.\n"]
 
 
 def _rank(file: FileReview) -> int:
