@@ -1045,6 +1045,41 @@ def test_a_shallow_clone_without_the_merge_base_is_one_line_and_exit_2(repo, tmp
     assert "shallow clone" in run.err and "git fetch --unshallow" in run.err
 
 
+def test_a_fork_s_head_not_fetched_is_told_how_to_fetch_it(repo, tmp_path):
+    # GitHub keeps a pull request's head, a fork's too, at refs/pull/N/head of the base
+    # repository, on no branch: a clone has the branches only. Run as the comment's footer
+    # says, the review said "(fetch it first?)", and `git fetch` alone does not bring it.
+    write(repo, "IL-0004.yaml", incident("IL-0004", *DIFFERENT))
+    head = commit(repo, "add one, on a fork")
+    git(repo, "update-ref", "refs/pull/7/head", head)
+    git(repo, "checkout", "-q", "main")
+    git(repo, "branch", "-q", "-D", "change")
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", repo.as_uri(), str(clone))
+    git(clone, "fetch", "-q", "origin")
+    review = ("review", "--base", "origin/main", "--head", head, "--format", "json")
+    run = run_curator(*review, cwd=clone)
+    assert run.code == 2 and run.out == "" and run.err.count("\n") == 1, run
+    assert run.err == (
+        f"curator: no commit '{head}' in {clone.resolve()}: fetch it first: `git fetch origin` "
+        "brings the branches' commits; a pull request's head, a fork's too, comes with "
+        "`git fetch origin pull/NUMBER/head` (NUMBER: the pull request's)\n"
+    )
+    git(clone, "fetch", "-q", "origin", "pull/7/head")  # as told
+    run = run_curator(*review, cwd=clone)
+    assert run.code == 0, run
+    assert [f["path"] for f in json.loads(run.out)["files"]] == ["incidents/IL-0004.yaml"]
+
+
+def test_a_revision_that_names_nothing_says_so(repo):
+    run = run_curator("review", "--base", "mian", cwd=repo)
+    assert run.code == 2 and run.out == ""
+    assert run.err == (
+        f"curator: no commit 'mian' in {repo.resolve()}: no branch, tag or commit of that name "
+        "here (`git fetch origin` brings the remote's branches, named `origin/BRANCH`)\n"
+    )
+
+
 def test_outside_a_git_checkout_is_exit_2(tmp_path):
     root = write_library(tmp_path / "lib", {"IL-0001.yaml": incident("IL-0001")})
     run = run_curator("review", "--base", "main", "--root", str(root))

@@ -8,6 +8,7 @@ taken for an option or a pattern, or split wrongly.
 
 from __future__ import annotations
 
+import re
 import subprocess
 import tarfile
 from collections.abc import Iterator
@@ -103,8 +104,27 @@ def commit_of(repo: Path, revision: str) -> str:
         out = b""
     sha = out.decode("ascii", "replace").strip()
     if not sha:
-        raise GitError(f"no commit {revision!r} in {repo} (fetch it first?)")
+        raise GitError(f"no commit {revision!r} in {repo}: {_how_to_fetch(revision)}")
     return sha
+
+
+def _how_to_fetch(revision: str) -> str:
+    """What brings `revision` into the checkout. A commit named by its hash is most often
+    a pull request's, as the comment's footer names them; a fork's is on no branch of the
+    repository, so `git fetch` alone never brings it, only its pull request's ref does."""
+    if _HASH.fullmatch(revision):
+        return (
+            "fetch it first: `git fetch origin` brings the branches' commits; a pull "
+            "request's head, a fork's too, comes with `git fetch origin pull/NUMBER/head` "
+            "(NUMBER: the pull request's)"
+        )
+    return (
+        "no branch, tag or commit of that name here (`git fetch origin` brings the remote's "
+        "branches, named `origin/BRANCH`)"
+    )
+
+
+_HASH = re.compile(r"[0-9a-fA-F]{4,64}")  # as git takes a commit's hash or its start
 
 
 def merge_base(repo: Path, base: str, head: str) -> str:
