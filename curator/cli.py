@@ -275,7 +275,9 @@ def lint_command(
         )
     click.echo(render(findings, fmt), nl=False)
     if not quiet and fmt == "text":
-        files = len(library.incident_names()) if checked == () else len(expand(checked or ()))
+        files = (
+            len(library.incident_names()) if checked == () else len(expand(library, checked or ()))
+        )
         elapsed = time.perf_counter() - started
         click.echo(f"{summary(findings, files)} ({elapsed:.2f}s)", err=True)
     sys.exit(EXIT_FINDINGS if has_errors(findings) else EXIT_CLEAN)
@@ -924,7 +926,8 @@ def _judged_library(root: Path | None, paths: tuple[Path, ...], every: bool) -> 
         nothing_found = "every path given is passed over"
     else:  # (what is left is folders: a file is judged or said not to be)
         nothing_found = f"the {'other ' * bool(passed)}folders given hold none"
-    return _with_taxonomy_note(Library.at(root)), nothing_found
+    # (listed once: for the index, and for the files named in incidents/, `named_files`)
+    return _with_taxonomy_note(Library.at(root).listed()), nothing_found
 
 
 def _with_taxonomy_note(

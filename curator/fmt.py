@@ -103,7 +103,7 @@ def _named(
 ) -> list[tuple[Path, bool | Finding]]:
     """Each file named, and whether it is a regular file; or, for one the library does
     not read (in a subfolder of incidents/, say), lint's finding (IL107)."""
-    named = named_files(paths)
+    named = named_files(library, paths)
     unread = in_subfolders(library, named, cwd)
     return [
         (path, unread[where] if where in unread else _regular(path))

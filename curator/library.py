@@ -241,6 +241,43 @@ def find_root(start: Path) -> Path:
     )
 
 
+class ListedNames:
+    """The names a library lists its incidents under, listed when first asked (a look-up
+    per file named, never a `stat` per file of the library: pre-commit names thousands)."""
+
+    def __init__(self, library: Library) -> None:
+        self.library = library
+        self.folder = os.path.realpath(library.incidents_dir)
+
+    @cached_property
+    def names(self) -> frozenset[str]:
+        return frozenset(self.library.incident_names())
+
+    @cached_property
+    def by_folded_case(self) -> dict[str, str]:
+        return {name.casefold(): name for name in self.names}
+
+    def listed_as(self, where: str) -> str | None:
+        """The name the library lists the file at `where` under (absolute, its folder
+        resolved: `named_files`' key), when it is directly in incidents/ under a name
+        listed in another case: on a file system that matches names without regard to
+        case (macOS, Windows), `il-0001.yaml` opens `IL-0001.yaml`, and `realpath` keeps
+        the case typed, so the file was checked beside itself (IL204, IL502). Only if it
+        is the same file (`os.path.samefile`): on Linux, two names differing in case are
+        two files. None otherwise."""
+        folder, name = os.path.split(where)
+        if folder != self.folder or name in self.names:
+            return None
+        listed = self.by_folded_case.get(name.casefold())
+        if listed is None:
+            return None
+        try:
+            same = os.path.samefile(where, os.path.join(folder, listed))
+        except OSError:  # gone meanwhile, or a link that loops: not the listed file
+            return None
+        return listed if same else None
+
+
 @dataclass(frozen=True)
 class Library:
     root: Path

@@ -34,6 +34,7 @@ from curator.findings import Finding, Severity
 from curator.library import (
     INCIDENTS,
     Library,
+    ListedNames,
     incident_entries,
     is_library,
     link_within_incidents,
@@ -237,19 +238,20 @@ def _internal(display: str, exc: BaseException) -> Finding:
     return internal_error.RULE.at(display, START, message)
 
 
-def expand(paths: Iterable[Path]) -> list[Path]:
+def expand(library: Library, paths: Iterable[Path]) -> list[Path]:
     """Files named on the command line; folders stand for the incident files inside, and a
     library's root (`curator lint .`) for those of its incidents/ folder. A folder's entries
     are those the library lists in incidents/ (`incident_entries`), so that `curator lint
     incidents` checks, and reports, what `curator lint` does; a folder holding incidents
     is one of them only in incidents/ (`within_incidents`)."""
-    return list(named_files(paths).values())
+    return list(named_files(library, paths).values())
 
 
-def named_files(paths: Iterable[Path]) -> dict[str, Path]:
+def named_files(library: Library, paths: Iterable[Path]) -> dict[str, Path]:
     """`expand`'s files by where they are (`_absolute`), each once, as first named: a file
-    named twice, by two spellings (`./incidents/x.yaml`, `incidents/../incidents/x.yaml`)
-    or in a folder named too is one file to check, to rewrite and to count. A path named
+    named twice, by two spellings (`./incidents/x.yaml`, `incidents/../incidents/x.yaml`,
+    `incidents/il-0001.yaml` where the file system ignores case: `_as_listed`) or in a
+    folder named too is one file to check, to rewrite and to count. A path named
     through a link in incidents/ (`through_links`) is where it is named: the link is not
     followed, so what it leads to is never the same as another path named. What a run
     over the whole library passes over (`passed_over`: `incidents/.IL-0001.yaml`,
@@ -258,6 +260,7 @@ def named_files(paths: Iterable[Path]) -> dict[str, Path]:
     resolved: dict[Path, str] = {}
     links: dict[str, str | None] = {}
     folders: dict[tuple[str, str], str | None] = {}
+    listed = ListedNames(library)
     for path in paths:
         if is_library(path) and link_within_incidents(str(path.absolute())) is None:
             path = path / INCIDENTS  # (a link in incidents/ to a library is not followed)
@@ -273,8 +276,23 @@ def named_files(paths: Iterable[Path]) -> dict[str, Path]:
         else:
             entries = [path]
         for entry in entries:
-            found.setdefault(_where(entry, resolved, links), entry)
+            where = _where(entry, resolved, links)
+            if _link_of(entry, links) is None:
+                where, entry = _as_listed(where, entry, listed)
+            found.setdefault(where, entry)
     return found
+
+
+def _as_listed(where: str, path: Path, listed: ListedNames) -> tuple[str, Path]:
+    """`where` and `path` (`named_files`' key and file) under the name the library lists
+    the file by, if it is named in another case (`ListedNames.listed_as`): it is the
+    library's file, to compare with the others under the name they know it by, and to
+    rewrite under that name (a rename onto a name in another case may give the file the
+    name typed)."""
+    name = listed.listed_as(where)
+    if name is None:
+        return where, path
+    return os.path.join(os.path.dirname(where), name), path.with_name(name)
 
 
 def _where(path: Path, resolved: dict[Path, str], links: dict[str, str | None]) -> str:
@@ -385,7 +403,7 @@ def commit_scope(library: Library, paths: Sequence[Path]) -> list[Path]:
     took for a draft and refused by its extension or its keys. `curator review` passes
     them all over too."""
     files = {path for path in paths if not os.path.isdir(path)}
-    named = named_files(files)
+    named = named_files(library, files)
     left_out = {named[where] for where, _, looks in _outside(library, named) if looks is False}
     return [path for path in paths if path not in left_out]
 
@@ -588,7 +606,7 @@ class _Run:
     def findings(self, paths: Sequence[Path], store: ResultCache | None) -> list[Finding]:
         library, cwd = self.library, self.cwd
         taxonomy = library.taxonomy
-        files = named_files(paths)
+        files = named_files(library, paths)
         unread = in_subfolders(library, files, cwd)
         if self.commit:
             unread |= outside_incidents(library, files, cwd)

@@ -63,7 +63,7 @@ def inputs(library: Library, paths: Sequence[Path], every: bool) -> tuple[list[I
         ]
     else:
         incidents = os.path.realpath(library.incidents_dir)
-        named = named_files(paths)
+        named = named_files(library, paths)
         through = through_links(named)
         given = [
             (p, _library_path(library, p), _unheld(w, p, incidents), through.get(w))
