@@ -2,6 +2,15 @@
 
 from __future__ import annotations
 
+import datetime as dt
+from pathlib import Path
+from types import ModuleType
+
+from curator.lint import parse_incident
+from curator.taxonomy import load_taxonomy
+
+REPO = Path(__file__).resolve().parent.parent
+
 TEMPLATE = """\
 id: {id}
 title: 공유 스토리지의 메타데이터 포화로 학습 처리량이 떨어졌다
@@ -66,3 +75,13 @@ sources:
     publisher: The Register
     language: en
 """
+
+
+def file_findings(rule: ModuleType, text: str) -> list[tuple[int, int, str]]:
+    """(line, column, message) of each finding of the file rule `rule` in `text`, a valid
+    incident `IL-0001.yaml`, read with the bundled taxonomy on 2026-01-01."""
+    taxonomy = load_taxonomy(REPO / "schema" / "taxonomy")
+    path = Path("IL-0001.yaml")
+    file = parse_incident(path, path.name, text.encode(), taxonomy, dt.date(2026, 1, 1))
+    assert file.incident is not None and not file.loaded.problems  # a valid file, read
+    return [(f.line, f.column, f.message) for f in rule.check(file)]

@@ -11,18 +11,14 @@ from curator.lint import parse_incident
 from curator.rules import comment_in_text
 from curator.taxonomy import load_taxonomy
 from curator.write.canonical import render
-from incidents import incident
+from incidents import file_findings, incident
 
 REPO = Path(__file__).resolve().parent.parent
 TITLE = "title: 공유 스토리지의 메타데이터 포화로 학습 처리량이 떨어졌다"
 
 
 def findings(text: str) -> list[tuple[int, int, str]]:
-    taxonomy = load_taxonomy(REPO / "schema" / "taxonomy")
-    path = Path("IL-0001.yaml")
-    file = parse_incident(path, path.name, text.encode(), taxonomy, dt.date(2026, 1, 1))
-    assert file.incident is not None and not file.loaded.problems  # a valid file, read
-    return [(f.line, f.column, f.message) for f in comment_in_text.check(file)]
+    return file_findings(comment_in_text, text)
 
 
 @pytest.mark.parametrize(

@@ -2,27 +2,20 @@
 
 from __future__ import annotations
 
-import datetime as dt
 from pathlib import Path
 
 import pytest
 
-from curator.lint import parse_incident
 from curator.rules import list_item_in_text
-from curator.taxonomy import load_taxonomy
 from curator.write.canonical import Refused, render
-from incidents import incident
+from incidents import file_findings, incident
 
 REPO = Path(__file__).resolve().parent.parent
 ACTION = "  - 데이터를 로컬 디스크로 옮겼다."
 
 
 def findings(text: str) -> list[tuple[int, int, str]]:
-    taxonomy = load_taxonomy(REPO / "schema" / "taxonomy")
-    path = Path("IL-0001.yaml")
-    file = parse_incident(path, path.name, text.encode(), taxonomy, dt.date(2026, 1, 1))
-    assert file.incident is not None and not file.loaded.problems  # a valid file, read
-    return [(f.line, f.column, f.message) for f in list_item_in_text.check(file)]
+    return file_findings(list_item_in_text, text)
 
 
 @pytest.mark.parametrize(
