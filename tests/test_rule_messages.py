@@ -564,3 +564,38 @@ def test_one_number_spelt_two_ways_is_one_id_used_twice(tmp_path):
         f"{used}; {one_number}",
     ], run
     assert run.code == 1
+
+
+def test_a_reference_to_a_number_spelt_with_more_zeros_names_the_id_it_means(tmp_path):
+    # "no incident has that id" was all it said: true, and no help to find IL-0025.
+    root = write_library(
+        tmp_path / "lib",
+        {
+            "IL-0025.yaml": incident("IL-0025"),
+            "IL-0026.yaml": incident(
+                "IL-0026",
+                ("status: published", "related:\n  - IL-00025\n  - IL-000099\nstatus: published"),
+            ),
+        },
+    )
+    run = run_curator("lint", "--root", str(root), "--no-cache", "--quiet", cwd=root)
+    assert run.out.splitlines() == [
+        "incidents/IL-0026.yaml:4:5: IL401 [error] related names IL-00025, but no incident has "
+        "that id; its number is IL-0025's, as assign-ids writes it: write IL-0025",
+        "incidents/IL-0026.yaml:5:5: IL401 [error] related names IL-000099, but no incident "
+        "has that id",
+    ], run
+
+
+def test_the_id_a_reference_means_is_named_once_it_comes_through_lint_s_cache(tmp_path):
+    # The finding depends on IL-0025's file, which holds the reference's key (its number):
+    # a lint that reruns the cross-file rules on the files a change concerns sees it come.
+    related = ("status: published", "related:\n  - IL-00025\nstatus: published")
+    root = write_library(tmp_path / "lib", {"IL-0026.yaml": incident("IL-0026", related)})
+    first = run_curator("lint", "--root", str(root), "--quiet", cwd=root)
+    assert first.out.endswith("but no incident has that id\n"), first
+    (root / "incidents" / "IL-0025.yaml").write_text(incident("IL-0025"), encoding="utf-8")
+    again = run_curator("lint", "--root", str(root), "--quiet", cwd=root)
+    assert again.out.endswith("as assign-ids writes it: write IL-0025\n"), again
+    fresh = run_curator("lint", "--root", str(root), "--quiet", "--no-cache", cwd=root)
+    assert again.out == fresh.out

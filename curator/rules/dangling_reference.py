@@ -2,11 +2,13 @@
 
 A reference to an id that no file in the library holds is an error (a typo, or an incident
 that was deleted instead of withdrawn); where the file named like the id is there but could
-not be read as an incident, or holds another id, the finding says so. An incident cannot be
-related to itself.
+not be read as an incident, or holds another id, the finding says so, and where the id is
+an incident's number spelt with more zeros (`IL-00025` for `IL-0025`), it names that id.
+An incident cannot be related to itself.
 """
 
 from curator.findings import Severity
+from curator.model import canonical_id
 from curator.rules.base import FileFindings, LibraryView, Rule
 
 RULE = Rule(
@@ -31,6 +33,9 @@ def check_library(library: LibraryView) -> FileFindings:
 
 def _missing(field: str, incident_id: str, library: LibraryView) -> str:
     message = f"{field} names {incident_id}, but no incident has that id"
+    spelt = canonical_id(incident_id)
+    if spelt != incident_id and spelt in library.by_id():
+        return f"{message}; its number is {spelt}'s, as assign-ids writes it: write {spelt}"
     named = library.named(incident_id)
     if named is None:
         return message
