@@ -599,3 +599,22 @@ def test_the_id_a_reference_means_is_named_once_it_comes_through_lint_s_cache(tm
     assert again.out.endswith("as assign-ids writes it: write IL-0025\n"), again
     fresh = run_curator("lint", "--root", str(root), "--quiet", "--no-cache", cwd=root)
     assert again.out == fresh.out
+
+
+def test_a_narrative_field_written_inside_the_block_above_is_said_to_be_there(tmp_path):
+    # The file shows `trigger:`; "lacks 'trigger'" alone sent its author looking for
+    # what the `|` block above took in as text.
+    swallowed = ("\ntrigger: |\n  노드 수를", "\n  trigger: 노드 수를")
+    root = write_library(tmp_path / "lib", {"IL-0025.yaml": incident("IL-0025", swallowed)})
+    run = run_curator("lint", "--root", str(root), "--no-cache", "--quiet", cwd=root)
+    assert run.out.splitlines() == [
+        "incidents/IL-0025.yaml:3:9: IL402 [error] published incident lacks 'trigger'; the "
+        "`trigger:` of line 17 is indented, so YAML reads it as text of the value above it; "
+        "write it at the start of its line"
+    ], run
+    left_out = ("\ntrigger: |\n  노드 수를 늘렸다.", "")
+    root = write_library(tmp_path / "other", {"IL-0025.yaml": incident("IL-0025", left_out)})
+    run = run_curator("lint", "--root", str(root), "--no-cache", "--quiet", cwd=root)
+    assert run.out.endswith(
+        "lacks 'trigger'; fill it from the source or keep the incident a draft\n"
+    )

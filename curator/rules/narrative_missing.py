@@ -3,7 +3,9 @@
 `symptom`, `trigger`, `detection`, `actions` and `lessons` are required once an incident is
 published (detection and lessons above all: they are what readers come for), and none may be
 a placeholder such as `TODO`, `TBD`, `-` or `...`. A draft may leave them out; a placeholder
-in a draft is a warning, since leaving the field out says the same thing honestly.
+in a draft is a warning, since leaving the field out says the same thing honestly. A field
+the file shows, but indented under the `|` block above it, is text of that block: the
+finding says so.
 """
 
 import re
@@ -59,8 +61,11 @@ def check(file: IncidentFile) -> FileFindings:
                 yield RULE.at(
                     file.display,
                     file.position("status"),
-                    f"published incident lacks {name!r}; fill it from the source or keep the "
-                    "incident a draft",
+                    f"published incident lacks {name!r}; "
+                    + (
+                        _swallowed(file, name)
+                        or "fill it from the source or keep the incident a draft"
+                    ),
                 )
             continue
         # `_MATCH` rather than `is_placeholder`: the model has made each value `Text`, a
@@ -73,6 +78,21 @@ def check(file: IncidentFile) -> FileFindings:
             for index, item in enumerate(value):
                 if _MATCH(item):
                     yield _placeholder(file, (name, index), published)
+
+
+def _swallowed(file: IncidentFile, name: str) -> str | None:
+    """Where the field's key is written indented, inside the text of the value above it (a
+    `|` block takes every line indented under it), if it is: the file shows the field, and
+    the finding says why YAML does not."""
+    text = file.loaded.text or ""
+    found = re.search(rf"^[ \t]+{name}:(?:[ \t]|$)", text, re.MULTILINE)
+    if found is None:
+        return None
+    line = text.count("\n", 0, found.start()) + 1
+    return (
+        f"the `{name}:` of line {line} is indented, so YAML reads it as text of the value "
+        "above it; write it at the start of its line"
+    )
 
 
 def _placeholder(file: IncidentFile, loc: tuple[str | int, ...], published: bool) -> Finding:
