@@ -137,7 +137,7 @@ def _sentence(error: Any, meant: Path | None) -> str:
     if kind in _KINDS:
         # (`- url： https://…` alone: a key ended with a full-width colon is text to YAML.)
         slip = key_slip(value) if isinstance(value, str) and "mapping" in _KINDS[kind] else None
-        said = f"; {slip[1]}" if slip is not None else ""
+        said = f"; {slip[1]}" if slip is not None else _bare_source(loc, value)
         return f"{where}: expected {_KINDS[kind]}, found {_describe(value)}{said}"
     if kind == "too_short":
         minimum = error.get("ctx", {}).get("min_length", 1)
@@ -158,6 +158,19 @@ def _sentence(error: Any, meant: Path | None) -> str:
         return f"{where}: {value!r} is not one of {expected}"
     message = str(error["msg"]).removeprefix("Value error, ")
     return f"{where}: {message}"
+
+
+def _bare_source(loc: Path, value: Any) -> str:
+    """How to write a source given as its address alone (`- https://…`), which is a source
+    only as a mapping with the address under `url:`."""
+    if len(loc) != 2 or loc[0] != "sources" or not isinstance(value, str):
+        return ""
+    if not value.strip().lower().startswith(("https://", "http://")):
+        return ""
+    return (
+        f"; write it as `- url: {value.strip()}`, with the source's `title:` on the next "
+        "line, under `url`"
+    )
 
 
 def _dash_named(text: str) -> str:

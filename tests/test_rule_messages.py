@@ -618,3 +618,18 @@ def test_a_narrative_field_written_inside_the_block_above_is_said_to_be_there(tm
     assert run.out.endswith(
         "lacks 'trigger'; fill it from the source or keep the incident a draft\n"
     )
+
+
+def test_a_source_given_as_its_address_alone_is_told_how_a_source_is_written(tmp_path):
+    bare = (
+        "  - url: https://example.com/postmortems/IL-0025\n    title: Storage postmortem",
+        "  - https://example.com/postmortems/IL-0025",
+    )
+    root = write_library(tmp_path / "lib", {"IL-0025.yaml": incident("IL-0025", bare)})
+    run = run_curator("lint", "--root", str(root), "--no-cache", "--quiet", cwd=root)
+    assert run.out.splitlines() == [
+        "incidents/IL-0025.yaml:26:5: IL201 [error] sources[0]: expected a mapping, found text "
+        "'https://example.com/postmortems/IL-0025'; write it as `- url: "
+        "https://example.com/postmortems/IL-0025`, with the source's `title:` on the next line, "
+        "under `url`"
+    ], run
