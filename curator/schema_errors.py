@@ -16,6 +16,7 @@ from curator.model import (
     PARTIAL_DATE_PATTERN,
     TERM_ID_PATTERN,
     TEXT_PATTERN,
+    parse_partial_date,
     text_problem,
     text_problem_but_byte_order_marks,
 )
@@ -182,15 +183,48 @@ def _dash_named(text: str) -> str:
 
 
 def _suggest_value(pattern: str, value: str) -> str:
-    """Did-you-mean for a language tag written as a locale or a header writes it (`EN`,
-    `en_US`): the language subtag in lower case, subtags joined by hyphens (BCP 47)."""
-    if pattern != LANGUAGE_PATTERN:
-        return ""
+    """Did-you-mean for a date or a language tag written otherwise (`_date_meant`,
+    `_language_meant`): what the value most likely stands for, if it is one."""
+    meant = None
+    if pattern == PARTIAL_DATE_PATTERN:
+        meant = _date_meant(value)
+    elif pattern == LANGUAGE_PATTERN:
+        meant = _language_meant(value)
+    return f"; did you mean {meant!r}?" if meant is not None and meant != value else ""
+
+
+# A date written year first another way: `2024/02/23`, `2024.2.23.`, `2024-5-8`, `2024년 5월
+# 8일`, `2024년 5월` (not `05/08/2024`, whose order differs from place to place).
+_LOOSE_DATE = re.compile(
+    r"\s*(\d{4})\s*(?:(?:[./-]|년)\s*(\d{1,2})\s*(?:월\s*)?"
+    r"(?:(?:[./-]\s*)?(\d{1,2})\s*(?:일\s*)?)?)?\.?\s*"
+)
+
+
+_LOOSE_DATE_MAX = 32
+
+
+def _date_meant(value: str) -> str | None:
+    # (A date is short; on a long run of spaces, the pattern's runs would take time squared.)
+    found = _LOOSE_DATE.fullmatch(value) if len(value) <= _LOOSE_DATE_MAX else None
+    if found is None:
+        return None
+    year, month, day = found.groups()
+    meant = year + "".join(f"-{int(part):02d}" for part in (month, day) if part is not None)
+    try:
+        parse_partial_date(meant)
+    except ValueError:  # (no such month or day: no guess)
+        return None
+    return meant
+
+
+def _language_meant(value: str) -> str | None:
+    """A language tag written as a locale or a header writes it (`EN`, `en_US`): the
+    language subtag in lower case, subtags joined by hyphens (BCP 47). (A language named in
+    words, `English`, is not guessed at.)"""
     language, *rest = value.strip().replace("_", "-").split("-")
     tag = "-".join([language.lower(), *rest])
-    return (
-        f"; did you mean {tag!r}?" if tag != value and re.fullmatch(LANGUAGE_PATTERN, tag) else ""
-    )
+    return tag if re.fullmatch(LANGUAGE_PATTERN, tag) else None
 
 
 def _describe(value: Any) -> str:

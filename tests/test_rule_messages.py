@@ -249,6 +249,32 @@ SOURCES = (
             id="a language tag written as a locale",
         ),
         pytest.param(
+            [("occurred: 2024-05\n", "occurred: 2024년 5월\n")],
+            "incidents/IL-0001.yaml:4:11: IL201 [error] occurred: '2024년 5월' is not a date "
+            "written YYYY, YYYY-MM or YYYY-MM-DD (2024, 2024-05, 2024-05-08); did you mean "
+            "'2024-05'?",
+            id="a date written the Korean way",
+        ),
+        pytest.param(
+            [("postmortem\n", "postmortem\n    published: 2024/2/23\n")],
+            "incidents/IL-0001.yaml:28:16: IL201 [error] sources[0].published: '2024/2/23' is "
+            "not a date written YYYY, YYYY-MM or YYYY-MM-DD (2024, 2024-05, 2024-05-08); did you "
+            "mean '2024-02-23'?",
+            id="a date written with slashes, one digit a part",
+        ),
+        pytest.param(
+            [("occurred: 2024-05\n", "occurred: 05/08/2024\n")],
+            "incidents/IL-0001.yaml:4:11: IL201 [error] occurred: '05/08/2024' is not a date "
+            "written YYYY, YYYY-MM or YYYY-MM-DD (2024, 2024-05, 2024-05-08)",
+            id="a date whose order differs from place to place is not guessed at",
+        ),
+        pytest.param(
+            [("occurred: 2024-05\n", "occurred: 2024.2.30\n")],
+            "incidents/IL-0001.yaml:4:11: IL201 [error] occurred: '2024.2.30' is not a date "
+            "written YYYY, YYYY-MM or YYYY-MM-DD (2024, 2024-05, 2024-05-08)",
+            id="no day that does not exist is offered",
+        ),
+        pytest.param(
             [("postmortem\n", "postmortem\n    language: English\n")],
             "incidents/IL-0001.yaml:28:15: IL201 [error] sources[0].language: 'English' is not "
             "a language tag such as en, ko or zh-Hant",
