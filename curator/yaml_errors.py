@@ -89,6 +89,9 @@ def advice(exc: Any, text: str) -> Advice | None:
         problem == "could not find expected ':'" or exc.context == "while scanning a quoted scalar"
     ):
         # libyaml notices these a line or more later: the slip is where the words started.
+        unindented = _unindented_block(text, opened.line, opened.column)
+        if problem == "could not find expected ':'" and unindented is not None:
+            return Advice(opened.line + 1, opened.column + 1, f"{problem}: {unindented}")
         rest = _line(text, opened.line)[opened.column :]
         offset, started = _started_there(problem, rest)
         return Advice(opened.line + 1, opened.column + offset + 1, f"{problem}: {started}")
@@ -133,6 +136,27 @@ def _read_as_no_text(problem: str, text: str, mark: Any, *, exact: bool) -> Advi
         column + 1,
         f"{problem}: a value cannot start with {first}: {_READ_AS[first]}; if the "
         f"{first} belongs to the text, put the whole value in double quotes",
+    )
+
+
+# A key (or a list item's key) whose value is a block (`symptom: |`, `- note: >-`).
+_BLOCK_HEADER = re.compile(r"([ ]*(?:- )?)([^\s#:][^#:]*):[ \t]+([|>][-+1-9]{0,2})[ \t]*(?:#.*)?")
+
+
+def _unindented_block(text: str, index: int, column: int) -> str | None:
+    """What to do where the text of a block (`symptom: |`) was written under its key, not
+    indented further: YAML takes the block for empty, and the first line of the text for a
+    key. None unless the line above the one at `index` (0-based; the first not blank) opens
+    a block, and the text starts (`column`, 0-based) no further in than its key."""
+    lines = _YAML_BREAK.split(text, maxsplit=index)[:index]  # (those above it, split once)
+    line = next((line for line in reversed(lines) if line.strip()), None)
+    header = _BLOCK_HEADER.fullmatch(line) if line is not None else None
+    if header is None or column > len(header.group(1)):
+        return None
+    _, key, block = header.groups()
+    return (
+        f"the `{key}: {block}` above starts a block, which holds the lines indented under "
+        "its key: indent this line, and the block's other lines, two spaces more than the key"
     )
 
 

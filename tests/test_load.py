@@ -275,6 +275,22 @@ NOT_AN_ITEM = (
             id="text going on at the start of the next line",
         ),
         pytest.param(
+            "id: IL-0001\nsymptom: |\n학습이 멈췄다.\n처리량도 떨어졌다.\nstatus: draft\n",
+            (3, 1),
+            "could not find expected ':': the `symptom: |` above starts a block, which holds "
+            "the lines indented under its key: indent this line, and the block's other lines, "
+            "two spaces more than the key",
+            id="a block's text not indented under its key",
+        ),
+        pytest.param(
+            "actions:\n  - note: >-\n  스위치를 껐다\n",
+            (3, 3),
+            "could not find expected ':': the `note: >-` above starts a block, which holds "
+            "the lines indented under its key: indent this line, and the block's other lines, "
+            "two spaces more than the key",
+            id="a block's text in a list item, not indented under its key",
+        ),
+        pytest.param(
             "id: IL-0001\ndetection: 경고: 학습 손실이 멈췄다\n",
             (2, 14),
             "mapping values are not allowed in this context: a ': ' inside a value starts "
