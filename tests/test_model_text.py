@@ -59,7 +59,7 @@ def test_lint_says_in_words_what_a_date_an_id_and_a_language_are_written_as(tmp_
     assert run.code == 1
     assert found == [
         (4, "IL201", "occurred: '2024-5' is not a date written YYYY, YYYY-MM or YYYY-MM-DD "
-         "(2024, 2024-05, 2024-05-08)"),
+         "(2024, 2024-05, 2024-05-08); did you mean '2024-05'?"),
         (28, "IL201", "sources[0].language: 'en-' is not a language tag such as en, ko or "
          "zh-Hant"),
         (29, "IL201", "related[0]: 'IL-12' is not an incident id: IL- and four or more digits "
