@@ -10,6 +10,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 
+from curator.model import ID_PATTERN
 from curator.taxonomy import Taxonomy, load_taxonomy
 
 INCIDENTS = "incidents"
@@ -241,12 +242,16 @@ def find_root(start: Path) -> Path:
     )
 
 
-# A file name as `curator new` and `assign-ids` write it: taken for the file's own name
-# without listing the folder. The pre-commit hooks name such files, as git stores them, a
-# few at a time, and listing 100,000 names for them cost `curator fmt` ≈0.08 s a commit.
-# (Only a file stored under a name of another case, itself misnamed (IL203), then stays
-# named as typed.)
-_SPELT_AS_WRITTEN = re.compile(r"IL-(?:[0-9]{4,}|NEW-[a-z0-9-]+)\.yaml")
+# An incident id as the schema spells it: a file named so (`IL-0001.yaml`, as `curator new`
+# and `assign-ids` write names) is taken for the file's own name without listing the
+# folder. The pre-commit hooks name such files, as git stores them, a few at a time, and
+# listing 100,000 names for them cost `curator fmt` ≈0.08 s a commit. (Only a file stored
+# under a name of another case, itself misnamed (IL203), then stays named as typed.)
+_ID = re.compile(ID_PATTERN)
+
+
+def _spelt_as_an_id(name: str) -> bool:
+    return name.endswith(".yaml") and _ID.fullmatch(name[: -len(".yaml")]) is not None
 
 
 class ListedNames:
@@ -274,7 +279,7 @@ class ListedNames:
         is the same file (`os.path.samefile`): on Linux, two names differing in case are
         two files. None otherwise."""
         folder, name = os.path.split(where)
-        if folder != self.folder or _SPELT_AS_WRITTEN.fullmatch(name) or name in self.names:
+        if folder != self.folder or _spelt_as_an_id(name) or name in self.names:
             return None
         listed = self.by_folded_case.get(name.casefold())
         if listed is None:

@@ -152,7 +152,7 @@ def blob_id(raw: bytes) -> str:
 def released_data(incident: Incident) -> dict[str, Any]:
     """The incident's values as released: text without the line breaks at its end (a YAML
     block scalar, `|`, ends with one), so that the data does not depend on how the file was
-    laid out; each facet's terms once (`_terms_once`)."""
+    laid out; each facet's terms once (`_facet_lists_once`)."""
     data: dict[str, Any] = _trimmed(incident.model_dump())
     data["facets"] = _facet_lists_once(data["facets"])
     return data
