@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import re
+import unicodedata
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 _TRACKING = re.compile(
@@ -87,8 +88,9 @@ def url_problem(url: str) -> str | None:
 def normalize_url(url: str) -> str:
     """One spelling per page: scheme, `www.`, default port, trailing slash, fragment,
     tracking parameters and archive.org wrappers do not make a different page; nor do a
-    path's dot segments and the spellings of its percent-encoding (`_path_spelled_once`),
-    nor a paper's versions, formats, mirrors and DOI (`_PAPER_PAGES`)."""
+    host's internationalised spellings (`_host_spelled_once`), a path's dot segments and
+    the spellings of its percent-encoding (`_path_spelled_once`), nor a paper's versions,
+    formats, mirrors and DOI (`_PAPER_PAGES`)."""
     url = url.strip()
     plain = _PLAIN.fullmatch(url)
     host, path = plain.groups() if plain else ("", "")
@@ -97,7 +99,7 @@ def normalize_url(url: str) -> str:
             path = re.sub(r"/{2,}", "/", path)
         if "/." in path:
             path = _path_spelled_once(path)
-        host, path = host.removeprefix("www."), path.rstrip("/")
+        host, path = _host_spelled_once(host).removeprefix("www."), path.rstrip("/")
         if host in _PAPER_HOSTS:
             return _paper(host, path) or f"https://{host}{path}"
         return f"https://{host}{path}"
@@ -110,7 +112,7 @@ def normalize_url(url: str) -> str:
         port = parts.port
     except ValueError:
         return url
-    host = (parts.hostname or "").lower().removeprefix("www.")
+    host = _host_spelled_once(parts.hostname or "").removeprefix("www.")
     if port and port != _DEFAULT_PORTS.get(parts.scheme.lower()):
         host = f"{host}:{port}"
     path = _path_spelled_once(re.sub(r"/{2,}", "/", parts.path)).rstrip("/")
@@ -121,6 +123,25 @@ def normalize_url(url: str) -> str:
         (k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if not _TRACKING.match(k)
     )
     return urlunsplit(("https", host, path, urlencode(query), ""))
+
+
+def _host_spelled_once(host: str) -> str:
+    """`host` spelt one way: an internationalised name is one host whether written in its
+    own letters (`한국.kr`, in any case or width) or in the ASCII form DNS carries
+    (`xn--3e0b707e.kr`). The normal form has the letters, as a browser's address bar shows
+    them and as the path's %XX are decoded (`_path_spelled_once`)."""
+    if host.isascii() and "xn--" not in host:
+        return host.lower()
+    return ".".join(_label_spelled_once(label) for label in host.split("."))
+
+
+def _label_spelled_once(label: str) -> str:
+    if label.lower().startswith("xn--"):
+        try:
+            label = label[4:].encode("ascii").decode("punycode")
+        except UnicodeError:  # (no valid ASCII form: it stays as written)
+            return label.lower()
+    return unicodedata.normalize("NFKC", label).lower()
 
 
 def _path_spelled_once(path: str) -> str:

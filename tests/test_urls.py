@@ -62,6 +62,10 @@ from curator.urls import normalize_url, url_problem
             "https://web.archive.org/web/2024/https://arxiv.org/pdf/2402.15627v3",
             "https://arxiv.org/abs/2402.15627",
         ),
+        # An internationalised host in its letters, its ASCII (xn--) form, its cases, widths.
+        ("https://한국.kr/장애", "https://xn--3e0b707e.kr/%EC%9E%A5%EC%95%A0"),
+        ("https://www.한국.KR/a/", "https://XN--3E0B707E.kr/a"),
+        ("https://ｂüｃｈｅｒ.de/x", "https://xn--bcher-kva.de/x"),
     ],
 )
 def test_same_page_normalises_the_same(a, b):
@@ -89,6 +93,8 @@ def test_same_page_normalises_the_same(a, b):
         ("https://example.com/a%2541", "https://example.com/aA"),  # decoded once, not twice
         ("https://example.com/%E2%80%8Ba", "https://example.com/a"),
         ("https://example.com/..a", "https://example.com/a"),
+        ("https://한국.kr/a", "https://한국.com/a"),
+        ("https://xn--3e0b707e.kr/a", "https://xn--3e0b707f.kr/a"),
     ],
 )
 def test_different_pages_stay_different(a, b):
@@ -141,6 +147,10 @@ _HOSTS = [
     "user@example.com",
     "exa mple.com",
     "[::1]",
+    "xn--3e0b707e.kr",
+    "XN--3E0B707E.kr",
+    "xn--zz.com",
+    "한국.kr",
 ]
 _URLS = st.builds(
     lambda lead, scheme, host, path: lead + scheme + host + path,
