@@ -475,7 +475,8 @@ def _footer(review: Review) -> str:
         "---",
         "",
         f"**Reproduce locally:** `curator review --base {base} --head {head}` in a "
-        "checkout that has both commits (`pip install -e .` first).",
+        "checkout that has both commits (`pip install -e .` first; a fork's head comes with "
+        "`git fetch origin pull/NUMBER/head`, NUMBER being this pull request's).",
         "",
     ]
     if any(_to_settle(file) for file in review.files):
