@@ -3,9 +3,10 @@
 Two kinds of fix. Text fixes work on the characters, so that they also repair a file the
 YAML parser refuses (a tab in the indentation): byte-order mark (IL604), CR line ends
 (IL603), letters not in Unicode NFC (IL605), zero-width characters (IL606), tabs (IL601),
-trailing white space (IL602). Value fixes then work on the round-trip tree: deprecated
-terms (IL302), facet lists (IL304), source URLs and repeated sources (IL505), white space
-around a one-line value (IL606).
+trailing white space (IL602). Value fixes then work on the round-trip tree: a facet
+written as its term's label or alias (IL201, IL301), deprecated terms (IL302), facet
+lists (IL304), source URLs and repeated sources (IL505), white space around a one-line
+value (IL606).
 A file that changes is written whole through the canonical writer, so it also comes out
 in the canonical layout; a file that cannot be fixed safely is reported and left as it is.
 
@@ -25,6 +26,7 @@ from __future__ import annotations
 
 import copy
 import datetime as dt
+import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -39,7 +41,7 @@ from curator.library import Library
 from curator.lint import Progress, check_files, display_path, display_paths
 from curator.lint_cache import ResultCache
 from curator.load import MAX_BYTES, Position, Problem, load_bytes, position_at
-from curator.model import DIMENSIONS
+from curator.model import DIMENSIONS, TERM_ID_PATTERN
 from curator.regular import read_regular
 from curator.rules import (
     bom,
@@ -48,8 +50,10 @@ from curator.rules import (
     facet_order,
     invisible_characters,
     no_tabs,
+    schema,
     source_url_form,
     unicode_nfc,
+    unknown_term,
 )
 from curator.rules import trailing_whitespace as trailing
 from curator.schema_errors import dotted
@@ -319,6 +323,28 @@ TEXT_FIXES: tuple[TextFix, ...] = (
 ValueFix = Callable[[Any, Taxonomy], list[Change]]
 
 
+def name_terms_by_id(tree: Any, taxonomy: Taxonomy) -> list[Change]:
+    """A facet written as its term's label or alias (`용량 한계`, `GPU`), which lint
+    reports offering the id (IL201, or IL301 where the name has an id's shape): the id,
+    where the name is one term's alone (`Taxonomy.named_term`)."""
+    changes: list[Change] = []
+    for dimension, terms in _facet_lists(tree):
+        for index, written in enumerate(terms):
+            if not isinstance(written, str) or taxonomy.term(dimension, written) is not None:
+                continue
+            term_id = taxonomy.named_term(dimension, written)
+            if term_id is None:
+                continue
+            terms[index] = term_id
+            line, column = _item_position(terms, index)
+            code = (unknown_term if _TERM_ID.fullmatch(written) else schema).RULE.code
+            changes.append(Change(line, column, code, f"facets.{dimension}: {written} → {term_id}"))
+    return changes
+
+
+_TERM_ID = re.compile(TERM_ID_PATTERN)
+
+
 def replace_deprecated_terms(tree: Any, taxonomy: Taxonomy) -> list[Change]:
     changes: list[Change] = []
     for dimension, terms in _facet_lists(tree):
@@ -519,6 +545,7 @@ def _value_position(parent: Any, key: Any) -> tuple[int, int]:
 
 
 VALUE_FIXES: tuple[ValueFix, ...] = (
+    name_terms_by_id,  # (first: the term named may be deprecated)
     replace_deprecated_terms,
     tidy_facet_lists,
     tidy_source_urls,
@@ -542,6 +569,8 @@ FIXED_CODES = frozenset(
         deprecated_term,
         facet_order,
         source_url_form,
+        schema,
+        unknown_term,
     )
 )
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import difflib
 import hashlib
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -40,6 +40,9 @@ class Taxonomy:
     # against (listed once, as it was loaded).
     files: list[Path] = field(default_factory=list)
     _names: dict[str, dict[str, str]] = field(default_factory=dict, repr=False, compare=False)
+    _one_term_names: dict[str, dict[str, str | None]] = field(
+        default_factory=dict, repr=False, compare=False
+    )
     _indexes: dict[str, NameIndex] = field(default_factory=dict, repr=False, compare=False)
     # did_you_mean's answers: a taxonomy change can leave one unknown term in many files.
     _hints: dict[tuple[str, str], list[str]] = field(
@@ -114,6 +117,19 @@ class Taxonomy:
             self._names[dimension] = names
         return self._names[dimension]
 
+    def named_term(self, dimension: str, text: str) -> str | None:
+        """The id of the one term of `dimension` that `text` names, as `fold` compares
+        names (`GPU`, `용량 한계`, `Capacity limit`, an alias): a term's id first, then the
+        one term with that label, then the one with that alias. None when no term is so
+        named, or more than one is at the first level that has the name (an alias two
+        terms share names neither)."""
+        folded = fold(text)
+        if not folded:
+            return None
+        if dimension not in self._one_term_names:
+            self._one_term_names[dimension] = _one_term_names(self.terms.get(dimension, {}))
+        return self._one_term_names[dimension].get(folded)
+
     def did_you_mean(self, dimension: str, text: str) -> list[str]:
         """Term ids of `dimension` whose id, label or alias is close to `text`."""
         names = self.names(dimension)
@@ -125,6 +141,24 @@ class Taxonomy:
                 self._indexes[dimension] = NameIndex(names)
             self._hints[dimension, wanted] = _closest(self._indexes[dimension], wanted)
         return list(self._hints[dimension, wanted])
+
+
+def _one_term_names(terms: dict[str, Term]) -> dict[str, str | None]:
+    """Folded names → the one term named so, or None for a name two terms share: ids,
+    then labels, then aliases, each level deciding the names the one before left open."""
+    named: dict[str, str | None] = {}
+    levels: tuple[Callable[[Term], Iterable[str]], ...] = (
+        lambda term: (term.id,),
+        lambda term: (term.label.ko, term.label.en),
+        lambda term: term.aliases,
+    )
+    for names_of in levels:
+        level: dict[str, str | None] = {}
+        for term in terms.values():
+            for name in {fold(name) for name in names_of(term)} - named.keys():
+                level[name] = term.id if level.get(name, term.id) == term.id else None
+        named.update(level)
+    return named
 
 
 def _closest(index: NameIndex, wanted: str) -> list[str]:

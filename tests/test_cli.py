@@ -455,7 +455,7 @@ def test_text_that_is_not_utf8_is_a_usage_error(library, args, option):
 def test_rules_lists_every_code_and_fixability():
     run = run_curator("rules")
     assert run.code == 0
-    assert "IL301  error         unknown-term" in run.out
+    assert "IL401  error         dangling-reference" in run.out
     assert "IL604  error    fix  bom" in run.out
     assert "IL901  error         incident-removed" in run.out  # checked by `curator review`
     rows = json.loads(run_curator("rules", "--format", "json").out)
@@ -755,9 +755,9 @@ def test_a_taxonomy_file_named_is_checked_as_taxonomy_with_the_whole_library(tmp
     run = run_curator("lint", str(components), "--root", str(root))
     assert run.code == 1
     assert [line.split(": ", 1)[1] for line in run.out.splitlines()] == [
-        "IL301 [error] 'nccl' is not a term of components; did you mean 'nccl-lib'?"
+        "IL301 [error] 'nccl' is not a term of components; did you mean 'nccl-lib'? (fixable)"
     ]
-    assert "1 error, 0 warnings in 1 file checked" in run.err
+    assert "1 error, 0 warnings (1 fixable with `curator fix`) in 1 file checked" in run.err
 
 
 def test_the_taxonomy_folder_named_is_checked_as_taxonomy_with_the_whole_library(tmp_path):

@@ -315,6 +315,55 @@ def test_fix_leaves_a_file_that_nfc_would_make_unreadable(tmp_path):
     assert (root / "incidents" / "IL-0001.yaml").read_bytes() == text
 
 
+def test_a_facet_written_as_its_term_s_name_is_written_as_the_id(tmp_path):
+    # Lint offered the id (IL201 for a label, IL301 for an alias in an id's shape) and fix
+    # left it: a contributor writing the labels the taxonomy shows had three errors to mend
+    # by hand. A name two terms share is left, and its finding is not called fixable.
+    text = incident(
+        "IL-0001",
+        ("    - capacity-limit\n", "    - 용량 한계  # 원문: 처리 한계\n"),
+        ("    - nccl\n", "    - Lustre\n    - 옛 스토리지\n    - NCCL\n"),
+        ("    - throughput-degradation\n", "    - job-hang\n    - throughput-degradation\n"),
+        ("  contributing_factors: []\n", "  contributing_factors:\n    - shared-alias\n"),
+    )
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": text})
+    with (root / "schema" / "taxonomy" / "components.yaml").open("a", encoding="utf-8") as f:
+        f.write(DEPRECATED_TERM)
+    factors = root / "schema" / "taxonomy" / "contributing_factors.yaml"
+    lines = factors.read_text(encoding="utf-8").split("\n")
+    for at in [i for i, line in enumerate(lines) if line == "    aliases:"][:2][::-1]:
+        lines.insert(at + 1, "      - shared alias")
+    factors.write_text("\n".join(lines), encoding="utf-8")
+    path = root / "incidents" / "IL-0001.yaml"
+    found = lint(Library.at(root), cwd=root)
+    assert [(f.code, f.fixable) for f in found if f.code in ("IL201", "IL301")] == [
+        ("IL201", True),
+        ("IL201", True),
+        ("IL201", True),
+        ("IL201", True),
+    ]  # (IL301 is not run until the structure is valid)
+    run = run_curator("fix", str(path), "--root", str(root))
+    assert run.code == 0, run
+    shown = relative(path)
+    assert run.out.splitlines() == [
+        f"{shown}:9:7: IL201 facets.causes: 용량 한계 → capacity-limit",
+        f"{shown}:11:7: IL201 facets.components: Lustre → lustre",
+        f"{shown}:11:7: IL304 facets.components: sorted",
+        f"{shown}:12:7: IL201 facets.components: 옛 스토리지 → old-storage",
+        f"{shown}:12:7: IL302 facets.components: old-storage → shared-network-filesystem",
+        f"{shown}:13:7: IL201 facets.components: NCCL → nccl",
+        f"{shown}:15:7: IL301 facets.symptoms: job-hang → training-stall",
+        f"{shown}:15:7: IL304 facets.symptoms: sorted",
+    ]
+    fixed = path.read_text(encoding="utf-8")
+    assert "  causes:\n    - capacity-limit  # 원문: 처리 한계\n" in fixed
+    assert "    - lustre\n    - nccl\n    - shared-network-filesystem\n" in fixed
+    assert "  contributing_factors:\n    - shared-alias\n" in fixed  # two terms': left
+    left = [f for f in lint(Library.at(root), cwd=root) if f.severity.value == "error"]
+    assert [(f.code, f.fixable) for f in left] == [("IL301", False)]
+    assert "'shared-alias' is not a term of contributing_factors" in left[0].message
+
+
 def test_value_fixes_keep_comments_and_write_the_canonical_layout(tmp_path):
     text = incident(
         "IL-0001",
@@ -762,7 +811,7 @@ def test_fix_never_changes_a_value_or_a_comment_and_says_what_is_left(insertions
     before = load_bytes(text.encode("utf-8"))
     assert load_bytes(after).problems == []
     if not before.problems:  # (else a tab in the indentation was fixed: nothing to compare)
-        assert load_bytes(after).data == _unpadded(before.data)
+        assert load_bytes(after).data == _named_by_id(_unpadded(before.data))
         assert sorted(comments(fixed)) == sorted(comments(text))
     found = set()
     for number, line in enumerate(fixed.split("\n"), start=1):
@@ -812,6 +861,23 @@ def _fixed_values(data: dict[str, Any]) -> dict[str, Any]:
     # A source the same in every key as one above it goes.
     fixed["sources"] = [s for i, s in enumerate(fixed["sources"]) if s not in fixed["sources"][:i]]
     return fixed
+
+
+def _named_by_id(data: dict[str, Any]) -> dict[str, Any]:
+    """`data` with each facet that is no term id but names one term (`t hroughput-degradation`,
+    `NCCL`) written as the term's id, as fix writes it."""
+    data = copy.deepcopy(data)
+    facets = data.get("facets")
+    for dimension, terms in facets.items() if isinstance(facets, dict) else []:
+        if isinstance(terms, list):
+            facets[dimension] = [_id_named(dimension, term) for term in terms]
+    return data
+
+
+def _id_named(dimension: str, term: Any) -> Any:
+    if not isinstance(term, str) or TAXONOMY.term(dimension, term) is not None:
+        return term
+    return TAXONOMY.named_term(dimension, term) or term
 
 
 def _unpadded(data: dict[str, Any]) -> dict[str, Any]:
@@ -1099,9 +1165,10 @@ def test_fix_quiet_and_jobs(generated, tmp_path):
     ]
     assert runs[0].code == runs[1].code == 1
     assert runs[0].out == runs[1].out and runs[0].err == runs[1].err
-    # Each fixable rule's defect is mended, but the tab, which is in a value.
+    # Each fixable rule's defect is mended, but the tab, which is in a value, and the
+    # schema's and the taxonomy's, which are none fix mends (an unknown key, a misspelt id).
     made = {line.split(": ")[1].split()[0] for line in runs[0].out.splitlines()}
-    assert made == FIXED_CODES - {"IL601"} and "IL601 not fixed" in runs[0].err
+    assert made == FIXED_CODES - {"IL601", "IL201", "IL301"} and "IL601 not fixed" in runs[0].err
     assert runs[0].err.endswith(
         "8 changes in 8 files would be made; nothing written; 8 could not be fixed\n"
     )

@@ -220,14 +220,14 @@ SOURCES = (
             [("    - capacity-limit\n", "    - 용량 한계\n")],
             "incidents/IL-0001.yaml:9:7: IL201 [error] facets.causes[0]: '용량 한계' is not a "
             "term id: lower-case letters and digits joined by single hyphens; did you mean "
-            "'capacity-limit'?",
+            "'capacity-limit'? (fixable)",
             id="a facet written as its Korean label is offered the id",
         ),
         pytest.param(
             [("    - nccl\n", "    - NCCL\n")],
             "incidents/IL-0001.yaml:11:7: IL201 [error] facets.components[0]: 'NCCL' is not a "
             "term id: lower-case letters and digits joined by single hyphens; did you mean "
-            "'nccl'?",
+            "'nccl'? (fixable)",
             id="a facet written as its English label is offered the id",
         ),
         pytest.param(

@@ -11,7 +11,8 @@ without them, so that removing them brings no further findings.
 A key written too far left, out of the mapping it belongs to (`causes:` at the start of
 its line under `facets:`, `publisher:` under a source), is told to be indented there.
 A facet written as a term's label or alias rather than its id (`소프트웨어 결함`, `NCCL`)
-is offered the id it names, as IL301 offers one for a misspelt id. A list whose first item
+is offered the id it names, as IL301 offers one for a misspelt id; where that name is one
+term's alone, `curator fix` writes the id. A list whose first item
 starts with a dash that is not `-` (`－ Imbue`, `– 설정 변경`, as an input method or a word
 processor types it), which YAML reads as one text, is told which character it starts with;
 an item holding `: ` wrapped in typographic quotes (`- ‘kubectl: drain’`), which YAML reads
@@ -24,6 +25,7 @@ from typing import Any
 
 from curator.document import Document, Path
 from curator.findings import Severity
+from curator.rules._spaces import not_fixable
 from curator.rules.base import FileFindings, IncidentFile, Rule
 from curator.taxonomy import Taxonomy
 
@@ -39,6 +41,7 @@ RULE = Rule(
         "severity: high   # unknown key\n"
     ),
     passing="status: published\nfacets:\n  causes:\n    - capacity-limit\n",
+    fixable=True,
 )
 
 
@@ -53,23 +56,30 @@ def check(file: IncidentFile) -> FileFindings:
                 continue
             message = error.but_zero_width
         where = document.locate(error.loc, error.at_key) if document else file.position()
-        hint = _term_meant(file.taxonomy, document.data, error.loc) if document else ""
-        yield RULE.at(file.display, where, message + hint)
+        hint, fixable = (
+            _term_meant(file.taxonomy, document.data, error.loc) if document else ("", False)
+        )
+        finding = RULE.at(file.display, where, message + hint)
+        yield finding if fixable else not_fixable(finding)
 
 
 def _has_id(document: Document | None) -> bool:
     return document is not None and isinstance(document.data, dict) and "id" in document.data
 
 
-def _term_meant(taxonomy: Taxonomy, data: Any, loc: Path) -> str:
-    """For a facet that is no term id, the terms whose id, label or alias it is close to: a
-    contributor reading the taxonomy, or the draft's comments, may write the label."""
+def _term_meant(taxonomy: Taxonomy, data: Any, loc: Path) -> tuple[str, bool]:
+    """For a facet that is no term id, the terms whose id, label or alias it is close to (a
+    contributor reading the taxonomy, or the draft's comments, may write the label), and
+    whether it is one term's own name, which `curator fix` then writes as the id."""
     if len(loc) != 3 or loc[0] != "facets" or not isinstance(loc[2], int):
-        return ""
+        return "", False
     dimension, index = str(loc[1]), loc[2]
     value = _facet(data, dimension, index)
-    hint = taxonomy.did_you_mean(dimension, value) if isinstance(value, str) else []
-    return f"; did you mean {' or '.join(map(repr, hint))}?" if hint else ""
+    if not isinstance(value, str):
+        return "", False
+    named = taxonomy.named_term(dimension, value)
+    hint = [named] if named else taxonomy.did_you_mean(dimension, value)
+    return (f"; did you mean {' or '.join(map(repr, hint))}?" if hint else ""), bool(named)
 
 
 def _facet(data: Any, dimension: str, index: int) -> object:

@@ -2,11 +2,13 @@
 
 An unknown term is reported with the closest terms by id, Korean and English label, and
 aliases ("did you mean"), and with the dimension it belongs to when it was put under the
-wrong one.
+wrong one. A facet written as a term's alias in an id's shape (`job-hang`), where that
+alias is one term's alone, `curator fix` replaces with the term's id.
 """
 
 from curator.findings import Severity
 from curator.model import Facets
+from curator.rules._spaces import not_fixable
 from curator.rules._terms import term_ids
 from curator.rules.base import FileFindings, IncidentFile, Rule
 from curator.taxonomy import Taxonomy
@@ -18,6 +20,7 @@ RULE = Rule(
     summary="A facet names a term that its dimension does not have.",
     failing="facets:\n  components:\n    - ncl\n",
     passing="facets:\n  components:\n    - nccl\n",
+    fixable=True,
 )
 
 
@@ -32,7 +35,8 @@ def check(file: IncidentFile) -> FileFindings:
         unread = taxonomy.unread(dimension)
         if unread:
             message += f"; {unread} could not be read (its IL303 errors say why)"
-        yield RULE.at(file.display, file.position("facets", dimension, index), message)
+        finding = RULE.at(file.display, file.position("facets", dimension, index), message)
+        yield finding if taxonomy.named_term(dimension, term) else not_fixable(finding)
 
 
 def all_known(facets: Facets, taxonomy: Taxonomy) -> bool:
