@@ -732,28 +732,32 @@ def _ask(question: str, default: str, check: Callable[[str], object]) -> str:
     help="published only once the five narrative fields are filled in.",
 )
 @click.option(
-    "--cause", "causes", multiple=True, metavar="TERM", help="A causes term; repeat for several."
+    "--cause",
+    "causes",
+    multiple=True,
+    metavar="TERM",
+    help="A causes term: its id, label or alias; repeat for several.",
 )
 @click.option(
     "--component",
     "components",
     multiple=True,
     metavar="TERM",
-    help="A components term; repeat for several.",
+    help="A components term: its id, label or alias; repeat for several.",
 )
 @click.option(
     "--symptom",
     "symptoms",
     multiple=True,
     metavar="TERM",
-    help="A symptoms term; repeat for several.",
+    help="A symptoms term: its id, label or alias; repeat for several.",
 )
 @click.option(
     "--factor",
     "factors",
     multiple=True,
     metavar="TERM",
-    help="A contributing_factors term; repeat for several.",
+    help="A contributing_factors term: its id, label or alias; repeat for several.",
 )
 @click.option(
     "--prompt/--no-prompt",

@@ -108,14 +108,21 @@ def check_occurred(text: str) -> str | None:
 
 
 def check_terms(taxonomy: Taxonomy, dimension: str, terms: list[str]) -> list[str]:
-    """Known, current term ids of `dimension`, sorted and without repeats."""
-    for term_id in terms:
-        term = taxonomy.term(dimension, term_id)
+    """Known, current term ids of `dimension`, sorted and without repeats. A term may be
+    given by its label or an alias where that name is one term's alone (`용량 한계`,
+    `GPU`), as `curator fix` writes such a facet: the draft has its id."""
+    ids = []
+    for given in terms:
+        term_id = (
+            given if taxonomy.term(dimension, given) else taxonomy.named_term(dimension, given)
+        )
+        term = taxonomy.term(dimension, term_id) if term_id else None
         if term is None:
-            raise DraftError(taxonomy.not_a_term(dimension, term_id) + _broken(taxonomy))
+            raise DraftError(taxonomy.not_a_term(dimension, given) + _broken(taxonomy))
         if term.deprecated is not None:
-            raise DraftError(f"{term_id!r} is deprecated; use {term.deprecated.replaced_by!r}")
-    return sorted(set(terms))
+            raise DraftError(f"{given!r} is deprecated; use {term.deprecated.replaced_by!r}")
+        ids.append(term.id)
+    return sorted(set(ids))
 
 
 def _broken(taxonomy: Taxonomy) -> str:

@@ -154,6 +154,22 @@ def test_a_term_missing_because_the_taxonomy_is_broken_names_the_broken_file(tmp
         assert "schema/taxonomy/components.yaml:2:1: YAML syntax error" in run.err
 
 
+def test_a_term_given_by_its_label_or_alias_is_written_as_its_id(tmp_path):
+    # It was refused with a did-you-mean naming the id: `curator fix` writes that id in a
+    # file, and the option takes the same names (`용량 한계`, `GPU`, the alias `job-hang`).
+    root = write_library(tmp_path / "lib", {})
+    terms = ("--cause", "용량 한계", "--component", "GPU", "--component", "Lustre")
+    run = new(root, "--title", TITLE, "--source", SOURCE, *terms, "--symptom", "job-hang")
+    assert run.code == 0, run.err
+    (draft,) = (root / "incidents").iterdir()
+    facets = load_bytes(draft.read_bytes()).data["facets"]
+    assert [facets[d] for d in ("causes", "components", "symptoms")] == [
+        ["capacity-limit"],
+        ["gpu", "lustre"],
+        ["training-stall"],
+    ]
+
+
 def test_every_dimension_nothing_could_be_guessed_for_is_named_in_one_error(tmp_path):
     root = write_library(tmp_path / "lib", {})
     source = "https://example.com/report"
