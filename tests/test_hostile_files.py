@@ -14,6 +14,7 @@ import errno
 import json
 import os
 import re
+import resource
 import shutil
 import subprocess
 import unicodedata
@@ -24,7 +25,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from conftest import REPO, run_curator, write_library
+from conftest import REPO, ended, run_curator, start_python, write_library
 
 from curator import fmt
 from curator import lint as engine
@@ -99,6 +100,43 @@ def test_a_file_that_fails_to_read_is_a_finding_and_the_other_files_are_still_do
     assert results["IL-0001.yaml"].refused is not None
     assert "cannot read the file: Input/output error" in results["IL-0001.yaml"].refused.message
     assert results["IL-0002.yaml"].changed  # the run went on
+
+
+# Written files larger than this fail (EFBIG), as every write fails on a full disk (ENOSPC)
+# or in a read-only folder (EACCES): the system's limit, for root as for anyone.
+WRITE_LIMIT = 16_384
+LARGE = UNFORMATTED.replace("IL-0002", "IL-0003").replace(
+    "lessons: |\n", "lessons: |\n" + "  작은 규모 시험으로는 알 수 없었다.\n" * 400
+)
+
+
+def limited_to(size: int) -> Callable[[], None]:
+    return lambda: resource.setrlimit(resource.RLIMIT_FSIZE, (size, size))
+
+
+@pytest.mark.parametrize(("command", "verb"), [("fmt", "format"), ("fix", "fix")])
+def test_a_file_the_system_refuses_to_write_is_left_and_the_others_are_written(
+    library, command, verb
+):
+    # The first write refused ended the run (exit 2, "curator: …/IL-0003.yaml: No space
+    # left on device"): the files after it were not written, and the files before it,
+    # which were, went unsaid.
+    incidents = library / "incidents"
+    (incidents / "IL-0003.yaml").write_text(LARGE, encoding="utf-8")
+    (incidents / "IL-0004.yaml").write_text(UNFORMATTED.replace("0002", "0004"), "utf-8")
+    before = {path.name: path.read_bytes() for path in incidents.iterdir()}
+    assert len(before["IL-0003.yaml"]) > WRITE_LIMIT
+    args = ("-m", "curator", command, "--root", str(library))
+    run = ended(start_python(*args, preexec_fn=limited_to(WRITE_LIMIT)))
+    assert run.code == 1, run
+    large = shown(incidents / "IL-0003.yaml")
+    assert f"{large}:1:1: cannot {verb}: cannot write the file: File too large\n" in run.err
+    after = {path.name: path.read_bytes() for path in incidents.iterdir()}
+    assert after.keys() == before.keys()  # no temporary file left behind
+    assert after["IL-0003.yaml"] == before["IL-0003.yaml"]
+    for name in ("IL-0002.yaml", "IL-0004.yaml"):  # before the refused file, and after it
+        assert after[name] != before[name]
+        assert shown(incidents / name) in run.out  # said to be changed
 
 
 def test_assign_ids_refuses_a_link_with_its_place_and_changes_nothing(library):

@@ -125,8 +125,9 @@ def rewrite(results: list[R], write: bool, refuse: Callable[[R, Refused], R]) ->
     """`results` as a run ends: refused (`refuse` makes the outcome) where a file would
     change but is not to be replaced (`not_replaceable`); then, with `write`, each changed
     file written, or refused if it changed since it was read (an edit saved meanwhile is
-    the user's, and is kept). The files are checked first so that `--check` and `--diff`
-    say what a real run does."""
+    the user's, and is kept) or the system refused the write (a full disk, a read-only
+    folder): the other files are still written, and the run says which were. The files
+    are checked first so that `--check` and `--diff` say what a real run does."""
     checked = [_replaceable(result, refuse) for result in results]
     return [_written(result, refuse) for result in checked] if write else checked
 
@@ -144,6 +145,8 @@ def _written(result: R, refuse: Callable[[R, Refused], R]) -> R:
         write_atomic(result.path, result.after, replacing=result.before)
     except ChangedMeanwhile as exc:
         return refuse(result, Refused(START, str(exc)))
+    except OSError as exc:  # left as it was (`write_atomic` replaces it whole or not at all)
+        return refuse(result, Refused(START, f"cannot write the file: {exc.strerror or exc}"))
     return result
 
 
