@@ -206,6 +206,28 @@ def test_a_link_to_nowhere_named_is_reported_as_a_link_not_as_no_such_file(libra
     assert f"{shown(link)}:1:1: " in run.err + run.out and "a symbolic link" in run.err + run.out
 
 
+@pytest.mark.parametrize("command", ["similar", "suggest"])
+def test_a_link_that_loops_named_to_a_judgement_is_not_judged_as_lint_reports_it(library, command):
+    # Python 3.11's Path.resolve raises RuntimeError on a loop: an internal error (exit 2,
+    # "RuntimeError: Symlink loop from …"), where lint reports the link (IL107).
+    incidents = library / "incidents"
+    (incidents / "IL-0003.yaml").symlink_to("IL-0003.yaml")
+    (incidents / "2024").symlink_to("2025")
+    (incidents / "2025").symlink_to("2024")
+    named = ["incidents/IL-0001.yaml", "incidents/IL-0003.yaml", "incidents/2024/IL-0004.yaml"]
+    run = run_curator(command, "--format", "json", *named, cwd=library)
+    assert run.code == 2, run
+    assert [judged["input"] for judged in json.loads(run.out)] == ["incidents/IL-0001.yaml"]
+    assert run.err.splitlines() == [
+        "curator: incidents/IL-0003.yaml: not an incident file: a symbolic link: incidents "
+        "are regular files, not followed (IL107)",
+        "curator: incidents/2024/IL-0004.yaml: not an incident file: named through "
+        "incidents/2024, a symbolic link, not followed: the library reads only the files "
+        "directly in incidents/ (IL107)",
+        "curator: 2 of 3 inputs not judged",
+    ]
+
+
 def test_assign_ids_refuses_to_rewrite_a_symlinked_incident(library, tmp_path):
     incidents = library / "incidents"
     (incidents / "IL-NEW-alpha.yaml").write_text(incident("IL-NEW-alpha"), encoding="utf-8")

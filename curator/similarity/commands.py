@@ -66,7 +66,7 @@ def inputs(library: Library, paths: Sequence[Path], every: bool) -> tuple[list[I
         named = named_files(library, paths)
         through = through_links(named)
         given = [
-            (p, _library_path(library, p), _unheld(w, p, incidents), through.get(w))
+            (p, _library_path(library, w, p), _unheld(w, p, incidents), through.get(w))
             for w, p in named.items()
         ]
     found, not_judged = [], []
@@ -121,10 +121,12 @@ def _unreadable(path: Path, named: str, exc: OSError) -> str:
     return entry.message if entry else f"cannot read the file: {exc.strerror or exc}"
 
 
-def _library_path(library: Library, path: Path) -> str:
-    """Inside the library, the path as the index spells it, so the file is not its own match."""
+def _library_path(library: Library, where: str, path: Path) -> str:
+    """Inside the library, the path as the index spells it, so the file is not its own
+    match: from `where` (`named_files`' key), whose folder is resolved already and whose
+    name is not (a link named, one that loops too, is not followed)."""
     try:
-        return path.resolve().relative_to(library.root).as_posix()
+        return Path(where).relative_to(library.root).as_posix()
     except ValueError:
         return str(path)
 
