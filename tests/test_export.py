@@ -12,6 +12,7 @@ import hashlib
 import io
 import json
 import os
+import resource
 import shutil
 import signal
 import stat
@@ -2102,3 +2103,50 @@ def test_a_file_lint_judges_less_its_byte_order_marks_is_not_rendered_from_those
         assert file.incident is not None
         made = released.render_parsed(file, raw, dates, tmp_path / "out")
         assert (made is not None) is rendered
+
+
+# A file over the limit fails (EFBIG), as all fail on a full disk (ENOSPC): IL-0005.json is
+# the only incident file not linked from the earlier export; the taxonomy's is streamed.
+@pytest.mark.parametrize(
+    ("limit", "refused"), [(1000, "incidents/IL-0005.json"), (6000, "taxonomy.json")]
+)
+def test_a_file_the_system_refuses_to_write_is_named_where_it_was_to_be(
+    repo, tmp_path, limit, refused
+):
+    # On a full disk export said "curator: No space left on device", naming no file (a
+    # write names none; a file written in pieces was refused as it closed).
+    out = tmp_path / "out"
+    assert run_export(repo, out).code == 0
+    before = files_of(out)
+    repo.write("IL-0005.yaml", incident("IL-0005"))
+    repo.commit("2024-03-01T10:00:00")
+    limited = lambda: resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))  # noqa: E731
+    args = ("-m", "curator", "export", "--root", str(repo.root), "--out", str(out))
+    run = ended(start_python(*args, preexec_fn=limited))
+    assert (run.code, run.err) == (2, f"curator: {out / refused}: File too large\n")
+    assert files_of(out) == before  # the earlier export, as it was
+    assert sorted(os.listdir(tmp_path)) == ["lib", "out"]  # and nothing beside it
+
+
+# An export stopped (here by a ValueError) while graph.json holds its first bytes unwritten,
+# on a file system where no more can be written: files over 5 bytes fail (EFBIG).
+_STOPPED_ON_A_FULL_DISK = """
+import resource, sys
+from pathlib import Path
+from curator.export.graph import GraphStream
+from curator.export.write import ExportWriter
+resource.setrlimit(resource.RLIMIT_FSIZE, (5, 5))
+try:
+    with ExportWriter(Path(sys.argv[1])) as writer, GraphStream(writer):
+        raise ValueError("what stopped the export")
+except Exception as exc:
+    sys.exit(f"{type(exc).__name__}: {exc}")
+"""
+
+
+def test_what_stopped_an_export_is_said_not_that_its_graph_could_not_be_finished(tmp_path):
+    # graph.json was closed as if finished, which failed in turn on a full disk, and that
+    # was said in the place of what stopped the export.
+    run = ended(start_python("-c", _STOPPED_ON_A_FULL_DISK, str(tmp_path / "out")))
+    assert (run.code, run.err) == (1, "ValueError: what stopped the export\n")
+    assert os.listdir(tmp_path) == []  # (the temporary folder deleted)

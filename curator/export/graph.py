@@ -58,8 +58,11 @@ class GraphStream:
         self._out.write(b'{\n  "nodes": [')
         return self
 
-    def __exit__(self, *_: object) -> None:
-        self._stream.close()
+    def __exit__(self, *stopped: Any) -> None:
+        # What stopped the block, if anything, goes to the stream: the file is then closed
+        # as it is, not finished (on a full disk, that failed in its turn, and was said in
+        # the place of what stopped the export).
+        self._stream.__exit__(*stopped)
 
     def add(self, node: bytes, edges: bytes) -> None:
         """A published incident's lines (`graph_lines`), in id order."""

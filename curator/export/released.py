@@ -137,11 +137,13 @@ class IncidentStream:
         self.table.write(CSV_HEADER)
         return self
 
-    def __exit__(self, kind: type[BaseException] | None, *_: object) -> None:
-        if kind is None:
+    def __exit__(self, kind: type[BaseException] | None, *rest: Any) -> None:
+        if kind is not None:  # the files closed as they are (as `GraphStream.__exit__`)
+            self._streams.__exit__(kind, *rest)
+            return
+        with self._streams:
             self._flush()
             self.aggregate.write(b"\n  ]\n}\n" if self.summaries else b"]\n}\n")
-        self._streams.close()
 
     def extra(self, workers: Workers) -> Extra:
         """What lint does with each file it parses: render it (`render_parsed`), in id

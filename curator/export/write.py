@@ -23,6 +23,7 @@ the file afterwards.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import errno
 import hashlib
@@ -128,14 +129,33 @@ def write_file(folder: Path, path: str, data: bytes, previous: Path | None = Non
     # buffered writer) cost more than writing a file of 4 KB, 100,000 times over.
     target = os.path.join(folder, path)
     if previous is None or not _linked(previous / path, target, data):
-        descriptor = os.open(target, _NEW_FILE, 0o666)  # (what `open(target, "wb")` does)
         try:
-            written = 0
-            while written < len(data):  # (a write may stop short: a signal, say)
-                written += os.write(descriptor, data[written:])
-        finally:
-            os.close(descriptor)
+            descriptor = os.open(target, _NEW_FILE, 0o666)  # (what `open(target, "wb")` does)
+            try:
+                written = 0
+                while written < len(data):  # (a write may stop short: a signal, say)
+                    written += os.write(descriptor, data[written:])
+            finally:
+                os.close(descriptor)
+        except OSError as exc:
+            raise unwritten(exc, _final_place(folder, path)) from None
     return Written(path, len(data), hashlib.sha256(data).hexdigest())
+
+
+def unwritten(exc: OSError, place: Path) -> OSError:
+    """`exc`, the system's refusal to write a file of the export (a full disk, a quota),
+    naming the file where it was to be: it named no file (a write names none), or one in
+    the temporary folder, which is deleted with everything in it. (Still an OSError: a
+    write that fails as lint renders a file is tried again after it, `render_parsed`.)"""
+    exc.filename = str(place)
+    return exc
+
+
+def _final_place(folder: Path, path: str) -> Path:
+    """Where `path`, written in the temporary folder `folder` (`_new_partial`'s), is to
+    be once the export is swapped in."""
+    out = folder.name.removeprefix(".").rpartition(".curator-partial-")[0]
+    return folder.parent / out / path
 
 
 _NEW_FILE = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_BINARY", 0)
@@ -158,15 +178,25 @@ def _linked(old: Path, target: str, data: bytes) -> bool:
 
 
 class HashingFile:
-    def __init__(self, raw: BinaryIO) -> None:
+    def __init__(self, raw: BinaryIO, place: Path) -> None:
         self._raw = raw
         self._digest = hashlib.sha256()
         self.size = 0
+        self.place = place  # (where the file is to be, for an error: `unwritten`)
 
     def write(self, chunk: bytes) -> None:
-        self._raw.write(chunk)
+        try:
+            self._raw.write(chunk)
+        except OSError as exc:
+            raise unwritten(exc, self.place) from None
         self._digest.update(chunk)
         self.size += len(chunk)
+
+    def close(self) -> None:
+        try:
+            self._raw.close()  # (closed even when its last write fails)
+        except OSError as exc:
+            raise unwritten(exc, self.place) from None
 
     def hexdigest(self) -> str:
         return self._digest.hexdigest()
@@ -218,11 +248,22 @@ class ExportWriter:
     def stream(self, path: str) -> Iterator[HashingFile]:
         """A file to write in pieces, for a file too large to build in memory first."""
         assert self._temp is not None, "use ExportWriter as a context manager"
-        target = self._temp / path
-        target.parent.mkdir(parents=True, exist_ok=True)
-        with target.open("wb") as raw:
-            stream = HashingFile(raw)
+        target, place = self._temp / path, self.out / path
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            raw = target.open("wb")
+        except OSError as exc:
+            raise unwritten(exc, place) from None
+        stream = HashingFile(raw, place)
+        try:
             yield stream
+            stream.close()
+        except BaseException:
+            # The file goes with the temporary folder: what stopped the export says why,
+            # and a refusal to write the rest of the file would only hide it.
+            with contextlib.suppress(OSError):
+                raw.close()
+            raise
         self.files.append(ManifestFile(path=path, size=stream.size, sha256=stream.hexdigest()))
 
     def __exit__(
