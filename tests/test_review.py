@@ -266,12 +266,10 @@ def test_a_published_incident_moved_where_the_library_does_not_read_it_is_remove
     assert code == 1
     file, *others = report["files"]
     assert (file["change"], file["old_path"]) == ("renamed", "incidents/IL-0002.yaml")
-    # Hidden, the file is an error of the review's too (IL107); in a subfolder, the folder
-    # holding it is one of lint's, which the change caused.
-    dotfile = hidden.startswith(".")
-    assert [f["code"] for f in file["findings"]] == ["IL901", "IL107"] if dotfile else ["IL901"]
-    folder = [] if dotfile else [("incidents/old", "IL107")]
-    assert [(o["path"], f["code"]) for o in others for f in o["findings"]] == folder
+    # Hidden or in a subfolder, the file is an error of the review's too (IL107); lint's
+    # finding for the subfolder is the file's, not one the change caused in another.
+    assert [f["code"] for f in file["findings"]] == ["IL901", "IL107"]
+    assert others == []
 
 
 def test_an_incident_changed_outside_incidents_is_an_error(repo):
@@ -424,6 +422,37 @@ def test_an_incident_hidden_in_incidents_is_an_error_other_hidden_files_are_not(
     comment = run_curator("review", "--base", "main", cwd=repo).out
     assert "### ❌ 2 errors" in comment
     assert "#### 📄 **incidents/.IL-0300.yaml** (added)" in comment
+
+
+def test_a_file_put_in_a_subfolder_of_incidents_is_the_error_not_its_folder(repo):
+    # Lint reports the folder ("incidents/2024: a folder holding what may be incidents"),
+    # which the review showed as "not changed here, but broken by this change", and the
+    # file the change added as one with no findings; as it did a file in a folder named
+    # like an incident (`incidents/IL-0009.yaml/notes.txt`).
+    for folder in ("2024", "IL-0009.yaml", "images"):
+        (repo / "incidents" / folder).mkdir()
+    write(repo, "2024/IL-0300.yaml", incident("IL-0300"))
+    write(repo, "IL-0009.yaml/notes.txt", "메모\n")
+    write(repo, "images/graph.png", "")  # no incident: lint leaves such a folder alone
+    commit(repo, "add incidents in subfolders")
+    code, report = review_json(repo)
+    assert code == 1
+    found = {
+        f["path"]: (f["change"], [(g["code"], g["message"]) for g in f["findings"]])
+        for f in report["files"]
+    }
+    unread = (
+        "IL107",
+        "in a subfolder of incidents/: the library reads only the files directly in incidents/",
+    )
+    assert found == {
+        "incidents/2024/IL-0300.yaml": ("added", [unread]),
+        "incidents/IL-0009.yaml/notes.txt": ("added", [unread]),
+        "incidents/images/graph.png": ("added", []),
+    }
+    comment = run_curator("review", "--base", "main", cwd=repo).out
+    assert "### ❌ 2 errors" in comment and "not changed here" not in comment
+    assert "#### 📄 **incidents/2024/IL-0300.yaml** (added)" in comment
 
 
 def test_an_incident_outside_incidents_is_found_whatever_git_s_grep_colours(repo):

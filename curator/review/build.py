@@ -30,7 +30,12 @@ from curator.model import DIMENSIONS, Dimension
 from curator.regular import read_regular
 from curator.review import ReviewError, git
 from curator.review.git import FileChange
-from curator.review.misplaced import hidden_in_incidents, misplaced_incidents
+from curator.review.misplaced import (
+    entry_holding,
+    hidden_in_incidents,
+    in_a_subfolder,
+    misplaced_incidents,
+)
 from curator.review.model import (
     MAX_FINDINGS,
     FacetJudgement,
@@ -120,6 +125,14 @@ def build_review(root: Path, base: str, head: str, judge_for: JudgeFactory | Non
         _in_library(revisions.prefix, SCHEMA, "taxonomy") + "/",
     )
     touched = {c.path for c in changes}
+    incidents = _in_library(revisions.prefix, INCIDENTS)
+    # The entries of incidents/ holding a file the change puts in a subfolder: lint's
+    # finding there is that file's (`_with_unread`), not one the change causes elsewhere.
+    touched |= {
+        entry_holding(c.path, incidents)
+        for c in changes
+        if c.change != "removed" and in_a_subfolder(c.path, incidents)
+    }
     taxonomy = _in_library(revisions.prefix, SCHEMA, "taxonomy") + "/"
     deprecates = any(c.path.startswith(taxonomy) for c in changes)
     with tree_at(revisions, revisions.head) as tree:
@@ -144,9 +157,8 @@ def build_review(root: Path, base: str, head: str, judge_for: JudgeFactory | Non
             f.id for f in files if f.id and tree / f.path in incident_files
         }
         broken = [_broken_by_change(p, tree, caused) for p in sorted({f.path for f in caused})]
-    incidents = _in_library(revisions.prefix, INCIDENTS)
     files = [
-        _with_removal(_with_hidden(f, incidents), c, o, revisions, head_ids)
+        _with_removal(_with_unread(f, incidents), c, o, revisions, head_ids)
         for f, c, o in zip(files, changes, olds, strict=True)
     ]
     misplaced = misplaced_incidents(revisions.repo, revisions.base, revisions.head, incidents)
@@ -428,11 +440,12 @@ def _with_removal(
     return review.model_copy(update=update)
 
 
-def _with_hidden(review: FileReview, incidents: str) -> FileReview:
-    """Add the IL107 finding for an incident the change puts in incidents/ hidden."""
+def _with_unread(review: FileReview, incidents: str) -> FileReview:
+    """Add the IL107 finding for an incident the change puts in incidents/ hidden, or in
+    a subfolder of it, where the library never reads it."""
     if review.change == "removed":
         return review
-    finding = hidden_in_incidents(review.path, incidents)
+    finding = hidden_in_incidents(review.path, incidents) or in_a_subfolder(review.path, incidents)
     if finding is None:
         return review
     return review.model_copy(update={"findings": [ReportFinding.of(finding), *review.findings]})

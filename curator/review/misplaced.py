@@ -18,6 +18,7 @@ from __future__ import annotations
 from pathlib import Path, PurePosixPath
 
 from curator.findings import Finding
+from curator.library import meant_as_incident
 from curator.review import git
 from curator.review.git import FileChange
 from curator.review.model import FileReview, ReportFinding
@@ -59,6 +60,28 @@ def hidden_in_incidents(path: str, incidents: str) -> Finding | None:
     if not (in_a_folder or name.startswith(".")):
         return None
     return not_an_incident_file.hidden_in_incidents(path, in_a_folder)
+
+
+def in_a_subfolder(path: str, incidents: str) -> Finding | None:
+    """IL107 for a file at `path` (repository-relative) in a subfolder of `incidents`
+    that lint's run over the library reports only by the entry of `incidents` holding it
+    (`incidents/2024`: "a folder holding what may be incidents"; `incidents/IL-0009.yaml`:
+    "a folder"): a file meant as an incident, or any file in a folder named like one.
+    Hidden ones are `hidden_in_incidents`'; None for them and for every other path."""
+    if not path.startswith(incidents + "/"):
+        return None
+    *folders, name = PurePosixPath(path[len(incidents) + 1 :]).parts
+    if not folders or any(part.startswith(".") for part in (*folders, name)):
+        return None
+    if not (meant_as_incident(name) or meant_as_incident(folders[0])):
+        return None
+    return not_an_incident_file.in_a_subfolder(path)
+
+
+def entry_holding(path: str, incidents: str) -> str:
+    """The entry of `incidents` (repository-relative) that holds `path`, a file in a
+    subfolder of it: the path of lint's finding for that subfolder."""
+    return f"{incidents}/{PurePosixPath(path[len(incidents) + 1 :]).parts[0]}"
 
 
 def _searched(paths: list[str]) -> list[str]:
