@@ -650,11 +650,12 @@ def fix_command(
         _print_fixed(result, show_diff)
     changes = sum(len(r.changes) for r in results)
     changed = sum(r.changed for r in results)
-    refused = sum(r.refused is not None for r in results) + len(others)
+    unfixable = sum(r.refused is not None for r in results)
+    refused = unfixable + len(others)
     note = f"{_plural(changes, 'change')} in {_plural(changed, 'file')}"
     note += " would be made; nothing written" if changes and not write else ""
     if not changes:  # "0 changes in 0 files" left unsaid how many were looked at
-        note = f"nothing to fix in {_plural(len(results), 'file')}"
+        note = f"nothing to fix in {_plural(len(results) - unfixable, 'file')}"
     if not quiet:
         click.echo(note + (f"; {refused} could not be fixed" if refused else ""), err=True)
     sys.exit(EXIT_FINDINGS if refused or (changed and not write) else EXIT_CLEAN)

@@ -651,6 +651,22 @@ def test_a_file_without_fixable_findings_is_not_touched_even_if_not_canonical(tm
     assert (root / "incidents" / "IL-0001.yaml").read_text(encoding="utf-8") == text
 
 
+def test_the_files_with_nothing_to_fix_are_counted_apart_from_those_that_could_not_be(
+    tmp_path,
+):
+    # "nothing to fix in 3 files; 2 could not be fixed" for one file with nothing to fix
+    # (fmt said "1 unchanged, 2 could not be formatted").
+    files = {
+        "IL-0001.yaml": incident("IL-0001"),
+        "IL-0002.yaml": "id: [\n",  # no YAML: refused
+        "IL-0003.yaml": "\ufeff".encode("utf-16-le") + incident("IL-0003").encode("utf-16-le"),
+    }
+    root = write_library(tmp_path / "lib", files)
+    run = run_curator("fix", "--root", str(root))
+    assert run.code == 1, run
+    assert run.err.endswith("\nnothing to fix in 1 file; 2 could not be fixed\n"), run.err
+
+
 def test_a_file_that_cannot_be_fixed_safely_is_reported_and_left_alone(tmp_path):
     raw = b"\xef\xbb\xbfid: IL-0001\nid: IL-0001  \n"
     root = write_library(
