@@ -2150,3 +2150,23 @@ def test_what_stopped_an_export_is_said_not_that_its_graph_could_not_be_finished
     run = ended(start_python("-c", _STOPPED_ON_A_FULL_DISK, str(tmp_path / "out")))
     assert (run.code, run.err) == (1, "ValueError: what stopped the export\n")
     assert os.listdir(tmp_path) == []  # (the temporary folder deleted)
+
+
+def test_an_out_that_is_a_link_to_no_folder_is_refused_at_once(repo, tmp_path):
+    # A link to nothing failed at the end, naming the export's temporary folder
+    # (".out.curator-partial-…: Not a directory"); one to itself, or a path through it,
+    # was an internal error (Path.resolve's RuntimeError on Python 3.11).
+    (tmp_path / "gone").symlink_to("nowhere")
+    (tmp_path / "loop").symlink_to("loop")
+    said = {
+        "gone": f"{tmp_path / 'gone'} is a symbolic link to no folder (nowhere): remove it, "
+        "or choose another folder",
+        "loop": f"{tmp_path / 'loop'} is a symbolic link to no folder (loop): remove it, or "
+        "choose another folder",
+        "loop/out": f"cannot write {tmp_path / 'loop' / 'out'}: {tmp_path / 'loop'} is not a "
+        "folder",
+    }
+    for out, message in said.items():
+        run = run_export(repo, tmp_path / out)
+        assert (run.code, run.err) == (2, f"curator: export failed: {message}\n"), run
+    assert sorted(os.listdir(tmp_path)) == ["gone", "lib", "loop"]

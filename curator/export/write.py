@@ -58,7 +58,8 @@ def check_target(out: Path, data: Iterable[Path] = ()) -> None:
     inside the `data` folders the export describes: there it would become part of the
     next export's input (and the checkout would no longer match its commit)."""
     out = target_folder(out)
-    resolved = out.resolve()
+    # (`realpath`, not `Path.resolve`, which raises on a link that loops on Python 3.11)
+    resolved = Path(os.path.realpath(out))
     inside = next((f for f in data if f == resolved or f in resolved.parents), None)
     if inside is not None:
         raise ExportError(
@@ -66,6 +67,11 @@ def check_target(out: Path, data: Iterable[Path] = ()) -> None:
             "folder outside incidents/ and schema/taxonomy/"
         )
     if not out.exists():
+        if out.is_symlink():  # to nothing, or to itself: the export would fail at the end
+            raise ExportError(
+                f"{out} is a symbolic link to no folder ({os.readlink(out)}): remove it, or "
+                "choose another folder"
+            )
         if not out.parent.is_dir():
             raise ExportError(f"cannot write {out}: {out.parent} is not a folder")
         return
