@@ -232,3 +232,23 @@ def test_a_number_a_name_or_a_quoted_phrase_is_searched_for(library, query):
     report = search_json(query, "--root", str(library))
     assert report["query"] == query
     assert set(report) == {"query", "recognised", "filters", "total", "results"}
+
+
+@pytest.mark.parametrize(
+    "query",
+    ["Cilium 장애", "Cilium이 멈춤", "Cilium outage", "CILIUM", "Cilium Agent Restart Loop"],
+)
+def test_a_capitalised_name_in_the_query_is_a_name_wherever_it_stands(tmp_path, query):
+    # `Cilium outage` (read as a sentence opening with it) and a query in title case (read
+    # as a report's title, where capitals are style) mentioned no name: only the Korean
+    # `Cilium 장애` and `CILIUM` had the incident naming Cilium said to mention it.
+    root = write_library(
+        tmp_path / "lib",
+        {
+            "IL-0001.yaml": incident("IL-0001", ("노드 수를 늘렸다.", "Cilium 을 올렸다.")),
+            "IL-0002.yaml": incident("IL-0002"),
+        },
+    )
+    report = search_json(query, "--root", str(root))
+    assert [r["id"] for r in report["results"]] == ["IL-0001"], report
+    assert "mentions cilium" in report["results"][0]["reasons"]

@@ -154,8 +154,13 @@ _SMALLEST_BARE_NUMBER = 10
 _LONGEST_NUMBER = 30
 
 
-def entities(text: str) -> set[str]:
-    """The distinctive entities of `text`, each in one canonical lower-case spelling."""
+def entities(text: str, query: bool = False) -> set[str]:
+    """The distinctive entities of `text`, each in one canonical lower-case spelling.
+
+    With `query`, `text` is what someone typed to search for, neither a sentence nor a
+    title: a capitalised word is a name wherever it stands, as its capital is theirs, not
+    style (`Datadog outage`, `Azure Front Door Outage` name Datadog and Azure, as
+    `Datadog 장애` does)."""
     text = normalized("NFKC", text)
     found = set()
     line = (0, -1, False)  # the line of the last capitalised word: start, end, in title case
@@ -164,7 +169,9 @@ def entities(text: str) -> set[str]:
         if kind == "word":
             continue
         value = _CANONICAL[kind](match) if kind else None
-        if value and kind == "capitalised":
+        if value and kind == "capitalised" and not query:
+            if _opens_sentence(text, match.start()) and _latin_follows(text, match.end()):
+                continue  # an English sentence may open with any word
             # Each line is read once: a line of 100,000 such words was read 100,000 times.
             if match.start() > line[1]:
                 line = _line_at(text, match.start())
@@ -221,13 +228,10 @@ def _name(match: re.Match[str]) -> str | None:
 
 
 def _capitalised(match: re.Match[str]) -> str | None:
+    # (Where an English sentence opens with it, `entities` passes it over: a Korean
+    # sentence opens only with a name.)
     word = match.group(0).lower()
-    if word in _NOT_NAMES:
-        return None
-    # An English sentence may open with any word; a Korean one only with a name.
-    if _opens_sentence(match.string, match.start()) and _latin_follows(match.string, match.end()):
-        return None
-    return word
+    return None if word in _NOT_NAMES else word
 
 
 def _line_at(text: str, at: int) -> tuple[int, int, bool]:

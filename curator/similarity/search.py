@@ -92,7 +92,9 @@ def searchable(matcher: Matcher, taxonomy: Taxonomy, query: str) -> bool:
     """Whether anything in `query` can be searched for: a feature of its text, an entity or
     a taxonomy value. Punctuation, a lone syllable or letter, or a script the index does not
     read (Arabic, Thai, …) has none: every incident would score 0 and none be listed."""
-    return bool(len(features(query)) or entities(query) or recognise(matcher, taxonomy, query))
+    return bool(
+        len(features(query)) or entities(query, query=True) or recognise(matcher, taxonomy, query)
+    )
 
 
 def search(
@@ -110,7 +112,7 @@ def search(
     if n == 0:
         return report
     cosine = index.cosine(index.vector(query)) if query.strip() else np.zeros(n)
-    names = entities(query)
+    names = entities(query, query=True)
     cols = index.entity_columns(names)
     named = index.shared_rarity(cols) > 0 if len(cols) else np.zeros(n, dtype=bool)
     rows = [
