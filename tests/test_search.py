@@ -252,3 +252,19 @@ def test_a_capitalised_name_in_the_query_is_a_name_wherever_it_stands(tmp_path, 
     report = search_json(query, "--root", str(root))
     assert [r["id"] for r in report["results"]] == ["IL-0001"], report
     assert "mentions cilium" in report["results"][0]["reasons"]
+
+
+def test_an_incident_a_filter_alone_lists_is_told_the_term_that_passes_it(library):
+    # Its one reason was "text similarity 0.00", to no text: nothing said why it was listed,
+    # nor that weka passes a filter on its parent.
+    found = search_json("--component", "shared-network-filesystem", "--root", str(library))
+    assert [(r["id"], r["reasons"]) for r in found["results"]] == [
+        ("IL-0003", ["carries weka (WEKA), a kind of shared-network-filesystem"])
+    ]
+    both = search_json("--component", "nccl", "--symptom", "training-stall", "--root", str(library))
+    assert [(r["id"], r["reasons"]) for r in both["results"]] == [
+        ("IL-0001", ["carries nccl (NCCL)", "carries training-stall (학습 멈춤)"])
+    ]
+    text = run_curator("search", "--component", "nccl", "--root", str(library)).out
+    assert "text similarity" not in text
+    assert "        - carries nccl (NCCL)\n" in text

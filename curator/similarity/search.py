@@ -17,6 +17,7 @@ import numpy as np
 from curator.similarity.entities import entities
 from curator.similarity.index import Index
 from curator.similarity.phrases import Matcher
+from curator.similarity.records import Record
 from curator.similarity.sorting import id_order
 from curator.similarity.text import features
 from curator.taxonomy import Taxonomy
@@ -138,6 +139,8 @@ def search(
     report.total = len(scored)
     report.results = [
         _result(index, names, float(cosine[row]), row, -score, carried)
+        if query.strip()
+        else _listed(taxonomy, index.records[row], -score, filters)
         for score, _, row, carried in scored[:top]
     ]
     return report
@@ -153,6 +156,29 @@ def _result(
         reasons.append("mentions " + ", ".join(sorted(shared)))
     reasons.append(f"text similarity {cosine:.2f}")
     return Result(record.id, record.title, record.path, score, reasons)
+
+
+def _listed(
+    taxonomy: Taxonomy, record: Record, score: float, filters: dict[str, list[str]]
+) -> Result:
+    """An incident that filters alone list, with no query to rank it by (score 0): its
+    reasons are the terms it carries that pass them, where a text similarity of 0.00 to
+    no text said nothing (and nothing of a child passing its parent's filter: weka for
+    shared-network-filesystem)."""
+    reasons = [
+        _carried(taxonomy, dimension, own, term)
+        for dimension, terms in filters.items()
+        for term in terms
+        for own in record.facets.get(dimension, ())
+        if term in taxonomy.lineage(dimension, own)
+    ]
+    return Result(record.id, record.title, record.path, score, list(dict.fromkeys(reasons)))
+
+
+def _carried(taxonomy: Taxonomy, dimension: str, own: str, term: str) -> str:
+    found = taxonomy.term(dimension, own)
+    carried = f"carries {own} ({found.label.ko})" if found else f"carries {own}"
+    return carried if own == term else f"{carried}, a kind of {term}"
 
 
 def _carries(
