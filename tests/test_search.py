@@ -268,3 +268,37 @@ def test_an_incident_a_filter_alone_lists_is_told_the_term_that_passes_it(librar
     text = run_curator("search", "--component", "nccl", "--root", str(library)).out
     assert "text similarity" not in text
     assert "        - carries nccl (NCCL)\n" in text
+
+
+DATADOG = "https://datadoghq.com/blog/2023-03-08-multiregion-infrastructure-connectivity-issue"
+GITLAB = "https://about.gitlab.com/blog/2017/02/10/postmortem-of-database-outage-of-january-31"
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        f"{DATADOG}/",
+        "http://www.datadoghq.com/blog/2023-03-08-multiregion-infrastructure-connectivity-issue"
+        "?utm_source=feed",
+        f"이 글이 라이브러리에 있나? ({DATADOG}).",
+    ],
+)
+def test_the_address_of_a_report_finds_the_incident_citing_it(query):
+    # IL-0198 cites it: pasted into the search box, it was not listed at all (two unrelated
+    # incidents shared a word or two of its path), though `similar` takes a cited address
+    # for the strongest evidence there is.
+    report = search_json(query)
+    top = report["results"][0]
+    assert (top["id"], top["score"]) == ("IL-0198", 1.0), report
+    assert top["reasons"][0] == f"same source URL {DATADOG}"
+    assert "mentions http" not in top["reasons"]  # an address's words are no names
+
+
+def test_an_address_a_withdrawn_copy_cites_finds_the_incident_it_repeats():
+    # IL-0261, withdrawn as a copy of IL-0260, cites GitLab's postmortem: search lists no
+    # withdrawn incident, so the incident it repeats stands for it.
+    report = search_json(GITLAB)
+    top = report["results"][0]
+    assert (top["id"], top["score"]) == ("IL-0260", 1.0), report
+    assert top["reasons"][0] == f"its withdrawn copy IL-0261: same source URL {GITLAB}"
+    assert "IL-0261" not in [r["id"] for r in report["results"]]

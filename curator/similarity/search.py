@@ -9,6 +9,7 @@ its children. Withdrawn incidents are left out (they repeat another incident).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -18,15 +19,20 @@ from curator.similarity.entities import entities
 from curator.similarity.index import Index
 from curator.similarity.phrases import Matcher
 from curator.similarity.records import Record
+from curator.similarity.similar import same_source
 from curator.similarity.sorting import id_order
 from curator.similarity.text import features
 from curator.taxonomy import Taxonomy
+from curator.urls import normalize_url
 
 TEXT_FULL = 0.3  # a query's cosine to a document at which text evidence is full
 TERM_WEIGHT = 0.6
 ENTITY_WEIGHT = 0.5
 DEFAULT_TOP = 10
 MIN_SCORE = 0.1  # below this, a shared syllable or two: noise, not a match
+# An address in the query, and what a sentence or Markdown pasted with it ends it with.
+_QUERY_URL = re.compile(r"https?://\S+", re.IGNORECASE)
+_AFTER_URL = ".,;:!?)]}>\"'”’」』"
 
 
 @dataclass(frozen=True)
@@ -98,6 +104,30 @@ def searchable(matcher: Matcher, taxonomy: Taxonomy, query: str) -> bool:
     )
 
 
+def query_urls(query: str) -> list[str]:
+    """The addresses in the query, in the normal form the index keeps sources in."""
+    found = (normalize_url(url.rstrip(_AFTER_URL)) for url in _QUERY_URL.findall(query))
+    return list(dict.fromkeys(found))
+
+
+def _citing(index: Index, query: str) -> dict[int, list[str]]:
+    """The rows of the incidents citing an address of the query, each with its reasons: one
+    pasted from a report being read finds the incident written from it, as `similar` takes
+    two incidents citing one report for one event. A withdrawn copy citing it stands for
+    the incident it repeats, which search lists in its place."""
+    found: dict[int, list[str]] = {}
+    for url in query_urls(query):
+        for row in index.by_url.get(url, []):
+            reason = same_source(url)
+            if index.records[row].status == "withdrawn":
+                copies, originals = index.copies
+                if row in copies:
+                    reason = f"its withdrawn copy {index.records[row].id}: {reason}"
+                    row = int(originals[copies == row][0])
+            found.setdefault(row, []).append(reason)
+    return found
+
+
 def search(
     index: Index,
     taxonomy: Taxonomy,
@@ -114,6 +144,7 @@ def search(
         return report
     cosine = index.cosine(index.vector(query)) if query.strip() else np.zeros(n)
     names = entities(query, query=True)
+    cited = _citing(index, query)
     cols = index.entity_columns(names)
     named = index.shared_rarity(cols) > 0 if len(cols) else np.zeros(n, dtype=bool)
     rows = [
@@ -132,13 +163,15 @@ def search(
         score = 1.0 - (1.0 - text) * (1.0 - TERM_WEIGHT * coverage) * (
             1.0 - ENTITY_WEIGHT * named[row]
         )
+        if row in cited:
+            score = 1.0  # the report at that address is this incident, as in `similar`
         if score < MIN_SCORE and query.strip():
             continue
         scored.append((-round(score, 3), id_order(record.id), row, carried))
     scored.sort(key=lambda match: match[:3])  # (the row: in the library's order on a tie)
     report.total = len(scored)
     report.results = [
-        _result(index, names, float(cosine[row]), row, -score, carried)
+        _result(index, names, float(cosine[row]), row, -score, cited.get(row, []) + carried)
         if query.strip()
         else _listed(taxonomy, index.records[row], -score, filters)
         for score, _, row, carried in scored[:top]
@@ -147,10 +180,17 @@ def search(
 
 
 def _result(
-    index: Index, names: set[str], cosine: float, row: int, score: float, carried: list[Recognised]
+    index: Index,
+    names: set[str],
+    cosine: float,
+    row: int,
+    score: float,
+    cites_and_carried: list[str | Recognised],
 ) -> Result:
     record = index.records[row]
-    reasons = [f"carries {r.term} ({r.label})" for r in carried]
+    reasons = [
+        r if isinstance(r, str) else f"carries {r.term} ({r.label})" for r in cites_and_carried
+    ]
     shared = names & index.entities_of(row)
     if shared:
         reasons.append("mentions " + ", ".join(sorted(shared)))

@@ -244,7 +244,7 @@ class Evidence:
     def reasons(self, row: int) -> list[str]:
         index = self.judge.index
         other = index.records[row]
-        reasons = [_same_source(url) for url in self.record.urls if url in other.urls]
+        reasons = [same_source(url) for url in self.record.urls if url in other.urls]
         shared_orgs = _shared_organisations(self.record, other)
         if shared_orgs:
             dates = _dates(self.record.occurred, other.occurred)
@@ -285,7 +285,7 @@ def _top(score: np.ndarray, count: int, ranks: np.ndarray) -> list[int]:
     return [int(r) for r in rows[np.lexsort((rows, ranks[rows], -score[rows]))]]
 
 
-def _same_source(url: str) -> str:
+def same_source(url: str) -> str:
     if is_paper(url):  # each may cite another of its addresses: say which was matched
         return f"same paper {url} (at any of its addresses: version, PDF, mirror, DOI)"
     return f"same source URL {url}"
