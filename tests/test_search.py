@@ -302,3 +302,17 @@ def test_an_address_a_withdrawn_copy_cites_finds_the_incident_it_repeats():
     assert (top["id"], top["score"]) == ("IL-0260", 1.0), report
     assert top["reasons"][0] == f"its withdrawn copy IL-0261: same source URL {GITLAB}"
     assert "IL-0261" not in [r["id"] for r in report["results"]]
+
+
+@pytest.mark.parametrize("query", ["IL-0001", "il-0001", "IL-00001 참고", "(IL-0001)"])
+def test_an_incident_s_id_finds_it(library, query):
+    # No incident's text holds its own id: `curator search IL-0001` listed none.
+    report = search_json(query, "--root", str(library))
+    assert [(r["id"], r["score"]) for r in report["results"]][:1] == [("IL-0001", 1.0)], report
+    assert report["results"][0]["reasons"][0] == "the query names IL-0001"
+
+
+def test_the_id_of_a_withdrawn_copy_finds_the_incident_it_repeats(library):
+    report = search_json("IL-0004", "--root", str(library))  # withdrawn: a copy of IL-0001
+    assert [r["id"] for r in report["results"]] == ["IL-0001"], report
+    assert report["results"][0]["reasons"][0] == "the query names its withdrawn copy IL-0004"

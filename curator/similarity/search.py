@@ -33,6 +33,8 @@ MIN_SCORE = 0.1  # below this, a shared syllable or two: noise, not a match
 # An address in the query, and what a sentence or Markdown pasted with it ends it with.
 _QUERY_URL = re.compile(r"https?://\S+", re.IGNORECASE)
 _AFTER_URL = ".,;:!?)]}>\"'”’」』"
+# An incident's id, as the schema spells it (`model.ID_PATTERN`), in any case of its `IL-`.
+_QUERY_ID = re.compile(r"(?<![\w-])(?i:IL)-(?:([0-9]{4,})|NEW-([a-z0-9]+(?:-[a-z0-9]+)*))(?![\w-])")
 
 
 @dataclass(frozen=True)
@@ -110,21 +112,34 @@ def query_urls(query: str) -> list[str]:
     return list(dict.fromkeys(found))
 
 
-def _citing(index: Index, query: str) -> dict[int, list[str]]:
-    """The rows of the incidents citing an address of the query, each with its reasons: one
-    pasted from a report being read finds the incident written from it, as `similar` takes
-    two incidents citing one report for one event. A withdrawn copy citing it stands for
-    the incident it repeats, which search lists in its place."""
+def query_ids(query: str) -> list[str]:
+    """The incident ids in the query, spelt as the library writes them (il-128 is no id,
+    IL-00128 is IL-0128: one number, as IL204 compares ids)."""
+    found = []
+    for number, slug in _QUERY_ID.findall(query):
+        found.append(f"IL-{int(number):04d}" if number else f"IL-NEW-{slug.lower()}")
+    return list(dict.fromkeys(found))
+
+
+def _identified(index: Index, query: str) -> dict[int, list[str]]:
+    """The rows of the incidents the query names, each with its reasons: by its id, or by
+    the address of a report it cites (one pasted from the report being read finds the
+    incident written from it, as `similar` takes two incidents citing one report for one
+    event). A withdrawn copy stands for the incident it repeats, which search lists in
+    its place."""
+    named = [(row, None) for i in query_ids(query) for row in index.by_id.get(i, [])]
+    cited = [(row, url) for url in query_urls(query) for row in index.by_url.get(url, [])]
     found: dict[int, list[str]] = {}
-    for url in query_urls(query):
-        for row in index.by_url.get(url, []):
-            reason = same_source(url)
-            if index.records[row].status == "withdrawn":
-                copies, originals = index.copies
-                if row in copies:
-                    reason = f"its withdrawn copy {index.records[row].id}: {reason}"
-                    row = int(originals[copies == row][0])
-            found.setdefault(row, []).append(reason)
+    for row, url in named + cited:
+        record = index.records[row]
+        copy = record.status == "withdrawn" and row in index.copies[0]
+        if copy:
+            row = int(index.copies[1][index.copies[0] == row][0])
+        if url:
+            reason = (f"its withdrawn copy {record.id}: " if copy else "") + same_source(url)
+        else:
+            reason = f"the query names {'its withdrawn copy ' if copy else ''}{record.id}"
+        found.setdefault(row, []).append(reason)
     return found
 
 
@@ -144,7 +159,7 @@ def search(
         return report
     cosine = index.cosine(index.vector(query)) if query.strip() else np.zeros(n)
     names = entities(query, query=True)
-    cited = _citing(index, query)
+    identified = _identified(index, query)
     cols = index.entity_columns(names)
     named = index.shared_rarity(cols) > 0 if len(cols) else np.zeros(n, dtype=bool)
     rows = [
@@ -163,15 +178,15 @@ def search(
         score = 1.0 - (1.0 - text) * (1.0 - TERM_WEIGHT * coverage) * (
             1.0 - ENTITY_WEIGHT * named[row]
         )
-        if row in cited:
-            score = 1.0  # the report at that address is this incident, as in `similar`
+        if row in identified:
+            score = 1.0  # the incident named, by its id or its report's address
         if score < MIN_SCORE and query.strip():
             continue
         scored.append((-round(score, 3), id_order(record.id), row, carried))
     scored.sort(key=lambda match: match[:3])  # (the row: in the library's order on a tie)
     report.total = len(scored)
     report.results = [
-        _result(index, names, float(cosine[row]), row, -score, cited.get(row, []) + carried)
+        _result(index, names, float(cosine[row]), row, -score, identified.get(row, []) + carried)
         if query.strip()
         else _listed(taxonomy, index.records[row], -score, filters)
         for score, _, row, carried in scored[:top]
