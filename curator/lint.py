@@ -104,6 +104,10 @@ class Extra:
     # Called once every file is checked (and taken), before the cross-file rules run: the
     # workers are idle from then on, for what the caller may give them meanwhile.
     checked: Callable[[], None] | None = None
+    # Given each file whose result came from the cache, which is not parsed, with the
+    # SHA-256 (hex) of the bytes that result was found in: what the caller may have kept
+    # of those bytes describes the file as it is.
+    kept: Callable[[str, str], None] | None = None
 
 
 def display_path(path: Path, cwd: Path | None = None) -> str:
@@ -772,12 +776,15 @@ def check_files(
     results: list[Checked | None] = [None] * len(paths)
     tasks: list[Task] = []
     payload = extra.payload if extra else None
+    told = extra.kept if extra else None
     for index, (path, display) in enumerate(zip(paths, displays, strict=True)):
         kept = store.get(path, display, day) if store else None
         if kept is None:
             tasks.append((index, path, display, payload(path) if payload else None))
         else:
             results[index] = kept
+            if told is not None and kept.digest is not None:
+                told(path, kept.digest)
     done = len(paths) - len(tasks)
     if extra is not None and extra.order is not None:
         order = extra.order

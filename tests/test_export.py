@@ -42,7 +42,7 @@ from conftest import (
 import curator.export.released as released
 import curator.export.write as write
 from curator.export import ExportError, ExportOptions, ExportRefused, export
-from curator.export.collect import Snapshot, blob_id, name_order
+from curator.export.collect import Snapshot, name_order
 from curator.export.feed import feed_bytes
 from curator.export.git import Commit, FileEvent, Repo
 from curator.export.graph import GraphStream
@@ -1511,18 +1511,18 @@ def test_what_lint_and_the_checkout_checks_should_have_stopped_asks_to_be_report
         render_incident(undated, tmp_path)
 
 
-def test_only_a_file_parsed_from_its_committed_bytes_is_fresh_for_the_cache(tmp_path):
-    # The export cache keys released data by git blob id: a file whose bytes differ from
-    # its blob (a git filter, say) must not be kept under that id (curator/export/released.py).
+def test_a_file_parsed_by_the_export_is_kept_under_the_digest_of_the_bytes_it_read(tmp_path):
+    # The export cache keys released data by the SHA-256 of the bytes parsed, not by the
+    # digest the task came with (lint's, which the file may have changed since), nor by git's
+    # blob id, which a git filter makes describe other bytes (curator/export/released.py).
     path = tmp_path / "IL-0001.yaml"
     path.write_text(incident("IL-0001"), encoding="utf-8")
     (tmp_path / "out" / "incidents").mkdir(parents=True)
     dates = ("2024-01-01T00:00:00Z", "2024-01-02T00:00:00Z")
-    committed = blob_id(path.read_bytes())
-    assert render_incident(Task(str(path), committed, dates, None), tmp_path / "out").fresh
-    other = blob_id(b"other bytes")
-    assert not render_incident(Task(str(path), other, dates, None), tmp_path / "out").fresh
-    assert not render_incident(Task(str(path), None, dates, None), tmp_path / "out").fresh
+    own = hashlib.sha256(path.read_bytes()).hexdigest()
+    for given in (own, hashlib.sha256(b"other bytes").hexdigest(), None):
+        rendered = render_incident(Task(str(path), given, dates, None), tmp_path / "out")
+        assert rendered.fresh and rendered.digest == own
 
 
 def test_a_released_incident_s_data_is_made_from_its_json_by_the_main_process(tmp_path):
@@ -1800,7 +1800,7 @@ def test_a_git_command_left_unanswered_is_stopped_not_left_waiting(repo):
         pass  # (hash-object waits for its input, which only `result` would send)
     assert running._process.returncode == -signal.SIGKILL  # (private: nothing else tells)
     with git.start(bytes, "hash-object", "--stdin", stdin=b"sent") as running:
-        assert running.result() == b"%s\n" % blob_id(b"sent").encode()
+        assert running.result() == b"%s\n" % hashlib.sha1(b"blob 4\0sent").hexdigest().encode()
 
 
 def test_a_library_listed_once_keeps_that_list_for_the_whole_command(tmp_path):
@@ -2092,7 +2092,7 @@ def test_graph_json_is_streamed_an_incident_at_a_time_in_the_order_given(tmp_pat
 def test_a_file_lint_judges_less_its_byte_order_marks_is_not_rendered_from_those_values(tmp_path):
     # Lint judges a file whose one problem is U+FEFF in its text by its values less them
     # (so that the other rules speak now): those are not the file's bytes' values, and what
-    # the export renders from lint's parse is kept in its cache under the bytes' blob id.
+    # the export renders from lint's parse is kept in its cache under the bytes' digest.
     taxonomy = load_taxonomy(REPO / "schema" / "taxonomy")
     (tmp_path / "out" / "incidents").mkdir(parents=True)
     dates = ("2024-01-01T00:00:00Z", "2024-01-02T00:00:00Z")

@@ -184,9 +184,9 @@ def test_what_the_export_itself_parses_is_kept_for_the_next_one(library, tmp_pat
     assert parsed == []
 
 
-def test_data_parsed_from_filtered_bytes_is_never_kept_under_the_committed_blob(library, tmp_path):
+def test_data_parsed_from_filtered_bytes_describes_those_bytes_alone(library, tmp_path):
     # A git filter makes the checkout differ from the blob: what the export parses from it
-    # must not be kept under the blob's id, which would then describe other bytes.
+    # is kept under those bytes' digest, and never taken for the committed bytes' data.
     truth = exported(library, tmp_path / "truth", jobs=1)
     path = library.incident_path("IL-0901")
     committed = path.read_text(encoding="utf-8")
@@ -198,15 +198,35 @@ def test_data_parsed_from_filtered_bytes_is_never_kept_under_the_committed_blob(
         shutil.rmtree(store)  # so that the export parses the file itself
     filtered = exported(library, tmp_path / "filtered", jobs=1)
     assert json.loads(filtered["incidents/IL-0901.json"])["occurred"] == "2023-11"
-    store = LineStore.open(library.root, "export", released_cache.context())
-    assert store.get(git(library.root, "rev-parse", "HEAD:incidents/IL-0901.yaml")) is None
+    assert exported(library, tmp_path / "filtered-warm", jobs=1) == filtered
     (library.root / ".git" / "info" / "attributes").unlink()
     path.write_text(committed, encoding="utf-8")
     assert exported(library, tmp_path / "again", jobs=1) == truth
 
 
+def test_a_file_a_git_filter_changes_is_exported_as_checked_out_when_warm(library, tmp_path):
+    # `ident` writes `$Id: <blob id> $` into the checkout where the blob holds `$Id$`. The
+    # export kept released data by blob id, from bytes equal to the blob: a file checked
+    # out again after such an export was exported with the committed bytes' data (`$Id$`)
+    # once lint's result for the new bytes was kept, where a cold export gave its own.
+    path = library.incident_path("IL-0901")
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("떨어졌다.\n", "떨어졌다. $Id$\n", 1), encoding="utf-8")
+    (library.root / ".gitattributes").write_text("incidents/*.yaml ident\n", encoding="utf-8")
+    git(library.root, "add", "-A")
+    git(library.root, "commit", "-q", "-m", "ident")
+    exported(library, tmp_path / "committed", jobs=1)  # the file holds the blob's bytes
+    path.unlink()
+    git(library.root, "checkout", "--", "incidents/IL-0901.yaml")
+    assert "$Id: " in path.read_text(encoding="utf-8")
+    plain = exported(library, tmp_path / "plain", cache=False, jobs=1)
+    assert "$Id: " in plain["incidents/IL-0901.json"].decode()
+    assert exported(library, tmp_path / "cold", jobs=1) == plain  # lint parses the new bytes
+    assert exported(library, tmp_path / "warm", jobs=1) == plain  # lint's result kept
+
+
 def store_keys(library: Library, *ids: str) -> list[str]:
-    return [git(library.root, "rev-parse", f"HEAD:incidents/{i}.yaml") for i in ids]
+    return [hashlib.sha256(library.incident_path(i).read_bytes()).hexdigest() for i in ids]
 
 
 def test_a_cache_entry_that_curator_did_not_write_is_ignored(library, tmp_path, monkeypatch):
@@ -276,16 +296,6 @@ def test_the_released_cache_is_written_on_a_thread_which_is_waited_for(library, 
     cache.save_meanwhile({blob})
     with pytest.raises(RuntimeError, match="a bug in the store"):
         cache.wait()  # an error on the thread is not lost
-
-
-def test_blob_ids_are_gits(tmp_path):
-    for raw in (b"", b"id: IL-0001\n", "한국어 텍스트\n".encode() * 300):
-        path = tmp_path / "file"
-        path.write_bytes(raw)
-        expected = subprocess.run(
-            ["git", "hash-object", str(path)], check=True, capture_output=True, text=True
-        ).stdout.strip()
-        assert released.blob_id(raw) == expected
 
 
 def test_the_cli_export_uses_and_fills_the_cache_unless_told_not_to(library, tmp_path):

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
-import hashlib
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -139,14 +138,6 @@ def compact(data: Any) -> bytes:
     """`json.dumps(data, ensure_ascii=False, separators=(",", ":"))`, byte for byte, in
     UTF-8 (pydantic's serialiser, in Rust)."""
     return to_json(data)
-
-
-def blob_id(raw: bytes) -> str:
-    """git's object id of a file with these bytes (`git hash-object`): SHA-1, the only
-    hash an export takes (`collect` refuses a SHA-256 repository)."""
-    digest = hashlib.sha1(b"blob %d\0" % len(raw))
-    digest.update(raw)
-    return digest.hexdigest()
 
 
 def released_data(incident: Incident) -> dict[str, Any]:

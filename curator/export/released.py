@@ -7,14 +7,16 @@ At 100,000 incidents this is most of an export, so:
   in id order, so that the main process writes each incident as it comes;
 - the files lint does not parse (its result was cached) are rendered once lint is done,
   in the same workers, from their released data kept in `.curator-cache/` (the "export"
-  store, `curator.export.released_cache`) under the file's git blob id, or parsed again.
-  What is kept of a released incident is what incidents.json holds of it, on one line
-  (`released_text`: its dates are taken from the history, never from there); of a draft,
-  its released data as compact JSON. The id is computed from the very bytes that were
-  parsed, and an entry is kept only when it equals the blob committed at HEAD: an entry
-  can only ever describe those bytes. A file that differs from its blob (a git filter,
-  say) is parsed every time. The store's context names the code that parses (curator's
-  source and the versions of Python, pydantic, PyYAML and libyaml);
+  store, `curator.export.released_cache`) under the SHA-256 of the file's bytes, or parsed
+  again. What is kept of a released incident is what incidents.json holds of it, on one
+  line (`released_text`: its dates are taken from the history, never from there); of a
+  draft, its released data as compact JSON. An entry is kept under the SHA-256 of the very
+  bytes that were parsed, and looked up under the SHA-256 of the bytes lint's kept result
+  was found in (`curator.lint.Extra.kept`): an entry can only ever describe the file as
+  it is. (Keyed by the committed blob, it described the file as committed: a file a git
+  filter changes on checkout, `ident` say, got the committed bytes' data from a warm
+  export and its own from a cold one.) The store's context names the code that parses
+  (curator's source and the versions of Python, pydantic, PyYAML and libyaml);
 - the workers write the per-incident files; the results reach the aggregate files in id
   order, so the bytes do not depend on which worker was faster.
 
@@ -26,6 +28,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import hashlib
 import json
 from collections import deque
 from collections.abc import Callable, Iterator
@@ -36,7 +39,6 @@ from curator.export.build import CSV_HEADER, Summary, csv_line, model_json
 from curator.export.collect import (
     EXPORTED_STATUSES,
     Snapshot,
-    blob_id,
     compact,
     exported_incident,
     file_name,
@@ -62,7 +64,7 @@ class Task(NamedTuple):  # (named tuples: 100,000 of each cross between processe
     """One incident file to render, with what the main process knows of it."""
 
     path: str
-    blob: str | None  # its object id at HEAD (None: not committed)
+    digest: str | None  # the SHA-256 of its bytes as lint found them (None: not known)
     dates: tuple[str, str] | None  # added, modified (None: no commit in the history)
     released: bytes | None  # its released data (JSON on one line), if lint or the cache had it
 
@@ -70,14 +72,14 @@ class Task(NamedTuple):  # (named tuples: 100,000 of each cross between processe
 class Rendered(NamedTuple):
     """What the main process does with one incident; `summary` is None for a draft."""
 
-    blob: str | None
+    digest: str | None  # the SHA-256 of the bytes rendered, which the cache keeps it under
     # The released data, JSON on one line, for the cache and the change log; None when it
     # is the task's own (`Task.released`), which the main process still has (100,000 texts
     # of ~3 KB are not sent back the way they came), or, for a released incident, `nested`
     # on one line (`released_text`), which the main process makes of it: serialising the
     # incident a second time, and sending both, cost a cold export of 100,000 ≈1.5 s.
     released: bytes | None
-    fresh: bool  # parsed from bytes equal to the blob: worth keeping in the cache
+    fresh: bool  # parsed, not taken from the cache: worth keeping there
     summary: Summary | None = None
     file: Written | None = None
     nested: bytes = b""  # the incident as incidents.json holds it (indented, no comma)
@@ -118,7 +120,8 @@ class IncidentStream:
         self.observe, self.graph = observe, graph
         self.dates = snapshot.dates()
         self.turns = {path: turn for turn, path in enumerate(snapshot.files)}
-        self.committed = set(snapshot.blobs.values())  # what the cache keeps entries of
+        self.kept: dict[str, str] = {}  # the digest of each file lint did not parse, by path
+        self.digests: set[str] = set()  # of every file's bytes: what the cache keeps entries of
         self.summaries: list[Summary] = []
         self.written = 0  # files of `snapshot.files` written (or skipped: drafts)
         self.held: dict[str, Rendered] = {}  # rendered early, till their turn
@@ -152,10 +155,14 @@ class IncidentStream:
         folder, previous = self.writer.folder, self.writer.previous
         render = functools.partial(render_parsed, folder=folder, previous=previous)
         checked = functools.partial(self._save_meanwhile, workers)
-        return Extra(render, self.take, self._turn, self._dates_of, checked)
+        return Extra(render, self.take, self._turn, self._dates_of, checked, self._kept)
+
+    def _kept(self, path: str, digest: str) -> None:
+        self.kept[path] = digest
+        self.digests.add(digest)
 
     def _save_meanwhile(self, workers: Workers) -> None:
-        self.cache.save_meanwhile(self.committed, workers)
+        self.cache.save_meanwhile(set(self.digests), workers)  # (a copy: it grows meanwhile)
 
     def _turn(self, path: str) -> int:
         """Where the file comes in the export (`Snapshot.files`), which lint checks the
@@ -169,23 +176,21 @@ class IncidentStream:
         """One incident lint rendered (None: it did not, a draft lint refused, say)."""
         if rendered is None:
             return
-        committed = self.snapshot.blobs.get(f"{INCIDENTS}/{file_name(path)}")
-        fresh = rendered.blob == committed
         files = self.snapshot.files
         if self.written < len(files) and files[self.written] == path:
-            self._write(rendered, fresh)  # (the usual case: not a copy made to say `fresh`)
+            self._write(rendered)
             self.written += 1
             self._write_held()
         elif len(self.held) < HELD:
-            self.held[path] = rendered._replace(fresh=fresh)
+            self.held[path] = rendered
         else:
-            self.parsed[path] = Rendered(rendered.blob, released_text(rendered), fresh)
+            self.parsed[path] = Rendered(rendered.digest, released_text(rendered), rendered.fresh)
 
     def _write_held(self) -> None:
         files, held = self.snapshot.files, self.held
         while held and self.written < len(files) and files[self.written] in held:
             rendered = held.pop(files[self.written])
-            self._write(rendered, rendered.fresh)
+            self._write(rendered)
             self.written += 1
 
     def finish(self, workers: Workers, progress: Step | None = None) -> list[Summary]:
@@ -205,18 +210,20 @@ class IncidentStream:
                 carried = sent.popleft()
                 if rendered.released is None:
                     rendered = rendered._replace(released=carried)
-            self._write(rendered, rendered.fresh)
+            self._write(rendered)
         self.written = len(files)
         # Written while the export goes on (see `export`, which waits for it at its end).
         self._save_meanwhile(workers)
         return self.summaries
 
-    def _write(self, rendered: Rendered, fresh: bool) -> None:
-        """Write one incident in its turn; `fresh`: whether its released data is worth
-        keeping in the cache (`Rendered.fresh`, as the main process knows it)."""
+    def _write(self, rendered: Rendered) -> None:
+        """Write one incident in its turn; its released data kept in the cache if it was
+        parsed (`Rendered.fresh`)."""
         released = released_text(rendered)
-        if fresh and rendered.blob is not None:
-            self.cache.keep(rendered.blob, released)
+        if rendered.digest is not None:
+            self.digests.add(rendered.digest)
+            if rendered.fresh:
+                self.cache.keep(rendered.digest, released)
         if rendered.summary is None or rendered.file is None:
             return  # a draft
         self.writer.add(rendered.file)
@@ -242,21 +249,23 @@ class IncidentStream:
         What lint parsed is written to the cache now, while the workers render and the
         export goes on, not after: then each text is freed once it is written and its
         incident rendered."""
-        snapshot, cache = self.snapshot, self.cache
-        blobs = [snapshot.blobs.get(f"{INCIDENTS}/{file_name(p)}") for p in paths]
+        cache = self.cache
+        digests = [self.kept.get(path) for path in paths]
         parsed = self.parsed
-        missing = [b for p, b in zip(paths, blobs, strict=True) if b and p not in parsed]
+        missing = [d for p, d in zip(paths, digests, strict=True) if d and p not in parsed]
         cached = cache.lookup(missing) if missing else {}
-        for kept in parsed.values():
-            if kept.fresh and kept.blob is not None and kept.released is not None:
-                cache.keep(kept.blob, kept.released)
+        for rendered in parsed.values():
+            if rendered.digest is not None and rendered.released is not None:
+                self.digests.add(rendered.digest)
+                if rendered.fresh:
+                    cache.keep(rendered.digest, rendered.released)
         self._save_meanwhile(workers)
         dates = self.dates
         found: deque[Task] = deque()
-        for path, blob in zip(paths, blobs, strict=True):
+        for path, digest in zip(paths, digests, strict=True):
             early = parsed.pop(path, None)
-            released = early.released if early else cached.pop(blob, None) if blob else None
-            found.append(Task(path, blob, dates.get(file_name(path)), released))
+            released = early.released if early else cached.get(digest, None) if digest else None
+            found.append(Task(path, digest, dates.get(file_name(path)), released))
         return found
 
 
@@ -297,8 +306,9 @@ def render(task: Task, folder: Path, previous: Path | None = None) -> Rendered:
     incident, problems = validate(load_bytes(raw))
     if incident is None:  # lint passed, so this is a bug, not bad input
         raise ExportError(f"{task.path} passed lint but does not load: {problems}; please report")
-    fresh = task.blob is not None and blob_id(raw) == task.blob
-    return _render_validated(task, (folder, previous), incident, fresh)
+    # Kept under the digest of the bytes read here, which may be newer than lint's.
+    parsed = task._replace(digest=content_digest(raw))
+    return _render_validated(parsed, (folder, previous), incident, True)
 
 
 def render_parsed(
@@ -312,18 +322,18 @@ def render_parsed(
     perhaps), given its dates (added, modified; None: no commit). None when lint could not
     read it as an incident, or when its rendering fails (an id a release refuses, a write
     that fails): then it is rendered again after lint, where its error is the export's.
-    `Rendered.blob` is the parsed bytes' own id, which the main process compares with the
-    committed one (`fresh`). Nor is a file with schema errors rendered: lint may judge one
-    by its values less a U+FEFF (`curator.lint.parse_incident`), which are not its bytes'
-    and must not be kept in the cache under their id."""
+    `Rendered.digest` is the parsed bytes' own, which the cache keeps the data under. Nor
+    is a file with schema errors rendered: lint may judge one by its values less a U+FEFF
+    (`curator.lint.parse_incident`), which are not its bytes' and must not be kept in the
+    cache under their digest."""
     incident = file.incident
     if incident is None or file.schema_errors:
         return None
     if when is None and incident.status in EXPORTED_STATUSES:
         return None  # no commit in the history of HEAD: `render` says so, after lint
-    task = Task(str(file.path), blob_id(raw), when, None)
+    task = Task(str(file.path), content_digest(raw), when, None)
     try:
-        return _render_validated(task, (folder, previous), incident, False)
+        return _render_validated(task, (folder, previous), incident, True)
     except (OSError, ValueError):  # (a ValidationError is a ValueError)
         return None
 
@@ -342,6 +352,12 @@ def _is_released(data: Any) -> bool:
         return False
     keys = list(data)
     return keys in (_FIELDS, _DATED)
+
+
+def content_digest(raw: bytes) -> str:
+    """The key of a file's released data in the cache: the SHA-256 of its bytes, as lint
+    computes it (`curator.lint.check_file`), so that lint's kept results name it."""
+    return hashlib.sha256(raw).hexdigest()
 
 
 def released_text(rendered: Rendered) -> bytes:
@@ -378,7 +394,7 @@ def _render(
     fresh: bool,
 ) -> Rendered:
     if data["status"] not in EXPORTED_STATUSES:
-        return Rendered(task.blob, released, fresh)
+        return Rendered(task.digest, released, fresh)
     if task.dates is None:  # the checkout matches HEAD (`collect`): a bug, as above
         raise ExportError(f"{task.path} has no commit in the history of HEAD; please report")
     added, modified = task.dates
@@ -400,4 +416,4 @@ def _rendered(
     summary = Summary.of(incident)
     node, edges = graph_lines(incident, summary.terms)
     record = csv_line(incident)
-    return Rendered(task.blob, released, fresh, summary, file, nested, record, node, edges)
+    return Rendered(task.digest, released, fresh, summary, file, nested, record, node, edges)

@@ -1,6 +1,6 @@
-"""Each incident's released data kept by git blob id, for the files a warm lint does not
-parse (the "export" store of `curator.cache`, in `.curator-cache/`). See
-`curator.export.released` for when an entry is written and trusted.
+"""Each incident's released data kept by the SHA-256 of its file's bytes, for the files a
+warm lint does not parse (the "export" store of `curator.cache`, in `.curator-cache/`).
+See `curator.export.released` for when an entry is written and trusted.
 """
 
 from __future__ import annotations
@@ -22,12 +22,13 @@ from curator.workers import Workers
 
 
 class ReleasedCache:
-    """Released data by blob id, in the "export" store of `curator.cache`: a `LineStore`,
-    since the data is JSON on one line already (pydantic's, as bytes: see
-    `curator.export.released.released_text`), which the store keeps byte for byte. Read
-    all at once and let go (`lookup`), so that each text is freed once its incident is
-    rendered; what a run parsed is kept (`keep`) and written in one go (`save`), a shard
-    at a time, so that the store's old texts are never all in memory beside the new ones."""
+    """Released data by the SHA-256 of a file's bytes, in the "export" store of
+    `curator.cache`: a `LineStore`, since the data is JSON on one line already (pydantic's,
+    as bytes: see `curator.export.released.released_text`), which the store keeps byte
+    for byte. Read all at once and let go (`lookup`), so that each text is freed once its
+    incident is rendered; what a run parsed is kept (`keep`) and written in one go
+    (`save`), a shard at a time, so that the store's old texts are never all in memory
+    beside the new ones."""
 
     def __init__(self, library: Library, enabled: bool) -> None:
         self.open: Callable[[], LineStore] | None = None
@@ -37,32 +38,32 @@ class ReleasedCache:
         self._saving: Future[None] | None = None
         self._sent: _Write | None = None  # what a write sent to a worker was given
 
-    def lookup(self, blobs: Iterable[str]) -> dict[str, bytes]:
-        """The kept released data of those of `blobs` the store holds, as the bytes `keep`
+    def lookup(self, digests: Iterable[str]) -> dict[str, bytes]:
+        """The kept released data of those of `digests` the store holds, as the bytes `keep`
         was given. A shard at a time (`Store.take`), each let go before the next is read:
         the store's other texts are never all held beside these."""
         if self.open is None:
             return {}
         # (Anything but what curator writes, a shard's checksum passed, is refused by
         # `render`, as any foreign entry is.)
-        return dict(self.open().take(blobs))
+        return dict(self.open().take(digests))
 
-    def keep(self, blob: str, released: bytes) -> None:
+    def keep(self, digest: str, released: bytes) -> None:
         """Keep `released` (JSON on one line) for the next `save`. Data with a line break
         is not written (`LineStore`): a miss later, never another entry."""
         if self.open is not None:
-            self._new.add(blob, released)
+            self._new.add(digest, released)
 
-    def save(self, blobs: set[str]) -> None:
-        """Write what was kept, and forget the entries of blobs other than these (the
-        commit's) in the shards written; then let go of it all (a later `keep` starts
+    def save(self, digests: set[str]) -> None:
+        """Write what was kept, and forget the entries of digests other than these (of the
+        library's files) in the shards written; then let go of it all (a later `keep` starts
         afresh), so that the texts are freed as soon as nothing else needs them."""
         self.wait()
         if self.open is not None and self._new:
             entries, self._new = self._new, _Spool()
-            _write(self.open(), entries, blobs)
+            _write(self.open(), entries, digests)
 
-    def save_meanwhile(self, blobs: set[str], workers: Workers | None = None) -> None:
+    def save_meanwhile(self, digests: set[str], workers: Workers | None = None) -> None:
         """`save`, while the caller goes on: on one of `workers` if there are any (a cold
         export of 100,000 incidents writes 375 MB here, ≈2 s, which a worker otherwise
         idle after lint does while the main process works out the cross-file findings and
@@ -74,12 +75,12 @@ class ReleasedCache:
         self.wait()
         entries, self._new = self._new, _Spool()
         store = self.open()
-        saving = workers.submit(_write_spooled, store, entries, blobs) if workers else None
+        saving = workers.submit(_write_spooled, store, entries, digests) if workers else None
         if saving is not None:
-            self._saving, self._sent = saving, (store, entries, blobs)
+            self._saving, self._sent = saving, (store, entries, digests)
             return
         thread = ThreadPoolExecutor(1, thread_name_prefix="released-cache")
-        self._saving = thread.submit(_write, store, entries, blobs)
+        self._saving = thread.submit(_write, store, entries, digests)
         thread.shutdown(wait=False)  # (its thread ends once the write is done)
 
     def __enter__(self) -> ReleasedCache:
@@ -117,16 +118,16 @@ class ReleasedCache:
 _Write = tuple[LineStore, "_Spool", set[str]]  # what `_write` is given
 
 
-def _write(store: LineStore, entries: _Spool, blobs: set[str]) -> None:
+def _write(store: LineStore, entries: _Spool, digests: set[str]) -> None:
     try:
-        store.update(entries, blobs)
+        store.update(entries, digests)
     finally:
         entries.close()
 
 
-def _write_spooled(store: LineStore, entries: _Spool, blobs: set[str]) -> None:
+def _write_spooled(store: LineStore, entries: _Spool, digests: set[str]) -> None:
     """`_write`, in a worker: the spool is the main process's to delete (`wait`)."""
-    store.update(entries, blobs)
+    store.update(entries, digests)
 
 
 class _Spool(Mapping[str, bytes]):
