@@ -108,12 +108,17 @@ class Taxonomy:
         return line
 
     def names(self, dimension: str) -> dict[str, str]:
-        """Folded id, labels and aliases → term id, for one dimension (built once)."""
+        """Folded id, labels and aliases → term id, for one dimension (built once). A name
+        that two terms share is the term's whose id or label it is before the term's
+        whose alias it is: an alias written before a term was added must not hide that
+        term's own id (local-nvme's `local disk` is local-disk's label and id)."""
         if dimension not in self._names:
+            terms = self.terms.get(dimension, {}).values()
+            own = [(name, t.id) for t in terms for name in (t.id, t.label.ko, t.label.en)]
+            aliases = [(name, t.id) for t in terms for name in t.aliases]
             names: dict[str, str] = {}
-            for term in self.terms.get(dimension, {}).values():
-                for name in (term.id, term.label.ko, term.label.en, *term.aliases):
-                    names.setdefault(fold(name), term.id)
+            for name, term_id in own + aliases:
+                names.setdefault(fold(name), term_id)
             self._names[dimension] = names
         return self._names[dimension]
 

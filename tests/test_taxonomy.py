@@ -15,6 +15,34 @@ def test_did_you_mean_uses_ids_labels_and_aliases():
     assert TAXONOMY.did_you_mean("components", "zzzzzz") == []
 
 
+def test_did_you_mean_offers_the_term_a_name_is_the_id_or_label_of_before_an_alias(
+    tmp_path: Path,
+):
+    # An alias written before another term was added is that term's id or label: the
+    # facet meant the term itself. (Bundled: local-nvme's aliases `local disk`, `로컬 디스크`.)
+    folder = tmp_path / "taxonomy"
+    folder.mkdir()
+    (folder / "components.yaml").write_text(
+        "dimension: components\n"
+        "terms:\n"
+        "  - id: nvme\n"
+        "    label: {ko: NVMe, en: NVMe}\n"
+        "    description: 설명.\n"
+        "    aliases: [로컬 디스크, local disk, 디스크]\n"
+        "  - id: local-disk\n"
+        "    label: {ko: 로컬 디스크, en: Local disk}\n"
+        "    description: 설명.\n"
+        "    aliases: [디스크]\n",
+        encoding="utf-8",
+    )
+    taxonomy = load_taxonomy(folder)
+    for written in ("local_disk", "Local Disk", "로컬 디스크", "로컬디스크"):
+        assert taxonomy.did_you_mean("components", written) == ["local-disk"], written
+    assert taxonomy.did_you_mean("components", "디스크") == ["nvme"]  # two aliases: the first
+    assert TAXONOMY.did_you_mean("components", "local_disk") == ["local-disk"]
+    assert TAXONOMY.did_you_mean("components", "로컬 디스크") == ["local-disk"]
+
+
 def test_hierarchy():
     assert "cni" in TAXONOMY.ancestors("components", "cilium")
     assert "shared-network-filesystem" in TAXONOMY.ancestors("components", "weka")
