@@ -30,8 +30,9 @@ class TaxonomyProblem:
 class Taxonomy:
     terms: dict[str, dict[str, Term]] = field(default_factory=lambda: {d: {} for d in DIMENSIONS})
     problems: list[TaxonomyProblem] = field(default_factory=list)
-    # Where each term is defined, for messages about the links between terms.
-    origins: dict[str, tuple[Path, Position]] = field(default_factory=dict)
+    # Where each term of each dimension is defined, for messages about the links between
+    # terms and about an id used twice.
+    origins: dict[tuple[str, str], tuple[Path, Position]] = field(default_factory=dict)
     # What each dimension file held as it was read (the SHA-256 of its bytes, or why it
     # could not be read): what a cached result that depends on the taxonomy is kept under,
     # taken from the very bytes loaded, so that a save while curator runs cannot split them.
@@ -264,20 +265,48 @@ def _load_dimension(taxonomy: Taxonomy, path: Path, dimension: Dimension) -> Non
         )
     for index, term in enumerate(parsed.terms):
         where = loaded.document.position(("terms", index, "id"))
-        other = taxonomy.dimension_of(term.id)
-        if other is not None:
-            taxonomy.problems.append(
-                TaxonomyProblem(path, where, f"term id {term.id!r} is already used in {other}")
-            )
+        if _repeats(taxonomy, dimension, term.id, (path, where)):
             continue
         taxonomy.terms[dimension][term.id] = term
-        taxonomy.origins[term.id] = (path, where)
+        taxonomy.origins[dimension, term.id] = (path, where)
+
+
+def _repeats(
+    taxonomy: Taxonomy, dimension: str, term_id: str, origin: tuple[Path, Position]
+) -> bool:
+    """Whether `term_id` is already a term of `dimension`: the later one is reported, and
+    left out. One that another dimension has is reported at both, each naming the other,
+    and kept in both: either may be the one just added, and the incidents that carry the
+    other one must not be told that their term is gone."""
+    if term_id in taxonomy.terms[dimension]:
+        _, first = taxonomy.origins[dimension, term_id]
+        message = f"term id {term_id!r} is already used in {dimension}, at line {first.line}"
+        taxonomy.problems.append(TaxonomyProblem(*origin, message))
+        return True
+    for other in DIMENSIONS:
+        if term_id in taxonomy.terms[other]:
+            elsewhere = taxonomy.origins[other, term_id]
+            taxonomy.problems.append(_used_twice(term_id, origin, other, elsewhere))
+            taxonomy.problems.append(_used_twice(term_id, elsewhere, dimension, origin))
+    return False
+
+
+def _used_twice(
+    term_id: str, origin: tuple[Path, Position], other: str, elsewhere: tuple[Path, Position]
+) -> TaxonomyProblem:
+    path, where = elsewhere
+    return TaxonomyProblem(
+        *origin,
+        f"term id {term_id!r} is also a term of {other} ({path.name}:{where.line}:"
+        f"{where.column}): a term id names one term in every dimension; give one of the "
+        "two another id",
+    )
 
 
 def _check_links(taxonomy: Taxonomy) -> None:
     for dimension in DIMENSIONS:
         for term in taxonomy.terms[dimension].values():
-            path, where = taxonomy.origins[term.id]
+            path, where = taxonomy.origins[dimension, term.id]
             for problem in _link_problems(taxonomy, dimension, term):
                 taxonomy.problems.append(TaxonomyProblem(path, where, problem))
 

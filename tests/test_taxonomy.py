@@ -83,7 +83,8 @@ def test_duplicate_term_ids_and_bad_links(tmp_path: Path):
     taxonomy = load_taxonomy(folder)
     messages = [p.message for p in taxonomy.problems]
     assert any("parent 'b' is not a term of causes" in m for m in messages)
-    assert any("'a' is already used in causes" in m for m in messages)
+    assert any("'a' is also a term of causes (causes.yaml:3:9)" in m for m in messages)
+    assert any("'a' is also a term of components (components.yaml:3:9)" in m for m in messages)
     assert any("dimension is 'causes' but the file is symptoms.yaml" in m for m in messages)
     assert any("cannot read" in m for m in messages)  # contributing_factors.yaml is missing
 
@@ -129,3 +130,32 @@ def test_lint_reports_an_unread_taxonomy_file_as_soon_as_it_appears_cache_or_not
     assert "; did you mean symptoms.yaml? " in run.out
     (root / "schema" / "taxonomy" / "symptom.yml").unlink()
     assert run_curator("lint", "-q", cwd=root).code == 0
+
+
+def test_an_id_used_again_is_reported_where_both_are_and_incidents_keep_their_term(
+    tmp_path: Path,
+):
+    # A term added to causes with the id of a component: either may be the new one, so
+    # both are named, and the incidents carrying the component are not told it is gone
+    # (nor its children that their parent is).
+    root = write_library(
+        tmp_path / "lib", {"IL-0001.yaml": incident("IL-0001", ("    - nccl\n", "    - gpu\n"))}
+    )
+    causes = root / "schema" / "taxonomy" / "causes.yaml"
+    text = causes.read_text(encoding="utf-8")
+    repeat = "  - id: {id}\n    label: {{ko: 가, en: A}}\n    description: 설명.\n"
+    causes.write_text(
+        text + repeat.format(id="gpu") + repeat.format(id="capacity-limit"), encoding="utf-8"
+    )
+    gpu_line = text.count("\n") + 1
+    run = run_curator("lint", "--no-cache", cwd=root)
+    assert run.code == 1, run
+    again = "a term id names one term in every dimension; give one of the two another id"
+    assert run.out.splitlines() == [
+        f"schema/taxonomy/causes.yaml:{gpu_line}:9: IL303 [error] term id 'gpu' is also a "
+        f"term of components (components.yaml:3:9): {again}",
+        f"schema/taxonomy/causes.yaml:{gpu_line + 3}:9: IL303 [error] term id "
+        "'capacity-limit' is already used in causes, at line 3",
+        "schema/taxonomy/components.yaml:3:9: IL303 [error] term id 'gpu' is also a term of "
+        f"causes (causes.yaml:{gpu_line}:9): {again}",
+    ]
