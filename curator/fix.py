@@ -349,17 +349,19 @@ def replace_deprecated_terms(tree: Any, taxonomy: Taxonomy) -> list[Change]:
     changes: list[Change] = []
     for dimension, terms in _facet_lists(tree):
         for index, term_id in enumerate(terms):
-            term = taxonomy.term(dimension, term_id) if isinstance(term_id, str) else None
-            if term is None or term.deprecated is None:
+            if not isinstance(term_id, str):
                 continue
-            terms[index] = term.deprecated.replaced_by
+            replacement = taxonomy.replacement(dimension, term_id)
+            if replacement is None:
+                continue  # (not deprecated, or its replacement is broken: lint says so)
+            terms[index] = replacement
             line, column = _item_position(terms, index)
             changes.append(
                 Change(
                     line,
                     column,
                     deprecated_term.RULE.code,
-                    f"facets.{dimension}: {term_id} → {term.deprecated.replaced_by}",
+                    f"facets.{dimension}: {term_id} → {replacement}",
                 )
             )
     return changes

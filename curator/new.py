@@ -120,7 +120,7 @@ def check_terms(taxonomy: Taxonomy, dimension: str, terms: list[str]) -> list[st
         if term is None:
             raise DraftError(taxonomy.not_a_term(dimension, given) + _broken(taxonomy))
         if term.deprecated is not None:
-            raise DraftError(f"{given!r} is deprecated; use {term.deprecated.replaced_by!r}")
+            raise DraftError(f"{given!r} is deprecated; {taxonomy.use_instead(dimension, term.id)}")
         ids.append(term.id)
     return sorted(set(ids))
 

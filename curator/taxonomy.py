@@ -92,6 +92,36 @@ class Taxonomy:
             ("/".join(p.path.parts[-3:]) for p in self.problems if p.path.name == name), None
         )
 
+    def replacement(self, dimension: str, term_id: str) -> str | None:
+        """The term to write for deprecated `term_id`: its `replaced_by`, when that is a
+        current term of `dimension`. None when `term_id` is not deprecated, and when its
+        replacement is no term or is deprecated itself (IL303): `curator fix` must not
+        write a term lint refuses, nor move incidents along a chain or round a cycle."""
+        term = self.term(dimension, term_id)
+        if term is None or term.deprecated is None:
+            return None
+        replacement = self.term(dimension, term.deprecated.replaced_by)
+        if replacement is None or replacement.deprecated is not None:
+            return None
+        return replacement.id
+
+    def use_instead(self, dimension: str, term_id: str) -> str:
+        """What to write for deprecated `term_id`, in words (IL302, `curator new`)."""
+        replacement = self.replacement(dimension, term_id)
+        if replacement is not None:
+            return f"use {replacement!r}"
+        term = self.term(dimension, term_id)
+        named = term.deprecated.replaced_by if term and term.deprecated else None
+        broken = (
+            "is deprecated too"
+            if self.term(dimension, named or "")
+            else f"is not a term of {dimension}"
+        )
+        return (
+            f"its replacement {named!r} {broken}: once the taxonomy names a current one "
+            "(IL303), `curator fix` replaces it"
+        )
+
     def ancestors(self, dimension: str, term_id: str) -> Iterator[str]:
         seen = {term_id}
         term = self.term(dimension, term_id)

@@ -410,6 +410,41 @@ def test_value_fixes_keep_comments_and_write_the_canonical_layout(tmp_path):
     assert fixable_findings(root) == []
 
 
+@pytest.mark.parametrize(
+    ("replaced_by", "nccl_replaced_by", "broken"),
+    [
+        ("old-store", None, "is not a term of components"),  # misspelt, or not added yet
+        ("nccl", "shared-network-filesystem", "is deprecated too"),  # a chain
+        ("nccl", "old-storage", "is deprecated too"),  # a cycle
+    ],
+)
+def test_fix_leaves_a_deprecated_term_whose_replacement_is_broken(
+    tmp_path, replaced_by, nccl_replaced_by, broken
+):
+    # It wrote the replacement all the same: a misspelt one into every incident carrying
+    # the term, each then an IL301 error and the term it carried lost; along a chain one
+    # step a run, and round a cycle the other term at each run.
+    text = incident("IL-0001", ("    - nccl\n", "    - old-storage  # 옛 용어\n"))
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": text})
+    components = root / "schema" / "taxonomy" / "components.yaml"
+    taxonomy = components.read_text(encoding="utf-8")
+    if nccl_replaced_by:
+        deprecated = f"    deprecated: {{replaced_by: {nccl_replaced_by}, reason: 시험.}}\n"
+        taxonomy = taxonomy.replace("  - id: nccl\n", "  - id: nccl\n" + deprecated, 1)
+    term = DEPRECATED_TERM.replace("shared-network-filesystem\n", f"{replaced_by}\n", 1)
+    components.write_text(taxonomy + term, encoding="utf-8")
+    run = run_curator("fix", "--root", str(root), cwd=root)
+    assert run.code == 0, run
+    assert run.err.splitlines()[-1] == "nothing to fix in 1 file", run
+    assert (root / "incidents" / "IL-0001.yaml").read_text(encoding="utf-8") == text
+    lint_run = run_curator("lint", "--root", str(root), cwd=root)
+    assert (
+        "incidents/IL-0001.yaml:11:7: IL302 [warning] 'old-storage' is deprecated (공유 "
+        f"네트워크 파일 시스템으로 합쳤다.); its replacement {replaced_by!r} {broken}: once the "
+        "taxonomy names a current one (IL303), `curator fix` replaces it\n"
+    ) in lint_run.out, lint_run
+
+
 SOURCE = "  - url: https://example.com/postmortems/IL-0001\n    title: Storage postmortem\n"
 OTHER_SOURCE = SOURCE.replace("IL-0001", "other")
 

@@ -14,14 +14,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import run_curator, stopped_as_git_starts, stopped_as_it_loads, write_library
+from conftest import REPO, run_curator, stopped_as_git_starts, stopped_as_it_loads, write_library
 
 import curator.review.git as review_git
 import curator.review.misplaced as misplaced
 from curator.library import Library
-from curator.review.build import build_review
+from curator.model import Dimension
+from curator.review.build import build_review, to_paste
 from curator.review.judge import LibraryJudge
+from curator.review.model import FacetJudgement, TermJudgement
 from curator.signals import Terminated
+from curator.taxonomy import load_taxonomy
 from incidents import incident
 
 AUTHOR = ["-c", "user.name=Test", "-c", "user.email=test@example.com"]
@@ -879,6 +882,22 @@ def test_the_facets_block_to_paste_passes_lint_once_pasted(repo):
     path.write_text(text[:start] + block + text[end:], encoding="utf-8")
     lint = run_curator("lint", "incidents/IL-0004.yaml", cwd=repo)
     assert lint.code == 0 and lint.err.startswith("0 errors, 0 warnings"), lint.out
+
+
+def test_the_block_to_paste_keeps_a_deprecated_term_whose_replacement_is_no_term(tmp_path):
+    # It wrote the replacement the taxonomy names, which is no term: pasted, an IL301 error.
+    folder = tmp_path / "taxonomy"
+    shutil.copytree(REPO / "schema" / "taxonomy", folder)
+    with (folder / "components.yaml").open("a", encoding="utf-8") as out:
+        out.write(DEPRECATED.replace("replaced_by: nccl", "replaced_by: nccl-library"))
+    taxonomy = load_taxonomy(folder)
+    suggested = [
+        FacetJudgement(dimension="causes", missing=[TermJudgement(term="human-error", score=0.5)])
+    ]
+    facets: dict[Dimension, list[str]] = {"components": ["old-nccl", "gpu"]}
+    block = to_paste(facets, suggested, taxonomy)
+    assert block["components"] == ["gpu", "old-nccl"]
+    assert block["causes"] == ["human-error"]
 
 
 def test_formats_and_exit_statuses(repo, tmp_path):

@@ -397,13 +397,12 @@ def to_paste(
 
 
 def _current(taxonomy: Taxonomy, dimension: str, term_id: str) -> str | None:
-    """The term to write for `term_id`: itself, its replacement when deprecated (as
-    `curator fix` does), or None when the dimension has no such term (the IL301 error
-    stays in the findings above the block)."""
-    term = taxonomy.term(dimension, term_id)
-    if term is None:
+    """The term to write for `term_id`: its replacement when deprecated (as `curator fix`
+    does, when the taxonomy names a current one), else itself, or None when the dimension
+    has no such term (the IL301 error stays in the findings above the block)."""
+    if taxonomy.term(dimension, term_id) is None:
         return None
-    return term.deprecated.replaced_by if term.deprecated else term.id
+    return taxonomy.replacement(dimension, term_id) or term_id
 
 
 def _writes(before: Any, data: Any, *keys: str) -> bool:

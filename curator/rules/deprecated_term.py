@@ -4,6 +4,8 @@ Terms are never deleted (downstream tools keep them); a deprecated one says whic
 replaces it, and `curator fix` makes the change.
 """
 
+from dataclasses import replace
+
 from curator.findings import Severity
 from curator.model import Facets
 from curator.rules._terms import term_ids
@@ -28,12 +30,15 @@ def check(file: IncidentFile) -> FileFindings:
         term = file.taxonomy.term(dimension, term_id)
         if term is None or term.deprecated is None:
             continue
-        yield RULE.at(
+        finding = RULE.at(
             file.display,
             file.position("facets", dimension, index),
             f"{term_id!r} is deprecated ({term.deprecated.reason.strip()}); "
-            f"use {term.deprecated.replaced_by!r}",
+            + file.taxonomy.use_instead(dimension, term_id),
         )
+        # `curator fix` writes no replacement that is itself deprecated or no term.
+        fixable = file.taxonomy.replacement(dimension, term_id) is not None
+        yield finding if fixable else replace(finding, fixable=False)
 
 
 def uses_deprecated(facets: Facets, taxonomy: Taxonomy) -> bool:
