@@ -131,10 +131,15 @@ class Taxonomy:
             term = self.term(dimension, term.parent)
 
     def lineage(self, dimension: str, term_id: str) -> frozenset[str]:
-        """The term and its ancestors: the terms an incident carrying it carries too."""
+        """The term and its ancestors, and for a deprecated term its replacement and that
+        one's: the terms an incident carrying it carries too (until `curator fix` writes
+        the replacement)."""
         line = self._lines.get((dimension, term_id))
         if line is None:
             line = frozenset([term_id, *self.ancestors(dimension, term_id)])
+            replacement = self.replacement(dimension, term_id)
+            if replacement is not None:
+                line |= self.lineage(dimension, replacement)
             self._lines[(dimension, term_id)] = line
         return line
 

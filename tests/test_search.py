@@ -76,6 +76,33 @@ def test_explicit_filters_are_hard_and_include_children(library):
     assert [r["id"] for r in parent["results"]] == ["IL-0003"]  # weka is its child
 
 
+OLD_NCCL = """\
+  - id: old-nccl
+    label: {ko: 옛 NCCL, en: Old NCCL}
+    description: 시험용으로 없앤 용어.
+    deprecated: {replaced_by: nccl, reason: nccl 로 합쳤다.}
+"""
+
+
+def test_a_deprecated_term_and_its_replacement_filter_alike_before_and_after_fix(tmp_path):
+    # `--component old-nccl` found no incident once `curator fix` had replaced it (a term
+    # id is kept for ever, so that old references resolve), and `--component nccl` none
+    # that still carried old-nccl.
+    fixed = incident("IL-0001")
+    carrying = incident("IL-0002", ("    - nccl\n", "    - old-nccl\n"))
+    other = incident("IL-0003", ("    - nccl\n", "    - weka\n"))
+    root = write_library(
+        tmp_path / "lib",
+        {"IL-0001.yaml": fixed, "IL-0002.yaml": carrying, "IL-0003.yaml": other},
+    )
+    with (root / "schema" / "taxonomy" / "components.yaml").open("a", encoding="utf-8") as out:
+        out.write(OLD_NCCL)
+    for term in ("old-nccl", "nccl"):
+        found = search_json("--component", term, "--root", str(root))
+        assert [r["id"] for r in found["results"]] == ["IL-0001", "IL-0002"], term
+        assert found["filters"] == {"components": [term]}
+
+
 def test_unknown_filter_term_is_a_usage_error_with_a_hint(library):
     run = run_curator("search", "x", "--component", "ncl", "--root", str(library))
     assert run.code == 2

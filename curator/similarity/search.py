@@ -239,7 +239,11 @@ def _carried(taxonomy: Taxonomy, dimension: str, own: str, term: str) -> str:
 def _carries(
     taxonomy: Taxonomy, facets: dict[str, tuple[str, ...]], dimension: str, term: str
 ) -> bool:
-    return any(term in taxonomy.lineage(dimension, own) for own in facets.get(dimension, ()))
+    """Whether the facets carry `term` or a child of it; for a deprecated term, its
+    replacement, which `curator fix` writes in its place (and an incident not yet fixed
+    carries too, by its lineage)."""
+    wanted = taxonomy.replacement(dimension, term) or term
+    return any(wanted in taxonomy.lineage(dimension, own) for own in facets.get(dimension, ()))
 
 
 def _passes(
