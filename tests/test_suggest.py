@@ -243,6 +243,45 @@ def test_a_child_implies_its_parent_and_the_most_specific_term_is_suggested(tmp_
     assert "gpu" not in unsupported  # supported through its child's phrase
 
 
+MPI = """\
+  - id: mpi-library
+    label: {ko: MPI 라이브러리, en: MPI library}
+    description: 시험용으로 없앤 용어.
+    aliases: [Open MPI]
+    deprecated: {replaced_by: nccl, reason: nccl 로 합쳤다.}
+"""
+
+
+def test_a_deprecated_terms_names_are_evidence_for_its_replacement(tmp_path):
+    # They were no evidence of anything once the term was deprecated: a query or a text
+    # naming it found no term (and `curator new` filled none in), and an incident still
+    # carrying it was told that nothing supported it.
+    mpi = ("학습 처리량이 떨어졌다.", "Open MPI 통신이 멈춰 학습 처리량이 떨어졌다.")
+    root = write_library(
+        tmp_path / "lib",
+        {
+            "IL-0001.yaml": incident("IL-0001", ("    - nccl\n", "    - gpu\n"), mpi),
+            "IL-0002.yaml": incident("IL-0002", ("    - nccl\n", "    - mpi-library\n"), mpi),
+        },
+    )
+    with (root / "schema" / "taxonomy" / "components.yaml").open("a", encoding="utf-8") as out:
+        out.write(MPI)
+    new, carrying = (str(root / "incidents" / f"IL-000{n}.yaml") for n in (1, 2))
+    [result] = suggest_json(new, "--root", str(root))
+    [nccl] = [s for s in result["facets"]["components"]["missing"] if s["term"] == "nccl"]
+    assert {"phrase": "Open MPI 통신이", "field": "symptom", "alias": "Open MPI"} in nccl[
+        "evidence"
+    ]
+    [result] = suggest_json(carrying, "--root", str(root))
+    components = result["facets"]["components"]
+    assert "nccl" not in [s["term"] for s in components["missing"]]
+    assert components["unsupported"] == []
+    found = run_curator("search", "Open MPI", "--root", str(root), "--format", "json")
+    assert json.loads(found.out)["recognised"] == [
+        {"dimension": "components", "term": "nccl", "label": "NCCL", "phrase": "Open MPI"}
+    ]
+
+
 def test_carried_terms_nothing_supports_are_please_check_never_an_error(tmp_path):
     root = write_library(
         tmp_path / "lib",

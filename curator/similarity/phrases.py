@@ -22,7 +22,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from curator.model import DIMENSIONS
+from curator.model import DIMENSIONS, Term
 from curator.similarity.text import PARTICLES, strip_particle, token_spans, tokens
 from curator.taxonomy import Taxonomy
 
@@ -193,11 +193,17 @@ class Matcher:
         self._seen: set[tuple[str, tuple[Word, ...]]] = set()
         for dimension in DIMENSIONS:
             for term in taxonomy.terms[dimension].values():
-                if term.deprecated:
-                    continue
-                names = (term.label.ko, term.label.en, term.id.replace("-", " "), *term.aliases)
-                for name in dict.fromkeys(names):
-                    self._add(dimension, term.id, name)
+                if not term.deprecated:
+                    for name in _names(term):
+                        self._add(dimension, term.id, name)
+        # A deprecated term's names still signal what it meant: its replacement, after the
+        # replacement's own names (which a passage is quoted beside first).
+        for dimension in DIMENSIONS:
+            for term in taxonomy.terms[dimension].values():
+                replacement = taxonomy.replacement(dimension, term.id)
+                if replacement is not None:
+                    for name in _names(term):
+                        self._add(dimension, replacement, name)
 
     def _add(self, dimension: str, term: str, name: str) -> None:
         found = tokens(name)
@@ -273,6 +279,11 @@ class Matcher:
             for key in self.joined.matching(word)
             for order, phrase in self.joined.children[key].phrases
         ]
+
+
+def _names(term: Term) -> dict[str, None]:
+    """A term's labels, its id as words and its aliases, in that order, each once."""
+    return dict.fromkeys((term.label.ko, term.label.en, term.id.replace("-", " "), *term.aliases))
 
 
 def _walk(root: Node, found: list[str], start: int) -> list[tuple[int, Phrase, int, int]]:

@@ -141,7 +141,14 @@ class Suggester:
                     evidence.neighbour_strength += similarity / total
 
     def _with_ancestors(self, dimension: str, term: str) -> list[str]:
-        return [term, *self.taxonomy.ancestors(dimension, term)]
+        """The terms that evidence for `term` is evidence for: itself and its ancestors,
+        and for a deprecated term its replacement and that one's (a neighbour that still
+        carries it carries what it meant)."""
+        lineage = [term, *self.taxonomy.ancestors(dimension, term)]
+        replacement = self.taxonomy.replacement(dimension, term)
+        if replacement is not None:
+            lineage += [replacement, *self.taxonomy.ancestors(dimension, replacement)]
+        return list(dict.fromkeys(lineage))
 
     def predict(self, evidence: dict[str, TermEvidence], dimension: str) -> list[str]:
         """The most specific terms whose score reaches SUGGEST_THRESHOLD."""
@@ -158,13 +165,15 @@ class Suggester:
         self, record: Record, dimension: str, evidence: dict[str, TermEvidence]
     ) -> DimensionSuggestions:
         carried = set(record.facets.get(dimension, ()))
-        implied = {a for t in carried for a in self.taxonomy.ancestors(dimension, t)}
+        # A deprecated term carried is its replacement carried (IL302 says to write it).
+        meant = {t: self.taxonomy.replacement(dimension, t) or t for t in carried}
+        implied = {a for t in meant.values() for a in self.taxonomy.ancestors(dimension, t)}
         result = DimensionSuggestions()
         for term in self.predict(evidence, dimension):
-            if term not in carried | implied:
+            if term not in {*meant.values(), *implied}:
                 result.missing.append(_suggestion(term, evidence[term]))
         for term in sorted(carried):
-            support = evidence.get(term, TermEvidence())
+            support = evidence.get(meant[term], TermEvidence())
             if support.score < UNSUPPORTED_BELOW and self.taxonomy.term(dimension, term):
                 result.unsupported.append(_suggestion(term, support))
         return result
