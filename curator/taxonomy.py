@@ -276,6 +276,8 @@ def _load_dimension(taxonomy: Taxonomy, path: Path, dimension: Dimension) -> Non
         message = f"cannot read: {exc.strerror}"
         taxonomy.sources[path.name] = message
         taxonomy.problems.append(TaxonomyProblem(path, START, message))
+        if path not in taxonomy.files:  # (missing: shown by its place in the library all the same)
+            taxonomy.files.append(path)
         return
     taxonomy.sources[path.name] = hashlib.sha256(raw).hexdigest()
     loaded = load_bytes(raw)

@@ -524,6 +524,22 @@ def test_a_taxonomy_change_that_breaks_unchanged_incidents_is_this_changes_error
     assert "'nccl' is not a term of components; did you mean 'nccl-lib'?" in comment
 
 
+def test_a_dimension_file_removed_is_reported_under_its_own_path(repo):
+    # Its IL303 (`cannot read`) came under the checkout's absolute path, as a file "not
+    # changed here", while the file itself was listed as removed with "no findings in it";
+    # the IL301 errors it causes said to see that IL303.
+    (repo / "schema" / "taxonomy" / "symptoms.yaml").unlink()
+    commit(repo, "remove a dimension")
+    code, report = review_json(repo)
+    assert code == 1
+    removed, *broken = report["files"]
+    assert (removed["path"], removed["change"]) == ("schema/taxonomy/symptoms.yaml", "removed")
+    assert [(f["line"], f["code"], f["message"]) for f in removed["findings"]] == [
+        (1, "IL303", "cannot read: No such file or directory")
+    ]
+    assert [f["path"] for f in broken] == [f"incidents/IL-000{n}.yaml" for n in (1, 2, 3)]
+
+
 def deprecate_nccl(repo: Path) -> None:
     """Deprecate the components term `nccl` (carried by every incident of `repo`) in favour
     of a new term."""

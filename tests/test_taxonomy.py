@@ -159,3 +159,13 @@ def test_an_id_used_again_is_reported_where_both_are_and_incidents_keep_their_te
         "schema/taxonomy/components.yaml:3:9: IL303 [error] term id 'gpu' is also a term of "
         f"causes (causes.yaml:{gpu_line}:9): {again}",
     ]
+
+
+def test_a_missing_dimension_file_is_shown_by_its_place_in_the_library(tmp_path: Path):
+    # It was shown by its absolute path, as no other finding is (and so in the review).
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": incident("IL-0001")})
+    (root / "schema" / "taxonomy" / "symptoms.yaml").unlink()
+    for cwd, shown in ((root, "schema"), (root / "incidents", "../schema")):
+        run = run_curator("lint", "--no-cache", cwd=cwd)
+        assert run.code == 1, run
+        assert f"{shown}/taxonomy/symptoms.yaml:1:1: IL303 [error] cannot read: " in run.out, run

@@ -302,11 +302,14 @@ def _file_review(
     taxonomy: Taxonomy,
     incident_files: AbstractSet[Path],
 ) -> FileReview:
+    mine = [f for f in findings if f.path == change.path]
     if change.change == "removed":  # (its title as at the base: what the reviewer would lose)
+        # A taxonomy file the library needs has findings all the same (IL303: cannot read).
         return FileReview(
             path=change.path,
             change="removed",
             title=_text(_document(old), "title") if old else None,
+            **_bounded([ReportFinding.of(f) for f in mine]),
         )
     path = tree / change.path
     head = _loaded(path)
@@ -317,7 +320,6 @@ def _file_review(
     drafted = (
         incident_removed.made_draft(change.path, old, head) if path in incident_files else None
     )
-    mine = [f for f in findings if f.path == change.path]
     own = [ReportFinding.of(f) for f in ([drafted] if drafted else []) + mine]
     # A file the library never reads (a `.yml`, a hidden one) is never published: what to
     # fix is where it is (IL107), and its duplicates and facets are judged once it is in
