@@ -350,15 +350,13 @@ def _check_links(taxonomy: Taxonomy) -> None:
 
 def _link_problems(taxonomy: Taxonomy, dimension: str, term: Term) -> Iterator[str]:
     if term.parent and taxonomy.term(dimension, term.parent) is None:
-        yield f"term {term.id!r}: parent {term.parent!r} is not a term of {dimension}"
+        yield f"term {term.id!r}: parent {taxonomy.not_a_term(dimension, term.parent)}"
     if term.parent and term.id in taxonomy.ancestors(dimension, term.parent):
         yield f"term {term.id!r}: its parents form a cycle"
     if term.deprecated:
         replacement = taxonomy.term(dimension, term.deprecated.replaced_by)
         if replacement is None:
-            yield (
-                f"term {term.id!r}: replaced_by {term.deprecated.replaced_by!r} "
-                f"is not a term of {dimension}"
-            )
+            named = taxonomy.not_a_term(dimension, term.deprecated.replaced_by)
+            yield f"term {term.id!r}: replaced_by {named}"
         elif replacement.deprecated:
             yield f"term {term.id!r}: replaced_by {replacement.id!r} is itself deprecated"

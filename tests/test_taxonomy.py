@@ -169,3 +169,36 @@ def test_a_missing_dimension_file_is_shown_by_its_place_in_the_library(tmp_path:
         run = run_curator("lint", "--no-cache", cwd=cwd)
         assert run.code == 1, run
         assert f"{shown}/taxonomy/symptoms.yaml:1:1: IL303 [error] cannot read: " in run.out, run
+
+
+def test_a_parent_or_replacement_that_is_no_term_is_offered_the_term_meant(tmp_path: Path):
+    # Only "is not a term of components" was said: not the term a typo meant, nor that
+    # the term named is of another dimension.
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": incident("IL-0001")})
+    components = root / "schema" / "taxonomy" / "components.yaml"
+    text = components.read_text(encoding="utf-8")
+    added = (
+        "  - id: new-store\n"
+        "    label: {ko: 새 저장소, en: New store}\n"
+        "    description: 설명.\n"
+        "    parent: shared-network-filesytem\n"
+        "  - id: old-store\n"
+        "    label: {ko: 옛 저장소, en: Old store}\n"
+        "    description: 설명.\n"
+        "    parent: capacity-limit\n"
+        "    deprecated: {replaced_by: sharednetwork-filesystem, reason: 이유.}\n"
+    )
+    components.write_text(text + added, encoding="utf-8")
+    line = text.count("\n") + 1
+    run = run_curator("lint", "--no-cache", cwd=root)
+    assert run.code == 1, run
+    where = "schema/taxonomy/components.yaml"
+    assert run.out.splitlines() == [
+        f"{where}:{line}:9: IL303 [error] term 'new-store': parent 'shared-network-filesytem' "
+        "is not a term of components; did you mean 'shared-network-filesystem'?",
+        f"{where}:{line + 4}:9: IL303 [error] term 'old-store': parent 'capacity-limit' is not "
+        "a term of components (it is a term of causes)",
+        f"{where}:{line + 4}:9: IL303 [error] term 'old-store': replaced_by "
+        "'sharednetwork-filesystem' is not a term of components; did you mean "
+        "'shared-network-filesystem'?",
+    ]
