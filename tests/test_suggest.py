@@ -282,6 +282,25 @@ def test_a_deprecated_terms_names_are_evidence_for_its_replacement(tmp_path):
     ]
 
 
+def test_a_deprecated_term_neighbours_still_carry_is_never_suggested(tmp_path):
+    # It was suggested as missing, like any term its neighbours carry: the contributor who
+    # added it got IL302 for it.
+    old = ("    - nccl\n", "    - old-nccl\n")
+    root = write_library(
+        tmp_path / "lib",
+        {
+            "IL-0001.yaml": incident("IL-0001", old),
+            "IL-0002.yaml": incident("IL-0002", old),
+            "IL-0003.yaml": incident("IL-0003", ("    - nccl\n", "    - gpu\n")),
+        },
+    )
+    with (root / "schema" / "taxonomy" / "components.yaml").open("a", encoding="utf-8") as out:
+        out.write(MPI.replace("mpi-library", "old-nccl"))
+    [result] = suggest_json(str(root / "incidents" / "IL-0003.yaml"), "--root", str(root))
+    missing = [s["term"] for s in result["facets"]["components"]["missing"]]
+    assert "nccl" in missing and "old-nccl" not in missing, missing
+
+
 def test_carried_terms_nothing_supports_are_please_check_never_an_error(tmp_path):
     root = write_library(
         tmp_path / "lib",

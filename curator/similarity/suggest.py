@@ -151,11 +151,16 @@ class Suggester:
         return list(dict.fromkeys(lineage))
 
     def predict(self, evidence: dict[str, TermEvidence], dimension: str) -> list[str]:
-        """The most specific terms whose score reaches SUGGEST_THRESHOLD."""
+        """The most specific current terms whose score reaches SUGGEST_THRESHOLD: never a
+        deprecated one (its evidence counts for its replacement)."""
         strong = {t for t, e in evidence.items() if e.score >= SUGGEST_THRESHOLD}
-        strong = {t for t in strong if self.taxonomy.term(dimension, t) is not None}
+        strong = {t for t in strong if self._current(dimension, t)}
         implied = {a for t in strong for a in self.taxonomy.ancestors(dimension, t)}
         return sorted(strong - implied, key=lambda t: (-evidence[t].score, t))
+
+    def _current(self, dimension: str, term_id: str) -> bool:
+        term = self.taxonomy.term(dimension, term_id)
+        return term is not None and term.deprecated is None
 
     def suggest(self, record: Record) -> dict[str, DimensionSuggestions]:
         evidence = self.evidence(record)
