@@ -414,7 +414,7 @@ def findings(world: World, cache: bool) -> list[Row]:
     ]
 
 
-def _wait_for_the_clock(probe: Path) -> None:
+def wait_for_the_clock(probe: Path) -> None:
     """Until a file written now gets a later ctime than any file written before now."""
     now = time.time_ns()
     while True:
@@ -441,7 +441,7 @@ def _fine_clock() -> bool:
     make the test slow: it runs on the real clock instead)."""
     with tempfile.TemporaryDirectory() as folder:
         start = time.perf_counter()
-        _wait_for_the_clock(Path(folder) / "probe")
+        wait_for_the_clock(Path(folder) / "probe")
         return time.perf_counter() - start < 0.05
 
 
@@ -454,7 +454,7 @@ def check(steps: list[tuple[list[tuple[Any, ...]], bool]], settled: bool) -> Non
             # What two seconds guarantee of real edits: none shares a ctime with a file
             # whose stat a run recorded (so: none in the same tick as a run).
             if settled:
-                _wait_for_the_clock(probe)
+                wait_for_the_clock(probe)
 
         assert findings(world, cache=True) == findings(world, cache=False)
         for number, (ops, keep_mtime) in enumerate(steps):

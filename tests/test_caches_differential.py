@@ -50,6 +50,7 @@ import pytest
 from click.testing import CliRunner
 from conftest import committed_at
 from synthetic import synthetic_library
+from test_cache_differential import wait_for_the_clock
 
 import curator.cli
 import curator.lint_cache
@@ -108,15 +109,8 @@ class Lab:
     def tick(self) -> None:
         """In the settled clock: until a file written now gets a later ctime than any file
         written before now (no edit shares a tick with a stat a run recorded)."""
-        if not self.settled:
-            return
-        probe = self.root.parent / "probe"
-        now = time.time_ns()
-        while True:
-            probe.write_bytes(b"")
-            if probe.stat().st_ctime_ns > now:
-                return
-            time.sleep(0.001)
+        if self.settled:
+            wait_for_the_clock(self.root.parent / "probe")
 
 
 # -- the edits ---------------------------------------------------------------------------------
