@@ -1069,25 +1069,28 @@ def suggest_command(
 @click.argument("query", default="", callback=_utf8)
 @root_option
 @click.option(
-    "--cause", multiple=True, metavar="TERM", help="Only incidents with this cause (or a child)."
+    "--cause",
+    multiple=True,
+    metavar="TERM",
+    help="Only incidents with this cause (or a child): its id, label or alias.",
 )
 @click.option(
     "--component",
     multiple=True,
     metavar="TERM",
-    help="Only incidents with this component (or a child).",
+    help="Only incidents with this component (or a child): its id, label or alias.",
 )
 @click.option(
     "--symptom",
     multiple=True,
     metavar="TERM",
-    help="Only incidents with this symptom (or a child).",
+    help="Only incidents with this symptom (or a child): its id, label or alias.",
 )
 @click.option(
     "--factor",
     multiple=True,
     metavar="TERM",
-    help="Only incidents with this contributing factor (or a child).",
+    help="Only incidents with this contributing factor (or a child): its id, label or alias.",
 )
 @click.option(
     "--top",

@@ -103,6 +103,15 @@ def test_a_deprecated_term_and_its_replacement_filter_alike_before_and_after_fix
         assert found["filters"] == {"components": [term]}
 
 
+def test_a_filter_given_by_a_term_s_label_or_alias_filters_on_the_term(library):
+    # It was refused with a did-you-mean naming the id, which `curator new` and `curator
+    # fix` now take such a name for.
+    for name in ("WEKA", "WekaFS", "Weka 스토리지"):
+        found = search_json("처리량", "--component", name, "--root", str(library))
+        assert [r["id"] for r in found["results"]] == ["IL-0003"], name
+        assert found["filters"] == {"components": ["weka"]}
+
+
 def test_unknown_filter_term_is_a_usage_error_with_a_hint(library):
     run = run_curator("search", "x", "--component", "ncl", "--root", str(library))
     assert run.code == 2

@@ -28,6 +28,7 @@ from curator.similarity.search import SearchReport, search, searchable
 from curator.similarity.similar import Judge, Match
 from curator.similarity.store import load_index
 from curator.similarity.suggest import DimensionSuggestions, Suggester
+from curator.taxonomy import Taxonomy
 
 FILTER_DIMENSIONS = {
     "cause": "causes",
@@ -256,10 +257,9 @@ def run_search(
             "search needs a query, or a filter (--cause, --component, --symptom, --factor)"
         )
     taxonomy = library.taxonomy
-    for dimension, terms in filters.items():
-        for term in terms:
-            if taxonomy.term(dimension, term) is None:
-                raise BadInput(taxonomy.not_a_term(dimension, term))
+    filters = {
+        d: [_filter_term(taxonomy, d, term) for term in terms] for d, terms in filters.items()
+    }
     matcher = Matcher(taxonomy)
     if query.strip() and not searchable(matcher, taxonomy, query):
         # Else "0 matching incidents", as if the library held no such thing (and with a
@@ -270,6 +270,17 @@ def run_search(
             "Hangul, kana or CJK ideographs), a number of 2 to 30 digits, or a name"
         )
     return search(load_index(library, progress=progress), taxonomy, query, filters, top, matcher)
+
+
+def _filter_term(taxonomy: Taxonomy, dimension: str, term: str) -> str:
+    """The term id a filter names: its id, or its label or an alias where that name is one
+    term's alone (`--cause "용량 한계"`), as `curator new` and `curator fix` take them."""
+    if taxonomy.term(dimension, term) is not None:
+        return term
+    named = taxonomy.named_term(dimension, term)
+    if named is None:
+        raise BadInput(taxonomy.not_a_term(dimension, term))
+    return named
 
 
 def search_text(report: SearchReport) -> str:
