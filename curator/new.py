@@ -113,9 +113,7 @@ def check_terms(taxonomy: Taxonomy, dimension: str, terms: list[str]) -> list[st
     `GPU`), as `curator fix` writes such a facet: the draft has its id."""
     ids = []
     for given in terms:
-        term_id = (
-            given if taxonomy.term(dimension, given) else taxonomy.named_term(dimension, given)
-        )
+        term_id = taxonomy.named_term(dimension, given)
         term = taxonomy.term(dimension, term_id) if term_id else None
         if term is None:
             raise DraftError(taxonomy.not_a_term(dimension, given) + _broken(taxonomy))

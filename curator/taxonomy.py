@@ -145,25 +145,27 @@ class Taxonomy:
 
     def names(self, dimension: str) -> dict[str, str]:
         """Folded id, labels and aliases → term id, for one dimension (built once). A name
-        that two terms share is the term's whose id or label it is before the term's
-        whose alias it is: an alias written before a term was added must not hide that
-        term's own id (local-nvme's `local disk` is local-disk's label and id)."""
+        that two terms share is decided as `_NAME_LEVELS` orders names, then for the term
+        listed first: an alias written before a term was added must not hide that term's
+        own id (local-nvme's `local disk` is local-disk's label and id)."""
         if dimension not in self._names:
             terms = self.terms.get(dimension, {}).values()
-            own = [(name, t.id) for t in terms for name in (t.id, t.label.ko, t.label.en)]
-            aliases = [(name, t.id) for t in terms for name in t.aliases]
             names: dict[str, str] = {}
-            for name, term_id in own + aliases:
-                names.setdefault(fold(name), term_id)
+            for names_of in _NAME_LEVELS:
+                for term in terms:
+                    for name in names_of(term):
+                        names.setdefault(fold(name), term.id)
             self._names[dimension] = names
         return self._names[dimension]
 
     def named_term(self, dimension: str, text: str) -> str | None:
-        """The id of the one term of `dimension` that `text` names, as `fold` compares
-        names (`GPU`, `용량 한계`, `Capacity limit`, an alias): a term's id first, then the
-        one term with that label, then the one with that alias. None when no term is so
-        named, or more than one is at the first level that has the name (an alias two
-        terms share names neither)."""
+        """The id of the one term of `dimension` that `text` names: the term whose id it
+        is, else, as `fold` compares names (`GPU`, `용량 한계`, `Capacity limit`, an
+        alias), the one term at the first of `_NAME_LEVELS` that has the name. None when
+        no term is so named, or more than one is at that level (an alias two terms share
+        names neither)."""
+        if text in self.terms.get(dimension, {}):
+            return text
         folded = fold(text)
         if not folded:
             return None
@@ -184,16 +186,20 @@ class Taxonomy:
         return list(self._hints[dimension, wanted])
 
 
+# The names of a term, in the order a name two terms share is decided by: a term's id
+# before another's label, a label before another's alias.
+_NAME_LEVELS: tuple[Callable[[Term], Iterable[str]], ...] = (
+    lambda term: (term.id,),
+    lambda term: (term.label.ko, term.label.en),
+    lambda term: term.aliases,
+)
+
+
 def _one_term_names(terms: dict[str, Term]) -> dict[str, str | None]:
-    """Folded names → the one term named so, or None for a name two terms share: ids,
-    then labels, then aliases, each level deciding the names the one before left open."""
+    """Folded names → the one term named so, or None for a name two terms share at the
+    first of `_NAME_LEVELS` that has it."""
     named: dict[str, str | None] = {}
-    levels: tuple[Callable[[Term], Iterable[str]], ...] = (
-        lambda term: (term.id,),
-        lambda term: (term.label.ko, term.label.en),
-        lambda term: term.aliases,
-    )
-    for names_of in levels:
+    for names_of in _NAME_LEVELS:
         level: dict[str, str | None] = {}
         for term in terms.values():
             for name in {fold(name) for name in names_of(term)} - named.keys():

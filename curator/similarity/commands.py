@@ -275,8 +275,6 @@ def run_search(
 def _filter_term(taxonomy: Taxonomy, dimension: str, term: str) -> str:
     """The term id a filter names: its id, or its label or an alias where that name is one
     term's alone (`--cause "용량 한계"`), as `curator new` and `curator fix` take them."""
-    if taxonomy.term(dimension, term) is not None:
-        return term
     named = taxonomy.named_term(dimension, term)
     if named is None:
         raise BadInput(taxonomy.not_a_term(dimension, term))

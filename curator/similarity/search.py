@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from curator.model import numbered_id
 from curator.similarity.entities import entities
 from curator.similarity.index import Index
 from curator.similarity.phrases import Matcher
@@ -117,7 +118,7 @@ def query_ids(query: str) -> list[str]:
     IL-00128 is IL-0128: one number, as IL204 compares ids)."""
     found = []
     for number, slug in _QUERY_ID.findall(query):
-        found.append(f"IL-{int(number):04d}" if number else f"IL-NEW-{slug.lower()}")
+        found.append(numbered_id(int(number)) if number else f"IL-NEW-{slug.lower()}")
     return list(dict.fromkeys(found))
 
 
