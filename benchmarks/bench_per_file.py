@@ -43,8 +43,8 @@ def main() -> None:
     shutil.rmtree(args.out, ignore_errors=True)
     (args.out / "incidents").mkdir(parents=True)
 
-    def render(file: IncidentFile, raw: bytes, _payload: object) -> Rendered | None:
-        return render_parsed(file, raw, DATES, args.out)
+    def render(file: IncidentFile, digest: str, _payload: object) -> Rendered | None:
+        return render_parsed(file, digest, DATES, args.out)
 
     taxonomy, today = library.taxonomy, dt.date.today()
     gc.disable()

@@ -77,7 +77,9 @@ PARALLEL_FROM = 200  # files to check before worker processes pay off (benchmark
 Progress = Callable[[int, int], None]
 Task = tuple[int, str, str, Any]  # (index, path, display, `Extra.payload` of the path)
 _TURNING_POINTS = [r.turning_points for r in FILE_RULES if hasattr(r, "turning_points")]
-Compute = Callable[[IncidentFile, bytes, Any], Any]
+# (file, the SHA-256 of its bytes in hex, `Extra.payload`'s value for it): the digest is
+# lint's own, so that no file is hashed twice.
+Compute = Callable[[IncidentFile, str, Any], Any]
 # What every check_task needs: the taxonomy, today, the prefix of the cache's keys (None:
 # nothing is kept), what else to compute of each file.
 _Context = tuple[Taxonomy, dt.date, str | None, Compute | None]
@@ -87,10 +89,11 @@ _Context = tuple[Taxonomy, dt.date, str | None, Compute | None]
 class Extra:
     """Work a caller wants done on each file while lint has it parsed, so that no file is
     parsed twice (`curator export` renders each incident this way).
-    `compute(file, raw, payload)` runs wherever the file is checked, a worker process perhaps (so it
-    must be picklable: a module-level function or a `functools.partial` of one); `take(path,
-    value)` then runs here, in the order results arrive. Files whose result came from the
-    cache are not parsed, so they get neither: the caller must cope with a missing value."""
+    `compute(file, digest, payload)` runs wherever the file is checked, a worker process
+    perhaps (so it must be picklable: a module-level function or a `functools.partial` of
+    one); `take(path, value)` then runs here, in the order results arrive. Files whose
+    result came from the cache are not parsed, so they get neither: the caller must cope
+    with a missing value."""
 
     compute: Compute
     take: Callable[[str, Any], None]
@@ -203,10 +206,10 @@ def check_file(
         findings = [finding for rule in FILE_RULES for finding in rule.check(file)]
         points = [day for turning in _TURNING_POINTS for day in turning(file)]
         summary = FileSummary.of(file)
-        value = extra(file, raw, payload) if extra is not None else None
+        digest = hashlib.sha256(raw).hexdigest()
+        value = extra(file, digest, payload) if extra is not None else None
     except Exception as exc:  # a bug in a rule must not stop the run; never cached
         return Checked([_internal(display, exc)], FileSummary(display, path.stem))
-    digest = hashlib.sha256(raw).hexdigest()
     result = Checked(findings, summary, digest, settled_stat(before) if before else None, points)
     result.extra = value
     return result

@@ -2000,7 +2000,7 @@ def test_lint_checks_files_in_the_order_the_export_asks_and_hands_them_over_so(t
     repo = _numbered_repo(tmp_path, [10000, 9999, 10001, 2])
     taken: list[str] = []
 
-    def name(file, raw, payload):
+    def name(file, digest, payload):
         return file.path.name
 
     def id_order(path: str) -> tuple[int, int, str]:
@@ -2101,7 +2101,8 @@ def test_a_file_lint_judges_less_its_byte_order_marks_is_not_rendered_from_those
         raw = incident("IL-0001", ("스토리지의", text)).encode()
         file = parse_incident(path, path.name, raw, taxonomy, dt.date(2026, 1, 1))
         assert file.incident is not None
-        made = released.render_parsed(file, raw, dates, tmp_path / "out")
+        digest = released.content_digest(raw)
+        made = released.render_parsed(file, digest, dates, tmp_path / "out")
         assert (made is not None) is rendered
 
 

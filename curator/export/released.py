@@ -313,7 +313,7 @@ def render(task: Task, folder: Path, previous: Path | None = None) -> Rendered:
 
 def render_parsed(
     file: IncidentFile,
-    raw: bytes,
+    digest: str,
     when: tuple[str, str] | None,
     folder: Path,
     previous: Path | None = None,
@@ -322,7 +322,8 @@ def render_parsed(
     perhaps), given its dates (added, modified; None: no commit). None when lint could not
     read it as an incident, or when its rendering fails (an id a release refuses, a write
     that fails): then it is rendered again after lint, where its error is the export's.
-    `Rendered.digest` is the parsed bytes' own, which the cache keeps the data under. Nor
+    `digest` is the parsed bytes' (`content_digest`, which lint works out): the cache keeps
+    the data under it. Nor
     is a file with schema errors rendered: lint may judge one by its values less a U+FEFF
     (`curator.lint.parse_incident`), which are not its bytes' and must not be kept in the
     cache under their digest."""
@@ -331,7 +332,7 @@ def render_parsed(
         return None
     if when is None and incident.status in EXPORTED_STATUSES:
         return None  # no commit in the history of HEAD: `render` says so, after lint
-    task = Task(str(file.path), content_digest(raw), when, None)
+    task = Task(str(file.path), digest, when, None)
     try:
         return _render_validated(task, (folder, previous), incident, True)
     except (OSError, ValueError):  # (a ValidationError is a ValueError)
