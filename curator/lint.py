@@ -740,14 +740,7 @@ class _Run:
     def run_library_rules(
         self, summaries: list[FileSummary], taxonomy_files: dict[Path, str]
     ) -> list[Finding]:
-        view = LibraryView(summaries, self.library.taxonomy, taxonomy_files)
-        findings: list[Finding] = []
-        for rule in LIBRARY_RULES:
-            try:
-                findings += rule.check_library(view)
-            except Exception as exc:  # pragma: no cover - defensive, as in check_file
-                findings.append(_internal(display_path(self.library.root, self.cwd), exc))
-        return findings
+        return run_library_rules(self.library, summaries, taxonomy_files, self.cwd)
 
     def summaries(self, entries: Sequence[str], checked: Sequence[Checked]) -> list[FileSummary]:
         summaries = []
@@ -760,6 +753,34 @@ class _Run:
                 # Changed since it was found unchanged: its line no longer tells its values.
                 self.unsure |= again.values_key != result.values_key
         return summaries
+
+
+def run_library_rules(
+    library: Library,
+    summaries: list[FileSummary],
+    taxonomy_files: dict[Path, str],
+    cwd: Path | None = None,
+) -> list[Finding]:
+    """The cross-file rules' findings over `summaries` (in the library's order: messages
+    list files), the taxonomy files displayed as `taxonomy_files` says."""
+    view = LibraryView(summaries, library.taxonomy, taxonomy_files)
+    findings: list[Finding] = []
+    for rule in LIBRARY_RULES:
+        try:
+            findings += rule.check_library(view)
+        except Exception as exc:  # pragma: no cover - defensive, as in check_file
+            findings.append(_internal(display_path(library.root, cwd), exc))
+    return findings
+
+
+def summary_of(path: Path, display: str, raw: bytes, taxonomy: Taxonomy) -> FileSummary:
+    """What the cross-file rules read of an incident file holding `raw`, as `check_file`
+    makes it of a regular `.yaml` file (`curator review` reads one so from git)."""
+    today = dt.date.today()  # (no part of a summary depends on it)
+    try:
+        return FileSummary.of(parse_incident(path, display, raw, taxonomy, today))
+    except Exception:  # as check_file: a bug in a rule leaves the file out of the rules
+        return FileSummary(display, path.stem)
 
 
 def check_files(

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from conftest import REPO, run_curator, stopped_as_git_starts, stopped_as_it_loads, write_library
 
+import curator.review.build as build
 import curator.review.git as review_git
 import curator.review.misplaced as misplaced
 from curator.library import Library
@@ -502,6 +503,86 @@ def test_changed_files_are_linted_in_the_context_of_the_whole_library(repo):
         ("incidents/IL-0001.yaml", "unchanged"): ["IL502"],  # now shares its URL: new here
     }
     assert report["errors_elsewhere"] == 0
+
+
+@pytest.mark.parametrize("folder", ["", ":library"])
+def test_an_error_a_change_causes_elsewhere_is_found_without_a_copy_of_the_base(
+    tmp_path, monkeypatch, folder
+):
+    # The taxonomy left alone, what the base had of IL-0001's cross-file findings is worked
+    # out from the head's lint: at 100,000 incidents, a copy of the base is 100,000 files
+    # written, linted cold and deleted (minutes on a slow disk). The library may be in a
+    # folder of the repository, named like a pathspec.
+    repo = tmp_path / "repo"
+    library = write_library(repo / folder, {"IL-0001.yaml": incident("IL-0001")})
+    git(repo, "init", "-q", "-b", "main")
+    commit(repo, "base")
+    git(repo, "checkout", "-q", "-b", "change")
+    shared = ("postmortems/IL-0005", "postmortems/IL-0001")
+    write(library, "IL-0005.yaml", incident("IL-0005", shared))
+    commit(repo, "repeat a source")
+
+    def no_copy(*args: object) -> None:
+        raise AssertionError("the base was written out")
+
+    monkeypatch.setattr(review_git, "materialise", no_copy)
+    review = build_review(library, "main", "HEAD")
+    found = {(f.path, f.change): [x.code for x in f.findings] for f in review.files}
+    incidents = f"{folder}/incidents" if folder else "incidents"
+    assert found == {
+        (f"{incidents}/IL-0005.yaml", "added"): ["IL502"],
+        (f"{incidents}/IL-0001.yaml", "unchanged"): ["IL502"],
+    }
+
+
+def _ids_clash(repo: Path) -> None:  # IL-0002's file now says it is IL-0001 (IL204)
+    write(repo, "IL-0002.yaml", incident("IL-0001"))
+
+
+def _reference_removed(repo: Path) -> None:  # IL-0001 names IL-0002, which goes (IL401)
+    git(repo, "checkout", "-q", "main")
+    related = ("sources:", "related:\n  - IL-0002\nsources:")
+    write(repo, "IL-0001.yaml", incident("IL-0001", related))
+    commit(repo, "a reference")
+    git(repo, "checkout", "-q", "-B", "change")
+    (repo / "incidents" / "IL-0002.yaml").unlink()
+
+
+def _shared_before_and_after(repo: Path) -> None:  # main's IL502 stays; a new one is added
+    git(repo, "checkout", "-q", "main")
+    write(repo, "IL-0002.yaml", incident("IL-0002", ("postmortems/IL-0002", "postmortems/IL-0001")))
+    commit(repo, "an error on main")
+    git(repo, "checkout", "-q", "-B", "change")
+    write(repo, "IL-0004.yaml", incident("IL-0004", ("postmortems/IL-0004", "postmortems/IL-0003")))
+
+
+def _renamed_away(repo: Path) -> None:  # the file sharing IL-0001's URL is renamed, fixed
+    git(repo, "checkout", "-q", "main")
+    write(repo, "IL-0002.yaml", incident("IL-0002", ("postmortems/IL-0002", "postmortems/IL-0001")))
+    commit(repo, "an error on main")
+    git(repo, "checkout", "-q", "-B", "change")
+    git(repo, "mv", "incidents/IL-0002.yaml", "incidents/IL-0004.yaml")
+    write(repo, "IL-0004.yaml", incident("IL-0004", ("postmortems/IL-0004", "postmortems/IL-0001")))
+
+
+def _copied_with_its_id(repo: Path) -> None:  # a copy under a new name keeps IL-0003's id
+    write(repo, "IL-0007.yaml", incident("IL-0003", ("status: published", "status: draft")))
+
+
+@pytest.mark.parametrize(
+    "change",
+    [_ids_clash, _reference_removed, _shared_before_and_after, _renamed_away, _copied_with_its_id],
+)
+def test_the_base_s_findings_from_the_head_s_lint_are_those_of_linting_the_base(
+    repo, monkeypatch, change
+):
+    change(repo)
+    commit(repo, "the change")
+    quick = build_review(repo, "main", "HEAD")
+    monkeypatch.setattr(build, "cross_file_findings_at_base", lambda *args: None)
+    assert build_review(repo, "main", "HEAD") == quick
+    # Each case has something to compare: an error in a file the change leaves alone.
+    assert quick.errors_elsewhere or any(f.change == "unchanged" for f in quick.files)
 
 
 def test_a_taxonomy_change_that_breaks_unchanged_incidents_is_this_changes_error(repo):

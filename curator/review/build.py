@@ -29,6 +29,7 @@ from curator.load import Document, load_bytes
 from curator.model import DIMENSIONS, Dimension
 from curator.regular import read_regular
 from curator.review import ReviewError, git
+from curator.review.at_base import ACROSS_FILES, cross_file_findings_at_base
 from curator.review.git import FileChange
 from curator.review.misplaced import (
     entry_holding,
@@ -137,10 +138,13 @@ def build_review(root: Path, base: str, head: str, judge_for: JudgeFactory | Non
     deprecates = any(c.path.startswith(taxonomy) for c in changes)
     with tree_at(revisions, revisions.head) as tree:
         library = _head_library(_library_in(tree, revisions), revisions)
-        findings = lint(library, cwd=tree)
+        held: list[object] = []  # each file's result, for the base's cross-file findings
+        findings = lint(library, cwd=tree, held=held)
         elsewhere = [f for f in findings if f.path not in touched and _may_cause(f, deprecates)]
-        caused = _new_since_base(elsewhere, revisions)
         olds = [_at_base(revisions, c) for c in changes]
+        linted = _Head(library, held, tree, changes, olds)
+        caused = _caused(elsewhere, revisions, linted, deprecates)
+        held.clear()  # (100,000 results, before the judge's index is built)
         # The checkout's cache outlives the run (a second review reads it); a copy's would
         # be written only to be deleted with it.
         cache = tree == revisions.repo
@@ -195,11 +199,42 @@ def _errors(findings: Sequence[Finding]) -> int:
     return sum(f.severity is Severity.ERROR for f in findings)
 
 
-def _new_since_base(findings: list[Finding], revisions: Revisions) -> list[Finding]:
+@dataclass(frozen=True)
+class _Head:
+    """The head's library as linted (`held`, displays relative to `tree`), and the change."""
+
+    library: Library
+    held: list[object]
+    tree: Path
+    changes: Sequence[FileChange]
+    olds: Sequence[bytes | None]  # each changed file's bytes at the base (None: added)
+
+
+def _caused(
+    findings: list[Finding], revisions: Revisions, head: _Head, taxonomy_changed: bool
+) -> list[Finding]:
     """The `findings` (in files the change leaves alone) that the base does not have: this
     change caused them, through the taxonomy or a rule that spans files. Such a file has the
-    same lines at both commits, so a finding there keeps its place. The base is linted only
-    when there is something to compare."""
+    same lines at both commits, so a finding there keeps its place. With the taxonomy
+    unchanged, only a cross-file rule's finding can be new, and the base's are worked out
+    from the head's lint (`cross_file_findings_at_base`) where that is exact; otherwise
+    the base is linted, when there is something to compare."""
+    if not taxonomy_changed:
+        findings = [f for f in findings if f.code in ACROSS_FILES]
+        if not findings:
+            return []
+        base = revisions.base
+        before = cross_file_findings_at_base(
+            head.library, head.held, head.tree, revisions.repo, base, head.changes, head.olds
+        )
+        if before is not None:
+            places = {_place(f) for f in before}
+            return [f for f in findings if _place(f) not in places]
+    return _new_since_base(findings, revisions)
+
+
+def _new_since_base(findings: list[Finding], revisions: Revisions) -> list[Finding]:
+    """The `findings` that the base, linted in a copy of its own, does not have."""
     if not findings:
         return []
     with tree_at(revisions, revisions.base) as tree:

@@ -202,6 +202,18 @@ def present_at(repo: Path, commit: str, *paths: str) -> list[str]:
     return [path for path in paths if path in found]
 
 
+def regular_files_at(repo: Path, commit: str, *paths: str) -> set[str]:
+    """Those of `paths` that are regular files at `commit` (not links, folders or
+    submodules)."""
+    out = run_git(repo, "ls-tree", "-z", commit, "--", *paths)
+    found = set()
+    for entry in out.decode("utf-8", "surrogateescape").split("\0"):
+        mode, _, path = entry.partition("\t")
+        if mode.startswith(("100644 blob ", "100755 blob ")):
+            found.add(path)
+    return found
+
+
 def holding_lines(repo: Path, commit: str, paths: list[str], *patterns: str) -> set[str]:
     """Those of `paths` (files at `commit`) with a line matching each of `patterns`
     (extended regular expressions): one `git grep` for them all."""

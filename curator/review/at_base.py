@@ -1,0 +1,75 @@
+"""Which findings of the files a change leaves alone the base already had, worked out from
+the head's lint where that is exact, so that the base is not written out and linted again.
+
+Where the change leaves the taxonomy alone, a file it does not touch has the same bytes at
+both commits, so its own findings (every rule that reads one file) are the same at both:
+none of them can be the change's. Only the cross-file rules' findings can, and those read
+each file's summary alone (`FileSummary`). The base's summaries are the head's, but for
+the files the change touches, which are read from git as the base has them. At 100,000
+incidents this spares writing out the base's 100,000 files, linting them cold and deleting
+them: most of a review's time where the change breaks another file (a second report of an
+event, sharing its source URL), and minutes on a slow disk (benchmarks/HISTORY.md,
+"Session 49").
+
+Where that is not known to be exact (the taxonomy changed, a file in a subfolder or not
+a plain `.yaml` file at the base), `None`: the caller lints a copy of the base.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Sequence
+from pathlib import Path
+from typing import cast
+
+from curator.findings import Finding
+from curator.library import Library, meant_as_incident
+from curator.lint import display_path, run_library_rules, summary_of
+from curator.lint_cache import Checked
+from curator.review import git
+from curator.review.git import FileChange
+from curator.rules import LIBRARY_RULES
+
+# The codes a change can give a file it does not touch, the taxonomy left alone.
+ACROSS_FILES = frozenset(rule.RULE.code for rule in LIBRARY_RULES)
+
+
+def cross_file_findings_at_base(
+    library: Library,
+    held: list[object],
+    cwd: Path,
+    repo: Path,
+    base: str,
+    changes: Sequence[FileChange],
+    olds: Sequence[bytes | None],
+) -> list[Finding] | None:
+    """The cross-file rules' findings at `base`, from the head's `library` (linted with
+    `held`, what `curator.lint.lint` held of each file: paths, displays relative to `cwd`,
+    the repository's top as the head has it, and results) and the base's bytes of each of
+    `changes` (`olds`); None where that would not be exact."""
+    displays, checked = cast(list[str], held[1]), cast(list[Checked], held[2])
+    summaries = {d: r.summary for d, r in zip(displays, checked, strict=True)}
+    folder = display_path(library.incidents_dir, cwd)
+    at_base = [c.old_path or c.path for c in changes if c.change != "added"]
+    if not all(_plain(path, folder) for c in changes for path in (c.path, c.old_path) if path):
+        return None
+    regular = git.regular_files_at(repo, base, *at_base) if at_base else set()
+    for change, old in zip(changes, olds, strict=True):
+        summaries.pop(change.path, None)
+        if change.change == "added":
+            continue
+        path = change.old_path or change.path
+        if old is None or path not in regular:
+            return None
+        summaries[path] = summary_of(cwd / path, path, old, library.taxonomy)
+    # In the library's order, as its lint would list them: by name (one folder).
+    ordered = [summaries[display] for display in sorted(summaries)]
+    taxonomy_files = {p: display_path(p, cwd) for p in library.taxonomy.files}
+    return run_library_rules(library, ordered, taxonomy_files, cwd)
+
+
+def _plain(path: str, folder: str) -> bool:
+    """Whether `path` is an entry of incidents/ itself that lint reads as a file of its
+    own by its name (`IL-0001.yaml`), not one in a subfolder or a hidden one."""
+    parent, name = posixpath.split(path)
+    return parent == folder and meant_as_incident(name) and name.endswith(".yaml")
