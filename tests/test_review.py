@@ -644,10 +644,64 @@ def test_a_term_the_change_deprecates_gives_the_incidents_carrying_it_a_warning(
     assert report["files"][0]["path"] == "schema/taxonomy/components.yaml"
     given = [(f["path"], f["change"], [g["code"] for g in f["findings"]]) for f in report["files"]]
     assert given[1:] == [(f"incidents/IL-000{n}.yaml", "unchanged", ["IL302"]) for n in (1, 2, 3)]
+    assert report["terms_changed"] == [
+        {
+            "dimension": "components",
+            "term": "nccl",
+            "kinds": ["deprecated"],
+            "replaced_by": "nccl-library",
+            "fixable": True,
+            "label_was": None,
+            "label": "NCCL / NCCL",
+            "parent_was": None,
+            "parent": None,
+            "old_label_names": None,
+            "carried_by": 3,
+            "incidents": ["IL-0001", "IL-0002", "IL-0003"],
+        },
+        {
+            "dimension": "components",
+            "term": "nccl-library",
+            "kinds": ["added"],
+            "replaced_by": None,
+            "fixable": False,
+            "label_was": None,
+            "label": "NCCL 라이브러리 / NCCL library",
+            "parent_was": None,
+            "parent": None,
+            "old_label_names": None,
+            "carried_by": 0,
+            "incidents": [],
+        },
+    ]
+    # A filter on the replacement finds the incidents not yet fixed; one on nccl finds them
+    # through its replacement, as before.
+    assert report["filters_changed"] == [
+        {
+            "dimension": "components",
+            "term": "nccl-library",
+            "gains": 3,
+            "gained": ["IL-0001", "IL-0002", "IL-0003"],
+            "loses": 0,
+            "lost": [],
+        }
+    ]
     comment = run_curator("review", "--base", "main", cwd=repo).out
     assert comment.splitlines()[1].startswith("### ✅ 0 errors · ⚠️ 3 warnings · ")
-    assert "(not changed here, but given a warning by this change)" in comment
-    assert "nccl-library" in comment
+    # Said once, with the incidents it reaches, rather than a section per incident.
+    assert (
+        "- **components** · `nccl` deprecated in favour of `nccl-library`: 3 incidents carry "
+        "it, each now with an IL302 warning, which `curator fix` mends by writing "
+        "`nccl-library` (the export's facet edges follow once it has run): "
+        "IL-0001 (incidents/IL-0001.yaml), IL-0002 (incidents/IL-0002.yaml), "
+        "IL-0003 (incidents/IL-0003.yaml)."
+    ) in comment.splitlines()
+    assert "- **components** · `nccl-library` added: no incident carries it." in comment
+    assert (
+        "- A search filter on `nccl-library` finds 3 more (IL-0001, IL-0002, IL-0003)."
+        in comment.splitlines()
+    )
+    assert "#### 📄" not in comment
     # The taxonomy file gave them their warnings: no findings in it, but not nothing to
     # report, as the comment said.
     taxonomy = (
@@ -672,6 +726,79 @@ def test_a_term_deprecated_before_the_change_is_not_the_changes_warning(repo):
     assert code == 0, report
     assert [f["path"] for f in report["files"]] == ["schema/taxonomy/components.yaml"]
     assert report["errors_elsewhere"] == 0
+    # A description changes what no incident carries: nothing to say of the taxonomy.
+    assert (report["terms_changed"], report["filters_changed"]) == ([], [])
+    comment = run_curator("review", "--base", "main", cwd=repo).out
+    assert "**Taxonomy**" not in comment
+    assert len(comment.splitlines()) < 15
+
+
+def test_a_taxonomy_change_says_which_incidents_each_changed_term_reaches(repo):
+    # A withdrawn incident carries its terms (lint warns it as any other) but no search
+    # lists it, so no filter finds it or stops finding it.
+    write(repo, "IL-0004.yaml", withdraw(incident("IL-0004", *DIFFERENT), "IL-0001"))
+    git(repo, "branch", "-f", "main", commit(repo, "a withdrawn copy"))
+    taxonomy = repo / "schema" / "taxonomy"
+    causes = (taxonomy / "causes.yaml").read_text(encoding="utf-8")
+    relabelled = "      ko: 처리 용량 한계\n      en: Throughput capacity limit\n"
+    causes = causes.replace("      ko: 용량 한계\n      en: Capacity limit\n", relabelled, 1)
+    (taxonomy / "causes.yaml").write_text(causes, encoding="utf-8")
+    components = (taxonomy / "components.yaml").read_text(encoding="utf-8")
+    moved = "    parent: rdma-network\n  - id: rdma-network\n"
+    components = components.replace("  - id: rdma-network\n", moved, 1)
+    components += (
+        "  - id: gpu-ecc\n    label:\n      ko: GPU ECC 오류\n      en: GPU ECC error\n"
+        "    description: GPU 메모리의 ECC 오류.\n"
+    )
+    (taxonomy / "components.yaml").write_text(components, encoding="utf-8")
+    symptoms = (taxonomy / "symptoms.yaml").read_text(encoding="utf-8")
+    start = symptoms.index("  - id: throughput-degradation\n")
+    end = symptoms.index("  - id: ", start + 1)
+    (taxonomy / "symptoms.yaml").write_text(symptoms[:start] + symptoms[end:], encoding="utf-8")
+    commit(repo, "relabel, move, add and remove terms")
+    code, report = review_json(repo)
+    assert code == 1  # the removed term's IL301
+    changed = [
+        (t["dimension"], t["term"], t["kinds"], t["carried_by"], t["incidents"])
+        for t in report["terms_changed"]
+    ]
+    every = ["IL-0001", "IL-0002", "IL-0003"]
+    carried = [*every, "IL-0004"]
+    assert changed == [
+        ("causes", "capacity-limit", ["relabelled"], 4, carried),
+        ("components", "nccl", ["moved"], 4, carried),
+        ("components", "gpu-ecc", ["added"], 0, []),
+        ("symptoms", "throughput-degradation", ["removed"], 4, carried),
+    ]
+    relabel, move = report["terms_changed"][:2]
+    assert (relabel["label_was"], relabel["label"], relabel["old_label_names"]) == (
+        "용량 한계 / Capacity limit",
+        "처리 용량 한계 / Throughput capacity limit",
+        "capacity-limit",  # its aliases keep the old label
+    )
+    assert (move["parent_was"], move["parent"]) == (None, "rdma-network")
+    assert [(f["term"], f["gained"], f["lost"]) for f in report["filters_changed"]] == [
+        ("rdma-network", every, [])
+    ]
+    lines = run_curator("review", "--base", "main", cwd=repo).out.splitlines()
+    paths = ", ".join(f"{i} (incidents/{i}.yaml)" for i in carried)
+    assert (
+        "- **causes** · `capacity-limit` relabelled from “용량 한계 / Capacity limit” to "
+        "“처리 용량 한계 / Throughput capacity limit”: 4 incidents carry it, shown by the new "
+        f"label (taxonomy.json, graph.json); an alias keeps the old label naming it: {paths}."
+    ) in lines
+    assert (
+        f"- **components** · `nccl` moved from the top to under `rdma-network`: 4 incidents "
+        f"carry it: {paths}."
+    ) in lines
+    assert (
+        "- **symptoms** · `throughput-degradation` removed: 4 incidents carry it, each now "
+        "with an IL301 error (a term is deprecated, never removed: the export refuses a "
+        f"release that drops one): {paths}."
+    ) in lines
+    assert "- A search filter on `rdma-network` finds 3 more (IL-0001, IL-0002, IL-0003)." in lines
+    # Errors keep their sections: they block the merge.
+    assert lines.count("**Errors**") == 4
 
 
 def test_errors_already_at_the_base_are_only_counted(repo):

@@ -25,9 +25,11 @@ from curator.review.model import (
     Evidence,
     FacetJudgement,
     FileReview,
+    FilterChange,
     Match,
     ReportFinding,
     Review,
+    TermChange,
     TermJudgement,
 )
 
@@ -848,3 +850,73 @@ def test_the_status_line_says_findings_were_left_out_and_whether_they_may_be_err
     whole = all_errors.model_copy(update={"findings_omitted": 0})
     status = render(Review(base=BASE, head=HEAD, files=[whole]), LINKS, COMMENT)
     assert "not in this report" not in status
+
+
+def deprecation_review(terms: int, carriers: int) -> Review:
+    """A taxonomy change deprecating `terms` terms, each carried by `carriers` incidents
+    that it gives an IL302 warning."""
+    names = [f"IL-{n:04d}" for n in range(1, carriers + 1)]
+    warned = [
+        FileReview(
+            path=f"incidents/{name}.yaml",
+            change="unchanged",
+            id=name,
+            title="학습이 멈췄다",
+            findings=[
+                finding(
+                    9, "IL302", "'old-0' is deprecated; use 'new-0'", "warning", fixable=True
+                ).model_copy(update={"path": f"incidents/{name}.yaml"})
+            ],
+        )
+        for name in names
+    ]
+    return Review(
+        base=BASE,
+        head=HEAD,
+        files=[FileReview(path="schema/taxonomy/causes.yaml", change="changed"), *warned],
+        terms_changed=[
+            TermChange(
+                dimension="causes",
+                term=f"old-{n}" if n else "old-0](https://evil.example)",
+                kinds=["deprecated"],
+                replaced_by=f"new-{n}",
+                fixable=True,
+                carried_by=carriers,
+                incidents=names[:100],
+            )
+            for n in range(terms)
+        ],
+        filters_changed=[
+            FilterChange(dimension="causes", term=f"new-{n}", gains=carriers, gained=names[:100])
+            for n in range(terms)
+        ],
+    )
+
+
+def test_a_deprecation_is_said_once_with_the_first_incidents_it_reaches_not_a_section_each():
+    comment = render(deprecation_review(terms=1, carriers=2_000), LINKS, COMMENT)
+    assert comment.splitlines()[1] == (
+        "### ✅ 0 errors · ⚠️ 2000 warnings · ✅ 0 possible duplicates · ✅ 0 facet suggestions"
+    )
+    at_head = f"{OURS}blob/{HEAD}/incidents"
+    first = ", ".join(
+        f"IL-000{n} ([incidents/IL-000{n}.yaml]({at_head}/IL-000{n}.yaml))" for n in range(1, 6)
+    )
+    line = next(x for x in comment.splitlines() if x.startswith("- **causes**"))
+    # The term is data: a forged one shows as text, never as a link or code.
+    assert line.startswith("- **causes** · old-0\\]\\(https:&#8203;//evil.example\\) deprecated")
+    assert line.endswith(f": {first}, and 1995 more.")
+    assert "- A search filter on `new-0` finds 2000 more (IL-0001, IL-0002, IL-0003, …)." in (
+        comment.splitlines()
+    )
+    assert "#### 📄" not in comment and "✂️" not in comment
+    assert utf16_length(comment) < 5_000
+
+
+def test_the_taxonomy_lines_of_a_huge_report_are_bounded_and_the_rest_counted():
+    comment = render(deprecation_review(terms=10_000, carriers=100), LINKS, COMMENT)
+    lines = comment.splitlines()
+    assert sum(x.startswith("- **causes** · ") for x in lines) == 10
+    assert "- … and 9990 more terms changed: `curator review --format json` lists them all" in lines
+    assert "; and 9995 more filters." in comment
+    assert utf16_length(comment) <= COMMENT_LIMIT

@@ -41,12 +41,16 @@ from curator.review.model import (
     MAX_FINDINGS,
     FacetJudgement,
     FileReview,
+    FilterChange,
     Match,
     ReportFinding,
     Review,
+    TermChange,
 )
+from curator.review.taxonomy_change import Carrier, filter_changes, term_changes
 from curator.rules import facet_order, incident_removed, not_an_incident_file
-from curator.taxonomy import Taxonomy
+from curator.similarity.store import load_index
+from curator.taxonomy import Taxonomy, load_taxonomy
 from curator.write.atomic import temporary_folder
 
 
@@ -104,7 +108,7 @@ def _copy_at(revisions: Revisions, commit: str) -> Iterator[Path]:
     with temporary_folder(prefix="curator-review-") as temporary:
         tree = temporary.resolve()
         # A base without schema/ (the change that makes the folder a library) is no library
-        # to compare with, which `_new_since_base` allows for; git archive refused it whole.
+        # to compare with, which `_at_base_too` allows for; git archive refused it whole.
         folders = git.present_at(revisions.repo, commit, *_folders(revisions))
         if folders:
             git.materialise(revisions.repo, commit, tree, *folders)
@@ -143,7 +147,7 @@ def build_review(root: Path, base: str, head: str, judge_for: JudgeFactory | Non
         elsewhere = [f for f in findings if f.path not in touched and _may_cause(f, deprecates)]
         olds = [_at_base(revisions, c) for c in changes]
         linted = _Head(library, held, tree, changes, olds)
-        caused = _caused(elsewhere, revisions, linted, deprecates)
+        caused, before = _at_base_too(elsewhere, revisions, linted, deprecates)
         held.clear()  # (100,000 results, before the judge's index is built)
         # The checkout's cache outlives the run (a second review reads it); a copy's would
         # be written only to be deleted with it.
@@ -161,6 +165,7 @@ def build_review(root: Path, base: str, head: str, judge_for: JudgeFactory | Non
             f.id for f in files if f.id and tree / f.path in incident_files
         }
         broken = [_broken_by_change(p, tree, caused) for p in sorted({f.path for f in caused})]
+        terms, filters = _taxonomy_changes(before, library, cache)
     files = [
         _with_removal(_with_unread(f, incidents), c, o, revisions, head_ids)
         for f, c, o in zip(files, changes, olds, strict=True)
@@ -173,7 +178,24 @@ def build_review(root: Path, base: str, head: str, judge_for: JudgeFactory | Non
         root=revisions.prefix,
         files=[*files, *misplaced, *broken],
         errors_elsewhere=_errors(elsewhere) - _errors(caused),
+        terms_changed=terms,
+        filters_changed=filters,
     )
+
+
+def _taxonomy_changes(
+    before: Taxonomy | None, library: Library, cache: bool
+) -> tuple[list[TermChange], list[FilterChange]]:
+    """What the change to the taxonomy does to the head's incidents (read from the
+    similarity index, which the judge reads too: one read of the library)."""
+    if before is None:
+        return [], []
+    incidents = [
+        Carrier(PurePosixPath(record.path).stem, record.facets, record.status == "withdrawn")
+        for record in load_index(library, use_cache=cache).records
+    ]
+    after = library.taxonomy
+    return term_changes(before, after, incidents), filter_changes(before, after, incidents)
 
 
 def _head_library(root: Path, revisions: Revisions) -> Library:
@@ -210,39 +232,64 @@ class _Head:
     olds: Sequence[bytes | None]  # each changed file's bytes at the base (None: added)
 
 
-def _caused(
+def _at_base_too(
     findings: list[Finding], revisions: Revisions, head: _Head, taxonomy_changed: bool
-) -> list[Finding]:
-    """The `findings` (in files the change leaves alone) that the base does not have: this
-    change caused them, through the taxonomy or a rule that spans files. Such a file has the
-    same lines at both commits, so a finding there keeps its place. With the taxonomy
-    unchanged, only a cross-file rule's finding can be new, and the base's are worked out
-    from the head's lint (`cross_file_findings_at_base`) where that is exact; otherwise
-    the base is linted, when there is something to compare."""
+) -> tuple[list[Finding], Taxonomy | None]:
+    """What the base tells about the change: the `findings` (in files the change leaves
+    alone) that the base does not have, which this change caused, through the taxonomy or a
+    rule that spans files (such a file has the same lines at both commits, so a finding
+    there keeps its place); and, when the change touches the taxonomy, the base's, to
+    compare the head's with (None when the base is no library: every term is new)."""
     if not taxonomy_changed:
-        findings = [f for f in findings if f.code in ACROSS_FILES]
-        if not findings:
-            return []
-        base = revisions.base
-        before = cross_file_findings_at_base(
-            head.library, head.held, head.tree, revisions.repo, base, head.changes, head.olds
-        )
-        if before is not None:
-            places = {_place(f) for f in before}
-            return [f for f in findings if _place(f) not in places]
-    return _new_since_base(findings, revisions)
+        return _caused_across_files(findings, revisions, head), None
+    return _linted_at_base(findings, revisions, taxonomy_changed)
 
 
-def _new_since_base(findings: list[Finding], revisions: Revisions) -> list[Finding]:
-    """The `findings` that the base, linted in a copy of its own, does not have."""
+def _caused_across_files(
+    findings: list[Finding], revisions: Revisions, head: _Head
+) -> list[Finding]:
+    """With the taxonomy unchanged, only a cross-file rule's finding can be new in a file
+    the change leaves alone, and the base's are worked out from the head's lint
+    (`cross_file_findings_at_base`) where that is exact; otherwise the base is linted."""
+    findings = [f for f in findings if f.code in ACROSS_FILES]
     if not findings:
         return []
+    base = revisions.base
+    before = cross_file_findings_at_base(
+        head.library, head.held, head.tree, revisions.repo, base, head.changes, head.olds
+    )
+    if before is None:
+        return _linted_at_base(findings, revisions, False)[0]
+    places = {_place(f) for f in before}
+    return [f for f in findings if _place(f) not in places]
+
+
+def _linted_at_base(
+    findings: list[Finding], revisions: Revisions, taxonomy_changed: bool
+) -> tuple[list[Finding], Taxonomy | None]:
+    """`_at_base_too` by linting the base, in a copy of its own. The base is read only when
+    there is something to compare."""
+    if not findings:
+        return [], _taxonomy_at(revisions, revisions.base) if taxonomy_changed else None
     with tree_at(revisions, revisions.base) as tree:
         root = _library_in(tree, revisions)
-        before = (
-            {_place(f) for f in lint(Library.at(root), cwd=tree)} if is_library(root) else set()
-        )
-    return [f for f in findings if _place(f) not in before]
+        if not is_library(root):
+            return list(findings), None
+        library = Library.at(root)
+        before = {_place(f) for f in lint(library, cwd=tree)}
+        taxonomy = library.taxonomy if taxonomy_changed else None
+    return [f for f in findings if _place(f) not in before], taxonomy
+
+
+def _taxonomy_at(revisions: Revisions, commit: str) -> Taxonomy | None:
+    """The taxonomy at `commit`, copied alone (no incident is needed to compare terms);
+    None when the commit has none."""
+    folder = _in_library(revisions.prefix, SCHEMA, "taxonomy")
+    if not git.present_at(revisions.repo, commit, folder):
+        return None
+    with temporary_folder(prefix="curator-review-") as temporary:
+        git.materialise(revisions.repo, commit, temporary, folder)
+        return load_taxonomy(temporary / folder)
 
 
 def _place(finding: Finding) -> tuple[str, int, int, str]:

@@ -27,13 +27,16 @@ from curator.review.model import (
     SHA_PATTERN,
     Evidence,
     FileReview,
+    FilterChange,
     Match,
     ReportFinding,
     Review,
+    TermChange,
     TermJudgement,
 )
 from curator.review.tooling import ChangedTooling
 from curator.rules import STOPPING
+from curator.rules.deprecated_term import RULE as DEPRECATED_TERM
 
 MARKER = "<!-- curator-review -->"
 ON_BASE = "merged to the base branch since this branch started"
@@ -48,6 +51,7 @@ _SHA = re.compile(SHA_PATTERN)
 # most VISIBLE files. (A real id is a dozen characters; a placeholder's slug a few words.)
 _LONGEST_ID = 80
 _TERM = re.compile(TERM_ID_PATTERN)
+DEPRECATED = DEPRECATED_TERM.code  # IL302
 
 Measure = Callable[[str], int]
 
@@ -93,12 +97,13 @@ def render(
 ) -> str:
     """`tooling`: what GitHub lists of the pull request's files (the comment step's view,
     not the report's), said first when the report may come from code the change makes."""
-    head = _header(review, links, tooling)
-    news = sorted((f for f in review.files if _has_news(f)), key=_rank)
+    head = _header(review, links, tooling) + _taxonomy(review, links)
+    summarised = [f for f in review.files if _deprecation_warned(f, review)]
+    news = sorted((f for f in review.files if _has_news(f) and f not in summarised), key=_rank)
     sections = [_Section(f, links, review) for f in news]
     sections_tail = _quiet(
         [f for f in review.files if not _has_news(f)],
-        gave_findings=any(f.change == "unchanged" for f in news),
+        gave_findings=bool(summarised) or any(f.change == "unchanged" for f in news),
     )
     foot = _footer(review)
     full = "\n".join([head, *(s.full for s in sections), *sections_tail, foot])
@@ -140,6 +145,135 @@ def _header(review: Review, links: Links, tooling: ChangedTooling | None) -> str
             "",
         ]
     return "\n".join(lines)
+
+
+def _deprecation_warned(file: FileReview, review: Review) -> bool:
+    """A file the change leaves alone whose only findings are the IL302 warnings of a term
+    it deprecates: said in the taxonomy's lines (`_taxonomy`), counted in the status line,
+    where a section each made a deprecation of a common term hundreds of sections long."""
+    return (
+        file.change == "unchanged"
+        and bool(file.findings)
+        and all(f.code == DEPRECATED for f in file.findings)
+        and any("deprecated" in t.kinds for t in review.terms_changed)
+    )
+
+
+def _taxonomy(review: Review, links: Links) -> str:
+    """What the change to the taxonomy does to the incidents: a line per term it changes
+    (the first few), with how many incidents carry it and which, then the search filters
+    that find other incidents. Bounded, as the header is never trimmed."""
+    if not review.terms_changed:
+        return ""
+    shown = review.terms_changed[: 2 * VISIBLE]
+    lines = ["**Taxonomy** — what this change does to the incidents:", ""]
+    lines += [_term_line(change, links, review) for change in shown]
+    if len(review.terms_changed) > len(shown):
+        rest = _plural(len(review.terms_changed) - len(shown), "more term")
+        lines.append(f"- … and {rest} changed: `curator review --format json` lists them all")
+    if review.filters_changed:
+        lines.append(_filters_line(review.filters_changed))
+    return "\n" + "\n".join(lines) + "\n"
+
+
+def _term_line(change: TermChange, links: Links, review: Review) -> str:
+    term = _term(change.term)
+    what = "; ".join(_what(change, kind) for kind in change.kinds)
+    text = f"- **{change.dimension}** · {term} {what}: "
+    if not change.carried_by:
+        return text + "no incident carries it."
+    verb = "carries" if change.carried_by == 1 else "carry"
+    text += f"{_plural(change.carried_by, 'incident')} {verb} it"
+    text += _consequence(change)
+    return f"{text}: {_incidents(change.incidents, change.carried_by, links, review)}."
+
+
+def _what(change: TermChange, kind: str) -> str:
+    if kind == "deprecated":
+        return f"deprecated in favour of {_term(change.replaced_by or '')}"
+    if kind == "relabelled":
+        was, now = inert(change.label_was or "", 120), inert(change.label or "", 120)
+        return f"relabelled from “{was}” to “{now}”"
+    if kind == "moved":
+        return f"moved from {_under(change.parent_was)} to {_under(change.parent)}"
+    return {"restored": "no longer deprecated"}.get(kind, kind)
+
+
+def _under(parent: str | None) -> str:
+    return f"under {_term(parent)}" if parent else "the top"
+
+
+def _consequence(change: TermChange) -> str:
+    """What the incidents carrying the term get from the change, by its kind."""
+    said = []
+    if "removed" in change.kinds:
+        said.append(
+            ", each now with an IL301 error (a term is deprecated, never removed: the export "
+            "refuses a release that drops one)"
+        )
+    if "deprecated" in change.kinds:
+        fix = (
+            f"which `curator fix` mends by writing {_term(change.replaced_by or '')} (the "
+            "export's facet edges follow once it has run)"
+            if change.fixable
+            else "which `curator fix` cannot mend until the replacement is a current term"
+        )
+        said.append(f", each now with an IL302 warning, {fix}")
+    if "restored" in change.kinds:
+        said.append(", whose IL302 warning goes")
+    if "relabelled" in change.kinds:
+        names = change.old_label_names
+        old = (
+            "an alias keeps the old label naming it"
+            if names == change.term
+            else f"the old label now names {_term(names)}"
+            if names
+            else "the old label names no term now, for lint, fix, new and search"
+        )
+        said.append(f", shown by the new label (taxonomy.json, graph.json); {old}")
+    return "".join(said)
+
+
+def _incidents(names: Sequence[str], total: int, links: Links, review: Review) -> str:
+    """The first few incidents by id and path (linked at the head), the rest counted."""
+    shown = []
+    for name in names[:VISIBLE]:
+        path = review.incident_path(name)
+        url = links.blob(review.head, path)
+        where = inert_name(path, 120)
+        shown.append(f"{inert(name, 60)} ({link(where, url) if url else where})")
+    rest = total - len(shown)
+    return ", ".join(shown) + (f", and {rest} more" if rest > 0 else "")
+
+
+def _filters_line(filters: Sequence[FilterChange]) -> str:
+    """The search filters (`curator search`, the website's facets) that find other
+    incidents now, a few ids each."""
+    said = []
+    for change in filters[:VISIBLE]:
+        parts = [
+            f"{verb} {count} {more} ({_ids(names, count)})"
+            for verb, count, more, names in (
+                ("finds", change.gains, "more", change.gained),
+                ("no longer finds", change.loses, "", change.lost),
+            )
+            if count
+        ]
+        said.append(f"{_term(change.term)} {' and '.join(p.replace('  ', ' ') for p in parts)}")
+    rest = len(filters) - len(said)
+    more = f"; and {_plural(rest, 'more filter')}" if rest > 0 else ""
+    return f"- A search filter on {'; on '.join(said)}{more}."
+
+
+def _ids(names: Sequence[str], total: int) -> str:
+    shown = [inert(name, 60) for name in names[:3]]
+    return ", ".join(shown) + (", …" if total > len(shown) else "")
+
+
+def _term(term_id: str | None) -> str:
+    """A term id as code, when it is one (it comes from the report: data)."""
+    text = term_id or ""
+    return f"`{text}`" if _TERM.fullmatch(text) else inert(text, 80)
 
 
 def _omitted(review: Review) -> str:

@@ -156,6 +156,57 @@ class FileReview(_Value):
         return self.duplicate_of is not None and self.duplicate_of.kind != "duplicate"
 
 
+TermChangeKind = Literal["added", "removed", "deprecated", "restored", "relabelled", "moved"]
+
+
+class TermChange(_Value):
+    """A term of the taxonomy that the change adds, removes, deprecates (or restores),
+    relabels or moves under another parent, with the incident files of the head that carry
+    it: what a reviewer of a taxonomy change decides on."""
+
+    dimension: Dimension
+    term: str
+    kinds: list[TermChangeKind] = Field(min_length=1, max_length=6)
+    replaced_by: str | None = Field(
+        default=None, description="For `deprecated`: the replacement the head names."
+    )
+    fixable: bool = Field(
+        default=False,
+        description="For `deprecated`: the replacement is a current term, which `curator fix` "
+        "writes in the incidents carrying this one.",
+    )
+    label_was: str | None = Field(default=None, description="For `relabelled`: ko / en at base.")
+    label: str | None = Field(default=None, description="ko / en at the head.")
+    parent_was: str | None = Field(default=None, description="For `moved`: at the base.")
+    parent: str | None = Field(default=None, description="For `moved`: at the head.")
+    old_label_names: str | None = Field(
+        default=None,
+        description="For `relabelled`: the term the old label names at the head (itself when "
+        "an alias keeps it), as lint, fix, new and search read a name; null for none.",
+    )
+    carried_by: int = Field(
+        default=0, ge=0, description="How many incident files of the head carry the term."
+    )
+    incidents: list[str] = Field(
+        default_factory=list,
+        max_length=_MANY,
+        description="The first of them (at most 100), by file name without `.yaml`.",
+    )
+
+
+class FilterChange(_Value):
+    """A term whose search filter (`curator search`, a facet filter of the website) finds
+    other incident files at the head than at the base, through a parent or a deprecation
+    the change writes."""
+
+    dimension: Dimension
+    term: str
+    gains: int = Field(default=0, ge=0)
+    gained: list[str] = Field(default_factory=list, max_length=_MANY)
+    loses: int = Field(default=0, ge=0)
+    lost: list[str] = Field(default_factory=list, max_length=_MANY)
+
+
 class Review(_Value):
     version: Literal[1] = REPORT_VERSION
     base: Sha = Field(description="The commit compared against (the merge base).")
@@ -174,6 +225,18 @@ class Review(_Value):
         ge=0,
         description="Errors in library files this change does not touch that the base has "
         "too (those it causes are in `files`, as `unchanged`).",
+    )
+    terms_changed: list[TermChange] = Field(
+        default_factory=list,
+        max_length=_MANY,
+        description="The terms the change adds, removes, deprecates, relabels or moves "
+        "(absent in reports of older versions).",
+    )
+    filters_changed: list[FilterChange] = Field(
+        default_factory=list,
+        max_length=_MANY,
+        description="The terms whose search filter finds other incidents because of the "
+        "change to the taxonomy (absent in reports of older versions).",
     )
 
     def count(self) -> Counts:
