@@ -80,6 +80,20 @@ def test_the_export_of_a_fixed_library_is_byte_for_byte_its_snapshot(tmp_path):
         assert data == pinned[path], f"{path} differs from its snapshot (UPDATE_SNAPSHOTS=1)"
 
 
+def test_graph_json_tells_a_deprecated_term_from_a_current_one_as_taxonomy_json_does(tmp_path):
+    # A tool reading graph.json alone drew a term `curator fix` is replacing as any other.
+    root = golden_library(tmp_path / "lib")
+    out = tmp_path / "export"
+    assert run_curator("export", "--root", str(root), "--out", str(out), "--no-cache").code == 0
+    graph = json.loads((out / "graph.json").read_text(encoding="utf-8"))
+    taxonomy = json.loads((out / "taxonomy.json").read_text(encoding="utf-8"))
+    in_graph = {n["id"]: n["deprecated"] for n in graph["nodes"] if n["kind"] == "term"}
+    in_taxonomy = {t["id"]: t["deprecated"] for d in taxonomy["dimensions"] for t in d["terms"]}
+    assert in_graph == in_taxonomy
+    assert in_graph["storage"] == {"replaced_by": "nccl", "reason": "시험용으로 합쳤다."}
+    assert in_graph["nccl"] is None
+
+
 # --- the format and its schema_version ----------------------------------------------------
 
 # What a patch version may change: the words (docs/export.md, "Patch"). Everything else in

@@ -186,6 +186,7 @@ def _term_nodes(taxonomy: Taxonomy, carriers: dict[str, list[str]]) -> Iterator[
                 "dimension": dimension,
                 "label": term.label,
                 "count": len(carriers.get(term.id, [])),
+                "deprecated": term.deprecated,
             }
             yield graph_line(node, NODE)
 

@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from curator.model import NUMBERED_ID_PATTERN, Deprecation, Dimension, Incident, Label, TermId
 
-SCHEMA_VERSION = "1.1.0"
+SCHEMA_VERSION = "1.2.0"
 # Marks a field whose set of values a later 1.x version may extend (docs/export.md): the
 # published schema accepts any text there (`curator.export.schema`); the model, what
 # curator itself writes, stays exact.
@@ -146,6 +146,11 @@ class TermNode(_Strict):
     )
     label: Label = Field(description="Names in Korean and English.")
     count: int = Field(ge=0, description="Published incidents that carry the term.")
+    deprecated: Deprecation | None = Field(
+        description="As in taxonomy.json: null for a current term; for a deprecated one, "
+        "`replaced_by` (its successor, which `curator fix` writes in the incidents still "
+        "carrying it) and `reason`. Since 1.2.0."
+    )
 
 
 class FacetEdge(_Strict):
