@@ -420,6 +420,61 @@ def test_a_taxonomy_term_released_before_must_stay(repo, tmp_path):
     assert kept_term["deprecated"]["replaced_by"] == "capacity-limit"
 
 
+def test_a_release_that_changes_only_the_taxonomy_says_which_terms_changed(repo, tmp_path):
+    # changes.json said nothing (`"changes": []`): a tool citing incidents by their terms
+    # did not learn that a term it shows was deprecated, relabelled or moved.
+    taxonomy = repo.root / "schema" / "taxonomy"
+    causes = (taxonomy / "causes.yaml").read_text(encoding="utf-8")
+    causes = causes.replace(
+        "    parent: capacity-limit\n",
+        "    parent: capacity-limit\n    deprecated:\n      replaced_by: capacity-limit\n"
+        "      reason: 용량 한계와 같다.\n",
+        1,
+    ).replace("      en: Capacity limit\n", "      en: Capacity ceiling\n", 1)
+    (taxonomy / "causes.yaml").write_text(causes, encoding="utf-8")
+    symptoms = (taxonomy / "symptoms.yaml").read_text(encoding="utf-8")
+    symptoms += (
+        "  - id: gpu-ecc-error\n    label:\n      ko: GPU ECC 오류\n      en: GPU ECC error\n"
+        "    description: |\n      GPU 메모리의 ECC 오류.\n"
+    )
+    (taxonomy / "symptoms.yaml").write_text(symptoms, encoding="utf-8")
+    repo.commit("2024-03-01T00:00:00", "taxonomy only")
+    assert run_export(repo, tmp_path / "out").code == 0
+    changes = load(tmp_path / "out", "changes.json")
+    assert changes["changes"] == []  # no incident's data changed
+    assert changes["terms"] == [
+        {
+            "id": "capacity-limit",
+            "dimension": "causes",
+            "change": "modified",
+            "fields": ["label"],
+            "deprecated": None,
+        },
+        {
+            "id": "resource-exhaustion",
+            "dimension": "causes",
+            "change": "modified",
+            "fields": ["deprecated"],
+            "deprecated": {"replaced_by": "capacity-limit", "reason": "용량 한계와 같다."},
+        },
+        {
+            "id": "gpu-ecc-error",
+            "dimension": "symptoms",
+            "change": "added",
+            "fields": [],
+            "deprecated": None,
+        },
+    ]
+    # A term written as the release wrote it is no change, whatever its layout.
+    repo.git("tag", "v1.1.0")
+    symptoms = symptoms.replace("    description: |\n      GPU 메모리의 ECC 오류.\n", "")
+    symptoms += "    description: GPU 메모리의 ECC 오류.\n"
+    (taxonomy / "symptoms.yaml").write_text(symptoms, encoding="utf-8")
+    repo.commit("2024-03-02T00:00:00", "the same terms")
+    assert run_export(repo, tmp_path / "out").code == 0
+    assert load(tmp_path / "out", "changes.json")["terms"] == []
+
+
 def test_a_taxonomy_entry_without_a_text_id_then_is_no_term_that_must_stay(repo, tmp_path):
     # `--since` may name a commit whose taxonomy held entries lint refuses: no consumer can
     # hold their ids, so they neither stop the export nor break it.
@@ -592,7 +647,7 @@ def test_the_feed_holds_the_newest_500_changes_and_counts_them_all():
 
     newest_first = [change(number) for number in range(501, 0, -1)]
     until = ReleasePoint(version="v1.0.0", commit="a" * 40)
-    changes = Changes(since=None, until=until, changes=newest_first)
+    changes = Changes(since=None, until=until, changes=newest_first, terms=[])
     feed = ET.fromstring(feed_bytes(changes, newest_first[0].date, "https://example.org/"))
     titles = [entry.findtext(f"{ATOM}title") for entry in feed.findall(f"{ATOM}entry")]
     assert len(titles) == 500
@@ -816,7 +871,7 @@ def test_manifest_describes_the_commit_and_checks_every_file(repo, tmp_path):
     assert run_export(repo, out).code == 0
     manifest = load(out, "manifest.json")
     head = repo.git("rev-parse", "HEAD")
-    assert manifest["schema_version"] == SCHEMA_VERSION == "1.2.0"
+    assert manifest["schema_version"] == SCHEMA_VERSION == "1.3.0"
     assert (manifest["version"], manifest["commit"]) == ("v1.0.0", head)
     assert manifest["generated_at"] == "2024-02-01T10:00:00Z"
     assert manifest["counts"] == {
@@ -1866,7 +1921,7 @@ def test_consumer_example_verifies_and_lists_incidents_by_component(repo, tmp_pa
     print(run.stdout)
     lines = run.stdout.splitlines()
     assert lines[0].startswith("Incident Library v1.0.0 (commit ")
-    assert lines[0].endswith("schema 1.2.0: 9 files verified")
+    assert lines[0].endswith("schema 1.3.0: 9 files verified")
     assert "NCCL (nccl): 2" in lines
     assert "GPU (gpu): 1" in lines
     assert any(line.startswith("  IL-0002  2024-05") for line in lines)

@@ -11,6 +11,8 @@ import re
 from pathlib import PurePosixPath
 from typing import Any, NamedTuple
 
+from pydantic import ValidationError
+
 from curator.export.build import Summary
 from curator.export.collect import (
     EXPORTED_STATUSES,
@@ -20,14 +22,16 @@ from curator.export.collect import (
     released_as_read,
     released_data,
     timestamp,
+    trimmed,
 )
 from curator.export.errors import ExportError
 from curator.export.git import GitError, Repo
-from curator.export.model import Change, Changes, ReleasePoint
+from curator.export.model import Change, Changes, ReleasePoint, TermChange
 from curator.library import INCIDENTS, meant_as_incident
 from curator.lint import validate
 from curator.load import load_bytes
-from curator.model import INCIDENT_KEYS, NUMBERED_ID_PATTERN
+from curator.model import DIMENSIONS, INCIDENT_KEYS, NUMBERED_ID_PATTERN, Term
+from curator.taxonomy import Taxonomy
 
 _NUMBERED = re.compile(NUMBERED_ID_PATTERN)
 
@@ -53,15 +57,18 @@ class ChangeLog:
         self.changes: list[Change] = []
         self.seen: set[str] = set()
         gone: list[str] = []
+        terms_then: dict[str, tuple[str, Any]] = {}
         try:
             since = since or repo.previous_tag(snapshot.head.sha)
             if since is not None:
                 base = repo.commit(since)
                 self.since = ReleasePoint(version=repo.describe(base.sha), commit=base.sha)
                 self.previous = _released_at(snapshot, base.sha)
-                gone = _terms_gone(snapshot, base.sha)
+                terms_then = _terms_at(repo, base.sha)
+                gone = _terms_gone(snapshot, terms_then)
         except GitError as exc:
             raise ExportError(str(exc)) from exc
+        self.terms = _term_changes(snapshot.taxonomy, terms_then)
         if self.since is not None and gone:
             raise ExportError(
                 f"taxonomy term(s) of {self.since.version} are gone: {', '.join(gone)}; "
@@ -94,7 +101,7 @@ class ChangeLog:
             if incident_id not in self.seen and before is not None
         ]
         changes = _newest_first([*self.changes, *removed])
-        return Changes(since=self.since, until=self.until, changes=changes)
+        return Changes(since=self.since, until=self.until, changes=changes, terms=self.terms)
 
 
 def _released_at(snapshot: Snapshot, rev: str) -> dict[str, tuple[str, Before | None]]:
@@ -150,30 +157,88 @@ def _released_then(raw: bytes) -> tuple[str, Before] | None:
     return incident_id, Before(title if isinstance(title, str) else incident_id, status, data)
 
 
-def _terms_gone(snapshot: Snapshot, rev: str) -> list[str]:
-    """The ids of the terms in the taxonomy files at `rev` that the taxonomy now lacks,
-    each with its dimension then (`id (dimension)`): what a consumer of the earlier
-    release may hold and could no longer look up."""
+def _terms_gone(snapshot: Snapshot, then: dict[str, tuple[str, Any]]) -> list[str]:
+    """The ids of the terms at the release compared with (`then`, `_terms_at`) that the
+    taxonomy now lacks, each with its dimension then (`id (dimension)`): what a consumer of
+    the earlier release may hold and could no longer look up."""
     return [
         f"{term} ({dimension})"
-        for term, dimension in _term_ids(snapshot.repo, rev).items()
+        for term, (dimension, _) in then.items()
         if snapshot.taxonomy.dimension_of(term) is None
     ]
 
 
-def _term_ids(repo: Repo, rev: str) -> dict[str, str]:
-    """Term id → dimension (the file's name), of every taxonomy file at `rev` that reads."""
+def _terms_at(repo: Repo, rev: str) -> dict[str, tuple[str, Any]]:
+    """Term id → (dimension, the term as written), of every taxonomy file at `rev` that
+    reads: read leniently, as a release made under looser rules may hold them."""
     entries = repo.tree(rev, TAXONOMY_FOLDER)
     contents = repo.blobs(entry.blob for entry in entries)
-    terms: dict[str, str] = {}
+    terms: dict[str, tuple[str, Any]] = {}
     for entry in entries:
         document = load_bytes(contents[entry.blob]).document
         data = document.data if document is not None else None
         listed = data.get("terms") if isinstance(data, dict) else None
         for term in listed if isinstance(listed, list) else []:
             if isinstance(term, dict) and isinstance(term.get("id"), str):
-                terms[term["id"]] = PurePosixPath(entry.path).stem
+                terms[term["id"]] = (PurePosixPath(entry.path).stem, term)
     return terms
+
+
+# What a consumer reads of a term besides its id and usage (taxonomy.json's other fields
+# derive from these): what `TermChange.fields` names, in this order.
+_TERM_FIELDS = ("label", "description", "aliases", "parent", "deprecated")
+
+
+def _term_changes(taxonomy: Taxonomy, then: dict[str, tuple[str, Any]]) -> list[TermChange]:
+    """The terms of `taxonomy` that are new since `then` (all, for a first release), or
+    whose fields differ from `then`'s: a release that changes only the taxonomy changes no
+    incident, yet what the terms they carry mean, which a tool citing them must learn."""
+    changes = []
+    for dimension in DIMENSIONS:
+        for term in taxonomy.terms[dimension].values():
+            now = _term_values(term)
+            before = then.get(term.id)
+            fields = (
+                []
+                if before is None
+                else [f for f in _TERM_FIELDS if _as_then(before[1], f) != now[f]]
+            )
+            if before is None or fields:
+                changes.append(
+                    TermChange(
+                        id=term.id,
+                        dimension=dimension,
+                        change="added" if before is None else "modified",
+                        fields=fields,
+                        deprecated=term.deprecated,
+                    )
+                )
+    return changes
+
+
+def _term_values(term: Term) -> dict[str, Any]:
+    """The fields `TermChange.fields` names, as released (`released_taxonomy`: text without
+    the line breaks at its end, so that a `description: |` block is what a plain value is)."""
+    values: dict[str, Any] = trimmed(term.model_dump(mode="json", include=set(_TERM_FIELDS)))
+    return values
+
+
+def _as_then(raw: dict[str, Any], field: str) -> Any:
+    """A field of a term as an earlier release wrote it, as today's model reads it (the
+    field alone, so that a rule it broke in another field does not make every field look
+    changed), or as it was written when the model refuses it."""
+    if field not in raw:
+        return _UNSET.get(field)
+    try:
+        return _term_values(Term.model_validate({**_SOME_TERM, field: raw[field]}))[field]
+    except ValidationError:
+        return raw[field]
+
+
+# A valid term, each field of an earlier release's term validated in its place; and what a
+# term that does not write an optional field has.
+_SOME_TERM: dict[str, Any] = {"id": "x", "label": {"ko": "x", "en": "x"}, "description": "x"}
+_UNSET: dict[str, Any] = {"aliases": [], "parent": None, "deprecated": None}
 
 
 def _removed(snapshot: Snapshot, incident_id: str, path: str, before: Before) -> Change:

@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from curator.model import NUMBERED_ID_PATTERN, Deprecation, Dimension, Incident, Label, TermId
 
-SCHEMA_VERSION = "1.2.0"
+SCHEMA_VERSION = "1.3.0"
 # Marks a field whose set of values a later 1.x version may extend (docs/export.md): the
 # published schema accepts any text there (`curator.export.schema`); the model, what
 # curator itself writes, stays exact.
@@ -220,6 +220,28 @@ class Change(_Strict):
     )
 
 
+class TermChange(_Strict):
+    """One taxonomy term added or changed since the previous release (terms are never
+    removed: the export refuses a release that drops one)."""
+
+    id: TermId = Field(description="The term's id, as in taxonomy.json.")
+    dimension: Dimension = Field(
+        description="The term's facet dimension.", json_schema_extra=OPEN_SET
+    )
+    change: Literal["added", "modified"] = Field(
+        description="`added`: not in the previous release; `modified`: its `fields` changed.",
+        json_schema_extra=OPEN_SET,
+    )
+    fields: list[str] = Field(
+        description="For `modified`: which of `label`, `description`, `aliases`, `parent` "
+        "and `deprecated` changed, in that order; otherwise empty."
+    )
+    deprecated: Deprecation | None = Field(
+        description="As in taxonomy.json, now: for a term deprecated, its `replaced_by`, "
+        "which the incidents carrying it will carry once `curator fix` has run."
+    )
+
+
 class Changes(_Strict):
     """`changes.json`: what changed since the previous release."""
 
@@ -228,6 +250,10 @@ class Changes(_Strict):
     )
     until: ReleasePoint = Field(description="This export.")
     changes: list[Change] = Field(description="Newest first; ties by id number, ascending.")
+    terms: list[TermChange] = Field(
+        description="The taxonomy terms added or changed since `since` (every term for the "
+        "first release), in dimension and taxonomy order. Since 1.3.0."
+    )
 
 
 class ManifestFile(_Strict):
