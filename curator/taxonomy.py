@@ -8,10 +8,12 @@ import os
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from pydantic import ValidationError
 
 from curator.closest import NameIndex
+from curator.document import Document
 from curator.load import START, Position, load_bytes
 from curator.model import DIMENSIONS, Dimension, TaxonomyFile, Term
 from curator.regular import read_regular
@@ -33,6 +35,10 @@ class Taxonomy:
     # Where each term of each dimension is defined, for messages about the links between
     # terms and about an id used twice.
     origins: dict[tuple[str, str], tuple[Path, Position]] = field(default_factory=dict)
+    # Where each term left out for a schema error of its own is defined, by its id when it
+    # has one: an incident carrying it is told that its definition is broken, not that it
+    # is no term, and no command takes another term's alias for it.
+    broken: dict[tuple[str, str], tuple[Path, Position]] = field(default_factory=dict)
     # What each dimension file held as it was read (the SHA-256 of its bytes, or why it
     # could not be read): what a cached result that depends on the taxonomy is kept under,
     # taken from the very bytes loaded, so that a save while curator runs cannot split them.
@@ -64,7 +70,7 @@ class Taxonomy:
             return None
         first = self.problems[0]
         line, column = first.position
-        where = f"{'/'.join(first.path.parts[-3:])}:{line}:{column}"  # schema/taxonomy/…
+        where = f"{_shown(first.path)}:{line}:{column}"
         more = len(self.problems) - 1
         return f"{where}: {first.message}" + (f" (and {more} more)" if more else "")
 
@@ -73,7 +79,14 @@ class Taxonomy:
 
     def not_a_term(self, dimension: str, term_id: str) -> str:
         """Why `term_id` names no term of `dimension`, in words: the dimension that has it,
-        or the terms it may be a misspelling of. Lint (IL301), `new` and `search` say it so."""
+        or the terms it may be a misspelling of; or, for a term whose definition is broken,
+        where that is. Lint (IL301, IL303), `new` and `search` say it so."""
+        if (dimension, term_id) in self.broken:
+            path, where = self.broken[dimension, term_id]
+            return (
+                f"{term_id!r} is a term of {dimension} whose definition is broken, at "
+                f"{_shown(path)}:{where.line}:{where.column} (its IL303 errors say how)"
+            )
         message = f"{term_id!r} is not a term of {dimension}"
         home = self.dimension_of(term_id)
         if home:
@@ -88,9 +101,7 @@ class Taxonomy:
         if self.terms[dimension]:
             return None
         name = f"{dimension}.yaml"
-        return next(
-            ("/".join(p.path.parts[-3:]) for p in self.problems if p.path.name == name), None
-        )
+        return next((_shown(p.path) for p in self.problems if p.path.name == name), None)
 
     def replacement(self, dimension: str, term_id: str) -> str | None:
         """The term to write for deprecated `term_id`: its `replaced_by`, when that is a
@@ -163,9 +174,12 @@ class Taxonomy:
         is, else, as `fold` compares names (`GPU`, `용량 한계`, `Capacity limit`, an
         alias), the one term at the first of `_NAME_LEVELS` that has the name. None when
         no term is so named, or more than one is at that level (an alias two terms share
-        names neither)."""
+        names neither), and for the id of a term whose definition is broken: another term's
+        alias is not what it means."""
         if text in self.terms.get(dimension, {}):
             return text
+        if (dimension, text) in self.broken:
+            return None
         folded = fold(text)
         if not folded:
             return None
@@ -184,6 +198,11 @@ class Taxonomy:
                 self._indexes[dimension] = NameIndex(names)
             self._hints[dimension, wanted] = _closest(self._indexes[dimension], wanted)
         return list(self._hints[dimension, wanted])
+
+
+def _shown(path: Path) -> str:
+    """A taxonomy file as messages name it: `schema/taxonomy/causes.yaml`."""
+    return "/".join(path.parts[-3:])
 
 
 # The names of a term, in the order a name two terms share is decided by: a term's id
@@ -291,27 +310,51 @@ def _load_dimension(taxonomy: Taxonomy, path: Path, dimension: Dimension) -> Non
         taxonomy.problems.append(TaxonomyProblem(path, problem.position, problem.message))
     if loaded.document is None:
         return
-    try:
-        parsed = TaxonomyFile.model_validate(loaded.document.data)
-    except ValidationError as exc:
-        for error in describe_errors(exc, TaxonomyFile):
-            position = loaded.document.locate(error.loc, error.at_key)
-            taxonomy.problems.append(TaxonomyProblem(path, position, error.message))
-        return
-    if parsed.dimension != dimension:
+    document = loaded.document
+    declared = document.data.get("dimension") if isinstance(document.data, dict) else None
+    if declared in DIMENSIONS and declared != dimension:
         taxonomy.problems.append(
             TaxonomyProblem(
                 path,
-                loaded.document.position(("dimension",)),
-                f"dimension is {parsed.dimension!r} but the file is {dimension}.yaml",
+                document.position(("dimension",)),
+                f"dimension is {declared!r} but the file is {dimension}.yaml",
             )
         )
-    for index, term in enumerate(parsed.terms):
-        where = loaded.document.position(("terms", index, "id"))
+    for index, term in _valid_terms(taxonomy, path, document, dimension):
+        where = document.position(("terms", index, "id"))
         if _repeats(taxonomy, dimension, term.id, (path, where)):
             continue
         taxonomy.terms[dimension][term.id] = term
         taxonomy.origins[dimension, term.id] = (path, where)
+
+
+def _valid_terms(
+    taxonomy: Taxonomy, path: Path, document: Document, dimension: str
+) -> list[tuple[int, Term]]:
+    """The file's valid terms, each with its index. Every schema error is reported where
+    it is; a term with one is left out (and noted in `broken`) and the others are kept:
+    one misspelt key used to drop the whole dimension, and every incident carrying any of
+    its terms was told that its term was none. Only a file that is no mapping, or whose
+    `terms` is no list, gives none."""
+    try:
+        return list(enumerate(TaxonomyFile.model_validate(document.data).terms))
+    except ValidationError as exc:
+        # (Every error: a misspelt `terms` is described at the misspelling alone.)
+        failed = [tuple(error["loc"]) for error in exc.errors(include_url=False)]
+        errors = describe_errors(exc, TaxonomyFile)
+    for error in errors:
+        position = document.locate(error.loc, error.at_key)
+        taxonomy.problems.append(TaxonomyProblem(path, position, error.message))
+    if () in failed or ("terms",) in failed:
+        return []
+    items: list[Any] = document.data["terms"]
+    broken = {loc[1] for loc in failed if loc[0] == "terms" and isinstance(loc[1], int)}
+    for index in broken:
+        term_id = items[index].get("id") if isinstance(items[index], dict) else None
+        if isinstance(term_id, str):
+            where = document.position(("terms", index, "id"))
+            taxonomy.broken.setdefault((dimension, term_id), (path, where))
+    return [(i, Term.model_validate(item)) for i, item in enumerate(items) if i not in broken]
 
 
 def _repeats(

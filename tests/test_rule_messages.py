@@ -548,10 +548,11 @@ def test_a_missing_key_with_no_misspelling_of_it_is_still_told(tmp_path):
 
 
 def test_a_term_of_a_taxonomy_file_that_cannot_be_read_is_sent_to_that_file(tmp_path):
-    # A typo in one term's key leaves the whole file unread: every term of it is unknown.
+    # A typo in the key `terms` leaves the whole file unread: every term of it is unknown.
+    # (One in a term's key leaves out that term alone: test_taxonomy.)
     root = write_library(tmp_path / "lib", {"IL-0001.yaml": incident("IL-0001")})
     causes = root / "schema" / "taxonomy" / "causes.yaml"
-    causes.write_text(causes.read_text("utf-8").replace("    label:", "    lable:", 1), "utf-8")
+    causes.write_text(causes.read_text("utf-8").replace("terms:", "term:", 1), "utf-8")
     run = run_curator(
         "lint", "--root", str(root), "--no-cache", "--quiet", "incidents/IL-0001.yaml", cwd=root
     )

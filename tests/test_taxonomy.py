@@ -202,3 +202,73 @@ def test_a_parent_or_replacement_that_is_no_term_is_offered_the_term_meant(tmp_p
         "'sharednetwork-filesystem' is not a term of components; did you mean "
         "'shared-network-filesystem'?",
     ]
+
+
+def _line_of(text: str, line: str, start: int = 0) -> int:
+    """The number of the first line of `text` that is `line`, from line `start` on."""
+    return text.splitlines().index(line, start) + 1
+
+
+def test_one_broken_term_costs_its_own_finding_and_keeps_the_others(tmp_path: Path):
+    # One term with a misspelt key, or aliases that are no list, dropped every term of
+    # causes: each incident was told its cause is no term, where only one was broken.
+    carried = {
+        "IL-0001.yaml": incident("IL-0001"),  # capacity-limit, the term broken below
+        "IL-0002.yaml": incident("IL-0002", ("- capacity-limit", "- config-change")),
+    }
+    root = write_library(tmp_path / "lib", carried)
+    causes = root / "schema" / "taxonomy" / "causes.yaml"
+    text = causes.read_text(encoding="utf-8")
+    term = _line_of(text, "  - id: capacity-limit")
+    children = ("resource-exhaustion", "traffic-overload")  # the terms whose parent it is
+    lines = text.splitlines(keepends=True)
+    aliases = _line_of(text, "    aliases:", term)
+    aliases_end = _line_of(text, "  - id: resource-exhaustion") - 1  # (the term after it)
+    misspelt = text.replace("    description: 요청이나", "    descripton: 요청이나", 1)
+    not_a_list = "".join([*lines[: aliases - 1], "    aliases: 병목\n", *lines[aliases_end:]])
+    broken = "'capacity-limit' is a term of causes whose definition is broken, at "
+    where = f"schema/taxonomy/causes.yaml:{term}:9 (its IL303 errors say how)"
+    for written, problem in (
+        (
+            misspelt,
+            f"{term + 4}:5: IL303 [error] unknown key 'terms[0].descripton'; did you mean "
+            "'terms[0].description'? ('terms[0].description' is required and missing)",
+        ),
+        (
+            not_a_list,
+            f"{aliases}:14: IL303 [error] terms[0].aliases: expected a list, found text "
+            "'병목'; write each item on a line of its own below the key, indented, as "
+            "`- item`",
+        ),
+    ):
+        causes.write_text(written, encoding="utf-8")
+        run = run_curator("lint", "--no-cache", cwd=root)
+        assert run.code == 1, run
+        assert run.out.splitlines() == [
+            f"incidents/IL-0001.yaml:9:7: IL301 [error] {broken}{where}",
+            f"schema/taxonomy/causes.yaml:{problem}",
+            *(
+                f"schema/taxonomy/causes.yaml:{_line_of(written, f'  - id: {child}')}:9: IL303 "
+                f"[error] term '{child}': parent {broken}{where}"
+                for child in children
+            ),
+        ]
+        # Nothing may take another term for it: fix leaves the file as it is.
+        before = (root / "incidents" / "IL-0001.yaml").read_bytes()
+        run_curator("fix", "--no-cache", cwd=root)
+        assert (root / "incidents" / "IL-0001.yaml").read_bytes() == before
+
+
+def test_a_taxonomy_file_whose_terms_are_no_list_is_one_finding(tmp_path: Path):
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": incident("IL-0001")})
+    causes = root / "schema" / "taxonomy" / "causes.yaml"
+    causes.write_text("dimension: causes\nterms: capacity-limit\n", encoding="utf-8")
+    run = run_curator("lint", "--no-cache", cwd=root)
+    assert run.code == 1, run
+    assert run.out.splitlines() == [
+        "incidents/IL-0001.yaml:9:7: IL301 [error] 'capacity-limit' is not a term of causes; "
+        "schema/taxonomy/causes.yaml could not be read (its IL303 errors say why)",
+        "schema/taxonomy/causes.yaml:2:8: IL303 [error] terms: expected a list, found text "
+        "'capacity-limit'; write each item on a line of its own below the key, indented, as "
+        "`- item`",
+    ]

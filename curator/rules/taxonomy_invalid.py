@@ -2,7 +2,11 @@
 
 Reported against `schema/taxonomy/<dimension>.yaml`: a term id used twice (in any
 dimension), a `parent` or `replaced_by` that is not a term of the same dimension, a cycle of
-parents, a replacement that is itself deprecated. And against any other YAML file of
+parents, a replacement that is itself deprecated. A term that breaks the schema (a misspelt
+key, `aliases` that are no list) is reported where the mistake is and left out alone: the
+dimension's other terms are kept, and a term whose `parent` it is is told that its
+definition is broken, as an incident carrying it is (IL301). Only a file that is no mapping,
+or whose `terms` is no list, is left out whole. And against any other YAML file of
 `schema/taxonomy/` (`contributing-factors.yaml`, `causes.yml`): nothing reads it, so the
 terms it holds would be unknown to every incident without a word of why.
 """

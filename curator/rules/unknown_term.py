@@ -2,8 +2,10 @@
 
 An unknown term is reported with the closest terms by id, Korean and English label, and
 aliases ("did you mean"), and with the dimension it belongs to when it was put under the
-wrong one. A facet written as a term's alias in an id's shape (`job-hang`), where that
-alias is one term's alone, `curator fix` replaces with the term's id.
+wrong one; a term whose definition in the taxonomy breaks its schema (IL303) is told
+where that definition is, not that it is no term. A facet written as a term's alias in an
+id's shape (`job-hang`), where that alias is one term's alone, `curator fix` replaces with
+the term's id.
 """
 
 from curator.findings import Severity
@@ -33,7 +35,7 @@ def check(file: IncidentFile) -> FileFindings:
             continue
         message = taxonomy.not_a_term(dimension, term)
         unread = taxonomy.unread(dimension)
-        if unread:
+        if unread and (dimension, term) not in taxonomy.broken:  # (which names its file)
             message += f"; {unread} could not be read (its IL303 errors say why)"
         finding = RULE.at(file.display, file.position("facets", dimension, index), message)
         yield finding if taxonomy.named_term(dimension, term) else not_fixable(finding)
