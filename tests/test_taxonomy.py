@@ -19,7 +19,7 @@ def test_did_you_mean_offers_the_term_a_name_is_the_id_or_label_of_before_an_ali
     tmp_path: Path,
 ):
     # An alias written before another term was added is that term's id or label: the
-    # facet meant the term itself. (Bundled: local-nvme's aliases `local disk`, `로컬 디스크`.)
+    # facet meant the term itself. (Bundled once: local-nvme's aliases `local disk`, `로컬 디스크`.)
     folder = tmp_path / "taxonomy"
     folder.mkdir()
     (folder / "components.yaml").write_text(
