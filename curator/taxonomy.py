@@ -8,12 +8,13 @@ import os
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from pydantic import ValidationError
 
 from curator.closest import NameIndex
 from curator.document import Document
+from curator.document import Path as KeyPath
 from curator.load import START, Position, load_bytes
 from curator.model import DIMENSIONS, Dimension, TaxonomyFile, Term
 from curator.regular import read_regular
@@ -32,6 +33,9 @@ class TaxonomyProblem:
 class Taxonomy:
     terms: dict[str, dict[str, Term]] = field(default_factory=lambda: {d: {} for d in DIMENSIONS})
     problems: list[TaxonomyProblem] = field(default_factory=list)
+    # What leaves every term readable but a name or a place unclear (IL305), apart from
+    # the problems: a command that says "the taxonomy is broken" must not say it for these.
+    warnings: list[TaxonomyProblem] = field(default_factory=list)
     # Where each term of each dimension is defined, for messages about the links between
     # terms and about an id used twice.
     origins: dict[tuple[str, str], tuple[Path, Position]] = field(default_factory=dict)
@@ -246,8 +250,7 @@ def _closest(index: NameIndex, wanted: str) -> list[str]:
 
 def fold(text: str) -> str:
     """Case-, width- and separator-insensitive form used to compare names."""
-    text = normalized("NFKC", text).casefold()
-    return "".join(ch for ch in text if ch.isalnum())
+    return "".join(filter(str.isalnum, normalized("NFKC", text).casefold()))
 
 
 # The taxonomy's files: one a dimension, and no other.
@@ -320,12 +323,16 @@ def _load_dimension(taxonomy: Taxonomy, path: Path, dimension: Dimension) -> Non
                 f"dimension is {declared!r} but the file is {dimension}.yaml",
             )
         )
+    kept = []
     for index, term in _valid_terms(taxonomy, path, document, dimension):
         where = document.position(("terms", index, "id"))
         if _repeats(taxonomy, dimension, term.id, (path, where)):
             continue
         taxonomy.terms[dimension][term.id] = term
         taxonomy.origins[dimension, term.id] = (path, where)
+        kept.append((index, term))
+    for where, message in _alias_clashes(kept, document, path.name):
+        taxonomy.warnings.append(TaxonomyProblem(path, where, message))
 
 
 def _valid_terms(
@@ -355,6 +362,59 @@ def _valid_terms(
             where = document.position(("terms", index, "id"))
             taxonomy.broken.setdefault((dimension, term_id), (path, where))
     return [(i, Term.model_validate(item)) for i, item in enumerate(items) if i not in broken]
+
+
+class _Name(NamedTuple):
+    term_id: str
+    what: str  # "id", "Korean label", "English label", "alias"
+    text: str
+    loc: KeyPath  # (in the file)
+
+
+def _alias_clashes(
+    terms: list[tuple[int, Term]], document: Document, file: str
+) -> Iterator[tuple[Position, str]]:
+    """Each alias that is another term's id or label, or that another term has too, as
+    `fold` compares names (case, width, spacing, NFC or NFD): where it is, and why it
+    matters. A name two terms share at one of `_NAME_LEVELS` names neither (`named_term`:
+    `fix`, `new` and `search` cannot take it for a term); another's id or label is taken
+    for that term alone; and text saying either is evidence for both."""
+    named: dict[str, list[_Name]] = {}
+    for index, term in terms:
+        at = ("terms", index)
+        for name in (
+            _Name(term.id, "id", term.id, (*at, "id")),
+            _Name(term.id, "Korean label", term.label.ko, (*at, "label", "ko")),
+            _Name(term.id, "English label", term.label.en, (*at, "label", "en")),
+            *(_Name(term.id, "alias", a, (*at, "aliases", i)) for i, a in enumerate(term.aliases)),
+        ):
+            named.setdefault(fold(name.text), []).append(name)
+    for names in named.values():
+        if len({name.term_id for name in names}) < 2:
+            continue
+        # A term's own id or label first: the alias repeating it in its own term is no
+        # clash (`named_term` takes the name for that term); another's is told it is one.
+        names.sort(key=lambda name: name.what == "alias")
+        for alias in names:
+            other = next(n for n in names if n.term_id != alias.term_id)
+            mine = next(n for n in names if n.term_id == alias.term_id)
+            if alias.what == "alias" and mine.what == "alias":
+                yield document.position(alias.loc), _clash(alias, other, document, file)
+
+
+def _clash(alias: _Name, other: _Name, document: Document, file: str) -> str:
+    said = f"term {alias.term_id!r}: alias {alias.text!r} is"
+    line, column = document.position(other.loc)
+    where = f"{file}:{line}:{column}"
+    if other.what == "alias":
+        return (
+            f"{said} an alias of term {other.term_id!r} too ({where}): `curator fix`, `new` "
+            "and `search` take the name for neither; keep it in the term it means"
+        )
+    return (
+        f"{said} the {other.what} of term {other.term_id!r} ({where}): the name means that "
+        "term, and text saying it counts for both; remove the alias"
+    )
 
 
 def _repeats(

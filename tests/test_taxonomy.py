@@ -1,3 +1,4 @@
+import unicodedata
 from pathlib import Path
 
 from conftest import BROKEN, REPO, run_curator, write_library
@@ -272,3 +273,46 @@ def test_a_taxonomy_file_whose_terms_are_no_list_is_one_finding(tmp_path: Path):
         "'capacity-limit'; write each item on a line of its own below the key, indented, as "
         "`- item`",
     ]
+
+
+def test_an_alias_two_terms_share_or_another_terms_name_is_a_warning_at_it(tmp_path: Path):
+    # Nothing said so: an alias two terms share names neither for fix, new and search, and
+    # one that is another term's label is that term's; text saying either counts for both.
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": incident("IL-0001")})
+    components = root / "schema" / "taxonomy" / "components.yaml"
+    text = components.read_text(encoding="utf-8")
+    nfd_label = unicodedata.normalize("NFD", "로컬 디스크")
+    added = (
+        "  - id: new-store\n"
+        "    label: {ko: 새 저장소, en: New store}\n"
+        "    description: 설명.\n"
+        "    aliases:\n"
+        "      - New Store\n"  # its own label: no clash
+        "      - PG Dump\n"  # backup-system's pg_dump, folded
+        f"      - {nfd_label}\n"  # local-disk's Korean label, decomposed
+        "      - ＮＣＣＬ\n"  # nccl's id, full width
+    )
+    components.write_text(text + added, encoding="utf-8")
+    line = text.count("\n") + 1
+    pg_dump = _line_of(text, "      - pg_dump", _line_of(text, "  - id: backup-system"))
+    label = _line_of(text, "      ko: 로컬 디스크", _line_of(text, "  - id: local-disk"))
+    nccl = _line_of(text, "  - id: nccl")
+    run = run_curator("lint", "--no-cache", cwd=root)
+    assert run.code == 0, run  # warnings
+    at = "schema/taxonomy/components.yaml"
+    assert run.out.splitlines() == [
+        f"{at}:{pg_dump}:9: IL305 [warning] term 'backup-system': alias 'pg_dump' is an alias "
+        f"of term 'new-store' too (components.yaml:{line + 5}:9): `curator fix`, `new` and "
+        "`search` take the name for neither; keep it in the term it means",
+        f"{at}:{line + 5}:9: IL305 [warning] term 'new-store': alias 'PG Dump' is an alias of "
+        f"term 'backup-system' too (components.yaml:{pg_dump}:9): `curator fix`, `new` and "
+        "`search` take the name for neither; keep it in the term it means",
+        f"{at}:{line + 6}:9: IL305 [warning] term 'new-store': alias {nfd_label!r} is the "
+        f"Korean label of term 'local-disk' (components.yaml:{label}:11): the name means "
+        "that term, and text saying it counts for both; remove the alias",
+        f"{at}:{line + 7}:9: IL305 [warning] term 'new-store': alias 'ＮＣＣＬ' is the id of "
+        f"term 'nccl' (components.yaml:{nccl}:9): the name means that term, and text saying "
+        "it counts for both; remove the alias",
+    ]
+    # Not a broken taxonomy: fix does not say so.
+    assert "broken" not in run_curator("fix", "--no-cache", cwd=root).err

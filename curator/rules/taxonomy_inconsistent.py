@@ -1,0 +1,47 @@
+"""The taxonomy's names and places are clear: no alias two terms share.
+
+Reported against `schema/taxonomy/<dimension>.yaml`, at the alias, naming the other place:
+an alias that another term of the dimension has too, or that is another term's id or label,
+as names are compared (case, width, spacing, NFC or NFD: `Local Disk` is `local disk`).
+
+A warning, not an error: every term is read and every incident keeps its terms, but the
+name is unclear. An alias two terms share names neither, so `curator fix`, `new` and
+`search` cannot take it for a term (a facet written so is not fixable, `--component NAME`
+is refused); an alias that is another term's id or label is taken for that term; and in
+both cases text saying it counts as evidence for both terms in `suggest`, `search` and
+`new`'s guesses. Keep the alias in the term it means.
+"""
+
+from curator.findings import Severity
+from curator.rules.base import FileFindings, LibraryView, Rule
+
+RULE = Rule(
+    code="IL305",
+    name="taxonomy-inconsistent",
+    severity=Severity.WARNING,
+    summary="A taxonomy alias is another term's too, or is another term's id or label.",
+    failing=(
+        "terms:\n"
+        "  - id: postgresql\n"
+        "    aliases: [Postgres, pg_dump]\n"
+        "    ...\n"
+        "  - id: backup-system\n"
+        "    aliases: [backup, pg_dump]   # postgresql's too\n"
+        "    ...\n"
+    ),
+    passing=(
+        "terms:\n"
+        "  - id: postgresql\n"
+        "    aliases: [Postgres]\n"
+        "    ...\n"
+        "  - id: backup-system\n"
+        "    aliases: [backup, pg_dump]\n"
+        "    ...\n"
+    ),
+)
+
+
+def check_library(library: LibraryView) -> FileFindings:
+    for problem in library.taxonomy.warnings:
+        display = library.taxonomy_files.get(problem.path, str(problem.path))
+        yield RULE.at(display, problem.position, problem.message)
