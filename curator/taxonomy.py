@@ -455,6 +455,9 @@ def _check_links(taxonomy: Taxonomy) -> None:
             path, where = taxonomy.origins[dimension, term.id]
             for problem in _link_problems(taxonomy, dimension, term):
                 taxonomy.problems.append(TaxonomyProblem(path, where, problem))
+            retired = _under_retired_parent(taxonomy, dimension, term)
+            if retired:
+                taxonomy.warnings.append(TaxonomyProblem(path, where, retired))
 
 
 def _link_problems(taxonomy: Taxonomy, dimension: str, term: Term) -> Iterator[str]:
@@ -469,3 +472,22 @@ def _link_problems(taxonomy: Taxonomy, dimension: str, term: Term) -> Iterator[s
             yield f"term {term.id!r}: replaced_by {named}"
         elif replacement.deprecated:
             yield f"term {term.id!r}: replaced_by {replacement.id!r} is itself deprecated"
+
+
+def _under_retired_parent(taxonomy: Taxonomy, dimension: str, term: Term) -> str | None:
+    """For a current term whose parent is deprecated, what to do (IL305): left under a
+    retired term, it is no child of the replacement, and a filter on either (which filters
+    on the replacement) misses the incidents carrying it."""
+    parent = taxonomy.term(dimension, term.parent or "")
+    if term.deprecated or parent is None or parent.deprecated is None:
+        return None
+    replacement = taxonomy.replacement(dimension, parent.id)
+    move = (
+        f"set parent: {replacement} (its replacement)"
+        if replacement not in (None, term.id)
+        else "give it a current parent, or none"
+    )
+    return (
+        f"term {term.id!r}: its parent {parent.id!r} is deprecated, so a search for either "
+        f"misses the incidents carrying it; {move}, or deprecate it too"
+    )

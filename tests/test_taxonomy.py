@@ -316,3 +316,33 @@ def test_an_alias_two_terms_share_or_another_terms_name_is_a_warning_at_it(tmp_p
     ]
     # Not a broken taxonomy: fix does not say so.
     assert "broken" not in run_curator("fix", "--no-cache", cwd=root).err
+
+
+def test_a_current_term_under_a_deprecated_parent_is_told_to_move_or_go_too(tmp_path: Path):
+    # Left under a retired term, a child was no child of the replacement: a search on
+    # either missed the incidents carrying it, and nothing said so.
+    root = write_library(
+        tmp_path / "lib", {"IL-0001.yaml": incident("IL-0001", ("- nccl", "- new-child"))}
+    )
+    components = root / "schema" / "taxonomy" / "components.yaml"
+    text = components.read_text(encoding="utf-8")
+    term = "  - id: {id}\n    label: {{ko: {id}, en: {id}}}\n    description: 설명.\n"
+    added = (
+        term.format(id="old-store")
+        + "    deprecated: {replaced_by: shared-network-filesystem, reason: 합쳤다.}\n"
+        + term.format(id="new-child")
+        + "    parent: old-store\n"
+        + term.format(id="old-child")  # deprecated too: nothing to say
+        + "    parent: old-store\n"
+        + "    deprecated: {replaced_by: new-child, reason: 합쳤다.}\n"
+    )
+    components.write_text(text + added, encoding="utf-8")
+    child = _line_of(text + added, "  - id: new-child")
+    run = run_curator("lint", "--no-cache", cwd=root)
+    assert run.code == 0, run
+    assert run.out.splitlines() == [
+        f"schema/taxonomy/components.yaml:{child}:9: IL305 [warning] term 'new-child': its "
+        "parent 'old-store' is deprecated, so a search for either misses the incidents "
+        "carrying it; set parent: shared-network-filesystem (its replacement), or deprecate "
+        "it too",
+    ]

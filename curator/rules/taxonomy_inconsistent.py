@@ -1,15 +1,20 @@
-"""The taxonomy's names and places are clear: no alias two terms share.
+"""The taxonomy's names and places are clear: no alias two terms share, no current term
+under a deprecated one.
 
 Reported against `schema/taxonomy/<dimension>.yaml`, at the alias, naming the other place:
 an alias that another term of the dimension has too, or that is another term's id or label,
 as names are compared (case, width, spacing, NFC or NFD: `Local Disk` is `local disk`).
+And at a term that is current while its `parent` is deprecated: left under a retired term,
+it is no child of the replacement, so `curator search --component` on either (a filter on
+the deprecated term filters on its replacement) misses the incidents carrying it. Set its
+parent to the replacement, or deprecate it too.
 
-A warning, not an error: every term is read and every incident keeps its terms, but the
-name is unclear. An alias two terms share names neither, so `curator fix`, `new` and
-`search` cannot take it for a term (a facet written so is not fixable, `--component NAME`
-is refused); an alias that is another term's id or label is taken for that term; and in
-both cases text saying it counts as evidence for both terms in `suggest`, `search` and
-`new`'s guesses. Keep the alias in the term it means.
+A warning, not an error: every term is read and every incident keeps its terms, but a
+name or a place is unclear. An alias two terms share names neither, so `curator fix`,
+`new` and `search` cannot take it for a term (a facet written so is not fixable,
+`--component NAME` is refused); an alias that is another term's id or label is taken for
+that term; and in both cases text saying it counts as evidence for both terms in
+`suggest`, `search` and `new`'s guesses. Keep the alias in the term it means.
 """
 
 from curator.findings import Severity
@@ -19,7 +24,10 @@ RULE = Rule(
     code="IL305",
     name="taxonomy-inconsistent",
     severity=Severity.WARNING,
-    summary="A taxonomy alias is another term's too, or is another term's id or label.",
+    summary=(
+        "A taxonomy alias is another term's too, or another term's id or label; or a "
+        "current term's parent is deprecated."
+    ),
     failing=(
         "terms:\n"
         "  - id: postgresql\n"
