@@ -170,17 +170,21 @@ _UNRESERVED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012
 
 
 def _percent_once(encoded: re.Match[str]) -> str:
-    """The one spelling of a %XX run: the text it encodes where that is unreserved ASCII
-    or printable beyond ASCII (no space or invisible character, which an address never
-    holds raw), else the run with its hex digits in upper case."""
-    run = encoded[0]
-    try:
-        text = bytes.fromhex(run.replace("%", "")).decode("utf-8")
-    except UnicodeDecodeError:  # (not UTF-8: no character to write)
-        return run.upper()
-    if text in _UNRESERVED or (not text.isascii() and text.isprintable()):
-        return text
-    return run.upper()
+    """The one spelling of a %XX run: each character it encodes whole, where that is
+    unreserved ASCII or printable beyond ASCII (no space or invisible character, which an
+    address never holds raw), else its bytes with their hex digits in upper case. The bytes
+    of a character cut short (`%ED%95`, the start of 한) or not UTF-8 stay encoded, and only
+    they: a whole character before them is decoded as it is when written alone, so that
+    `%C3%A9%ED%95` and `é%ED%95` are one spelling, where the first stayed encoded whole."""
+    raw = bytes.fromhex(encoded[0].replace("%", ""))
+    return "".join(map(_character_once, raw.decode("utf-8", "surrogateescape")))
+
+
+def _character_once(char: str) -> str:
+    # (An undecodable byte comes as a lone surrogate, which is not printable.)
+    if char in _UNRESERVED or (not char.isascii() and char.isprintable()):
+        return char
+    return "".join(f"%{byte:02X}" for byte in char.encode("utf-8", "surrogateescape"))
 
 
 def is_paper(normal: str) -> bool:
@@ -195,6 +199,10 @@ _PAPER_FORMS = ("https://arxiv.org/abs/", "https://doi.org/10.")
 def _paper(host: str, path: str) -> str | None:
     """The one address of the paper at `host` and `path` (host without `www.`, path
     without its trailing slash), or None when that is no paper's page."""
+    if host in _DOI_PAGES:
+        # A DOI is a name, not a path: its slash written `%2F` (`10.1000%2F182`, as some
+        # tools encode the DOI whole) is its slash, which doi.org reads it as.
+        path = path.replace("%2F", "/")
     arxiv = _PAPER_PAGES.get("doi.org" if host == "dx.doi.org" else host)
     found = arxiv.fullmatch(path) if arxiv else None
     if found:

@@ -162,6 +162,28 @@ def test_il502_finds_one_paper_cited_at_two_addresses_and_names_the_other(tmp_pa
     }
 
 
+def test_il502_finds_one_doi_whether_its_slash_is_encoded_or_not(tmp_path):
+    # A DOI link as a reference manager writes it, the DOI encoded whole (`%2F`), and as
+    # doi.org shows it: one paper, which IL502 missed.
+    plain, encoded = (
+        "https://doi.org/10.1145/3651890.3672233",
+        "https://doi.org/10.1145%2F3651890.3672233",
+    )
+    files = {
+        f"IL-000{n}.yaml": incident(
+            f"IL-000{n}", (f"https://example.com/postmortems/IL-000{n}", url)
+        )
+        for n, url in enumerate([plain, encoded], start=1)
+    }
+    found = {path: message for path, _, _, message in lint_library(tmp_path, files, "IL502")}
+    assert found == {
+        "incidents/IL-0001.yaml": f"{plain} is also cited by IL-0002 (as {encoded}); "
+        "if it is the same event, withdraw one with duplicate_of",
+        "incidents/IL-0002.yaml": f"{encoded} is also cited by IL-0001 (as {plain}); "
+        "if it is the same event, withdraw one with duplicate_of",
+    }
+
+
 def test_il401_names_the_field_and_the_missing_id(tmp_path):
     text = incident("IL-0001", ("sources:", "related:\n  - IL-9999\nsources:"))
     assert lint_library(tmp_path, {"IL-0001.yaml": text}, "IL401") == [

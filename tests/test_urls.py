@@ -34,6 +34,12 @@ from curator.urls import normalize_url, url_problem
             "https://blog.example.kr/한글-장애",
         ),
         ("https://example.com/a/./b?x=%6A", "http://example.com/a/b/?x=j"),
+        # A %XX run cut short (an address pasted to its limit) or not UTF-8: the whole
+        # characters before the bytes that are none are decoded as they are written alone.
+        ("https://example.com/%C3%A9%ED%95", "https://example.com/é%ed%95"),
+        ("https://example.com/%ED%95%9C%ED%95", "https://example.com/한%ED%95"),
+        ("https://example.com/%ED%9C%ED%95%9C", "https://example.com/%ed%9c한"),
+        ("https://example.com/%ED%A0%80", "https://example.com/%ed%a0%80"),  # a surrogate
         # One paper at its many addresses: versions, formats, mirrors, its DOI.
         ("https://arxiv.org/abs/2402.15627v2", "https://arxiv.org/abs/2402.15627"),
         ("https://arxiv.org/pdf/2402.15627v1.pdf", "https://arxiv.org/abs/2402.15627"),
@@ -46,6 +52,15 @@ from curator.urls import normalize_url, url_problem
         ("https://arxiv.org/abs/2402.15627?context=cs.LG", "https://arxiv.org/abs/2402.15627"),
         ("https://arxiv.org/abs/hep-th/9901001v3", "https://arxiv.org/pdf/hep-th/9901001"),
         ("https://dx.doi.org/10.1145/ABC.123", "https://doi.org/10.1145/abc.123"),
+        # A DOI's slash encoded, as doi.org reads it: the DOI is a name, not a path.
+        ("https://doi.org/10.1000%2F182", "https://doi.org/10.1000/182"),
+        ("https://dx.doi.org/10.1000%2f182", "https://doi.org/10.1000/182"),
+        (
+            "https://dl.acm.org/doi/10.1145%2F3651890.3672233",
+            "https://doi.org/10.1145/3651890.3672233",
+        ),
+        ("https://doi.org/10.1000/a%2Fb", "https://doi.org/10.1000/A/B"),
+        ("https://doi.org/10.48550%2FarXiv.2402.15627", "https://arxiv.org/abs/2402.15627"),
         (
             "https://dl.acm.org/doi/10.1145/3651890.3672233",
             "https://doi.org/10.1145/3651890.3672233",
@@ -92,6 +107,13 @@ def test_same_page_normalises_the_same(a, b):
         ("https://example.com/a%20b", "https://example.com/a+b"),
         ("https://example.com/a%2541", "https://example.com/aA"),  # decoded once, not twice
         ("https://example.com/%E2%80%8Ba", "https://example.com/a"),
+        # Bytes that are no character are kept, whatever whole characters they follow.
+        ("https://example.com/%ED%95", "https://example.com/%ED%95%9C"),
+        ("https://example.com/%C3%A9%ED%95", "https://example.com/é"),
+        ("https://example.com/%ED%95%9C%ED%95", "https://example.com/%ED%95%9C%ED%96"),
+        ("https://doi.org/10.1000%2F182", "https://doi.org/10.1000/183"),
+        ("https://doi.org/10.1000%2F182", "https://doi.org/10.1000%252F182"),  # a `%2F` DOI
+        ("https://example.com/10.1000%2F182", "https://example.com/10.1000/182"),  # no DOI
         ("https://example.com/..a", "https://example.com/a"),
         ("https://한국.kr/a", "https://한국.com/a"),
         ("https://xn--3e0b707e.kr/a", "https://xn--3e0b707f.kr/a"),
