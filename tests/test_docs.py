@@ -219,7 +219,7 @@ def judgement_md() -> str:
 
 
 def test_every_constant_docs_judgement_md_names_has_the_number_it_gives():
-    from curator.similarity import index, similar, suggest
+    from curator.similarity import index, search, similar, suggest
 
     text = judgement_md()
     named = list(re.finditer(r"\(`([A-Z][A-Z0-9_]+)`", text))
@@ -227,7 +227,7 @@ def test_every_constant_docs_judgement_md_names_has_the_number_it_gives():
     for found in named:
         name = found.group(1)
         # similar's MIN_SCORE before search's: the document speaks of similar's.
-        module = next(m for m in (similar, suggest, index) if hasattr(m, name))
+        module = next(m for m in (similar, suggest, index, search) if hasattr(m, name))
         before = text[: found.start()].rpartition(". ")[2]
         number = re.findall(r"\d[\d,]*(?:\.\d+)?|one million", before)[-1]
         given = 1_000_000 if number == "one million" else float(number.replace(",", ""))

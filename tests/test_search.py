@@ -352,3 +352,57 @@ def test_the_id_of_a_withdrawn_copy_finds_the_incident_it_repeats(library):
     report = search_json("IL-0004", "--root", str(library))  # withdrawn: a copy of IL-0001
     assert [r["id"] for r in report["results"]] == ["IL-0001"], report
     assert report["results"][0]["reasons"][0] == "the query names its withdrawn copy IL-0004"
+
+
+@pytest.mark.parametrize(
+    ("query", "written"),
+    [
+        ("datadog", "Datadog"),  # an organisation the library names
+        ("datadog outage", "Datadog outage"),
+        ("nccl 타임아웃", "NCCL 타임아웃"),  # names the taxonomy writes as names
+        ("infiniband", "InfiniBand"),
+        ("kubernetes 업그레이드", "Kubernetes 업그레이드"),
+    ],
+)
+def test_a_name_typed_in_small_letters_is_the_name(query, written):
+    # `datadog` was no name, where `Datadog` was: IL-0276, which only names Datadog, was not
+    # listed, and the incidents naming it were ranked without `mentions datadog`.
+    typed, named = search_json(query), search_json(written)
+    assert [(r["id"], r["reasons"]) for r in typed["results"]] == [
+        (r["id"], r["reasons"]) for r in named["results"]
+    ]
+    assert any(reason.startswith("mentions ") for reason in typed["results"][0]["reasons"])
+
+
+@pytest.mark.parametrize(
+    "query",
+    ["storage", "data", "cloud", "program", "outage", "network", "스토리지 장애", "data 손실"],
+)
+def test_a_common_word_in_small_letters_is_no_name(query):
+    # The bundled library writes each of these English words only with a capital, as part
+    # of a name (Cloud Storage, VAST Data, Google Cloud): it is still no name typed small.
+    report = search_json(query)
+    said = [reason for r in report["results"] for reason in r["reasons"]]
+    assert not [reason for reason in said if reason.startswith("mentions ")], report
+
+
+def test_a_word_the_library_writes_in_small_letters_too_is_no_name(tmp_path):
+    # Slack the organisation, and slack the common word: typed small, it is not the name
+    # where the incidents write it small as often as not.
+    slack = incident("IL-0001", ("노드 수를 늘렸다.", "Slack 알림이 오지 않았다."))
+    slack = slack.replace("  - Example\n", "  - Slack\n")
+    slow = incident("IL-0002", ("노드 수를 늘렸다.", "용량에 slack 이 없었다."))
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": slack, "IL-0002.yaml": slow})
+    said = [
+        reason
+        for r in search_json("slack", "--root", str(root))["results"]
+        for reason in r["reasons"]
+    ]
+    assert "mentions slack" not in said
+    named = search_json("Slack", "--root", str(root))["results"]
+    assert "mentions slack" in named[0]["reasons"]
+    only = write_library(
+        tmp_path / "only", {"IL-0001.yaml": slack, "IL-0002.yaml": incident("IL-0002")}
+    )
+    typed = search_json("slack", "--root", str(only))["results"]
+    assert "mentions slack" in typed[0]["reasons"]  # the library's one Slack: the organisation

@@ -182,6 +182,13 @@ def entities(text: str, query: bool = False) -> set[str]:
     return found
 
 
+def small_words(text: str) -> list[str]:
+    """The words of small letters alone in `text` (`datadog`, `training`), which `entities`
+    passes over: no name by their letters."""
+    text = normalized("NFKC", text)
+    return [match.group() for match in _ENTITY.finditer(text) if match.lastgroup == "word"]
+
+
 def _plain(number: str, fraction: str | None = None) -> str:
     digits = number.replace(",", "")
     if fraction and fraction.strip(".0"):

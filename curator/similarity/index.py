@@ -308,6 +308,21 @@ class Index:
         """Per incident, the summed rarity of the given entities it mentions."""
         return self.entity_postings.gather(cols, self.entity_rarity[cols], len(self.records))
 
+    def mentioning(self, name: str) -> int:
+        """How many incidents mention the entity `name`."""
+        col = self.entity_ids.get(name)
+        if col is None:
+            return 0
+        return int(self.entity_postings.indptr[col + 1] - self.entity_postings.indptr[col])
+
+    def holding(self, word: str) -> float:
+        """About how many incidents' text holds `word`, in any case (and inflection the
+        stemmer folds), as its idf says: log((n + 1) / (df + 1)) + 1."""
+        found = buckets(features(word))
+        if len(found) != 1:  # a stop word, or more than one word
+            return 0.0
+        return (len(self.records) + 1) / math.exp(float(self.idf[found[0]]) - 1.0) - 1.0
+
     def entities_of(self, row: int) -> set[str]:
         return {self.entity_names[c] for c in self.doc_entities.column(row)}
 
