@@ -406,3 +406,38 @@ def test_a_word_the_library_writes_in_small_letters_too_is_no_name(tmp_path):
     )
     typed = search_json("slack", "--root", str(only))["results"]
     assert "mentions slack" in typed[0]["reasons"]  # the library's one Slack: the organisation
+
+
+@pytest.mark.parametrize(
+    ("query", "written"),
+    [
+        ("infini band", "InfiniBand"),  # a taxonomy name written apart, or with a hyphen
+        ("Infini-Band", "InfiniBand"),
+        ("core dns 장애", "CoreDNS 장애"),
+        ("쿠버 네티스 API", "쿠버네티스 API"),  # the Korean of one
+        ("loadbalancer", "load balancer"),  # one written together
+        ("data dog", "datadog"),  # a name the library writes as one word
+        ("Git Hub", "GitHub"),
+    ],
+)
+def test_a_name_spaced_otherwise_finds_what_the_name_finds(query, written):
+    # `infini band` and `Infini-Band` recognised nothing and listed no incident, where
+    # `InfiniBand` listed IL-0025 and IL-0252.
+    apart, named = search_json(query), search_json(written)
+    assert apart["results"], apart
+    assert [(r["id"], r["reasons"]) for r in apart["results"]] == [
+        (r["id"], r["reasons"]) for r in named["results"]
+    ]
+    assert apart["recognised"] == named["recognised"]
+    said = run_curator("search", query).out
+    assert said.startswith("query read as “"), said
+
+
+@pytest.mark.parametrize(
+    "query",
+    ["로드밸런서", "Load-Balancer", "NCCL", "in fini", "https://example.com/infini-band"],
+)
+def test_a_query_spaced_as_the_library_writes_it_is_read_as_it_is(query):
+    # One of a term's own spellings (로드밸런서 beside 로드 밸런서), pieces that are no name,
+    # and an address are read as typed.
+    assert "query read as" not in run_curator("search", query).out

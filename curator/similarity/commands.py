@@ -283,6 +283,8 @@ def _filter_term(taxonomy: Taxonomy, dimension: str, term: str) -> str:
 
 def search_text(report: SearchReport) -> str:
     lines = []
+    if report.read_as and report.read_as != report.query:
+        lines.append(f"query read as “{shown(report.read_as)}”")
     if report.recognised:
         lines.append("추천 필터 (recognised in the query):")
         lines += [

@@ -9,13 +9,14 @@ its children. Withdrawn incidents are left out (they repeat another incident).
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from curator.model import numbered_id
+from curator.model import DIMENSIONS, numbered_id
 from curator.similarity.entities import entities, small_words
 from curator.similarity.index import Index
 from curator.similarity.phrases import Matcher
@@ -23,7 +24,7 @@ from curator.similarity.records import Record
 from curator.similarity.similar import same_source
 from curator.similarity.sorting import id_order
 from curator.similarity.text import features
-from curator.taxonomy import Taxonomy
+from curator.taxonomy import Taxonomy, fold
 from curator.urls import normalize_url
 
 TEXT_FULL = 0.3  # a query's cosine to a document at which text evidence is full
@@ -36,6 +37,11 @@ MIN_SCORE = 0.1  # below this, a shared syllable or two: noise, not a match
 # common in them; a name that is part of a longer one, `kube-dns`, counts as a place).
 NAME_SHARE = 0.8
 _LATIN_WORD = re.compile(r"[^\s가-힣]*[A-Za-z][^\s가-힣]*")  # (`Let's`, `kube-proxy`: one)
+# A word of the query as spacing goes (`infini`, `band` in `infini band` and `Infini-Band`),
+# and what may stand between two that are one name written apart.
+_PIECE = re.compile(r"[^\s-]+")
+_APART = re.compile(r"[ \t-]+")
+_LONGEST_APART = 3  # pieces of one name written apart, at most
 # An address in the query, and what a sentence or Markdown pasted with it ends it with.
 _QUERY_URL = re.compile(r"https?://\S+", re.IGNORECASE)
 _AFTER_URL = ".,;:!?)]}>\"'”’」』"
@@ -84,6 +90,7 @@ class SearchReport:
     filters: dict[str, list[str]]
     results: list[Result] = field(default_factory=list)
     total: int = 0
+    read_as: str = ""  # the query with names spaced as the library writes them (`respaced`)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -126,12 +133,14 @@ def _names_in_small_letters(index: Index, taxonomy: Taxonomy, query: str) -> set
     English label or alias in small letters. (The incidents alone cannot tell: a Korean
     write-up's English words are mostly names, so `storage` is always the `Storage` of
     Cloud Storage, and `data` that of VAST Data.)"""
-    written = [word for word in small_words(query) if _written_as_name(index, word)]
-    return {
-        word
-        for word in written
-        if _taxonomy_writes_as_name(taxonomy, word) or _an_organisation(index, word)
-    }
+    return {word for word in small_words(query) if _known_name(index, taxonomy, word)}
+
+
+def _known_name(index: Index, taxonomy: Taxonomy, word: str) -> bool:
+    """Whether the library knows `word`, in small letters, for a name (see above)."""
+    return _written_as_name(index, word) and (
+        _taxonomy_writes_as_name(taxonomy, word) or _an_organisation(index, word)
+    )
 
 
 def _written_as_name(index: Index, word: str) -> bool:
@@ -165,6 +174,83 @@ def _taxonomy_writes_as_name(taxonomy: Taxonomy, word: str) -> bool:
                     return False
                 named = named or (len(_LATIN_WORD.findall(name)) == 1 and word in entities(name))
     return named
+
+
+def respaced(index: Index, taxonomy: Taxonomy, query: str) -> str:
+    """`query` with a name written apart or together otherwise than the library writes it
+    spelt as it does: `infini band` and `Infini-Band` as `InfiniBand`, `loadbalancer` as
+    `load balancer`, `쿠버네티스 api` as `쿠버네티스 API`, `data dog` as `datadog`. Only where
+    two or three pieces apart, or one piece, have the very letters (in any case or width)
+    of a taxonomy term's name spaced otherwise, or where pieces apart of Latin letters
+    alone make one word the library knows for a name (`query_names`): never a spelling
+    changed, nor a word cut but into a taxonomy name's words. Addresses are left as they
+    are."""
+    parts, last = [], 0
+    for url in _QUERY_URL.finditer(query):
+        parts += [_respaced_text(index, taxonomy, query[last : url.start()]), url.group()]
+        last = url.end()
+    return "".join([*parts, _respaced_text(index, taxonomy, query[last:])])
+
+
+def _respaced_text(index: Index, taxonomy: Taxonomy, text: str) -> str:
+    pieces = list(_PIECE.finditer(text))
+    written, last, at = [], 0, 0
+    while at < len(pieces):
+        found = _respelt_at(index, taxonomy, text, pieces[at : at + _LONGEST_APART])
+        if found is None:
+            at += 1
+            continue
+        size, spelt = found
+        written += [text[last : pieces[at].start()], spelt]
+        last, at = pieces[at + size - 1].end(), at + size
+    return "".join([*written, text[last:]])
+
+
+def _respelt_at(
+    index: Index, taxonomy: Taxonomy, text: str, ahead: list[re.Match[str]]
+) -> tuple[int, str] | None:
+    """How many of the pieces `ahead` make a name spaced otherwise, the most first, and
+    the name as the library spells it."""
+    for size in range(len(ahead), 0, -1):
+        window = ahead[:size]
+        gaps = (text[a.end() : b.start()] for a, b in itertools.pairwise(window))
+        if all(_APART.fullmatch(gap) for gap in gaps):
+            spelt = _as_named(index, taxonomy, [piece.group() for piece in window])
+            if spelt is not None:
+                return size, spelt
+    return None
+
+
+def _as_named(index: Index, taxonomy: Taxonomy, pieces: list[str]) -> str | None:
+    """The name `pieces` are the letters of, spaced as it is written, where that is not
+    how they are; None where they are no name, or are spaced as it is."""
+    letters = fold("".join(pieces))
+    for dimension in DIMENSIONS:
+        term = taxonomy.term(dimension, taxonomy.names(dimension).get(letters, ""))
+        if term is None:
+            continue
+        names = [
+            n for n in (term.label.en, term.label.ko, *term.aliases, term.id) if fold(n) == letters
+        ]
+        if _spaced(pieces) in map(_spaced, map(_PIECE.findall, names)):
+            return None  # one of its own spellings (로드밸런서 beside 로드 밸런서)
+        spelt = names[0]
+        # (In the searcher's case where they wrote in small letters: see `query_names`.)
+        return spelt if any(p != p.lower() for p in pieces) else spelt.lower()
+    joined = "".join(pieces)
+    word = joined.lower()
+    if (
+        len(pieces) > 1
+        and joined.isascii()
+        and joined.isalpha()
+        and _known_name(index, taxonomy, word)
+    ):
+        return joined
+    return None
+
+
+def _spaced(pieces: list[str]) -> list[str]:
+    return [fold(piece) for piece in pieces]
 
 
 def query_urls(query: str) -> list[str]:
@@ -213,13 +299,14 @@ def search(
     matcher: Matcher | None = None,
 ) -> SearchReport:
     matcher = matcher or Matcher(taxonomy)
-    recognised = recognise(matcher, taxonomy, query)
-    report = SearchReport(query, recognised, filters)
+    read = respaced(index, taxonomy, query)
+    recognised = recognise(matcher, taxonomy, read)
+    report = SearchReport(query, recognised, filters, read_as=read)
     n = len(index)
     if n == 0:
         return report
-    cosine = index.cosine(index.vector(query)) if query.strip() else np.zeros(n)
-    names = query_names(index, taxonomy, query)
+    cosine = index.cosine(index.vector(read)) if query.strip() else np.zeros(n)
+    names = query_names(index, taxonomy, read)
     identified = _identified(index, query)
     cols = index.entity_columns(names)
     named = index.shared_rarity(cols) > 0 if len(cols) else np.zeros(n, dtype=bool)
