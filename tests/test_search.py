@@ -267,7 +267,8 @@ def test_the_help_names_each_usage_error_of_search(library, args, named):
 def test_a_number_a_name_or_a_quoted_phrase_is_searched_for(library, query):
     report = search_json(query, "--root", str(library))
     assert report["query"] == query
-    assert set(report) == {"query", "recognised", "filters", "total", "results"}
+    assert set(report) - {"unmatched"} == {"query", "recognised", "filters", "total", "results"}
+    assert ("unmatched" in report) == (report["total"] == 0)  # why nothing was listed
 
 
 @pytest.mark.parametrize(
@@ -441,3 +442,60 @@ def test_a_query_spaced_as_the_library_writes_it_is_read_as_it_is(query):
     # One of a term's own spellings (로드밸런서 beside 로드 밸런서), pieces that are no name,
     # and an address are read as typed.
     assert "query read as" not in run_curator("search", query).out
+
+
+def test_nothing_listed_says_the_words_matched_and_which_filter_removed_them(library):
+    # "0 matching incidents" said nothing of why: the words matched two incidents (IL-0001
+    # and IL-0002 carry NCCL), and the filter on a cause neither carries removed both.
+    report = search_json("NCCL", "--cause", "config-change", "--root", str(library))
+    assert report["total"] == 0
+    assert report["unmatched"] == {
+        "matching_words": 2,
+        "without_filter": [{"dimension": "causes", "term": "config-change", "total": 2}],
+        "did_you_mean": [],
+        "broader": [],
+    }
+    said = run_curator("search", "NCCL", "--cause", "config-change", "--root", str(library)).out
+    assert said.endswith(
+        "0 matching incidents\n"
+        "  2 incidents match the words, but none passes the filters\n"
+        "  without --cause config-change: 2 incidents would be listed\n"
+    ), said
+
+
+def test_nothing_listed_by_filters_alone_says_what_each_leaves(library):
+    args = ("--cause", "capacity-limit", "--component", "weka", "--symptom", "training-stall")
+    report = search_json(*args, "--root", str(library))
+    assert report["unmatched"]["matching_words"] is None  # no words to match
+    assert report["unmatched"]["without_filter"] == [
+        {"dimension": "causes", "term": "capacity-limit", "total": 0},
+        {"dimension": "components", "term": "weka", "total": 1},  # IL-0001 has the stall
+        {"dimension": "symptoms", "term": "training-stall", "total": 1},  # IL-0003 weka
+    ]
+    said = run_curator("search", *args, "--root", str(library)).out
+    assert "  no incident passes every filter\n" in said, said
+
+
+def test_nothing_listed_by_the_words_offers_a_spelling_and_a_broader_term():
+    # `infinband` is in no incident: InfiniBand is. Lustre, recognised, no incident carries
+    # (nor mentions): four carry the kind of component it is.
+    typo = search_json("infinband 장애")
+    assert typo["total"] == 0
+    assert typo["unmatched"]["matching_words"] == 0
+    assert typo["unmatched"]["did_you_mean"] == [{"word": "infinband", "name": "infiniband"}]
+    said = run_curator("search", "infinband 장애").out
+    assert "  no incident matches the words\n" in said
+    assert "  “infinband” is in no incident: did you mean “infiniband”?\n" in said
+    lustre = search_json("lustre")
+    assert lustre["unmatched"]["broader"] == [
+        {
+            "dimension": "components",
+            "term": "lustre",
+            "ancestor": "shared-network-filesystem",
+            "total": 4,
+        }
+    ]
+    assert lustre["unmatched"]["did_you_mean"] == []  # a term's own id is no misspelling
+    assert (
+        "(--component shared-network-filesystem lists them)" in run_curator("search", "lustre").out
+    )

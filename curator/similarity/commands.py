@@ -24,7 +24,7 @@ from curator.rules import not_an_incident_file
 from curator.similarity.index import Progress
 from curator.similarity.phrases import Matcher
 from curator.similarity.records import Record, read_record
-from curator.similarity.search import SearchReport, search, searchable
+from curator.similarity.search import SearchReport, Unmatched, search, searchable
 from curator.similarity.similar import Judge, Match
 from curator.similarity.store import load_index
 from curator.similarity.suggest import DimensionSuggestions, Suggester
@@ -304,7 +304,38 @@ def search_text(report: SearchReport) -> str:
     for result in report.results:
         lines.append(f"  {result.score:.2f}  {shown(result.id)}  {shown(result.title)}")
         lines.append(f"{'':8}- {shown('; '.join(result.reasons), 500)}")
+    if report.unmatched is not None:
+        lines += _unmatched_lines(report.unmatched)
     return "\n".join(lines) + "\n"
+
+
+_FLAGS = {dimension: f"--{flag}" for flag, dimension in FILTER_DIMENSIONS.items()}
+
+
+def _unmatched_lines(unmatched: Unmatched) -> list[str]:
+    """Why nothing was listed, and what would list something: where "0 matching
+    incidents" said neither whether the words or the filters found nothing, nor what to
+    change."""
+    lines = []
+    if unmatched.matching_words is None:
+        lines.append("  no incident passes every filter")
+    elif unmatched.matching_words:
+        words = _count(unmatched.matching_words, "incident")
+        lines.append(f"  {words} match the words, but none passes the filters")
+    else:
+        lines.append("  no incident matches the words")
+    for dimension, term, total in unmatched.without_filter:
+        flag = f"{_FLAGS.get(dimension, dimension)} {shown(term)}"
+        lines.append(f"  without {flag}: {_count(total, 'incident')} would be listed")
+    for word, name in unmatched.did_you_mean:
+        lines.append(f"  “{shown(word)}” is in no incident: did you mean “{shown(name)}”?")
+    for dimension, term, ancestor, total in unmatched.broader:
+        flag = f"{_FLAGS.get(dimension, dimension)} {shown(ancestor)}"
+        lines.append(
+            f"  no incident carries {shown(term)}; {_count(total, 'incident')} carry "
+            f"{shown(ancestor)}, which it is a kind of ({flag} lists them)"
+        )
+    return lines
 
 
 def _input_text(given: Input) -> str:

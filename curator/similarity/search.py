@@ -9,6 +9,7 @@ its children. Withdrawn incidents are left out (they repeat another incident).
 
 from __future__ import annotations
 
+import difflib
 import itertools
 import re
 from dataclasses import dataclass, field
@@ -83,6 +84,32 @@ class Result:
         }
 
 
+@dataclass(frozen=True)
+class Unmatched:
+    """Why a search listed no incident, and the nearest things that would list some: how
+    many incidents match the words (None without a query), how many would pass each
+    filter but that one, a spelling the library has for a word it has not, and for a
+    recognised term no incident carries, the nearest ancestor some carry."""
+
+    matching_words: int | None
+    without_filter: list[tuple[str, str, int]]  # (dimension, term, incidents listed without it)
+    did_you_mean: list[tuple[str, str]]  # (word of the query, a name the library has)
+    broader: list[tuple[str, str, str, int]]  # (dimension, term, ancestor, incidents carrying it)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "matching_words": self.matching_words,
+            "without_filter": [
+                {"dimension": d, "term": t, "total": n} for d, t, n in self.without_filter
+            ],
+            "did_you_mean": [{"word": w, "name": name} for w, name in self.did_you_mean],
+            "broader": [
+                {"dimension": d, "term": t, "ancestor": a, "total": n}
+                for d, t, a, n in self.broader
+            ],
+        }
+
+
 @dataclass
 class SearchReport:
     query: str
@@ -91,15 +118,19 @@ class SearchReport:
     results: list[Result] = field(default_factory=list)
     total: int = 0
     read_as: str = ""  # the query with names spaced as the library writes them (`respaced`)
+    unmatched: Unmatched | None = None  # why nothing was listed, when nothing was
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        found = {
             "query": self.query,
             "recognised": [r.to_json() for r in self.recognised],
             "filters": self.filters,
             "total": self.total,
             "results": [r.to_json() for r in self.results],
         }
+        if self.unmatched is not None:
+            found["unmatched"] = self.unmatched.to_json()
+        return found
 
 
 def recognise(matcher: Matcher, taxonomy: Taxonomy, query: str) -> list[Recognised]:
@@ -305,59 +336,156 @@ def search(
     n = len(index)
     if n == 0:
         return report
-    cosine = index.cosine(index.vector(read)) if query.strip() else np.zeros(n)
     names = query_names(index, taxonomy, read)
-    identified = _identified(index, query)
     cols = index.entity_columns(names)
-    named = index.shared_rarity(cols) > 0 if len(cols) else np.zeros(n, dtype=bool)
-    rows = [
-        row
-        for row, record in enumerate(index.records)
-        if record.status != "withdrawn" and _passes(taxonomy, record.facets, filters)
-    ]
+    scoring = _Scoring(
+        index,
+        taxonomy,
+        recognised,
+        index.cosine(index.vector(read)) if query.strip() else np.zeros(n),
+        index.shared_rarity(cols) > 0 if len(cols) else np.zeros(n, dtype=bool),
+        _identified(index, query),
+        bool(query.strip()),
+    )
+    live = [row for row, record in enumerate(index.records) if record.status != "withdrawn"]
     # Every match is scored and counted; the reasons are written for those shown only
     # (a two-word query matched 30-40,000 of 100,000 synthetic incidents).
     scored: list[tuple[float, tuple[bool, int, str], int, list[Recognised]]] = []
-    for row in rows:
+    for row in live:
         record = index.records[row]
-        carried = [r for r in recognised if _carries(taxonomy, record.facets, r.dimension, r.term)]
-        text = min(1.0, float(cosine[row]) / TEXT_FULL)
-        coverage = len(carried) / len(recognised) if recognised else 0.0
-        score = 1.0 - (1.0 - text) * (1.0 - TERM_WEIGHT * coverage) * (
-            1.0 - ENTITY_WEIGHT * named[row]
-        )
-        if row in identified:
-            score = 1.0  # the incident named, by its id or its report's address
-        if score < MIN_SCORE and query.strip():
-            continue
-        scored.append((-round(score, 3), id_order(record.id), row, carried))
+        if _passes(taxonomy, record.facets, filters) and (found := scoring.match(row)):
+            scored.append((-round(found[0], 3), id_order(record.id), row, found[1]))
     scored.sort(key=lambda match: match[:3])  # (the row: in the library's order on a tie)
     report.total = len(scored)
     report.results = [
-        _result(index, names, float(cosine[row]), row, -score, identified.get(row, []) + carried)
-        if query.strip()
+        _result(scoring, names, row, -score, carried)
+        if scoring.query
         else _listed(taxonomy, index.records[row], -score, filters)
         for score, _, row, carried in scored[:top]
     ]
+    if not scored:
+        report.unmatched = _unmatched(scoring, live, filters, read)
     return report
 
 
-def _result(
-    index: Index,
-    names: set[str],
-    cosine: float,
-    row: int,
-    score: float,
-    cites_and_carried: list[str | Recognised],
-) -> Result:
-    record = index.records[row]
-    reasons = [
-        r if isinstance(r, str) else f"carries {r.term} ({r.label})" for r in cites_and_carried
+@dataclass(frozen=True)
+class _Scoring:
+    """What an incident's score for a query is worked out from."""
+
+    index: Index
+    taxonomy: Taxonomy
+    recognised: list[Recognised]
+    cosine: np.ndarray
+    named: np.ndarray  # per row, whether it mentions a name of the query
+    identified: dict[int, list[str]]  # the rows the query names, with why
+    query: bool  # (without one, filters alone list incidents, each at 0)
+
+    def match(self, row: int) -> tuple[float, list[Recognised]] | None:
+        """The row's score and the recognised terms it carries; None where it does not
+        match the query."""
+        facets = self.index.records[row].facets
+        carried = [
+            r for r in self.recognised if _carries(self.taxonomy, facets, r.dimension, r.term)
+        ]
+        text = min(1.0, float(self.cosine[row]) / TEXT_FULL)
+        coverage = len(carried) / len(self.recognised) if self.recognised else 0.0
+        score = 1.0 - (1.0 - text) * (1.0 - TERM_WEIGHT * coverage) * (
+            1.0 - ENTITY_WEIGHT * self.named[row]
+        )
+        if row in self.identified:
+            score = 1.0  # the incident named, by its id or its report's address
+        if score < MIN_SCORE and self.query:
+            return None
+        return score, carried
+
+
+def _unmatched(
+    scoring: _Scoring, live: list[int], filters: dict[str, list[str]], query: str
+) -> Unmatched:
+    """Why no incident of `live` (those not withdrawn) was listed: whether the words match
+    some that the filters then removed, and what would list some."""
+    records, taxonomy = scoring.index.records, scoring.taxonomy
+    matching = [row for row in _may_match(scoring, live) if scoring.match(row)]
+    without = []
+    if matching:
+        for dimension, terms in filters.items():
+            for term in terms:
+                others = {
+                    d: [t for t in ts if (d, t) != (dimension, term)] for d, ts in filters.items()
+                }
+                kept = sum(_passes(taxonomy, records[row].facets, others) for row in matching)
+                without.append((dimension, term, kept))
+    named = [(r.dimension, r.term) for r in scoring.recognised]
+    named += [(d, t) for d, terms in filters.items() for t in terms]
+    carried = [records[row].facets for row in live]
+    broader = [
+        found
+        for dimension, term in dict.fromkeys(named)
+        if (found := _broader(taxonomy, carried, dimension, term)) is not None
     ]
-    shared = names & index.entities_of(row)
+    spellings = [] if matching else _spellings(scoring.index, taxonomy, query)
+    return Unmatched(len(matching) if scoring.query else None, without, spellings, broader)
+
+
+def _may_match(scoring: _Scoring, live: list[int]) -> list[int]:
+    """The rows of `live` that may match the query: without a recognised term, those that
+    share a feature or a name with it, or that it names (reading every row's facets took
+    a second at 100,000 incidents)."""
+    if not scoring.query or scoring.recognised:
+        return live
+    hit = (scoring.cosine > 0) | scoring.named
+    hit[list(scoring.identified)] = True
+    return np.flatnonzero(hit & ~scoring.index.withdrawn).tolist()
+
+
+def _broader(
+    taxonomy: Taxonomy, facets: list[dict[str, tuple[str, ...]]], dimension: str, term: str
+) -> tuple[str, str, str, int] | None:
+    """For a term recognised or filtered on that no incident carries, its nearest ancestor
+    that some do, and how many (`lustre`, carried by none: its parent)."""
+    if any(_carries(taxonomy, f, dimension, term) for f in facets):
+        return None
+    for ancestor in taxonomy.ancestors(dimension, term):
+        carrying = sum(_carries(taxonomy, f, dimension, ancestor) for f in facets)
+        if carrying:
+            return dimension, term, ancestor, carrying
+    return None
+
+
+_SPELT = re.compile(r"(?<![A-Za-z])[A-Za-z]{3,}(?![A-Za-z])")
+_SPELLING_CUTOFF = 0.8  # difflib's ratio: one letter of five changed, missing or swapped
+
+
+def _spellings(index: Index, taxonomy: Taxonomy, query: str) -> list[tuple[str, str]]:
+    """Each word of Latin letters in `query` that no incident holds, with the nearest name
+    the library has (a name it mentions, or a taxonomy term's id): `infinband`, the
+    `infiniband` of InfiniBand. (Korean is read in syllables, not words: a misspelt Korean
+    word still shares some of them, and is not told apart here.)"""
+    found = []
+    known: list[str] | None = None
+    for word in dict.fromkeys(w.lower() for w in _SPELT.findall(_QUERY_URL.sub(" ", query))):
+        if index.holding(word) >= 0.5 or index.mentioning(word):
+            continue
+        if known is None:  # (built for a word the library lacks only)
+            terms = (t for terms in taxonomy.terms.values() for t in terms)
+            known = sorted(
+                {n for n in [*index.entity_names, *terms] if n.isalpha() and n.isascii()}
+            )
+        near = difflib.get_close_matches(word, known, 1, _SPELLING_CUTOFF)
+        if near and near[0] != word:  # (a term's id that no incident carries or names)
+            found.append((word, near[0]))
+    return found
+
+
+def _result(
+    scoring: _Scoring, names: set[str], row: int, score: float, carried: list[Recognised]
+) -> Result:
+    record = scoring.index.records[row]
+    reasons = scoring.identified.get(row, []) + [f"carries {r.term} ({r.label})" for r in carried]
+    shared = names & scoring.index.entities_of(row)
     if shared:
         reasons.append("mentions " + ", ".join(sorted(shared)))
-    reasons.append(f"text similarity {cosine:.2f}")
+    reasons.append(f"text similarity {float(scoring.cosine[row]):.2f}")
     return Result(record.id, record.title, record.path, score, reasons)
 
 
