@@ -92,14 +92,21 @@ class CuratorGroup(click.Group):
         except OSError as exc:
             # The system refused (a folder that cannot be read, a full disk): not a bug in
             # curator, and the path with the reason says what to do about it.
-            where = f"{exc.filename}: " if exc.filename else ""
-            click.echo(f"curator: {where}{exc.strerror or exc}", err=True)
+            click.echo(refused(exc), err=True)
             ctx.exit(EXIT_ERROR)
         except Exception as exc:
             wrapped = stop_behind(exc)  # (a stop as a module loads, on Python 3.11)
             internal = f"curator: internal error: {type(exc).__name__}: {exc}"
             click.echo(said(wrapped) if wrapped else internal, err=True)
             ctx.exit(EXIT_ERROR)
+
+
+def refused(exc: OSError) -> str:
+    """The one line for what the system refused: the file, or standard output, and why."""
+    if exc.filename == STANDARD_OUTPUT:
+        return f"curator: cannot write {STANDARD_OUTPUT}: {exc.strerror or exc}"
+    where = f"{exc.filename}: " if exc.filename else ""
+    return f"curator: {where}{exc.strerror or exc}"
 
 
 # `curator github` alone: click shows the group's help (and exits 2), not an error line.
@@ -1343,6 +1350,39 @@ class ClosedOutput(io.TextIOBase):
         raise OSError(errno.EBADF, "standard output is closed: the output had nowhere to go")
 
 
+STANDARD_OUTPUT = "standard output"
+
+
+class NamedOutput(io.TextIOWrapper):
+    """Standard output whose write errors name it. A full disk (`curator lint > /dev/full`)
+    raised an OSError naming no file, and the run ended with "curator: No space left on
+    device", which did not say what could not be written."""
+
+    @classmethod
+    def replacing(cls, stream: io.TextIOWrapper) -> NamedOutput:
+        return cls(
+            stream.detach(),
+            encoding=stream.encoding,
+            errors=stream.errors,
+            line_buffering=stream.line_buffering,
+            write_through=stream.write_through,
+        )
+
+    def write(self, text: str) -> int:
+        try:
+            return super().write(text)
+        except OSError as exc:
+            exc.filename = STANDARD_OUTPUT
+            raise
+
+    def flush(self) -> None:
+        try:
+            super().flush()
+        except OSError as exc:
+            exc.filename = STANDARD_OUTPUT
+            raise
+
+
 def run() -> NoReturn:
     """The `curator` command: `main`, then out of the process at once. Freeing one by one
     the objects a run over 100,000 files made takes Python ≈0.4 s once the work is done
@@ -1353,12 +1393,14 @@ def run() -> NoReturn:
     _held_till_exit = []
     if sys.stdout is None:  # started with standard output closed
         sys.stdout = ClosedOutput()
+    elif type(sys.stdout) is io.TextIOWrapper:
+        sys.stdout = NamedOutput.replacing(sys.stdout)
     try:
         main()
     except SystemExit as done:
         code = done.code
     except OSError as exc:  # printing --help or --version, before any command could catch it
-        print(f"curator: {exc.strerror or exc}", file=sys.stderr)
+        print(refused(exc), file=sys.stderr)
         code = EXIT_ERROR
     else:  # (click ends every run with SystemExit; this is for the type checker)
         code = 0

@@ -670,6 +670,56 @@ def test_a_reader_that_stops_early_gets_exit_2_and_one_line_not_a_traceback(tmp_
     assert error == "curator: output closed before all of it was written\n"
 
 
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("lint",),
+        ("lint", "--format", "json"),
+        ("rules",),
+        ("rules", "--format", "markdown"),
+        ("search", "nccl"),
+        ("fmt", "--check"),
+        ("--version",),
+    ],
+)
+def test_a_full_disk_under_standard_output_is_named_in_one_line_and_exit_2(library, args):
+    # /dev/full refuses every write as a full disk does. The line named nothing: "curator:
+    # No space left on device", as if some file of the library could not be written.
+    with open("/dev/full", "w", encoding="utf-8") as full:
+        run = subprocess.run(
+            [sys.executable, "-m", "curator", *args],
+            cwd=library,
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            encoding="utf-8",
+            check=False,
+        )
+    assert run.returncode == 2
+    assert run.stderr.splitlines()[-1:] == [
+        "curator: cannot write standard output: No space left on device"
+    ]
+    assert "Traceback" not in run.stderr and "Exception ignored" not in run.stderr
+
+
+@pytest.mark.parametrize("args", [("lint", "--format", "json"), ("rules",)])
+def test_a_pipe_closed_by_its_reader_ends_the_run_without_a_traceback(tmp_path, args):
+    broken = {f"IL-{n:04d}.yaml": "id: [\n" for n in range(1, 400)}  # a finding each
+    root = write_library(tmp_path / "lib", broken)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "curator", *args],
+        cwd=root,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert process.stdout is not None and process.stderr is not None
+    process.stdout.close()  # as `| true` does, before anything is read
+    error = process.stderr.read().decode("utf-8")
+    assert process.wait(timeout=60) == 2, error
+    assert error.splitlines()[-1:] == ["curator: output closed before all of it was written"]
+    assert "Traceback" not in error and "Exception ignored" not in error
+
+
 def test_the_library_root_given_as_a_folder_stands_for_its_incidents(library):
     (library / ".pre-commit-config.yaml").write_text("repos: []\n", encoding="utf-8")
     whole = run_curator("lint", "--format", "json", cwd=library)
