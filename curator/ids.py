@@ -203,7 +203,7 @@ def assign(library: Library, reserved: Iterable[int] = ()) -> Plan:
         for assignment in result.assignments:
             path = assignment.new_path
             with deferred():
-                write_atomic(path, result.rewrites[path], exclusive=True)
+                write_atomic(path, result.rewrites[path], exclusive=True, like=assignment.old_path)
                 created.append(path)
         for path in result.references:
             with deferred():

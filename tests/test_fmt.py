@@ -783,6 +783,38 @@ def test_fmt_writes_the_canonical_layout_then_check_passes(messy_library):
     assert "0 files would be reformatted, 2 unchanged" in again.err
 
 
+# Another user's and another group's (the ids no account here has): run as root, as in a
+# container or with sudo, a rewrite gave the file to root; only root may give it back.
+OTHER_OWNER = (4321, 8765)
+
+
+@pytest.mark.parametrize("command", ["fmt", "fix"])
+def test_a_rewritten_file_keeps_its_owner_and_group(messy_library, command):
+    assert os.geteuid() == 0, "giving a file to another user takes root"
+    path = messy_library / "incidents" / "IL-0002.yaml"
+    before = incident("IL-0002").replace("status: published", "status: published  ")
+    path.write_text(before, encoding="utf-8")  # (trailing blanks: each command removes them)
+    os.chown(path, *OTHER_OWNER)
+    path.chmod(0o640)
+    run = run_curator(command, "--root", str(messy_library), str(path))
+    assert run.code == 0, run
+    assert path.read_text(encoding="utf-8") == incident("IL-0002")
+    after = path.stat()
+    assert (after.st_uid, after.st_gid, stat.S_IMODE(after.st_mode)) == (*OTHER_OWNER, 0o640)
+
+
+def test_a_file_whose_owner_cannot_be_kept_is_rewritten_all_the_same(messy_library, monkeypatch):
+    def refused(fd: int, uid: int, gid: int) -> None:
+        raise PermissionError(errno.EPERM, "Operation not permitted")
+
+    monkeypatch.setattr(atomic.os, "fchown", refused)  # as for a user who is not root
+    path = messy_library / "incidents" / "IL-0001.yaml"
+    os.chown(path, *OTHER_OWNER)
+    [result] = format_files([path], write=True)
+    assert result.changed and path.read_text(encoding="utf-8") == CANONICAL
+    assert (path.stat().st_uid, path.stat().st_gid) == (os.geteuid(), os.getegid())
+
+
 def test_fmt_on_a_missing_path_is_a_usage_error(messy_library):
     run = run_curator("fmt", "nope.yaml", "--root", str(messy_library))
     assert run.code == 2 and "no such file: nope.yaml" in run.err

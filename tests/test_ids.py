@@ -117,6 +117,21 @@ def test_assign_ids_numbers_after_the_highest_in_id_order_and_rewrites_reference
     assert again.code == 0 and again.out == "" and "0 placeholders numbered" in again.err
 
 
+def test_a_numbered_file_keeps_the_owner_group_and_mode_of_its_placeholder(library):
+    # Numbered as root (a merge job in a container), a contributor's placeholder became
+    # root's, and took the umask's mode; a file whose references changed became root's too.
+    assert os.geteuid() == 0, "giving a file to another user takes root"
+    incidents = library / "incidents"
+    for name in ("IL-NEW-beta.yaml", "IL-0001.yaml"):
+        os.chown(incidents / name, 4321, 8765)
+        (incidents / name).chmod(0o600)
+    run = run_curator("assign-ids", "--root", str(library))
+    assert run.code == 0, run
+    for name in ("IL-0009.yaml", "IL-0001.yaml"):
+        after = (incidents / name).stat()
+        assert (after.st_uid, after.st_gid, after.st_mode & 0o777) == (4321, 8765, 0o600), name
+
+
 def test_a_reference_spelt_with_escapes_is_found_among_the_files_kept(library):
     # Only the files whose bytes may name a placeholder are kept to be rewritten (those of
     # 100,000 files took 1.1 GB); a reference in a double-quoted text may be spelt with

@@ -22,20 +22,27 @@ class ChangedMeanwhile(Exception):
 
 
 def write_atomic(
-    path: Path, data: bytes, *, exclusive: bool = False, replacing: bytes | None = None
+    path: Path,
+    data: bytes,
+    *,
+    exclusive: bool = False,
+    replacing: bytes | None = None,
+    like: Path | None = None,
 ) -> None:
     """Replace `path` with `data` (write a temporary file beside it, then rename).
 
-    The file keeps its permission bits. With `exclusive`, the file must not exist yet and
-    an existing one is never overwritten, even by a concurrent writer (FileExistsError).
-    With `replacing`, the file is replaced only if it is still a regular file holding
-    those bytes, the ones `data` was made from: an edit saved, or the file deleted, since
-    they were read is never overwritten (or brought back): ChangedMeanwhile. (A file
-    that holds `data` already, written by another run, is left as it is.)
+    The file keeps its permission bits, and its owner and group where the process may give
+    them (`_keep_owner`); with `like`, it takes those of that file instead. With
+    `exclusive`, the file must not exist yet and an existing one is never overwritten,
+    even by a concurrent writer (FileExistsError). With `replacing`, the file is replaced
+    only if it is still a regular file holding those bytes, the ones `data` was made from:
+    an edit saved, or the file deleted, since they were read is never overwritten (or
+    brought back): ChangedMeanwhile. (A file that holds `data` already, written by another
+    run, is left as it is.)
     An OSError names `path`.
     """
     try:
-        _write(path, data, exclusive, replacing)
+        _write(path, data, exclusive, replacing, like)
     except OSError as exc:
         # The temporary file is what the system refused (a read-only file system, a full
         # disk, a name taken), but not a name the user knows: "….IL-0001.yaml.2xk.tmp".
@@ -43,14 +50,19 @@ def write_atomic(
         raise
 
 
-def _write(path: Path, data: bytes, exclusive: bool, replacing: bytes | None) -> None:
-    mode = _mode_for(path, exclusive)
+def _write(
+    path: Path, data: bytes, exclusive: bool, replacing: bytes | None, like: Path | None
+) -> None:
+    original = _stat_of(like or (None if exclusive else path))
+    mode = stat.S_IMODE(original.st_mode) if original is not None else _new_file_mode()
     with made_beside(path) as (temporary, handle):
         with handle:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
-        os.chmod(temporary, mode)
+            if original is not None:
+                _keep_owner(handle.fileno(), original)
+        os.chmod(temporary, mode)  # (after the owner: a chown clears set-id bits)
         # Checked last, the moment before the rename: a run rewriting many files read
         # them long before, and an editor may have saved one since. (A write between this
         # check and the rename still goes unseen; no file system offers a rename that
@@ -119,12 +131,32 @@ def _bytes_of(path: Path) -> bytes | None:
         return None
 
 
-def _mode_for(path: Path, exclusive: bool) -> int:
-    if not exclusive:
+def _stat_of(path: Path | None) -> os.stat_result | None:
+    if path is None:
+        return None
+    try:
+        return path.stat()
+    except FileNotFoundError:
+        return None
+
+
+def _keep_owner(fd: int, original: os.stat_result) -> None:
+    """Give the new file the owner and group of the one it replaces, as far as the process
+    may: root gives both back (a file of another user's rewritten by `sudo curator fmt`
+    became root's), an owner the group if a member of it. Where it may not, the file is
+    the writer's, as an editor saving it would leave it; the rewrite goes on."""
+    made = os.fstat(fd)
+    if (made.st_uid, made.st_gid) == (original.st_uid, original.st_gid):
+        return  # (the common case: one fstat, no chown)
+    for uid in (original.st_uid, -1):  # (-1: the group alone, when the owner may not be)
         try:
-            return stat.S_IMODE(path.stat().st_mode)
-        except FileNotFoundError:
-            pass
+            os.fchown(fd, uid, original.st_gid)
+            return
+        except OSError:
+            continue
+
+
+def _new_file_mode() -> int:
     umask = os.umask(0)
     os.umask(umask)
     return 0o666 & ~umask
