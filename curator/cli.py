@@ -44,6 +44,7 @@ from curator.report import FORMATS, render, summary
 from curator.ruledocs import rules_markdown, rules_table
 from curator.signals import Terminated, deferred, said, stop_behind
 from curator.write.atomic import temporary_folder
+from curator.write.changes import what_changed
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -594,7 +595,9 @@ def fmt_command(
         elif result.changed and show_diff:
             click.echo(result.diff(), nl=False)
         elif result.changed:
-            click.echo(f"{'reformatted' if write else 'would reformat'} {escaped(result.display)}")
+            verb = "reformatted" if write else "would reformat"
+            what = ", ".join(what_changed(result.before, result.after or b""))
+            click.echo(f"{verb} {escaped(result.display)} ({what})")
     changed = sum(r.changed for r in results)
     unchanged = sum(not r.changed and r.refused is None for r in results)
     refused = len(results) - changed - unchanged + len(others)

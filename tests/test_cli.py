@@ -786,7 +786,7 @@ def test_text_output_shows_control_characters_in_a_name_as_escapes(library):
     assert "incidents/IL-0003\\n.yaml:1:5: IL203 [error]" in lint.out
     assert "\x1b" not in lint.out and "\x1b" not in lint.err
     fmt = run_curator("fmt", "--check", cwd=library)
-    assert "would reformat incidents/IL-0003\\n.yaml\n" in fmt.out
+    assert "would reformat incidents/IL-0003\\n.yaml (trailing spaces removed)\n" in fmt.out
     diff = run_curator("fmt", "--diff", cwd=library)
     assert "--- a/incidents/IL-0003\\n.yaml\n+++ b/incidents/IL-0003\\n.yaml\n" in diff.out
     fix = run_curator("fix", "--check", cwd=library)

@@ -565,7 +565,7 @@ def test_a_tagged_value_is_refused_by_lint_fmt_and_fix_at_the_tag_in_lint_s_word
         )
         assert run.err.splitlines()[0] == refused, run
     assert run_curator("fmt", "--check", "--root", str(root), cwd=root).out == (
-        "would reformat incidents/IL-0002.yaml\n"  # (the run went on)
+        "would reformat incidents/IL-0002.yaml (layout)\n"  # (the run went on)
     )
     assert (root / "incidents" / "IL-0001.yaml").read_text(encoding="utf-8") == text
 
@@ -710,16 +710,52 @@ def test_check_lists_what_would_change_and_changes_nothing(messy_library):
     path = messy_library / "incidents" / "IL-0001.yaml"
     run = run_curator("fmt", "--check", "--root", str(messy_library))
     assert run.code == 1
-    assert run.out.splitlines() == [f"would reformat {os.path.relpath(path, REPO)}"]
+    assert run.out.splitlines() == [f"would reformat {os.path.relpath(path, REPO)} (layout)"]
     assert "1 file would be reformatted, 1 unchanged" in run.err
     assert path.read_text(encoding="utf-8") == MESSY
+
+
+CHANGES_SAID = {
+    "crlf": ("CRLF line endings → LF", lambda text: text.replace("\n", "\r\n")),
+    "bom": (
+        "byte-order mark removed, CRLF line endings → LF",
+        lambda text: "\ufeff" + text.replace("\n", "\r\n"),
+    ),
+    "cr": ("CR line endings → LF", lambda text: text.replace("\n", "\r")),
+    "unended": ("newline added at the end", lambda text: text.rstrip("\n")),
+    "blank": ("blank lines at the end removed", lambda text: text + "\n\n"),
+    "blanks": ("trailing spaces removed", lambda text: text.replace("\n", "  \n", 4)),
+    "keys": (
+        "key order",
+        lambda text: text.replace(
+            "title: 공유 스토리지의 메타데이터 포화로 학습 처리량이 떨어졌다\nstatus: published\n",
+            "status: published\ntitle: 공유 스토리지의 메타데이터 포화로 학습 처리량이 떨어졌다\n",
+        ),
+    ),
+    "spaced": ("layout", lambda text: text.replace("status: ", "status:   ")),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(CHANGES_SAID))
+@pytest.mark.parametrize("check", [True, False])
+def test_each_file_to_reformat_is_told_what_changes(tmp_path, kind, check):
+    # "would reformat" alone: a contributor whose editor wrote CRLF could not tell what.
+    said, spoilt = CHANGES_SAID[kind]
+    canonical = incident("IL-0001")
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": spoilt(canonical).encode("utf-8")})
+    run = run_curator("fmt", *(["--check"] if check else []), cwd=root)
+    assert run.code == (1 if check else 0), run
+    verb = "would reformat" if check else "reformatted"
+    assert run.out == f"{verb} {Path('incidents', 'IL-0001.yaml')} ({said})\n"
+    written = (root / "incidents" / "IL-0001.yaml").read_bytes()
+    assert written == (spoilt(canonical) if check else canonical).encode("utf-8")
 
 
 def test_quiet_check_lists_the_files_and_nothing_else(messy_library):
     path = messy_library / "incidents" / "IL-0001.yaml"
     run = run_curator("fmt", "--check", "--quiet", "--root", str(messy_library))
     assert (run.code, run.err) == (1, "")
-    assert run.out.splitlines() == [f"would reformat {os.path.relpath(path, REPO)}"]
+    assert run.out.splitlines() == [f"would reformat {os.path.relpath(path, REPO)} (layout)"]
 
 
 def test_diff_prints_a_unified_diff_and_changes_nothing(messy_library):
@@ -774,7 +810,7 @@ def test_fmt_writes_the_canonical_layout_then_check_passes(messy_library):
     path.chmod(0o640)
     run = run_curator("fmt", "--root", str(messy_library))
     assert run.code == 0, run
-    assert run.out.splitlines() == [f"reformatted {os.path.relpath(path, REPO)}"]
+    assert run.out.splitlines() == [f"reformatted {os.path.relpath(path, REPO)} (layout)"]
     assert path.read_text(encoding="utf-8") == CANONICAL
     assert stat.S_IMODE(path.stat().st_mode) == 0o640
     assert sorted(p.name for p in path.parent.iterdir()) == ["IL-0001.yaml", "IL-0002.yaml"]
@@ -1097,7 +1133,7 @@ def test_check_keeps_verdicts_unless_told_not_to(messy_library):
     for _ in range(2):  # the second run finds IL-0002's verdict and says the same
         run = run_curator("fmt", "--check", cwd=messy_library)
         assert run.code == 1
-        assert run.out == f"would reformat {Path('incidents', 'IL-0001.yaml')}\n"
+        assert run.out == f"would reformat {Path('incidents', 'IL-0001.yaml')} (layout)\n"
         assert "1 file would be reformatted, 1 unchanged" in run.err
     kinds = sorted(p.name.rsplit("-", 1)[0] for p in cache.iterdir() if p.is_dir())
     assert kinds == ["file-digests", "fmt"]  # (each file's digest, kept under its stat)
