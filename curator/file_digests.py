@@ -26,6 +26,7 @@ from typing import Any
 from curator.cache import Store
 from curator.library import Library
 from curator.lint_cache import settled_stat
+from curator.load import MAX_BYTES
 from curator.regular import NotRegular, read_regular
 
 KIND = "file-digests"
@@ -80,7 +81,7 @@ class FileDigests:
             if kept is not None:
                 return None, kept
         try:
-            content = read_regular(Path(name))
+            content = read_regular(Path(name), MAX_BYTES)  # (incident files)
         except NotRegular:
             return None, NOT_REGULAR
         except OSError:

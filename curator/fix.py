@@ -748,7 +748,7 @@ def _left_by_hand(text: str) -> list[Change]:
 def fix_file(path: Path, taxonomy: Taxonomy, cwd: Path | None = None) -> Fixed:
     display = display_path(path, cwd)
     try:
-        before = read_regular(path)
+        before = read_regular(path, MAX_BYTES)
     except OSError as exc:  # unreadable, or no longer a regular file: left alone
         return Fixed(path, display, b"", refused=unreadable(exc))
     try:

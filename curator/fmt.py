@@ -32,6 +32,7 @@ from curator.findings import Finding
 from curator.fix import TEXT_FIXES
 from curator.library import Library
 from curator.lint import display_path, display_paths, in_subfolders, named_files
+from curator.load import MAX_BYTES
 from curator.regular import read_regular
 from curator.rules import not_an_incident_file
 from curator.workers import Workers, worker_count
@@ -130,7 +131,7 @@ def _listed(library: Library) -> list[tuple[Path, bool]]:
 
 def format_file(path: Path, cwd: Path | None = None) -> Formatted:
     """The canonical form of one file, computed in memory; nothing is written."""
-    return format_bytes(path, display_path(path, cwd), read_regular(path))
+    return format_bytes(path, display_path(path, cwd), read_regular(path, MAX_BYTES))
 
 
 def format_bytes(path: Path, display: str, before: bytes) -> Formatted:
@@ -272,7 +273,7 @@ class _Run:
         return self._read(self.paths[index])
 
     def _read(self, path: Path) -> tuple[bytes, str | None]:
-        before = read_regular(path)
+        before = read_regular(path, MAX_BYTES)
         return before, hashlib.sha256(before).hexdigest() if self.verdicts is not None else None
 
     def finish(self, index: int, outcome: Outcome) -> None:

@@ -22,7 +22,7 @@ from typing import Any
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
 from curator.library import INCIDENTS, Library
-from curator.load import START, Position, load_bytes
+from curator.load import MAX_BYTES, START, Position, load_bytes
 from curator.model import NUMBERED_ID_PATTERN, numbered_id
 from curator.regular import NotRegular, read_regular
 from curator.rules.placeholder_id import is_placeholder
@@ -74,7 +74,7 @@ def plan(library: Library, reserved: Iterable[int] = ()) -> Plan:
     occupied: set[str] = set()  # names of entries that hold no incident, yet are taken
     for path in library.incident_paths():
         try:
-            raw = read_regular(path)
+            raw = read_regular(path, MAX_BYTES)
         except NotRegular:
             # A folder, a FIFO or a link holds no incident (lint reports it, IL107); its
             # name is taken all the same. A link may be meant as one: refuse, not guess.

@@ -19,7 +19,6 @@ import contextlib
 import datetime as dt
 import functools
 import gc
-import hashlib
 import os
 import stat
 import traceback
@@ -50,6 +49,7 @@ from curator.lint_cache import (
     MissingSummary,
     ResultCache,
     cache_key,
+    content_digest,
     finding_rows,
     findings_of,
     fingerprint,
@@ -57,8 +57,9 @@ from curator.lint_cache import (
     settled_stat,
     unanchored,
 )
-from curator.load import START, Loaded, load_bytes
+from curator.load import MAX_BYTES, START, Loaded, load_bytes
 from curator.model import Incident, not_a_mapping
+from curator.regular import read_at_most
 from curator.repository import NotACheckout, top_of
 from curator.rules import (
     FILE_RULES,
@@ -206,7 +207,7 @@ def check_file(
         findings = [finding for rule in FILE_RULES for finding in rule.check(file)]
         points = [day for turning in _TURNING_POINTS for day in turning(file)]
         summary = FileSummary.of(file)
-        digest = hashlib.sha256(raw).hexdigest()
+        digest = content_digest(raw)
         value = extra(file, digest, payload) if extra is not None else None
     except Exception as exc:  # a bug in a rule must not stop the run; never cached
         return Checked([_internal(display, exc)], FileSummary(display, path.stem))
@@ -221,14 +222,11 @@ def _yaml_name(path: str) -> bool:
 
 
 def _read(path: str, size: int) -> bytes:
-    """The file's bytes, as `Path.read_bytes` reads them, in fewer steps: `size` (what
-    `lstat` said) at once, then to the end (it may have grown since)."""
+    """The file's bytes, as `read_regular(limit=MAX_BYTES)` reads them, in fewer steps:
+    opened without its checks (`lstat` made them), `size` (what it said) at once."""
     fd = os.open(path, os.O_RDONLY | _BINARY)
     try:
-        raw = os.read(fd, size)
-        while chunk := os.read(fd, 1 << 16):
-            raw += chunk
-        return raw
+        return read_at_most(fd, size, MAX_BYTES)
     finally:
         os.close(fd)
 

@@ -27,6 +27,7 @@ from curator.document import Document as Document
 from curator.document import Path as Path
 from curator.document import Position as Position
 from curator.load_canonical import read_canonical
+from curator.regular import Oversized
 from curator.yaml_errors import advice
 
 # libyaml's loader for the token scans of `curator.write`; the pure-Python one without it.
@@ -104,11 +105,12 @@ class Loaded:
 def load_bytes(raw: bytes, max_bytes: int = MAX_BYTES) -> Loaded:
     loaded = Loaded(raw=raw)
     if len(raw) > max_bytes:
+        size = raw.size if isinstance(raw, Oversized) else len(raw)  # (only its start read)
         loaded.problems.append(
             LoadProblem(
                 Problem.TOO_LARGE,
                 START,
-                f"file is {len(raw):,} bytes; curator reads files of up to {max_bytes:,} bytes",
+                f"file is {size:,} bytes; curator reads files of up to {max_bytes:,} bytes",
             )
         )
         return loaded

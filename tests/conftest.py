@@ -252,7 +252,7 @@ def files_read(monkeypatch: pytest.MonkeyPatch, *modules: Any) -> list[str]:
     read: list[str] = []
 
     def spying_on(real: Any) -> Any:
-        return lambda path: read.append(path.name) or real(path)
+        return lambda path, *limit: read.append(path.name) or real(path, *limit)
 
     for module in modules:
         monkeypatch.setattr(module, "read_regular", spying_on(module.read_regular))

@@ -17,6 +17,7 @@ import re
 import resource
 import shutil
 import subprocess
+import sys
 import unicodedata
 from collections import Counter
 from collections.abc import Callable
@@ -89,7 +90,7 @@ def test_a_file_that_fails_to_read_is_a_finding_and_the_other_files_are_still_do
     # A regular file whose read fails (EIO): root reads any file, so the failure is made.
     broken = library / "incidents" / "IL-0001.yaml"
 
-    def read(path: Path) -> bytes:
+    def read(path: Path, *limit: int) -> bytes:
         if path == broken:
             raise OSError(errno.EIO, "Input/output error")
         return path.read_bytes()
@@ -100,6 +101,59 @@ def test_a_file_that_fails_to_read_is_a_finding_and_the_other_files_are_still_do
     assert results["IL-0001.yaml"].refused is not None
     assert "cannot read the file: Input/output error" in results["IL-0001.yaml"].refused.message
     assert results["IL-0002.yaml"].changed  # the run went on
+
+
+# A file larger than any process here may hold: sparse, it costs no disk. Read whole (as
+# every reader of incident files did, before refusing it for its size), it fails the run
+# with a MemoryError under the address-space limit the runs are given.
+HUGE = 8 << 30
+
+
+def run_within_memory(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    def limited() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30))
+
+    return subprocess.run(
+        [sys.executable, "-m", "curator", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        preexec_fn=limited,
+        timeout=120,
+        check=False,
+    )
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "said"),
+    [
+        (["lint", "--no-cache"], 1, "incidents/IL-0003.yaml:1:1: IL104 [error] file is {size}"),
+        (["lint"], 1, "incidents/IL-0003.yaml:1:1: IL104 [error] file is {size}"),
+        (["fmt", "--check"], 1, "incidents/IL-0003.yaml:1:1: cannot format: cannot be read"),
+        (["fix", "--check"], 1, "incidents/IL-0003.yaml:1:1: cannot fix: cannot be read"),
+        (["search", "스토리지"], 0, ""),
+        (["similar", "incidents/IL-0001.yaml"], 0, ""),
+        (["assign-ids"], 1, "curator: cannot number: incidents/IL-0003.yaml:1:1: cannot be"),
+    ],
+)
+def test_a_huge_incident_file_is_refused_for_its_size_without_being_read_whole(
+    tmp_path, args, code, said
+):
+    root = write_library(
+        tmp_path / "lib", {"IL-0001.yaml": incident("IL-0001"), "IL-0002.yaml": UNFORMATTED}
+    )
+    huge = root / "incidents" / "IL-0003.yaml"
+    with huge.open("wb") as file:
+        file.write(incident("IL-0003").encode("utf-8"))
+        file.truncate(HUGE)
+    for size in (HUGE, HUGE + 1):  # grown since: said at its size now, not as kept
+        os.truncate(huge, size)
+        run = run_within_memory(*args, cwd=root)
+        assert run.returncode == code, run.stderr
+        assert "Error" not in run.stderr, run.stderr  # (MemoryError)
+        lines = (run.stdout + run.stderr).splitlines()
+        assert any(line.startswith(said.format(size=f"{size:,}")) for line in lines), lines
 
 
 # Written files larger than this fail (EFBIG), as every write fails on a full disk (ENOSPC)

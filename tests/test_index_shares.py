@@ -179,10 +179,10 @@ def test_a_file_that_cannot_be_read_is_not_judged_and_the_index_is_still_kept(li
     from curator import file_digests
 
     def refuse(real):
-        def read(path: Path) -> bytes:
+        def read(path: Path, *limit: int) -> bytes:
             if path.name == "IL-0033.yaml":
                 raise PermissionError(13, "Permission denied", str(path))
-            return real(path)
+            return real(path, *limit)
 
         return read
 

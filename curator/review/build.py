@@ -25,7 +25,7 @@ from typing import Any, Protocol
 from curator.findings import Finding, Severity
 from curator.library import INCIDENTS, SCHEMA, Library, is_library
 from curator.lint import lint
-from curator.load import Document, load_bytes
+from curator.load import MAX_BYTES, Document, load_bytes
 from curator.model import DIMENSIONS, Dimension
 from curator.regular import read_regular
 from curator.review import ReviewError, git
@@ -541,7 +541,7 @@ def _data(path: Path) -> Any:
 
 def _loaded(path: Path) -> Document | None:
     try:
-        return load_bytes(read_regular(path)).document
+        return load_bytes(read_regular(path, MAX_BYTES)).document
     except OSError:  # not a regular file (a FIFO would block), or unreadable
         return None
 

@@ -16,7 +16,7 @@ from typing import Any
 from curator.findings import Finding
 from curator.library import INCIDENTS, Library, read_as_incident
 from curator.lint import display_path, in_a_subfolder, named_files, through_links
-from curator.load import load_bytes
+from curator.load import MAX_BYTES, load_bytes
 from curator.model import DIMENSIONS
 from curator.oneline import shown
 from curator.regular import read_regular
@@ -106,7 +106,7 @@ def _not_judged(path: Path, named: str) -> str:
     and column (a tab or an unclosed quote makes an incident to mend, not "not an incident
     file"); for what cannot be read, what lint reports of it (IL107)."""
     try:
-        problems = load_bytes(read_regular(path)).problems
+        problems = load_bytes(read_regular(path, MAX_BYTES)).problems
     except OSError as exc:  # not a regular file (a FIFO is never read), or gone meanwhile
         return f"{named}: not an incident file: {_unreadable(path, named, exc)} (IL107)"
     if not problems:

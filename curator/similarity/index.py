@@ -27,6 +27,7 @@ from typing import NamedTuple
 import numpy as np
 
 from curator.library import INCIDENTS, Library, read_as_incident
+from curator.load import MAX_BYTES
 from curator.regular import read_regular
 from curator.similarity.entities import entities
 from curator.similarity.records import Record, parse_mapping, record_of
@@ -116,7 +117,7 @@ def extract_file(path: Path, display: str) -> tuple[bytes, Share | None]:
     """The SHA-256 of the bytes read (b"" if none could be) and the file's share; None
     for a file judgement does not read (not a YAML mapping: records.py)."""
     try:
-        raw = read_regular(path)
+        raw = read_regular(path, MAX_BYTES)
     except OSError:
         return b"", None
     digest = hashlib.sha256(raw).digest()

@@ -17,7 +17,7 @@ from pathlib import Path
 from types import NoneType
 from typing import Any
 
-from curator.load import load_bytes
+from curator.load import MAX_BYTES, load_bytes
 from curator.model import DIMENSIONS
 from curator.regular import read_regular
 from curator.taxonomy import fold
@@ -181,7 +181,7 @@ def parse_mapping(raw: bytes) -> dict[str, Any] | None:
 
 def read_record(path: Path, display: str | None = None) -> Record | None:
     try:
-        raw = read_regular(path)
+        raw = read_regular(path, MAX_BYTES)
     except OSError:
         return None
     data = parse_mapping(raw)
