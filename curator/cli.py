@@ -29,6 +29,7 @@ from curator.ids_git import GitError, assign_and_push, deleted_numbers
 from curator.library import Library, NotALibrary, link_within_incidents
 from curator.lint import (
     NO_DRAFT,
+    GitMissing,
     commit_scope,
     display_path,
     expand,
@@ -298,7 +299,10 @@ def _lint_scope(library: Library, paths: tuple[Path, ...], commit: bool) -> tupl
     scoped = tuple(scope(library, paths))
     if not (commit and scoped):
         return scoped
-    return tuple(commit_scope(library, scoped)) or None
+    try:
+        return tuple(commit_scope(library, scoped)) or None
+    except GitMissing as exc:
+        raise click.UsageError(str(exc)) from exc
 
 
 @main.command("rules", short_help="List the lint rules and which `curator fix` can fix.")

@@ -443,15 +443,28 @@ def _outside(library: Library, named: dict[str, Path]) -> Iterator[tuple[str, Pa
             yield where, path, not_an_incident_file.shaped_like_an_incident(path)
 
 
+class GitMissing(Exception):
+    """git cannot be run, to tell where the repository's top is (`lint --commit`)."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "git is not installed or not on PATH (--commit needs it for files outside incidents/)"
+        )
+
+
 def _repository(root: str) -> str:
     """The top folder of the git checkout holding the library at `root`, as `curator
-    review` finds it (`curator.repository`), else (no checkout, no git) `root` itself. A
-    commit names files by their place there, as the hook's pattern and the review see
-    them: with the library in a subfolder (`data/incidents/`), a file beside it
-    (`tests/fixture.yaml`, `IL-0140.json`) is judged by that place, not taken for a draft
-    kept elsewhere."""
+    review` finds it (`curator.repository`), else (no checkout) `root` itself. A commit
+    names files by their place there, as the hook's pattern and the review see them: with
+    the library in a subfolder (`data/incidents/`), a file beside it (`tests/fixture.yaml`,
+    `IL-0140.json`) is judged by that place, not taken for a draft kept elsewhere. Without
+    git, `GitMissing`: taken from `root`, that place was silently another than the hook's."""
     try:
         return str(top_of(Path(root)))
+    except FileNotFoundError as exc:
+        if exc.filename == "git":  # (not the folder it started in, deleted meanwhile)
+            raise GitMissing from exc
+        return root
     except (NotACheckout, OSError):
         return root
 

@@ -1388,6 +1388,26 @@ def test_a_file_named_outside_the_incidents_folder_is_checked_with_the_library(l
     }
 
 
+def test_with_commit_and_no_git_a_file_outside_incidents_is_one_line_and_exit_2(library):
+    # Its place in the repository, which the verdict hangs on, is git's to tell: without
+    # git it was taken from the library's folder, and the verdict could differ from the
+    # hook's and the review's without a word.
+    (library / "incident").mkdir()
+    (library / "incident" / "IL-0009.yaml").write_text(incident("IL-0001"), encoding="utf-8")
+    no_git = {"PATH": str(Path(sys.executable).parent / "no-such-folder")}
+    named = ("incident/IL-0009.yaml", "incidents/IL-0001.yaml")
+    run = run_curator("lint", "--commit", *named, cwd=library, env=no_git)
+    assert (run.code, run.out) == (2, ""), run
+    assert run.err.endswith(
+        "curator lint: git is not installed or not on PATH (--commit needs it for files "
+        "outside incidents/) — see `python -m curator lint --help`\n"
+    )
+    assert len(run.err.splitlines()) == 1
+    # A commit of incidents alone needs no git: checked as before.
+    run = run_curator("lint", "--commit", "incidents/IL-0001.yaml", cwd=library, env=no_git)
+    assert run.code == 0 and "in 1 file checked" in run.err, run
+
+
 def test_with_commit_a_file_named_like_an_incident_outside_incidents_is_il107(library):
     # As the pre-commit hook names what a commit adds: the library never reads it, so it is
     # reported where it is, as `curator review` does, not checked as a draft (whose copied
