@@ -272,6 +272,39 @@ def test_a_particle_glued_to_latin_text_reads_as_one_after_a_space(text, particl
     assert entities(f"{text}{particle}{rest}") == entities(f"{text} {particle}{rest}")
 
 
+@pytest.mark.parametrize(
+    ("unspaced", "expected"),
+    [
+        ("NVIDIAのH100が故障した", {"nvidia", "h100"}),
+        ("在H100集群上训练中断", {"h100"}),
+        ("4,088台のGPUで学習", {"4088", "gpu"}),
+        ("CVE-2023-26604が修正された", {"cve-2023-26604"}),
+        ("XID 79が出た", {"xid 79"}),
+        ("systemdをv1.28.3へ上げた", {"1.28.3"}),
+        ("東京リージョンのSERVFAILは17:20に", {"servfail"}),  # 17:20 a time, no numbers
+    ],
+)
+def test_japanese_and_chinese_glue_names_on_either_side_and_they_are_still_names(
+    unspaced, expected
+):
+    # They write no space between words; a Korean word glued before a name still keeps it
+    # from being one (above), a Japanese or Chinese one does not.
+    assert entities(unspaced) == expected
+
+
+UNSPACED_GLUE = ("の", "が", "で", "へ", "は", "台", "集群", "東京リージョン", "ー")
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.sampled_from(UNSPACED_GLUE),
+    st.lists(st.sampled_from(LATIN_PIECES), max_size=10).map("".join),
+    st.sampled_from(UNSPACED_GLUE),
+)
+def test_kana_or_ideographs_glued_around_latin_text_read_as_spaces(before, text, after):
+    assert entities(f"{before}{text}{after}") == entities(f"{before} {text} {after}")
+
+
 LONG_NUMBER = "7" * 5000  # more digits than Python converts (4,300), or a float holds
 
 

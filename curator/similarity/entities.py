@@ -45,21 +45,35 @@ _HALF_ENDS = r"(?:(?=[이을은의에쯤만])|(?![가-힣]))"
 # word (Café2 is no Caf). Before an entity, a Hangul syllable still keeps it from starting,
 # as any letter does: a word glued to the next one (엔비디아H100) is rare, and a number
 # glued after a Korean word is mostly part of it (제10회, 노드12), not a quantity.
-_IN_WORD = r"[^\W가-힣]"  # a letter, digit or `_`, but not a Hangul syllable
+# Japanese and Chinese put no space between words at all (NVIDIAのH100が落ちた, 在H100集群上):
+# kana and CJK ideographs end an entity as Hangul does, and, unlike Hangul, let one start
+# right after them.
+_UNSPACED = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003ffff"
+_IN_WORD = rf"[^\W가-힣{_UNSPACED}]"  # a letter, digit or `_`, not of a script that glues
 _ENDS = rf"(?!{_IN_WORD})"  # `\b` after a letter or digit, a Hangul syllable no letter
+_BEFORE = rf"[^\W{_UNSPACED}]"  # what keeps an entity from starting right after it
+
+
+def _after_none_of(others: str = "") -> str:
+    r"""`(?<![\w{others}])`, kana and ideographs no letters: `\b` before a letter or a
+    digit where `others` is empty."""
+    return rf"(?<!{_BEFORE}|[{others}])" if others else rf"(?<!{_BEFORE})"
+
+
+_BOUNDARY = _after_none_of()
 
 
 def _ahead(wanted: str) -> str:
     r"""`(?=[\w.-]*[wanted])`, a Hangul syllable no letter: the characters before the first
     `wanted` are taken possessively, as none of them is one. (Given back a character at a
     time, as `(?:[^\W가-힣]|[.-])*` gives them, they made the whole pattern 15% slower.)"""
-    before = rf"[^\W{wanted}가-힣]*+"
+    before = rf"[^\W{wanted}가-힣{_UNSPACED}]*+"
     return rf"(?={before}(?:[.-]{before})*+[{wanted}])"
 
 
 _LETTER_AHEAD, _DIGIT_AHEAD = _ahead("A-Za-z"), _ahead(r"\d")
 _MONTH = (
-    r"\b(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?"
+    rf"{_BOUNDARY}(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?"
     rf"|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?){_ENDS}"
 )
 _TIME_OF_DAY = r"오전|오후|새벽|아침|낮|저녁|밤|정오|자정|[월화수목금토일]요일"
@@ -73,27 +87,27 @@ _KOREAN_DATES = (
 # Each kind of entity, a named group; where two could start at the same place, the earlier
 # wins.
 _KINDS = [
-    rf"(?P<cve>\b(?i:cve)-\d{{4}}-\d{{4,}}{_ENDS})",
-    rf"(?P<xid>\b(?i:xid\s*(?:error\s*)?)(?P<xid_code>\d+){_ENDS})",
+    rf"(?P<cve>{_BOUNDARY}(?i:cve)-\d{{4}}-\d{{4,}}{_ENDS})",
+    rf"(?P<xid>{_BOUNDARY}(?i:xid\s*(?:error\s*)?)(?P<xid_code>\d+){_ENDS})",
     # Three or more dotted parts, or two and a package suffix: 249.11-0ubuntu3.7,
     # 1.1.1.1, v1.28.3.
-    rf"(?P<version>(?<![\w.])v?\d+(?:\.\d+){{2,}}(?:[-+~][0-9A-Za-z][0-9A-Za-z.+~]*)?{_ENDS}"
-    r"|(?<![\w.])v?\d+\.\d+[-+~](?=[0-9A-Za-z.+~]*[A-Za-z])[0-9A-Za-z][0-9A-Za-z.+~]*)",
+    rf"(?P<version>{_after_none_of('.')}v?\d+(?:\.\d+){{2,}}(?:[-+~][0-9A-Za-z][0-9A-Za-z.+~]*)?{_ENDS}"
+    rf"|{_after_none_of('.')}v?\d+\.\d+[-+~](?=[0-9A-Za-z.+~]*[A-Za-z])[0-9A-Za-z][0-9A-Za-z.+~]*)",
     # Dates are compared through `occurred`, not as numbers; clock times say when in
     # a day, which two reports of one event need not share (and give in other zones).
     # (Each branch opens with a look-ahead for its first character: the pattern is
     # tried at every word, and most words start with neither a digit nor a month.)
-    rf"(?P<date>(?=\d)(?:\b\d{{4}}-\d{{2}}(?:-\d{{2}})?{_ENDS}"
-    rf"|\b\d{{1,2}}:\d{{2}}(?::\d{{2}})?{_ENDS}"
-    rf"|{_KOREAN_DATES}|\b\d{{1,2}}/\d{{1,2}}/\d{{2,4}}{_ENDS}"
-    rf"|\b\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH}"
+    rf"(?P<date>(?=\d)(?:{_BOUNDARY}\d{{4}}-\d{{2}}(?:-\d{{2}})?{_ENDS}"
+    rf"|{_BOUNDARY}\d{{1,2}}:\d{{2}}(?::\d{{2}})?{_ENDS}"
+    rf"|{_KOREAN_DATES}|{_BOUNDARY}\d{{1,2}}/\d{{1,2}}/\d{{2,4}}{_ENDS}"
+    rf"|{_BOUNDARY}\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH}"
     # 19시 43분, 오후 10시 (not 10시간: hours); 31일 오후 (the 31st; 31일 동안 is days).
     r"|(?<![0-9A-Za-z.,])\d{1,2}\s*시(?!간)(?:\s*\d{1,2}\s*분)?(?:\s*\d{1,2}\s*초)?"
     rf"|(?<![0-9A-Za-z.,])\d{{1,2}}\s*일(?=\s*(?:{_TIME_OF_DAY}|\d{{1,2}}\s*시(?!간)))"
-    rf"|\b\d{{1,2}}\s*(?i:[ap]\.?m){_ENDS}\.?)"
+    rf"|{_BOUNDARY}\d{{1,2}}\s*(?i:[ap]\.?m){_ENDS}\.?)"
     rf"|(?=[ADFJMNOS]){_MONTH}\.?\s+\d{{1,2}}(?:st|nd|rd|th)?{_ENDS})",
     # A number, a magnitude (1만 6,384 · 400 million), a unit (8시간 · 24 TB).
-    rf"(?P<quantity>(?P<number>(?<![\w.,]){_DIGITS})(?P<fraction>\.\d+)?"
+    rf"(?P<quantity>(?P<number>{_after_none_of('.,')}{_DIGITS})(?P<fraction>\.\d+)?"
     r"(?:\s*(?P<magnitude>억|만|천|(?i:thousand|million|billion)(?![a-z]))"
     rf"(?:\s*(?P<rest>{_DIGITS})(?P<rest_thousands>천)?(?P<rest_man>만)?)?)?"
     rf"(?:\s?(?P<unit>(?i:{_UNIT_ALTERNATIVES}))(?![a-z0-9])(?P<half>\s?반{_HALF_ENDS})?)?"
@@ -101,15 +115,15 @@ _KINDS = [
     # Letters and digits mixed: H100, B200, SmolLM3, HBM3, text-davinci-003. (One that
     # starts with its digits, 70B or 100G, is taken by the quantity kind first, as 70:
     # read as the model 70b, the evaluation's facets did no better, session 44.)
-    rf"(?P<model>(?<![\w.-]){_LETTER_AHEAD}{_DIGIT_AHEAD}[A-Za-z0-9]+"
+    rf"(?P<model>{_after_none_of('.-')}{_LETTER_AHEAD}{_DIGIT_AHEAD}[A-Za-z0-9]+"
     rf"(?:[-_.][A-Za-z0-9]+)*{_ENDS}(?!-))",
     # Two capitals or more (NCCL, MegaScale, iDRAC, GitHub), dotted and hyphenated
     # names (systemd-networkd, redis-py, slack.com), error constants (CUDA_ERROR_X).
     # (Two capitals are looked for ahead, not matched by three overlapping runs of
     # letters: on a long word without an end, those were tried in cubic time.)
-    r"(?P<name>(?<![\w.-])(?:(?=[a-z]*[A-Z][a-z]*[A-Z])[A-Za-z]+"
+    rf"(?P<name>{_after_none_of('.-')}(?:(?=[a-z]*[A-Z][a-z]*[A-Z])[A-Za-z]+"
     rf"|[a-z][a-z0-9]*(?:[-.][a-z0-9]+)+|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+){_ENDS}(?!-))",
-    rf"(?P<capitalised>(?<![\w.-])[A-Z][a-z][a-z0-9]+{_ENDS}(?!-))",
+    rf"(?P<capitalised>{_after_none_of('.-')}[A-Z][a-z][a-z0-9]+{_ENDS}(?!-))",
 ]
 # A word of small letters alone (`training`, `the`): what most Latin words of a text are,
 # and none of the kinds after the CVE ids and XID errors can start with one (they need a
