@@ -159,6 +159,37 @@ def quiet_option(help: str) -> Callable[[F], F]:
     return click.option("-q", "--quiet", is_flag=True, help=help)
 
 
+# One option a taxonomy dimension: (its flag's name, the dimension, what one term of it is).
+_TERM_FLAGS = (
+    ("cause", "causes", "cause"),
+    ("component", "components", "component"),
+    ("symptom", "symptoms", "symptom"),
+    ("factor", "contributing_factors", "contributing factor"),
+)
+
+
+def term_options(
+    parameter: Callable[[str], str], help: Callable[[str, str], str]
+) -> Callable[[F], F]:
+    """`--cause`, `--component`, `--symptom` and `--factor`, each repeatable, each taking a
+    term by its id, label or alias: `parameter` names the function's argument from the
+    flag's name, `help` says what the option does from the dimension and a term's noun."""
+
+    def options(command: F) -> F:
+        for flag, dimension, noun in reversed(_TERM_FLAGS):  # (click lists the last added first)
+            option = click.option(
+                f"--{flag}",
+                parameter(flag),
+                multiple=True,
+                metavar="TERM",
+                help=help(dimension, noun),
+            )
+            command = option(command)
+        return command
+
+    return options
+
+
 def no_cache_option(what: str) -> Callable[[F], F]:
     """`--no-cache`: the commands that keep results in `.curator-cache/` can do without."""
     return click.option(
@@ -746,33 +777,9 @@ def _ask(question: str, default: str, check: Callable[[str], object]) -> str:
     show_default=True,
     help="published only once the five narrative fields are filled in.",
 )
-@click.option(
-    "--cause",
-    "causes",
-    multiple=True,
-    metavar="TERM",
-    help="A causes term: its id, label or alias; repeat for several.",
-)
-@click.option(
-    "--component",
-    "components",
-    multiple=True,
-    metavar="TERM",
-    help="A components term: its id, label or alias; repeat for several.",
-)
-@click.option(
-    "--symptom",
-    "symptoms",
-    multiple=True,
-    metavar="TERM",
-    help="A symptoms term: its id, label or alias; repeat for several.",
-)
-@click.option(
-    "--factor",
-    "factors",
-    multiple=True,
-    metavar="TERM",
-    help="A contributing_factors term: its id, label or alias; repeat for several.",
+@term_options(
+    lambda flag: f"{flag}s",
+    lambda dimension, _noun: f"A {dimension} term: its id, label or alias; repeat for several.",
 )
 @click.option(
     "--prompt/--no-prompt",
@@ -1082,29 +1089,11 @@ def suggest_command(
 @main.command("search", short_help="Incidents matching a query, with the filters it names.")
 @click.argument("query", default="", callback=_utf8)
 @root_option
-@click.option(
-    "--cause",
-    multiple=True,
-    metavar="TERM",
-    help="Only incidents with this cause (or a child): its id, label or alias.",
-)
-@click.option(
-    "--component",
-    multiple=True,
-    metavar="TERM",
-    help="Only incidents with this component (or a child): its id, label or alias.",
-)
-@click.option(
-    "--symptom",
-    multiple=True,
-    metavar="TERM",
-    help="Only incidents with this symptom (or a child): its id, label or alias.",
-)
-@click.option(
-    "--factor",
-    multiple=True,
-    metavar="TERM",
-    help="Only incidents with this contributing factor (or a child): its id, label or alias.",
+@term_options(
+    lambda flag: flag,
+    lambda _dimension, noun: (
+        f"Only incidents with this {noun} (or a child): its id, label or alias."
+    ),
 )
 @click.option(
     "--top",
