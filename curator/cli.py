@@ -386,7 +386,7 @@ def rules_command(fmt: str) -> None:
     metavar="URL",
     show_default=True,
     callback=lambda ctx, param, value: _web_address(value),
-    help="The website the feed links to: incident pages are <base>incidents/<id>/.",
+    help="Where the exports are published: the feed links <base>latest/incidents/<id>.json.",
 )
 @format_option(
     FORMATS,

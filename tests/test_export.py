@@ -375,10 +375,14 @@ def test_since_names_any_revision_and_a_deleted_incident_is_reported(repo, tmp_p
         ("IL-0003", "added", "withdrawn"),
     ]
     assert changes["changes"][0]["date"] == "2024-05-01T00:00:00Z"
-    # The feed links the JSON of an incident in the export only: a removed one has none.
+    # The feed links the JSON of an incident in the export; a removed one has none, and
+    # links changes.json, which says it is removed.
     entries = ET.fromstring((out / "feed.atom").read_bytes()).findall(f"{ATOM}entry")
-    types = [[link.get("type") for link in e.findall(f"{ATOM}link")] for e in entries]
-    assert types == [["text/html"], ["text/html", "application/json"]]
+    hrefs = [[link.get("href") for link in e.findall(f"{ATOM}link")] for e in entries]
+    assert hrefs == [
+        ["https://incident-library.github.io/latest/changes.json"],
+        ["https://incident-library.github.io/latest/incidents/IL-0003.json"],
+    ]
     # `:/text` names the newest commit whose message matches it.
     by_message = run_export(repo, tmp_path / "by-message", "--since", ":/first incidents")
     assert by_message.code == 0, by_message
@@ -674,9 +678,12 @@ def test_feed_is_atom_with_ids_dates_and_links(repo, tmp_path):
     assert entry.findtext(f"{ATOM}updated") == "2024-03-01T00:00:00Z"
     assert "IL-0002" in (entry.findtext(f"{ATOM}title") or "")
     links = {link.get("type"): link.get("href") for link in entry.findall(f"{ATOM}link")}
-    assert links["text/html"] == "https://example.org/library/incidents/IL-0002/"
-    assert links["application/json"] == "https://example.org/library/latest/incidents/IL-0002.json"
-    assert (entry.findtext(f"{ATOM}id") or "").startswith(links["text/html"])
+    assert links == {
+        "application/json": "https://example.org/library/latest/incidents/IL-0002.json"
+    }
+    # The id names the change; it is no address, and keeps the form earlier feeds gave it.
+    expected_id = "https://example.org/library/incidents/IL-0002/#modified-2024-03-01T00:00:00Z"
+    assert entry.findtext(f"{ATOM}id") == expected_id
 
 
 # --- the contract ------------------------------------------------------------------------

@@ -11,12 +11,16 @@ import re
 import shutil
 import subprocess
 import sys
+import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
-from conftest import REPO
+from conftest import REPO, run_curator
+from test_export import ATOM, GPU, GitLibrary
+
+from incidents import incident
 
 WORKFLOWS = sorted((REPO / ".github" / "workflows").glob("*.y*ml"))
 PINNED = re.compile(r"^[\w.-]+/[\w./-]+@[0-9a-f]{40}$")
@@ -188,6 +192,20 @@ else:
 def _pages_site(tmp_path: Path, tag: str, releases: list[str]) -> tuple[list[str], str]:
     """What the release workflow's Pages step puts in site/ for a push of `tag`, with these
     earlier releases: the folders, and what the step printed."""
+    (tmp_path / "export").mkdir()
+    (tmp_path / "export" / "manifest.json").write_text(tag, encoding="utf-8")
+    said = _run_pages_step(tmp_path, tag, releases)
+    site = tmp_path / "site"
+    folders = sorted(
+        f"{p.parent.relative_to(site).as_posix()}:{p.read_text(encoding='utf-8')}"
+        for p in site.rglob("manifest.json")
+    )
+    return folders, said
+
+
+def _run_pages_step(tmp_path: Path, tag: str, releases: list[str]) -> str:
+    """The release workflow's Pages step, run in `tmp_path` on the export in its export/
+    (as the job downloads it), making site/: what the step printed."""
     workflow = load(REPO / ".github" / "workflows" / "release.yml")
     [step] = [s for s in workflow["jobs"]["pages-build"]["steps"] if "run" in s]
     tool("unzip")
@@ -196,8 +214,6 @@ def _pages_site(tmp_path: Path, tag: str, releases: list[str]) -> tuple[list[str
     gh = bin_folder / "gh"
     gh.write_text(f"#!{sys.executable}\n{_FAKE_GH}", encoding="utf-8")
     gh.chmod(0o755)
-    (tmp_path / "export").mkdir()
-    (tmp_path / "export" / "manifest.json").write_text(tag, encoding="utf-8")
     env = {
         **os.environ,
         "PATH": f"{bin_folder}{os.pathsep}{os.environ['PATH']}",
@@ -210,12 +226,7 @@ def _pages_site(tmp_path: Path, tag: str, releases: list[str]) -> tuple[list[str
         ["bash", "-c", step["run"]], cwd=tmp_path, env=env, capture_output=True, text=True
     )
     assert run.returncode == 0, run.stderr
-    site = tmp_path / "site"
-    folders = sorted(
-        f"{p.parent.relative_to(site).as_posix()}:{p.read_text(encoding='utf-8')}"
-        for p in site.rglob("manifest.json")
-    )
-    return folders, run.stdout
+    return run.stdout
 
 
 def test_the_pages_site_holds_latest_this_release_and_every_earlier_one(tmp_path):
@@ -236,3 +247,36 @@ def test_a_tag_no_later_deployment_would_restore_gets_no_folder_of_its_own(tmp_p
     folders, said = _pages_site(tmp_path, "v2026/12", ["v2026/12", "v1.0.0", "v배포"])
     assert folders == ["latest:v2026/12", "v1.0.0:v1.0.0"]
     assert said.startswith("::warning::tag v2026/12 is not a plain release name")
+
+
+def test_every_link_of_the_feed_leads_to_a_file_the_pages_site_holds(tmp_path):
+    # feed.atom linked each entry to the incident's page, <base>incidents/IL-NNNN/, and
+    # itself to <base>: pages that nothing builds (the Pages step publishes the export
+    # alone, under latest/ and the tag), so a feed reader following them got a 404.
+    repo = GitLibrary(tmp_path / "lib")
+    repo.write("IL-0001.yaml", incident("IL-0001"))
+    repo.write("IL-0002.yaml", incident("IL-0002"))
+    repo.commit("2024-01-01T10:00:00", "first incidents")
+    repo.git("tag", "v1.0.0")
+    repo.write("IL-0002.yaml", incident("IL-0002", GPU))
+    repo.write("IL-0003.yaml", incident("IL-0003"))
+    repo.git("rm", "-q", "incidents/IL-0001.yaml")  # against policy: `removed`, no file
+    repo.commit("2024-02-01T10:00:00", "more")
+    repo.git("tag", "v1.1.0")
+    exported = run_curator("export", "--root", str(repo.root), "--out", str(tmp_path / "export"))
+    assert exported.code == 0, exported.err
+    _run_pages_step(tmp_path, "v1.1.0", ["v1.1.0", "v1.0.0"])
+    site = tmp_path / "site"
+    feed = ET.fromstring((site / "latest" / "feed.atom").read_bytes())
+    entries = feed.findall(f"{ATOM}entry")
+    assert len(entries) == 3
+    # Each entry has a summary and no content, so it must link an alternate (RFC 4287).
+    assert all(e.find(f"{ATOM}link[@rel='alternate']") is not None for e in entries)
+    links = [link.get("href") or "" for link in feed.iter(f"{ATOM}link")]
+    base = "https://incident-library.github.io/"  # curator export's default --base-url
+    missing = [
+        href
+        for href in links
+        if not href.startswith(base) or not (site / href.removeprefix(base)).is_file()
+    ]
+    assert missing == []

@@ -12,6 +12,7 @@ import xml.etree.ElementTree as ET
 from curator.export.model import Change, Changes
 
 ATOM = "http://www.w3.org/2005/Atom"
+JSON = "application/json"
 # The newest entries only: feed readers poll the whole file. changes.json is complete.
 FEED_LIMIT = 500
 _KIND_KO = {"added": "추가", "modified": "수정", "withdrawn": "철회", "removed": "삭제"}
@@ -26,14 +27,20 @@ def normalized_base(base_url: str) -> str:
     return base_url if base_url.endswith("/") else base_url + "/"
 
 
-def page_url(base_url: str, incident_id: str) -> str:
-    """The incident's page on the library's website."""
-    return f"{normalized_base(base_url)}incidents/{incident_id}/"
+def _entry_id(base: str, change: Change) -> str:
+    """The entry's id: an IRI that names the change, never fetched (RFC 4287). It keeps the
+    form the first feeds gave it, an incident page the website never had, as a reader that
+    saw an id before takes a new one for a new entry."""
+    return f"{base}incidents/{change.id}/#{change.change}-{change.date}"
 
 
-def json_url(base_url: str, incident_id: str) -> str:
-    """The incident's file in the latest published export."""
-    return f"{normalized_base(base_url)}latest/incidents/{incident_id}.json"
+def _entry_link(base: str, change: Change) -> str:
+    """Where a reader follows an entry: the incident's file in the latest published export,
+    or for a `removed` incident, which has none, the changes.json that says so. The release
+    job publishes the export alone (`latest/`, `vX.Y.Z/`), no page of an incident."""
+    if change.change == "removed":
+        return f"{base}latest/changes.json"
+    return f"{base}latest/incidents/{change.id}.json"
 
 
 def feed_bytes(changes: Changes, updated: str, base_url: str) -> bytes:
@@ -45,7 +52,9 @@ def feed_bytes(changes: Changes, updated: str, base_url: str) -> bytes:
     _text(feed, "updated", updated)
     ET.SubElement(_text(feed, "author", None), "name").text = "Incident Library"
     ET.SubElement(feed, "link", {"rel": "self", "href": f"{base}latest/feed.atom"})
-    ET.SubElement(feed, "link", {"rel": "alternate", "href": base})
+    # The feed's own data, as JSON: the site has nothing at its root.
+    changes_json = f"{base}latest/changes.json"
+    ET.SubElement(feed, "link", {"rel": "alternate", "type": JSON, "href": changes_json})
     for change in changes.changes[:FEED_LIMIT]:
         feed.append(_entry(change, base))
     ET.indent(feed)
@@ -60,14 +69,11 @@ def _subtitle(changes: Changes) -> str:
 
 def _entry(change: Change, base: str) -> ET.Element:
     entry = ET.Element("entry")
-    page = page_url(base, change.id)
-    _text(entry, "id", f"{page}#{change.change}-{change.date}")
+    _text(entry, "id", _entry_id(base, change))
     _text(entry, "title", f"[{_KIND_KO[change.change]}] {change.id}: {change.title}")
     _text(entry, "updated", change.date)
-    ET.SubElement(entry, "link", {"rel": "alternate", "type": "text/html", "href": page})
-    if change.change != "removed":  # a removed incident has no file in the export
-        data = json_url(base, change.id)
-        ET.SubElement(entry, "link", {"rel": "alternate", "type": "application/json", "href": data})
+    link = {"rel": "alternate", "type": JSON, "href": _entry_link(base, change)}
+    ET.SubElement(entry, "link", link)
     ET.SubElement(entry, "category", {"term": change.change})
     summary = f"{change.id} {change.change}"
     if change.fields:
