@@ -378,7 +378,7 @@ def rules_command(fmt: str) -> None:
     default=None,
     metavar="REV",
     callback=lambda ctx, param, value: _not_blank(value),
-    help="Revision that changes.json and feed.atom compare with. Default: the previous v* tag.",
+    help="Revision that changes.json and feed.atom compare with. Default: the previous release.",
 )
 @click.option(
     "--base-url",

@@ -52,6 +52,7 @@ from curator.export.released import Task
 from curator.export.released import render as render_incident
 from curator.export.released_cache import ReleasedCache
 from curator.export.schema import SCHEMAS, render, schema_for
+from curator.export.versions import previous_release
 from curator.export.write import ExportWriter
 from curator.library import Library
 from curator.lint import Extra, lint, parse_incident
@@ -348,6 +349,62 @@ def test_changes_since_the_previous_tag_newest_first(repo, tmp_path):
     assert by_id["IL-0002"]["fields"] == ["occurred"]
     assert by_id["IL-0001"]["fields"] == ["status", "duplicate_of", "withdrawn_reason"]
     assert by_id["IL-0001"]["status"] == "withdrawn"
+
+
+def test_a_release_after_a_hotfix_on_a_release_branch_compares_with_the_hotfix(repo, tmp_path):
+    # The default `since` was the nearest tag in the history (`git describe`): v1.0.1,
+    # tagged on a release branch, is in none of main's, so v1.1.0 compared with v1.0.0 and
+    # did not say that IL-0002, withdrawn in the release before it, is published again.
+    repo.git("checkout", "-q", "-b", "release-1.0")
+    repo.write("IL-0002.yaml", withdrawn("IL-0002", "IL-0001"))
+    repo.commit("2024-02-10T00:00:00", "hotfix: IL-0002 is IL-0001")
+    repo.git("tag", "v1.0.1")
+    repo.git("checkout", "-q", "main")
+    repo.write("IL-0005.yaml", incident("IL-0005"))
+    repo.commit("2024-03-01T00:00:00", "IL-0005")
+    repo.git("tag", "v1.1.0")
+    out = tmp_path / "out"
+    assert run_export(repo, out).code == 0
+    changes = load(out, "changes.json")
+    assert changes["since"] == {"version": "v1.0.1", "commit": repo.git("rev-parse", "v1.0.1")}
+    assert [(c["id"], c["change"], c["status"]) for c in changes["changes"]] == [
+        ("IL-0005", "added", "published"),
+        ("IL-0002", "modified", "published"),
+    ]
+
+
+def test_a_release_compares_with_the_release_before_not_a_pre_release(repo, tmp_path):
+    # `v2.0.0-rc1` was the nearest tag: v2.0.0's list left out what changed from v1.0.0
+    # to the candidate, for a reader who follows releases. A pre-release compares with
+    # the version before it, pre-release or not.
+    repo.write("IL-0005.yaml", incident("IL-0005"))
+    repo.commit("2024-03-01T00:00:00", "IL-0005")
+    repo.git("tag", "v2.0.0-rc1")
+    repo.write("IL-0002.yaml", incident("IL-0002", GPU, ("occurred: 2024-05", "occurred: 2024-04")))
+    repo.commit("2024-04-01T00:00:00", "fix IL-0002")
+    repo.git("tag", "v2.0.0-rc2")
+    repo.git("tag", "v2.0.0")  # the candidate released as it is
+    # `since` names the tag it compares with, not the one `git describe` prefers there.
+    repo.git("tag", "-a", "-m", "annotated", "v1.0.0-rc1", "v1.0.0")
+    found = {}
+    for version in ("v2.0.0", "v2.0.0-rc2"):
+        assert run_export(repo, tmp_path / version, "--version", version).code == 0
+        changes = load(tmp_path / version, "changes.json")
+        found[version] = (changes["since"]["version"], [c["id"] for c in changes["changes"]])
+    assert found == {
+        "v2.0.0": ("v1.0.0", ["IL-0002", "IL-0005"]),
+        "v2.0.0-rc2": ("v2.0.0-rc1", ["IL-0002"]),
+    }
+
+
+def test_the_release_before_is_by_semantic_version_precedence():
+    tags = ["v1.0.0", "v1.0.0-rc.1", "v1.0.0-rc.11", "v1.0.0-rc.2", "v1.0.0-beta", "v2026/12"]
+    assert previous_release("v1.0.0", tags) is None  # a release skips its candidates
+    assert previous_release("v1.0.0-rc.11", tags) == "v1.0.0-rc.2"  # numbers as numbers
+    assert previous_release("v1.0.0-rc.1", tags) == "v1.0.0-beta"
+    assert previous_release("v1.0.1", tags) == "v1.0.0"
+    assert previous_release("v1.1.0", [*tags, "v1.0.10", "v1.0.9"]) == "v1.0.10"
+    assert previous_release("v2026/12", tags) is None  # no version: the nearest tag is used
 
 
 def test_first_release_lists_everything_as_added(tmp_path):
@@ -835,8 +892,18 @@ def test_same_commit_exports_byte_identical_files_from_any_clone(repo, tmp_path)
 def test_the_user_git_configuration_does_not_change_the_export(repo, tmp_path):
     # `log.showRoot=false` hid the files the first commit added: the export failed, "has no
     # commit in the history of HEAD", on the machines of users who set it.
+    # `column.ui=always` would set `git tag --list` in columns, one line for all the tags,
+    # and v1.1.0 compare with its candidate, the nearest tag.
+    repo.write("IL-0005.yaml", incident("IL-0005"))
+    repo.commit("2024-03-01T00:00:00", "IL-0005")
+    repo.git("tag", "v1.1.0-rc1")
+    repo.write("IL-0006.yaml", incident("IL-0006"))
+    repo.commit("2024-04-01T00:00:00", "IL-0006")
+    repo.git("tag", "v1.1.0")
     assert run_export(repo, tmp_path / "plain").code == 0
-    for key, value in [("log.showRoot", "false"), ("diff.renames", "false")]:
+    assert load(tmp_path / "plain", "changes.json")["since"]["version"] == "v1.0.0"
+    configured = [("log.showRoot", "false"), ("diff.renames", "false"), ("column.ui", "always")]
+    for key, value in configured:
         repo.git("config", key, value)
     run = run_export(repo, tmp_path / "configured")
     assert run.code == 0, run.err

@@ -27,6 +27,7 @@ from curator.export.collect import (
 from curator.export.errors import ExportError
 from curator.export.git import GitError, Repo
 from curator.export.model import Change, Changes, ReleasePoint, TermChange
+from curator.export.versions import previous_release
 from curator.library import INCIDENTS, meant_as_incident
 from curator.lint import validate
 from curator.load import load_bytes
@@ -59,10 +60,12 @@ class ChangeLog:
         gone: list[str] = []
         terms_then: dict[str, tuple[str, Any]] = {}
         try:
-            since = since or repo.previous_tag(snapshot.head.sha)
+            default = None if since else _previous_release(snapshot)
+            since = since or default
             if since is not None:
                 base = repo.commit(since)
-                self.since = ReleasePoint(version=repo.describe(base.sha), commit=base.sha)
+                version = default or repo.describe(base.sha)  # (a commit may have two tags)
+                self.since = ReleasePoint(version=version, commit=base.sha)
                 self.previous = _released_at(snapshot, base.sha)
                 terms_then = _terms_at(repo, base.sha)
                 gone = _terms_gone(snapshot, terms_then)
@@ -102,6 +105,16 @@ class ChangeLog:
         ]
         changes = _newest_first([*self.changes, *removed])
         return Changes(since=self.since, until=self.until, changes=changes, terms=self.terms)
+
+
+def _previous_release(snapshot: Snapshot) -> str | None:
+    """The release to compare with by default: for an export of a version's tag, the tag
+    of the version before it, wherever in the history; else the nearest `v*` tag in the
+    history of the exported commit's parent (between releases, the release it follows)."""
+    repo = snapshot.repo
+    tags = repo.tags()
+    by_version = previous_release(snapshot.version, tags) if snapshot.version in tags else None
+    return by_version or repo.nearest_tag(snapshot.head.sha)
 
 
 def _released_at(snapshot: Snapshot, rev: str) -> dict[str, tuple[str, Before | None]]:

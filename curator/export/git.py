@@ -221,10 +221,23 @@ class Repo:
         args = ("describe", "--tags", "--match", "v*", "--abbrev=12", "--always", rev)
         return _tag_name(self.run(*args))
 
-    def previous_tag(self, rev: str = "HEAD") -> str | None:
-        """The newest `v*` tag reachable from the parent of `rev`: the release before it."""
+    def nearest_tag(self, rev: str = "HEAD") -> str | None:
+        """The `v*` tag nearest to the parent of `rev` in its history (`git describe`)."""
         out = self._try("describe", "--tags", "--abbrev=0", "--match", "v*", f"{rev}^")
         return _tag_name(out) if out else None
+
+    def tags(self) -> list[str]:
+        """The names of the `v*` tags. One that is not UTF-8 is left out: it names no
+        version, and the export could not record it. (Not `git tag --list`, which
+        `column.ui` sets in columns.)"""
+        out = self.run("for-each-ref", "--format=%(refname:lstrip=2)", "refs/tags/v*")
+        names = []
+        for line in out.splitlines():
+            try:
+                names.append(line.decode())
+            except UnicodeDecodeError:
+                continue
+        return names
 
     def tree(self, rev: str, folder: str) -> list[TreeEntry]:
         """The blobs under `folder` at `rev`."""
