@@ -407,6 +407,36 @@ def test_the_release_before_is_by_semantic_version_precedence():
     assert previous_release("v2026/12", tags) is None  # no version: the nearest tag is used
 
 
+def test_an_incident_renamed_to_its_id_spelt_otherwise_is_modified_not_removed_and_added(
+    repo, tmp_path
+):
+    # IL-00025 and IL-0025 are one id (IL204): renamed between two releases, the incident
+    # was listed as IL-00025 removed and IL-0025 added, two incidents for a tool that
+    # keys them by number, the first deleted against the data promises.
+    repo.write("IL-00025.yaml", incident("IL-00025"))
+    repo.commit("2024-03-01T00:00:00", "IL-00025")
+    repo.git("tag", "v1.1.0")
+    repo.git("mv", "incidents/IL-00025.yaml", "incidents/IL-0025.yaml")
+    repo.write("IL-0025.yaml", incident("IL-00025").replace("id: IL-00025", "id: IL-0025"))
+    repo.commit("2024-04-01T00:00:00", "IL-0025, as assign-ids writes it")
+    repo.git("tag", "v1.2.0")
+    out = tmp_path / "out"
+    assert run_export(repo, out).code == 0
+    changes = load(out, "changes.json")
+    assert changes["since"]["version"] == "v1.1.0"
+    assert [(c["id"], c["change"], c["fields"]) for c in changes["changes"]] == [
+        ("IL-0025", "modified", ["id"])
+    ]
+    renamed = load(out, "incidents/IL-0025.json")
+    assert (renamed["id"], renamed["added"]) == ("IL-0025", "2024-03-01T00:00:00Z")
+    # Deleted, it is removed under the id it was released with.
+    repo.git("rm", "-q", "incidents/IL-0025.yaml")
+    repo.commit("2024-05-01T00:00:00", "delete (against policy)")
+    assert run_export(repo, out, "--since", "v1.1.0").code == 0
+    changes = load(out, "changes.json")
+    assert [(c["id"], c["change"]) for c in changes["changes"]] == [("IL-00025", "removed")]
+
+
 def test_first_release_lists_everything_as_added(tmp_path):
     repo = GitLibrary(tmp_path / "lib")
     repo.write("IL-0001.yaml", incident("IL-0001"))

@@ -31,7 +31,7 @@ from curator.export.versions import previous_release
 from curator.library import INCIDENTS, meant_as_incident
 from curator.lint import validate
 from curator.load import load_bytes
-from curator.model import DIMENSIONS, INCIDENT_KEYS, NUMBERED_ID_PATTERN, Term
+from curator.model import DIMENSIONS, INCIDENT_KEYS, NUMBERED_ID_PATTERN, Term, canonical_id
 from curator.taxonomy import Taxonomy
 
 _NUMBERED = re.compile(NUMBERED_ID_PATTERN)
@@ -83,11 +83,12 @@ class ChangeLog:
         """See one released incident: its summary, and its released data (JSON on one line,
         `curator.export.released.released_text`; decoded only if its file changed since
         `since`, and compared field by field, so the dates it may hold are not looked at)."""
-        self.seen.add(summary.id)
-        if self.previous is None or summary.id not in self.previous:
+        number = canonical_id(summary.id)  # (IL-00025 then, IL-0025 now: one incident)
+        self.seen.add(number)
+        if self.previous is None or number not in self.previous:
             self.changes.append(_change(summary, "added", []))
             return
-        _path, before = self.previous[summary.id]
+        _path, before = self.previous[number]
         if before is None:
             return  # the same bytes as then
         then, now = before.data, json.loads(released)
@@ -99,9 +100,9 @@ class ChangeLog:
 
     def result(self) -> Changes:
         removed = [
-            _removed(self.snapshot, incident_id, path, before)
-            for incident_id, (path, before) in (self.previous or {}).items()
-            if incident_id not in self.seen and before is not None
+            _removed(self.snapshot, path, before)
+            for number, (path, before) in (self.previous or {}).items()
+            if number not in self.seen and before is not None
         ]
         changes = _newest_first([*self.changes, *removed])
         return Changes(since=self.since, until=self.until, changes=changes, terms=self.terms)
@@ -118,7 +119,8 @@ def _previous_release(snapshot: Snapshot) -> str | None:
 
 
 def _released_at(snapshot: Snapshot, rev: str) -> dict[str, tuple[str, Before | None]]:
-    """The incident files at `rev`, by id → (path, the incident as it was then).
+    """The incident files at `rev`, by id (`canonical_id`: a number is one id, however
+    spelt) → (path, the incident as it was then).
 
     A file whose blob is unchanged is not read (None): it was released then exactly if it
     is now. A changed file is listed only if its old version was released (published or
@@ -131,12 +133,12 @@ def _released_at(snapshot: Snapshot, rev: str) -> dict[str, tuple[str, Before | 
     released: dict[str, tuple[str, Before | None]] = {}
     for entry in then:
         if now.get(entry.path) == entry.blob:
-            released[PurePosixPath(entry.path).stem] = (entry.path, None)
+            released[canonical_id(PurePosixPath(entry.path).stem)] = (entry.path, None)
             continue
         found = _released_then(contents[entry.blob])
         if found is not None:
             incident_id, before = found
-            released[incident_id] = (entry.path, before)
+            released[canonical_id(incident_id)] = (entry.path, before)
     return released
 
 
@@ -254,14 +256,19 @@ _SOME_TERM: dict[str, Any] = {"id": "x", "label": {"ko": "x", "en": "x"}, "descr
 _UNSET: dict[str, Any] = {"aliases": [], "parent": None, "deprecated": None}
 
 
-def _removed(snapshot: Snapshot, incident_id: str, path: str, before: Before) -> Change:
-    # Dated by its file's last commit: the deletion, or, for a file made a draft again, the
-    # last change to it. HEAD's time would move the entry, and its id in the feed, with
-    # every later commit.
+def _removed(snapshot: Snapshot, path: str, before: Before) -> Change:
+    # Under the id it was released with (`IL-00025`, if so spelt). Dated by its file's
+    # last commit: the deletion, or, for a file made a draft again, the last change to
+    # it. HEAD's time would move the entry, and its id in the feed, with every later commit.
     dates = snapshot.history.dates.get(path) or snapshot.history.gone.get(path)
     date = timestamp(dates.modified if dates else snapshot.head.time)
     return Change(
-        id=incident_id, change="removed", date=date, title=before.title, status=None, fields=[]
+        id=before.data["id"],
+        change="removed",
+        date=date,
+        title=before.title,
+        status=None,
+        fields=[],
     )
 
 
