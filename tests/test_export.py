@@ -975,7 +975,7 @@ def test_manifest_describes_the_commit_and_checks_every_file(repo, tmp_path):
     assert run_export(repo, out).code == 0
     manifest = load(out, "manifest.json")
     head = repo.git("rev-parse", "HEAD")
-    assert manifest["schema_version"] == SCHEMA_VERSION == "1.3.0"
+    assert manifest["schema_version"] == SCHEMA_VERSION == "1.1.0"
     assert (manifest["version"], manifest["commit"]) == ("v1.0.0", head)
     assert manifest["generated_at"] == "2024-02-01T10:00:00Z"
     assert manifest["counts"] == {
@@ -2025,7 +2025,7 @@ def test_consumer_example_verifies_and_lists_incidents_by_component(repo, tmp_pa
     print(run.stdout)
     lines = run.stdout.splitlines()
     assert lines[0].startswith("Incident Library v1.0.0 (commit ")
-    assert lines[0].endswith("schema 1.3.0: 9 files verified")
+    assert lines[0].endswith("schema 1.1.0: 9 files verified")
     assert "NCCL (nccl): 2" in lines
     assert "GPU (gpu): 1" in lines
     assert any(line.startswith("  IL-0002  2024-05") for line in lines)

@@ -186,35 +186,52 @@ def _shown(field: tuple[str, str]) -> str:
 
 
 def bump_between(before: str, after: str) -> str:
-    """The bump from one version to the next ("none" for a step back, or one that skips
-    a version: 1.1.0 to 1.2.1)."""
+    """The bump from one version to the next ("none" for the same, a step back, or one
+    that skips a version: 1.1.0 to 1.2.1, or to 1.3.0)."""
     old, new = (tuple(int(part) for part in v.split(".")) for v in (before, after))
-    if new < old:
-        return "none"
     for bump, position in (("major", 0), ("minor", 1), ("patch", 2)):
         if new[position] != old[position]:
-            return bump if new[position + 1 :] == (0,) * (2 - position) else "none"
+            one_up = new[position] == old[position] + 1
+            return bump if one_up and new[position + 1 :] == (0,) * (2 - position) else "none"
     return "none"
+
+
+def released_schema_version(changelog: str) -> str:
+    """The `schema_version` of the last release: the highest that CHANGELOG.md names
+    below its Unreleased section."""
+    _unreleased, released = re.split(r"^## \d", changelog, maxsplit=1, flags=re.MULTILINE)
+    named = re.findall(r"`schema_version`\W*(\d+\.\d+\.\d+)", released)
+    return max(named, key=lambda version: tuple(int(part) for part in version.split(".")))
 
 
 def test_a_change_of_the_export_format_bumps_its_schema_version_as_the_policy_asks():
     # Export fields are public API: a field added, removed or retyped with `--write` and
     # UPDATE_SNAPSHOTS=1 passed every test with the same schema_version, and consumers
     # checking the major (docs/export.md, "Consuming it") read a 2.0 format as 1.x.
+    # And it moves once between two releases: counted from the last release, a bump this
+    # cycle covers every later change that asks for no greater one (1.1.0, 1.2.0 and 1.3.0
+    # came one after another, none of them released).
     pinned = json.loads(FORMAT.read_text(encoding="utf-8"))
     now = export_format()
+    changelog = (REPO / "CHANGELOG.md").read_text(encoding="utf-8")
+    released = released_schema_version(changelog)
+    made = bump_between(released, SCHEMA_VERSION)
+    assert released == SCHEMA_VERSION or made != "none", (
+        f"SCHEMA_VERSION {SCHEMA_VERSION} is not one step from {released}, the last "
+        "release's: it moves once between two releases (docs/export.md, Versioning policy)"
+    )
     needed, why = bump_needed(pinned, now)
-    made = bump_between(pinned["schema_version"], SCHEMA_VERSION)
+    this_cycle = bump_between(released, pinned["schema_version"])
+    needed = max(needed, this_cycle, key=BUMPS.index)
     assert BUMPS.index(made) >= BUMPS.index(needed), (
         f"the export format changed ({'; '.join(why)}): bump SCHEMA_VERSION "
-        f"{pinned['schema_version']} by at least a {needed} version (docs/export.md, "
+        f"{released} by at least a {needed} version (docs/export.md, "
         "Versioning policy), then UPDATE_SNAPSHOTS=1"
     )
     docs = (REPO / "docs" / "export.md").read_text(encoding="utf-8")
     names = {re.split(r"[.\[\]]+", path.rstrip("[]"))[-1] for _, path in added_fields(pinned, now)}
     undocumented = sorted(name for name in names if f"`{name}`" not in docs)
     assert undocumented == [], f"docs/export.md does not name {undocumented}"
-    changelog = (REPO / "CHANGELOG.md").read_text(encoding="utf-8")
     assert re.search(rf"`schema_version`\W*{re.escape(SCHEMA_VERSION)}\b", changelog), (
         f"CHANGELOG.md does not say what schema_version {SCHEMA_VERSION} changed"
     )
@@ -264,8 +281,20 @@ def test_the_bump_a_change_of_format_asks_for(fields, digest, needed):
         ("1.2.1", "none"),
         ("2.1.0", "none"),
         ("1.0.9", "none"),
+        ("1.3.0", "none"),
+        ("3.0.0", "none"),
     ],
 )
 def test_the_bump_between_two_versions(after, bump):
-    # 1.2.1 skips a version a consumer would have known; 1.0.9 goes back.
+    # 1.2.1 and 1.3.0 skip a version a consumer would have known; 1.0.9 goes back.
     assert bump_between("1.1.0", after) == bump
+
+
+def test_the_last_release_s_schema_version_is_the_highest_a_released_section_names():
+    changelog = (
+        "# Changelog\n\n## Unreleased\n\n- Export `schema_version` **2.0.0**: …\n\n"
+        "## 0.2.0\n\n- Export `schema_version` **1.10.0**: …\n\n"
+        "## 0.1.0\n\nThe first version (export `schema_version` 1.9.0).\n"
+    )
+    assert released_schema_version(changelog) == "1.10.0"
+    assert released_schema_version((REPO / "CHANGELOG.md").read_text(encoding="utf-8")) == "1.0.0"

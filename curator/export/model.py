@@ -6,7 +6,9 @@ models, so an export that does not match its published schema cannot be written.
 Field order here is the key order in the files.
 
 Versioning (docs/export.md): adding a field or a value is a minor change of
-`SCHEMA_VERSION`; removing or renaming one is a major change.
+`SCHEMA_VERSION`; removing or renaming one is a major change. It moves once between two
+releases: a change after it has moved this cycle asks for no second bump, but for a major
+one if the cycle's bump was minor.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from curator.model import NUMBERED_ID_PATTERN, Deprecation, Dimension, Incident, Label, TermId
 
-SCHEMA_VERSION = "1.3.0"
+SCHEMA_VERSION = "1.1.0"
 # Marks a field whose set of values a later 1.x version may extend (docs/export.md): the
 # published schema accepts any text there (`curator.export.schema`); the model, what
 # curator itself writes, stays exact.
@@ -149,7 +151,7 @@ class TermNode(_Strict):
     deprecated: Deprecation | None = Field(
         description="As in taxonomy.json: null for a current term; for a deprecated one, "
         "`replaced_by` (its successor, which `curator fix` writes in the incidents still "
-        "carrying it) and `reason`. Since 1.2.0."
+        "carrying it) and `reason`. Since 1.1.0."
     )
 
 
@@ -252,7 +254,7 @@ class Changes(_Strict):
     changes: list[Change] = Field(description="Newest first; ties by id number, ascending.")
     terms: list[TermChange] = Field(
         description="The taxonomy terms added or changed since `since` (every term for the "
-        "first release), in dimension and taxonomy order. Since 1.3.0."
+        "first release), in dimension and taxonomy order. Since 1.1.0."
     )
 
 
