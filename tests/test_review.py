@@ -774,7 +774,7 @@ def test_a_taxonomy_change_says_which_incidents_each_changed_term_reaches(repo):
     assert (relabel["label_was"], relabel["label"], relabel["old_label_names"]) == (
         "용량 한계 / Capacity limit",
         "처리 용량 한계 / Throughput capacity limit",
-        "capacity-limit",  # its aliases keep the old label
+        "capacity-limit",  # its id, as names are folded, is the old English label
     )
     assert (move["parent_was"], move["parent"]) == (None, "rdma-network")
     assert [(f["term"], f["gained"], f["lost"]) for f in report["filters_changed"]] == [
