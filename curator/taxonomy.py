@@ -5,6 +5,7 @@ from __future__ import annotations
 import difflib
 import hashlib
 import os
+import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -378,16 +379,22 @@ def _alias_clashes(
     `fold` compares names (case, width, spacing, NFC or NFD): where it is, and why it
     matters. A name two terms share at one of `_NAME_LEVELS` names neither (`named_term`:
     `fix`, `new` and `search` cannot take it for a term); another's id or label is taken
-    for that term alone; and text saying either is evidence for both."""
+    for that term alone; and text saying either is evidence for both. And each alias that
+    says its own term's id, label or earlier alias again (`_said_again`)."""
     named: dict[str, list[_Name]] = {}
+    again: set[KeyPath] = set()
     for index, term in terms:
         at = ("terms", index)
-        for name in (
+        own = [
             _Name(term.id, "id", term.id, (*at, "id")),
             _Name(term.id, "Korean label", term.label.ko, (*at, "label", "ko")),
             _Name(term.id, "English label", term.label.en, (*at, "label", "en")),
             *(_Name(term.id, "alias", a, (*at, "aliases", i)) for i, a in enumerate(term.aliases)),
-        ):
+        ]
+        for alias, first in _said_again(own):
+            again.add(alias.loc)
+            yield document.position(alias.loc), _repeat(alias, first, document, file)
+        for name in own:
             named.setdefault(fold(name.text), []).append(name)
     for names in named.values():
         if len({name.term_id for name in names}) < 2:
@@ -398,8 +405,45 @@ def _alias_clashes(
         for alias in names:
             other = next(n for n in names if n.term_id != alias.term_id)
             mine = next(n for n in names if n.term_id == alias.term_id)
-            if alias.what == "alias" and mine.what == "alias":
+            if alias.what == "alias" and mine.what == "alias" and alias.loc not in again:
                 yield document.position(alias.loc), _clash(alias, other, document, file)
+
+
+def _said_again(names: list[_Name]) -> Iterator[tuple[_Name, _Name]]:
+    """Each alias among one term's `names` written as a name before it (its id, a label,
+    an alias) but for case, width and composition, with that first name. `fix`, `new`
+    and `search` take the two for one name (`fold`), and `suggest` looks for one phrase in
+    text, so the second is only more to read, in the file and in the export's
+    taxonomy.json; or worse, an alias in small letters tells `search` that the word is a
+    common one (`postgres` beside `Postgres`). Names apart or together otherwise
+    (`kubeproxy` beside `kube-proxy`) are two spellings: text written so is matched by the
+    one alone. (The first named is the one written alike, if any: `NCCL` is its label.)"""
+    before: dict[tuple[str, ...], list[_Name]] = {}
+    for name in names:
+        earlier = before.setdefault(_words(name.text), [])
+        if earlier and name.what == "alias":
+            yield name, next((n for n in earlier if n.text == name.text), earlier[0])
+        earlier.append(name)
+
+
+def _words(name: str) -> tuple[str, ...]:
+    """A name's words, case, width and composition aside, a run of spaces and hyphens one
+    break between them, as `search` reads a name written apart: `NCCL` is `nccl`, `kube
+    proxy` is `kube-proxy`, but `kubeproxy` and `pg dump` (beside `pg_dump`) are other
+    spellings."""
+    return tuple(w for w in _BREAKS.split(normalized("NFKC", name).casefold()) if w)
+
+
+_BREAKS = re.compile(r"[\s-]+")
+
+
+def _repeat(alias: _Name, first: _Name, document: Document, file: str) -> str:
+    line, column = document.position(first.loc)
+    return (
+        f"term {alias.term_id!r}: alias {alias.text!r} is its {first.what} "
+        f"{first.text!r} again ({file}:{line}:{column}), which adds no name (case, width "
+        "and a space for a hyphen aside): remove the alias"
+    )
 
 
 def _clash(alias: _Name, other: _Name, document: Document, file: str) -> str:

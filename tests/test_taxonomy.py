@@ -287,7 +287,7 @@ def test_an_alias_two_terms_share_or_another_terms_name_is_a_warning_at_it(tmp_p
         "    label: {ko: 새 저장소, en: New store}\n"
         "    description: 설명.\n"
         "    aliases:\n"
-        "      - New Store\n"  # its own label: no clash
+        "      - NewStore\n"  # its own label written together: no clash, another spelling
         "      - PG Dump\n"  # backup-system's pg_dump, folded
         f"      - {nfd_label}\n"  # local-disk's Korean label, decomposed
         "      - ＮＣＣＬ\n"  # nccl's id, full width
@@ -316,6 +316,44 @@ def test_an_alias_two_terms_share_or_another_terms_name_is_a_warning_at_it(tmp_p
     ]
     # Not a broken taxonomy: fix does not say so.
     assert "broken" not in run_curator("fix", "--no-cache", cwd=root).err
+
+
+def test_an_alias_its_own_term_has_already_is_a_warning_at_it(tmp_path: Path):
+    # Nothing said so: `NCCL` beside `nccl`, or a term's own label again as an alias, is
+    # one name to fix, new, search and suggest, only more to read (224 in the bundled
+    # taxonomy). Written apart or together otherwise, it is another spelling, kept.
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": incident("IL-0001")})
+    components = root / "schema" / "taxonomy" / "components.yaml"
+    text = components.read_text(encoding="utf-8")
+    nfd_label = unicodedata.normalize("NFD", "새 저장소")
+    added = (
+        "  - id: new-store\n"
+        "    label: {ko: 새 저장소, en: New store}\n"
+        "    description: 설명.\n"
+        "    aliases:\n"
+        "      - new store\n"  # its id, apart
+        f"      - {nfd_label}\n"  # its Korean label, decomposed
+        "      - Vault\n"
+        "      - ｖａｕｌｔ\n"  # the alias before it, full width
+        "      - NewStore\n"  # written together: another spelling
+        "      - VAULT\n"  # Vault again, as written nowhere before it
+    )
+    components.write_text(text + added, encoding="utf-8")
+    line = text.count("\n") + 1
+    run = run_curator("lint", "--no-cache", cwd=root)
+    assert run.code == 0, run  # warnings
+    said = "which adds no name (case, width and a space for a hyphen aside): remove the alias"
+    at = "schema/taxonomy/components.yaml"
+    assert run.out.splitlines() == [
+        f"{at}:{line + 4}:9: IL305 [warning] term 'new-store': alias 'new store' is its id "
+        f"'new-store' again (components.yaml:{line}:9), {said}",
+        f"{at}:{line + 5}:9: IL305 [warning] term 'new-store': alias {nfd_label!r} is its "
+        f"Korean label '새 저장소' again (components.yaml:{line + 1}:17), {said}",
+        f"{at}:{line + 7}:9: IL305 [warning] term 'new-store': alias 'ｖａｕｌｔ' is its alias "
+        f"'Vault' again (components.yaml:{line + 6}:9), {said}",
+        f"{at}:{line + 9}:9: IL305 [warning] term 'new-store': alias 'VAULT' is its alias "
+        f"'Vault' again (components.yaml:{line + 6}:9), {said}",
+    ]
 
 
 def test_a_current_term_under_a_deprecated_parent_is_told_to_move_or_go_too(tmp_path: Path):

@@ -1,9 +1,15 @@
-"""The taxonomy's names and places are clear: no alias two terms share, no current term
-under a deprecated one.
+"""The taxonomy's names and places are clear: no alias two terms share, none a term
+says twice, no current term under a deprecated one.
 
 Reported against `schema/taxonomy/<dimension>.yaml`, at the alias, naming the other place:
 an alias that another term of the dimension has too, or that is another term's id or label,
 as names are compared (case, width, spacing, NFC or NFD: `Local Disk` is `local disk`).
+An alias that is its own term's id, label or earlier alias again but for case, width,
+composition or a space for a hyphen (`nccl` beside `NCCL`, `capacity limit` for
+`capacity-limit`): `fix`, `new`, `search` and `suggest` read the two as one name, so it is
+only more to read, in the file and in the export's `taxonomy.json`. (Written together or
+apart otherwise, `kubeproxy` beside `kube-proxy`, it is another spelling, which text written
+so needs.)
 And at a term that is current while its `parent` is deprecated: left under a retired term,
 it is no child of the replacement, so `curator search --component` on either (a filter on
 the deprecated term filters on its replacement) misses the incidents carrying it. Set its
@@ -14,7 +20,8 @@ name or a place is unclear. An alias two terms share names neither, so `curator 
 `new` and `search` cannot take it for a term (a facet written so is not fixable,
 `--component NAME` is refused); an alias that is another term's id or label is taken for
 that term; and in both cases text saying it counts as evidence for both terms in
-`suggest`, `search` and `new`'s guesses. Keep the alias in the term it means.
+`suggest`, `search` and `new`'s guesses. Keep the alias in the term it means. A name a
+term says twice is only noise: remove the second.
 """
 
 from curator.findings import Severity
@@ -25,8 +32,8 @@ RULE = Rule(
     name="taxonomy-inconsistent",
     severity=Severity.WARNING,
     summary=(
-        "A taxonomy alias is another term's too, or another term's id or label; or a "
-        "current term's parent is deprecated."
+        "A taxonomy alias is another term's too, another term's id or label, or its own "
+        "term's name again; or a current term's parent is deprecated."
     ),
     failing=(
         "terms:\n"
