@@ -260,12 +260,14 @@ FILES = tuple(f"{dimension}.yaml" for dimension in DIMENSIONS)
 
 def load_taxonomy(folder: Path) -> Taxonomy:
     taxonomy = Taxonomy(files=_yaml_files(folder))
+    labels: list[_Label] = []
     for dimension, name in zip(DIMENSIONS, FILES, strict=True):
-        _load_dimension(taxonomy, folder / name, dimension)
+        labels += _load_dimension(taxonomy, folder / name, dimension)
     for path in taxonomy.files:
         if path.name not in FILES:
             _note_unread(taxonomy, path)
     _check_links(taxonomy)
+    _check_labels(taxonomy, labels)
     return taxonomy
 
 
@@ -296,7 +298,9 @@ def _note_unread(taxonomy: Taxonomy, path: Path) -> None:
     taxonomy.problems.append(TaxonomyProblem(path, START, message))
 
 
-def _load_dimension(taxonomy: Taxonomy, path: Path, dimension: Dimension) -> None:
+def _load_dimension(taxonomy: Taxonomy, path: Path, dimension: Dimension) -> list[_Label]:
+    """Reads the terms of `dimension` into `taxonomy`, with their problems; gives where
+    the labels of the terms kept are, for `_check_labels`."""
     try:
         # A regular file, never through a link, as an incident: a FIFO blocked every
         # command, and a link to /dev/zero filled the memory.
@@ -307,13 +311,13 @@ def _load_dimension(taxonomy: Taxonomy, path: Path, dimension: Dimension) -> Non
         taxonomy.problems.append(TaxonomyProblem(path, START, message))
         if path not in taxonomy.files:  # (missing: shown by its place in the library all the same)
             taxonomy.files.append(path)
-        return
+        return []
     taxonomy.sources[path.name] = hashlib.sha256(raw).hexdigest()
     loaded = load_bytes(raw)
     for problem in loaded.problems:
         taxonomy.problems.append(TaxonomyProblem(path, problem.position, problem.message))
     if loaded.document is None:
-        return
+        return []
     document = loaded.document
     declared = document.data.get("dimension") if isinstance(document.data, dict) else None
     if declared in DIMENSIONS and declared != dimension:
@@ -334,6 +338,14 @@ def _load_dimension(taxonomy: Taxonomy, path: Path, dimension: Dimension) -> Non
         kept.append((index, term))
     for where, message in _alias_clashes(kept, document, path.name):
         taxonomy.warnings.append(TaxonomyProblem(path, where, message))
+    return [
+        _Label(dimension, term.id, what, text, path, document.position(("terms", index, *loc)))
+        for index, term in kept
+        for what, text, loc in (
+            ("Korean label", term.label.ko, ("label", "ko")),
+            ("English label", term.label.en, ("label", "en")),
+        )
+    ]
 
 
 def _valid_terms(
@@ -459,6 +471,84 @@ def _clash(alias: _Name, other: _Name, document: Document, file: str) -> str:
         f"{said} the {other.what} of term {other.term_id!r} ({where}): the name means that "
         "term, and text saying it counts for both; remove the alias"
     )
+
+
+class _Label(NamedTuple):
+    dimension: str
+    term_id: str
+    what: str  # "Korean label", "English label"
+    text: str
+    path: Path
+    position: Position
+
+
+def _check_labels(taxonomy: Taxonomy, labels: list[_Label]) -> None:
+    """Each label that another term has too, or that is the id of another term of its
+    dimension, as `fold` compares names: where it is, naming the other place. A label is
+    how a term is shown (taxonomy.json, graph.json, the website, the review) and what
+    `curator new`, `fix` and `search` take for it. In one dimension that is an error
+    (IL303): the two terms are shown as one, so one picked by its label may be the other,
+    and a label two terms share names neither (`_one_term_names`), while one that is
+    another term's id names that term. A warning (IL305) where one of the two is
+    deprecated, and in two dimensions: each command is given the dimension, and names the
+    term, but an incident's terms are shown as two of one name."""
+    named: dict[str, list[_Label]] = {}
+    for label in labels:
+        named.setdefault(fold(label.text), []).append(label)
+    for name, sharing in named.items():
+        for label in sharing:
+            for problem, error in _label_clashes(taxonomy, label, sharing, name):
+                found = TaxonomyProblem(label.path, label.position, problem)
+                (taxonomy.problems if error else taxonomy.warnings).append(found)
+
+
+def _label_clashes(
+    taxonomy: Taxonomy, label: _Label, sharing: list[_Label], name: str
+) -> Iterator[tuple[str, bool]]:
+    """What is wrong with `label`, among the labels `sharing` its folded `name`, and
+    whether it is an error."""
+    said = f"term {label.term_id!r}: {label.what} {label.text!r} is"
+    told = {(label.dimension, label.term_id)}
+    owner = taxonomy.names(label.dimension).get(name)
+    an_id = owner is not None and fold(owner) == name  # (which `named_term` takes first)
+    if owner is not None and owner != label.term_id and an_id:
+        path, at = taxonomy.origins[label.dimension, owner]
+        told.add((label.dimension, owner))  # (its label too, if it is the same: said here)
+        current = not _deprecated(taxonomy, label.dimension, label.term_id, owner)
+        yield (
+            f"{said} the id of term {owner!r} ({path.name}:{at.line}:{at.column}): `curator "
+            "new`, `fix` and `search` take the name for that term; give it another label",
+            current,
+        )
+    others = [o for o in sharing if (o.dimension, o.term_id) not in told]
+    # One of its own dimension first: that is the error.
+    others.sort(key=lambda other: other.dimension != label.dimension)
+    if not others:
+        return
+    other = others[0]
+    where = f"{other.path.name}:{other.position.line}:{other.position.column}"
+    if other.dimension == label.dimension:
+        neither = "" if an_id else ", and `curator new`, `fix` and `search` take it for neither"
+        yield (
+            f"{said} the {other.what} of term {other.term_id!r} too ({where}): the two are "
+            f"shown as one{neither}; give one of them another label",
+            # (A deprecated one's incidents are being moved: a term given a new id may
+            # keep its label a while, warned of.)
+            not _deprecated(taxonomy, label.dimension, label.term_id, other.term_id),
+        )
+    else:
+        yield (
+            f"{said} the {other.what} of term {other.term_id!r} of {other.dimension} too "
+            f"({where}): an incident's terms are shown as two of one name; give one of them "
+            "another label",
+            False,
+        )
+
+
+def _deprecated(taxonomy: Taxonomy, dimension: str, *term_ids: str) -> bool:
+    """Whether any of `term_ids` is a deprecated term of `dimension`."""
+    terms = (taxonomy.term(dimension, term_id) for term_id in term_ids)
+    return any(term is not None and term.deprecated is not None for term in terms)
 
 
 def _repeats(

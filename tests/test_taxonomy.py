@@ -356,6 +356,61 @@ def test_an_alias_its_own_term_has_already_is_a_warning_at_it(tmp_path: Path):
     ]
 
 
+def test_a_label_another_term_has_or_is_the_id_of_is_reported_at_it(tmp_path: Path):
+    # Nothing said so: two terms of one label are shown as one wherever terms are, and
+    # `new`, `fix` and `search` took the name for neither (or, another's id, for that one).
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": incident("IL-0001")})
+    components = root / "schema" / "taxonomy" / "components.yaml"
+    text = components.read_text(encoding="utf-8")
+    nfd_label = unicodedata.normalize("NFD", "로컬 디스크")
+    term = "  - id: {id}\n    label:\n      ko: {ko}\n      en: {en}\n    description: 설명.\n"
+    added = (
+        term.format(id="new-disk", ko=nfd_label, en="Capacity Limit")  # local-disk's; a cause's
+        + term.format(id="new-config", ko="새 설정", en="Config Management")  # another's id
+        + term.format(id="old-disk", ko="옛 디스크", en="Local disk")  # deprecated: a warning
+        + "    deprecated: {replaced_by: local-disk, reason: 합쳤다.}\n"
+    )
+    components.write_text(text + added, encoding="utf-8")
+    line = text.count("\n") + 1
+    local_disk = _line_of(text, "  - id: local-disk")
+    config = _line_of(text, "  - id: config-management")
+    causes = (root / "schema" / "taxonomy" / "causes.yaml").read_text(encoding="utf-8")
+    capacity = _line_of(causes, "  - id: capacity-limit")
+    run = run_curator("lint", "--no-cache", cwd=root)
+    assert run.code == 1, run
+    neither = (
+        "the two are shown as one, and `curator new`, `fix` and `search` take it for neither; "
+        "give one of them another label"
+    )
+    two = "an incident's terms are shown as two of one name; give one of them another label"
+    at = "schema/taxonomy"
+    assert run.out.splitlines() == [
+        f"{at}/causes.yaml:{capacity + 3}:11: IL305 [warning] term 'capacity-limit': English "
+        "label 'Capacity limit' is the English label of term 'new-disk' of components too "
+        f"(components.yaml:{line + 3}:11): {two}",
+        f"{at}/components.yaml:{local_disk + 2}:11: IL303 [error] term 'local-disk': Korean "
+        f"label '로컬 디스크' is the Korean label of term 'new-disk' too (components.yaml:"
+        f"{line + 2}:11): {neither}",
+        f"{at}/components.yaml:{local_disk + 3}:11: IL305 [warning] term 'local-disk': "
+        "English label 'Local disk' is the English label of term 'old-disk' too "
+        f"(components.yaml:{line + 13}:11): the two are shown as one; give one of them "
+        "another label",  # (its own id: `named_term` takes the name for it)
+        f"{at}/components.yaml:{line + 2}:11: IL303 [error] term 'new-disk': Korean label "
+        f"{nfd_label!r} is the Korean label of term 'local-disk' too (components.yaml:"
+        f"{local_disk + 2}:11): {neither}",
+        f"{at}/components.yaml:{line + 3}:11: IL305 [warning] term 'new-disk': English label "
+        "'Capacity Limit' is the English label of term 'capacity-limit' of causes too "
+        f"(causes.yaml:{capacity + 3}:11): {two}",
+        f"{at}/components.yaml:{line + 8}:11: IL303 [error] term 'new-config': English label "
+        f"'Config Management' is the id of term 'config-management' (components.yaml:{config}"
+        ":9): `curator new`, `fix` and `search` take the name for that term; give it another "
+        "label",
+        f"{at}/components.yaml:{line + 13}:11: IL305 [warning] term 'old-disk': English label "
+        f"'Local disk' is the id of term 'local-disk' (components.yaml:{local_disk}:9): "
+        "`curator new`, `fix` and `search` take the name for that term; give it another label",
+    ]
+
+
 def test_a_current_term_under_a_deprecated_parent_is_told_to_move_or_go_too(tmp_path: Path):
     # Left under a retired term, a child was no child of the replacement: a search on
     # either missed the incidents carrying it, and nothing said so.

@@ -1,5 +1,5 @@
 """The taxonomy's names and places are clear: no alias two terms share, none a term
-says twice, no current term under a deprecated one.
+says twice, no label of two dimensions, no current term under a deprecated one.
 
 Reported against `schema/taxonomy/<dimension>.yaml`, at the alias, naming the other place:
 an alias that another term of the dimension has too, or that is another term's id or label,
@@ -10,6 +10,10 @@ composition or a space for a hyphen (`nccl` beside `NCCL`, `capacity limit` for
 only more to read, in the file and in the export's `taxonomy.json`. (Written together or
 apart otherwise, `kubeproxy` beside `kube-proxy`, it is another spelling, which text written
 so needs.)
+At a label that a term of another dimension has too: each command is given the dimension,
+but an incident's terms are shown as two of one name. And one that a deprecated term of the
+dimension has too, or that is a deprecated term's id (a term given a new id may keep its
+label while its incidents are moved; with two current terms it is IL303).
 And at a term that is current while its `parent` is deprecated: left under a retired term,
 it is no child of the replacement, so `curator search --component` on either (a filter on
 the deprecated term filters on its replacement) misses the incidents carrying it. Set its
@@ -33,7 +37,8 @@ RULE = Rule(
     severity=Severity.WARNING,
     summary=(
         "A taxonomy alias is another term's too, another term's id or label, or its own "
-        "term's name again; or a current term's parent is deprecated."
+        "term's name again; a label is another dimension's or a deprecated term's too; or "
+        "a current term's parent is deprecated."
     ),
     failing=(
         "terms:\n"

@@ -1,14 +1,20 @@
 """The taxonomy files are valid: schema, unique ids, existing parents and replacements.
 
 Reported against `schema/taxonomy/<dimension>.yaml`: a term id used twice (in any
-dimension), a `parent` or `replaced_by` that is not a term of the same dimension, a cycle of
-parents, a replacement that is itself deprecated. A term that breaks the schema (a misspelt
-key, `aliases` that are no list) is reported where the mistake is and left out alone: the
-dimension's other terms are kept, and a term whose `parent` it is is told that its
-definition is broken, as an incident carrying it is (IL301). Only a file that is no mapping,
-or whose `terms` is no list, is left out whole. And against any other YAML file of
-`schema/taxonomy/` (`contributing-factors.yaml`, `causes.yml`): nothing reads it, so the
-terms it holds would be unknown to every incident without a word of why.
+dimension), a `parent` or `replaced_by` that is not a term of the same dimension, a cycle
+of parents, a replacement that is itself deprecated. A label (Korean or English) that
+another current term of the dimension has too, or that is another term's id, as names are
+compared (case, width, spacing, NFC or NFD), at each label, naming the other: a label is
+how a term is shown (the website, `taxonomy.json`, `graph.json`, the review), so two terms
+of one label are shown as one, and one picked by its label may be the other; and `curator
+new`, `fix` and `search` take a label two terms share for neither, another's id for that
+term. (With a deprecated term, or in another dimension, it is IL305.) A term that breaks
+the schema (a misspelt key, `aliases` that are no list) is reported where the mistake is
+and left out alone: the dimension's other terms are kept, and a term whose `parent` it is
+is told that its definition is broken, as an incident carrying it is (IL301). Only a file
+that is no mapping, or whose `terms` is no list, is left out whole. And against any other
+YAML file of `schema/taxonomy/` (`contributing-factors.yaml`, `causes.yml`): nothing reads
+it, so the terms it holds would be unknown to every incident without a word of why.
 """
 
 from curator.findings import Severity
@@ -19,8 +25,8 @@ RULE = Rule(
     name="taxonomy-invalid",
     severity=Severity.ERROR,
     summary=(
-        "A taxonomy file is malformed, links to a term that does not exist, or is no "
-        "dimension's and never read."
+        "A taxonomy file is malformed, links to a term that does not exist, gives two terms "
+        "one label, or is no dimension's and never read."
     ),
     failing=(
         "dimension: components\nterms:\n  - id: cilium\n    parent: cni   # no term cni\n    ...\n"
