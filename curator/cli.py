@@ -38,7 +38,15 @@ from curator.lint import (
     passed_over,
     scope,
 )
-from curator.new import STATUSES, DraftError, Given, evidence, gather, write_draft
+from curator.new import (
+    STATUSES,
+    DraftError,
+    Given,
+    TaxonomyError,
+    evidence,
+    gather,
+    write_draft,
+)
 from curator.oneline import escaped
 from curator.progress import Progress
 from curator.report import FORMATS, render, summary
@@ -823,6 +831,9 @@ def new_command(
     try:
         draft = gather(library.taxonomy, given, ask)
         path = write_draft(library, draft)
+    except TaxonomyError as exc:  # the taxonomy's to mend, not a usage: no `--help`
+        click.echo(f"curator new: {exc}", err=True)
+        raise click.exceptions.Exit(EXIT_ERROR) from exc
     except DraftError as exc:
         raise click.UsageError(str(exc)) from exc
     except click.Abort as abort:  # end of input, Ctrl-C, SIGTERM or SIGHUP at a question

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import unquote, urlsplit
 
 from curator.library import Library
-from curator.model import DIMENSIONS, PARTIAL_DATE_PATTERN, parse_partial_date, text_problem
+from curator.model import DIMENSIONS, PARTIAL_DATE_PATTERN, Term, parse_partial_date, text_problem
 from curator.rules import source_url_form
 from curator.rules.bare_mention import bare_mentions
 from curator.signals import deferred
@@ -41,6 +41,12 @@ _SLUG_LENGTH = 60
 
 class DraftError(ValueError):
     """A value given for the draft that the library would not accept."""
+
+
+class TaxonomyError(DraftError):
+    """A term given that the taxonomy cannot vouch for by a fault of its own (a definition
+    broken, a file unread, a deprecation to no current term): the message says where to
+    mend it, and no usage is at fault."""
 
 
 @dataclass
@@ -116,11 +122,58 @@ def check_terms(taxonomy: Taxonomy, dimension: str, terms: list[str]) -> list[st
         term_id = taxonomy.named_term(dimension, given)
         term = taxonomy.term(dimension, term_id) if term_id else None
         if term is None:
-            raise DraftError(taxonomy.not_a_term(dimension, given) + _broken(taxonomy))
+            raise _no_term(taxonomy, dimension, given)
         if term.deprecated is not None:
-            raise DraftError(f"{given!r} is deprecated; {taxonomy.use_instead(dimension, term.id)}")
+            raise _deprecated(taxonomy, dimension, given, term)
         ids.append(term.id)
     return sorted(set(ids))
+
+
+def _no_term(taxonomy: Taxonomy, dimension: str, given: str) -> DraftError:
+    """Why `given` names no term of `dimension`: its definition is broken (said once,
+    with the first of its own errors where it is, not the taxonomy's first), no term of
+    the dimension could be read, or it is none, with where the dimension's file is broken
+    if it is."""
+    broken = taxonomy.broken_term(dimension, given)
+    if broken is not None:
+        said = f"{given!r} is" if broken == given else f"{given!r} names {broken!r},"
+        problem = taxonomy.why_broken(dimension, broken)
+        return TaxonomyError(
+            f"{said} a term of {dimension} whose definition is broken: {problem}; mend it "
+            "there, or give another term"
+        )
+    unread = taxonomy.unread(dimension) and taxonomy.file_problem(dimension)
+    if unread:
+        return TaxonomyError(
+            f"no term of {dimension} can be checked, as the taxonomy is broken: {unread}; "
+            "see `curator lint`"
+        )
+    message = taxonomy.not_a_term(dimension, given)
+    problem = taxonomy.file_problem(dimension)  # (another file's cannot hide this one's terms)
+    if problem:
+        return TaxonomyError(f"{message}; but its file is broken: {problem}; see `curator lint`")
+    return DraftError(message)
+
+
+def _deprecated(taxonomy: Taxonomy, dimension: str, given: str, term: Term) -> DraftError:
+    """`given` names deprecated `term`: what to give instead; or, when the taxonomy
+    names no current replacement (IL303), where its definition is."""
+    named = "" if given == term.id else f" (the term {term.id!r})"
+    if taxonomy.replacement(dimension, term.id) is not None:
+        return DraftError(
+            f"{given!r}{named} is deprecated; {taxonomy.use_instead(dimension, term.id)}"
+        )
+    replaced_by = term.deprecated.replaced_by if term.deprecated else ""
+    problem = (
+        f"{replaced_by!r} is deprecated too"
+        if taxonomy.term(dimension, replaced_by)
+        else taxonomy.not_a_term(dimension, replaced_by)
+    )
+    return TaxonomyError(
+        f"{given!r}{named} is deprecated, and its definition, at "
+        f"{taxonomy.where(dimension, term.id)}, names no current replacement: {problem}; "
+        "give a current term"
+    )
 
 
 def _broken(taxonomy: Taxonomy) -> str:

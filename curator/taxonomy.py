@@ -44,6 +44,15 @@ class Taxonomy:
     # has one: an incident carrying it is told that its definition is broken, not that it
     # is no term, and no command takes another term's alias for it.
     broken: dict[tuple[str, str], tuple[Path, Position]] = field(default_factory=dict)
+    # For each of those, its own schema errors, and what its labels and aliases as written
+    # name (folded, by dimension): `curator new`, given it by any of its names, says what to
+    # mend where, not that the name is no term.
+    _why_broken: dict[tuple[str, str], list[TaxonomyProblem]] = field(
+        default_factory=dict, repr=False, compare=False
+    )
+    _broken_names: dict[tuple[str, str], str] = field(
+        default_factory=dict, repr=False, compare=False
+    )
     # What each dimension file held as it was read (the SHA-256 of its bytes, or why it
     # could not be read): what a cached result that depends on the taxonomy is kept under,
     # taken from the very bytes loaded, so that a save while curator runs cannot split them.
@@ -71,13 +80,33 @@ class Taxonomy:
     def first_problem(self) -> str | None:
         """The first problem, where it is, and how many more: for a command that works on
         with what could be read (`curator lint` reports them all)."""
-        if not self.problems:
+        return _first_of(self.problems)
+
+    def file_problem(self, dimension: str) -> str | None:
+        """As `first_problem`, of `dimension`'s own file only."""
+        name = f"{dimension}.yaml"
+        return _first_of([p for p in self.problems if p.path.name == name])
+
+    def broken_term(self, dimension: str, text: str) -> str | None:
+        """The id of the term of `dimension` left out for a schema error of its own that
+        `text` names: its id, or, as written, one of its labels or aliases."""
+        if (dimension, text) in self.broken:
+            return text
+        return self._broken_names.get((dimension, fold(text)))
+
+    def why_broken(self, dimension: str, term_id: str) -> str | None:
+        """For a term left out for schema errors of its own, the first, where it is, and
+        how many more: what to mend (or where the term is, if none was placed in it)."""
+        if (dimension, term_id) not in self.broken:
             return None
-        first = self.problems[0]
-        line, column = first.position
-        where = f"{_shown(first.path)}:{line}:{column}"
-        more = len(self.problems) - 1
-        return f"{where}: {first.message}" + (f" (and {more} more)" if more else "")
+        path, where = self.broken[dimension, term_id]
+        own = _first_of(self._why_broken.get((dimension, term_id), []))
+        return own or f"{_shown(path)}:{where.line}:{where.column}"
+
+    def where(self, dimension: str, term_id: str) -> str:
+        """Where a term of `dimension` is defined: `schema/taxonomy/causes.yaml:3:9`."""
+        path, position = self.origins[dimension, term_id]
+        return f"{_shown(path)}:{position.line}:{position.column}"
 
     def dimension_of(self, term_id: str) -> str | None:
         return next((d for d in DIMENSIONS if term_id in self.terms[d]), None)
@@ -203,6 +232,17 @@ class Taxonomy:
                 self._indexes[dimension] = NameIndex(names)
             self._hints[dimension, wanted] = _closest(self._indexes[dimension], wanted)
         return list(self._hints[dimension, wanted])
+
+
+def _first_of(problems: list[TaxonomyProblem]) -> str | None:
+    """The first of `problems`, where it is, and how many more."""
+    if not problems:
+        return None
+    first = problems[0]
+    line, column = first.position
+    more = len(problems) - 1
+    where = f"{_shown(first.path)}:{line}:{column}"
+    return f"{where}: {first.message}" + (f" (and {more} more)" if more else "")
 
 
 def _shown(path: Path) -> str:
@@ -362,19 +402,34 @@ def _valid_terms(
         # (Every error: a misspelt `terms` is described at the misspelling alone.)
         failed = [tuple(error["loc"]) for error in exc.errors(include_url=False)]
         errors = describe_errors(exc, TaxonomyFile)
-    for error in errors:
-        position = document.locate(error.loc, error.at_key)
-        taxonomy.problems.append(TaxonomyProblem(path, position, error.message))
+    found = [
+        TaxonomyProblem(path, document.locate(error.loc, error.at_key), error.message)
+        for error in errors
+    ]
+    taxonomy.problems += found
     if () in failed or ("terms",) in failed:
         return []
     items: list[Any] = document.data["terms"]
     broken = {loc[1] for loc in failed if loc[0] == "terms" and isinstance(loc[1], int)}
     for index in broken:
-        term_id = items[index].get("id") if isinstance(items[index], dict) else None
-        if isinstance(term_id, str):
+        item = items[index] if isinstance(items[index], dict) else {}
+        term_id = item.get("id")
+        if isinstance(term_id, str) and (dimension, term_id) not in taxonomy.broken:
             where = document.position(("terms", index, "id"))
-            taxonomy.broken.setdefault((dimension, term_id), (path, where))
+            taxonomy.broken[dimension, term_id] = (path, where)
+            own = [p for e, p in zip(errors, found, strict=True) if e.loc[:2] == ("terms", index)]
+            taxonomy._why_broken[dimension, term_id] = own
+            for name in _written_names(item):
+                taxonomy._broken_names.setdefault((dimension, fold(name)), term_id)
     return [(i, Term.model_validate(item)) for i, item in enumerate(items) if i not in broken]
+
+
+def _written_names(item: dict[str, Any]) -> list[str]:
+    """The labels and aliases of a term that breaks the schema, those written as text."""
+    label, aliases = item.get("label"), item.get("aliases")
+    names = [*label.values()] if isinstance(label, dict) else []
+    names += aliases if isinstance(aliases, list) else []
+    return [name for name in names if isinstance(name, str) and fold(name)]
 
 
 class _Name(NamedTuple):

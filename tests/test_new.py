@@ -145,13 +145,56 @@ def test_a_term_missing_because_the_taxonomy_is_broken_names_the_broken_file(tmp
     root = write_library(tmp_path / "lib", {})
     (root / "schema" / "taxonomy" / "components.yaml").write_text("terms: [\n", "utf-8")
     for args, said in (
-        (("--cause", "software-defect", "--component", "nccl"), "'nccl' is not a term of"),
-        (("--cause", "software-defect"), "no components term could be guessed"),
+        (
+            ("--cause", "software-defect", "--component", "nccl"),
+            "no term of components can be checked, as the taxonomy is broken: ",
+        ),
+        (("--cause", "software-defect"), "; but the taxonomy is broken: "),
     ):
         run = new(root, "--title", TITLE, "--source", SOURCE, *args)
         assert run.code == 2 and list((root / "incidents").iterdir()) == []
-        assert said in run.err and "; but the taxonomy is broken: " in run.err, run.err
+        assert said in run.err, run.err
         assert "schema/taxonomy/components.yaml:2:1: YAML syntax error" in run.err
+
+
+def test_a_term_whose_definition_is_broken_is_one_line_saying_what_to_mend_where(tmp_path):
+    # It said the definition was broken, then that the taxonomy was broken at its first
+    # problem (another term's, as often as not), then to see `curator lint`, then to see
+    # `curator new --help`; given the term's label, that it was no term.
+    root = write_library(tmp_path / "lib", {})
+    causes = root / "schema" / "taxonomy" / "causes.yaml"
+    text = causes.read_text(encoding="utf-8")
+    start = text.index("  - id: resource-exhaustion\n")
+    aliases = text.index("    aliases:\n", start)
+    end = text.index("  - id: ", start + 1)
+    deprecated = (
+        "  - id: old-cause\n    label: {ko: 옛 원인, en: Old cause}\n    description: 옛.\n"
+        "    deprecated: {replaced_by: capacity-limits, reason: 합쳤다.}\n"
+    )
+    broken = text[:aliases] + "    aliases: 고갈\n" + text[end:] + deprecated
+    causes.write_text(broken, encoding="utf-8")
+    where = "schema/taxonomy/causes.yaml"
+    list_line = broken[: broken.index("    aliases: 고갈")].count("\n") + 1
+    old = broken.count("\n") - 3
+    definition = (
+        f"a term of causes whose definition is broken: {where}:{list_line}:14: "
+        "terms[1].aliases: expected a list, found text '고갈'; write each item on a line of "
+        "its own below the key, indented, as `- item`; mend it there, or give another term"
+    )
+    replacement = (
+        f"is deprecated, and its definition, at {where}:{old}:9, names no current "
+        "replacement: 'capacity-limits' is not a term of causes; did you mean "
+        "'capacity-limit'?; give a current term"
+    )
+    for cause, said in (
+        ("resource-exhaustion", f"'resource-exhaustion' is {definition}"),
+        ("자원 고갈", f"'자원 고갈' names 'resource-exhaustion', {definition}"),  # its label
+        ("old-cause", f"'old-cause' {replacement}"),
+        ("옛 원인", f"'옛 원인' (the term 'old-cause') {replacement}"),
+    ):
+        run = new(root, "--title", TITLE, "--source", SOURCE, "--cause", cause)
+        assert run.code == 2 and list((root / "incidents").iterdir()) == []
+        assert run.err == f"curator new: {said}\n", run.err
 
 
 def test_a_term_given_by_its_label_or_alias_is_written_as_its_id(tmp_path):
