@@ -3,6 +3,7 @@ from pathlib import Path
 
 from conftest import BROKEN, REPO, run_curator, write_library
 
+from curator.similarity.phrases import Matcher
 from curator.taxonomy import fold, load_taxonomy
 from incidents import incident
 
@@ -409,6 +410,20 @@ def test_a_label_another_term_has_or_is_the_id_of_is_reported_at_it(tmp_path: Pa
         f"'Local disk' is the id of term 'local-disk' (components.yaml:{local_disk}:9): "
         "`curator new`, `fix` and `search` take the name for that term; give it another label",
     ]
+
+
+def test_kubernetes_itself_is_a_term_over_its_parts():
+    # Kubernetes, k8s and 쿠버네티스 named no term (`curator new --component k8s` was
+    # refused), and no filter found the incidents of the control plane, kubelet and
+    # kube-proxy together. An alias on the control plane would have told incidents that
+    # say only that their nodes run Kubernetes (IL-0198's) that the control plane was in it.
+    for name in ("Kubernetes", "k8s", "K8S", "쿠버네티스"):
+        assert TAXONOMY.named_term("components", name) == "kubernetes"
+    for part in ("kubernetes-control-plane", "kube-apiserver", "etcd", "kubelet", "kube-proxy"):
+        assert "kubernetes" in TAXONOMY.lineage("components", part)
+    said = "서로 다른 클라우드에 있는 Kubernetes 노드 수만 대가 한꺼번에 네트워크 연결을 잃었다"
+    components = [hit for hit in Matcher(TAXONOMY).find(said) if hit.dimension == "components"]
+    assert [(hit.term, hit.alias) for hit in components] == [("kubernetes", "Kubernetes")]
 
 
 def test_a_current_term_under_a_deprecated_parent_is_told_to_move_or_go_too(tmp_path: Path):
