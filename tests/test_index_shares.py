@@ -5,6 +5,7 @@ the files whose bytes changed, and never a share of other bytes."""
 from __future__ import annotations
 
 import base64
+import shutil
 from pathlib import Path
 
 import numpy as np
@@ -135,6 +136,37 @@ def test_shares_of_a_file_that_changed_while_read_are_kept_but_the_index_is_not(
     built = store.load_index(library)
     same_index(built, build(library, workers=1))
     assert list((library.root / FOLDER).glob("similarity-*/index.npz")) == []
+
+
+def test_files_added_from_elsewhere_are_indexed_as_if_in_the_library(
+    library, tmp_path, monkeypatch
+):
+    # What `curator review` judges against when the base branch gained incidents: the
+    # library's own files from their shares, the others read each time and never kept,
+    # and the index the one of a library holding both (those it would not read, too).
+    both = Library.at(shutil.copytree(library.root, tmp_path / "both"))
+    for name in (".IL-0061.yaml", "IL-0062.yml"):
+        shutil.copyfile(both.incidents_dir / "IL-0010.yaml", both.incidents_dir / name)
+    whole = build(both, workers=1)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    names = ["IL-0003.yaml", "IL-0030.yaml", "IL-0060.yaml", ".IL-0061.yaml", "IL-0062.yml"]
+    added = {name: shutil.copyfile(both.incidents_dir / name, elsewhere / name) for name in names}
+    for name in names[:3]:
+        (library.incidents_dir / name).unlink()
+    same_index(store.load_index(library, use_cache=False, added=added), whole)
+    assert not (library.root / FOLDER).exists()
+    read = files_read(monkeypatch, index_module)
+    same_index(store.load_index(library, added=added), whole)
+    assert len(read) == 60
+    read.clear()
+    same_index(store.load_index(library, added=added), whole)
+    assert sorted(read) == ["IL-0003.yaml", "IL-0007.yaml", "IL-0030.yaml", "IL-0060.yaml"]
+    assert list((library.root / FOLDER).glob("similarity-*")) == []
+    alone = build(library, workers=1)
+    read.clear()
+    same_index(store.load_index(library), alone)
+    assert read == ["IL-0007.yaml"]  # (no mapping, no share) the rest from their shares
 
 
 def test_features_and_their_counts_come_back_from_a_share_as_extracted(tmp_path):

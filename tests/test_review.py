@@ -14,17 +14,26 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import REPO, run_curator, stopped_as_git_starts, stopped_as_it_loads, write_library
+from conftest import (
+    REPO,
+    files_read,
+    run_curator,
+    stopped_as_git_starts,
+    stopped_as_it_loads,
+    write_library,
+)
 
 import curator.review.build as build
 import curator.review.git as review_git
 import curator.review.misplaced as misplaced
 from curator.library import Library
 from curator.model import Dimension
-from curator.review.build import build_review, to_paste
+from curator.review.build import JudgeFactory, build_review, to_paste
 from curator.review.judge import LibraryJudge
 from curator.review.model import FacetJudgement, TermJudgement
 from curator.signals import Terminated
+from curator.similarity import index as index_module
+from curator.similarity.index import Added
 from curator.taxonomy import load_taxonomy
 from incidents import incident
 
@@ -1475,14 +1484,14 @@ def test_what_main_numbered_or_changed_meanwhile_is_judged_as_at_the_head(repo):
     git(repo, "checkout", "-q", "change")
     write(repo, "IL-NEW-x.yaml", incident("IL-NEW-x", *DIFFERENT, ("실패했다.", "실패했다 .")))
     commit(repo, "typo")
-    seen: list[tuple[Path, frozenset[str]]] = []
+    seen: list[tuple[Path, Added]] = []
 
-    def judge_for(library: Library, on_base: frozenset[str], cache: bool) -> LibraryJudge:
-        seen.append((library.root, on_base))
-        return LibraryJudge(library, on_base, cache)
+    def judge_for(library: Library, added: Added, cache: bool) -> LibraryJudge:
+        seen.append((library.root, added))
+        return LibraryJudge(library, added, cache)
 
     review = build_review(repo, "main", "HEAD", judge_for)
-    assert seen == [(repo.resolve(), frozenset())]  # the checkout itself: nothing copied
+    assert seen == [(repo.resolve(), {})]  # the checkout itself, and nothing added
     [file] = review.files
     assert [m.id for m in file.matches if m.kind == "duplicate"] == []
     assert not any(m.on_base for m in file.matches)
@@ -1519,7 +1528,7 @@ def copies_kept(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[Path]:
 
 def test_a_review_of_copies_keeps_no_cache_in_them(repo, copies_kept):
     # The change breaks incidents it leaves alone (the base is linted too) and repeats one
-    # merged to main meanwhile (judged against a copy with it): every copy there is.
+    # merged to main meanwhile (written out, to be judged against): every copy there is.
     merged_meanwhile(repo, "IL-0004.yaml", incident("IL-0004", *DIFFERENT))
     write(repo, "IL-0005.yaml", incident("IL-0005", *SAME_EVENT))
     deprecate_nccl(repo)
@@ -1547,6 +1556,72 @@ def test_a_review_of_the_checkout_keeps_the_index_in_its_cache(repo, copies_kept
     kept = sorted(p.name.split("-")[0] for p in (repo / ".curator-cache").glob("*-*"))
     assert kept == ["file", "index", "similarity"]
     assert build_review(repo, "main", head, LibraryJudge) == copied  # read from the cache
+
+
+def test_what_main_added_meanwhile_is_written_out_alone_and_the_head_judged_in_place(
+    repo, copies_kept, monkeypatch
+):
+    # The head is the checkout: its incidents are indexed where they are, from the shares
+    # its cache keeps; only main's addition is written to a temporary folder. (The head
+    # was copied whole with it, 100,000 files at scale, and indexed without its cache.)
+    merged_meanwhile(repo, "IL-0004.yaml", incident("IL-0004", *DIFFERENT))
+    write(repo, "IL-0005.yaml", incident("IL-0005", *SAME_EVENT))
+    head = commit(repo, "add")
+    review = build_review(repo, "main", head, LibraryJudge)
+    assert [(m.id, m.on_base) for m in review.files[0].matches][:1] == [("IL-0004", True)]
+    written = [p.relative_to(c) for c in copies_kept for p in c.rglob("*") if p.is_file()]
+    assert written == [Path("incidents/IL-0004.yaml")]
+    # The head's files' digests and shares; no index, which would be of more than the head.
+    kept = sorted(p.name.split("-")[0] for p in (repo / ".curator-cache").glob("*-*"))
+    assert kept == ["file", "index"]
+    read = files_read(monkeypatch, index_module)
+    assert build_review(repo, "main", head, LibraryJudge) == review
+    assert read == ["IL-0004.yaml"]  # the head's incidents come from their shares
+
+
+def judged_in_a_copy(tmp_path: Path) -> JudgeFactory:
+    """The judge the review had for a base branch with additions: a copy of the head's
+    library with them in its incidents/, indexed afresh (`on_base`: those files)."""
+
+    def judge_for(library: Library, added: Added, cache: bool) -> LibraryJudge:
+        copy = Path(tempfile.mkdtemp(dir=tmp_path))
+        for folder in ("incidents", "schema"):
+            shutil.copytree(library.root / folder, copy / folder)
+        for name, path in added.items():
+            shutil.copyfile(path, copy / "incidents" / name)
+        judge = LibraryJudge(Library.at(copy), cache=False)
+        judge.on_base = frozenset(f"incidents/{name}" for name in added)
+        return judge
+
+    return judge_for
+
+
+def test_judging_the_head_beside_main_s_additions_is_judging_a_copy_holding_both(repo, tmp_path):
+    # Main gains a repeat of what the branch adds, one of what it withdraws, and files the
+    # library does not read (a `.yml`, a hidden one); the branch adds, changes facets and
+    # withdraws. Every judgement is the copy's, cold, warm and with the head copied.
+    git(repo, "checkout", "-q", "main")
+    write(repo, "IL-0004.yaml", incident("IL-0004", *DIFFERENT))
+    write(repo, "IL-0006.yaml", incident("IL-0006", ("Example", "Other")))
+    write(repo, "IL-0007.yml", incident("IL-0007", *DIFFERENT))
+    write(repo, ".IL-0008.yaml", incident("IL-0008", *DIFFERENT))
+    commit(repo, "merged meanwhile")
+    git(repo, "checkout", "-q", "change")
+    write(repo, "IL-0005.yaml", incident("IL-0005", *SAME_EVENT))
+    write(repo, "IL-0002.yaml", incident("IL-0002", ("    - nccl\n", "    - nccl\n    - gpu\n")))
+    text = (repo / "incidents" / "IL-0001.yaml").read_text(encoding="utf-8")
+    write(repo, "IL-0001.yaml", withdraw(text, "IL-0006"))
+    head = commit(repo, "add, change facets, withdraw")
+    copied = build_review(repo, "main", head, judged_in_a_copy(tmp_path))
+    on_base = {(f.path, m.id) for f in copied.files for m in f.matches if m.on_base}
+    assert on_base >= {("incidents/IL-0005.yaml", "IL-0004"), ("incidents/IL-0002.yaml", "IL-0006")}
+    claim = copied.files[0].duplicate_of
+    assert claim is not None and (claim.id, claim.on_base) == ("IL-0006", True)
+    assert any(j.missing or j.unsupported for f in copied.files for j in f.suggestions)
+    assert build_review(repo, "main", head, LibraryJudge) == copied  # cold
+    assert build_review(repo, "main", head, LibraryJudge) == copied  # from the shares
+    git(repo, "checkout", "-q", "main")
+    assert build_review(repo, "main", head, LibraryJudge) == copied  # a copy of the head
 
 
 def test_a_tree_s_members_that_would_land_outside_or_link_elsewhere_are_not_written(tmp_path):

@@ -9,8 +9,8 @@ be deleted with it, so it is neither read nor written there. (Lint keeps nothing
 review, either way.)
 
 The judgements are against the library the change will be merged into: the head's, plus the
-incidents the base branch gained since the change branched off (another copy, made only when
-there are such incidents).
+incidents the base branch gained since the change branched off (those files alone written to
+a temporary folder, and indexed with the head's where it is read).
 """
 
 from __future__ import annotations
@@ -49,6 +49,7 @@ from curator.review.model import (
 )
 from curator.review.taxonomy_change import Carrier, filter_changes, term_changes
 from curator.rules import facet_order, incident_removed, not_an_incident_file
+from curator.similarity.index import NONE_ADDED, Added
 from curator.similarity.store import load_index
 from curator.taxonomy import Taxonomy, load_taxonomy
 from curator.write.atomic import temporary_folder
@@ -321,9 +322,10 @@ def _bounded(findings: list[ReportFinding]) -> dict[str, Any]:
 
 
 class JudgeFactory(Protocol):
-    def __call__(self, library: Library, on_base: frozenset[str], cache: bool) -> Judge:
-        """`cache`: whether to read and keep what the judge builds in the library's
-        `.curator-cache/`."""
+    def __call__(self, library: Library, added: Added, cache: bool) -> Judge:
+        """`added`: the incident files only the base branch's tip has (`index.Added`);
+        `cache`: whether to read and keep what the judge builds of the library's own files
+        in its `.curator-cache/`."""
 
 
 @contextmanager
@@ -333,19 +335,21 @@ def _judge(
     """The judge of the head's incidents, against the library the change will be merged
     into: without it, an incident merged to the base branch after the change branched off is
     found as a duplicate only once both are merged (by lint, IL502), too late to decline the
-    repeat. The head's library itself (using the cache as `cache` says), unless the base
-    branch added incidents: then a copy, which never does."""
+    repeat. The head's library where it is (using the cache as `cache` says), with the
+    incidents the base branch added, written to a temporary folder of their own: a copy of
+    the head with them was 100,000 files written, indexed without the head's cache and
+    deleted."""
     if judge_for is None:
         yield None
         return
     added = _added_on_base(revisions, head)
     if not added:
-        yield judge_for(head, frozenset(), cache)
+        yield judge_for(head, NONE_ADDED, cache)
         return
-    with _copy_at(revisions, revisions.head) as tree:
-        git.materialise(revisions.repo, revisions.tip, tree, *added)
-        on_base = frozenset(f"{INCIDENTS}/{PurePosixPath(p).name}" for p in added)
-        yield judge_for(Library.at(_library_in(tree, revisions)), on_base, cache=False)
+    with temporary_folder(prefix="curator-review-") as temporary:
+        folder = temporary.resolve()
+        git.materialise(revisions.repo, revisions.tip, folder, *added)
+        yield judge_for(head, {PurePosixPath(p).name: folder / p for p in added}, cache)
 
 
 def _added_on_base(revisions: Revisions, head: Library) -> list[str]:

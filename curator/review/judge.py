@@ -1,6 +1,8 @@
 """`similar` and `suggest` for the review: their library functions, their results as
 review values. The index is the library's cached one (built once per library content),
-unless the review says the library is a temporary copy, whose cache nobody would read."""
+unless the review says the library is a temporary copy, whose cache nobody would read; or,
+with the incidents the base branch added, built for the run from the library's cached
+shares and those files."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ from typing import Any
 
 from curator.library import INCIDENTS, Library
 from curator.review.model import Evidence, FacetJudgement, Match, TermJudgement
+from curator.similarity.index import NONE_ADDED, Added
 from curator.similarity.records import Record, read_record
 from curator.similarity.similar import Judge as Similarity
 from curator.similarity.similar import Match as Similar
@@ -19,23 +22,22 @@ TOP = 5  # as many possible duplicates and related incidents as a reviewer reads
 
 
 class LibraryJudge:
-    """Judgements on incident files against the whole of one library; `on_base`: the
-    library-relative paths in it of incidents only the base branch's tip has; `cache`:
-    whether the index is read from and kept in the library's `.curator-cache/`."""
+    """Judgements on incident files against the whole of one library and the incident
+    files `added`, which only the base branch's tip has (by the name each would have in
+    the library's incidents/: `index.Added`); `cache`: whether the index, or the shares of
+    the library's files, are read from and kept in the library's `.curator-cache/`."""
 
-    def __init__(
-        self, library: Library, on_base: frozenset[str] = frozenset(), cache: bool = True
-    ) -> None:
+    def __init__(self, library: Library, added: Added = NONE_ADDED, cache: bool = True) -> None:
         self.library = library
-        self.on_base = on_base
-        index = load_index(library, use_cache=cache)
+        self.on_base = frozenset(f"{INCIDENTS}/{name}" for name in added)
+        index = load_index(library, use_cache=cache, added=added)
         self.similarity = Similarity(index)
         self.suggester = Suggester(index, library.taxonomy, self.similarity)
 
     def _record(self, path: Path) -> Record | None:
-        # Its place by name, not by folder: the file is read from the head's tree, which
-        # need not be the library judged against (a copy with the base's additions), and
-        # that place is how the index knows a file is the incident itself.
+        # Its place by name, as the index names every file it holds (`incidents/NAME`,
+        # whatever folder it was read from: the base's additions are elsewhere): that
+        # place is how the index knows a file is the incident itself.
         return read_record(path, f"{INCIDENTS}/{path.name}")
 
     def _match(self, found: Similar) -> Match:

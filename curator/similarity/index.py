@@ -17,16 +17,17 @@ import hashlib
 import math
 import os
 import stat
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from functools import cached_property, partial
 from pathlib import Path
+from types import MappingProxyType
 from typing import NamedTuple
 
 import numpy as np
 
-from curator.library import INCIDENTS, Library, read_as_incident
+from curator.library import INCIDENTS, Library, meant_as_incident, read_as_incident
 from curator.load import MAX_BYTES
 from curator.regular import read_regular
 from curator.similarity.entities import entities
@@ -331,21 +332,49 @@ class Index:
 Progress = Callable[[int, int], None]
 
 
-def build(library: Library, workers: int | None = None, progress: Progress | None = None) -> Index:
+# Incident files kept outside a library, indexed as if in its incidents/, each under the
+# name it would have there: what the base branch of a pull request added since the
+# branch started, which `curator review` judges the branch's incidents against.
+Added = Mapping[str, Path]
+NONE_ADDED: Added = MappingProxyType({})
+
+
+def build(
+    library: Library,
+    workers: int | None = None,
+    progress: Progress | None = None,
+    added: Added = NONE_ADDED,
+) -> Index:
     """`progress`, if given, is called with (files read, files in all) as the build goes."""
-    return build_from(library_items(library), workers, progress)
+    return build_from(library_items(library, added), workers, progress)
 
 
-def library_items(library: Library) -> list[tuple[Path, str]]:
+def library_items(library: Library, added: Added = NONE_ADDED) -> list[tuple[Path, str]]:
     """Each incident file to read, with its name as the index shows it, in name order:
     the regular `.yaml` files lint reads, no other (a link is never followed, an
-    `IL-0001.yml` never read: IL107, and no incident is a duplicate of one)."""
+    `IL-0001.yml` never read: IL107, and no incident is a duplicate of one); with those
+    of `added` among them, as if they were in the library's folder."""
     folder = library.incidents_dir
-    return [
+    own = [
         (folder / name, f"{INCIDENTS}/{name}")
         for name in library.incident_names()
         if read_as_incident(name) and _is_regular(folder / name)
     ]
+    return sorted([*own, *added_items(added)], key=_display) if added else own
+
+
+def added_items(added: Added) -> list[tuple[Path, str]]:
+    """The files of `added` that the index reads, as `library_items` lists a library's
+    own (a hidden one, a `.yml`, a link: none), in name order."""
+    return [
+        (path, f"{INCIDENTS}/{name}")
+        for name, path in sorted(added.items())
+        if meant_as_incident(name) and read_as_incident(name) and _is_regular(path)
+    ]
+
+
+def _display(item: tuple[Path, str]) -> str:
+    return item[1]
 
 
 def _is_regular(path: Path) -> bool:

@@ -39,9 +39,13 @@ from curator.lint_cache import code_context
 from curator.regular import open_regular
 from curator.similarity.index import (
     N_BUCKETS,
+    NONE_ADDED,
+    Added,
     Index,
     Postings,
     Progress,
+    Share,
+    added_items,
     assemble,
     build,
     extract,
@@ -99,13 +103,24 @@ def library_key(library: Library, digests: dict[str, bytes] | None = None) -> st
     return digest.hexdigest()[:32]
 
 
-def load_index(library: Library, use_cache: bool = True, progress: Progress | None = None) -> Index:
+def load_index(
+    library: Library,
+    use_cache: bool = True,
+    progress: Progress | None = None,
+    added: Added = NONE_ADDED,
+) -> Index:
     """The library's index: from the cache when it holds this content, else built from
     the shares kept of the files that did not change and the files that did (and written
-    to the cache, when the library folder is writable); `progress` sees the files read."""
+    to the cache, when the library folder is writable); `progress` sees the files read.
+    With files `added` (`index.Added`), the index of the library and them, built from
+    the library's shares and those files, which are read each time: it is not the
+    library's index, nor are they its files, so neither is kept in its cache (the shares
+    of the library's own files are)."""
     if not use_cache:
-        return build(library, progress=progress)
+        return build(library, progress=progress, added=added)
     digests = file_digests(library)
+    if added:
+        return build_keeping(library, digests, progress, added)[0]
     path = index_path(library, digests)
     if path is None:
         return build(library, progress=progress)
@@ -119,30 +134,48 @@ def load_index(library: Library, use_cache: bool = True, progress: Progress | No
 
 
 def build_keeping(
-    library: Library, digests: dict[str, bytes], progress: Progress | None = None
+    library: Library,
+    digests: dict[str, bytes],
+    progress: Progress | None = None,
+    added: Added = NONE_ADDED,
 ) -> tuple[Index, bool]:
     """The index, reading only the files whose share is not kept under their digest, and
     keeping the shares of those it read; and whether every file read had the bytes of its
     digest (a file may change between the two). The files are those `library_items`
     gives, told by their digests (a `Path` made of each of 100,000 names cost 1 s); one
     that could not be read at all is listed as not read, as `build` lists one it cannot
-    read."""
+    read. The files of `added` are read too, and their shares not kept."""
     names = [name for name, digest in digests.items() if digest != NOT_REGULAR]
     kept = KeptShares.open(library)
     shares = kept.take([(name, digests[name]) for name in names])
     missing = [i for i, share in enumerate(shares) if share is None]
     folder = library.incidents_dir
     todo = [(folder / names[i], f"{INCIDENTS}/{names[i]}") for i in missing]
-    read = extract(todo, progress=progress)
+    others = added_items(added)
+    read = extract([*todo, *others], progress=progress)
     exact = True
-    for i, (digest, share) in zip(missing, read, strict=True):
+    for i, (digest, share) in zip(missing, read[: len(todo)], strict=True):
         shares[i] = share
         exact = exact and _as_keyed(digest, digests[names[i]])
         if share is not None:
             kept.keep(names[i], digest, share)
-    del read  # (its shares are in `shares` now, which `assemble` lets go of as it goes)
     kept.save(names)
-    return assemble([f"{INCIDENTS}/{name}" for name in names], shares), exact
+    displays = [f"{INCIDENTS}/{name}" for name in names]
+    if others:
+        displays, shares = _in_name_order(
+            [*displays, *(display for _path, display in others)],
+            [*shares, *(share for _digest, share in read[len(todo) :])],
+        )
+    del read  # (its shares are in `shares` now, which `assemble` lets go of as it goes)
+    return assemble(displays, shares), exact
+
+
+def _in_name_order(
+    displays: list[str], shares: list[Share | None]
+) -> tuple[list[str], list[Share | None]]:
+    """The files (and their shares) in the order a build lists them, by name."""
+    order = sorted(range(len(displays)), key=displays.__getitem__)
+    return [displays[i] for i in order], [shares[i] for i in order]
 
 
 def _as_keyed(read: bytes, keyed: bytes) -> bool:
