@@ -268,6 +268,23 @@ def test_a_file_renamed_with_its_id_kept_is_misnamed_not_removed(repo):
     assert [f["code"] for f in file["findings"]] == ["IL203"]
 
 
+def test_an_id_spelt_with_fewer_zeros_is_the_same_id_not_one_removed(repo):
+    # IL-00025 is IL-0025 spelt otherwise (IL204); renamed to it, the incident is still
+    # there, as changes.json says (modified, its id): IL901 said its id disappears.
+    longer = (repo / "incidents" / "IL-0002.yaml").read_text(encoding="utf-8")
+    git(repo, "rm", "-q", "incidents/IL-0002.yaml")
+    write(repo, "IL-00002.yaml", longer.replace("id: IL-0002", "id: IL-00002"))
+    commit(repo, "the id with a zero more")
+    git(repo, "branch", "-f", "main")  # the base: the long spelling, published
+    git(repo, "mv", "incidents/IL-00002.yaml", "incidents/IL-0002.yaml")
+    write(repo, "IL-0002.yaml", longer)
+    commit(repo, "the id as assign-ids writes it")
+    code, report = review_json(repo)
+    [file] = report["files"]
+    assert (file["change"], file["id"]) == ("renamed", "IL-0002")
+    assert (code, [f["code"] for f in file["findings"]]) == (0, [])
+
+
 @pytest.mark.parametrize("hidden", ["old/IL-0002.yaml", ".IL-0002.yaml"])
 def test_a_published_incident_moved_where_the_library_does_not_read_it_is_removed(repo, hidden):
     # Lint reads neither a subfolder nor a dotfile: the id left the library, but the file

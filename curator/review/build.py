@@ -26,7 +26,7 @@ from curator.findings import Finding, Severity
 from curator.library import INCIDENTS, SCHEMA, Library, is_library
 from curator.lint import lint
 from curator.load import MAX_BYTES, Document, load_bytes
-from curator.model import DIMENSIONS, Dimension
+from curator.model import DIMENSIONS, Dimension, canonical_id
 from curator.regular import read_regular
 from curator.review import ReviewError, git
 from curator.review.at_base import ACROSS_FILES, cross_file_findings_at_base
@@ -162,8 +162,10 @@ def build_review(root: Path, base: str, head: str, judge_for: JudgeFactory | Non
         # The ids the head carries: each file's name, and the id written in each incident
         # file the change touched (a file renamed with its id kept still carries that id;
         # one moved to a subfolder or a dotfile does not: the library no longer reads it).
-        head_ids = {path.stem for path in incident_files} | {
-            f.id for f in files if f.id and tree / f.path in incident_files
+        # Each as `canonical_id` spells it: IL-00025 is IL-0025 spelt otherwise (IL204),
+        # and the export lists the one renamed to the other as modified, not removed.
+        head_ids = {canonical_id(path.stem) for path in incident_files} | {
+            canonical_id(f.id) for f in files if f.id and tree / f.path in incident_files
         }
         broken = [_broken_by_change(p, tree, caused) for p in sorted({f.path for f in caused})]
         terms, filters = _taxonomy_changes(before, library, cache)
@@ -510,14 +512,15 @@ def _with_removal(
     revisions: Revisions,
     head_ids: set[str],
 ) -> FileReview:
-    """Add the IL901 finding when the change makes a published id disappear."""
+    """Add the IL901 finding when the change makes a published id disappear (`head_ids`:
+    the ids the head carries, each as `canonical_id` spells it)."""
     if change.change not in ("removed", "renamed"):
         return review
     old_path = change.old_path or change.path
     if not old_path.startswith(_in_library(revisions.prefix, INCIDENTS) + "/"):
         return review
     removed = incident_removed.removed_id(old)
-    if removed is None or removed[0] in head_ids:
+    if removed is None or canonical_id(removed[0]) in head_ids:
         return review
     renamed_to = change.path if change.change == "renamed" else None
     extra = ReportFinding.of(incident_removed.finding(old_path, removed, renamed_to))
