@@ -16,8 +16,10 @@ from typing import Any
 import pytest
 from conftest import (
     REPO,
+    ended,
     files_read,
     run_curator,
+    start_python,
     stopped_as_git_starts,
     stopped_as_it_loads,
     write_library,
@@ -1676,6 +1678,55 @@ def test_a_tree_s_members_that_would_land_outside_or_link_elsewhere_are_not_writ
     written = sorted(str(p.relative_to(tmp_path)) for p in tmp_path.rglob("*"))
     assert written == ["tree", "tree/incidents", "tree/incidents/IL-0001.yaml"]
     assert (target / "incidents" / "IL-0001.yaml").read_bytes() == b"id: IL-0001\n"
+
+
+# The review in a process of its own, which says how much memory it held at most (its own:
+# git's, which may hold a blob whole, is not curator's to bound).
+_REVIEW_WITH_ITS_PEAK = """
+import resource, sys
+from curator.cli import main
+try:
+    main(sys.argv[1:], prog_name="curator")
+except SystemExit as done:
+    print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)
+    sys.exit(done.code)
+"""
+
+
+def test_a_huge_incident_file_is_refused_as_lint_does_without_being_held_by_the_review(repo):
+    # git read the base's blob whole (`file_at`), and so was each file of the head written
+    # out (`_extract`): the review's memory grew with a file the pull request may make of
+    # gigabytes. Both now read the bytes as lint does, no more than the limit and one.
+    git(repo, "checkout", "-q", "main")
+    peaks = []
+    for size in (3_000_000, 30_000_000):
+        git(repo, "checkout", "-q", "-B", f"change-{size}", "main")
+        huge = repo / "incidents" / "IL-0004.yaml"
+        huge.write_text(incident("IL-0004"), encoding="utf-8")
+        os.truncate(huge, size)  # (NUL bytes: a few kB to git)
+        base = commit(repo, "a huge incident")
+        with huge.open("ab") as file:
+            file.write(b"\n")  # changed: the base's blob is read too
+        head = commit(repo, "changed")
+        git(repo, "checkout", "-q", "main")  # the head is not the checkout: written out
+        args = ["review", "--base", base, "--head", head, "--format", "json"]
+        run = ended(start_python("-c", _REVIEW_WITH_ITS_PEAK, *args, cwd=repo))
+        assert run.code == 1, run.err
+        [reviewed] = json.loads(run.out)["files"]
+        assert reviewed["findings"] == [
+            {
+                "path": "incidents/IL-0004.yaml",
+                "line": 1,
+                "column": 1,
+                "code": "IL104",
+                "severity": "error",
+                "message": f"file is {size + 1:,} bytes; curator reads files of up to "
+                "1,048,576 bytes",
+                "fixable": False,
+            }
+        ]
+        peaks.append(int(run.err.split()[-1]) * 1024)  # (kB on Linux)
+    assert peaks[1] - peaks[0] < 10_000_000, peaks  # 27 MB more of the file: ≈35 MB more
 
 
 @pytest.mark.parametrize(

@@ -378,7 +378,7 @@ def _at_base(revisions: Revisions, change: FileChange) -> bytes | None:
     """The file as it was at the base (before a rename, under its old path); None if new."""
     if change.change == "added":
         return None
-    return git.file_at(revisions.repo, revisions.base, change.old_path or change.path)
+    return git.file_at(revisions.repo, revisions.base, change.old_path or change.path, MAX_BYTES)
 
 
 def _file_review(

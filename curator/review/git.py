@@ -9,6 +9,7 @@ taken for an option or a pattern, or split wrongly.
 from __future__ import annotations
 
 import re
+import shutil
 import subprocess
 import tarfile
 from collections.abc import Iterator
@@ -18,6 +19,7 @@ from pathlib import Path, PurePosixPath
 from typing import Literal
 
 from curator import repository
+from curator.regular import oversized
 from curator.review import ReviewError
 from curator.signals import started
 
@@ -187,12 +189,24 @@ def _parse_name_status(out: bytes) -> Iterator[FileChange]:
         yield FileChange(_STATUS.get(status, "changed"), path)
 
 
-def file_at(repo: Path, commit: str, path: str) -> bytes | None:
-    """The bytes of `path` at `commit`, or None if it is not a file there."""
-    try:
-        return run_git(repo, "cat-file", "blob", f"{commit}:{path}")
-    except GitError:
-        return None
+def file_at(repo: Path, commit: str, path: str, limit: int) -> bytes | None:
+    """The bytes of `path` at `commit`, or None if it is not a file there; never more than
+    `limit` + 1 of them: a larger blob is an `Oversized` of its size, as
+    `curator.regular.read_at_most` reads a file (a pull request may add one of gigabytes,
+    which was read whole into memory)."""
+    with _running(repo, "cat-file", "blob", f"{commit}:{path}") as proc:
+        assert proc.stdout is not None
+        raw = proc.stdout.read(limit + 1)
+        if len(raw) > limit:
+            proc.kill()  # the rest is not wanted
+        proc.communicate()
+    if len(raw) > limit:
+        return oversized(raw, _size_at(repo, commit, path))
+    return raw if proc.returncode == 0 else None
+
+
+def _size_at(repo: Path, commit: str, path: str) -> int:
+    return int(run_git(repo, "cat-file", "-s", f"{commit}:{path}"))
 
 
 def present_at(repo: Path, commit: str, *paths: str) -> list[str]:
@@ -278,5 +292,6 @@ def _extract(tar: tarfile.TarFile, member: tarfile.TarInfo, target: Path) -> Non
     elif member.isfile():
         destination.parent.mkdir(parents=True, exist_ok=True)
         source = tar.extractfile(member)
-        if source is not None:
-            destination.write_bytes(source.read())
+        if source is not None:  # (in pieces: a file may be of gigabytes)
+            with destination.open("wb") as written:
+                shutil.copyfileobj(source, written)
