@@ -1181,12 +1181,12 @@ def test_nothing_changed_is_clean(repo):
     assert "0 files changed under the library" in run.out
 
 
-@pytest.mark.parametrize("word", ["--show-toplevel", "archive"])
+@pytest.mark.parametrize("word", ["--show-toplevel", "--batch"])
 def test_a_stop_as_git_starts_stops_git_too(repo, tmp_path, word):
     # Popen raised the stop before it gave curator the process: git ran on, out of reach.
     write(repo, "IL-0004.yaml", incident("IL-0004"))
     commit(repo, "add")
-    write(repo, "IL-0005.yaml", incident("IL-0005"))  # not committed: HEAD is read by archive
+    write(repo, "IL-0005.yaml", incident("IL-0005"))  # not committed: HEAD is read from git
     scratch = tmp_path / "scratch"
     scratch.mkdir()
     args = ("review", "--base", "main")
@@ -1196,24 +1196,15 @@ def test_a_stop_as_git_starts_stops_git_too(repo, tmp_path, word):
 
 
 @pytest.mark.parametrize("stop", [KeyboardInterrupt, Terminated], ids=["ctrl-c", "sigterm"])
-def test_a_stop_as_the_archive_is_read_ends_git_at_once(repo, tmp_path, monkeypatch, stop):
-    # Left to `Popen`, Ctrl-C waited 0.25 s for `git archive` and left it running (a
-    # zombie once it ended, until curator did); SIGTERM waited for it to finish.
-    stand_in = tmp_path / "bin" / "git"  # a git archive that sends the tree, then lingers
-    stand_in.parent.mkdir()
-    real_git = shutil.which("git")
-    stand_in.write_text(
-        f'#!/bin/sh\nfor a; do [ "$a" = archive ] && {{ {real_git} "$@"; exec sleep 30; }}; done\n'
-        f'exec {real_git} "$@"\n',
-        encoding="utf-8",
-    )
-    stand_in.chmod(0o755)
-    monkeypatch.setenv("PATH", f"{stand_in.parent}:{os.environ['PATH']}")
+def test_a_stop_as_the_files_are_read_ends_git_at_once(repo, tmp_path, monkeypatch, stop):
+    # Left to `Popen`, Ctrl-C waited 0.25 s for git and left it running (a zombie once it
+    # ended, until curator did); SIGTERM waited for it to finish. `git cat-file --batch`
+    # waits for more names until it is told there are none.
     gits: list[subprocess.Popen[bytes]] = []
     start = review_git._started
 
-    def recorded(*args: str) -> subprocess.Popen[bytes]:
-        gits.append(start(*args))
+    def recorded(*args: str, **options: Any) -> subprocess.Popen[bytes]:
+        gits.append(start(*args, **options))
         return gits[-1]
 
     monkeypatch.setattr(review_git, "_started", recorded)
@@ -1221,10 +1212,10 @@ def test_a_stop_as_the_archive_is_read_ends_git_at_once(repo, tmp_path, monkeypa
     def stopped(*args: object) -> None:
         raise stop  # (as curator.signals raises it, the moment the signal comes)
 
-    monkeypatch.setattr(review_git, "_extract", stopped)
+    monkeypatch.setattr(review_git, "_copied", stopped)
     with pytest.raises(stop):
         review_git.materialise(repo, "HEAD", tmp_path / "tree", "incidents")
-    assert [git.returncode for git in gits] == [-signal.SIGKILL]
+    assert [git.returncode for git in gits] == [0, -signal.SIGKILL]  # (ls-tree, cat-file)
 
 
 def test_a_stop_as_a_commit_s_folder_is_made_leaves_nothing_behind(repo, tmp_path, monkeypatch):
@@ -1643,41 +1634,88 @@ def test_judging_the_head_beside_main_s_additions_is_judging_a_copy_holding_both
     assert build_review(repo, "main", head, LibraryJudge) == copied  # a copy of the head
 
 
-def test_a_tree_s_members_that_would_land_outside_or_link_elsewhere_are_not_written(tmp_path):
-    # git refuses such trees, but the reviewed commit is a stranger's: `_extract` must not
-    # depend on that.
-    import io
-    import tarfile
+def test_the_head_written_out_is_its_commit_whatever_its_gitattributes_say(repo):
+    # `git archive` applied the commit's .gitattributes, which the pull request writes:
+    # `export-ignore` left a broken incident out of what was linted (✅ 0 errors), and
+    # `ident` rewrote the bytes linted. What the checkout of that commit gives is reviewed.
+    write(repo, "IL-0004.yaml", "id: IL-0004\nstatus: [\n")
+    write(repo, "IL-0005.yaml", incident("IL-0005", *DIFFERENT, ("DNS 설정", "DNS $Id$ 설정")))
+    write(repo, ".gitattributes", "IL-0004.yaml export-ignore\nIL-0005.yaml ident\n")
+    head = commit(repo, "a broken incident the archive leaves out")
+    reviews = []
+    for checkout in ("change", "main"):  # the head checked out, then read from git
+        git(repo, "checkout", "-q", checkout)
+        code, report = review_json(repo, "--head", head)
+        found = {
+            f["path"]: (f["title"], [x["code"] for x in f["findings"]]) for f in report["files"]
+        }
+        reviews.append((code, found))
+    assert reviews[0] == reviews[1]
+    code, found = reviews[1]
+    assert code == 1
+    assert found["incidents/IL-0004.yaml"] == (None, ["IL101"])
+    assert found["incidents/IL-0005.yaml"][0] == "DNS $Id$ 설정 변경으로 API 가 멈췄다"
 
-    from curator.review.git import _extract
 
-    def member(name: str, kind: bytes = tarfile.REGTYPE, data: bytes = b"x") -> tuple:
-        info = tarfile.TarInfo(name)
-        info.type = kind
-        info.size = len(data) if kind == tarfile.REGTYPE else 0
-        info.linkname = "/etc/passwd" if kind == tarfile.SYMTYPE else ""
-        return info, io.BytesIO(data) if kind == tarfile.REGTYPE else None
+def test_a_link_in_incidents_is_reported_when_the_head_is_not_the_checkout(repo):
+    # `git archive` gave the link, which was not written out: lint never saw it, and the
+    # review said nothing of it where the checkout's said IL107.
+    (repo / "incidents" / "IL-0004.yaml").symlink_to("IL-0001.yaml")
+    (repo / "incidents" / "IL-0005.yaml").symlink_to(Path("..", "schema"))
+    head = commit(repo, "links")
+    reviews = []
+    for checkout in ("change", "main"):
+        git(repo, "checkout", "-q", checkout)
+        code, report = review_json(repo, "--head", head)
+        reviews.append((code, [f["findings"] for f in report["files"]]))
+    assert reviews[0] == reviews[1]
+    code, findings = reviews[1]
+    assert code == 1
+    assert [
+        [(f["path"], f["line"], f["column"], f["code"]) for f in file] for file in findings
+    ] == [
+        [("incidents/IL-0004.yaml", 1, 1, "IL107")],
+        [("incidents/IL-0005.yaml", 1, 1, "IL107")],
+    ]
+    assert "symbolic link to a folder" in findings[1][0]["message"]
 
-    raw = io.BytesIO()
-    with tarfile.open(fileobj=raw, mode="w") as tar:
-        for info, data in [
-            member("incidents", tarfile.DIRTYPE),
-            member("incidents/IL-0001.yaml", data=b"id: IL-0001\n"),
-            member("../escaped.yaml"),
-            member("incidents/../../escaped-too.yaml"),
-            member(str(tmp_path / "absolute.yaml")),  # (inside tmp_path, were it written)
-            member("incidents/link.yaml", tarfile.SYMTYPE),
-        ]:
-            tar.addfile(info, data)
-    target = tmp_path / "tree"
-    target.mkdir()
-    raw.seek(0)
-    with tarfile.open(fileobj=raw, mode="r|") as tar:
-        for info in tar:
-            _extract(tar, info, target)
-    written = sorted(str(p.relative_to(tmp_path)) for p in tmp_path.rglob("*"))
-    assert written == ["tree", "tree/incidents", "tree/incidents/IL-0001.yaml"]
-    assert (target / "incidents" / "IL-0001.yaml").read_bytes() == b"id: IL-0001\n"
+
+def test_a_tree_s_files_that_would_land_outside_or_through_a_link_are_not_written(
+    repo, tmp_path, monkeypatch
+):
+    # The head's links are written as links (lint reports them), and the base's additions
+    # are written into the head's copy after them: a link there must not take a file of
+    # the base's outside the copy, as a folder on the way or as the file itself.
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (repo / "incidents" / "out").symlink_to(Path("..", "..", "outside"))
+    (repo / "incidents" / "IL-0400.yaml").symlink_to(Path("..", "..", "pwned.yaml"))
+    links = commit(repo, "links")
+    git(repo, "rm", "-q", "incidents/out", "incidents/IL-0400.yaml")
+    (repo / "incidents" / "out").mkdir()
+    write(repo, "out/IL-0401.yaml", incident("IL-0401"))
+    write(repo, "IL-0400.yaml", incident("IL-0400"))
+    files = commit(repo, "files where the links were")
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    review_git.materialise(repo, links, tree, "incidents")
+    review_git.materialise(
+        repo, files, tree, "incidents/out/IL-0401.yaml", "incidents/IL-0400.yaml"
+    )
+    assert list(outside.iterdir()) == []
+    assert not (tmp_path / "pwned.yaml").exists()
+    assert os.readlink(tree / "incidents" / "out") == str(Path("..", "..", "outside"))
+    # git refuses trees naming such paths, but the reviewed commit is a stranger's.
+    [blob] = [e for e in review_git._entries_at(repo, files, ("incidents/IL-0400.yaml",))]
+    hostile = ["../escaped.yaml", "incidents/../../escaped-too.yaml", str(tmp_path / "abs.yaml")]
+    named = [review_git._Entry(blob.mode, blob.sha, path) for path in hostile]
+    monkeypatch.setattr(review_git, "_entries_at", lambda *args: [*named, blob])
+    elsewhere = tmp_path / "elsewhere" / "tree"
+    elsewhere.mkdir(parents=True)
+    review_git.materialise(repo, files, elsewhere, "incidents")
+    written = sorted(str(p.relative_to(tmp_path)) for p in tmp_path.rglob("*.yaml"))
+    assert "elsewhere/tree/incidents/IL-0400.yaml" in written
+    assert not [w for w in written if "escaped" in w or "abs" in w], written
 
 
 # The review in a process of its own, which says how much memory it held at most (its own:

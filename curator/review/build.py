@@ -2,8 +2,9 @@
 
 The head is read from the checkout itself when it is that commit and nothing under the
 library differs from it (the CI case: no copy), and otherwise from the commit, written to a
-temporary folder with `git archive`: `curator review` never checks anything out, and what it
-lints is exactly the commit it names, whatever the working tree holds. Only the checkout
+temporary folder from git's objects (`git.materialise`): `curator review` never checks
+anything out, and what it lints is exactly the commit it names, whatever the working tree
+holds. Only the checkout
 keeps the judge's index in its `.curator-cache/`; in a copy, the cache would be written to
 be deleted with it, so it is neither read nor written there. (Lint keeps nothing in a
 review, either way.)
@@ -108,11 +109,9 @@ def tree_at(revisions: Revisions, commit: str) -> Iterator[Path]:
 def _copy_at(revisions: Revisions, commit: str) -> Iterator[Path]:
     with temporary_folder(prefix="curator-review-") as temporary:
         tree = temporary.resolve()
-        # A base without schema/ (the change that makes the folder a library) is no library
-        # to compare with, which `_at_base_too` allows for; git archive refused it whole.
-        folders = git.present_at(revisions.repo, commit, *_folders(revisions))
-        if folders:
-            git.materialise(revisions.repo, commit, tree, *folders)
+        # (A base without schema/, the change that makes the folder a library, is no
+        # library to compare with, which `_at_base_too` allows for.)
+        git.materialise(revisions.repo, commit, tree, *_folders(revisions))
         yield tree
 
 

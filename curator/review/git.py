@@ -8,15 +8,15 @@ taken for an option or a pattern, or split wrongly.
 
 from __future__ import annotations
 
+import contextlib
+import os
 import re
-import shutil
 import subprocess
-import tarfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
-from typing import Literal
+from typing import IO, Literal
 
 from curator import repository
 from curator.regular import oversized
@@ -55,11 +55,11 @@ def run_git(cwd: Path, *args: str) -> bytes:
 
 
 @contextmanager
-def _running(cwd: Path, *args: str) -> Iterator[subprocess.Popen[bytes]]:
+def _running(cwd: Path, *args: str, stdin: int | None = None) -> Iterator[subprocess.Popen[bytes]]:
     """`git -C cwd args...` (`_started`), for the block; a stop or an error meanwhile ends
     git too, at once. Leaving it to `Popen`, Ctrl-C waited 0.25 s for git and left it
     running, or a zombie until curator ended; SIGTERM waited for git to finish."""
-    with _started(cwd, *args) as proc:
+    with _started(cwd, *args, stdin=stdin) as proc:
         try:
             yield proc
         except BaseException:  # Ctrl-C, SIGTERM (curator.signals)
@@ -68,11 +68,12 @@ def _running(cwd: Path, *args: str) -> Iterator[subprocess.Popen[bytes]]:
             raise
 
 
-def _started(cwd: Path, *args: str) -> subprocess.Popen[bytes]:
+def _started(cwd: Path, *args: str, stdin: int | None = None) -> subprocess.Popen[bytes]:
     """`git -C cwd args...`, its output piped; a stop as it starts stops it too."""
     try:
         return started(
             ["git", "-C", str(cwd), *args],
+            stdin=stdin,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             env=repository.environment(),
@@ -264,34 +265,131 @@ def is_clean(repo: Path, *paths: str) -> bool:
 
 def materialise(repo: Path, commit: str, target: Path, *paths: str) -> None:
     """Write `paths` as they are at `commit` under `target`, without touching the checkout,
-    its index or its worktree list (`git archive`, read as a stream)."""
-    with _running(repo, "archive", "--format=tar", commit, "--", *paths) as proc:
-        assert proc.stdout is not None and proc.stderr is not None
-        try:
-            with tarfile.open(fileobj=proc.stdout, mode="r|") as tar:
-                for member in tar:
-                    _extract(tar, member, target)
-        except tarfile.ReadError:  # no archive at all: git refused (stderr says why)
-            proc.stdout.read()
-        error = proc.stderr.read().decode("utf-8", "replace").strip()
-    if proc.returncode != 0:
-        # Mostly a path the commit does not have (a change that deletes incidents/).
-        said = error.splitlines()[-1] if error else "git archive failed"
-        raise GitError(f"cannot read {' and '.join(paths)} at {commit[:12]} ({said})")
+    its index or its worktree list: each file's bytes as committed (in pieces: a file may be
+    of gigabytes), a link as a link and a submodule as an empty folder, as a checkout has
+    them. Not with `git archive`, which follows the commit's `.gitattributes` (a pull
+    request's: `export-ignore` left a broken incident out of what was linted, `ident` and
+    `eol` rewrote the bytes) and left links out (a link in incidents/ went unreported)."""
+    places = _Places(target)
+    entries = [e for e in _entries_at(repo, commit, paths) if places.of(e.path)]
+    for entry in entries:
+        if entry.mode == _SUBMODULE:
+            places.made(entry.path).mkdir(exist_ok=True)
+    blobs = [e for e in entries if e.mode != _SUBMODULE]
+    links: list[tuple[str, bytes]] = []
+    with _running(repo, "cat-file", "--batch", stdin=subprocess.PIPE) as proc:
+        assert proc.stdin is not None and proc.stdout is not None
+        # A batch of names at a time, each batch's objects read before the next is asked
+        # for: git never waits to write while we wait to write (no thread needed).
+        for at in range(0, len(blobs), _BATCH):
+            batch = blobs[at : at + _BATCH]
+            proc.stdin.write(b"".join(e.sha + b"\n" for e in batch))
+            proc.stdin.flush()
+            for entry in batch:
+                size = _object_size(proc.stdout, entry)
+                if entry.mode == _LINK:  # (made last: nothing is written through a link)
+                    links.append((entry.path, _copied(proc.stdout, size, None, _MAX_LINK)))
+                else:
+                    with _created(places.made(entry.path)) as written:
+                        _copied(proc.stdout, size, written, 0)
+                proc.stdout.read(1)  # the newline after each object
+        proc.stdin.close()  # (so git ends)
+        proc.wait()
+    for path, link in links:
+        places.folders.clear()  # (a link made may be on the way to the next)
+        destination = places.of(path)
+        if destination is not None:
+            destination.parent.mkdir(parents=True, exist_ok=True)
+            with contextlib.suppress(FileExistsError):  # (a tree naming it twice)
+                os.symlink(link, destination)
 
 
-def _extract(tar: tarfile.TarFile, member: tarfile.TarInfo, target: Path) -> None:
-    # Only plain files and folders with relative paths inside the target: a tree holding
-    # symlinks or odd names cannot make us write elsewhere.
-    relative = PurePosixPath(member.name)
-    if relative.is_absolute() or ".." in relative.parts:
-        return
-    destination = target.joinpath(*relative.parts)
-    if member.isdir():
-        destination.mkdir(parents=True, exist_ok=True)
-    elif member.isfile():
+_SUBMODULE, _LINK = b"160000", b"120000"
+_BATCH = 1000  # names of 41 bytes: within a pipe's 64 KiB
+_MAX_LINK = 4096  # the longest path a link may hold (PATH_MAX)
+
+
+@dataclass(frozen=True)
+class _Entry:
+    mode: bytes
+    sha: bytes
+    path: str  # repository-relative
+
+
+def _entries_at(repo: Path, commit: str, paths: tuple[str, ...]) -> list[_Entry]:
+    """The files, links and submodules under `paths` at `commit`."""
+    try:
+        out = run_git(repo, "ls-tree", "-r", "-z", "--full-tree", commit, "--", *paths)
+    except GitError as exc:
+        raise GitError(f"cannot read {' and '.join(paths)} at {commit[:12]} ({exc})") from exc
+    entries = []
+    for line in out.split(b"\0"):
+        info, _, path = line.partition(b"\t")
+        mode, _, rest = info.partition(b" ")
+        kind, _, sha = rest.partition(b" ")
+        if kind in (b"blob", b"commit"):
+            entries.append(_Entry(mode, sha, path.decode("utf-8", "surrogateescape")))
+    return entries
+
+
+class _Places:
+    """Where each path goes under `target`: None where that would be outside it, for an
+    absolute path, a `..`, or a folder on the way that is a link (git refuses such trees,
+    but the reviewed commit is a stranger's; the links it holds are made last, and a commit
+    written into a folder holding another's may meet one)."""
+
+    def __init__(self, target: Path) -> None:
+        self.target = target
+        self.real = Path(os.path.realpath(target))
+        self.folders: dict[PurePosixPath, bool] = {}  # (asked once each)
+
+    def of(self, path: str) -> Path | None:
+        relative = PurePosixPath(path)
+        if relative.is_absolute() or ".." in relative.parts or not relative.parts:
+            return None
+        folder = relative.parent
+        if folder not in self.folders:
+            inside = self.real.joinpath(*folder.parts)
+            self.folders[folder] = Path(os.path.realpath(self.target / folder)) == inside
+        return self.target.joinpath(*relative.parts) if self.folders[folder] else None
+
+    def made(self, path: str) -> Path:
+        """`of(path)`, known to be inside, with its folder made."""
+        destination = self.of(path)
+        assert destination is not None
         destination.parent.mkdir(parents=True, exist_ok=True)
-        source = tar.extractfile(member)
-        if source is not None:  # (in pieces: a file may be of gigabytes)
-            with destination.open("wb") as written:
-                shutil.copyfileobj(source, written)
+        return destination
+
+
+def _created(destination: Path) -> IO[bytes]:
+    """A new file at `destination`, open for writing; or, where something is there already
+    (a link of a tree this one is written into), `os.devnull`: never written through."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW
+    try:
+        return open(os.open(destination, flags, 0o644), "wb")
+    except FileExistsError:
+        return open(os.devnull, "wb")
+
+
+def _object_size(stream: IO[bytes], entry: _Entry) -> int:
+    """The size `git cat-file --batch` gives for the object it sends next."""
+    header = stream.readline().split()
+    if len(header) != 3 or header[0] != entry.sha:
+        raise GitError(f"cannot read {entry.path} ({b' '.join(header).decode(errors='replace')})")
+    return int(header[2])
+
+
+def _copied(stream: IO[bytes], size: int, into: IO[bytes] | None, keep: int) -> bytes:
+    """`size` bytes of `stream`, in pieces, written `into` a file; the first `keep` of them
+    returned."""
+    kept = b""
+    while size:
+        piece = stream.read(min(size, 1 << 16))
+        if not piece:
+            raise GitError("git cat-file ended early")
+        if into is not None:
+            into.write(piece)
+        if len(kept) < keep:
+            kept += piece[: keep - len(kept)]
+        size -= len(piece)
+    return kept

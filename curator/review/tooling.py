@@ -34,7 +34,7 @@ def changes_the_review(path: str) -> bool:
     Markdown documentation: the package, the workflows, the build (`pyproject.toml`,
     `setup.py`, `build_backend/`), the JSON Schemas, and whatever comes next. A hidden
     file or folder can too, wherever it is: a `.gitattributes` (in incidents/ too) changes
-    the bytes git checks out, archives and searches; `.curator-cache/` is read; `.github/`
+    the bytes git checks out and searches; `.curator-cache/` is read; `.github/`
     holds the workflows. (Listing what is inert, not what is code, is what keeps a new kind
     of file on the safe side.)"""
     if any(part.startswith(".") for part in path.split("/")):
