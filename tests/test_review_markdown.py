@@ -187,6 +187,19 @@ def test_status_line_first_then_head_and_run():
     )
 
 
+def test_claims_to_check_are_counted_in_the_status_line_without_a_made_up_plural():
+    # `duplicate_of` is a key's name: "2 duplicate_of to checks" read as a typo.
+    def withdrawn(number: int) -> FileReview:
+        claim = Match(id="IL-0001", score=0.1, kind="related")
+        return FileReview(
+            path=f"incidents/IL-030{number}.yaml", change="changed", duplicate_of=claim
+        )
+
+    for number, said in [(1, "❌ 1 duplicate_of to check"), (2, "❌ 2 duplicate_of to check")]:
+        review = Review(base=BASE, head=HEAD, files=[withdrawn(n) for n in range(number)])
+        assert render(review, LINKS, COMMENT).splitlines()[1].endswith(f" · {said}")
+
+
 def test_only_errors_and_possible_duplicates_are_marked_as_failures():
     # A new incident's placeholder id (IL206) is a warning CONTRIBUTING asks for, and a
     # suggestion is advice: neither may look like a failed check.

@@ -126,7 +126,8 @@ def _header(review: Review, links: Links, tooling: ChangedTooling | None) -> str
         ]
     )
     if counts.doubtful_claims:  # rare: said only when there is one
-        status += " · " + _mark(counts.doubtful_claims, "duplicate_of to check", "❌")
+        claims = "duplicate_of to check"  # (a key's name: no plural)
+        status += " · " + _mark(counts.doubtful_claims, claims, "❌", claims)
     if omitted := _omitted(review):  # else the counts above read as the whole of it
         status += " · " + omitted
     short = review.head[:12]
@@ -343,14 +344,14 @@ def _rerun(tooling: ChangedTooling) -> str:
     )
 
 
-def _mark(count: int, noun: str, sign: str) -> str:
+def _mark(count: int, noun: str, sign: str, nouns: str | None = None) -> str:
     """❌ only for what blocks the merge or needs a decision (errors, possible duplicates):
     a warning is allowed with a reason, and a suggestion is advice."""
-    return f"{sign if count else '✅'} {_plural(count, noun)}"
+    return f"{sign if count else '✅'} {_plural(count, noun, nouns)}"
 
 
-def _plural(count: int, noun: str) -> str:
-    return f"{count} {noun}{'' if count == 1 else 's'}"
+def _plural(count: int, noun: str, nouns: str | None = None) -> str:
+    return f"{count} {noun if count == 1 else nouns or noun + 's'}"
 
 
 def _has_news(file: FileReview) -> bool:
