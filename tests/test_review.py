@@ -1657,6 +1657,21 @@ def test_the_head_written_out_is_its_commit_whatever_its_gitattributes_say(repo)
     assert found["incidents/IL-0005.yaml"][0] == "DNS $Id$ 설정 변경으로 API 가 멈췄다"
 
 
+def test_a_name_the_system_cannot_hold_is_said_of_the_commit_not_the_temporary_folder(repo):
+    # git holds a name of 300 bytes, which no checkout can write: the review, which must
+    # write it to lint it, said "curator: /tmp/curator-review-…/incidents/…: File name too
+    # long", a folder the user never made and that was gone.
+    name = f"incidents/{'a' * 300}.yaml"
+    blob = git(repo, "hash-object", "-w", "incidents/IL-0001.yaml")
+    git(repo, "update-index", "--add", "--cacheinfo", f"100644,{blob},{name}")
+    git(repo, "commit", "-q", "-m", "a name too long")
+    head = git(repo, "rev-parse", "HEAD")
+    git(repo, "checkout", "-q", "-f", "main")
+    run = run_curator("review", "--base", "main", "--head", head, cwd=repo)
+    said = f"cannot write {name} of commit {head[:12]} for the review: File name too long"
+    assert (run.code, run.out, run.err) == (2, "", f"curator: {said}\n")
+
+
 def test_a_link_in_incidents_is_reported_when_the_head_is_not_the_checkout(repo):
     # `git archive` gave the link, which was not written out: lint never saw it, and the
     # review said nothing of it where the checkout's said IL107.

@@ -19,6 +19,7 @@ from pathlib import Path, PurePosixPath
 from typing import IO, Literal
 
 from curator import repository
+from curator.oneline import escaped
 from curator.regular import oversized
 from curator.review import ReviewError
 from curator.signals import started
@@ -274,7 +275,8 @@ def materialise(repo: Path, commit: str, target: Path, *paths: str) -> None:
     entries = [e for e in _entries_at(repo, commit, paths) if places.of(e.path)]
     for entry in entries:
         if entry.mode == _SUBMODULE:
-            places.made(entry.path).mkdir(exist_ok=True)
+            with _writing(entry.path, commit):
+                places.made(entry.path).mkdir(exist_ok=True)
     blobs = [e for e in entries if e.mode != _SUBMODULE]
     links: list[tuple[str, bytes]] = []
     with _running(repo, "cat-file", "--batch", stdin=subprocess.PIPE) as proc:
@@ -290,8 +292,8 @@ def materialise(repo: Path, commit: str, target: Path, *paths: str) -> None:
                 if entry.mode == _LINK:  # (made last: nothing is written through a link)
                     links.append((entry.path, _copied(proc.stdout, size, None, _MAX_LINK)))
                 else:
-                    with _created(places.made(entry.path)) as written:
-                        _copied(proc.stdout, size, written, 0)
+                    with _writing(entry.path, commit), _created(places.made(entry.path)) as out:
+                        _copied(proc.stdout, size, out, 0)
                 proc.stdout.read(1)  # the newline after each object
         proc.stdin.close()  # (so git ends)
         proc.wait()
@@ -299,9 +301,22 @@ def materialise(repo: Path, commit: str, target: Path, *paths: str) -> None:
         places.folders.clear()  # (a link made may be on the way to the next)
         destination = places.of(path)
         if destination is not None:
-            destination.parent.mkdir(parents=True, exist_ok=True)
-            with contextlib.suppress(FileExistsError):  # (a tree naming it twice)
+            with _writing(path, commit), contextlib.suppress(FileExistsError):  # (named twice)
+                destination.parent.mkdir(parents=True, exist_ok=True)
                 os.symlink(link, destination)
+
+
+@contextmanager
+def _writing(path: str, commit: str) -> Iterator[None]:
+    """What the system refuses as `path` is written out said of that path, not of the
+    temporary folder: git holds names no file system does (a name of 300 bytes), which a
+    checkout refuses too, and which the review cannot lint."""
+    try:
+        yield
+    except OSError as exc:
+        said = exc.strerror or str(exc)
+        where = f"{escaped(path)} of commit {commit[:12]}"
+        raise ReviewError(f"cannot write {where} for the review: {said}") from exc
 
 
 _SUBMODULE, _LINK = b"160000", b"120000"
