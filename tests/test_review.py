@@ -1695,6 +1695,20 @@ def test_a_link_in_incidents_is_reported_when_the_head_is_not_the_checkout(repo)
     assert "symbolic link to a folder" in findings[1][0]["message"]
 
 
+def test_a_tree_of_more_files_than_a_batch_is_written_out_byte_for_byte(repo, tmp_path):
+    # `materialise` asks git for the objects a batch at a time (`_BATCH`): every file of
+    # every batch, and the sizes around a batch's end, as committed.
+    count = 2 * review_git._BATCH + 7
+    texts = {f"IL-{n:04d}.yaml": f"id: IL-{n:04d}\n" + "가" * (n % 97) for n in range(count)}
+    for name, text in texts.items():
+        write(repo, name, text)
+    head = commit(repo, "many files")
+    review_git.materialise(repo, head, tmp_path / "tree", "incidents")
+    tree = tmp_path / "tree"
+    written = {p.name: p.read_text(encoding="utf-8") for p in tree.rglob("*.yaml")}
+    assert written == texts  # (the fixture's three files among them, rewritten)
+
+
 def test_a_tree_s_files_that_would_land_outside_or_through_a_link_are_not_written(
     repo, tmp_path, monkeypatch
 ):

@@ -320,7 +320,10 @@ def _writing(path: str, commit: str) -> Iterator[None]:
 
 
 _SUBMODULE, _LINK = b"160000", b"120000"
-_BATCH = 1000  # names of 41 bytes: within a pipe's 64 KiB
+# Object names of 41 bytes a line (65 in a SHA-256 repository): a batch written stays
+# within a pipe's buffer (64 KiB on Linux, 16 KiB to start with on macOS), so that the
+# write never waits for git, which may wait for its output to be read.
+_BATCH = 200
 _MAX_LINK = 4096  # the longest path a link may hold (PATH_MAX)
 
 
