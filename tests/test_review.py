@@ -813,7 +813,8 @@ def test_a_taxonomy_change_says_which_incidents_each_changed_term_reaches(repo):
     assert (
         "- **causes** · `capacity-limit` relabelled from “용량 한계 / Capacity limit” to "
         "“처리 용량 한계 / Throughput capacity limit”: 4 incidents carry it, shown by the new "
-        f"label (taxonomy.json, graph.json); an alias keeps the old label naming it: {paths}."
+        f"label (taxonomy.json, graph.json); the old label still names it (an alias, or its id "
+        f"spelt otherwise): {paths}."
     ) in lines
     assert (
         f"- **components** · `nccl` moved from the top to under `rdma-network`: 4 incidents "

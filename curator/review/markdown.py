@@ -225,7 +225,7 @@ def _consequence(change: TermChange) -> str:
     if "relabelled" in change.kinds:
         names = change.old_label_names
         old = (
-            "an alias keeps the old label naming it"
+            "the old label still names it (an alias, or its id spelt otherwise)"
             if names == change.term
             else f"the old label now names {_term(names)}"
             if names
