@@ -37,6 +37,14 @@ def summary(findings: Sequence[Finding], files: int) -> str:
     return f"{text} in {files} file{'s' * (files != 1)} checked"
 
 
+def workflow_command(level: str, message: str, **properties: object) -> str:
+    """`::level key=value,…::message`, a GitHub workflow command (an annotation), with its
+    values escaped as GitHub reads them: a message may hold no line break, a property no
+    `:` or `,` either."""
+    fields = ",".join(f"{key}={_escape_property(str(value))}" for key, value in properties.items())
+    return f"::{level} {fields}::{_escape_data(message)}"
+
+
 def _escape_data(text: str) -> str:
     return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
@@ -49,12 +57,11 @@ def github_annotation(finding: Finding) -> str:
     """A workflow command: GitHub shows it on the file's line in the pull request."""
     level = "error" if finding.severity is Severity.ERROR else "warning"
     fix = " (fixable with `curator fix`)" if finding.fixable else ""
-    properties = ",".join(
-        [
-            f"file={_escape_property(finding.path)}",
-            f"line={finding.line}",
-            f"col={finding.column}",
-            f"title={_escape_property(finding.code)}",
-        ]
+    return workflow_command(
+        level,
+        finding.message + fix,
+        file=finding.path,
+        line=finding.line,
+        col=finding.column,
+        title=finding.code,
     )
-    return f"::{level} {properties}::{_escape_data(finding.message + fix)}"

@@ -15,7 +15,9 @@ from typing import Any
 import pytest
 from conftest import REPO, run_curator, stopped_as_it_loads, write_library
 
+from curator.findings import Finding, Severity
 from curator.lint import passed_over
+from curator.report import github_annotation
 from incidents import incident
 
 
@@ -82,6 +84,16 @@ def test_github_format_escapes_properties_and_data(library):
     assert error.startswith("::error file=")
     assert ",line=11,col=7,title=IL301::'ncl' is not a term of components" in error
     assert warning.startswith("::warning file=") and "(fixable with `curator fix`)" in warning
+
+
+def test_a_github_annotation_escapes_what_would_end_its_properties_or_its_message():
+    # A path may hold `:` and `,` (which end a property) and a message `%` and line breaks
+    # (which end the command): GitHub reads them back from these escapes.
+    finding = Finding("incidents/a:b,c.yaml", 3, 5, "IL101", Severity.ERROR, "50%\r\nx", True)
+    assert github_annotation(finding) == (
+        "::error file=incidents/a%3Ab%2Cc.yaml,line=3,col=5,title=IL101::"
+        "50%25%0D%0Ax (fixable with `curator fix`)"
+    )
 
 
 def test_paths_limit_the_report_but_not_the_cross_file_view(tmp_path):

@@ -8,7 +8,7 @@ were left out and where they are (the job summary).
 from __future__ import annotations
 
 from curator.findings import Finding, Severity
-from curator.report import github_annotation
+from curator.report import github_annotation, workflow_command
 from curator.review.markdown import ON_BASE
 from curator.review.model import ReportFinding, Review
 
@@ -68,16 +68,7 @@ def _finding(finding: ReportFinding) -> Finding:
     )
 
 
-def _escape_data(text: str) -> str:
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-
-
-def _escape_property(text: str) -> str:
-    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
-
-
 def _command(level: str, path: str | None, line: int | None, title: str, message: str) -> str:
-    properties = [f"title={_escape_property(title)}"]
-    if path is not None:
-        properties = [f"file={_escape_property(path)}", f"line={line}", *properties]
-    return f"::{level} {','.join(properties)}::{_escape_data(message)}"
+    if path is None:
+        return workflow_command(level, message, title=title)
+    return workflow_command(level, message, file=path, line=line, title=title)
