@@ -49,7 +49,6 @@ from curator.lint_cache import (
     MissingSummary,
     ResultCache,
     cache_key,
-    content_digest,
     finding_rows,
     findings_of,
     fingerprint,
@@ -59,7 +58,7 @@ from curator.lint_cache import (
 )
 from curator.load import MAX_BYTES, START, Loaded, load_bytes
 from curator.model import Incident, not_a_mapping
-from curator.regular import read_at_most
+from curator.regular import content_digest, read_at_most
 from curator.repository import NotACheckout, top_of
 from curator.rules import (
     FILE_RULES,

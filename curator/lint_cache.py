@@ -58,7 +58,7 @@ from curator.findings import Finding, Severity
 from curator.library import Library
 from curator.library_index import LibraryIndex, anchored, key_hash, key_hashes
 from curator.load import MAX_BYTES, Position
-from curator.regular import Oversized, read_regular
+from curator.regular import content_digest, read_regular
 from curator.rules import ALL
 from curator.rules.base import FileSummary, Located, SourceUrl
 from curator.workers import Workers
@@ -77,16 +77,6 @@ class CorruptEntry(Exception):
 
 class MissingSummary(Exception):
     """A kept result whose summary is not kept (lost to a concurrent run, say)."""
-
-
-def content_digest(raw: bytes) -> str:
-    """The SHA-256 of a file's bytes as read; of an `Oversized`, of its start and its size,
-    so that a file grown since its finding was kept (its start the same) is not said at its
-    old size. (No file read whole is its start and a size: it is shorter.)"""
-    hashed = hashlib.sha256(raw)
-    if isinstance(raw, Oversized):
-        hashed.update(b"\0%d" % raw.size)
-    return hashed.hexdigest()
 
 
 class Checked:

@@ -6,6 +6,7 @@ finding of lint's (IL107) or a cache miss."""
 from __future__ import annotations
 
 import errno
+import hashlib
 import os
 import stat
 from pathlib import Path
@@ -82,6 +83,16 @@ def read_at_most(fd: int, size: int, limit: int) -> bytes:
     while chunk := os.read(fd, min(1 << 16, at_most - len(raw))):
         raw += chunk
     return raw if len(raw) < at_most else oversized(raw, os.fstat(fd).st_size)
+
+
+def content_digest(raw: bytes) -> str:
+    """The SHA-256 of a file's bytes as read; of an `Oversized`, of its start and its size,
+    so that a file grown since its finding was kept (its start the same) is not said at its
+    old size. (No file read whole is its start and a size: it is shorter.)"""
+    hashed = hashlib.sha256(raw)
+    if isinstance(raw, Oversized):
+        hashed.update(b"\0%d" % raw.size)
+    return hashed.hexdigest()
 
 
 def oversized(raw: bytes, size: int) -> Oversized:

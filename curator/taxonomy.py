@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import difflib
-import hashlib
 import os
 import re
 from collections.abc import Callable, Iterable, Iterator
@@ -16,9 +15,9 @@ from pydantic import ValidationError
 from curator.closest import NameIndex
 from curator.document import Document
 from curator.document import Path as KeyPath
-from curator.load import START, Position, load_bytes
+from curator.load import MAX_BYTES, START, Position, load_bytes
 from curator.model import DIMENSIONS, Dimension, TaxonomyFile, Term
-from curator.regular import read_regular
+from curator.regular import content_digest, read_regular
 from curator.schema_errors import describe_errors
 from curator.textnorm import normalized
 
@@ -343,8 +342,9 @@ def _load_dimension(taxonomy: Taxonomy, path: Path, dimension: Dimension) -> lis
     the labels of the terms kept are, for `_check_labels`."""
     try:
         # A regular file, never through a link, as an incident: a FIFO blocked every
-        # command, and a link to /dev/zero filled the memory.
-        raw = read_regular(path)
+        # command, and a link to /dev/zero filled the memory. Read no further than
+        # `load_bytes` reads (a file past it is refused, IL303: not read whole to be).
+        raw = read_regular(path, MAX_BYTES)
     except OSError as exc:
         message = f"cannot read: {exc.strerror}"
         taxonomy.sources[path.name] = message
@@ -352,7 +352,7 @@ def _load_dimension(taxonomy: Taxonomy, path: Path, dimension: Dimension) -> lis
         if path not in taxonomy.files:  # (missing: shown by its place in the library all the same)
             taxonomy.files.append(path)
         return []
-    taxonomy.sources[path.name] = hashlib.sha256(raw).hexdigest()
+    taxonomy.sources[path.name] = content_digest(raw)
     loaded = load_bytes(raw)
     for problem in loaded.problems:
         taxonomy.problems.append(TaxonomyProblem(path, problem.position, problem.message))

@@ -156,6 +156,19 @@ def test_a_huge_incident_file_is_refused_for_its_size_without_being_read_whole(
         assert any(line.startswith(said.format(size=f"{size:,}")) for line in lines), lines
 
 
+def test_a_huge_taxonomy_file_is_refused_for_its_size_without_being_read_whole(tmp_path):
+    # An incident file past the limit was read no further than it (session 49); a taxonomy
+    # file was still read whole to be refused: 8 GB under a 3 GB address space failed
+    # with a MemoryError.
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": incident("IL-0001")})
+    huge = root / "schema" / "taxonomy" / "symptoms.yaml"
+    os.truncate(huge, HUGE)
+    run = run_within_memory("lint", "--no-cache", cwd=root)
+    assert "Error" not in run.stderr, run.stderr  # (MemoryError)
+    assert run.returncode == 1, run.stderr
+    assert f"schema/taxonomy/symptoms.yaml:1:1: IL303 [error] file is {HUGE:,} bytes" in run.stdout
+
+
 # Written files larger than this fail (EFBIG), as every write fails on a full disk (ENOSPC)
 # or in a read-only folder (EACCES): the system's limit, for root as for anyone.
 WRITE_LIMIT = 16_384
