@@ -133,6 +133,22 @@ def test_il502_finds_one_page_whatever_the_spelling_of_its_path(tmp_path):
     assert len(found) == 3
 
 
+def test_il502_names_a_file_whose_name_says_another_id_with_its_path(tmp_path):
+    # Two files holding one id (IL204, IL203) were named alike: "also cited by IL-0002,
+    # IL-0002", which left the reader to find the second.
+    url = "https://example.com/postmortems/shared"
+    files = {
+        "IL-0001.yaml": incident("IL-0001", ("https://example.com/postmortems/IL-0001", url)),
+        "IL-0002.yaml": incident("IL-0002", ("https://example.com/postmortems/IL-0002", url)),
+        "IL-0009.yaml": incident("IL-0002", ("https://example.com/postmortems/IL-0002", url)),
+    }
+    found = {path: message for path, _, _, message in lint_library(tmp_path, files, "IL502")}
+    assert found["incidents/IL-0001.yaml"] == (
+        f"{url} is also cited by IL-0002, IL-0002 in incidents/IL-0009.yaml; "
+        "if it is the same event, withdraw one with duplicate_of"
+    )
+
+
 def test_il502_finds_one_paper_cited_at_two_addresses_and_names_the_other(tmp_path):
     # An arXiv paper's abstract and its page on Hugging Face: one report, two spellings.
     abstract = incident(

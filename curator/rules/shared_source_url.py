@@ -73,9 +73,19 @@ def _as_written(other: FileSummary, spellings: set[str]) -> str:
     """`other` named by its id, with its spellings of the URL unlike this file's (an arXiv
     PDF against its abstract, say), at most two: a reader would not see the match
     otherwise."""
-    name = other.id.value if other.id else other.display
+    name = _name(other)
     if not spellings:
         return name
     shown = sorted(spellings)[:2]
     more = " …" if len(spellings) > 2 else ""
     return f"{name} (as {', '.join(shown)}{more})"
+
+
+def _name(summary: FileSummary) -> str:
+    """A file by its id; by its id and path where its name says another (IL203), as two
+    files may then hold one id (IL204) and be named alike ("IL-0025, IL-0025")."""
+    if summary.id is None:
+        return summary.display
+    if summary.id.value == summary.stem:
+        return summary.id.value
+    return f"{summary.id.value} in {summary.display}"
