@@ -86,9 +86,11 @@ def read_at_most(fd: int, size: int, limit: int) -> bytes:
 
 
 def content_digest(raw: bytes) -> str:
-    """The SHA-256 of a file's bytes as read; of an `Oversized`, of its start and its size,
-    so that a file grown since its finding was kept (its start the same) is not said at its
-    old size. (No file read whole is its start and a size: it is shorter.)"""
+    """What a cache keeps a file's results under (lint's findings, the export's released
+    data, a taxonomy file's part of a context): the SHA-256 of its bytes as read; of an
+    `Oversized`, of its start and its size, so that a file grown since its finding was
+    kept (its start the same) is not said at its old size. (No file read whole is its
+    start and a size: it is shorter.)"""
     hashed = hashlib.sha256(raw)
     if isinstance(raw, Oversized):
         hashed.update(b"\0%d" % raw.size)

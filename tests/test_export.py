@@ -58,6 +58,7 @@ from curator.library import Library
 from curator.lint import Extra, lint, parse_incident
 from curator.lint_cache import Checked
 from curator.progress import Progress
+from curator.regular import content_digest
 from curator.taxonomy import load_taxonomy
 from incidents import incident
 
@@ -2260,7 +2261,7 @@ def test_a_file_lint_judges_less_its_byte_order_marks_is_not_rendered_from_those
         raw = incident("IL-0001", ("스토리지의", text)).encode()
         file = parse_incident(path, path.name, raw, taxonomy, dt.date(2026, 1, 1))
         assert file.incident is not None
-        digest = released.content_digest(raw)
+        digest = content_digest(raw)
         made = released.render_parsed(file, digest, dates, tmp_path / "out")
         assert (made is not None) is rendered
 

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import hashlib
 import json
 from collections import deque
 from collections.abc import Callable, Iterator
@@ -54,6 +53,7 @@ from curator.lint import Extra, validate
 from curator.lint import Progress as Step
 from curator.load import load_bytes
 from curator.model import Incident
+from curator.regular import content_digest
 from curator.rules.base import IncidentFile
 from curator.workers import Workers
 
@@ -353,12 +353,6 @@ def _is_released(data: Any) -> bool:
         return False
     keys = list(data)
     return keys in (_FIELDS, _DATED)
-
-
-def content_digest(raw: bytes) -> str:
-    """The key of a file's released data in the cache: the SHA-256 of its bytes, as lint
-    computes it (`curator.lint.check_file`), so that lint's kept results name it."""
-    return hashlib.sha256(raw).hexdigest()
 
 
 def released_text(rendered: Rendered) -> bytes:
