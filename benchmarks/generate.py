@@ -730,6 +730,15 @@ def _narrative(slot: Slot, lib: Library) -> None:  # IL402
     slot.expect(i, len("detection: ") + 1, "IL402")
 
 
+def _duplicate_cycle(slot: Slot, lib: Library) -> None:  # IL403 on both files
+    other = lib.slots[lib.clean.pop()]
+    for one, two in ((slot, other), (other, slot)):
+        one.lines[one.find("status: ")] = "status: withdrawn"
+        named = two.lines[0].removeprefix("id: ")
+        one.lines += [f"duplicate_of: {named}", "withdrawn_reason: |", f"  {named} 에 이미 적었다."]
+        one.expect(len(one.lines) - 3, len("duplicate_of: ") + 1, "IL403")
+
+
 def _source_url(slot: Slot, lib: Library) -> None:  # IL501
     i = slot.find("  - url: https://")
     slot.lines[i] = slot.lines[i].replace("https://", "http://", 1)
@@ -834,6 +843,7 @@ DEFECTS: dict[str, Mutation] = {
     "IL304": _facet_order,
     "IL401": _dangling,
     "IL402": _narrative,
+    "IL403": _duplicate_cycle,
     "IL501": _source_url,
     "IL502": _shared_url,
     "IL503": _future,

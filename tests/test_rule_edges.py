@@ -819,3 +819,50 @@ LONGEST_NAME = "a" * 39  # GitHub's longest user name
 )
 def test_il504_what_is_a_mention(text, expected):
     assert bare_mention.bare_mentions(text) == expected
+
+
+def _withdrawn(incident_id: str, duplicate_of: str) -> str:
+    """A withdrawn copy of `duplicate_of`, its `duplicate_of` on line 25, column 15."""
+    reason = f"duplicate_of: {duplicate_of}\nwithdrawn_reason: |\n  같은 사건이다.\nsources:"
+    return incident(incident_id, ("status: published", "status: withdrawn"), ("sources:", reason))
+
+
+def test_il403_reports_every_incident_of_a_circle_where_it_names_the_next(tmp_path):
+    files = {
+        "IL-0001.yaml": _withdrawn("IL-0001", "IL-0002"),
+        "IL-0002.yaml": _withdrawn("IL-0002", "IL-0003"),
+        "IL-0003.yaml": _withdrawn("IL-0003", "IL-0001"),
+        "IL-0004.yaml": _withdrawn("IL-0004", "IL-0001"),  # leads into it: not part of it
+        "IL-0005.yaml": _withdrawn("IL-0005", "IL-0006"),  # a chain to an incident to use
+        "IL-0006.yaml": _withdrawn("IL-0006", "IL-0007"),
+        "IL-0007.yaml": incident("IL-0007"),
+    }
+    tail = "one of them must be the incident to use, published without duplicate_of"
+    assert lint_library(tmp_path, files, "IL403") == [
+        (
+            f"incidents/{first}.yaml",
+            25,
+            15,
+            f"duplicate_of leads back to this incident ({circle}): {tail}",
+        )
+        for first, circle in [
+            ("IL-0001", "IL-0001 → IL-0002 → IL-0003 → IL-0001"),
+            ("IL-0002", "IL-0002 → IL-0003 → IL-0001 → IL-0002"),
+            ("IL-0003", "IL-0003 → IL-0001 → IL-0002 → IL-0003"),
+        ]
+    ]
+
+
+def test_il403_counts_a_long_circle_and_leaves_self_reference_and_doubled_ids_to_others(tmp_path):
+    ids = [f"IL-{n:04d}" for n in range(1, 9)]
+    files = {f"{i}.yaml": _withdrawn(i, ids[(k + 1) % len(ids)]) for k, i in enumerate(ids)}
+    files["IL-0020.yaml"] = _withdrawn("IL-0020", "IL-0020")  # IL401's
+    files["IL-0021.yaml"] = _withdrawn("IL-0021", "IL-0022")  # IL-0022 is two files' (IL204)
+    files["IL-0022.yaml"] = _withdrawn("IL-0022", "IL-0021")
+    files["IL-0023.yaml"] = _withdrawn("IL-0022", "IL-0021").replace("/IL-0022", "/IL-0023")
+    found = lint_library(tmp_path, files, "IL403")
+    assert [path for path, *_ in found] == [f"incidents/{i}.yaml" for i in ids]
+    assert found[0][3].startswith(
+        "duplicate_of leads back to this incident (IL-0001 → IL-0002 → IL-0003 → IL-0004 → "
+        "IL-0005 → … → IL-0001, 8 incidents): "
+    )
