@@ -350,6 +350,43 @@ def test_clock_times_are_not_shared_entities_of_unrelated_incidents():
     assert not shared & {"0min", "39min", "56min", "6min", "19", "utc"}
 
 
+def shared_entities(match: dict) -> list[str]:
+    return [
+        name
+        for reason in match["reasons"]
+        if reason.startswith("shared entities: ")
+        for name in reason.removeprefix("shared entities: ").split(" (+")[0].split(", ")
+    ]
+
+
+def test_a_share_or_a_count_without_a_unit_is_no_evidence_of_one_event():
+    # IL-0137 (B200 storage I/O bottleneck) and IL-0256 (Claude answers degraded) were
+    # "related" at 0.39 by `16%, nvidia, gpu` with text similarity 0.02: one wrote at 16.0%
+    # of its write bandwidth, the other of 16% of requests. IL-0220 (Zalando's ingress)
+    # and IL-0258 (OpenAI's auth cache) at 0.29 by `500, 502` alone; IL-0129 and IL-0276
+    # at 0.26 by `32, s3` (3.2M → 32k steps; 32 packages).
+    results = similar_json("--all", "--root", str(REPO))
+    matched = {(result["id"], match["id"]) for result in results for match in result["matches"]}
+    for pair in (("IL-0137", "IL-0256"), ("IL-0220", "IL-0258"), ("IL-0129", "IL-0276")):
+        assert not {pair, pair[::-1]} & matched, pair
+    shared = {name for r in results for m in r["matches"] for name in shared_entities(m)}
+    assert {"h100", "nccl", "us-east-1"} <= shared  # names still count
+    assert not [name for name in shared if re.fullmatch(r"\d+(\.\d+)?%?", name)], shared
+    # What found the same event still does: the Llama 3 write-ups share 16000, 419, 17.2%…
+    # and HBM3, Llama, H100, 54d; the English Datadog write-up 22.04 (a version), not 90%.
+    # (IL-0251 is settled as IL-0250's copy: judged here as the evaluation judges it.)
+    judge = Judge(build(Library.at(REPO)))
+    record = read_record(REPO / "incidents" / "IL-0251.yaml", "incidents/IL-0251.yaml")
+    assert record is not None
+    llama = judge.similar(record, honour_settled=False)
+    assert (llama[0].id, llama[0].kind) == ("IL-0250", "duplicate")
+    assert {"hbm3", "llama", "54d"} <= set(shared_entities(llama[0].to_json()))
+    [datadog] = similar_json(str(EVAL / "IL-NEW-datadog-systemd-en.yaml"), "--root", str(REPO))
+    top = datadog["matches"][0]
+    assert (top["id"], top["kind"]) == ("IL-0198", "duplicate")
+    assert "22.04" in shared_entities(top) and "90%" not in shared_entities(top)
+
+
 def test_partial_dates_become_day_ranges():
     day = occurred_range("2023-03-08")
     month = occurred_range("2023-03")

@@ -14,6 +14,7 @@ explains the numbers and how they were chosen.
 from __future__ import annotations
 
 import datetime as dt
+import re
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Literal
@@ -33,6 +34,10 @@ DATE_CONFLICT_DAYS = 31  # apart by more than this: different events
 DAY_CONFLICT_DAYS = 7  # when both dates name a day, reports of one event agree closer
 DATE_CONFLICT_FACTOR = 0.5
 _SHOWN_ENTITIES = 6
+# A share (16%) or a count without a unit (32, 500) is no evidence of one event: reports of
+# different events give the same one by chance, however few incidents of a library hold it.
+# (A decimal without a unit stays: mostly a version, Ubuntu 22.04.) docs/judgement.md.
+_COINCIDENCE = re.compile(r"\d+(?:\.\d+)?%|\d+")
 
 Kind = Literal["duplicate", "related"]
 
@@ -190,7 +195,8 @@ class Evidence:
     def of(cls, judge: Judge, record: Record) -> Evidence:
         index = judge.index
         n = len(index)
-        names = entities(record.text) - record.organisation_keys()
+        names = {name for name in entities(record.text) if not _COINCIDENCE.fullmatch(name)}
+        names -= record.organisation_keys()
         cols = index.entity_columns(names)
         organisation, conflict = _organisation_and_dates(judge, record)
         url_rows = {row for url in record.urls for row in index.by_url.get(url, [])}
