@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 import yaml
-from conftest import REPO, run_curator
+from conftest import REPO
 from test_export import ATOM, GPU, GitLibrary
 
 from incidents import incident
@@ -172,13 +172,18 @@ def _strings_of_code(path: Path) -> list[str]:
     ]
 
 
-# `gh`, as the release workflow's Pages step calls it: `release list` prints the tags named
-# in FAKE_RELEASES, `release download TAG … --pattern NAME --dir DIR` writes DIR/NAME, a zip
-# holding that release's manifest.json.
+# `gh`, as the release workflow calls it: `api repos/OWNER/NAME/pages --jq .html_url`
+# prints FAKE_PAGES, or fails as for a repository without Pages when it is empty;
+# `release list` prints the tags named in FAKE_RELEASES, `release download TAG … --pattern
+# NAME --dir DIR` writes DIR/NAME, a zip holding that release's manifest.json.
 _FAKE_GH = """\
 import os, sys, zipfile
 args = sys.argv[1:]
-if args[:2] == ["release", "list"]:
+if args == ["api", f"repos/{os.environ['GITHUB_REPOSITORY']}/pages", "--jq", ".html_url"]:
+    if not os.environ.get("FAKE_PAGES"):
+        sys.exit("HTTP 404: Not Found (https://api.github.com/repos/.../pages)")
+    print(os.environ["FAKE_PAGES"])
+elif args[:2] == ["release", "list"]:
     print(os.environ["FAKE_RELEASES"].replace(",", "\\n"))
 elif args[:2] == ["release", "download"]:
     name, folder = args[args.index("--pattern") + 1], args[args.index("--dir") + 1]
@@ -187,6 +192,11 @@ elif args[:2] == ["release", "download"]:
 else:
     sys.exit(f"unexpected: gh {args}")
 """
+
+
+ADDRESS_STEP = "the Pages site's address"
+EXPORT_STEP = "lint and export"
+PAGES_STEP = "latest/, this release, and every earlier release"
 
 
 def _pages_site(tmp_path: Path, tag: str, releases: list[str]) -> tuple[list[str], str]:
@@ -206,27 +216,39 @@ def _pages_site(tmp_path: Path, tag: str, releases: list[str]) -> tuple[list[str
 def _run_pages_step(tmp_path: Path, tag: str, releases: list[str]) -> str:
     """The release workflow's Pages step, run in `tmp_path` on the export in its export/
     (as the job downloads it), making site/: what the step printed."""
-    workflow = load(REPO / ".github" / "workflows" / "release.yml")
-    [step] = [s for s in workflow["jobs"]["pages-build"]["steps"] if "run" in s]
     tool("unzip")
-    bin_folder = tmp_path / "bin"
-    bin_folder.mkdir()
-    gh = bin_folder / "gh"
-    gh.write_text(f"#!{sys.executable}\n{_FAKE_GH}", encoding="utf-8")
-    gh.chmod(0o755)
-    env = {
-        **os.environ,
-        "PATH": f"{bin_folder}{os.pathsep}{os.environ['PATH']}",
-        "TAG": tag,
-        "GH_TOKEN": "test-token",
-        "GITHUB_REPOSITORY": "incident-library/library",
-        "FAKE_RELEASES": ",".join(releases),
-    }
-    run = subprocess.run(
-        ["bash", "-c", step["run"]], cwd=tmp_path, env=env, capture_output=True, text=True
-    )
+    env = {"TAG": tag, "FAKE_RELEASES": ",".join(releases)}
+    run = _run_release_step(tmp_path, "pages-build", PAGES_STEP, tmp_path, env)
     assert run.returncode == 0, run.stderr
     return run.stdout
+
+
+def _run_release_step(
+    tmp_path: Path, job: str, name: str, cwd: Path, env: dict[str, str]
+) -> subprocess.CompletedProcess[str]:
+    """The step called `name` of a job of the release workflow, run in `cwd` with this
+    `env` (and the fake `gh` and the `curator` of this Python on the PATH, as Actions'
+    GITHUB_REPOSITORY and GITHUB_OUTPUT, the latter in tmp_path)."""
+    workflow = load(REPO / ".github" / "workflows" / "release.yml")
+    [step] = [s for s in workflow["jobs"][job]["steps"] if s.get("name") == name]
+    bin_folder = tmp_path / "bin"
+    if not bin_folder.is_dir():
+        bin_folder.mkdir()
+        gh = bin_folder / "gh"
+        gh.write_text(f"#!{sys.executable}\n{_FAKE_GH}", encoding="utf-8")
+        gh.chmod(0o755)
+    path = os.pathsep.join([str(bin_folder), str(Path(sys.executable).parent), os.environ["PATH"]])
+    full_env = {
+        **os.environ,
+        "PATH": path,
+        "GH_TOKEN": "test-token",
+        "GITHUB_REPOSITORY": "incident-library/library",
+        "GITHUB_OUTPUT": str(tmp_path / "github-output"),
+        **env,
+    }
+    return subprocess.run(
+        ["bash", "-c", step["run"]], cwd=cwd, env=full_env, capture_output=True, text=True
+    )
 
 
 def test_the_pages_site_holds_latest_this_release_and_every_earlier_one(tmp_path):
@@ -263,8 +285,22 @@ def test_every_link_of_the_feed_leads_to_a_file_the_pages_site_holds(tmp_path):
     repo.git("rm", "-q", "incidents/IL-0001.yaml")  # against policy: `removed`, no file
     repo.commit("2024-02-01T10:00:00", "more")
     repo.git("tag", "v1.1.0")
-    exported = run_curator("export", "--root", str(repo.root), "--out", str(tmp_path / "export"))
-    assert exported.code == 0, exported.err
+    # The release job's own steps: the Pages site's address (a project site, as GitHub gives
+    # it, without the final slash), then the export, which links the feed into it.
+    pages = _run_release_step(
+        tmp_path,
+        "export",
+        ADDRESS_STEP,
+        tmp_path,
+        {"FAKE_PAGES": "https://incident-library.github.io/library"},
+    )
+    assert pages.returncode == 0, pages.stderr
+    output = (tmp_path / "github-output").read_text(encoding="utf-8")
+    base_url = dict(line.split("=", 1) for line in output.splitlines())["url"]
+    env = {"TAG": "v1.1.0", "BASE_URL": base_url}
+    exported = _run_release_step(tmp_path, "export", EXPORT_STEP, repo.root, env)
+    assert exported.returncode == 0, exported.stdout + exported.stderr
+    (repo.root / "export").rename(tmp_path / "export")
     _run_pages_step(tmp_path, "v1.1.0", ["v1.1.0", "v1.0.0"])
     site = tmp_path / "site"
     feed = ET.fromstring((site / "latest" / "feed.atom").read_bytes())
@@ -273,10 +309,28 @@ def test_every_link_of_the_feed_leads_to_a_file_the_pages_site_holds(tmp_path):
     # Each entry has a summary and no content, so it must link an alternate (RFC 4287).
     assert all(e.find(f"{ATOM}link[@rel='alternate']") is not None for e in entries)
     links = [link.get("href") or "" for link in feed.iter(f"{ATOM}link")]
-    base = "https://incident-library.github.io/"  # curator export's default --base-url
+    # Where the release job publishes: the repository's Pages site, where the feed linked
+    # into https://incident-library.github.io/, curator export's default --base-url, the
+    # address of an organization's site of that name alone: every other library's feed led
+    # to a 404 or to another site.
+    base = "https://incident-library.github.io/library/"
     missing = [
         href
         for href in links
         if not href.startswith(base) or not (site / href.removeprefix(base)).is_file()
     ]
     assert missing == []
+
+
+def test_the_release_stops_before_exporting_when_the_repository_has_no_pages_site(tmp_path):
+    # Without Pages (settings, or the API refusing) there is no address for the feed; the
+    # release went ahead and attached an export whose feed led nowhere.
+    said = _run_release_step(tmp_path, "export", ADDRESS_STEP, tmp_path, {"FAKE_PAGES": ""})
+    assert said.returncode == 1
+    assert said.stdout == (
+        "::error::no GitHub Pages site for incident-library/library, which the feed links"
+        " into: turn Pages on (Settings, Pages, Source: GitHub Actions) and run this job"
+        " again\n"
+    )
+    assert "HTTP 404" in said.stderr
+    assert not (tmp_path / "github-output").exists()
