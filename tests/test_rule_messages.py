@@ -660,3 +660,24 @@ def test_a_source_given_as_its_address_alone_is_told_how_a_source_is_written(tmp
         "https://example.com/postmortems/IL-0025`, with the source's `title:` on the next line, "
         "under `url`"
     ], run
+
+
+def test_a_published_source_titled_by_its_url_is_told_to_take_the_reports_title(tmp_path):
+    # `curator new` without --source-title writes the URL as the source's title; a
+    # published incident that kept it passed lint, and the reviewer's checklist asks for
+    # the report's title as published.
+    url = "https://example.com/postmortems/IL-0025"
+    titled_by_url = ("    title: Storage postmortem", f"    title: {url}")
+    root = write_library(tmp_path / "lib", {"IL-0025.yaml": incident("IL-0025", titled_by_url)})
+    run = run_curator("lint", "--root", str(root), "--no-cache", "--quiet", cwd=root)
+    assert run.code == 1, run
+    assert run.out.splitlines() == [
+        "incidents/IL-0025.yaml:27:12: IL402 [error] sources[0].title is the source's URL, as "
+        "`curator new` writes it without --source-title; write the report's title as published"
+    ], run
+    draft = ("status: published", "status: draft")
+    root = write_library(
+        tmp_path / "draft", {"IL-0025.yaml": incident("IL-0025", titled_by_url, draft)}
+    )
+    run = run_curator("lint", "--root", str(root), "--no-cache", "--quiet", cwd=root)
+    assert run.code == 0 and run.out == "", run

@@ -5,7 +5,8 @@ published (detection and lessons above all: they are what readers come for), and
 a placeholder such as `TODO`, `TBD`, `-` or `...`. A draft may leave them out; a placeholder
 in a draft is a warning, since leaving the field out says the same thing honestly. A field
 the file shows, but indented under the `|` block above it, is text of that block: the
-finding says so.
+finding says so. Nor may a published incident's source keep, for its title, the URL that
+`curator new` writes there when no `--source-title` is given.
 """
 
 import re
@@ -20,7 +21,10 @@ RULE = Rule(
     code="IL402",
     name="narrative-missing",
     severity=Severity.ERROR,
-    summary="A published incident lacks a narrative field, or one holds a placeholder.",
+    summary=(
+        "A published incident lacks a narrative field, or one holds a placeholder, or a "
+        "source's title is still its URL."
+    ),
     failing="status: published\ndetection: TODO\n# lessons: missing\n",
     passing=(
         "status: published\n"
@@ -78,6 +82,15 @@ def check(file: IncidentFile) -> FileFindings:
             for index, item in enumerate(value):
                 if _MATCH(item):
                     yield _placeholder(file, (name, index), published)
+    if published:
+        for index, source in enumerate(incident.sources):
+            if source.title.strip() == source.url.strip():
+                yield RULE.at(
+                    file.display,
+                    file.position("sources", index, "title"),
+                    f"sources[{index}].title is the source's URL, as `curator new` writes it "
+                    "without --source-title; write the report's title as published",
+                )
 
 
 def _swallowed(file: IncidentFile, name: str) -> str | None:
