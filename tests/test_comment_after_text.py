@@ -6,6 +6,7 @@ import datetime as dt
 from pathlib import Path
 
 import pytest
+from conftest import run_curator, write_library
 
 from curator.lint import parse_incident
 from curator.rules import comment_in_text
@@ -245,3 +246,33 @@ def test_fmt_writing_plain_text_on_one_line_keeps_its_finding():
     assert "\nlessons: 작은 규모 시험 #3 으로는\n" in out
     assert [message[:8] for _, _, message in findings(text)] == ["`#3 으로는`"]
     assert [message[:8] for _, _, message in findings(out)] == ["`#3 으로는`"]
+
+
+def test_a_note_written_as_a_comment_inside_a_block_is_text_and_a_warning(tmp_path):
+    # A `# ` line inside a `|` block looked like a comment to its author and was kept as
+    # text in the field and every export, with no word from lint or fmt.
+    note = ("  학습 처리량이 떨어졌다.", "  # 원문 다시 확인\n  학습 처리량이 떨어졌다.")
+    folded = ("  - 데이터를", "  - >\n    데이터를\n    # 확인 필요\n    다시")
+    root = write_library(tmp_path / "lib", {"IL-0025.yaml": incident("IL-0025", note, folded)})
+    run = run_curator("lint", "--root", str(root), "--no-cache", "--quiet", cwd=root)
+    assert run.code == 0, run
+    assert run.out.splitlines() == [
+        "incidents/IL-0025.yaml:16:3: IL108 [warning] `# 원문 다시 확인` is text of symptom, "
+        "not a comment: every line of a `|` or `>` block is text; write a note on a line of "
+        "its own above the block, or leave it if it belongs to the text",
+        "incidents/IL-0025.yaml:25:5: IL108 [warning] `# 확인 필요` is text of actions[0], "
+        "not a comment: every line of a `|` or `>` block is text; write a note on a line of "
+        "its own above the block, or leave it if it belongs to the text",
+    ], run
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("  학습 처리량이 떨어졌다.", "  #장애-채널 에 알렸다"),  # a channel's name: text
+        ("trigger: |", "# 메모\ntrigger: |"),  # a comment after the block, not in it
+        ("symptom: |", "symptom: |  # 증상"),  # the block's own comment
+    ],
+)
+def test_a_hash_in_a_block_that_is_no_note_is_left_alone(old, new):
+    assert findings(incident("IL-0001", (old, new))) == []

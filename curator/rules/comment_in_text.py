@@ -19,9 +19,15 @@ space on both sides is reported, at it, on any line of a value written on severa
 too. On a line before its last, a `#` would be no better: a comment there ends the value,
 and YAML refuses the lines that went on with it; the note goes after the value's last line.
 Quote the whole value if the `＃` belongs to it.
+
+Inside a `|` or `>` block every indented line is text, so a note written there as a comment
+(`  # 원문 다시 확인`) is kept in the field and in every export. A line of a block that
+starts with `# ` is reported as a warning, at its `#`: a shell prompt quoted in the text may
+start so too. A note goes on a line of its own above the block.
 """
 
 import re
+from dataclasses import replace
 from typing import Any
 
 from curator.findings import Severity
@@ -35,7 +41,8 @@ RULE = Rule(
     summary=(
         "`#` one space after unquoted text, or text right after a `#` that starts a value: "
         "YAML drops it as a comment; or a comment started with a full-width `＃`, which YAML "
-        "keeps as text."
+        "keeps as text; or (a warning) a line of a `|` or `>` block starting with `# `, which "
+        "is text too."
     ),
     failing="title: Networking Incident #19009 보고서\n",
     passing='title: "Networking Incident #19009 보고서"\n',
@@ -53,6 +60,8 @@ _QUOTES = ("'", '"')
 # What may start a value on several lines that is no plain text: a block (`|`, `>`), or
 # a tag or an anchor before one.
 _BLOCK_OR_PROPERTY = ("|", ">", "!", "&")
+# A line of a block that looks like a comment: `#` then white space or nothing.
+_NOTE_IN_BLOCK = re.compile(r"( *)(#(?:[ \t].*)?)$")
 
 
 def check(file: IncidentFile) -> FileFindings:
@@ -73,8 +82,12 @@ def check(file: IncidentFile) -> FileFindings:
         if not isinstance(value, str):
             continue  # (a repeated key replaced it, or no text is there: IL201 says so)
         first = lines[start.line - 1][start.column - 1 : start.column]
-        if first in _QUOTES or (start.line != end.line and first in _BLOCK_OR_PROPERTY):
-            continue  # (a quoted value is whole; in a block, `#` is text)
+        if first in _QUOTES:
+            continue  # (a quoted value is whole)
+        if start.line != end.line and first in _BLOCK_OR_PROPERTY:
+            if "#" in value:  # (in a block, `#` is text: said where it looks like a comment)
+                yield from _note_in_block(file, path, value, lines, start, end)
+            continue
         if full_width:
             yield from _kept_as_text(file, path, lines, start, end)
         line = lines[end.line - 1]  # (plain text on several lines ends on its last)
@@ -111,6 +124,29 @@ def _kept_as_text(
             f"YAML starts a comment at '#' (U+0023), not at U+FF03 FULLWIDTH NUMBER SIGN{where}, "
             "or quote the whole value if it belongs to it",
         )
+
+
+def _note_in_block(
+    file: IncidentFile,
+    path: tuple[Any, ...],
+    value: str,
+    lines: list[str],
+    start: Position,
+    end: Position,
+) -> FileFindings:
+    """Each line of a `|` or `>` block that starts with `# `, which YAML keeps as text."""
+    for number in range(start.line + 1, min(end.line, len(lines)) + 1):
+        note = _NOTE_IN_BLOCK.match(lines[number - 1])
+        if note is None or not note.group(1) or note.group(2).rstrip() not in value:
+            continue  # (not indented: a comment after the block, not in it)
+        finding = RULE.at(
+            file.display,
+            Position(number, len(note.group(1)) + 1),
+            f"`{note.group(2).rstrip()}` is text of {_name(path)}, not a comment: every line "
+            "of a `|` or `>` block is text; write a note on a line of its own above the block, "
+            "or leave it if it belongs to the text",
+        )
+        yield replace(finding, severity=Severity.WARNING)
 
 
 # Where the `＃` is on a line of a value that the next line goes on with: a `#` there ends the
