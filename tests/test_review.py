@@ -1069,6 +1069,27 @@ def test_a_change_to_the_facets_of_an_incident_gets_suggestions(repo):
     assert [t["term"] for t in causes["unsupported"]] == ["hardware-failure"]
 
 
+def test_a_change_to_one_dimension_gets_suggestions_for_that_dimension_only(repo):
+    # A relabel of symptoms (across 40 incidents, say) was told of each one's causes and
+    # components too: of a bulk relabel of the bundled library, 55 of 61 suggestions.
+    git(repo, "checkout", "-q", "main")
+    write(repo, "IL-0002.yaml", incident("IL-0002", WRONG_CAUSE))
+    commit(repo, "base with a doubtful cause")
+    git(repo, "checkout", "-q", "-B", "change")
+    relabel = ("    - throughput-degradation\n", "    - training-stall\n")
+    write(repo, "IL-0002.yaml", incident("IL-0002", WRONG_CAUSE, relabel))
+    commit(repo, "relabel the symptom")
+    _, report = review_json(repo)
+    [file] = report["files"]
+    assert [s["dimension"] for s in file["suggestions"]] == ["symptoms"]
+    [symptoms] = file["suggestions"]
+    assert [t["term"] for t in symptoms["missing"]] == ["throughput-degradation"]
+    assert [t["term"] for t in symptoms["unsupported"]] == ["training-stall"]
+    comment = run_curator("review", "--base", "main", cwd=repo).out
+    assert "capacity-limit" not in comment and "**causes**" not in comment
+    assert "**symptoms** · `throughput-degradation` · score " in comment
+
+
 ADDED_CAUSE = ("    - hardware-failure\n", "    - hardware-failure\n    - security-attack\n")
 
 

@@ -420,7 +420,9 @@ def _file_review(
     claim = _text(data, "duplicate_of") if withdrawn else None
     facets = _facets(data)
     suggestions = (
-        _on_what_it_adds(live.suggestions(path), _facets(before))
+        _on_what_it_adds(
+            live.suggestions(path), _facets(before) if isinstance(before, dict) else None, facets
+        )
         if live and _writes(before, data, "facets")
         else []
     )
@@ -442,11 +444,22 @@ def _file_review(
 
 
 def _on_what_it_adds(
-    judgements: list[FacetJudgement], before: dict[Dimension, list[str]]
+    judgements: list[FacetJudgement],
+    before: dict[Dimension, list[str]] | None,
+    after: dict[Dimension, list[str]],
 ) -> list[FacetJudgement]:
-    """The judgements with the unsupported terms narrowed to those the change adds to
-    `before` (the facets at the base; none for a new file): a term the incident carried
-    already is not this change's to defend, as a wording fix re-opens none of them."""
+    """The judgements on what the change writes (`before`: the facets at the base, None for
+    a new file, all of whose are its own): of an incident the base has, only the dimensions
+    whose terms the change adds or removes, as a relabel of symptoms across many incidents
+    is no occasion to suggest their causes; and of those, the unsupported terms narrowed to
+    those it adds, as a term the incident carried already is not this change's to defend."""
+    if before is None:
+        return judgements
+    written = [
+        judged
+        for judged in judgements
+        if set(before.get(judged.dimension, [])) != set(after.get(judged.dimension, []))
+    ]
     return [
         judged.model_copy(
             update={
@@ -455,7 +468,7 @@ def _on_what_it_adds(
                 ]
             }
         )
-        for judged in judgements
+        for judged in written
     ]
 
 
