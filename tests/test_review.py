@@ -28,10 +28,13 @@ from conftest import (
 import curator.review.build as build
 import curator.review.git as review_git
 import curator.review.misplaced as misplaced
+import curator.review.output as output
 from curator.library import Library
 from curator.model import Dimension
 from curator.review.build import JudgeFactory, build_review, to_paste
 from curator.review.judge import LibraryJudge
+from curator.review.links import Links
+from curator.review.markdown import render
 from curator.review.model import FacetJudgement, TermJudgement
 from curator.signals import Terminated
 from curator.similarity import index as index_module
@@ -1172,6 +1175,35 @@ def test_the_block_to_paste_keeps_a_deprecated_term_whose_replacement_is_no_term
     block = to_paste(facets, suggested, taxonomy)
     assert block["components"] == ["gpu", "old-nccl"]
     assert block["causes"] == ["human-error"]
+
+
+def test_a_report_past_what_the_comment_step_reads_leaves_out_the_least_important_files(
+    repo, tmp_path, monkeypatch
+):
+    # Past 64 MiB (some 7,500 copied incidents) the comment step refused the report, and
+    # the pull request got no comment at all (exit 2). Here the limit is half the report.
+    write(repo, "IL-0004.yaml", incident("IL-0004", ("    - nccl\n", "    - ncl\n")))
+    for n in range(5, 25):  # advice (facets) and warnings (a placeholder id) only
+        write(repo, f"IL-NEW-{n}.yaml", incident(f"IL-NEW-{n}", *DIFFERENT))
+    commit(repo, "many")
+    review = build_review(repo, "main", "HEAD", LibraryJudge)
+    limit = len(output.as_json(review).encode()) // 2
+    monkeypatch.setattr(output, "MAX_REPORT_BYTES", limit)
+    path = tmp_path / "review.json"
+    path.write_text(output.as_json(review), encoding="utf-8")
+    assert path.stat().st_size <= limit
+    report = output.read_review(path)
+    assert report.count() == review.count() and review.count().errors == 1
+    assert report.omitted is not None and 0 < report.omitted.files < len(review.files)
+    assert report.omitted.files == report.omitted.changed == len(review.files) - len(report.files)
+    kept = [f.path for f in report.files]
+    assert kept[0] == "incidents/IL-0004.yaml"  # the error first
+    left_out = [f for f in review.files if f.path not in kept]
+    assert max(f.rank() for f in report.files) <= min(f.rank() for f in left_out)
+    comment = render(report, Links())
+    assert "### ❌ 1 error · ⚠️ 20 warnings" in comment
+    assert f"· {len(review.files)} files changed under the library" in comment
+    assert f"✂️ The report leaves out {report.omitted.files} files, the least important" in comment
 
 
 def test_formats_and_exit_statuses(repo, tmp_path):

@@ -1,7 +1,7 @@
 """A review as Markdown: the pull-request comment and the job summary.
 
 Layout: the hidden marker, one status line, the head commit and the workflow run; then one
-section per changed file that has something to say, most important first (`_rank`); then
+section per changed file that has something to say, most important first (`FileReview.rank`); then
 how to reproduce and how to settle a false duplicate. Every string from the review passes
 through `inert()`; links are built only by `Links`. The text never exceeds the size limit it
 is given: past it, every file section shrinks to one line, the most important are made
@@ -99,7 +99,9 @@ def render(
     not the report's), said first when the report may come from code the change makes."""
     head = _header(review, links, tooling) + _taxonomy(review, links)
     summarised = [f for f in review.files if _deprecation_warned(f, review)]
-    news = sorted((f for f in review.files if _has_news(f) and f not in summarised), key=_rank)
+    news = sorted(
+        (f for f in review.files if _has_news(f) and f not in summarised), key=FileReview.rank
+    )
     sections = [_Section(f, links, review) for f in news]
     sections_tail = _quiet(
         [f for f in review.files if not _has_news(f)],
@@ -136,8 +138,16 @@ def _header(review: Review, links: Links, tooling: ChangedTooling | None) -> str
     if links.run_url:
         where.append(link("workflow run", links.run_url))
     changed = sum(f.change != "unchanged" and review.in_library(f.path) for f in review.files)
+    changed += review.omitted.changed if review.omitted else 0
     where.append(f"{_plural(changed, 'file')} changed under the library")
     lines = [MARKER, *_tooling_warning(tooling), f"### {status}", "", " · ".join(where), ""]
+    if review.omitted and review.omitted.files:
+        lines += [
+            f"✂️ The report leaves out {_plural(review.omitted.files, 'file')}, the least "
+            "important (advice first, errors last), to stay within the 64 MiB the comment step "
+            "reads: they are counted above, and `curator review` (below) lists them all.",
+            "",
+        ]
     if review.errors_elsewhere:
         was = "was" if review.errors_elsewhere == 1 else "were"
         lines += [
@@ -383,23 +393,12 @@ def _quiet(files: list[FileReview], gave_findings: bool) -> list[str]:
     return [f"{_plural(len(files), 'other changed file')}, {said}: {named}{more}.\n"]
 
 
-def _rank(file: FileReview) -> int:
-    """What a reviewer must see first, and what survives when the comment must shrink:
-    errors (they block the merge), possible duplicates (they need a decision), warnings,
-    then advice."""
-    if file.errors():
-        return 0
-    if file.duplicates() or file.doubtful_claim():
-        return 1
-    return 2 if file.warnings() else 3
-
-
 class _Section:
     """One changed file: in full; shortened to the first entries of each list; and as one
     line (the last two for when the comment must shrink)."""
 
     def __init__(self, file: FileReview, links: Links, review: Review) -> None:
-        self.rank = _rank(file)
+        self.rank = file.rank()
         self.full = _file_section(file, links, review)
         self.compact = f"- {_file_title(file, links, review)}: {_tally(file)}\n"
         self._parts = (file, links, review)
@@ -633,7 +632,7 @@ def _not_duplicate(review: Review) -> list[str]:
     first blocks are those of the files a reviewer reads first; a pair of two files of the
     change is settled in either, so it is in the block of the one shown first only."""
     ids_of: dict[str, list[Match]] = {}
-    for file, match in review.duplicate_pairs(sorted(review.files, key=_rank)):
+    for file, match in review.duplicate_pairs(sorted(review.files, key=FileReview.rank)):
         if match.id != file.id and len(match.id) <= _LONGEST_ID and _ID.fullmatch(match.id):
             ids_of.setdefault(file.path, []).append(match)
     one_file = sum(bool(_to_settle(file)) for file in review.files) == 1

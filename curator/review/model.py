@@ -155,6 +155,16 @@ class FileReview(_Value):
         """Withdrawn as a duplicate of an incident that does not look like the same event."""
         return self.duplicate_of is not None and self.duplicate_of.kind != "duplicate"
 
+    def rank(self) -> int:
+        """What a reviewer must see first, and what a report or comment that must shrink
+        keeps: errors (they block the merge), possible duplicates (they need a decision),
+        warnings, then advice."""
+        if self.errors():
+            return 0
+        if self.duplicates() or self.doubtful_claim():
+            return 1
+        return 2 if self.warnings() else 3
+
 
 TermChangeKind = Literal["added", "removed", "deprecated", "restored", "relabelled", "moved"]
 
@@ -207,6 +217,22 @@ class FilterChange(_Value):
     lost: list[str] = Field(default_factory=list, max_length=_MANY)
 
 
+class Counts(_Value):
+    errors: int = Field(default=0, ge=0)
+    warnings: int = Field(default=0, ge=0)
+    duplicates: int = Field(default=0, ge=0)
+    suggestions: int = Field(default=0, ge=0)
+    doubtful_claims: int = Field(default=0, ge=0)
+
+
+class Omitted(Counts):
+    """The files a report leaves out to stay within the size the comment step reads, and
+    what they hold, which the report's counts include."""
+
+    files: int = Field(ge=0)
+    changed: int = Field(default=0, ge=0, description="Of them, changed under the library.")
+
+
 class Review(_Value):
     version: Literal[1] = REPORT_VERSION
     base: Sha = Field(description="The commit compared against (the merge base).")
@@ -238,14 +264,22 @@ class Review(_Value):
         description="The terms whose search filter finds other incidents because of the "
         "change to the taxonomy (absent in reports of older versions).",
     )
+    omitted: Omitted | None = Field(
+        default=None,
+        description="The files left out, the least important first, for the report to stay "
+        "within the 64 MiB the comment step reads; `curator review` lists them (absent when "
+        "none are, and in reports of older versions).",
+    )
 
     def count(self) -> Counts:
+        """Of the files in the report and of those it left out (`omitted`)."""
+        left_out = self.omitted or Counts()
         return Counts(
-            errors=sum(len(f.errors()) for f in self.files),
-            warnings=sum(len(f.warnings()) for f in self.files),
-            duplicates=len(self.duplicate_pairs()),
-            suggestions=sum(len(f.missing()) for f in self.files),
-            doubtful_claims=sum(f.doubtful_claim() for f in self.files),
+            errors=sum(len(f.errors()) for f in self.files) + left_out.errors,
+            warnings=sum(len(f.warnings()) for f in self.files) + left_out.warnings,
+            duplicates=len(self.duplicate_pairs()) + left_out.duplicates,
+            suggestions=sum(len(f.missing()) for f in self.files) + left_out.suggestions,
+            doubtful_claims=sum(f.doubtful_claim() for f in self.files) + left_out.doubtful_claims,
         )
 
     def duplicate_pairs(
@@ -274,11 +308,3 @@ class Review(_Value):
 
     def incident_path(self, incident_id: str) -> str:
         return f"{self.root}/incidents/{incident_id}.yaml".lstrip("/")
-
-
-class Counts(_Value):
-    errors: int
-    warnings: int
-    duplicates: int
-    suggestions: int
-    doubtful_claims: int

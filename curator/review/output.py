@@ -7,13 +7,13 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from curator.review import ReviewError
 from curator.review.annotations import workflow_commands
 from curator.review.links import Links
 from curator.review.markdown import COMMENT, SUMMARY, render
-from curator.review.model import Review
+from curator.review.model import Omitted, Review
 from curator.review.tooling import ChangedTooling
 
 FORMATS = ("markdown", "json", "github")
@@ -22,7 +22,48 @@ SUMMARY_VARIABLE = "GITHUB_STEP_SUMMARY"
 
 
 def as_json(review: Review) -> str:
-    return json.dumps(review.model_dump(mode="json"), ensure_ascii=False, indent=2) + "\n"
+    """The report, within the MAX_REPORT_BYTES that `read_review` reads: a change of
+    thousands of incidents made more, and the comment step posted nothing. Past it, the
+    least important files (`bounded`) are left out, their counts kept."""
+    text = _dumped(review)
+    return text if _size(text) <= MAX_REPORT_BYTES else _dumped(bounded(review, _size(text)))
+
+
+def bounded(review: Review, size: int) -> Review:
+    """`review`, `size` bytes as JSON, without the files past MAX_REPORT_BYTES: advice
+    first, then warnings, possible duplicates and errors (`FileReview.rank`), the last of
+    the report's order first; what they hold counted in `omitted`, so that the comment's
+    counts are the whole change's, and its sections those a reviewer reads first."""
+    # A file's share: its JSON as the report indents it (4 spaces deeper), and the `,`.
+    dumps = [_dumped(file) for file in review.files]
+    shares = [_size(text) + 4 * text.count("\n") + 1 for text in dumps]
+    order = sorted(range(len(review.files)), key=lambda i: (-review.files[i].rank(), -i))
+    excess, dropped = size - MAX_REPORT_BYTES + 1024, set()  # 1024: `omitted` itself
+    for i in order:
+        if excess <= 0:
+            break
+        dropped.add(i)
+        excess -= shares[i]
+    kept = review.model_copy(
+        update={"files": [f for i, f in enumerate(review.files) if i not in dropped]}
+    )
+    whole, rest = review.count(), kept.count()
+    left_out = [review.files[i] for i in dropped]
+    omitted = Omitted(
+        files=len(left_out),
+        changed=sum(f.change != "unchanged" and review.in_library(f.path) for f in left_out),
+        **{key: value - getattr(rest, key) for key, value in whole.model_dump().items()},
+    )
+    return kept.model_copy(update={"omitted": omitted})
+
+
+def _dumped(value: BaseModel) -> str:
+    return json.dumps(value.model_dump(mode="json"), ensure_ascii=False, indent=2) + "\n"
+
+
+def _size(text: str) -> int:
+    """Bytes as written: a file name that is not UTF-8 as its escape (`\\udcff`)."""
+    return len(text.encode("utf-8", errors="backslashreplace"))
 
 
 def rendered(review: Review, fmt: str, links: Links) -> str:
