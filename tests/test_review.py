@@ -192,6 +192,23 @@ def test_withdrawing_as_a_duplicate_of_an_unrelated_incident_is_flagged(repo):
     assert report["files"][0]["duplicate_of"] is None
 
 
+def test_a_claim_on_an_incident_with_more_withdrawn_copies_than_a_report_holds_reasons(repo):
+    # Each withdrawn copy that matches is a reason of the match: past 100 (a bulk import of
+    # withdrawals), the report's model refused it, and the review stopped with a traceback.
+    for n in range(10, 111):
+        write(repo, f"IL-{n:04d}.yaml", withdraw(incident(f"IL-{n:04d}"), "IL-0001"))
+    commit(repo, "withdraw 101 copies")
+    run = run_curator("review", "--base", "main", "--format", "json", cwd=repo)
+    assert run.code == 0 and run.err == "", run.err
+    claims = [file["duplicate_of"] for file in json.loads(run.out)["files"]]
+    assert len(claims) == 101 and all(c["id"] == "IL-0001" for c in claims)
+    reasons = claims[0]["reasons"]
+    assert len(reasons) == 100 and reasons[98].startswith("its withdrawn copy IL-0")
+    # Its own two (the same organisation, the text) and one per other copy: 102.
+    assert reasons[0].startswith("same organisation Example") and reasons[1].startswith("text")
+    assert reasons[99] == "and 3 more: `curator similar` lists them all"
+
+
 def test_a_rename_that_drops_a_published_id_is_an_error(repo):
     git(repo, "mv", "incidents/IL-0002.yaml", "incidents/IL-0009.yaml")
     write(repo, "IL-0009.yaml", incident("IL-0009"))

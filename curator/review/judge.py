@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from curator.library import INCIDENTS, Library
-from curator.review.model import Evidence, FacetJudgement, Match, TermJudgement
+from curator.review.model import MAX_REASONS, Evidence, FacetJudgement, Match, TermJudgement
 from curator.similarity.index import NONE_ADDED, Added
 from curator.similarity.records import Record, read_record
 from curator.similarity.similar import Judge as Similarity
@@ -44,7 +44,7 @@ class LibraryJudge:
         return Match(
             id=found.id,
             score=found.score,
-            reasons=found.reasons,
+            reasons=_bounded(found.reasons),
             kind=found.kind,
             title=found.title,
             on_base=found.path in self.on_base,
@@ -74,6 +74,16 @@ class LibraryJudge:
             )
             for dimension, judged in self.suggester.suggest(record).items()
         ]
+
+
+def _bounded(reasons: list[str]) -> list[str]:
+    """At most the MAX_REASONS a report holds, the last counting the rest: an incident
+    with more than a hundred withdrawn copies has a reason for each, and the report's
+    model refused the match (a traceback, no review)."""
+    if len(reasons) <= MAX_REASONS:
+        return reasons
+    rest = len(reasons) - MAX_REASONS + 1
+    return [*reasons[: MAX_REASONS - 1], f"and {rest} more: `curator similar` lists them all"]
 
 
 def _judgement(suggestion: Suggestion) -> TermJudgement:

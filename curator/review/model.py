@@ -30,6 +30,7 @@ Change = Literal["added", "changed", "renamed", "removed", "unchanged"]
 # renderers walk millions of entries.
 _MANY = 10_000
 MAX_FINDINGS: Final = _MANY  # per file; the rest is counted (`FileReview.findings_omitted`)
+MAX_REASONS: Final = 100  # per match; the last says how many more (`review.judge`)
 
 
 class _Value(BaseModel):
@@ -60,7 +61,7 @@ class Match(_Value):
 
     id: str
     score: Score
-    reasons: list[str] = Field(default_factory=list, max_length=100)
+    reasons: list[str] = Field(default_factory=list, max_length=MAX_REASONS)
     kind: Literal["duplicate", "related"]
     title: str | None = None
     on_base: bool = Field(
