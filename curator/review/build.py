@@ -49,7 +49,7 @@ from curator.review.model import (
     TermChange,
 )
 from curator.review.taxonomy_change import Carrier, filter_changes, term_changes
-from curator.rules import facet_order, incident_removed, not_an_incident_file
+from curator.rules import STOPPING, facet_order, incident_removed, not_an_incident_file
 from curator.similarity.index import NONE_ADDED, Added
 from curator.similarity.store import load_index
 from curator.taxonomy import Taxonomy, load_taxonomy
@@ -423,7 +423,7 @@ def _file_review(
         _on_what_it_adds(
             live.suggestions(path), _facets(before) if isinstance(before, dict) else None, facets
         )
-        if live and _writes(before, data, "facets")
+        if live and _writes(before, data, "facets") and not _stopped(mine)
         else []
     )
     return FileReview(
@@ -470,6 +470,13 @@ def _on_what_it_adds(
         )
         for judged in written
     ]
+
+
+def _stopped(findings: Sequence[Finding]) -> bool:
+    """Whether lint did not read the file as an incident (a YAML or schema error): its terms
+    are not checked yet, so no IL301 says what an unknown one meant, and a block to paste,
+    which leaves those out, would drop the contributor's misspelt cause unsaid."""
+    return any(f.code in STOPPING for f in findings)
 
 
 def _read_by_library(
