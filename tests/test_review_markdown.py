@@ -565,13 +565,40 @@ def test_when_not_even_every_line_fits_errors_are_the_lines_kept():
             change="added",
             findings=[finding(1, "IL301", "x", path=f"incidents/IL-NEW-{n:04d}.yaml")],
         )
-        for n in range(400)
+        for n in range(350)
     ]
     noisy = [advice_only(n) for n in range(1, 2001)]
     text = render(Review(base=BASE, head=HEAD, files=[*noisy, *errors]), LINKS, COMMENT)
     assert utf16_length(text) <= COMMENT_LIMIT
-    assert all(f"incidents/IL-NEW-{n:04d}.yaml" in text for n in range(400))
+    assert all(f"incidents/IL-NEW-{n:04d}.yaml" in text for n in range(350))
     assert re.search(r"… and \d+ more files with findings", text)
+
+
+def test_a_files_one_line_names_the_codes_of_its_errors():
+    # "1 error" was all a trimmed comment said of a file whose section did not fit: the
+    # reviewer could not tell a misspelt term from a broken file without the job summary.
+    codes = ["IL301", "IL301", "IL502", "IL101", "IL205", "IL602"]
+    severities = ["error"] * 5 + ["warning"]
+    many = FileReview(
+        path="incidents/IL-NEW-many.yaml",
+        change="added",
+        findings=[
+            finding(n, code, "x", severity, path="incidents/IL-NEW-many.yaml")
+            for n, (code, severity) in enumerate(zip(codes, severities, strict=True), 1)
+        ],
+    )
+    two = FileReview(
+        path="incidents/IL-NEW-two.yaml",
+        change="added",
+        findings=[finding(1, "IL301", "x", path="incidents/IL-NEW-two.yaml")] * 2,
+    )
+    noisy = [advice_only(n) for n in range(1, 2001)]
+    text = render(Review(base=BASE, head=HEAD, files=[*noisy, many, two]), LINKS, COMMENT)
+    lines = {line.split("): ", 1)[1] for line in text.splitlines() if "IL-NEW-" in line}
+    assert lines == {
+        "5 errors (IL301, IL502, IL101 and 1 more), 1 warning",
+        "2 errors (IL301)",
+    }
 
 
 def test_a_match_merged_to_the_base_meanwhile_is_said_so_and_linked_at_the_base_tip():

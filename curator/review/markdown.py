@@ -43,6 +43,7 @@ ON_BASE = "merged to the base branch since this branch started"
 COMMENT_LIMIT = 65_536  # GitHub refuses longer issue comments (counted in UTF-16 units)
 SUMMARY_LIMIT = 1024 * 1024  # bytes per step of $GITHUB_STEP_SUMMARY
 VISIBLE = 5  # list entries shown before the rest is folded into <details>
+_CODES_SHOWN = 3  # rule codes named on a file's one line (`_tally`)
 
 _ID = re.compile(ID_PATTERN)
 _SHA = re.compile(SHA_PATTERN)
@@ -416,15 +417,28 @@ def _file_title(file: FileReview, links: Links, review: Review) -> str:
 
 
 def _tally(file: FileReview) -> str:
-    """What a file holds, in one line; only the nonzero counts, so that more lines fit."""
+    """What a file holds, in one line; only the nonzero counts, so that more lines fit, and
+    the rule codes of its errors, which say what is wrong where the line is all a trimmed
+    comment shows of the file."""
+    errors = file.errors()
     counts = [
-        (len(file.errors()), "error"),
+        (len(errors), "error"),
         (len(file.warnings()), "warning"),
         (len(file.duplicates()), "possible duplicate"),
         (len(file.missing()), "facet suggestion"),
         (int(file.doubtful_claim()), "duplicate_of to check"),
     ]
-    return ", ".join(_plural(n, noun) for n, noun in counts if n) or "see the full report"
+    said = [_plural(n, noun) for n, noun in counts if n]
+    if errors:
+        said[0] += f" ({_codes(errors)})"
+    return ", ".join(said) or "see the full report"
+
+
+def _codes(findings: list[ReportFinding]) -> str:
+    """Their rule codes, each once, in the order they first come; past three, a count."""
+    codes = list(dict.fromkeys(f.code for f in findings))
+    shown = ", ".join(codes[:_CODES_SHOWN])
+    return shown if len(codes) <= _CODES_SHOWN else f"{shown} and {len(codes) - _CODES_SHOWN} more"
 
 
 def _file_section(
