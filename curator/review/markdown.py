@@ -459,16 +459,9 @@ def _file_section(
     if file.duplicate_of:
         lines += ["", *_claim(file.duplicate_of, links, review)]
     sha = review.base if file.change == "removed" else review.head
-    for severity, found in (("Errors", file.errors()), ("Warnings", file.warnings())):
-        if found:
-            items = [_finding(f, links, sha) for f in found]
-            lines += ["", f"**{severity}**", "", *_listed(items, severity.lower(), at_most)]
-    if file.findings_omitted:
-        lines += [
-            "",
-            f"… and {_plural(file.findings_omitted, 'more finding')}, not in this "
-            f"report: {command('curator lint', file.path)} lists them all.",
-        ]
+    # In the order of `FileReview.rank`: errors, possible duplicates, then warnings, which
+    # are often the routine IL206 of every new incident.
+    lines += _findings("Errors", file.errors(), links, sha, at_most)
     if any(f.code in STOPPING for f in file.errors()):
         lines += ["", _NOT_CHECKED]
     if file.duplicates():
@@ -477,6 +470,13 @@ def _file_section(
             "**Possible duplicates**",
             "",
             *_matches(file.duplicates(), links, review, at_most),
+        ]
+    lines += _findings("Warnings", file.warnings(), links, sha, at_most)
+    if file.findings_omitted:
+        lines += [
+            "",
+            f"… and {_plural(file.findings_omitted, 'more finding')}, not in this "
+            f"report: {command('curator lint', file.path)} lists them all.",
         ]
     if file.related():
         table = _matches(file.related(), links, review, at_most)
@@ -490,6 +490,15 @@ def _file_section(
         lines += ["", "**Facets nothing in the text supports** — please check:", ""]
         lines += _listed([_judgement(d, t) for d, t in file.unsupported()], "facets", at_most)
     return "\n".join(lines) + "\n"
+
+
+def _findings(
+    heading: str, found: list[ReportFinding], links: Links, sha: str, at_most: int | None
+) -> list[str]:
+    if not found:
+        return []
+    items = [_finding(f, links, sha) for f in found]
+    return ["", f"**{heading}**", "", *_listed(items, heading.lower(), at_most)]
 
 
 def _finding(finding: ReportFinding, links: Links, sha: str) -> str:
