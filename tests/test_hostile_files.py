@@ -806,7 +806,7 @@ def test_a_file_with_more_findings_than_a_report_holds_is_reviewed_errors_first(
     codes = [finding["code"] for finding in file["findings"]]
     assert (len(codes), file["findings_omitted"]) == (10_000, 2_000)
     assert codes[:6000] == ["IL601"] * 6000 and set(codes[6000:]) == {"IL602"}
-    said = "… and 2000 more findings, not in this report: `curator lint incidents/IL-0117.yaml`"
+    said = "… and 2,000 more findings, not in this report: `curator lint incidents/IL-0117.yaml`"
     assert said in summary.read_text(encoding="utf-8")
 
 

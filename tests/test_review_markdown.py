@@ -571,7 +571,7 @@ def test_when_not_even_every_line_fits_errors_are_the_lines_kept():
     text = render(Review(base=BASE, head=HEAD, files=[*noisy, *errors]), LINKS, COMMENT)
     assert utf16_length(text) <= COMMENT_LIMIT
     assert all(f"incidents/IL-NEW-{n:04d}.yaml" in text for n in range(350))
-    assert re.search(r"… and \d+ more files with findings", text)
+    assert re.search(r"… and [\d,]+ more files with findings", text)
 
 
 def test_a_files_one_line_names_the_codes_of_its_errors():
@@ -740,7 +740,7 @@ def test_a_report_with_thousands_of_long_duplicate_ids_still_fits_the_comment():
     assert utf16_length(text) <= COMMENT_LIMIT
     foot = text.split("**A false duplicate?**")[1]
     assert "  - IL-00004  # if it is a different event\n" in foot
-    assert "IL-00005" not in foot and "  # … and 9995 more, in the full report\n" in foot
+    assert "IL-00005" not in foot and "  # … and 9,995 more, in the full report\n" in foot
     assert long_id not in foot
 
 
@@ -766,8 +766,8 @@ def test_a_file_too_big_for_the_comment_still_shows_its_first_errors_and_counts_
     shown = re.findall(r"· \*\*IL301\*\* · 'term-(\d+)'", section)
     assert shown == ["1", "2", "3", "4", "5"]
     assert f"[line 1]({OURS}blob/{HEAD}/{path}#L1)" in section
-    assert "- … and 2995 more errors, in the full report" in section
-    assert "- … and 1995 more warnings, in the full report" in section
+    assert "- … and 2,995 more errors, in the full report" in section
+    assert "- … and 1,995 more warnings, in the full report" in section
     # The other file with an error is whole too, and nothing is left out.
     assert "#### 📄 [incidents/IL-NEW-small.yaml]" in text and "**IL203**" in text
     assert "more file" not in text
@@ -880,13 +880,13 @@ def test_the_status_line_says_findings_were_left_out_and_whether_they_may_be_err
     status = render(Review(base=BASE, head=HEAD, files=[all_errors]), LINKS, COMMENT)
     assert status.splitlines()[1] == (
         "### ❌ 3 errors · ✅ 0 warnings · ✅ 0 possible duplicates · ✅ 0 facet suggestions"
-        " · ❌ 20001 more findings not in this report"
+        " · ❌ 20,001 more findings not in this report"
     )
     with_a_warning = all_errors.model_copy(
         update={"findings": [*all_errors.findings, finding(9, "IL602", "ws", "warning")]}
     )
     status = render(Review(base=BASE, head=HEAD, files=[with_a_warning]), LINKS, COMMENT)
-    assert status.splitlines()[1].endswith(" · ⚠️ 20001 more findings not in this report")
+    assert status.splitlines()[1].endswith(" · ⚠️ 20,001 more findings not in this report")
     whole = all_errors.model_copy(update={"findings_omitted": 0})
     status = render(Review(base=BASE, head=HEAD, files=[whole]), LINKS, COMMENT)
     assert "not in this report" not in status
@@ -936,7 +936,7 @@ def deprecation_review(terms: int, carriers: int) -> Review:
 def test_a_deprecation_is_said_once_with_the_first_incidents_it_reaches_not_a_section_each():
     comment = render(deprecation_review(terms=1, carriers=2_000), LINKS, COMMENT)
     assert comment.splitlines()[1] == (
-        "### ✅ 0 errors · ⚠️ 2000 warnings · ✅ 0 possible duplicates · ✅ 0 facet suggestions"
+        "### ✅ 0 errors · ⚠️ 2,000 warnings · ✅ 0 possible duplicates · ✅ 0 facet suggestions"
     )
     at_head = f"{OURS}blob/{HEAD}/incidents"
     first = ", ".join(
@@ -945,8 +945,8 @@ def test_a_deprecation_is_said_once_with_the_first_incidents_it_reaches_not_a_se
     line = next(x for x in comment.splitlines() if x.startswith("- **causes**"))
     # The term is data: a forged one shows as text, never as a link or code.
     assert line.startswith("- **causes** · old-0\\]\\(https:&#8203;//evil.example\\) deprecated")
-    assert line.endswith(f": {first}, and 1995 more.")
-    assert "- A search filter on `new-0` finds 2000 more (IL-0001, IL-0002, IL-0003, …)." in (
+    assert line.endswith(f": {first}, and 1,995 more.")
+    assert "- A search filter on `new-0` finds 2,000 more (IL-0001, IL-0002, IL-0003, …)." in (
         comment.splitlines()
     )
     assert "#### 📄" not in comment and "✂️" not in comment
@@ -957,6 +957,21 @@ def test_the_taxonomy_lines_of_a_huge_report_are_bounded_and_the_rest_counted():
     comment = render(deprecation_review(terms=10_000, carriers=100), LINKS, COMMENT)
     lines = comment.splitlines()
     assert sum(x.startswith("- **causes** · ") for x in lines) == 10
-    assert "- … and 9990 more terms changed: `curator review --format json` lists them all" in lines
-    assert "; and 9995 more filters." in comment
+    rest = "- … and 9,990 more terms changed: `curator review --format json` lists them all"
+    assert rest in lines
+    assert "; and 9,995 more filters." in comment
     assert utf16_length(comment) <= COMMENT_LIMIT
+
+
+def test_counts_of_a_thousand_or_more_are_grouped_by_thousands():
+    # "48945 warnings" on the status line of a bulk pull request read as a code, not a count.
+    many = FileReview(
+        path="incidents/IL-0300.yaml",
+        change="changed",
+        findings=[finding(n, "IL602", "ws", "warning") for n in range(1, 1201)],
+    )
+    text = render(Review(base=BASE, head=HEAD, files=[many]), LINKS, COMMENT)
+    status = "### ✅ 0 errors · ⚠️ 1,200 warnings · ✅ 0 possible duplicates · ✅ 0 facet "
+    status += "suggestions"
+    assert text.splitlines()[1] == status
+    assert "1,195 more warnings" in text

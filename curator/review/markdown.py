@@ -255,7 +255,7 @@ def _incidents(names: Sequence[str], total: int, links: Links, review: Review) -
         where = inert_name(path, 120)
         shown.append(f"{inert(name, 60)} ({link(where, url) if url else where})")
     rest = total - len(shown)
-    return ", ".join(shown) + (f", and {rest} more" if rest > 0 else "")
+    return ", ".join(shown) + (f", and {rest:,} more" if rest > 0 else "")
 
 
 def _filters_line(filters: Sequence[FilterChange]) -> str:
@@ -264,7 +264,7 @@ def _filters_line(filters: Sequence[FilterChange]) -> str:
     said = []
     for change in filters[:VISIBLE]:
         parts = [
-            f"{verb} {count} {more} ({_ids(names, count)})"
+            f"{verb} {count:,} {more} ({_ids(names, count)})"
             for verb, count, more, names in (
                 ("finds", change.gains, "more", change.gained),
                 ("no longer finds", change.loses, "", change.lost),
@@ -340,7 +340,7 @@ def _tooling_changed(tooling: ChangedTooling) -> str:
         return f"**This pull request may change the review's own code.**{unchecked}"
     names = ", ".join(inert_name(path, 120) for path in tooling.paths)
     rest = tooling.count - len(tooling.paths)
-    more = f" and {rest} more" if rest > 0 else ""
+    more = f" and {rest:,} more" if rest > 0 else ""
     return f"**This pull request changes the review's own code:** {names}{more}.{unchecked}"
 
 
@@ -362,7 +362,7 @@ def _mark(count: int, noun: str, sign: str, nouns: str | None = None) -> str:
 
 
 def _plural(count: int, noun: str, nouns: str | None = None) -> str:
-    return f"{count} {noun if count == 1 else nouns or noun + 's'}"
+    return f"{count:,} {noun if count == 1 else nouns or noun + 's'}"
 
 
 def _has_news(file: FileReview) -> bool:
@@ -384,7 +384,7 @@ def _quiet(files: list[FileReview], gave_findings: bool) -> list[str]:
     if not files:
         return []
     named = ", ".join(f"{inert_name(f.path, 120)} ({f.change})" for f in files[:VISIBLE])
-    more = f", and {len(files) - VISIBLE} more" if len(files) > VISIBLE else ""
+    more = f", and {len(files) - VISIBLE:,} more" if len(files) > VISIBLE else ""
     said = (
         f"no findings in {'it' if len(files) == 1 else 'them'} (the findings this change "
         "gives files it leaves alone are above)"
@@ -567,7 +567,7 @@ def _at_most(items: list[str], count: int, lister: str) -> list[str]:
     job summary is cut alike: it is not where they are)."""
     if len(items) <= count:
         return items
-    return [*items[:count], f"… and {len(items) - count} more: `curator {lister}` lists them all"]
+    return [*items[:count], f"… and {len(items) - count:,} more: `curator {lister}` lists them all"]
 
 
 def _evidence(evidence: Evidence) -> str:
@@ -610,7 +610,7 @@ def _listed(items: list[str], what: str, at_most: int | None) -> list[str]:
         return _folded(items, what)
     if len(items) <= at_most:
         return items
-    return [*items[:at_most], f"- … and {len(items) - at_most} more {what}, in the full report"]
+    return [*items[:at_most], f"- … and {len(items) - at_most:,} more {what}, in the full report"]
 
 
 def _folded(items: list[str], what: str) -> list[str]:
@@ -674,7 +674,7 @@ def _not_duplicate(review: Review) -> list[str]:
             lines += [f"In {inert_name(path)}:", ""]
         items = [f"  - {m.id}  # if it is a different event" for m in matches[:VISIBLE]]
         if len(matches) > VISIBLE:  # (only a report made by hand has more: see `_LONGEST_ID`)
-            items.append(f"  # … and {len(matches) - VISIBLE} more, in the full report")
+            items.append(f"  # … and {len(matches) - VISIBLE:,} more, in the full report")
         lines += _not_duplicate_block(items)
         lines += _same_report([m.id for m in matches[:VISIBLE] if m.same_report])
         lines += _not_yet_here([m.id for m in matches[:VISIBLE] if m.on_base])
