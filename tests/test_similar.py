@@ -26,7 +26,7 @@ from curator.similarity import text as text_module
 from curator.similarity.entities import entities
 from curator.similarity.index import build, build_from
 from curator.similarity.records import read_record
-from curator.similarity.similar import DUPLICATE_THRESHOLD, Judge, occurred_range
+from curator.similarity.similar import DUPLICATE_THRESHOLD, Evidence, Judge, occurred_range
 from curator.similarity.text import features, stem, tokens
 from incidents import GITLAB_EN, incident
 
@@ -385,6 +385,45 @@ def test_a_share_or_a_count_without_a_unit_is_no_evidence_of_one_event():
     top = datadog["matches"][0]
     assert (top["id"], top["kind"]) == ("IL-0198", "duplicate")
     assert "22.04" in shared_entities(top) and "90%" not in shared_entities(top)
+
+
+def unrelated(incident_id: str, day: str, words: str) -> str:
+    """An incident of Acme on `day` whose text shares no word with another's."""
+    text = incident(incident_id, ("2024-05", day), ("Example", "Acme"))
+    for field in ("title", "symptom", "trigger", "detection", "lessons"):
+        text = re.sub(rf"(?m)^({field}: \|?\n?\s*).*$", rf"\g<1>{words}", text, count=1)
+    return text.replace("Storage postmortem", words).replace(
+        "데이터를 로컬 디스크로 옮겼다.", words
+    )
+
+
+@pytest.mark.parametrize("others", [0, 8])
+def test_same_organisation_weighs_less_the_more_of_its_incidents_lie_as_close(tmp_path, others):
+    # One Acme incident two days off is likely this event (0.45); among nine that close, any
+    # one is no likelier than the rest: each weighs 0.45 / √9, and the reason says why.
+    words = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india"]
+    files = {"IL-0001.yaml": unrelated("IL-0001", "2024-05-12", "zulu")}
+    for number, word in enumerate(words[:others], start=2):
+        files[f"IL-{number:04d}.yaml"] = unrelated(
+            f"IL-{number:04d}", f"2024-05-{number + 12}", word
+        )
+    files["IL-0099.yaml"] = unrelated("IL-0099", "2024-09-01", "yankee")  # months off: no crowd
+    root = write_library(tmp_path, files)
+    (root / "new.yaml").write_text(unrelated("IL-NEW-x", "2024-05-10", "xray"), encoding="utf-8")
+    judge = Judge(build(Library.at(root)))
+    record = read_record(root / "new.yaml", "new.yaml")
+    assert record is not None
+    evidence = Evidence.of(judge, record)
+    [row] = judge.index.by_id["IL-0001"]
+    crowd = others + 1
+    assert evidence.crowd == crowd
+    assert evidence.organisation[row] == pytest.approx(0.45 / crowd**0.5)
+    assert evidence.cosine[row] == 0
+    reason = evidence.reasons(row)[0]
+    assert reason.startswith("same organisation Acme, occurred 2024-05-10 vs 2024-05-12")
+    assert reason.endswith(f"({crowd} of its incidents lie within a month: ÷√{crowd})") == (
+        crowd > 1
+    )
 
 
 def test_partial_dates_become_day_ranges():

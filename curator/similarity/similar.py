@@ -4,7 +4,8 @@ Each kind of evidence gives a strength in [0, 1]:
 - the same normalised source URL: decisive, the score is 1;
 - text similarity (cosine of TF-IDF vectors, see index.py), ramped from `TEXT_FLOOR`;
 - shared distinctive entities, by their summed rarity (see index.Index.shared_rarity);
-- the same organisation, more the closer the `occurred` dates.
+- the same organisation, more the closer the `occurred` dates, and less the more of its
+  incidents lie that close (`CLOSE_STRENGTH`).
 The score is 1 − Π(1 − strength): the chance that at least one piece of evidence is right if
 they were independent. Dates that are known on both sides and lie far apart are evidence
 *against*: the score is then multiplied by `DATE_CONFLICT_FACTOR`. docs/judgement.md
@@ -33,6 +34,9 @@ ENTITY_FLOOR, ENTITY_SCALE = 0.5, 3.0
 DATE_CONFLICT_DAYS = 31  # apart by more than this: different events
 DAY_CONFLICT_DAYS = 7  # when both dates name a day, reports of one event agree closer
 DATE_CONFLICT_FACTOR = 0.5
+# Same organisation within a month (a date strength of 0.3 or more) says "this one" only if
+# the organisation had no other incident then: among k, its strength is divided by √k.
+CLOSE_STRENGTH = 0.3
 _SHOWN_ENTITIES = 6
 # A share (16%) or a count without a unit (32, 500) is no evidence of one event: reports of
 # different events give the same one by chance, however few incidents of a library hold it.
@@ -188,6 +192,7 @@ class Evidence:
     entity_names: set[str]
     rarity: np.ndarray
     organisation: np.ndarray
+    crowd: int  # incidents of its organisations within a month (CLOSE_STRENGTH)
     conflict: np.ndarray
     url_rows: set[int]
 
@@ -198,7 +203,7 @@ class Evidence:
         names = {name for name in entities(record.text) if not _COINCIDENCE.fullmatch(name)}
         names -= record.organisation_keys()
         cols = index.entity_columns(names)
-        organisation, conflict = _organisation_and_dates(judge, record)
+        organisation, crowd, conflict = _organisation_and_dates(judge, record)
         url_rows = {row for url in record.urls for row in index.by_url.get(url, [])}
         return cls(
             judge,
@@ -207,6 +212,7 @@ class Evidence:
             names,
             index.shared_rarity(cols) if len(cols) else np.zeros(n),
             organisation,
+            crowd,
             conflict,
             url_rows,
         )
@@ -254,7 +260,10 @@ class Evidence:
         shared_orgs = _shared_organisations(self.record, other)
         if shared_orgs:
             dates = _dates(self.record.occurred, other.occurred)
-            reasons.append(f"same organisation {shared_orgs[0]}, {dates}")
+            crowded = f" ({self.crowd} of its incidents lie within a month: ÷√{self.crowd})"
+            reasons.append(
+                f"same organisation {shared_orgs[0]}, {dates}" + (crowded if self.crowd > 1 else "")
+            )
         if self.conflict[row]:
             reasons.append(
                 f"occurred {self.record.occurred} vs {other.occurred}: far apart, "
@@ -302,8 +311,9 @@ def _shared_organisations(one: Record, other: Record) -> list[str]:
     return [name for name in one.organizations if name and organisation_key(name) in keys]
 
 
-def _organisation_and_dates(judge: Judge, record: Record) -> tuple[np.ndarray, np.ndarray]:
-    """Strength of "same organisation, close dates" per row, and rows whose dates conflict."""
+def _organisation_and_dates(judge: Judge, record: Record) -> tuple[np.ndarray, int, np.ndarray]:
+    """Strength of "same organisation, close dates" per row, how many other events of its
+    organisations lie within a month, and rows whose dates conflict."""
     index = judge.index
     n = len(index)
     strength = np.zeros(n)
@@ -327,7 +337,19 @@ def _organisation_and_dates(judge: Judge, record: Record) -> tuple[np.ndarray, n
         own_width = mine[1] - mine[0] if mine else 0
         width = np.maximum(dates.last[picked] - dates.first[picked], own_width)
         strength[picked] = _date_strength(gap[picked], width)
-    return strength, conflict
+    crowd = _crowd(judge.index, record, strength)
+    if crowd > 1:
+        strength /= np.sqrt(crowd)
+    return strength, crowd, conflict
+
+
+def _crowd(index: Index, record: Record, strength: np.ndarray) -> int:
+    """How many incidents of the record's organisations lie within a month of it, each event
+    once: neither the record itself nor a withdrawn copy counts."""
+    close = strength >= CLOSE_STRENGTH
+    close[index.copies[0]] = False
+    close[index.by_id.get(record.id, [])] = False
+    return int(close.sum())
 
 
 def _date_strength(gap: np.ndarray, width: np.ndarray) -> np.ndarray:
