@@ -23,7 +23,7 @@ import os
 import stat
 import traceback
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -56,7 +56,7 @@ from curator.lint_cache import (
     settled_stat,
     unanchored,
 )
-from curator.load import MAX_BYTES, START, Loaded, load_bytes
+from curator.load import MAX_BYTES, START, Loaded, Position, at_editor_lines, load_bytes
 from curator.model import Incident, not_a_mapping
 from curator.regular import content_digest, read_at_most
 from curator.repository import NotACheckout, top_of
@@ -208,11 +208,19 @@ def check_file(
         summary = FileSummary.of(file)
         digest = content_digest(raw)
         value = extra(file, digest, payload) if extra is not None else None
+        moved = at_editor_lines(file.loaded.text)
+        if moved is not None:  # (the summary's places are moved by `FileSummary.of`)
+            findings = [_moved(finding, moved) for finding in findings]
     except Exception as exc:  # a bug in a rule must not stop the run; never cached
         return Checked([_internal(display, exc)], FileSummary(display, path.stem))
     result = Checked(findings, summary, digest, settled_stat(before) if before else None, points)
     result.extra = value
     return result
+
+
+def _moved(finding: Finding, moved: Callable[[Position], Position]) -> Finding:
+    line, column = moved(Position(finding.line, finding.column))
+    return replace(finding, line=line, column=column)
 
 
 def _yaml_name(path: str) -> bool:

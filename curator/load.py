@@ -11,6 +11,7 @@ libyaml's event stream is read and the tree is built here, iteratively, so that:
 
 from __future__ import annotations
 
+import bisect
 import enum
 import functools
 import re
@@ -176,6 +177,34 @@ def _at_lf_lines(text: str) -> Callable[[Position], Position]:
         return position_at(text, starts[position.line - 1] + position.column - 1)
 
     return functools.cache(moved)
+
+
+_EDITOR_BREAK = re.compile("\r\n?|\n")
+
+
+def at_editor_lines(text: str | None) -> Callable[[Position], Position] | None:
+    """For a text whose lines end with a lone CR (classic Mac OS), more of them than with
+    an LF: a place as the loader and the rules give it (lines counted by LF, which put all
+    of such a file on line 1) → the same place, lines counted as the editor that wrote it
+    counts them, at each CR, CRLF and LF (as `curator fix` reports them, once it has
+    converted the line ends). None for any other text, whose places need no moving (a lone
+    CR among LF line ends is one line's text to git, GitHub and vim, as to the rules)."""
+    if text is None or "\r" not in text:
+        return None
+    lone = len(_LONE_CR.findall(text))
+    if lone <= text.count("\n"):
+        return None
+    by_lf = [0, *(match.end() for match in re.finditer("\n", text))]
+    breaks = [match.end() for match in _EDITOR_BREAK.finditer(text)]
+
+    def moved(position: Position) -> Position:
+        if position.line > len(by_lf):
+            return position
+        offset = min(by_lf[position.line - 1] + position.column - 1, len(text))
+        line = bisect.bisect_right(breaks, offset)
+        return Position(line + 1, offset - (breaks[line - 1] if line else 0) + 1)
+
+    return moved
 
 
 def _renumber(document: Document | None, moved: Callable[[Position], Position]) -> None:

@@ -597,6 +597,38 @@ def test_il603_counts_crlf_and_lone_cr_as_fix_does(taxonomy, text, expected):
     assert check(crlf, text, taxonomy) == [(1, 12, f"{expected} with CR/CRLF; use LF")]
 
 
+def _places(tmp_path: Path, name: str, text: str) -> tuple[set[Found], set[Found]]:
+    """(code, line, column) of lint's findings in `text` with LF line ends, and with CR."""
+    files = {"IL-0001.yaml": text, "IL-0002.yaml": text.replace("IL-0001", "IL-0002")}
+    files["IL-0002.yaml"] = files["IL-0002.yaml"].replace("\n", "\r")
+    root = write_library(tmp_path / name, files)
+    findings = lint(Library.at(root), cwd=root, today=TODAY, jobs=1)
+    lf, cr = (
+        {(f.code, f.line, f.column) for f in findings if f.path.endswith(n) and f.code != "IL502"}
+        for n in files
+    )
+    return lf, cr
+
+
+@pytest.mark.parametrize(
+    ("replacements", "expected"),
+    [
+        ((("status: published", "status: 발행"),), {("IL201", 3, 9)}),
+        ((("title: 공유", "title: 공유\t"),), {("IL601", 2, 10)}),
+        ((("status: published", "status: [발행"),), {("IL101", 3, 9)}),
+        ((("\nsymptom", "\nrelated:\n  - IL-0404\nsymptom"),), {("IL401", 16, 5)}),
+    ],
+)
+def test_findings_in_a_file_of_lone_cr_line_ends_are_placed_on_its_editor_lines(
+    tmp_path, replacements, expected
+):
+    # Bug: lines were counted by LF alone, so every finding of a file saved with classic
+    # Mac OS line ends was on line 1 (`1:216`), where `curator fix` said 8:11.
+    lf, cr = _places(tmp_path, "lib", incident("IL-0001", *replacements))
+    assert lf == expected
+    assert cr == expected | {("IL603", 1, 12)}
+
+
 SPLIT = "ends a line for YAML 1.1 (curator) but not for editors, GitHub or YAML 1.2 readers"
 
 

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from curator.findings import Finding, Severity
-from curator.load import START, Loaded, Position
+from curator.load import START, Loaded, Position, at_editor_lines
 from curator.model import Incident
 from curator.schema_errors import SchemaError
 from curator.taxonomy import Taxonomy
@@ -108,6 +108,9 @@ class FileSummary:
         if incident is None:
             return cls(file.display, file.path.stem)
         position = file.position
+        moved = at_editor_lines(file.loaded.text)  # (as lint moves the file's findings)
+        if moved is not None:
+            position = lambda *loc: moved(file.position(*loc))  # noqa: E731
         # Made in one call, not field by field: a cold lint makes one per file.
         return cls(
             file.display,
