@@ -85,6 +85,9 @@ def advice(exc: Any, text: str) -> Advice | None:
     problem, at, opened = exc.problem, exc.problem_mark, exc.context_mark
     if at is None or problem is None:
         return None
+    tab = _tab(problem, text, at)
+    if tab is not None:
+        return tab
     if opened is not None and (
         problem == "could not find expected ':'" or exc.context == "while scanning a quoted scalar"
     ):
@@ -119,6 +122,19 @@ def advice(exc: Any, text: str) -> Advice | None:
     return _read_as_no_text(problem, text, opened, exact=True) or _read_as_no_text(
         problem, text, at, exact=False
     )
+
+
+TAB_WORDS = "a tab where YAML takes only spaces (to indent, and after an item's '-')"
+
+
+def _tab(problem: str, text: str, at: Any) -> Advice | None:
+    """A tab where YAML takes only spaces, where libyaml stops: at it, or at the `-` before
+    it (which libyaml then read as no item's)."""
+    line = _line(text, at.line)
+    column = at.column + 1 if line[at.column : at.column + 2] == "-\t" else at.column
+    if line[column : column + 1] != "\t":
+        return None
+    return Advice(at.line + 1, column + 1, f"{problem}: {TAB_WORDS}; replace it with spaces")
 
 
 def _read_as_no_text(problem: str, text: str, mark: Any, *, exact: bool) -> Advice | None:

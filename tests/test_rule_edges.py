@@ -11,7 +11,7 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
-from conftest import BROKEN, REPO, write_library
+from conftest import BROKEN, REPO, run_curator, write_library
 
 from curator.library import Library
 from curator.lint import lint, parse_incident
@@ -595,6 +595,36 @@ def test_il603_points_at_the_first_cr_and_counts_the_lines(taxonomy, old, new, e
 )
 def test_il603_counts_crlf_and_lone_cr_as_fix_does(taxonomy, text, expected):
     assert check(crlf, text, taxonomy) == [(1, 12, f"{expected} with CR/CRLF; use LF")]
+
+
+STOPPED_AT_TAB = (
+    "a tab where YAML takes only spaces (to indent, and after an item's '-'), so the file "
+    "cannot be read; use spaces"
+)
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "place"),
+    [
+        ("\n  causes:", "\n\tcauses:", (8, 1)),  # (a key's indentation)
+        ("\n    - nccl", "\n  \t- nccl", (11, 3)),  # (a tab after spaces)
+        ("  - 데이터", "  -\t데이터", (22, 4)),  # (after an item's dash: was at the dash)
+        ("symptom: |\n  학습", "symptom: |\n\t학습", (16, 1)),  # (a block's: was at its `|`)
+        ("메타데이터 포화로", "메타데이터\n\t포화로", (3, 1)),  # (a plain value's next line)
+    ],
+)
+def test_a_tab_yaml_cannot_read_is_one_finding_at_it_saying_so(tmp_path, old, new, place):
+    # Bug: lint gave an IL101 in libyaml's words ("found character that cannot start any
+    # token") next to IL601's "tab character; use spaces", and for a tab in a `|` block or
+    # after `-` placed the IL101 elsewhere (at the `|`: "a value cannot start with |"),
+    # where `curator fix`, looking there for the tab, refused the file.
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": incident("IL-0001", (old, new))})
+    findings = lint(Library.at(root), cwd=root, today=TODAY, jobs=1)
+    assert [(f.code, f.line, f.column, f.message, f.fixable) for f in findings] == [
+        ("IL601", *place, STOPPED_AT_TAB, True)
+    ]
+    assert run_curator("fix", "--root", str(root)).code == 0
+    assert lint(Library.at(root), cwd=root, today=TODAY, jobs=1) == []
 
 
 def _places(tmp_path: Path, name: str, text: str) -> tuple[set[Found], set[Found]]:

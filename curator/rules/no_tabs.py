@@ -3,12 +3,16 @@
 YAML forbids tabs for indentation, and in text they render differently everywhere.
 `curator fix` replaces them with spaces, except inside a value or a comment: there the tab
 is text, which only its author may change (the finding is then not marked fixable).
+Where YAML takes no tab (in the indentation, after an item's `-`), the file cannot be read:
+this rule reports that tab, saying so, and IL101 does not report it again.
 """
 
 from curator.findings import Severity
 from curator.load import Position
+from curator.rules._problems import at_a_tab
 from curator.rules._spaces import in_comment, inside, not_fixable, scalar_spans
 from curator.rules.base import FileFindings, IncidentFile, Rule
+from curator.yaml_errors import TAB_WORDS
 
 RULE = Rule(
     code="IL601",
@@ -19,6 +23,9 @@ RULE = Rule(
     passing="title: GPU 장애\n",
     fixable=True,
 )
+# Where YAML takes no tab (the loader's syntax error stands at it, which IL101 leaves to
+# this rule): the file cannot be read, nor checked further, until the tab goes.
+STOPPED = f"{TAB_WORDS}, so the file cannot be read; use spaces"
 
 
 def check(file: IncidentFile) -> FileFindings:
@@ -26,10 +33,12 @@ def check(file: IncidentFile) -> FileFindings:
         return
     lines = file.loaded.text.split("\n")  # lines as editors and curator.load count them
     spans = scalar_spans(file.loaded.document, lines)
+    stopped = {p.position for p in file.loaded.problems if at_a_tab(file, p)}
     for number, line in enumerate(lines, start=1):
         column = line.find("\t") + 1
         if column:
             where = Position(number, column)
-            finding = RULE.at(file.display, where, "tab character; use spaces")
+            words = STOPPED if where in stopped else "tab character; use spaces"
+            finding = RULE.at(file.display, where, words)
             text = inside(spans, where) or in_comment(line, column, number, spans)
             yield not_fixable(finding) if text else finding
