@@ -212,8 +212,8 @@ def suggest_terms(taxonomy: Taxonomy, title: str, url: str) -> dict[str, list[Hi
 
 
 def slug_for(title: str, source_url: str) -> str:
-    """Lowercase ASCII words of the title (Korean is not transliterated), else of the
-    source's path or host, else a short hash of the title."""
+    """Lowercase ASCII words of the title (Korean is not transliterated), each once, else
+    of the source's path or host, else a short hash of the title."""
     words = _ascii_words(title)
     if not words:
         parts = urlsplit(source_url)
@@ -224,6 +224,8 @@ def slug_for(title: str, source_url: str) -> str:
             words = _ascii_words(host.rsplit(".", 1)[0])
     if not words:
         return hashlib.sha256(title.encode("utf-8")).hexdigest()[:8]
+    # A word once: a Korean title names its few English ones again (`GPU … GPU 가 …`).
+    words = list(dict.fromkeys(words))
     return "-".join(words[:_SLUG_WORDS])[:_SLUG_LENGTH].rstrip("-")
 
 

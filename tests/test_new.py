@@ -356,6 +356,11 @@ def test_stopped_while_looking_for_the_same_event_it_says_the_draft_is_written(
 
 def test_slugs():
     assert slug_for("NCCL 타임아웃: H100 8대", "https://x.org/") == "nccl-h100-8"
+    # A word the title repeats is written once (bug: `IL-NEW-gpu-gpu-xid-gpu-nccl`, the
+    # repeats taking the places of the title's other words).
+    title = "GPU 장애: GPU Xid 오류 뒤 GPU 가 빠져 NCCL 이 멈추고 ECC 오류"
+    assert slug_for(title, SOURCE) == "gpu-xid-nccl-ecc"
+    assert slug_for("학습 중단", "https://example.com/nccl-hang-nccl") == "nccl-hang"
     assert slug_for("학습 중단", "https://www.example.com/blog/") == "blog"
     assert slug_for("학습 중단", "https://www.example.com/") == "example"
     assert re.fullmatch(r"[0-9a-f]{8}", slug_for("학습 중단", "https://가.한국/"))
