@@ -28,8 +28,11 @@ def json_schema(model: type[BaseModel], name: str) -> dict[str, Any]:
     return with_header(body, BASE_ID + name)
 
 
+DRAFT = "https://json-schema.org/draft/2020-12/schema"
+
+
 def with_header(body: dict[str, Any], schema_id: str) -> dict[str, Any]:
-    return {"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": schema_id, **body}
+    return {"$schema": DRAFT, "$id": schema_id, **body}
 
 
 def schema_text(schema: dict[str, Any]) -> str:

@@ -12,6 +12,7 @@ import hashlib
 import io
 import json
 import os
+import re
 import resource
 import shutil
 import signal
@@ -38,6 +39,7 @@ from conftest import (
     stopped_as_it_loads,
     write_library,
 )
+from referencing import Registry, Resource
 
 import curator.export.released as released
 import curator.export.write as write
@@ -154,6 +156,7 @@ def test_export_writes_every_file(repo, tmp_path):
         "changes.json",
         "feed.atom",
         "manifest.json",
+        *(f"schema/{name}" for name in SCHEMAS),
     }
 
 
@@ -777,27 +780,53 @@ def test_feed_is_atom_with_ids_dates_and_links(repo, tmp_path):
 # --- the contract ------------------------------------------------------------------------
 
 
+def _offline(uri: str) -> Resource:
+    raise AssertionError(f"the schema reaches outside the export for {uri}")
+
+
 def exported_with_schemas(repo: GitLibrary, tmp_path: Path) -> list[tuple[str, dict, object]]:
-    """(path, its published schema, its data) for every JSON file of a fresh export; every
-    schema is used, and only CSV and Atom have none."""
+    """(path, the schema the export ships for it, its data) for every JSON file of a fresh
+    export; every schema is used, and only CSV, Atom and the schemas have none."""
     out = tmp_path / "out"
     assert run_export(repo, out).code == 0
     found = []
     for path in files_of(out):
         name = schema_for(path)
         if name is None:
-            assert path in ("incidents.csv", "feed.atom")
+            assert path in ("incidents.csv", "feed.atom") or path.startswith("schema/"), path
             continue
-        schema = json.loads((REPO / "schema" / "export" / name).read_text(encoding="utf-8"))
-        found.append((path, schema, load(out, path)))
+        found.append((path, load(out, f"schema/{name}"), load(out, path)))
     assert {schema_for(path) for path, _, _ in found} == set(SCHEMAS)
     return found
 
 
-def test_every_export_file_validates_against_its_published_schema(repo, tmp_path):
-    for _path, schema, data in exported_with_schemas(repo, tmp_path):
+def test_every_export_file_validates_against_the_schema_the_export_ships(repo, tmp_path):
+    # The schemas' `$id`s named https://incident-library.github.io/schema/export/…, which
+    # nothing publishes, and the export held no schema: a consumer could not fetch the one
+    # a given export was written with. Each $ref resolves inside its file, offline.
+    registry: Registry = Registry(retrieve=_offline)
+    for path, schema, data in exported_with_schemas(repo, tmp_path):
+        assert "$id" not in schema, path
         jsonschema.Draft202012Validator.check_schema(schema)
-        jsonschema.Draft202012Validator(schema).validate(data)
+        validator = jsonschema.Draft202012Validator(schema, registry=registry)
+        assert [e.message for e in validator.iter_errors(data)] == [], path
+    out = tmp_path / "out"
+    manifest = load(out, "manifest.json")
+    listed = {entry["path"]: entry for entry in manifest["files"]}
+    for name in SCHEMAS:
+        shipped = (out / "schema" / name).read_bytes()
+        # The bytes the repository publishes in schema/export/, listed with their checksum.
+        assert shipped == (REPO / "schema" / "export" / name).read_bytes(), name
+        assert listed[f"schema/{name}"] == {
+            "path": f"schema/{name}",
+            "size": len(shipped),
+            "sha256": hashlib.sha256(shipped).hexdigest(),
+        }
+    # Not a validator that passes everything: a file the contract forbids is refused.
+    incident_schema = load(out, "schema/incident.schema.json")
+    validator = jsonschema.Draft202012Validator(incident_schema, registry=registry)
+    broken = {**load(out, "incidents/IL-0001.json"), "facets": {"causes": "nccl"}}
+    assert not validator.is_valid(broken)
 
 
 def _from_a_later_minor_version(value):
@@ -916,7 +945,9 @@ def test_same_commit_exports_byte_identical_files_from_any_clone(repo, tmp_path)
     assert exported == files_of(second) == files_of(third)
     text = b"".join(exported.values())
     assert str(tmp_path).encode() not in text  # no absolute paths
-    assert b"\\u" not in text  # Korean is written as UTF-8, never escaped
+    # Korean is written as UTF-8, never escaped: no `\u` after an odd run of backslashes (a
+    # shipped schema's patterns hold `\\u00a0`, a backslash and `u00a0`, for the regex).
+    assert re.search(rb"(?<!\\)(\\\\)*\\u", text) is None
     assert b"\r\n" not in b"".join(v for k, v in exported.items() if k != "incidents.csv")
 
 
@@ -2026,7 +2057,8 @@ def test_consumer_example_verifies_and_lists_incidents_by_component(repo, tmp_pa
     print(run.stdout)
     lines = run.stdout.splitlines()
     assert lines[0].startswith("Incident Library v1.0.0 (commit ")
-    assert lines[0].endswith("schema 1.1.0: 9 files verified")
+    # Three incidents, six files beside them, and the schemas the export ships.
+    assert lines[0].endswith(f"schema 1.1.0: {9 + len(SCHEMAS)} files verified")
     assert "NCCL (nccl): 2" in lines
     assert "GPU (gpu): 1" in lines
     assert any(line.startswith("  IL-0002  2024-05") for line in lines)

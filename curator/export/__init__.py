@@ -5,7 +5,8 @@ the files made of every incident (released, graph) → render the rest → chang
 each aggregate file → write atomically → manifest. What only the main process can do once
 every file is checked runs while the workers, idle by then, write the caches.
 The formats are documented in docs/export.md and published as JSON Schemas in
-schema/export/, generated from `curator.export.model`.
+schema/export/, generated from `curator.export.model`, which every export ships in its own
+schema/.
 """
 
 from __future__ import annotations
@@ -123,6 +124,12 @@ def _write_the_rest(
     writer.write("changes.json", json_bytes(changes))
     generated_at = timestamp(snapshot.head.time)
     writer.write("feed.atom", feed_bytes(changes, generated_at, options.base_url))
+    # Imported here, not at the top: `python -m curator.export.schema --write` warns when
+    # the package it runs in has imported it already.
+    from curator.export.schema import SCHEMAS, SHIPPED, render
+
+    for name in SCHEMAS:  # (12 ms for the six, whatever the library's size)
+        writer.write(f"{SHIPPED}/{name}", render(name).encode())
     published = sum(summary.status == "published" for summary in summaries)
     manifest = Manifest(
         schema_version=SCHEMA_VERSION,

@@ -1,7 +1,10 @@
 """JSON Schemas of the export's JSON files, generated from `curator.export.model`.
 
 `python -m curator.export.schema --write` refreshes `schema/export/`; a test fails when
-the committed files drift from the models.
+the committed files drift from the models. Every export ships the same bytes in its own
+`schema/` folder (`SHIPPED`), listed in its manifest, so a consumer validates each file
+against the schema it was written with. No `$id`: a schema is named by the address it is
+read from (`<pages>/vX.Y.Z/schema/…` once released), and its `$ref`s stay inside it.
 """
 
 from __future__ import annotations
@@ -20,9 +23,10 @@ from curator.export.model import (
     Manifest,
     TaxonomyExport,
 )
-from curator.schema import BASE_ID, main, schema_text, with_header, write_all
+from curator.schema import DRAFT, main, schema_text, write_all
 
 FOLDER = "export"
+SHIPPED = "schema"  # the folder of an export that holds its schemas
 (_OPEN_SET,) = OPEN_SET
 # Schema file name → the model it describes; docs/export.md says which export file uses it.
 SCHEMAS: dict[str, type[BaseModel]] = {
@@ -44,7 +48,8 @@ FILE_SCHEMAS = {
 
 
 def schema_for(path: str) -> str | None:
-    """The schema file of an export file, by its path in the export; None for CSV and Atom."""
+    """The schema file of an export file, by its path in the export (in `SHIPPED` there);
+    None for CSV, Atom and the schemas themselves."""
     if path.startswith("incidents/") and path.endswith(".json"):
         return "incident.schema.json"
     return FILE_SCHEMAS.get(path)
@@ -55,7 +60,7 @@ def json_schema(name: str) -> dict[str, Any]:
     (absent values are `null` or `[]`), so every property is required; and what a later
     1.x version may add passes it (`_forward_compatible`)."""
     body = SCHEMAS[name].model_json_schema(mode="serialization")
-    return with_header(_forward_compatible(_all_required(body)), f"{BASE_ID}{FOLDER}/{name}")
+    return {"$schema": DRAFT, **_forward_compatible(_all_required(body))}
 
 
 def _forward_compatible(node: Any) -> Any:
