@@ -173,15 +173,19 @@ def _strings_of_code(path: Path) -> list[str]:
 
 
 # `gh`, as the release workflow calls it: `api repos/OWNER/NAME/pages --jq .html_url`
-# prints FAKE_PAGES, or fails as for a repository without Pages when it is empty;
+# fails saying FAKE_PAGES_ERROR when it is set (as gh does: the message on standard error,
+# exit status 1), else prints FAKE_PAGES, or fails as gh does for a repository without
+# Pages when it is empty;
 # `release list` prints the tags named in FAKE_RELEASES, `release download TAG … --pattern
 # NAME --dir DIR` writes DIR/NAME, a zip holding that release's manifest.json.
 _FAKE_GH = """\
 import os, sys, zipfile
 args = sys.argv[1:]
 if args == ["api", f"repos/{os.environ['GITHUB_REPOSITORY']}/pages", "--jq", ".html_url"]:
+    if os.environ.get("FAKE_PAGES_ERROR"):
+        sys.exit(os.environ["FAKE_PAGES_ERROR"])
     if not os.environ.get("FAKE_PAGES"):
-        sys.exit("HTTP 404: Not Found (https://api.github.com/repos/.../pages)")
+        sys.exit("gh: Not Found (HTTP 404)")
     print(os.environ["FAKE_PAGES"])
 elif args[:2] == ["release", "list"]:
     print(os.environ["FAKE_RELEASES"].replace(",", "\\n"))
@@ -333,4 +337,38 @@ def test_the_release_stops_before_exporting_when_the_repository_has_no_pages_sit
         " again\n"
     )
     assert "HTTP 404" in said.stderr
+    assert not (tmp_path / "github-output").exists()
+
+
+@pytest.mark.parametrize(
+    ("error", "reason"),
+    [
+        (
+            "gh: Resource not accessible by integration (HTTP 403)",
+            "gh: Resource not accessible by integration (HTTP 403)",
+        ),
+        ("gh: HTTP 502", "gh: HTTP 502"),
+        ("gh: Server Error (HTTP 500)", "gh: Server Error (HTTP 500)"),
+        (
+            "\nerror connecting to api.github.com\ncheck your internet connection or "
+            "https://githubstatus.com",
+            "error connecting to api.github.com",
+        ),
+        (" ", "gh api exited 1"),  # (it failed, saying nothing but a blank line)
+    ],
+)
+def test_the_release_says_why_it_could_not_read_the_pages_address(tmp_path, error, reason):
+    # Any failure of `gh api …/pages` was taken for a repository without Pages: a 403 (a
+    # job without `pages: read`), GitHub's 5xx or a network error told the maintainer to
+    # turn on a Pages site that was on. Only a 404 means no site.
+    env = {"FAKE_PAGES": "https://incident-library.github.io/library", "FAKE_PAGES_ERROR": error}
+    said = _run_release_step(tmp_path, "export", ADDRESS_STEP, tmp_path, env)
+    assert said.returncode == 1
+    assert said.stdout == (
+        "::error::could not read the address of the GitHub Pages site of"
+        f" incident-library/library, which the feed links into ({reason}): that is no answer"
+        " that there is no site; run this job again, or check the job's pages: read"
+        " permission if GitHub refused it\n"
+    )
+    assert error.strip() in said.stderr  # gh's own words stay in the log
     assert not (tmp_path / "github-output").exists()
