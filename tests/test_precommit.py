@@ -96,7 +96,7 @@ def test_a_broken_incident_is_refused_then_goes_through_after_fix_and_fmt(tmp_pa
     broken = incident(
         "IL-NEW-storage",
         ("status: published", "status: published  "),  # trailing space (IL602)
-        ("  causes:\n", "\tcauses:\n"),  # a tab: not even YAML any more (IL601, IL101)
+        ("  causes:\n", "\tcauses:\n"),  # a tab: not even YAML any more (IL601)
         ("postmortems/IL-NEW-storage", "postmortems/storage"),
     )
     path = repo / "incidents" / "IL-NEW-storage.yaml"
@@ -106,7 +106,7 @@ def test_a_broken_incident_is_refused_then_goes_through_after_fix_and_fmt(tmp_pa
     assert refused.returncode != 0
     shown = refused.stdout + refused.stderr
     assert "curator lint (incident rules)" in shown and "Failed" in shown
-    assert "incidents/IL-NEW-storage.yaml:8:1: IL601 [error] tab character" in shown
+    assert "incidents/IL-NEW-storage.yaml:8:1: IL601 [error] a tab where YAML takes only" in shown
     assert "cannot format: cannot be read" in shown  # fmt leaves what it cannot read alone
     assert "`curator fix` replaces the tab (IL601)" in shown and "by hand" not in shown
     assert run(repo, env, "git", "rev-list", "--count", "HEAD").stdout.strip() == "1"

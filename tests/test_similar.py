@@ -687,7 +687,8 @@ def test_an_incident_that_cannot_be_read_is_named_with_line_and_column(tmp_path,
     assert (run.code, run.out) == (2, ""), run
     assert run.err == (
         f"curator: {tabbed}:6:1: YAML syntax error: found character that cannot start any "
-        f"token (while scanning for the next token); `curator lint {tabbed}` lists every "
+        f"token: a tab where YAML takes only spaces (to indent, and after an item's '-'); "
+        f"replace it with spaces; `curator lint {tabbed}` lists every "
         "problem\ncurator: 1 of 1 input not judged\n"
     )
 
@@ -720,7 +721,8 @@ def test_inputs_that_cannot_be_judged_are_named_and_the_others_judged(tmp_path, 
         assert [line.split(" (")[0] for line in headers] == list(map(str, good))
     assert run.err.splitlines() == [
         f"curator: {tabbed}:6:1: YAML syntax error: found character that cannot start any "
-        f"token (while scanning for the next token); `curator lint {tabbed}` lists every "
+        f"token: a tab where YAML takes only spaces (to indent, and after an item's '-'); "
+        f"replace it with spaces; `curator lint {tabbed}` lists every "
         "problem",
         f"curator: {listed}: not an incident file (run `curator lint {listed}`)",
         f"curator: {taxonomy}: not an incident file (run `curator lint {taxonomy}`)",
@@ -749,7 +751,8 @@ def test_all_names_each_library_file_it_cannot_judge(tmp_path, command):
     ]
     assert run.err.splitlines() == [
         "curator: incidents/IL-0002.yaml:6:1: YAML syntax error: found character that cannot "
-        "start any token (while scanning for the next token); `curator lint "
+        "start any token: a tab where YAML takes only spaces (to indent, and after an item's "
+        "'-'); replace it with spaces; `curator lint "
         "incidents/IL-0002.yaml` lists every problem",
         "curator: incidents/IL-0003.yaml: not an incident file (run `curator lint "
         "incidents/IL-0003.yaml`)",
