@@ -821,6 +821,22 @@ def test_evidence_and_reasons_past_those_shown_are_counted_not_dropped_silently(
     assert row.endswith("shared entities: nccl; … and 1 more: `curator similar` lists them all |")
 
 
+def test_reasons_past_those_a_report_holds_are_counted_in_the_rest():
+    # A match's reasons are cut to 100 in the report, the last counting the others; the
+    # comment counted that last one as one reason: of 113, it said "… and 92 more", not 105.
+    reasons = [f"its withdrawn copy IL-{n:04d} (1.00): text similarity 0.49" for n in range(99)]
+    reasons.append("and 14 more: `curator similar` lists them all")
+    file = FileReview(
+        path="incidents/IL-0300.yaml",
+        change="added",
+        matches=[Match(id="IL-0129", score=1.0, kind="duplicate", reasons=reasons)],
+    )
+    text = render(Review(base=BASE, head=HEAD, files=[file]), LINKS, COMMENT)
+    [row] = [line for line in text.splitlines() if line.startswith("| [IL-0129]")]
+    assert row.count("its withdrawn copy") == 8
+    assert row.endswith("; … and 105 more: `curator similar` lists them all |")
+
+
 def test_changed_files_with_nothing_to_report_are_named():
     # "1 other changed file: nothing to report." hid which: under a taxonomy change that
     # breaks incidents, the taxonomy file itself, and a draft deleted, the draft.

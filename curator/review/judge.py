@@ -10,7 +10,14 @@ from pathlib import Path
 from typing import Any
 
 from curator.library import INCIDENTS, Library
-from curator.review.model import MAX_REASONS, Evidence, FacetJudgement, Match, TermJudgement
+from curator.review.model import (
+    MAX_REASONS,
+    Evidence,
+    FacetJudgement,
+    Match,
+    TermJudgement,
+    more_reasons,
+)
 from curator.similarity.index import NONE_ADDED, Added
 from curator.similarity.records import Record, read_record
 from curator.similarity.similar import Judge as Similarity
@@ -83,7 +90,7 @@ def _bounded(reasons: list[str]) -> list[str]:
     if len(reasons) <= MAX_REASONS:
         return reasons
     rest = len(reasons) - MAX_REASONS + 1
-    return [*reasons[: MAX_REASONS - 1], f"and {rest} more: `curator similar` lists them all"]
+    return [*reasons[: MAX_REASONS - 1], more_reasons(rest)]
 
 
 def _judgement(suggestion: Suggestion) -> TermJudgement:

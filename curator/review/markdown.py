@@ -519,7 +519,7 @@ def _matches(
         url = _match_url(match, links, review)
         where = f" ({ON_BASE})" if match.on_base else ""
         title = inert(match.title or "", 200)
-        reasons = "; ".join(_at_most([inert(r, 200) for r in match.reasons], 8, "similar"))
+        reasons = "; ".join(_reasons(match))
         rows.append(
             f"| {link(name, url) if url else name}{where} | {title} | {match.score:.2f} "
             f"| {reasons} |"
@@ -527,6 +527,16 @@ def _matches(
     if len(matches) > shown:
         rows.append(f"| … | {len(matches) - shown} more in the full report | | |")
     return rows
+
+
+def _reasons(match: Match, count: int = 8) -> list[str]:
+    """The first reasons, and a count of the rest: all `similar` gave, not only those the
+    report holds, whose last counts the others (`Match.reasons_given`)."""
+    shown = [inert(reason, 200) for reason in match.reasons[:count]]
+    rest = match.reasons_given() - len(shown)
+    if rest <= 0:
+        return shown
+    return [*shown, f"… and {rest:,} more: `curator similar` lists them all"]
 
 
 def _match_url(match: Match, links: Links, review: Review) -> str | None:

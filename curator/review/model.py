@@ -8,6 +8,7 @@ treat every string as data.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from pathlib import PurePosixPath
 from typing import Annotated, Final, Literal
@@ -31,6 +32,7 @@ Change = Literal["added", "changed", "renamed", "removed", "unchanged"]
 _MANY = 10_000
 MAX_FINDINGS: Final = _MANY  # per file; the rest is counted (`FileReview.findings_omitted`)
 MAX_REASONS: Final = 100  # per match; the last says how many more (`review.judge`)
+_MORE_REASONS = re.compile(r"and ([0-9]{1,9}) more: `curator similar` lists them all")
 
 
 class _Value(BaseModel):
@@ -74,6 +76,19 @@ class Match(_Value):
         description="It, or a withdrawn copy of it that matched, cites a report the file "
         "cites too: two incidents may not share one (IL502), whatever `not_duplicate_of` says.",
     )
+
+    def reasons_given(self) -> int:
+        """How many reasons `similar` gave: those held, or, when the list was cut to
+        MAX_REASONS, those before its last and the ones that last counts (`more_reasons`)."""
+        counted = _MORE_REASONS.fullmatch(self.reasons[-1]) if self.reasons else None
+        if counted is None or len(self.reasons) < MAX_REASONS:
+            return len(self.reasons)
+        return len(self.reasons) - 1 + int(counted[1])
+
+
+def more_reasons(count: int) -> str:
+    """The last reason of a list cut to MAX_REASONS: how many more there are."""
+    return f"and {count} more: `curator similar` lists them all"
 
 
 class Evidence(_Value):
