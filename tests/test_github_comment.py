@@ -3,6 +3,7 @@ real webhook payloads in ../shared/github."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -864,6 +865,18 @@ def test_cli_refuses_a_report_too_large_to_be_one_before_reading_it(github, tmp_
 REPO_ID = 186853002  # Codertocat/Hello-World's, in GitHub's Link headers
 FILES = "GET /repos/Codertocat/Hello-World/pulls/2/files?per_page=100 → 200"
 WARNING = "> [!WARNING]\n> **This pull request changes the review's own code:** "
+# curator/lint.py in the pull request's "Files changed" view: GitHub anchors a file there
+# at the SHA-256 of its path.
+LINT_PY = (
+    "[curator/lint.py](https://github.com/Codertocat/Hello-World/pull/2/files"
+    "#diff-9999dc1925ed6d6333f0913779b914a02a1824e267702824838b2a4b9c79a361)"
+)
+
+
+def changed(*paths: str) -> str:
+    """The paths as the warning names them: each linked to the pull request's diff of it."""
+    files = "https://github.com/Codertocat/Hello-World/pull/2/files"
+    return ", ".join(f"[{p}]({files}#diff-{hashlib.sha256(p.encode()).hexdigest()})" for p in paths)
 
 
 def all_green(tmp_path: Path, root: str = "") -> Path:
@@ -894,10 +907,12 @@ def comment_on_files(
 def test_a_change_to_the_review_code_is_said_above_the_status_it_may_have_written(github, tmp_path):
     # review.yml runs the pull request's own curator: one that changes curator/ can make its
     # report all green, and the comment showed it as the verdict, with nothing to doubt it.
+    # The file is linked to the pull request's diff of it, where a reviewer reads the
+    # change (it was named without a link, unlike every other file of the comment).
     run, comment = comment_on_files(github, tmp_path, ["curator/lint.py", "incidents/IL-0001.yaml"])
     assert run.code == 0, run.err
     assert comment.startswith(
-        f"{MARKER}\n{WARNING}curator/lint.py. The report below was made by the pull "
+        f"{MARKER}\n{WARNING}{LINT_PY}. The report below was made by the pull "
         "request's own code, so its verdicts are only as trustworthy as that change: review "
         "the change to the tooling itself, or re-run the review: `git fetch origin pull/2/head`, "
         "then `curator review --base f95f852bd8fc --head ec26c3e57ca3` with the default "
@@ -978,7 +993,7 @@ def test_the_reports_root_does_not_move_what_is_data(github, tmp_path):
     paths = ["curator/incidents/rule.py", "curator/schema/taxonomy/rule.py"]
     run, comment = comment_on_files(github, tmp_path, paths, root="curator")
     assert run.code == 0, run.err
-    assert comment.startswith(f"{MARKER}\n{WARNING}{', '.join(paths)}. The report below")
+    assert comment.startswith(f"{MARKER}\n{WARNING}{changed(*paths)}. The report below")
 
 
 def test_a_gitattributes_among_the_incidents_is_warned_of(github, tmp_path):
@@ -986,7 +1001,9 @@ def test_a_gitattributes_among_the_incidents_is_warned_of(github, tmp_path):
     # review (`export-ignore` drops a file from the archive): it was taken for data.
     run, comment = comment_on_files(github, tmp_path, ["incidents/.gitattributes"])
     assert run.code == 0, run.err
-    assert comment.startswith(f"{MARKER}\n{WARNING}incidents/.gitattributes. The report")
+    assert comment.startswith(
+        f"{MARKER}\n{WARNING}{changed('incidents/.gitattributes')}. The report"
+    )
 
 
 def test_every_page_of_files_is_read_and_renames_count_by_their_old_name(github, tmp_path):
@@ -1001,8 +1018,10 @@ def test_every_page_of_files_is_read_and_renames_count_by_their_old_name(github,
         f"GET /repositories/{REPO_ID}/pulls/2/files?page=2&per_page=100 → 200",
         f"GET /repositories/{REPO_ID}/pulls/2/files?page=3&per_page=100 → 200",
     ]
-    named = r"pyproject.toml, curator/rules/old.py, curator/rules/r0.py, curator/rules/r1.py"
-    assert f"{WARNING}{named}, curator/rules/r2.py and 2 more. The report" in comment
+    named = changed(
+        "pyproject.toml", "curator/rules/old.py", *(f"curator/rules/r{n}.py" for n in range(3))
+    )
+    assert f"{WARNING}{named} and 2 more. The report" in comment
 
 
 def test_files_past_the_3000_github_lists_are_said_unchecked(github, tmp_path):
@@ -1086,7 +1105,7 @@ def test_cli_refused_the_write_keeps_the_tooling_warning_in_the_job_summary(gith
         "; the report is in the job summary (warning: the report was made by code this pull "
         "request changes)\n"
     )
-    assert summary.startswith(f"{MARKER}\n{WARNING}curator/lint.py. The report below was made")
+    assert summary.startswith(f"{MARKER}\n{WARNING}{LINT_PY}. The report below was made")
     assert "**IL301**" in summary and bot_comments(github) == []
 
 
@@ -1153,7 +1172,7 @@ def test_cli_refused_a_read_asks_for_read_access_not_the_write_permission(
         (["incidents/IL-0300.yaml"], "> **This pull request may change the review's own code.**"),
         (
             ["curator/lint.py", "incidents/IL-0300.yaml"],
-            "> **This pull request changes the review's own code:** curator/lint.py.",
+            f"> **This pull request changes the review's own code:** {LINT_PY}.",
         ),
     ],
 )

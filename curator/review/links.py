@@ -6,6 +6,7 @@ checked against strict patterns, so a link can never be steered by data.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 from collections.abc import Mapping
@@ -74,6 +75,15 @@ class Links:
             return None
         anchor = f"#L{line}" if line else ""
         return f"{self.server}/{self.repository}/blob/{sha}/{url_path(path)}{anchor}"
+
+    def changed_file(self, number: int, path: str) -> str | None:
+        """The file in the pull request's "Files changed" view, which shows it whatever the
+        change did to it (a file deleted or renamed away has no blob at the head): GitHub
+        anchors each file there at `diff-` and the SHA-256 of its path."""
+        if self.repository is None or number < 1:
+            return None
+        anchor = hashlib.sha256(path.encode("utf-8", "surrogateescape")).hexdigest()
+        return f"{self.server}/{self.repository}/pull/{number}/files#diff-{anchor}"
 
     def commit(self, sha: str) -> str | None:
         if self.repository is None or not _SHA.fullmatch(sha):

@@ -141,7 +141,7 @@ def _header(review: Review, links: Links, tooling: ChangedTooling | None) -> str
     changed = sum(f.change != "unchanged" and review.in_library(f.path) for f in review.files)
     changed += review.omitted.changed if review.omitted else 0
     where.append(f"{_plural(changed, 'file')} changed under the library")
-    lines = [MARKER, *_tooling_warning(tooling), f"### {status}", "", " · ".join(where), ""]
+    lines = [MARKER, *_tooling_warning(tooling, links), f"### {status}", "", " · ".join(where), ""]
     if review.omitted and review.omitted.files:
         lines += [
             f"✂️ The report leaves out {_plural(review.omitted.files, 'file')}, the least "
@@ -300,7 +300,7 @@ def _omitted(review: Review) -> str:
     return f"{sign} {left_out} not in this report"
 
 
-def _tooling_warning(tooling: ChangedTooling | None) -> list[str]:
+def _tooling_warning(tooling: ChangedTooling | None, links: Links) -> list[str]:
     """Above the status line, which the change may have written: the pull request changes
     the code that made the report (or GitHub did not list all its files)."""
     if tooling is None or not tooling.warns():
@@ -308,14 +308,14 @@ def _tooling_warning(tooling: ChangedTooling | None) -> list[str]:
     made = "was made" if tooling.count and not tooling.unconfirmed else "may have been made"
     return [
         "> [!WARNING]",
-        f"> {_tooling_changed(tooling)} The report below {made} by the pull request's own "
+        f"> {_tooling_changed(tooling, links)} The report below {made} by the pull request's own "
         "code, so its verdicts are only as trustworthy as that change: review the change to "
         f"the tooling itself, or re-run the review: {_rerun(tooling)}.",
         "",
     ]
 
 
-def _tooling_changed(tooling: ChangedTooling) -> str:
+def _tooling_changed(tooling: ChangedTooling, links: Links) -> str:
     """The paths, named as the comment names files; the files GitHub did not list; and
     whether those it listed may be another commit's."""
     if tooling.refused:
@@ -338,10 +338,17 @@ def _tooling_changed(tooling: ChangedTooling) -> str:
         )
     if not tooling.count:
         return f"**This pull request may change the review's own code.**{unchecked}"
-    names = ", ".join(inert_name(path, 120) for path in tooling.paths)
+    names = ", ".join(_changed_file(path, tooling.number, links) for path in tooling.paths)
     rest = tooling.count - len(tooling.paths)
     more = f" and {rest:,} more" if rest > 0 else ""
     return f"**This pull request changes the review's own code:** {names}{more}.{unchecked}"
+
+
+def _changed_file(path: str, number: int, links: Links) -> str:
+    """A path of the pull request, linked to it in its "Files changed" view."""
+    name = inert_name(path, 120)
+    url = links.changed_file(number, path)
+    return link(name, url) if url else name
 
 
 def _rerun(tooling: ChangedTooling) -> str:
