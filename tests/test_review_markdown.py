@@ -708,6 +708,35 @@ def test_the_false_duplicate_blocks_of_several_files_name_each_pair_once():
     assert "… and so for 2 other files, with the ids of their possible duplicates." in foot
 
 
+def test_a_pair_of_two_incidents_of_the_change_gives_its_reasons_in_the_first_section_only():
+    # Each file's table gave the pair its full row, the same reasons printed twice.
+    reasons = ["same organisation Hugging Face, neither gives a date", "text similarity 0.49"]
+    a, b = (
+        FileReview(
+            path=f"incidents/IL-NEW-{one}.yaml", change="added", id=f"IL-NEW-{one}",
+            matches=[
+                Match(id=f"IL-NEW-{other}", score=1.0, kind="duplicate", reasons=reasons),
+                Match(id="IL-0129", score=0.97, kind="duplicate", reasons=reasons),
+            ],
+        )
+        for one, other in (("a", "b"), ("b", "a"))
+    )  # fmt: skip
+    # b first: its error puts its section first, and the pair's reasons with it.
+    b = b.model_copy(update={"findings": [finding(4, "IL301", "x", path=b.path)]})
+    comment = render(Review(base=BASE, head=HEAD, files=[a, b]), LINKS, COMMENT)
+    assert "### ✅ 0 errors" not in comment and "❌ 3 possible duplicates" in comment
+    first, second = comment.split("#### 📄 ")[1:]
+    assert first.startswith("[incidents/IL-NEW-b.yaml]")
+    assert f"| 1.00 | {reasons[0]}; {reasons[1]} |" in first
+    [row] = [line for line in second.splitlines() if line.startswith("| [IL-NEW-b]")]
+    assert row.endswith(
+        "| 1.00 | the pair is shown with its reasons under incidents/IL-NEW-b.yaml, above |"
+    )
+    # The other pairs keep their reasons in each section.
+    assert second.count(f"| 0.97 | {reasons[0]}; {reasons[1]} |") == 1
+    assert comment.count(reasons[0]) == 3
+
+
 def test_the_false_duplicate_blocks_follow_the_order_of_the_sections():
     # The blocks followed the report's order (by path) while the sections put files with
     # errors first: of a pull request adding many incidents, the five blocks shown were of

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import codecs
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from functools import cached_property
@@ -103,7 +103,8 @@ def render(
     news = sorted(
         (f for f in review.files if _has_news(f) and f not in summarised), key=FileReview.rank
     )
-    sections = [_Section(f, links, review) for f in news]
+    shown = _shown_before(news)
+    sections = [_Section(f, links, review, shown.get(f.path, {})) for f in news]
     sections_tail = _quiet(
         [f for f in review.files if not _has_news(f)],
         gave_findings=bool(summarised) or any(f.change == "unchanged" for f in news),
@@ -405,15 +406,31 @@ class _Section:
     """One changed file: in full; shortened to the first entries of each list; and as one
     line (the last two for when the comment must shrink)."""
 
-    def __init__(self, file: FileReview, links: Links, review: Review) -> None:
+    def __init__(
+        self, file: FileReview, links: Links, review: Review, shown: Mapping[str, str]
+    ) -> None:
         self.rank = file.rank()
-        self.full = _file_section(file, links, review)
+        self.full = _file_section(file, links, review, shown)
         self.compact = f"- {_file_title(file, links, review)}: {_tally(file)}\n"
-        self._parts = (file, links, review)
+        self._parts = (file, links, review, shown)
 
     @cached_property
     def short(self) -> str:
         return _file_section(*self._parts, at_most=VISIBLE)
+
+
+def _shown_before(files: list[FileReview]) -> dict[str, dict[str, str]]:
+    """By file, its possible duplicates whose pair an earlier section shows (two incidents
+    of the change that match each other), with the path of that section's file: the pair's
+    reasons are given once, there, as the status line counts it once."""
+    first: dict[frozenset[str], str] = {}
+    shown: dict[str, dict[str, str]] = {}
+    for file in files:
+        for match in file.duplicates():
+            earlier = first.setdefault(frozenset((file.own(), match.id)), file.path)
+            if earlier != file.path:
+                shown.setdefault(file.path, {})[match.id] = earlier
+    return shown
 
 
 def _file_title(file: FileReview, links: Links, review: Review) -> str:
@@ -449,7 +466,11 @@ def _codes(findings: list[ReportFinding]) -> str:
 
 
 def _file_section(
-    file: FileReview, links: Links, review: Review, at_most: int | None = None
+    file: FileReview,
+    links: Links,
+    review: Review,
+    shown: Mapping[str, str],
+    at_most: int | None = None,
 ) -> str:
     """The file's section; with `at_most`, each list cut to its first entries, the rest
     counted (for a file whose whole section does not fit the comment)."""
@@ -476,7 +497,7 @@ def _file_section(
             "",
             "**Possible duplicates**",
             "",
-            *_matches(file.duplicates(), links, review, at_most),
+            *_matches(file.duplicates(), links, review, at_most, shown),
         ]
     lines += _findings("Warnings", file.warnings(), links, sha, at_most)
     if file.findings_omitted:
@@ -517,8 +538,14 @@ def _finding(finding: ReportFinding, links: Links, sha: str) -> str:
 
 
 def _matches(
-    matches: Sequence[Match], links: Links, review: Review, at_most: int | None = None
+    matches: Sequence[Match],
+    links: Links,
+    review: Review,
+    at_most: int | None = None,
+    shown_under: Mapping[str, str] | None = None,
 ) -> list[str]:
+    """The table of `matches`; a pair an earlier section shows (`shown_under`: by id, the
+    path of that section's file) is named there, not given its reasons again."""
     shown = min(50, at_most or 50)
     rows = ["| incident | title | score | reasons |", "| --- | --- | --- | --- |"]
     for match in matches[:shown]:
@@ -526,7 +553,12 @@ def _matches(
         url = _match_url(match, links, review)
         where = f" ({ON_BASE})" if match.on_base else ""
         title = inert(match.title or "", 200)
-        reasons = "; ".join(_reasons(match))
+        earlier = (shown_under or {}).get(match.id)
+        reasons = (
+            f"the pair is shown with its reasons under {inert_name(earlier)}, above"
+            if earlier
+            else "; ".join(_reasons(match))
+        )
         rows.append(
             f"| {link(name, url) if url else name}{where} | {title} | {match.score:.2f} "
             f"| {reasons} |"

@@ -149,6 +149,10 @@ class FileReview(_Value):
         "`curator lint` accepts it (unknown terms dropped, deprecated ones replaced, sorted).",
     )
 
+    def own(self) -> str:
+        """The incident's name as the similarity index gives it, and its matches name it."""
+        return self.id or PurePosixPath(self.path).stem
+
     def errors(self) -> list[ReportFinding]:
         return [f for f in self.findings if f.severity == "error"]
 
@@ -308,9 +312,8 @@ class Review(_Value):
         seen: set[frozenset[str]] = set()
         pairs = []
         for file in self.files if files is None else files:
-            own = file.id or PurePosixPath(file.path).stem  # as the similarity index names it
             for match in file.duplicates():
-                pair = frozenset((own, match.id))
+                pair = frozenset((file.own(), match.id))
                 if pair not in seen:
                     seen.add(pair)
                     pairs.append((file, match))
