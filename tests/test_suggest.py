@@ -145,6 +145,18 @@ def test_the_quote_docs_judgement_md_shows_is_one_evidence_gives(matcher):
     assert quote in {hit.quote for hit in matcher.find(quote)}, quote
 
 
+def test_a_quote_neither_starts_nor_stops_on_a_particle_written_apart(matcher):
+    # A particle written apart from a Latin word was taken for the word either side of a
+    # match: the evidence read “에서는 Nanotron 에”, starting on a dangling particle.
+    text = "SmolLM3 에서는 Nanotron 에 들어 있는 nanosets 데이터로더로 바꿨다."
+    quotes = {hit.quote for hit in matcher.find(text) if hit.alias == "Nanotron"}
+    assert quotes == {"SmolLM3 에서는 Nanotron 에 들어"}
+    # As before where no particle stands apart, and at the start of the line.
+    assert {h.quote for h in matcher.find("Nanotron 데이터로더로 바꿨다.")} >= {
+        "Nanotron 데이터로더로"
+    }
+
+
 def test_unrelated_text_matches_nothing_of_the_kind(matcher):
     found = terms(matcher, "점심으로 김밥을 먹었다")
     assert "training-stall" not in found and "throughput-degradation" not in found

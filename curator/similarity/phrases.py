@@ -359,15 +359,28 @@ def _overlap(one: tuple[int, int], other: tuple[int, int]) -> bool:
 
 def _quote(text: str, start: int, end: int) -> str:
     """text[start:end] widened to whole words and one more word either side, within its
-    line: words a reviewer can find in the file."""
+    line: words a reviewer can find in the file. A particle written apart, as after a
+    Latin word (`systemd 를`, `Nanotron 에`), is no word of its own: the quote takes the
+    word it belongs to as well, rather than start on it (“를 재시작해”) or stop at it."""
     line_start = text.rfind("\n", 0, start) + 1
     line_end = text.find("\n", end)
     line_end = len(text) if line_end < 0 else line_end
     first = max(line_start, start - _CONTEXT)
     before = _WORD_BEFORE.search(text, first, start)
+    begin = before.start() if before else start
+    particle = _FIRST_WORD.match(text, begin, start)
+    if particle and particle[1] in PARTICLES:
+        before = _WORD_BEFORE.search(text, first, begin)
+        begin = before.start() if before else begin
     after = _WORD_AFTER.match(text, end, line_end)
-    return text[before.start() if before else start : after.end() if after else end].strip()
+    finish = after.end() if after else end
+    if after and after[1] in PARTICLES:
+        further = _NEXT_WORD.match(text, finish, line_end)
+        finish = further.end() if further else finish
+    return text[begin:finish].strip()
 
 
 _WORD_BEFORE = re.compile(r"(?:\S+\s+)?\S*\Z")
-_WORD_AFTER = re.compile(r"\S*(?:\s+\S+)?")
+_FIRST_WORD = re.compile(r"(\S+)\s")  # a whole word before the one the match starts in
+_WORD_AFTER = re.compile(r"\S*(?:\s+(\S+))?")
+_NEXT_WORD = re.compile(r"\s+\S+")
