@@ -1110,6 +1110,31 @@ def test_a_change_to_one_dimension_gets_suggestions_for_that_dimension_only(repo
     assert "**symptoms** · `throughput-degradation` · score " in comment
 
 
+def test_a_relabel_is_not_asked_to_settle_the_possible_duplicates_the_base_had(repo):
+    # IL-0001 and IL-0002 are one template, possible duplicates at the base already. A
+    # change to their facets alone was judged for duplicates all the same (`similar` reads
+    # no facets): a bulk relabel showed the base's pairs, ❌ in the status line, and a
+    # `not_duplicate_of` block for each of the first five files.
+    relabel = ("    - throughput-degradation\n", "    - training-stall\n")
+    for name in ("IL-0001", "IL-0002"):
+        write(repo, f"{name}.yaml", incident(name, relabel))
+    commit(repo, "relabel the symptom")
+    code, report = review_json(repo)
+    assert code == 0 and [(f["change"], f["matches"]) for f in report["files"]] == [
+        ("changed", []),
+        ("changed", []),
+    ]
+    assert all(s["dimension"] == "symptoms" for f in report["files"] for s in f["suggestions"])
+    comment = run_curator("review", "--base", "main", cwd=repo).out
+    assert "✅ 0 possible duplicates" in comment and "not_duplicate_of" not in comment
+    # A change to its text too is judged as before.
+    write(repo, "IL-0001.yaml", incident("IL-0001", relabel, ("떨어졌다.", "떨어졌다 .")))
+    commit(repo, "and a typo")
+    _, report = review_json(repo)
+    [typo] = [f for f in report["files"] if f["path"] == "incidents/IL-0001.yaml"]
+    assert [m["id"] for m in typo["matches"] if m["kind"] == "duplicate"] == ["IL-0002", "IL-0003"]
+
+
 def test_a_file_lint_does_not_read_as_an_incident_gets_no_facets_to_paste(repo):
     # Its terms are not checked until the status is mended, so no IL301 said that
     # `capacity-limt` is unknown; the block to paste left it out (`causes: []`) unsaid.
@@ -1694,6 +1719,7 @@ def judged_in_a_copy(tmp_path: Path) -> JudgeFactory:
 def test_judging_the_head_beside_main_s_additions_is_judging_a_copy_holding_both(repo, tmp_path):
     # Main gains a repeat of what the branch adds, one of what it withdraws, and files the
     # library does not read (a `.yml`, a hidden one); the branch adds, changes facets and
+    # wording (a change to the facets alone is no occasion to look for duplicates) and
     # withdraws. Every judgement is the copy's, cold, warm and with the head copied.
     git(repo, "checkout", "-q", "main")
     write(repo, "IL-0004.yaml", incident("IL-0004", *DIFFERENT))
@@ -1703,7 +1729,8 @@ def test_judging_the_head_beside_main_s_additions_is_judging_a_copy_holding_both
     commit(repo, "merged meanwhile")
     git(repo, "checkout", "-q", "change")
     write(repo, "IL-0005.yaml", incident("IL-0005", *SAME_EVENT))
-    write(repo, "IL-0002.yaml", incident("IL-0002", ("    - nccl\n", "    - nccl\n    - gpu\n")))
+    facets_and_wording = (("    - nccl\n", "    - nccl\n    - gpu\n"), ("떨어졌다.", "떨어졌다 ."))
+    write(repo, "IL-0002.yaml", incident("IL-0002", *facets_and_wording))
     text = (repo / "incidents" / "IL-0001.yaml").read_text(encoding="utf-8")
     write(repo, "IL-0001.yaml", withdraw(text, "IL-0006"))
     head = commit(repo, "add, change facets, withdraw")

@@ -434,7 +434,7 @@ def _file_review(
         title=_text(data, "title"),
         facets=facets,
         **_bounded(own),
-        matches=live.matches(path) if live else [],
+        matches=live.matches(path) if live and not _relabel(before, data) else [],
         suggestions=suggestions,
         facets_to_paste=to_paste(facets, suggestions, taxonomy),
         duplicate_of=judge.compare(path, claim)
@@ -470,6 +470,19 @@ def _on_what_it_adds(
         )
         for judged in written
     ]
+
+
+def _relabel(before: Any, data: Any) -> bool:
+    """Whether the change writes the incident's facets and nothing else. `similar` reads no
+    facets, so such a change neither makes nor settles a possible duplicate: the pairs it
+    would show are the base's, no decision of this change's (of a bulk relabel, a block
+    to paste for each, and a ❌ in the status line)."""
+    if not (isinstance(before, dict) and isinstance(data, dict)):
+        return False
+    others = {*before, *data} - {"facets"}
+    return before.get("facets") != data.get("facets") and all(
+        before.get(key) == data.get(key) for key in others
+    )
 
 
 def _stopped(findings: Sequence[Finding]) -> bool:
