@@ -121,7 +121,8 @@ def test_a_word_of_an_alias_written_apart_matches(matcher, text, term, alias):
 def test_nccl_timeout_written_apart_is_the_alias_nccl_timeout(matcher):
     # The term is found by its label NCCL as well, which `find` quotes the passage beside.
     words = tokens("NCCL 타임 아웃이 났다")
-    found = [(phrase.text, end) for phrase, end, _ in matcher._matches_at(words, 0)]
+    stops = [len(words)] * len(words)  # one sentence
+    found = [(phrase.text, end) for phrase, end, _ in matcher._matches_at(words, 0, stops)]
     assert ("NCCL 타임아웃", 3) in found
 
 
@@ -476,3 +477,22 @@ def test_a_broken_taxonomy_is_noted_and_the_rest_still_judged(tmp_path, command)
     ), run.err
     assert run.err.rstrip().endswith("see `curator lint`")
     assert "IL-0001" in run.out
+
+
+@pytest.mark.parametrize(
+    ("text", "term"),
+    [
+        ("새 인증서. 만료 기한은 내년이다", "certificate-expiry"),  # 인증서 만료, adjacent
+        ("인증서를 바꿨다. 만료는 내년이다", "certificate-expiry"),  # a word between
+        ("무슨 DNS 조회? 실패한 것은 디스크다", "dns-resolution-failure"),
+        ("데이터를 옮겼다\n손실된 패킷이 늘었다", "data-loss"),  # another line
+        ("- DNS 조회를 캐시했다\n- 실패한 노드를 뺐다", "dns-resolution-failure"),  # list items
+    ],
+)
+def test_a_phrase_never_matches_across_a_sentence_end(matcher, text, term):
+    assert term not in terms(matcher, text)
+
+
+def test_a_point_inside_a_word_ends_no_sentence(matcher):
+    assert "dns-resolution-failure" in terms(matcher, "1.1.1.1 DNS 조회 실패")
+    assert "certificate-expiry" in terms(matcher, "v1.2 인증서가 만료되자")

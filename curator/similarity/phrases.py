@@ -7,7 +7,8 @@ An alias matches when its words appear in order in the text's tokens (text.token
   up to the first consonant of its last syllable, because Korean contracts that syllable
   with the ending (멈춤 → 멈췄다, 떨어지다 → 떨어졌다);
 - English words match after light stemming and case folding (flapping → flap);
-- one unrelated word may stand between two alias words (학습이 갑자기 멈췄다);
+- one unrelated word may stand between two alias words (학습이 갑자기 멈췄다), but no
+  sentence end: a match lies within one sentence (a line, or text up to ". ", "? ", "! ");
 - spacing may differ: "처리량저하" matches 처리량 저하, and a word of an alias may be written
   apart, once, between two of its syllables (`_apart`): "네임 서버" matches 네임서버, "타임
   아웃 증가" matches 타임아웃 증가.
@@ -42,6 +43,10 @@ _CONTEXT = 200  # characters looked at for the word before a match, and for an E
 # the next word holds nothing else but a particle (see `_apart`).
 _SHORTEST_PART = 2
 _PARTICLE_OR_NOTHING = PARTICLES | {""}
+# What ends a sentence between two words: a line break, or a full stop, question or
+# exclamation mark (closing quotes and brackets after it) before a space. A point inside
+# a word (1.1.1.1, slack.com) ends nothing.
+_SENTENCE_END = re.compile(r"\n|[.!?。！？…][\"'”’)\]]*\s")
 
 
 def _is_hangul(token: str) -> bool:
@@ -228,10 +233,11 @@ class Matcher:
         "로드밸런서", "링크 플래핑" and "플래핑"), the first only: one passage is quoted once."""
         spans = token_spans(text)
         found = [token for token, _, _ in spans]
+        stops = _sentence_stops(text, spans)
         seen: set[tuple[str, str]] = set()
         quoted: dict[str, list[tuple[int, int]]] = {}  # by term, the stretches of text matched
         for start in range(len(found)):
-            for phrase, end, used in self._matches_at(found, start):
+            for phrase, end, used in self._matches_at(found, start, stops):
                 if (phrase.term, phrase.text) in seen or _negated(text, spans, start, end, used):
                     continue
                 stretch = (spans[start][1], spans[end - 1][2])
@@ -255,16 +261,19 @@ class Matcher:
         implied = {(d, parent) for d, term in found for parent in ancestors(d, term)}
         return [hit for key, hit in found.items() if key not in implied]
 
-    def _matches_at(self, found: list[str], start: int) -> Iterator[tuple[Phrase, int, int]]:
+    def _matches_at(
+        self, found: list[str], start: int, stops: list[int]
+    ) -> Iterator[tuple[Phrase, int, int]]:
         """Each phrase matching at found[start], with the end of its match and how many
-        characters of the last word it matched (the rest is particles and endings); in
+        characters of the last word it matched (the rest is particles and endings), within
+        the sentence of found[start] (which ends before stops[start]); in
         the order the phrases were added, whichever way the spacing matched: a term's
         label before its aliases, which `find` quotes a passage beside (docs/judgement.md)."""
         word = found[start]
         # Most words of a text begin no phrase: ruled out by one look-up each.
         if not (self.root.may_match(word) or self.joined.may_match(word)):
             return
-        matches = _walk(self.root, found, start)
+        matches = _walk(self.root, found, start, stops[start])
         if _is_hangul(word):  # the phrases written together are Korean
             matches += self._written_together(word, start)
         # By order, then by end (a phrase may match written together and apart).
@@ -286,7 +295,18 @@ def _names(term: Term) -> dict[str, None]:
     return dict.fromkeys((term.label.ko, term.label.en, term.id.replace("-", " "), *term.aliases))
 
 
-def _walk(root: Node, found: list[str], start: int) -> list[tuple[int, Phrase, int, int]]:
+def _sentence_stops(text: str, spans: list[tuple[str, int, int]]) -> list[int]:
+    """For each token of `text` (`spans`), the first token after the end of its sentence."""
+    stops = [len(spans)] * len(spans)
+    for i in range(len(spans) - 1, 0, -1):
+        ends = _SENTENCE_END.search(text, spans[i - 1][2], spans[i][1]) is not None
+        stops[i - 1] = i if ends else stops[i]
+    return stops
+
+
+def _walk(
+    root: Node, found: list[str], start: int, stop: int
+) -> list[tuple[int, Phrase, int, int]]:
     """(order, phrase, end, used) of each phrase matching at found[start]: where its match
     ends, and how many characters of the last text word it matched. Its first word matches
     found[start], or that word and the next, written apart (`_apart`); each word after
@@ -294,29 +314,32 @@ def _walk(root: Node, found: list[str], start: int) -> list[tuple[int, Phrase, i
     unrelated word may stand between two words of the phrase. The phrases below a child
     share its word, so they share that choice, and each node is reached at most once."""
     out: list[tuple[int, Phrase, int, int]] = []
-    pending = _children_at(root, found, [start])
+    pending = _children_at(root, found, [start], stop)
     while pending:
         node, position, used = pending.pop()
         out.extend((order, phrase, position, used) for order, phrase in node.phrases)
         if node.children:  # (most phrases are one word)
-            pending += _children_at(node, found, [position, position + 1])
+            pending += _children_at(node, found, [position, position + 1], stop)
     return out
 
 
-def _children_at(node: Node, found: list[str], places: list[int]) -> list[tuple[Node, int, int]]:
+def _children_at(
+    node: Node, found: list[str], places: list[int], stop: int
+) -> list[tuple[Node, int, int]]:
     """(child, end, used) of each child of `node` whose word matches at the first of
-    `places` it can, and there the one text word it can, or else two (`_apart`)."""
+    `places` it can, and there the one text word it can, or else two (`_apart`), before
+    found[stop] (where the next sentence begins)."""
     reached: dict[Word, tuple[int, int]] = {}
     for at in places:
-        if at < len(found) and node.may_match(found[at]):  # (most text words do not)
+        if at < stop and node.may_match(found[at]):  # (most text words do not)
             for word in node.matching(found[at]):
                 reached.setdefault(word, (at + 1, len(word.text)))
-            for word, used in _apart(node, found, at):
+            for word, used in _apart(node, found, at, stop):
                 reached.setdefault(word, (at + 2, used))
     return [(node.children[word], end, used) for word, (end, used) in reached.items()]
 
 
-def _apart(node: Node, found: list[str], at: int) -> list[tuple[Word, int]]:
+def _apart(node: Node, found: list[str], at: int, stop: int) -> list[tuple[Word, int]]:
     """(child, characters of found[at + 1] it matched) of each child of `node` whose word
     found[at] and found[at + 1] hold written apart: Korean writes a compound together or
     not (네임서버, 네임 서버). The space may stand only between two syllables of the word,
@@ -324,7 +347,7 @@ def _apart(node: Node, found: list[str], at: int) -> list[tuple[Word, int]]:
     장소, that place, is no 저장소), and two or more after it, or one that the next word
     holds alone or with a particle (기본 값을 is 기본값, 인증 서버 is no 인증서). The first
     text word is the word's first part, nothing glued to it."""
-    if at + 1 >= len(found):
+    if at + 1 >= stop:
         return []
     first, second = found[at], found[at + 1]
     if len(first) < _SHORTEST_PART or not (_is_hangul(first) and _is_hangul(second)):
