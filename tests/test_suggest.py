@@ -12,9 +12,9 @@ import pytest
 from conftest import REPO, run_curator, write_library
 
 from curator.library import Library
-from curator.similarity.phrases import Matcher
+from curator.similarity.phrases import Matcher, _Layout
 from curator.similarity.suggest import NEIGHBOUR_FLOOR
-from curator.similarity.text import tokens
+from curator.similarity.text import token_spans, tokens
 from incidents import GITLAB_EN, incident
 
 sys.path.insert(0, str(REPO / "tests" / "eval"))
@@ -120,9 +120,9 @@ def test_a_word_of_an_alias_written_apart_matches(matcher, text, term, alias):
 
 def test_nccl_timeout_written_apart_is_the_alias_nccl_timeout(matcher):
     # The term is found by its label NCCL as well, which `find` quotes the passage beside.
-    words = tokens("NCCL 타임 아웃이 났다")
-    stops = [len(words)] * len(words)  # one sentence
-    found = [(phrase.text, end) for phrase, end, _ in matcher._matches_at(words, 0, stops)]
+    text = "NCCL 타임 아웃이 났다"
+    words, layout = tokens(text), _Layout(text, token_spans(text))
+    found = [(phrase.text, end) for phrase, end, _ in matcher._matches_at(words, 0, layout)]
     assert ("NCCL 타임아웃", 3) in found
 
 
@@ -496,3 +496,35 @@ def test_a_phrase_never_matches_across_a_sentence_end(matcher, text, term):
 def test_a_point_inside_a_word_ends_no_sentence(matcher):
     assert "dns-resolution-failure" in terms(matcher, "1.1.1.1 DNS 조회 실패")
     assert "certificate-expiry" in terms(matcher, "v1.2 인증서가 만료되자")
+
+
+@pytest.mark.parametrize(
+    ("text", "term", "quote"),
+    [
+        ("인증서가 어제 밤에 만료되자", "certificate-expiry", "인증서가 어제 밤에 만료되자"),
+        (
+            "중간 인증서가 2019년 5월 4일 만료되어, Firefox",  # 2019년: one word, two tokens
+            "certificate-expiry",
+            "중간 인증서가 2019년 5월 4일 만료되어, Firefox",
+        ),
+        (
+            "실시간 DNS 조회에 기대던 서비스들이 차례로 실패했고, 그사이",
+            "dns-resolution-failure",
+            "실시간 DNS 조회에 기대던 서비스들이 차례로 실패했고, 그사이",
+        ),
+    ],
+)
+def test_up_to_three_words_may_stand_between_two_words_of_an_alias(matcher, text, term, quote):
+    assert quote in {hit.quote for hit in matcher.find(text) if hit.term == term}
+
+
+@pytest.mark.parametrize(
+    ("text", "term"),
+    [
+        ("인증서가 어제 밤 늦게 갑자기 만료되자", "certificate-expiry"),  # four words between
+        ("인증서를 새로 바꿨다. 결국 만료되었다", "certificate-expiry"),  # a sentence end
+        ("DNS 조회를 줄였다\n실패한 노드는 뺐다", "dns-resolution-failure"),  # a line break
+    ],
+)
+def test_words_of_an_alias_further_apart_or_in_two_sentences_do_not_match(matcher, text, term):
+    assert term not in terms(matcher, text)

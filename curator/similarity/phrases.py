@@ -7,8 +7,9 @@ An alias matches when its words appear in order in the text's tokens (text.token
   up to the first consonant of its last syllable, because Korean contracts that syllable
   with the ending (멈춤 → 멈췄다, 떨어지다 → 떨어졌다);
 - English words match after light stemming and case folding (flapping → flap);
-- one unrelated word may stand between two alias words (학습이 갑자기 멈췄다), but no
-  sentence end: a match lies within one sentence (a line, or text up to ". ", "? ", "! ");
+- up to `GAP` unrelated words may stand between two alias words (학습이 갑자기 멈췄다,
+  인증서가 2019년 5월 4일 만료되어), but no sentence end: a match lies within one sentence
+  (a line, or text up to ". ", "? ", "! ");
 - spacing may differ: "처리량저하" matches 처리량 저하, and a word of an alias may be written
   apart, once, between two of its syllables (`_apart`): "네임 서버" matches 네임서버, "타임
   아웃 증가" matches 타임아웃 증가.
@@ -47,6 +48,9 @@ _PARTICLE_OR_NOTHING = PARTICLES | {""}
 # exclamation mark (closing quotes and brackets after it) before a space. A point inside
 # a word (1.1.1.1, slack.com) ends nothing.
 _SENTENCE_END = re.compile(r"\n|[.!?。！？…][\"'”’)\]]*\s")
+# How many words (apart in the text: 2019년 is one) may stand between two words of a phrase.
+GAP = 3
+_SPACE = re.compile(r"\s")
 
 
 def _is_hangul(token: str) -> bool:
@@ -233,11 +237,11 @@ class Matcher:
         "로드밸런서", "링크 플래핑" and "플래핑"), the first only: one passage is quoted once."""
         spans = token_spans(text)
         found = [token for token, _, _ in spans]
-        stops = _sentence_stops(text, spans)
+        layout = _Layout(text, spans)
         seen: set[tuple[str, str]] = set()
         quoted: dict[str, list[tuple[int, int]]] = {}  # by term, the stretches of text matched
         for start in range(len(found)):
-            for phrase, end, used in self._matches_at(found, start, stops):
+            for phrase, end, used in self._matches_at(found, start, layout):
                 if (phrase.term, phrase.text) in seen or _negated(text, spans, start, end, used):
                     continue
                 stretch = (spans[start][1], spans[end - 1][2])
@@ -262,18 +266,18 @@ class Matcher:
         return [hit for key, hit in found.items() if key not in implied]
 
     def _matches_at(
-        self, found: list[str], start: int, stops: list[int]
+        self, found: list[str], start: int, layout: _Layout
     ) -> Iterator[tuple[Phrase, int, int]]:
         """Each phrase matching at found[start], with the end of its match and how many
-        characters of the last word it matched (the rest is particles and endings), within
-        the sentence of found[start] (which ends before stops[start]); in
+        characters of the last word it matched (the rest is particles and endings), its
+        words where `layout` lets them stand; in
         the order the phrases were added, whichever way the spacing matched: a term's
         label before its aliases, which `find` quotes a passage beside (docs/judgement.md)."""
         word = found[start]
         # Most words of a text begin no phrase: ruled out by one look-up each.
         if not (self.root.may_match(word) or self.joined.may_match(word)):
             return
-        matches = _walk(self.root, found, start, stops[start])
+        matches = _walk(self.root, found, start, layout)
         if _is_hangul(word):  # the phrases written together are Korean
             matches += self._written_together(word, start)
         # By order, then by end (a phrase may match written together and apart).
@@ -295,51 +299,74 @@ def _names(term: Term) -> dict[str, None]:
     return dict.fromkeys((term.label.ko, term.label.en, term.id.replace("-", " "), *term.aliases))
 
 
-def _sentence_stops(text: str, spans: list[tuple[str, int, int]]) -> list[int]:
-    """For each token of `text` (`spans`), the first token after the end of its sentence."""
-    stops = [len(spans)] * len(spans)
-    for i in range(len(spans) - 1, 0, -1):
-        ends = _SENTENCE_END.search(text, spans[i - 1][2], spans[i][1]) is not None
-        stops[i - 1] = i if ends else stops[i]
-    return stops
+class _Layout:
+    """Where the next word of a phrase may stand in a text (its tokens, `spans`): within
+    the sentence, with at most `GAP` words between (tokens written together, 2019년, are
+    one word). Worked out only for the tokens that a phrase's word matched."""
+
+    def __init__(self, text: str, spans: list[tuple[str, int, int]]) -> None:
+        self.text = text
+        self.spans = spans
+        self._after: dict[int, range] = {}
+
+    def ends_sentence(self, i: int) -> bool:
+        """Whether a sentence ends after token i (or the text does)."""
+        if i + 1 >= len(self.spans):
+            return True
+        return bool(_SENTENCE_END.search(self.text, self.spans[i][2], self.spans[i + 1][1]))
+
+    def after(self, i: int) -> range:
+        """The tokens where the word of a phrase after the one that token i matched may
+        stand."""
+        places = self._after.get(i)
+        if places is None:
+            end, words = i + 1, 0
+            while not self.ends_sentence(end - 1):
+                words += bool(_SPACE.search(self.text, self.spans[end - 1][2], self.spans[end][1]))
+                if words > GAP + 1:
+                    break
+                end += 1
+            places = self._after[i] = range(i + 1, end)
+        return places
 
 
 def _walk(
-    root: Node, found: list[str], start: int, stop: int
+    root: Node, found: list[str], start: int, layout: _Layout
 ) -> list[tuple[int, Phrase, int, int]]:
     """(order, phrase, end, used) of each phrase matching at found[start]: where its match
     ends, and how many characters of the last text word it matched. Its first word matches
     found[start], or that word and the next, written apart (`_apart`); each word after
-    matches the next text word (or two) or, failing that, the one (or two) after it: one
-    unrelated word may stand between two words of the phrase. The phrases below a child
+    matches the first text word (or two) it can after the word before it: up to `GAP`
+    unrelated words may stand between two words of the phrase, within one sentence
+    (`_Layout`). The phrases below a child
     share its word, so they share that choice, and each node is reached at most once."""
     out: list[tuple[int, Phrase, int, int]] = []
-    pending = _children_at(root, found, [start], stop)
+    pending = _children_at(root, found, [start], layout)
     while pending:
         node, position, used = pending.pop()
         out.extend((order, phrase, position, used) for order, phrase in node.phrases)
         if node.children:  # (most phrases are one word)
-            pending += _children_at(node, found, [position, position + 1], stop)
+            pending += _children_at(node, found, layout.after(position - 1), layout)
     return out
 
 
 def _children_at(
-    node: Node, found: list[str], places: list[int], stop: int
+    node: Node, found: list[str], places: Iterable[int], layout: _Layout
 ) -> list[tuple[Node, int, int]]:
     """(child, end, used) of each child of `node` whose word matches at the first of
-    `places` it can, and there the one text word it can, or else two (`_apart`), before
-    found[stop] (where the next sentence begins)."""
+    `places` it can, and there the one text word it can, or else two of one sentence
+    (`_apart`)."""
     reached: dict[Word, tuple[int, int]] = {}
     for at in places:
-        if at < stop and node.may_match(found[at]):  # (most text words do not)
+        if node.may_match(found[at]):  # (most text words do not)
             for word in node.matching(found[at]):
                 reached.setdefault(word, (at + 1, len(word.text)))
-            for word, used in _apart(node, found, at, stop):
+            for word, used in _apart(node, found, at, layout):
                 reached.setdefault(word, (at + 2, used))
     return [(node.children[word], end, used) for word, (end, used) in reached.items()]
 
 
-def _apart(node: Node, found: list[str], at: int, stop: int) -> list[tuple[Word, int]]:
+def _apart(node: Node, found: list[str], at: int, layout: _Layout) -> list[tuple[Word, int]]:
     """(child, characters of found[at + 1] it matched) of each child of `node` whose word
     found[at] and found[at + 1] hold written apart: Korean writes a compound together or
     not (네임서버, 네임 서버). The space may stand only between two syllables of the word,
@@ -347,7 +374,7 @@ def _apart(node: Node, found: list[str], at: int, stop: int) -> list[tuple[Word,
     장소, that place, is no 저장소), and two or more after it, or one that the next word
     holds alone or with a particle (기본 값을 is 기본값, 인증 서버 is no 인증서). The first
     text word is the word's first part, nothing glued to it."""
-    if at + 1 >= stop:
+    if layout.ends_sentence(at):
         return []
     first, second = found[at], found[at + 1]
     if len(first) < _SHORTEST_PART or not (_is_hangul(first) and _is_hangul(second)):
