@@ -528,3 +528,17 @@ def test_up_to_three_words_may_stand_between_two_words_of_an_alias(matcher, text
 )
 def test_words_of_an_alias_further_apart_or_in_two_sentences_do_not_match(matcher, text, term):
     assert term not in terms(matcher, text)
+
+
+@pytest.mark.parametrize(
+    ("text", "term", "found"),
+    [
+        ("TLS 인증서와 갱신된 DNS 레코드", "certificate-expiry", False),  # 인증서 갱신
+        ("사용자 데이터와 손실된 패킷을 봤다", "data-loss", False),  # 데이터 손실
+        ("인증서 갱신과 배포", "certificate-expiry", True),  # the last word listed
+        ("재사용한 이메일과 비밀번호", "weak-authentication", True),  # listed in between
+        ("스테이징과 운영 환경의 차이", "staging-production-gap", True),  # the alias lists
+    ],
+)
+def test_a_word_listed_with_the_next_by_wa_or_gwa_ends_an_alias(matcher, text, term, found):
+    assert (term in terms(matcher, text)) is found

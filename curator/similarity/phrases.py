@@ -51,6 +51,7 @@ _SENTENCE_END = re.compile(r"\n|[.!?。！？…][\"'”’)\]]*\s")
 # How many words (apart in the text: 2019년 is one) may stand between two words of a phrase.
 GAP = 3
 _SPACE = re.compile(r"\s")
+_LISTING = ("와", "과")
 
 
 def _is_hangul(token: str) -> bool:
@@ -133,6 +134,7 @@ class Node:
 
     def __init__(self) -> None:
         self.phrases: list[tuple[int, Phrase]] = []  # (order of addition, phrase) ending here
+        self.listing = False  # a phrase's word here lists it with the next (스테이징과 운영)
         self.children: dict[Word, Node] = {}
         self._by_key: dict[tuple[str, str, int], list[Word]] = {}
         # The Korean words among the children, and their lengths (ascending), by their
@@ -224,8 +226,9 @@ class Matcher:
         self._seen.add((term, phrase.words))
         order = len(self._seen)
         node = self.root
-        for word in phrase.words:
+        for token, word in zip(found, phrase.words, strict=True):
             node = node.child(word)
+            node.listing |= token != word.text and token.endswith(_LISTING)
         node.phrases.append((order, phrase))
         joined = phrase.joined()
         if joined is not None:
@@ -338,14 +341,18 @@ def _walk(
     found[start], or that word and the next, written apart (`_apart`); each word after
     matches the first text word (or two) it can after the word before it: up to `GAP`
     unrelated words may stand between two words of the phrase, within one sentence
-    (`_Layout`). The phrases below a child
+    (`_Layout`), and none after a word listed with the next. The phrases below a child
     share its word, so they share that choice, and each node is reached at most once."""
     out: list[tuple[int, Phrase, int, int]] = []
     pending = _children_at(root, found, [start], layout)
     while pending:
         node, position, used = pending.pop()
         out.extend((order, phrase, position, used) for order, phrase in node.phrases)
-        if node.children:  # (most phrases are one word)
+        # (Most phrases are one word.) A word listed with the next by the particle 와 or 과
+        # ends the phrase, unless the phrase lists it too: what follows names another
+        # thing (인증서와 갱신된 DNS 레코드 is no 인증서 갱신).
+        listed = found[position - 1][used:] in _LISTING and not node.listing
+        if node.children and not listed:
             pending += _children_at(node, found, layout.after(position - 1), layout)
     return out
 
