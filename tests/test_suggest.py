@@ -542,3 +542,22 @@ def test_words_of_an_alias_further_apart_or_in_two_sentences_do_not_match(matche
 )
 def test_a_word_listed_with_the_next_by_wa_or_gwa_ends_an_alias(matcher, text, term, found):
     assert (term in terms(matcher, text)) is found
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "DNS 를 풀지 못했다",
+        "DNS 인프라가 이름 조회를 풀지 못하게 되었다",  # IL-0247
+        "서울 리전에서 보낸 DNS 질의가 실패했다",  # IL-0245
+        "EC2 인스턴스에서 DNS 해석이 실패했다",  # IL-0245
+        "고객은 US-East 지역에서 이름 풀이 실패를 겪었다",  # IL-0237
+        "장애는 일부 DNS 질의가 타임아웃되면서 시작되었다",  # IL-0230
+    ],
+)
+def test_korean_ways_to_say_dns_resolution_failed_are_its_aliases(matcher, text):
+    assert "dns-resolution-failure" in terms(matcher, text)
+
+
+def test_a_dns_query_that_did_not_fail_is_no_resolution_failure(matcher):
+    assert "dns-resolution-failure" not in terms(matcher, "DNS 질의는 실패하지 않았다")
