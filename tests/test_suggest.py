@@ -561,3 +561,15 @@ def test_korean_ways_to_say_dns_resolution_failed_are_its_aliases(matcher, text)
 
 def test_a_dns_query_that_did_not_fail_is_no_resolution_failure(matcher):
     assert "dns-resolution-failure" not in terms(matcher, "DNS 질의는 실패하지 않았다")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "18:00 UTC 에 서비스 하나에서 통신 오류가 늘어나는 것이 보였다",  # IL-0202
+        "외부 API 요청에서 503 오류가 늘었다",  # IL-0206
+        "Fastly 네트워크의 85% 가 오류를 돌려주었다",  # IL-0234
+    ],
+)
+def test_korean_ways_to_say_errors_rose_are_aliases_of_elevated_error_rate(matcher, text):
+    assert "elevated-error-rate" in terms(matcher, text)
