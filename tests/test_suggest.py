@@ -573,3 +573,15 @@ def test_a_dns_query_that_did_not_fail_is_no_resolution_failure(matcher):
 )
 def test_korean_ways_to_say_errors_rose_are_aliases_of_elevated_error_rate(matcher, text):
     assert "elevated-error-rate" in terms(matcher, text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "작업 처리 지연이 계속 늘고 여러 서비스에서 작업 큐가 쌓였다",  # IL-0202
+        "EBS API 호출의 오류율과 지연이 높아졌다",  # IL-0266
+        "여러 OpenAI 제품에서 지연이 크게 늘었다",  # IL-0287
+    ],
+)
+def test_korean_ways_to_say_latency_rose_are_aliases_of_elevated_latency(matcher, text):
+    assert "elevated-latency" in terms(matcher, text)
