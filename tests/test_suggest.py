@@ -585,3 +585,15 @@ def test_korean_ways_to_say_errors_rose_are_aliases_of_elevated_error_rate(match
 )
 def test_korean_ways_to_say_latency_rose_are_aliases_of_elevated_latency(matcher, text):
     assert "elevated-latency" in terms(matcher, text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "설정 업데이트가 최소 정상 호스트 수를 정하는 설정을 지웠다",  # IL-0245
+        "Spanner 테이블에 정책 변경이 들어갔다",  # IL-0206
+        "캐시 노드 하나가 캐싱과 라우팅 설정이 어긋난 채 남았다",  # IL-0276
+    ],
+)
+def test_korean_ways_to_say_a_configuration_changed_are_aliases_of_config_change(matcher, text):
+    assert "config-change" in terms(matcher, text)
