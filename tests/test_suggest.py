@@ -597,3 +597,8 @@ def test_korean_ways_to_say_latency_rose_are_aliases_of_elevated_latency(matcher
 )
 def test_korean_ways_to_say_a_configuration_changed_are_aliases_of_config_change(matcher, text):
     assert "config-change" in terms(matcher, text)
+
+
+def test_a_blind_spot_of_monitoring_is_a_monitoring_gap(matcher):
+    text = "와일드카드 TLS 인증서가 모니터링 사각지대에서 만료되었다"  # IL-0241
+    assert "monitoring-gap" in terms(matcher, text)
