@@ -575,5 +575,17 @@ def test_the_korean_ways_incidents_say_a_term_are_its_aliases(matcher, term, tex
     assert term in terms(matcher, text)
 
 
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("짧은 시간 동안 시간 초과와 503 오류를 냈다", False),  # IL-0287: hours, not clocks
+        ("애플리케이션이 8시간 넘게 지연과 연결 오류를 겪었다", False),  # IL-0217
+        ("윤초가 들어간 날 시계 어긋남이 생겼다", True),
+    ],
+)
+def test_hours_and_an_error_are_no_clock_time_error(matcher, text, found):
+    assert ("clock-time-error" in terms(matcher, text)) is found
+
+
 def test_a_dns_query_that_did_not_fail_is_no_resolution_failure(matcher):
     assert "dns-resolution-failure" not in terms(matcher, "DNS 질의는 실패하지 않았다")
