@@ -1,7 +1,8 @@
 """JSON Schemas of the file formats, generated from the pydantic models.
 
 `python -m curator.schema --write` refreshes `schema/*.schema.json`; a test fails when the
-committed files drift from the models.
+committed files drift from the models. No `$id`: nothing publishes these at an address, and
+an editor or a validator names a schema by the path it reads it from.
 """
 
 from __future__ import annotations
@@ -16,23 +17,17 @@ from pydantic import BaseModel
 
 from curator.model import Incident, TaxonomyFile
 
-BASE_ID = "https://incident-library.github.io/schema/"
 SCHEMAS: dict[str, type[BaseModel]] = {
     "incident.schema.json": Incident,
     "taxonomy.schema.json": TaxonomyFile,
 }
 
 
-def json_schema(model: type[BaseModel], name: str) -> dict[str, Any]:
-    body = model.model_json_schema(mode="validation")
-    return with_header(body, BASE_ID + name)
-
-
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 
 
-def with_header(body: dict[str, Any], schema_id: str) -> dict[str, Any]:
-    return {"$schema": DRAFT, "$id": schema_id, **body}
+def json_schema(model: type[BaseModel]) -> dict[str, Any]:
+    return {"$schema": DRAFT, **model.model_json_schema(mode="validation")}
 
 
 def schema_text(schema: dict[str, Any]) -> str:
@@ -40,7 +35,7 @@ def schema_text(schema: dict[str, Any]) -> str:
 
 
 def render(name: str) -> str:
-    return schema_text(json_schema(SCHEMAS[name], name))
+    return schema_text(json_schema(SCHEMAS[name]))
 
 
 def write(folder: Path) -> list[Path]:

@@ -20,6 +20,15 @@ def test_committed_json_schemas_match_the_models():
         )
 
 
+def test_no_json_schema_claims_an_address_nothing_publishes():
+    # Each had an `$id` under https://incident-library.github.io/schema/, which nothing
+    # serves: a validator that trusted it to fetch or name the schema was sent nowhere.
+    for path in sorted((REPO / "schema").rglob("*.schema.json")):
+        schema = json.loads(path.read_text(encoding="utf-8"))
+        assert "$id" not in schema, path
+        assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema", path
+
+
 def test_rules_doc_matches_the_registry():
     committed = (REPO / "docs" / "rules.md").read_text(encoding="utf-8")
     assert committed == rules_markdown(), (
