@@ -647,6 +647,7 @@ def _places(tmp_path: Path, name: str, text: str) -> tuple[set[Found], set[Found
         ((("title: 공유", "title: 공유\t"),), {("IL601", 2, 10)}),
         ((("status: published", "status: [발행"),), {("IL101", 3, 9)}),
         ((("\nsymptom", "\nrelated:\n  - IL-0404\nsymptom"),), {("IL401", 16, 5)}),
+        ((("status: published", "status: published  "),), {("IL602", 3, 18)}),
     ],
 )
 def test_findings_in_a_file_of_lone_cr_line_ends_are_placed_on_its_editor_lines(
