@@ -426,6 +426,24 @@ def test_same_organisation_weighs_less_the_more_of_its_incidents_lie_as_close(tm
     )
 
 
+def test_a_file_holding_another_incident_s_id_counts_that_incident_in_its_month(tmp_path):
+    # The file judged is left out of its organisation's month by its place, as `similar`
+    # leaves it out of the results: a copy under another name carries the id of the
+    # incident it repeats, which is one of that month's incidents all the same.
+    root = write_library(
+        tmp_path,
+        {
+            "IL-0001.yaml": unrelated("IL-0001", "2024-05-12", "zulu"),
+            "IL-0002.yaml": unrelated("IL-0002", "2024-05-14", "alpha"),
+        },
+    )
+    (root / "copy.yaml").write_text(unrelated("IL-0001", "2024-05-10", "xray"), encoding="utf-8")
+    judge = Judge(build(Library.at(root)))
+    record = read_record(root / "copy.yaml", "copy.yaml")
+    assert record is not None and record.id == "IL-0001"
+    assert Evidence.of(judge, record).crowd == 2
+
+
 def test_partial_dates_become_day_ranges():
     day = occurred_range("2023-03-08")
     month = occurred_range("2023-03")

@@ -337,18 +337,18 @@ def _organisation_and_dates(judge: Judge, record: Record) -> tuple[np.ndarray, i
         own_width = mine[1] - mine[0] if mine else 0
         width = np.maximum(dates.last[picked] - dates.first[picked], own_width)
         strength[picked] = _date_strength(gap[picked], width)
-    crowd = _crowd(judge.index, record, strength)
+    crowd = _crowd(judge, record, strength)
     if crowd > 1:
         strength /= np.sqrt(crowd)
     return strength, crowd, conflict
 
 
-def _crowd(index: Index, record: Record, strength: np.ndarray) -> int:
+def _crowd(judge: Judge, record: Record, strength: np.ndarray) -> int:
     """How many incidents of the record's organisations lie within a month of it, each event
-    once: neither the record itself nor a withdrawn copy counts."""
+    once: neither the record's own file nor a withdrawn copy counts."""
     close = strength >= CLOSE_STRENGTH
-    close[index.copies[0]] = False
-    close[index.by_id.get(record.id, [])] = False
+    close[judge.index.copies[0]] = False
+    close[judge._self_rows(record)] = False
     return int(close.sum())
 
 
