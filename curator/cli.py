@@ -1139,8 +1139,8 @@ def search_command(
     try:
         with Progress("indexing", enabled=not quiet) as progress:
             report = commands.run_search(library, query, filters, top, progress)
-    except commands.BadInput as exc:
-        _bad_input(str(exc))
+    except commands.BadInput as exc:  # in the form of every command's usage error
+        raise click.UsageError(str(exc)) from exc
     if fmt == "json":
         click.echo(json.dumps(report.to_json(), ensure_ascii=False, indent=2))
     else:

@@ -121,7 +121,10 @@ def test_unknown_filter_term_is_a_usage_error_with_a_hint(library):
 def test_a_filter_term_of_another_dimension_is_told_its_dimension(library):
     run = run_curator("search", "x", "--cause", "nccl", "--root", str(library))
     assert run.code == 2
-    assert run.err == "curator: 'nccl' is not a term of causes (it is a term of components)\n"
+    assert run.err == (
+        "python -m curator search: 'nccl' is not a term of causes (it is a term of components)"
+        " — see `python -m curator search --help`\n"
+    )
 
 
 def test_text_output_shows_filters_then_results(library):
@@ -140,7 +143,9 @@ def test_no_query_and_no_filter_is_a_usage_error_in_one_line(library, query):
     assert run.code == 2
     assert run.out == ""
     assert run.err == (
-        "curator: search needs a query, or a filter (--cause, --component, --symptom, --factor)\n"
+        "python -m curator search: give a query, or a filter "
+        "(--cause, --component, --symptom, --factor)"
+        " — see `python -m curator search --help`\n"
     )
 
 
@@ -242,9 +247,11 @@ def test_a_query_with_nothing_to_search_for_is_a_usage_error(library, query, fmt
     run = run_curator("search", query, *symptom, "--root", str(library), "--format", fmt)
     assert (run.code, run.out) == (2, ""), run
     assert run.err == (
-        f"curator: nothing in the query {query!r} can be searched for: it needs a word (two "
-        "letters or more of Latin, Greek or Cyrillic script, two characters or more of Hangul, "
-        "kana or CJK ideographs), a number of 2 to 30 digits, or a name\n"
+        f"python -m curator search: nothing in the query {query!r} can be searched for: "
+        "it needs a word (two letters or more of Latin, Greek or Cyrillic script, two "
+        "characters or more of Hangul, kana or CJK ideographs), a number of 2 to 30 digits, "
+        "or a name"
+        " — see `python -m curator search --help`\n"
     )
 
 

@@ -253,9 +253,7 @@ def run_search(
 ) -> SearchReport:
     if not query.strip() and not filters:
         # Nothing to rank by and nothing to filter on: every incident would tie at 0.
-        raise BadInput(
-            "search needs a query, or a filter (--cause, --component, --symptom, --factor)"
-        )
+        raise BadInput("give a query, or a filter (--cause, --component, --symptom, --factor)")
     taxonomy = library.taxonomy
     filters = {
         d: [_filter_term(taxonomy, d, term) for term in terms] for d, terms in filters.items()
