@@ -189,6 +189,45 @@ def test_incidents_carry_every_field_and_git_dates_but_never_drafts(repo, tmp_pa
         assert load(out, f"incidents/{item['id']}.json") == item
 
 
+def test_an_empty_list_of_follow_ups_or_actions_exports_as_one_left_out(repo, tmp_path):
+    # `follow_ups: []` exported `[]` and a file without the key `null` (the CSV gave both
+    # an empty cell), and writing `follow_ups: []` into a released file was a `modified`
+    # change of `follow_ups` in changes.json and the feed, where both say there were none.
+    none_written = ("lessons:", "follow_ups: []\nlessons:")
+    no_actions = ("actions:\n  - 데이터를 로컬 디스크로 옮겼다.", "actions: []")
+    repo.write("IL-0001.yaml", incident("IL-0001", none_written))
+    repo.write("IL-0005.yaml", incident("IL-0005", none_written))
+    repo.write("IL-0006.yaml", withdrawn("IL-0006", "IL-0001").replace(*no_actions))
+    repo.commit("2024-03-01T00:00:00")
+    repo.git("tag", "v1.1.0")
+    out = tmp_path / "out"
+    assert run_export(repo, out).code == 0
+    listed = load(out, "incidents.json")["incidents"]
+    action = ["데이터를 로컬 디스크로 옮겼다."]
+    assert [(i["id"], i["follow_ups"], i["actions"]) for i in listed] == [
+        ("IL-0001", None, action),  # follow_ups: []
+        ("IL-0002", None, action),  # no follow_ups
+        ("IL-0003", None, action),
+        ("IL-0005", None, action),  # follow_ups: []
+        ("IL-0006", None, None),  # withdrawn, actions: []
+    ]
+    for item in listed:
+        assert load(out, f"incidents/{item['id']}.json") == item
+    changes = load(out, "changes.json")["changes"]
+    assert [(c["id"], c["change"]) for c in changes] == [
+        ("IL-0005", "added"),
+        ("IL-0006", "added"),
+    ]  # and IL-0001 is not modified
+    rows = list(csv.DictReader(io.StringIO((out / "incidents.csv").read_text("utf-8-sig"))))
+    assert [(r["follow_ups"], r["actions"]) for r in rows] == [
+        ("", action[0]),
+        ("", action[0]),
+        ("", action[0]),
+        ("", action[0]),
+        ("", ""),
+    ]
+
+
 def test_ids_sort_by_number_not_by_text(tmp_path):
     repo = GitLibrary(tmp_path / "lib")
     for incident_id in ("IL-10000", "IL-9999", "IL-0002"):

@@ -36,6 +36,9 @@ EXPORTED_STATUSES = ("published", "withdrawn")
 TAXONOMY_FOLDER = "schema/taxonomy"
 LIBRARY_CONTENT = (INCIDENTS, TAXONOMY_FOLDER)
 _SHOWN_DIRTY = 10
+# Lists an incident may leave out or write empty (`follow_ups: []`, or `actions: []` in a
+# withdrawn incident): both say there were none, which the export writes one way, `null`.
+NONE_WHEN_EMPTY = ("actions", "follow_ups")
 SHA1_LENGTH = 40  # hex digits of a commit id in the export (`CommitSha`)
 
 
@@ -143,10 +146,19 @@ def compact(data: Any) -> bytes:
 def released_data(incident: Incident) -> dict[str, Any]:
     """The incident's values as released: text without the line breaks at its end (a YAML
     block scalar, `|`, ends with one), so that the data does not depend on how the file was
-    laid out; each facet's terms once (`_facet_lists_once`)."""
+    laid out; each facet's terms once (`_facet_lists_once`); an empty `actions` or
+    `follow_ups` as `None`, as one left out (`_none_when_empty`)."""
     data: dict[str, Any] = trimmed(incident.model_dump())
     data["facets"] = _facet_lists_once(data["facets"])
-    return data
+    return _none_when_empty(data)
+
+
+def _none_when_empty(values: dict[str, Any]) -> dict[str, Any]:
+    """`values` with an empty list of `NONE_WHEN_EMPTY` made `None`, as if left out."""
+    for name in NONE_WHEN_EMPTY:
+        if values[name] == []:
+            values[name] = None
+    return values
 
 
 def asks(field: FieldInfo | None) -> tuple[object, list[object]] | None:
@@ -189,12 +201,13 @@ def exported_incident(incident: Incident, added: str, modified: str) -> Exported
       no value with a pattern of ASCII letters, digits and `-` (ids, dates, term ids,
       languages) ends with a line feed to lose (pydantic's `$` is the end of the text);
       a facet's repeats go, which leaves each list as long as it must be (one term);
+      an empty `actions` or `follow_ups` becomes `None`, which both fields allow;
     - neither model has validators of its own (model or field validators), which a test
       holds them to.
     The nested models are `incident`'s own where trimming changed nothing (frozen, equal to
     those validated again; only their `model_fields_set`, which the export never reads,
     names the fields the file gave instead of all)."""
-    values = _trimmed_fields(incident)
+    values = _none_when_empty(_trimmed_fields(incident))
     values["added"], values["modified"] = added, modified
     try:
         _STRICTER_CHECK.validate_python(tuple(values[name] for name in STRICTER))
@@ -268,7 +281,7 @@ def released_as_read(values: dict[str, Any]) -> dict[str, Any]:
     trimmed alike, facets' repeats dropped); a field the file lacks gets its default."""
     data = {key: _field_as_read(key, values) for key in Incident.model_fields}
     data["facets"] = _facet_lists_once(data["facets"])
-    return data
+    return _none_when_empty(data)
 
 
 def _field_as_read(key: str, values: dict[str, Any]) -> Any:
