@@ -416,6 +416,38 @@ def test_a_release_after_a_hotfix_on_a_release_branch_compares_with_the_hotfix(r
     ]
 
 
+def test_between_releases_after_a_hotfix_is_merged_back_the_release_before_is_the_highest(
+    repo, tmp_path
+):
+    # Between releases `since` was the tag nearest in the history (`git describe`): once
+    # the release branch of hotfix v1.0.1 was merged into main after v1.1.0, that was the
+    # hotfix, fewer commits away, and the list repeated IL-0005, added in v1.1.0 already,
+    # and left out IL-0002, which the hotfix changed since v1.1.0.
+    repo.git("checkout", "-q", "-b", "release-1.0")
+    occurred = ("occurred: 2024-05", "occurred: 2024-04")
+    repo.write("IL-0002.yaml", incident("IL-0002", GPU, occurred))
+    repo.commit("2024-02-10T00:00:00", "hotfix: IL-0002's date")
+    repo.write("IL-0003.yaml", withdrawn("IL-0003", "IL-0002"))
+    repo.commit("2024-02-11T00:00:00", "hotfix: IL-0003 repeats IL-0002")
+    repo.git("tag", "v1.0.1")
+    repo.git("checkout", "-q", "main")
+    repo.write("IL-0005.yaml", incident("IL-0005"))
+    repo.commit("2024-03-01T00:00:00", "IL-0005")
+    repo.git("tag", "v1.1.0")
+    repo.git("merge", "-q", "--no-edit", "release-1.0", when="2024-03-05T00:00:00")
+    repo.write("IL-0006.yaml", incident("IL-0006"))
+    repo.commit("2024-03-10T00:00:00", "IL-0006")
+    out = tmp_path / "out"
+    assert run_export(repo, out).code == 0
+    changes = load(out, "changes.json")
+    assert changes["since"] == {"version": "v1.1.0", "commit": repo.git("rev-parse", "v1.1.0")}
+    assert [(c["id"], c["change"], c["fields"]) for c in changes["changes"]] == [
+        ("IL-0006", "added", []),
+        ("IL-0002", "modified", ["occurred"]),  # as of the merge, both
+        ("IL-0003", "modified", ["duplicate_of", "withdrawn_reason"]),
+    ]
+
+
 def test_a_release_compares_with_the_release_before_not_a_pre_release(repo, tmp_path):
     # `v2.0.0-rc1` was the nearest tag: v2.0.0's list left out what changed from v1.0.0
     # to the candidate, for a reader who follows releases. A pre-release compares with

@@ -27,7 +27,7 @@ from curator.export.collect import (
 from curator.export.errors import ExportError
 from curator.export.git import GitError, Repo
 from curator.export.model import Change, Changes, ReleasePoint, TermChange
-from curator.export.versions import previous_release
+from curator.export.versions import latest_version, previous_release
 from curator.library import INCIDENTS, meant_as_incident
 from curator.lint import validate
 from curator.load import load_bytes
@@ -110,11 +110,16 @@ class ChangeLog:
 
 def _previous_release(snapshot: Snapshot) -> str | None:
     """The release to compare with by default: for an export of a version's tag, the tag
-    of the version before it, wherever in the history; else the nearest `v*` tag in the
-    history of the exported commit's parent (between releases, the release it follows)."""
+    of the version before it, wherever in the history; else (between releases) the tag of
+    the highest version in the history of the exported commit's parent, where the nearest
+    could be a hotfix merged back from a release branch, below a release made since; and
+    when neither is, the nearest `v*` tag there."""
     repo = snapshot.repo
     tags = repo.tags()
-    by_version = previous_release(snapshot.version, tags) if snapshot.version in tags else None
+    if snapshot.version in tags:
+        by_version = previous_release(snapshot.version, tags)
+    else:
+        by_version = latest_version(repo.tags(merged=f"{snapshot.head.sha}^"))
     return by_version or repo.nearest_tag(snapshot.head.sha)
 
 

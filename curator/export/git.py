@@ -226,11 +226,17 @@ class Repo:
         out = self._try("describe", "--tags", "--abbrev=0", "--match", "v*", f"{rev}^")
         return _tag_name(out) if out else None
 
-    def tags(self) -> list[str]:
-        """The names of the `v*` tags. One that is not UTF-8 is left out: it names no
-        version, and the export could not record it. (Not `git tag --list`, which
-        `column.ui` sets in columns.)"""
-        out = self.run("for-each-ref", "--format=%(refname:lstrip=2)", "refs/tags/v*")
+    def tags(self, merged: str | None = None) -> list[str]:
+        """The names of the `v*` tags (with `merged`, those in the history of that
+        revision; none if it names no commit, as the parent of a first commit). One that is
+        not UTF-8 is left out: it names no version, and the export could not record it.
+        (Not `git tag --list`, which `column.ui` sets in columns.)"""
+        args: tuple[str, ...] = ("for-each-ref", "--format=%(refname:lstrip=2)")
+        if merged is not None:
+            if self._try("rev-parse", "--verify", "--quiet", f"{merged}^{{commit}}") is None:
+                return []
+            args = (*args, f"--merged={merged}")
+        out = self.run(*args, "refs/tags/v*")
         names = []
         for line in out.splitlines():
             try:

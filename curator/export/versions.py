@@ -49,3 +49,9 @@ def previous_release(version: str, tags: Iterable[str]) -> str | None:
         and (found[3] == 1 or this[3] == 0)  # a release skips pre-releases
     ]
     return max(below)[1] if below else None
+
+
+def latest_version(tags: Iterable[str]) -> str | None:
+    """The tag of the highest version among `tags`; None when none names a version."""
+    named = [(found, tag) for tag in tags if (found := precedence(tag)) is not None]
+    return max(named)[1] if named else None
