@@ -37,6 +37,10 @@ _SLUG_WORDS = 5
 # Characters: a file name must stay well within the 255 bytes file systems allow, with
 # `IL-NEW-`, a `-N` suffix, `.yaml` and write_atomic's temporary name around the slug.
 _SLUG_LENGTH = 60
+# A number written against a Korean word is a measure, a count or a date (3시간, 8대,
+# 2024년, 4,088개): no name of the event, and as a slug's last word it reads as the `-N`
+# that tells two drafts of one name apart (`IL-NEW-gcs-3`).
+_KOREAN_MEASURE = re.compile(r"(?<![A-Za-z0-9])[0-9][0-9.,]*(?=[^\W\d_])(?![A-Za-z])")
 
 
 class DraftError(ValueError):
@@ -212,9 +216,10 @@ def suggest_terms(taxonomy: Taxonomy, title: str, url: str) -> dict[str, list[Hi
 
 
 def slug_for(title: str, source_url: str) -> str:
-    """Lowercase ASCII words of the title (Korean is not transliterated), each once, else
-    of the source's path or host, else a short hash of the title."""
-    words = _ascii_words(title)
+    """Lowercase ASCII words of the title (Korean is not transliterated; a number written
+    against a Korean word is left out), each once, else of the source's path or host,
+    else a short hash of the title."""
+    words = _ascii_words(_KOREAN_MEASURE.sub(" ", title))
     if not words:
         parts = urlsplit(source_url)
         segments = [s for s in parts.path.split("/") if s]

@@ -355,7 +355,13 @@ def test_stopped_while_looking_for_the_same_event_it_says_the_draft_is_written(
 
 
 def test_slugs():
-    assert slug_for("NCCL 타임아웃: H100 8대", "https://x.org/") == "nccl-h100-8"
+    assert slug_for("NCCL 타임아웃: H100 8대", "https://x.org/") == "nccl-h100"
+    # A number against a Korean word is a measure, a count or a date, not a name; last,
+    # it read as the `-N` of another draft (bug: `IL-NEW-gcs-3`, `IL-NEW-5-6-8-fastly-85`).
+    title = "GCS 버킷 권한 변경으로 학습 체크포인트 저장이 3시간 실패했다"
+    assert slug_for(title, SOURCE) == "gcs"
+    title = "2019년 5월 4일 Firefox 부가 기능 4,088개가 H100가 Xid 79 로 1.5배 꺼졌다"
+    assert slug_for(title, SOURCE) == "firefox-h100-xid-79"
     # A word the title repeats is written once (bug: `IL-NEW-gpu-gpu-xid-gpu-nccl`, the
     # repeats taking the places of the title's other words).
     title = "GPU 장애: GPU Xid 오류 뒤 GPU 가 빠져 NCCL 이 멈추고 ECC 오류"
