@@ -14,6 +14,7 @@ from __future__ import annotations
 import bisect
 import enum
 import functools
+import itertools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -262,9 +263,11 @@ def _syntax_problem(exc: yaml.MarkedYAMLError, text: str) -> LoadProblem:
     where = _mark(mark) if mark is not None else START
     what = exc.problem or "invalid YAML"
     if "nesting depth" in what:
-        # libyaml 0.2.6 (PyYAML 6.0.4's wheels) refuses nesting past 1000 levels while
-        # scanning ahead; with 0.2.5 (PyYAML 6.0.3's) the same input is refused here, at
-        # MAX_DEPTH. One verdict either way, at a different place.
+        # libyaml 0.2.6 (PyYAML 6.0.4's wheels) refuses nesting past 1000 levels while it
+        # scans ahead of a possible key (`[[[…`, up to 1,024 characters on), before the
+        # loader has met the level past MAX_DEPTH: the text up to there is read again for
+        # that level's place, where 0.2.5 (PyYAML 6.0.3's) lets the loader refuse it there.
+        where = (_too_deep(text, mark) if mark is not None else None) or where
         return LoadProblem(Problem.FORBIDDEN, where, f"nesting deeper than {MAX_DEPTH} levels")
     meant = advice(exc, text)
     if meant is not None:
@@ -273,6 +276,29 @@ def _syntax_problem(exc: yaml.MarkedYAMLError, text: str) -> LoadProblem:
     if exc.context:
         what = f"{what} ({exc.context})"
     return LoadProblem(Problem.SYNTAX, where, f"YAML syntax error: {what}")
+
+
+def _too_deep(text: str, mark: Any) -> Position | None:
+    """Where a collection starts past MAX_DEPTH levels in `text` up to `mark` (libyaml's,
+    on the same lines), events alone counted: the loader met all those before it."""
+    starts = _YAML_BREAK.finditer(text)
+    line_start = next(itertools.islice(starts, mark.line - 1, None)).end() if mark.line else 0
+    parser = _Parser(text[: line_start + mark.column])
+    depth = 0
+    try:
+        while True:
+            event: Any = parser.get_event()
+            kind = type(event)
+            if kind is _MappingStart or kind is _SequenceStart:
+                depth += 1
+                if depth > MAX_DEPTH:
+                    return _mark(event.start_mark)
+            elif kind is _MappingEnd or kind is _SequenceEnd:
+                depth -= 1
+            elif kind is yaml.StreamEndEvent:
+                return None
+    except yaml.YAMLError:
+        return None  # (the text ends inside a collection, if not deep enough)
 
 
 def _reader_problem(exc: yaml.YAMLError, text: str) -> LoadProblem:

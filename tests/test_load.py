@@ -1,6 +1,6 @@
 import pytest
 
-from curator.load import MAX_BYTES, Position, Problem, load_bytes
+from curator.load import MAX_BYTES, MAX_DEPTH, Position, Problem, load_bytes
 
 
 def kinds(raw: bytes) -> list[Problem]:
@@ -145,6 +145,29 @@ def test_deep_nesting_is_bounded_without_crashing():
     raw = b"a: " + b"[" * 200_000 + b"]" * 200_000
     assert kinds(raw) == [Problem.FORBIDDEN]
     assert kinds(b"a:\n" + b"- " * 100_000 + b"x\n") == [Problem.FORBIDDEN]
+
+
+@pytest.mark.parametrize(
+    ("text", "position"),
+    [
+        ("[" * 1000, Position(1, 33)),
+        ("[" * 1001, Position(1, 33)),
+        ("title: " + "[" * 40 + "]" * 40, Position(1, 39)),
+        ("title: " + "[" * 1000 + "]" * 1000, Position(1, 39)),
+        ("- " * 20 + "[" * 1000, Position(1, 53)),
+        ("title: 장애\nk: " + "[" * 1000, Position(2, 35)),
+        ("a: b\rtitle: " + "[" * 1000, Position(1, 44)),  # (lines counted by LF)
+        ("title: " + "{a: " * 1000, Position(1, 132)),
+        ("- " * 1100 + "x", Position(1, 65)),
+        ("".join(" " * level + f"k{level}:\n" for level in range(1100)), Position(33, 33)),
+    ],
+)
+def test_nesting_past_the_limit_is_refused_where_it_passes_the_limit(text, position):
+    # libyaml 0.2.6 refuses flow nesting past 1000 levels while it scans ahead of a
+    # possible key, before the loader meets the level past its own limit.
+    [problem] = load_bytes(text.encode()).problems
+    assert (problem.kind, problem.position) == (Problem.FORBIDDEN, position)
+    assert problem.message == f"nesting deeper than {MAX_DEPTH} levels"
 
 
 def test_huge_file_is_not_parsed():
