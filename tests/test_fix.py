@@ -811,6 +811,32 @@ def test_only_the_tabs_and_trailing_spaces_outside_values_are_fixed(tmp_path):
     assert "# 메모\t끝" in path.read_text(encoding="utf-8")
 
 
+@pytest.mark.parametrize(
+    ("old", "new", "mended"),
+    [
+        # Two spaces put the key as deep as the list's items, not as its item's keys.
+        ("    title: Storage postmortem", "\ttitle: Storage postmortem", False),
+        # Two spaces put the item as deep as its list's key: YAML joins the next to its text.
+        ("    - capacity-limit", "\t- capacity-limit\n    - hardware-failure", False),
+        ("  causes:", "\tcauses:", True),
+        ("    - nccl", "\t\t- nccl", True),
+    ],
+)
+def test_a_tab_that_stops_the_loader_is_fixable_only_where_fix_mends_it(old, new, mended):
+    text = incident("IL-0001").replace(old, new, 1)
+    file = parse_incident(Path("IL-0001.yaml"), "IL-0001.yaml", text.encode(), TAXONOMY, TODAY)
+    [finding] = no_tabs.check(file)
+    assert finding.fixable is mended
+    assert ("curator fix" in finding.message) is not mended, finding.message
+    try:
+        fixed, changes, _ = fix_text(text.encode(), TAXONOMY)
+    except Refused:
+        assert not mended
+    else:
+        assert mended and load_bytes(fixed).problems == []
+        assert [change.code for change in changes] == ["IL601"]
+
+
 def test_a_tab_inside_a_plain_value_is_named_as_what_stops_the_fix(tmp_path):
     # The loader reads it as text; ruamel.yaml cannot read it at all.
     text = incident("IL-0001", ("title: 공유", "title: 공\t유"), ("  causes:\n", "\tcauses:\n"))

@@ -4,14 +4,18 @@ YAML forbids tabs for indentation, and in text they render differently everywher
 `curator fix` replaces them with spaces, except inside a value or a comment: there the tab
 is text, which only its author may change (the finding is then not marked fixable).
 Where YAML takes no tab (in the indentation, after an item's `-`), the file cannot be read:
-this rule reports that tab, saying so, and IL101 does not report it again.
+this rule reports that tab, saying so, and IL101 does not report it again. `curator fix`
+puts two spaces for it, which mends the file only where that is the indent the line needs:
+elsewhere the file stays unreadable (or a list item becomes text), fix leaves it, and no
+tab of the file is fixable.
 """
 
 from curator.findings import Severity
-from curator.load import Position
+from curator.load import Position, load_bytes
 from curator.rules._problems import at_a_tab
 from curator.rules._spaces import in_comment, inside, not_fixable, scalar_spans
 from curator.rules.base import FileFindings, IncidentFile, Rule
+from curator.rules.list_item_in_text import items_in_text
 from curator.yaml_errors import TAB_WORDS
 
 RULE = Rule(
@@ -26,6 +30,7 @@ RULE = Rule(
 # Where YAML takes no tab (the loader's syntax error stands at it, which IL101 leaves to
 # this rule): the file cannot be read, nor checked further, until the tab goes.
 STOPPED = f"{TAB_WORDS}, so the file cannot be read; use spaces"
+NOT_MENDED = "; indent the line by hand: the two spaces `curator fix` puts for a tab do not mend it"
 
 
 def check(file: IncidentFile) -> FileFindings:
@@ -34,11 +39,28 @@ def check(file: IncidentFile) -> FileFindings:
     lines = file.loaded.text.split("\n")  # lines as editors and curator.load count them
     spans = scalar_spans(file.loaded.document, lines)
     stopped = {p.position for p in file.loaded.problems if at_a_tab(file, p)}
+    mended = not stopped or _mended(file.loaded.text)
     for number, line in enumerate(lines, start=1):
         column = line.find("\t") + 1
         if column:
             where = Position(number, column)
-            words = STOPPED if where in stopped else "tab character; use spaces"
+            if where in stopped:
+                words = STOPPED if mended else STOPPED + NOT_MENDED
+            else:
+                words = "tab character; use spaces"
             finding = RULE.at(file.display, where, words)
             text = inside(spans, where) or in_comment(line, column, number, spans)
-            yield not_fixable(finding) if text else finding
+            yield finding if mended and not text else not_fixable(finding)
+
+
+def _mended(text: str) -> bool:
+    """Whether `curator fix`'s spaces for the tabs that stop the loader make `text` a file
+    it reads, its list items still items (else fix leaves the file as it is)."""
+    from curator.fix import mend_tabs  # (fix imports the rules: not at the top)
+
+    mended = mend_tabs(text)
+    loaded = load_bytes(mended.encode("utf-8"))
+    document = loaded.document
+    if loaded.problems or document is None:
+        return False
+    return not document.folded or next(items_in_text(document, mended.split("\n")), None) is None

@@ -20,7 +20,8 @@ end of the file), a quote inside single quotes, a backslash inside double quotes
 character: `[초안] NCCL 멈춤` is a list and then text, `*중요*` an alias, `> 인용` a block,
 `- 항목` after a key an item, `@` and the backtick kept for future use; put such a value in
 double quotes). A tab where YAML takes only spaces (to indent, after an item's `-`) is
-reported by IL601 alone, at the tab, which `curator fix` replaces.
+reported by IL601 alone, at the tab, which `curator fix` replaces where two spaces mend
+the file.
 """
 
 from curator.findings import Severity
