@@ -855,7 +855,10 @@ def new_command(
     shown = display_path(path)
     click.echo(shown)
     if draft.guessed:
-        click.echo("curator: note: facets filled in from the title; check each:", err=True)
+        click.echo(
+            "curator: note: facets filled in from the title and the source URL; check each:",
+            err=True,
+        )
         for guess in draft.guessed:
             click.echo(f"  {guess.dimension}: {escaped(evidence(guess))}", err=True)
     _say_if_known(library, path)

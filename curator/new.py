@@ -286,8 +286,8 @@ class Given:
 
 def gather(taxonomy: Taxonomy, given: Given, ask: Ask | None) -> Draft:
     """A checked draft from the options, asking (when `ask` is given) for what is missing.
-    Facets not given are suggested from the title; without `ask` a required dimension
-    that has neither is an error naming the option to use."""
+    Facets not given are suggested from the title and the source URL's path; without `ask`
+    a required dimension that has neither is an error naming the option to use."""
     title = check_title(_value(given.title, "--title", "제목 title", "", check_title, ask))
     url = check_source_url(
         _value(given.source_url, "--source", "출처 URL source", "", check_source_url, ask)
@@ -328,8 +328,9 @@ def _none_guessed(taxonomy: Taxonomy, dimensions: list[str]) -> str:
     options = [f"{_OPTIONS[dimension]} TERM" for dimension in dimensions]
     files = [f"schema/taxonomy/{dimension}.yaml" for dimension in dimensions]
     return (
-        f"no {_joined(dimensions, 'or')} term could be guessed from the title; give "
-        f"{_joined(options, 'and')} (the terms are in {_joined(files, 'and')}){_broken(taxonomy)}"
+        f"no {_joined(dimensions, 'or')} term could be guessed from the title or the source "
+        f"URL; give {_joined(options, 'and')} (the terms are in {_joined(files, 'and')})"
+        f"{_broken(taxonomy)}"
     )
 
 

@@ -57,7 +57,7 @@ def test_a_draft_from_options_is_valid_canonical_and_fully_laid_out(tmp_path):
     }
     # Each suggestion with its evidence, on standard error.
     assert run.err.splitlines()[:4] == [
-        "curator: note: facets filled in from the title; check each:",
+        "curator: note: facets filled in from the title and the source URL; check each:",
         "  components: gpu ← “타임아웃으로 H100 클러스터의” in the title (matches “H100”)",
         "  components: nccl ← “NCCL 타임아웃으로” in the title (matches “NCCL”)",
         "  symptoms: training-stall ← “클러스터의 학습이 멈췄다” in the title "
@@ -219,15 +219,30 @@ def test_every_dimension_nothing_could_be_guessed_for_is_named_in_one_error(tmp_
     run = new(root, "--title", "알 수 없는 일", "--source", source)
     assert run.code == 2 and list((root / "incidents").iterdir()) == []
     assert (
-        "no causes, components or symptoms term could be guessed from the title; give "
+        "no causes, components or symptoms term could be guessed from the title or the source "
+        "URL; give "
         "--cause TERM, --component TERM and --symptom TERM (the terms are in "
         "schema/taxonomy/causes.yaml, schema/taxonomy/components.yaml and "
         "schema/taxonomy/symptoms.yaml)"
     ) in run.err, run.err
     run = new(root, "--title", "알 수 없는 일", "--source", source, "--component", "gpu")
-    assert "no causes or symptoms term could be guessed from the title; give --cause TERM and " in (
-        run.err
+    assert (
+        "no causes or symptoms term could be guessed from the title or the source URL; give "
+        in (run.err)
     )
+
+
+def test_facets_read_from_the_source_url_are_said_to_come_from_it(tmp_path):
+    root = write_library(tmp_path / "lib", {})
+    args = ("--title", "알 수 없는 일이 일어났다", "--source", "https://example.com/blog/nccl-hang")
+    run = new(root, *args, "--cause", "software-defect")
+    assert run.code == 0, run
+    assert run.out.strip().endswith("IL-NEW-nccl-hang.yaml")
+    assert run.err.splitlines()[:3] == [
+        "curator: note: facets filled in from the title and the source URL; check each:",
+        "  components: nccl ← “/blog/nccl-hang” in the source URL (matches “NCCL”)",
+        "  symptoms: training-stall ← “/blog/nccl-hang” in the source URL (matches “NCCL hang”)",
+    ]
 
 
 def test_a_korean_title_takes_its_slug_from_the_source_and_names_never_collide(tmp_path):
@@ -249,7 +264,10 @@ def test_it_names_the_incidents_the_draft_may_duplicate_with_the_evidence(tmp_pa
     assert run.code == 0, run
     assert run.out.strip().endswith("IL-NEW-nccl-h100.yaml")  # standard output: the path
     note = run.err.split("\n")
-    note = note[note.index("curator: note: facets filled in from the title; check each:") + 4 :]
+    note = note[
+        note.index("curator: note: facets filled in from the title and the source URL; check each:")
+        + 4 :
+    ]
     assert note[0] == (
         "curator: note: the library may already hold this event; if it does, correct that "
         "incident instead, and if not, list it in not_duplicate_of:"
