@@ -108,7 +108,13 @@ def sample() -> Review:
                         ],
                     )
                 ],
-                unsupported=[TermJudgement(term="hardware-failure", score=0.0)],
+                unsupported=[
+                    TermJudgement(
+                        term="hardware-failure",
+                        score=0.07,
+                        evidence=[Evidence(incident="IL-0251", similarity=0.07, kind="related")],
+                    )
+                ],
             ),
             FacetJudgement(
                 dimension="components",
@@ -224,6 +230,36 @@ def test_a_suggested_facet_says_which_words_of_its_phrase_matched():
     text = render(sample(), LINKS, COMMENT)
     said = "“자동 보안 패치가” in title (matches “보안 패치”); IL-0198 carries it (0.93)"
     assert f"`upgrade-incompatibility` · score 0.84 · {said}" in text
+
+
+def test_an_unsupported_facet_names_its_neighbours_to_compare_not_as_support():
+    # Under "Facets nothing in the text supports", "IL-0252 carries it (0.21)" read as
+    # evidence for the facet the heading says nothing supports.
+    near = [
+        Evidence(incident="IL-0252", similarity=0.217, kind="related"),
+        Evidence(incident="IL-0260", similarity=0.62, kind="duplicate"),
+    ]
+    file = FileReview(
+        path="incidents/IL-0025.yaml", change="changed", id="IL-0025",
+        suggestions=[
+            FacetJudgement(
+                dimension="causes",
+                unsupported=[TermJudgement(term="dependency-failure", score=0.11, evidence=near)],
+            )
+        ],
+    )  # fmt: skip
+    text = render(Review(base=BASE, head=HEAD, files=[file]), LINKS, COMMENT)
+    unsupported = text.split("**Facets nothing in the text supports** — please check:\n\n")[1]
+    assert unsupported.splitlines()[0] == (
+        "- **causes** · `dependency-failure` · score 0.11 · the most similar incidents that "
+        "carry it, to compare: IL-0252 (0.22), possible duplicate IL-0260 (0.62)"
+    )
+    assert "carries it" not in text
+    one = file.model_copy(deep=True)
+    one.suggestions[0].unsupported[0].evidence.pop()
+    assert "· the most similar incident that carries it, to compare: IL-0252 (0.22)\n" in render(
+        Review(base=BASE, head=HEAD, files=[one]), LINKS, COMMENT
+    )
 
 
 def test_findings_link_to_their_line_at_the_head_and_removed_files_at_the_base():

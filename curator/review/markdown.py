@@ -516,7 +516,7 @@ def _file_section(
         lines += ["", "Ready to paste:", "", *_snippet(file)]
     if file.unsupported():
         lines += ["", "**Facets nothing in the text supports** — please check:", ""]
-        lines += _listed([_judgement(d, t) for d, t in file.unsupported()], "facets", at_most)
+        lines += _listed([_unsupported(d, t) for d, t in file.unsupported()], "facets", at_most)
     return "\n".join(lines) + "\n"
 
 
@@ -611,6 +611,19 @@ def _judgement(dimension: str, judged: TermJudgement) -> str:
     return text
 
 
+def _unsupported(dimension: str, judged: TermJudgement) -> str:
+    """A facet the text does not support. The incidents its evidence names carry it, but are
+    too few or too unlike this one to support it: named as the most similar that carry it,
+    to compare with, where "IL-0252 carries it" read as support for a facet said to have none."""
+    said = [e for e in judged.evidence if e.incident is None]
+    text = _judgement(dimension, judged.model_copy(update={"evidence": said}))
+    near = [_neighbour(e) for e in judged.evidence if e.incident is not None]
+    if not near:
+        return text
+    which = "incident that carries" if len(near) == 1 else "incidents that carry"
+    return f"{text} · the most similar {which} it, to compare: {', '.join(near)}"
+
+
 def _at_most(items: list[str], count: int, lister: str) -> list[str]:
     """The first `count` items, and a count of the rest, which `curator LISTER` lists (the
     job summary is cut alike: it is not where they are)."""
@@ -628,10 +641,15 @@ def _evidence(evidence: Evidence) -> str:
         matched = f" (matches “{inert(alias, 80)}”)" if alias else ""
         parts.append(f"“{inert(evidence.phrase, 120)}”{where}{matched}")
     if evidence.incident is not None:
-        similarity = f" ({evidence.similarity:.2f})" if evidence.similarity is not None else ""
-        which = "possible duplicate " if evidence.kind == "duplicate" else ""
-        parts.append(f"{which}{inert(evidence.incident, 60)} carries it{similarity}")
+        parts.append(_neighbour(evidence, " carries it"))
     return ", ".join(parts)
+
+
+def _neighbour(evidence: Evidence, said: str = "") -> str:
+    """An incident given as evidence, what is `said` of it, and its similarity."""
+    which = "possible duplicate " if evidence.kind == "duplicate" else ""
+    similarity = f" ({evidence.similarity:.2f})" if evidence.similarity is not None else ""
+    return f"{which}{inert(evidence.incident or '', 60)}{said}{similarity}"
 
 
 def _snippet(file: FileReview) -> list[str]:
