@@ -20,7 +20,14 @@ from hypothesis import strategies as st
 from curator.review.annotations import workflow_commands
 from curator.review.inert import ZWSP, inert
 from curator.review.links import Links
-from curator.review.markdown import COMMENT, COMMENT_LIMIT, SUMMARY, render, utf16_length
+from curator.review.markdown import (
+    COMMENT,
+    COMMENT_LIMIT,
+    SUMMARY,
+    Budget,
+    render,
+    utf16_length,
+)
 from curator.review.model import (
     Evidence,
     FacetJudgement,
@@ -771,6 +778,36 @@ def test_a_pair_of_two_incidents_of_the_change_gives_its_reasons_in_the_first_se
     # The other pairs keep their reasons in each section.
     assert second.count(f"| 0.97 | {reasons[0]}; {reasons[1]} |") == 1
     assert comment.count(reasons[0]) == 3
+
+
+def test_a_trimmed_comment_never_points_at_reasons_it_does_not_print():
+    # The pair's reasons are given in the section shown first; trimmed to a line while the
+    # other file's section fitted (same rank, smaller), that section still sent the reader
+    # to reasons "above" that were nowhere in the comment.
+    reasons = ["same organisation Hugging Face, neither gives a date", "text similarity 0.49"]
+    a, b = (
+        FileReview(
+            path=f"incidents/IL-NEW-{one}.yaml", change="added", id=f"IL-NEW-{one}",
+            findings=[
+                finding(n, "IL301", "not a term " + "x" * 400, path=f"incidents/IL-NEW-{one}.yaml")
+                for n in range(1, errors + 1)
+            ],
+            matches=[Match(id=f"IL-NEW-{other}", score=1.0, kind="duplicate", reasons=reasons)],
+        )
+        for one, other, errors in (("a", "b", 6), ("b", "a", 1))
+    )  # fmt: skip
+    review = Review(base=BASE, head=HEAD, files=[a, b])
+    full = utf16_length(render(review, LINKS, COMMENT))
+    a_line_b_whole = 0
+    for limit in range(full // 3, full, 10):
+        comment = render(review, LINKS, Budget(limit, utf16_length, "the job summary"))
+        assert utf16_length(comment) <= limit
+        for ref in re.findall(r"shown with its reasons under (\S+), above", comment):
+            assert f"#### 📄 [{ref}]" in comment, f"at {limit}: {ref} is one line or not shown"
+        if "- [incidents/IL-NEW-a.yaml]" in comment and "#### 📄 [incidents/IL-NEW-b" in comment:
+            a_line_b_whole += 1
+            assert f"| 1.00 | {reasons[0]}; {reasons[1]} |" in comment
+    assert a_line_b_whole  # the case above was met
 
 
 def test_the_false_duplicate_blocks_follow_the_order_of_the_sections():

@@ -16,7 +16,6 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
-from functools import cached_property
 from itertools import groupby
 
 from curator import __version__
@@ -409,14 +408,20 @@ class _Section:
     def __init__(
         self, file: FileReview, links: Links, review: Review, shown: Mapping[str, str]
     ) -> None:
+        self.path = file.path
         self.rank = file.rank()
+        self.shown = shown
         self.full = _file_section(file, links, review, shown)
         self.compact = f"- {_file_title(file, links, review)}: {_tally(file)}\n"
-        self._parts = (file, links, review, shown)
+        self._parts = (file, links, review)
 
-    @cached_property
-    def short(self) -> str:
-        return _file_section(*self._parts, at_most=VISIBLE)
+    def text(self, whole: AbstractSet[str], at_most: int | None = None) -> str:
+        """In full, or shortened (`at_most`), when the sections of `whole` are printed with
+        their tables: a pair whose earlier section is a line gives its reasons here."""
+        shown = {name: path for name, path in self.shown.items() if path in whole}
+        if shown == self.shown and at_most is None:
+            return self.full
+        return _file_section(*self._parts, shown, at_most)
 
 
 def _shown_before(files: list[FileReview]) -> dict[str, dict[str, str]]:
@@ -827,18 +832,23 @@ def _fit(sections: list[_Section], room: int, measure: Measure) -> list[str]:
         parts.append(section.compact)
         room -= cost
     cut_at_rank: int | None = None
+    whole: set[str] = set()  # the paths of the sections printed with their tables
     for i, section in enumerate(sections[: len(parts)]):
         if cut_at_rank is not None and section.rank > cut_at_rank:
             break
-        extra = measure(section.full) - measure(section.compact)
+        full = section.text(whole)
+        extra = measure(full) - measure(section.compact)
         if extra <= room:
-            parts[i] = section.full
+            parts[i] = full
+            whole.add(section.path)
             room -= extra
             continue
         if cut_at_rank is None:
             cut_at_rank = section.rank
-        extra = measure(section.short) - measure(section.compact)
+        short = section.text(whole, VISIBLE)
+        extra = measure(short) - measure(section.compact)
         if extra <= room:
-            parts[i] = section.short
+            parts[i] = short
+            whole.add(section.path)
             room -= extra
     return parts
