@@ -810,6 +810,33 @@ def test_a_trimmed_comment_never_points_at_reasons_it_does_not_print():
     assert a_line_b_whole  # the case above was met
 
 
+def test_the_lines_of_a_trimmed_comment_count_a_pair_of_the_change_once():
+    # Each of the two files' lines counted the pair, 3 possible duplicates in the lines
+    # under a status line of 2, while the pair's reasons are given once.
+    a, b = (
+        FileReview(
+            path=f"incidents/IL-NEW-{one}.yaml", change="added", id=f"IL-NEW-{one}",
+            findings=[finding(1, "IL301", "x" * 400, path=f"incidents/IL-NEW-{one}.yaml")],
+            matches=[
+                Match(id=f"IL-NEW-{other}", score=1.0, kind="duplicate", reasons=["r" * 300]),
+                *[Match(id="IL-0129", score=0.9, kind="duplicate")] * (one == "a"),
+            ],
+        )
+        for one, other in (("a", "b"), ("b", "a"))
+    )  # fmt: skip
+    review = Review(base=BASE, head=HEAD, files=[a, b])
+    for limit in range(1000, COMMENT_LIMIT, 50):
+        comment = render(review, LINKS, Budget(limit, utf16_length, "the job summary"))
+        lines = [line for line in comment.splitlines() if line.startswith("- [incidents/")]
+        if len(lines) == 2:
+            break
+    assert "❌ 2 possible duplicates" in comment.splitlines()[1]
+    assert lines[0].endswith(": 1 error (IL301), 2 possible duplicates")
+    assert lines[1].endswith(
+        ": 1 error (IL301), its pair with incidents/IL-NEW-a.yaml counted above"
+    )
+
+
 def test_the_false_duplicate_blocks_follow_the_order_of_the_sections():
     # The blocks followed the report's order (by path) while the sections put files with
     # errors first: of a pull request adding many incidents, the five blocks shown were of

@@ -412,7 +412,7 @@ class _Section:
         self.rank = file.rank()
         self.shown = shown
         self.full = _file_section(file, links, review, shown)
-        self.compact = f"- {_file_title(file, links, review)}: {_tally(file)}\n"
+        self.compact = f"- {_file_title(file, links, review)}: {_tally(file, shown)}\n"
         self._parts = (file, links, review)
 
     def text(self, whole: AbstractSet[str], at_most: int | None = None) -> str:
@@ -445,21 +445,26 @@ def _file_title(file: FileReview, links: Links, review: Review) -> str:
     return link(name, url) if url else f"**{name}**"
 
 
-def _tally(file: FileReview) -> str:
+def _tally(file: FileReview, shown: Mapping[str, str]) -> str:
     """What a file holds, in one line; only the nonzero counts, so that more lines fit, and
     the rule codes of its errors, which say what is wrong where the line is all a trimmed
-    comment shows of the file."""
+    comment shows of the file. A pair of two incidents of the change is counted with the
+    file shown first (`shown`: the others), once, as the status line counts it."""
     errors = file.errors()
     counts = [
         (len(errors), "error"),
         (len(file.warnings()), "warning"),
-        (len(file.duplicates()), "possible duplicate"),
+        (len(file.duplicates()) - len(shown), "possible duplicate"),
         (len(file.missing()), "facet suggestion"),
         (int(file.doubtful_claim()), "duplicate_of to check"),
     ]
     said = [_plural(n, noun) for n, noun in counts if n]
     if errors:
         said[0] += f" ({_codes(errors)})"
+    if shown:  # after the possible duplicates
+        paths = ", ".join(inert_name(path) for path in dict.fromkeys(shown.values()))
+        at = sum(n > 0 for n, _ in counts[:3])
+        said.insert(at, f"its pair{'s' if len(shown) > 1 else ''} with {paths} counted above")
     return ", ".join(said) or "see the full report"
 
 
