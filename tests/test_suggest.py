@@ -531,6 +531,29 @@ def test_words_of_an_alias_further_apart_or_in_two_sentences_do_not_match(matche
 
 
 @pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("새 인증서(만료는 내년)를 받았다", False),  # 인증서 before it, 만료 inside
+        ("키 교체 작업(인증서 포함)이 만료 전에 끝났다", False),  # 인증서 inside, 만료 after
+        ("새 인증서（만료는 내년）를 받았다", False),  # full-width brackets
+        ("인증서(와일드카드)가 만료되었다", True),  # the aside skipped
+        ("갱신이 늦었다(인증서가 만료됨)", True),  # both inside
+        ("1) 인증서가 만료되었다", True),  # a bracket that closes nothing
+    ],
+)
+def test_an_alias_skips_a_parenthesis_but_never_joins_words_inside_it_to_outside(
+    matcher, text, found
+):
+    assert ("certificate-expiry" in terms(matcher, text)) is found
+
+
+def test_a_word_written_apart_is_not_joined_across_a_bracket(matcher):
+    assert "authoritative-dns" in terms(matcher, "네임 서버가 멈췄다")  # 네임서버
+    assert "authoritative-dns" not in terms(matcher, "네임 (서버가 멈췄다)")
+    assert "authoritative-dns" not in terms(matcher, "네임(서버)가 멈췄다")
+
+
+@pytest.mark.parametrize(
     ("text", "term", "found"),
     [
         ("TLS 인증서와 갱신된 DNS 레코드", "certificate-expiry", False),  # 인증서 갱신

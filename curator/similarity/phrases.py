@@ -9,7 +9,10 @@ An alias matches when its words appear in order in the text's tokens (text.token
 - English words match after light stemming and case folding (flapping → flap);
 - up to `GAP` unrelated words may stand between two alias words (학습이 갑자기 멈췄다,
   인증서가 2019년 5월 4일 만료되어), but no sentence end: a match lies within one sentence
-  (a line, or text up to ". ", "? ", "! ");
+  (a line, or text up to ". ", "? ", "! "); and it lies either within one parenthesis or
+  outside it: the words in brackets are an aside, skipped (서비스 거부(DDoS) 공격) but
+  never joined to the words around them (ingress-controller 의 PR 20)을 manager is no
+  controller-manager);
 - spacing may differ: "처리량저하" matches 처리량 저하, and a word of an alias may be written
   apart, once, between two of its syllables (`_apart`): "네임 서버" matches 네임서버, "타임
   아웃 증가" matches 타임아웃 증가.
@@ -21,7 +24,7 @@ A match that is negated is no match: in Korean by what directly follows it (데�
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from curator.model import DIMENSIONS, Term
@@ -51,6 +54,7 @@ _SENTENCE_END = re.compile(r"\n|[.!?。！？…][\"'”’)\]]*\s")
 # How many words (apart in the text: 2019년 is one) may stand between two words of a phrase.
 GAP = 3
 _SPACE = re.compile(r"\s")
+_OPEN, _CLOSE = "(（", ")）"
 _LISTING = ("와", "과")
 
 
@@ -305,12 +309,30 @@ def _names(term: Term) -> dict[str, None]:
 class _Layout:
     """Where the next word of a phrase may stand in a text (its tokens, `spans`): within
     the sentence, with at most `GAP` words between (tokens written together, 2019년, are
-    one word). Worked out only for the tokens that a phrase's word matched."""
+    one word), and in the same parenthesis as the word before, or outside all (an aside
+    in brackets between is skipped). Worked out only for the tokens that a phrase's word
+    matched."""
 
     def __init__(self, text: str, spans: list[tuple[str, int, int]]) -> None:
         self.text = text
         self.spans = spans
-        self._after: dict[int, range] = {}
+        self._after: dict[int, Sequence[int]] = {}
+        # Which parenthesis each token stands in (0: none; else the opening bracket's
+        # number), when the text holds a bracket at all. A closing bracket with no opening
+        # one ("1) 먼저") closes nothing.
+        self.asides: list[int] | None = None
+        if any(bracket in text for bracket in _OPEN + _CLOSE):
+            self.asides = []
+            open_, opened, end = [0], 0, 0
+            for _, start, stop in spans:
+                for char in text[end:start]:
+                    if char in _OPEN:
+                        opened += 1
+                        open_.append(opened)
+                    elif char in _CLOSE and len(open_) > 1:
+                        open_.pop()
+                self.asides.append(open_[-1])
+                end = stop
 
     def ends_sentence(self, i: int) -> bool:
         """Whether a sentence ends after token i (or the text does)."""
@@ -318,7 +340,13 @@ class _Layout:
             return True
         return bool(_SENTENCE_END.search(self.text, self.spans[i][2], self.spans[i + 1][1]))
 
-    def after(self, i: int) -> range:
+    def together(self, i: int) -> bool:
+        """Whether tokens i and i + 1 may be two parts of one word written apart."""
+        return not self.ends_sentence(i) and (
+            self.asides is None or self.asides[i] == self.asides[i + 1]
+        )
+
+    def after(self, i: int) -> Sequence[int]:
         """The tokens where the word of a phrase after the one that token i matched may
         stand."""
         places = self._after.get(i)
@@ -329,7 +357,11 @@ class _Layout:
                 if words > GAP + 1:
                     break
                 end += 1
-            places = self._after[i] = range(i + 1, end)
+            places = range(i + 1, end)
+            if self.asides is not None:
+                aside = self.asides[i]
+                places = [at for at in places if self.asides[at] == aside]
+            self._after[i] = places
         return places
 
 
@@ -340,9 +372,10 @@ def _walk(
     ends, and how many characters of the last text word it matched. Its first word matches
     found[start], or that word and the next, written apart (`_apart`); each word after
     matches the first text word (or two) it can after the word before it: up to `GAP`
-    unrelated words may stand between two words of the phrase, within one sentence
-    (`_Layout`), and none after a word listed with the next. The phrases below a child
-    share its word, so they share that choice, and each node is reached at most once."""
+    unrelated words may stand between two words of the phrase, within one sentence and
+    one parenthesis (`_Layout`), and none after a word listed with the next. The phrases
+    below a child share its word, so they share that choice, and each node is reached at
+    most once."""
     out: list[tuple[int, Phrase, int, int]] = []
     pending = _children_at(root, found, [start], layout)
     while pending:
@@ -381,7 +414,7 @@ def _apart(node: Node, found: list[str], at: int, layout: _Layout) -> list[tuple
     장소, that place, is no 저장소), and two or more after it, or one that the next word
     holds alone or with a particle (기본 값을 is 기본값, 인증 서버 is no 인증서). The first
     text word is the word's first part, nothing glued to it."""
-    if layout.ends_sentence(at):
+    if not layout.together(at):
         return []
     first, second = found[at], found[at + 1]
     if len(first) < _SHORTEST_PART or not (_is_hangul(first) and _is_hangul(second)):
