@@ -570,7 +570,8 @@ def test_a_word_listed_with_the_next_by_wa_or_gwa_ends_an_alias(matcher, text, t
 @pytest.mark.parametrize(
     ("term", "text"),
     [
-        ("dns-resolution-failure", "DNS 를 풀지 못했다"),
+        ("dns-resolution-failure", "DNS 인프라가 조회를 풀지 못했고"),  # IL-0247
+        ("dns-resolution-failure", "DNS 이름을 풀지 못했다"),
         ("dns-resolution-failure", "DNS 인프라가 이름 조회를 풀지 못하게 되었다"),  # IL-0247
         ("dns-resolution-failure", "서울 리전에서 보낸 DNS 질의가 실패했다"),  # IL-0245
         ("dns-resolution-failure", "EC2 인스턴스에서 DNS 해석이 실패했다"),  # IL-0245
@@ -612,3 +613,8 @@ def test_hours_and_an_error_are_no_clock_time_error(matcher, text, found):
 
 def test_a_dns_query_that_did_not_fail_is_no_resolution_failure(matcher):
     assert "dns-resolution-failure" not in terms(matcher, "DNS 질의는 실패하지 않았다")
+
+
+def test_a_dns_problem_left_unsolved_is_no_resolution_failure(matcher):
+    # 풀다 is to resolve a name and to solve a problem.
+    assert "dns-resolution-failure" not in terms(matcher, "DNS 문제를 끝내 풀지 못했다")
