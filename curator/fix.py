@@ -40,7 +40,7 @@ from ruamel.yaml.tokens import CommentToken
 from curator.library import Library
 from curator.lint import Progress, check_files, display_path, display_paths
 from curator.lint_cache import ResultCache
-from curator.load import MAX_BYTES, Position, Problem, load_bytes, position_at
+from curator.load import MAX_BYTES, Position, load_bytes, position_at
 from curator.model import DIMENSIONS, TERM_ID_PATTERN
 from curator.regular import read_regular
 from curator.rules import (
@@ -62,6 +62,7 @@ from curator.textnorm import STREAM_SAFE_RUN, composed, long_run
 from curator.write.canonical import Refused, Unparsable, plain, render, rewrite, unreadable
 from curator.write.comments import comments
 from curator.write.diff import unified_diff
+from curator.write.edits import Edit, apply, repairs, tab_edits, tries
 
 
 @dataclass(frozen=True, order=True)
@@ -95,17 +96,6 @@ class Fixed:
 # Text fixes -----------------------------------------------------------------------------
 
 TextFix = Callable[[str], tuple[str, list[Change]]]
-# Reads of a text that `_repairs` and `_keep_values` may each make to try edits one by one:
-# each costs a parse of the whole file, and a hostile file can hold a tab on each of
-# 100,000 lines. At most _TRIES reads, and no more than _READ_BYTES of text read in all
-# (a file of 1 MiB took a second a read: 100 of them, minutes). The edits not tried are
-# left for people, and said to be not tried.
-_TRIES = 100
-_READ_BYTES = 2 * 1024 * 1024
-
-
-def _tries(text: str) -> int:
-    return max(1, min(_TRIES, _READ_BYTES // max(1, len(text))))
 
 
 def remove_bom(text: str) -> tuple[str, list[Change]]:
@@ -159,14 +149,8 @@ def remove_zero_width(text: str) -> tuple[str, list[Change]]:
 def tabs_to_spaces(text: str) -> tuple[str, list[Change]]:
     """A tab in the indentation becomes two spaces (the layout's indent step), any other
     tab one space; but only where the values and comments stay the same."""
-    kept = _keep_values(text, _tab_edits(text))
+    kept = _keep_values(text, tab_edits(text))
     return kept.text, _changes(kept.made, no_tabs.RULE.code, "replaced tab(s) with spaces")
-
-
-def mend_tabs(text: str) -> str:
-    """`text` with the tabs the loader stops at replaced, as `tabs_to_spaces` replaces them
-    first: fix mends a file this leaves unreadable in no way (lint's IL601 asks)."""
-    return _apply(text, _repairs(text, _tab_edits(text)))
 
 
 def strip_trailing_whitespace(text: str) -> tuple[str, list[Change]]:
@@ -176,71 +160,23 @@ def strip_trailing_whitespace(text: str) -> tuple[str, list[Change]]:
     return kept.text, _changes(kept.made, trailing.RULE.code, "removed trailing space")
 
 
-@dataclass(frozen=True, order=True)
-class _Edit:
-    """`lines[line][start:end]` becomes `new`; `column` is where the finding is (0-based)."""
-
-    line: int
-    start: int
-    end: int
-    new: str
-    column: int
-
-
-def _tab_edits(text: str) -> list[_Edit]:
-    """One edit for the indentation of a line, one for each other tab: a line may hold a
-    tab of the layout and a tab of a value."""
-    edits: list[_Edit] = []
-    for number, line in enumerate(text.split("\n")):
-        if "\t" not in line:
-            continue
-        indent = len(line) - len(line.lstrip(" \t"))
-        if "\t" in line[:indent]:
-            edits.append(
-                _Edit(number, 0, indent, line[:indent].replace("\t", "  "), line.index("\t"))
-            )
-        edits += [
-            _Edit(number, column, column + 1, " ", column)
-            for column in range(indent, len(line))
-            if line[column] == "\t"
-        ]
-    return edits
-
-
-def _trailing_edits(text: str) -> list[_Edit]:
+def _trailing_edits(text: str) -> list[Edit]:
     # rstrip, not a regular expression: a search for `[ \t]+$` takes time quadratic in a
     # run of spaces that does not end the line (hours for a megabyte of them).
-    edits: list[_Edit] = []
+    edits: list[Edit] = []
     for number, line in enumerate(text.split("\n")):
         end = len(line.rstrip(trailing.WHITE_SPACE))
         if end != len(line):
-            edits.append(_Edit(number, end, len(line), "", end))
+            edits.append(Edit(number, end, len(line), "", end))
     return edits
 
 
-def _changes(edits: list[_Edit], code: str, description: str) -> list[Change]:
+def _changes(edits: list[Edit], code: str, description: str) -> list[Change]:
     """One change per line, at the first place changed on it."""
     first: dict[int, int] = {}
     for edit in sorted(edits):
         first.setdefault(edit.line, edit.column)
     return [Change(line + 1, column + 1, code, description) for line, column in first.items()]
-
-
-def _apply(text: str, edits: list[_Edit]) -> str:
-    """`text` with `edits` (which do not overlap) made; each changed line is built once, so
-    that the cost does not grow with the square of the edits on a line."""
-    lines = text.split("\n")
-    by_line: dict[int, list[_Edit]] = {}
-    for edit in edits:
-        by_line.setdefault(edit.line, []).append(edit)
-    for number, on_line in by_line.items():
-        line, at = lines[number], 0
-        pieces: list[str] = []
-        for edit in sorted(on_line):
-            pieces += [line[at : edit.start], edit.new]
-            at = edit.end
-        lines[number] = "".join(pieces) + line[at:]
-    return "\n".join(lines)
 
 
 def _reading(text: str) -> tuple[Any, list[str]] | None:
@@ -256,62 +192,33 @@ class _Kept(NamedTuple):
     would change a value or a comment (`refused`); those it had no reads left to try."""
 
     text: str
-    made: list[_Edit]
-    refused: list[_Edit]
-    untried: list[_Edit]
+    made: list[Edit]
+    refused: list[Edit]
+    untried: list[Edit]
 
 
-def _keep_values(text: str, edits: list[_Edit]) -> _Kept:
+def _keep_values(text: str, edits: list[Edit]) -> _Kept:
     """`text` with those of `edits` that keep its values and comments. All at once first
-    (the usual case: one more read); else one at a time, as far as `_tries` allows."""
+    (the usual case: one more read); else one at a time, as far as `tries` allows."""
     if not edits:
         return _Kept(text, [], [], [])
-    made = _repairs(text, edits)
-    base = _apply(text, made)
+    made = repairs(text, edits)
+    base = apply(text, made)
     meaning = _reading(base)
     rest = [edit for edit in edits if edit not in made]
     if meaning is None or not rest:  # if still unreadable, the writer refuses the file
         return _Kept(base, made, rest, [])
-    everything = _apply(text, edits)
+    everything = apply(text, edits)
     if _reading(everything) == meaning:
         return _Kept(everything, edits, [], [])
-    tries = _tries(text)
-    refused: list[_Edit] = []
-    for edit in rest[:tries]:
-        if _reading(_apply(text, [*made, edit])) == meaning:
+    budget = tries(text)
+    refused: list[Edit] = []
+    for edit in rest[:budget]:
+        if _reading(apply(text, [*made, edit])) == meaning:
             made.append(edit)
         else:
             refused.append(edit)
-    return _Kept(_apply(text, made), made, refused, rest[tries:])
-
-
-def _repairs(text: str, edits: list[_Edit]) -> list[_Edit]:
-    """The edits that make an unreadable text readable: each at the place where the parser
-    stops, one after another. What the parser cannot take there (a tab where indentation
-    must be spaces) is not part of any value, so changing it changes none."""
-    made: list[_Edit] = []
-    for _ in range(_tries(text)):
-        loaded = load_bytes(_apply(text, made).encode("utf-8"))
-        syntax = [p.position for p in loaded.problems if p.kind is Problem.SYNTAX]
-        if not syntax:
-            return made
-        line = syntax[0].line - 1
-        column = _column_before(made, line, syntax[0].column - 1)
-        at = [e for e in edits if e.line == line and e.start <= column < e.end and e not in made]
-        if not at:
-            return made
-        made += at
-    return made  # still unreadable, maybe: the writer then refuses the file
-
-
-def _column_before(made: list[_Edit], line: int, column: int) -> int:
-    """Where `column` of a line, after the edits `made`, was before them."""
-    shift = 0
-    for edit in sorted(e for e in made if e.line == line):
-        if column < edit.start + shift + len(edit.new):
-            break
-        shift += len(edit.new) - (edit.end - edit.start)
-    return column - shift
+    return _Kept(apply(text, made), made, refused, rest[budget:])
 
 
 TEXT_FIXES: tuple[TextFix, ...] = (
@@ -738,7 +645,7 @@ def _left_by_hand(text: str) -> list[Change]:
     is refused rather than a change reported that the written file does not have."""
     left: list[Change] = []
     for edits, code, what in (
-        (_tab_edits(text), no_tabs.RULE.code, "the tab is part of a value or a comment"),
+        (tab_edits(text), no_tabs.RULE.code, "the tab is part of a value or a comment"),
         (_trailing_edits(text), trailing.RULE.code, "the trailing space is part of a value"),
     ):
         kept = _keep_values(text, edits)

@@ -16,6 +16,7 @@ from curator.rules._problems import at_a_tab
 from curator.rules._spaces import in_comment, inside, not_fixable, scalar_spans
 from curator.rules.base import FileFindings, IncidentFile, Rule
 from curator.rules.list_item_in_text import items_in_text
+from curator.write.edits import mend_tabs
 from curator.yaml_errors import TAB_WORDS
 
 RULE = Rule(
@@ -56,8 +57,6 @@ def check(file: IncidentFile) -> FileFindings:
 def _mended(text: str) -> bool:
     """Whether `curator fix`'s spaces for the tabs that stop the loader make `text` a file
     it reads, its list items still items (else fix leaves the file as it is)."""
-    from curator.fix import mend_tabs  # (fix imports the rules: not at the top)
-
     mended = mend_tabs(text)
     loaded = load_bytes(mended.encode("utf-8"))
     document = loaded.document
