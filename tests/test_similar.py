@@ -332,7 +332,9 @@ def test_an_incident_with_a_long_run_of_digits_is_judged_and_so_is_the_library(t
         assert json.loads(run.out)
     # Alone, such a number is nothing to search for (no quantity: docs/judgement.md).
     alone = run_curator("search", LONG_NUMBER, "--root", str(root), "--quiet")
-    assert alone.code == 2 and alone.err.startswith("curator: nothing in the query"), alone
+    assert alone.code == 2 and alone.err.startswith(
+        "python -m curator search: nothing in the query"
+    ), alone
 
 
 def test_clock_times_are_not_shared_entities_of_unrelated_incidents():
