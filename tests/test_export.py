@@ -394,18 +394,25 @@ def test_changes_since_the_previous_tag_newest_first(repo, tmp_path):
     assert by_id["IL-0001"]["status"] == "withdrawn"
 
 
-def test_a_release_after_a_hotfix_on_a_release_branch_compares_with_the_hotfix(repo, tmp_path):
-    # The default `since` was the nearest tag in the history (`git describe`): v1.0.1,
-    # tagged on a release branch, is in none of main's, so v1.1.0 compared with v1.0.0 and
-    # did not say that IL-0002, withdrawn in the release before it, is published again.
+def hotfix_then_release(repo, *files: tuple[str, str]) -> None:
+    """v1.0.1 tagged on a release branch, a commit for each of `files`; then, on main, v1.1.0
+    adds IL-0005. (The repository is left on main.)"""
     repo.git("checkout", "-q", "-b", "release-1.0")
-    repo.write("IL-0002.yaml", withdrawn("IL-0002", "IL-0001"))
-    repo.commit("2024-02-10T00:00:00", "hotfix: IL-0002 is IL-0001")
+    for day, (name, text) in enumerate(files, start=10):
+        repo.write(name, text)
+        repo.commit(f"2024-02-{day}T00:00:00", f"hotfix: {name}")
     repo.git("tag", "v1.0.1")
     repo.git("checkout", "-q", "main")
     repo.write("IL-0005.yaml", incident("IL-0005"))
     repo.commit("2024-03-01T00:00:00", "IL-0005")
     repo.git("tag", "v1.1.0")
+
+
+def test_a_release_after_a_hotfix_on_a_release_branch_compares_with_the_hotfix(repo, tmp_path):
+    # The default `since` was the nearest tag in the history (`git describe`): v1.0.1,
+    # tagged on a release branch, is in none of main's, so v1.1.0 compared with v1.0.0 and
+    # did not say that IL-0002, withdrawn in the release before it, is published again.
+    hotfix_then_release(repo, ("IL-0002.yaml", withdrawn("IL-0002", "IL-0001")))
     out = tmp_path / "out"
     assert run_export(repo, out).code == 0
     changes = load(out, "changes.json")
@@ -423,17 +430,12 @@ def test_between_releases_after_a_hotfix_is_merged_back_the_release_before_is_th
     # the release branch of hotfix v1.0.1 was merged into main after v1.1.0, that was the
     # hotfix, fewer commits away, and the list repeated IL-0005, added in v1.1.0 already,
     # and left out IL-0002, which the hotfix changed since v1.1.0.
-    repo.git("checkout", "-q", "-b", "release-1.0")
     occurred = ("occurred: 2024-05", "occurred: 2024-04")
-    repo.write("IL-0002.yaml", incident("IL-0002", GPU, occurred))
-    repo.commit("2024-02-10T00:00:00", "hotfix: IL-0002's date")
-    repo.write("IL-0003.yaml", withdrawn("IL-0003", "IL-0002"))
-    repo.commit("2024-02-11T00:00:00", "hotfix: IL-0003 repeats IL-0002")
-    repo.git("tag", "v1.0.1")
-    repo.git("checkout", "-q", "main")
-    repo.write("IL-0005.yaml", incident("IL-0005"))
-    repo.commit("2024-03-01T00:00:00", "IL-0005")
-    repo.git("tag", "v1.1.0")
+    hotfix_then_release(
+        repo,
+        ("IL-0002.yaml", incident("IL-0002", GPU, occurred)),
+        ("IL-0003.yaml", withdrawn("IL-0003", "IL-0002")),
+    )
     repo.git("merge", "-q", "--no-edit", "release-1.0", when="2024-03-05T00:00:00")
     repo.write("IL-0006.yaml", incident("IL-0006"))
     repo.commit("2024-03-10T00:00:00", "IL-0006")

@@ -11,6 +11,7 @@ import json
 import os
 import re
 import unicodedata
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -751,19 +752,35 @@ def test_the_false_duplicate_blocks_of_several_files_name_each_pair_once():
     assert "… and so for 2 other files, with the ids of their possible duplicates." in foot
 
 
+def two_new_incidents(
+    matches: Callable[[str, str], list[Match]],
+    findings: Callable[[str], list[ReportFinding]] = lambda path: [],
+) -> tuple[FileReview, FileReview]:
+    """IL-NEW-a and IL-NEW-b, added by the change: each with the `matches` made of its own
+    name and the other's (`a`, `b`) and the `findings` made of its path."""
+
+    def new(one: str, other: str) -> FileReview:
+        path = f"incidents/IL-NEW-{one}.yaml"
+        return FileReview(
+            path=path,
+            change="added",
+            id=f"IL-NEW-{one}",
+            findings=findings(path),
+            matches=matches(one, other),
+        )
+
+    return new("a", "b"), new("b", "a")
+
+
 def test_a_pair_of_two_incidents_of_the_change_gives_its_reasons_in_the_first_section_only():
     # Each file's table gave the pair its full row, the same reasons printed twice.
     reasons = ["same organisation Hugging Face, neither gives a date", "text similarity 0.49"]
-    a, b = (
-        FileReview(
-            path=f"incidents/IL-NEW-{one}.yaml", change="added", id=f"IL-NEW-{one}",
-            matches=[
-                Match(id=f"IL-NEW-{other}", score=1.0, kind="duplicate", reasons=reasons),
-                Match(id="IL-0129", score=0.97, kind="duplicate", reasons=reasons),
-            ],
-        )
-        for one, other in (("a", "b"), ("b", "a"))
-    )  # fmt: skip
+    a, b = two_new_incidents(
+        lambda one, other: [
+            Match(id=f"IL-NEW-{other}", score=1.0, kind="duplicate", reasons=reasons),
+            Match(id="IL-0129", score=0.97, kind="duplicate", reasons=reasons),
+        ]
+    )
     # b first: its error puts its section first, and the pair's reasons with it.
     b = b.model_copy(update={"findings": [finding(4, "IL301", "x", path=b.path)]})
     comment = render(Review(base=BASE, head=HEAD, files=[a, b]), LINKS, COMMENT)
@@ -785,17 +802,15 @@ def test_a_trimmed_comment_never_points_at_reasons_it_does_not_print():
     # other file's section fitted (same rank, smaller), that section still sent the reader
     # to reasons "above" that were nowhere in the comment.
     reasons = ["same organisation Hugging Face, neither gives a date", "text similarity 0.49"]
-    a, b = (
-        FileReview(
-            path=f"incidents/IL-NEW-{one}.yaml", change="added", id=f"IL-NEW-{one}",
-            findings=[
-                finding(n, "IL301", "not a term " + "x" * 400, path=f"incidents/IL-NEW-{one}.yaml")
-                for n in range(1, errors + 1)
-            ],
-            matches=[Match(id=f"IL-NEW-{other}", score=1.0, kind="duplicate", reasons=reasons)],
-        )
-        for one, other, errors in (("a", "b", 6), ("b", "a", 1))
-    )  # fmt: skip
+    a, b = two_new_incidents(
+        lambda one, other: [
+            Match(id=f"IL-NEW-{other}", score=1.0, kind="duplicate", reasons=reasons)
+        ],
+        lambda path: [
+            finding(n, "IL301", "not a term " + "x" * 400, path=path)
+            for n in range(1, 7 if path.endswith("-a.yaml") else 2)
+        ],
+    )
     review = Review(base=BASE, head=HEAD, files=[a, b])
     full = utf16_length(render(review, LINKS, COMMENT))
     a_line_b_whole = 0
@@ -813,17 +828,13 @@ def test_a_trimmed_comment_never_points_at_reasons_it_does_not_print():
 def test_the_lines_of_a_trimmed_comment_count_a_pair_of_the_change_once():
     # Each of the two files' lines counted the pair, 3 possible duplicates in the lines
     # under a status line of 2, while the pair's reasons are given once.
-    a, b = (
-        FileReview(
-            path=f"incidents/IL-NEW-{one}.yaml", change="added", id=f"IL-NEW-{one}",
-            findings=[finding(1, "IL301", "x" * 400, path=f"incidents/IL-NEW-{one}.yaml")],
-            matches=[
-                Match(id=f"IL-NEW-{other}", score=1.0, kind="duplicate", reasons=["r" * 300]),
-                *[Match(id="IL-0129", score=0.9, kind="duplicate")] * (one == "a"),
-            ],
-        )
-        for one, other in (("a", "b"), ("b", "a"))
-    )  # fmt: skip
+    a, b = two_new_incidents(
+        lambda one, other: [
+            Match(id=f"IL-NEW-{other}", score=1.0, kind="duplicate", reasons=["r" * 300]),
+            *[Match(id="IL-0129", score=0.9, kind="duplicate")] * (one == "a"),
+        ],
+        lambda path: [finding(1, "IL301", "x" * 400, path=path)],
+    )
     review = Review(base=BASE, head=HEAD, files=[a, b])
     for limit in range(1000, COMMENT_LIMIT, 50):
         comment = render(review, LINKS, Budget(limit, utf16_length, "the job summary"))
