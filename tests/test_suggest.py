@@ -333,6 +333,43 @@ def test_carried_terms_nothing_supports_are_please_check_never_an_error(tmp_path
     assert "nothing in the text or the most similar incidents supports it" in text.out
 
 
+def test_incidents_carrying_an_unsupported_facet_are_named_to_compare_not_as_support():
+    # Under "please check" it said "similar incident IL-0278 carries it (similarity 0.08)",
+    # as a suggested facet's support reads, for a facet said to have none; the review
+    # comment names them as the most similar to compare with.
+    path = str(REPO / "incidents" / "IL-0199.yaml")
+    [result] = suggest_json(path, "--root", str(REPO))
+    facets = result["facets"]
+    [gap] = [
+        s for s in facets["contributing_factors"]["unsupported"] if s["term"] == "monitoring-gap"
+    ]
+    near = [(e["incident"], e["similarity"]) for e in gap["evidence"]]
+    assert [incident for incident, _ in near] == ["IL-0281", "IL-0278"]
+    [dependency] = facets["causes"]["unsupported"]
+    [(alone, similarity)] = [(e["incident"], e["similarity"]) for e in dependency["evidence"]]
+    text = run_curator("suggest", path, "--root", str(REPO)).out
+    named = ", ".join(f"{incident} (similarity {s:.2f})" for incident, s in near)
+    assert (
+        f"  contributing_factors: please check monitoring-gap ({gap['score']:.2f})\n"
+        f"      - the most similar incidents that carry it, to compare: {named}\n"
+    ) in text
+    assert (
+        f"  causes: please check dependency-failure ({dependency['score']:.2f})\n"
+        "      - the most similar incident that carries it, to compare: "
+        f"{alone} (similarity {similarity:.2f})\n"
+    ) in text
+    # A missing facet's similar incidents still support it.
+    [iam] = [s for s in facets["components"]["missing"] if s["term"] == "iam"]
+    [(supporter, weight)] = [
+        (e["incident"], e["similarity"]) for e in iam["evidence"] if "incident" in e
+    ]
+    assert f"      - similar incident {supporter} carries it (similarity {weight:.2f})\n" in text
+    heading = ""
+    for line in text.splitlines():
+        heading = heading if line.startswith("      - ") else line
+        assert "please check" not in heading or "carries it (" not in line, line
+
+
 def test_neighbours_carrying_a_term_are_evidence(tmp_path):
     root = write_library(
         tmp_path / "lib",

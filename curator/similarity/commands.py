@@ -225,14 +225,27 @@ def suggest_text(results: list[tuple[Input, dict[str, DimensionSuggestions]]]) -
                 for item in items:
                     quiet = False
                     lines.append(f"  {dimension}: {kind} {shown(item.term)} ({item.score:.2f})")
-                    lines += [f"      - {_evidence_text(e)}" for e in item.evidence]
-                    if kind == "please check" and not item.evidence:
-                        lines.append(
-                            "      - nothing in the text or the most similar incidents supports it"
-                        )
+                    if kind == "please check":
+                        said = _unsupported_text(item.evidence)
+                    else:
+                        said = [_evidence_text(e) for e in item.evidence]
+                    lines += [f"      - {line}" for line in said]
         if quiet:
             lines.append("  facets look complete: nothing to add, nothing unsupported")
     return "\n".join(lines) + "\n" if lines else ""
+
+
+def _unsupported_text(evidence: list[dict[str, Any]]) -> list[str]:
+    """A carried facet nothing supports enough. The incidents its evidence names carry it,
+    but are too few or too unlike this one to support it: named, as the review comment names
+    them, as the most similar that carry it, to compare with, where "similar incident
+    IL-0252 carries it" read as support for a facet said to have none."""
+    said = [_evidence_text(e) for e in evidence if "phrase" in e]
+    near = [_neighbour(e) for e in evidence if "phrase" not in e]
+    if near:
+        which = "incident that carries" if len(near) == 1 else "incidents that carry"
+        said.append(f"the most similar {which} it, to compare: {', '.join(near)}")
+    return said or ["nothing in the text or the most similar incidents supports it"]
 
 
 def _evidence_text(evidence: dict[str, Any]) -> str:
@@ -242,6 +255,12 @@ def _evidence_text(evidence: dict[str, Any]) -> str:
     similarity = evidence["similarity"]
     which = "possible duplicate" if evidence["kind"] == "duplicate" else "similar incident"
     return f"{which} {shown(evidence['incident'])} carries it (similarity {similarity:.2f})"
+
+
+def _neighbour(evidence: dict[str, Any]) -> str:
+    """A similar incident given as evidence, and its similarity."""
+    which = "possible duplicate " if evidence["kind"] == "duplicate" else ""
+    return f"{which}{shown(evidence['incident'])} (similarity {evidence['similarity']:.2f})"
 
 
 def run_search(
