@@ -630,6 +630,10 @@ def test_a_word_listed_with_the_next_by_wa_or_gwa_ends_an_alias(matcher, text, t
         ("config-change", "Spanner 테이블에 정책 변경이 들어갔다"),  # IL-0206
         ("config-change", "캐시 노드 하나가 캐싱과 라우팅 설정이 어긋난 채 남았다"),  # IL-0276
         ("monitoring-gap", "와일드카드 TLS 인증서가 모니터링 사각지대에서 만료되었다"),  # IL-0241
+        (
+            "failed-safeguard",
+            "확인하지 않았기 때문에 이 결함을 걸러 내지 못했다",
+        ),  # IL-0217
     ],
 )
 def test_the_korean_ways_incidents_say_a_term_are_its_aliases(matcher, term, text):
@@ -650,6 +654,12 @@ def test_hours_and_an_error_are_no_clock_time_error(matcher, text, found):
 
 def test_a_dns_query_that_did_not_fail_is_no_resolution_failure(matcher):
     assert "dns-resolution-failure" not in terms(matcher, "DNS 질의는 실패하지 않았다")
+
+
+def test_a_firewall_that_did_not_filter_traffic_is_no_failed_safeguard(matcher):
+    # The alias is a defect not caught (결함을 걸러 내지 못했다), not any filtering.
+    assert "failed-safeguard" not in terms(matcher, "방화벽이 악성 트래픽을 걸러 내지 못했다")
+    assert "failed-safeguard" not in terms(matcher, "WAF 필터가 공격 요청을 걸러 내지 못했다")
 
 
 def test_a_dns_problem_left_unsolved_is_no_resolution_failure(matcher):
