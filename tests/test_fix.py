@@ -837,6 +837,56 @@ def test_a_tab_that_stops_the_loader_is_fixable_only_where_fix_mends_it(old, new
         assert [change.code for change in changes] == ["IL601"]
 
 
+BROKEN_TITLE = ("title: 공유", "title: a: 공유")  # a ': ' inside a value: no text fix mends it
+
+
+@pytest.mark.parametrize(
+    ("edits", "code", "mended"),
+    [
+        ([("떨어졌다\n", "떨어졌다  \n"), BROKEN_TITLE], "IL602", False),
+        ([("\n", "\r\n"), BROKEN_TITLE], "IL603", False),
+        ([("id:", "\ufeffid:"), BROKEN_TITLE], "IL604", False),
+        ([("공유 스토리지", "공유 \u1100\u1161스토리지"), BROKEN_TITLE], "IL605", False),
+        ([("공유 스토리지", "공유\u200b 스토리지"), BROKEN_TITLE], "IL606", False),
+        # (The loader stops before the tab.)
+        ([("  causes:", "\tcauses:"), BROKEN_TITLE], "IL601", False),
+        (
+            [
+                ("    - capacity-limit\n", "    - hardware-failure\n    - capacity-limit\n"),
+                ("status: published\n", "status: published\nstatus: published\n"),
+            ],
+            "IL304",
+            False,
+        ),
+        # Where the text fixes mend the file, fix reads it and fixes what lint says.
+        ([("  - Example", "\u200b  - Example")], "IL606", True),
+        ([("  causes:", "\tcauses:"), ("\n", "\r\n")], "IL601", True),
+    ],
+)
+def test_a_finding_is_fixable_only_in_a_file_fix_reads_once_its_text_is_fixed(
+    tmp_path, edits, code, mended
+):
+    # `curator fix` refuses a file its text fixes leave unreadable ("cannot be read"):
+    # lint marked its trailing spaces, CR line ends, mark, jamo and sorting fixable all
+    # the same.
+    text = incident("IL-0001")
+    for old, new in edits:
+        text = text.replace(old, new, 1) if old != "\n" else text.replace(old, new)
+    path = tmp_path / "IL-0001.yaml"
+    path.write_bytes(text.encode("utf-8"))
+    findings = check_file(path, "IL-0001.yaml", TAXONOMY, TODAY).findings
+    assert load_bytes(text.encode("utf-8")).problems, findings
+    fixable = {finding.code: finding.fixable for finding in findings if finding.code in FIXED_CODES}
+    assert fixable[code] is mended and set(fixable.values()) == {mended}, findings
+    try:
+        fixed, changes, _ = fix_text(text.encode("utf-8"), TAXONOMY)
+    except Refused as refused:
+        assert not mended and refused.message.startswith("cannot be read"), refused.message
+    else:
+        assert mended and load_bytes(fixed).problems == []
+        assert {change.code for change in changes} == set(fixable), changes
+
+
 def test_a_tab_inside_a_plain_value_is_named_as_what_stops_the_fix(tmp_path):
     # The loader reads it as text; ruamel.yaml cannot read it at all.
     text = incident("IL-0001", ("title: 공유", "title: 공\t유"), ("  causes:\n", "\tcauses:\n"))

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 from curator.findings import Finding
-from curator.load import LoadProblem, Problem
+from curator.load import LoadProblem, Problem, load_bytes
+from curator.rules import invisible_characters, unicode_nfc
 from curator.rules.base import IncidentFile, Rule
+from curator.rules.list_item_in_text import items_in_text
+from curator.textnorm import composed, long_run
+from curator.write.edits import mend_tabs
 
 
 def report(file: IncidentFile, kind: Problem, rule: Rule) -> list[Finding]:
@@ -23,3 +27,33 @@ def at_a_tab(file: IncidentFile, problem: LoadProblem) -> bool:
     line, column = problem.position
     lines = file.loaded.text.split("\n")  # (as the loader places its problems)
     return line <= len(lines) and lines[line - 1][column - 1 : column] == "\t"
+
+
+def fix_reads(file: IncidentFile) -> bool:
+    """Whether `curator fix` reads the file once its text fixes are made as it makes them
+    (`curator.fix.TEXT_FIXES`), its list items still items: where it does not, fix leaves
+    the file whole ("cannot be read"), and no finding in it is fixable. True at no cost
+    for a file the loader reads without a problem (nearly every one); else one more read.
+    (Trailing white space is left out: the parser never stops at it, so its repairs mend
+    no file.)"""
+    loaded = file.loaded
+    if not loaded.problems:
+        return True
+    text = loaded.text
+    if text is None:
+        return False
+    text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+    if invisible_characters.zero_width(text) is not None and invisible_characters.removable(
+        load_bytes(text.encode("utf-8"))
+    ):
+        text = invisible_characters.without_zero_width(text)
+    if unicode_nfc.decomposed(text) is not None:
+        if long_run(text) is not None:
+            return False  # (fix refuses to compose it)
+        text = composed(text)
+    text = mend_tabs(text)
+    mended = load_bytes(text.encode("utf-8"))
+    document = mended.document
+    if mended.problems or document is None:
+        return False
+    return not document.folded or next(items_in_text(document, text.split("\n")), None) is None

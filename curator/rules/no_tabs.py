@@ -11,12 +11,10 @@ tab of the file is fixable.
 """
 
 from curator.findings import Severity
-from curator.load import Position, load_bytes
-from curator.rules._problems import at_a_tab
+from curator.load import Position
+from curator.rules._problems import at_a_tab, fix_reads
 from curator.rules._spaces import in_comment, inside, not_fixable, scalar_spans
 from curator.rules.base import FileFindings, IncidentFile, Rule
-from curator.rules.list_item_in_text import items_in_text
-from curator.write.edits import mend_tabs
 from curator.yaml_errors import TAB_WORDS
 
 RULE = Rule(
@@ -40,7 +38,7 @@ def check(file: IncidentFile) -> FileFindings:
     lines = file.loaded.text.split("\n")  # lines as editors and curator.load count them
     spans = scalar_spans(file.loaded.document, lines)
     stopped = {p.position for p in file.loaded.problems if at_a_tab(file, p)}
-    mended = not stopped or _mended(file.loaded.text)
+    mended = fix_reads(file)
     for number, line in enumerate(lines, start=1):
         column = line.find("\t") + 1
         if column:
@@ -52,14 +50,3 @@ def check(file: IncidentFile) -> FileFindings:
             finding = RULE.at(file.display, where, words)
             text = inside(spans, where) or in_comment(line, column, number, spans)
             yield finding if mended and not text else not_fixable(finding)
-
-
-def _mended(text: str) -> bool:
-    """Whether `curator fix`'s spaces for the tabs that stop the loader make `text` a file
-    it reads, its list items still items (else fix leaves the file as it is)."""
-    mended = mend_tabs(text)
-    loaded = load_bytes(mended.encode("utf-8"))
-    document = loaded.document
-    if loaded.problems or document is None:
-        return False
-    return not document.folded or next(items_in_text(document, mended.split("\n")), None) is None
