@@ -613,10 +613,22 @@ def fix_text(raw: bytes, taxonomy: Taxonomy) -> tuple[bytes, list[Change], list[
     try:
         out = render(fixable, edit)  # Refused propagates: nothing is written
     except Refused as refused:
-        raise _tab_in_text(refused, text) from None
+        raise _tab_not_mended(refused, changes) or _tab_in_text(refused, text) from None
     if not changes:
         return raw, [], _left_by_hand(raw.decode("utf-8"))  # (render has read it as text)
     return out.encode("utf-8"), sorted(changes), _left_by_hand(out)
+
+
+def _tab_not_mended(refused: Refused, changes: list[Change]) -> Refused | None:
+    """A file still unreadable where the text fixes put two spaces for a tab the loader
+    stopped at: that place is the tab's, and the spaces did not mend it. Said at the tab,
+    as lint's IL601 says it, not at the repaired text's error (`lined up with the list's
+    items`), which names no tab."""
+    line = refused.position.line
+    tab = next((c for c in changes if c.code == no_tabs.RULE.code and c.line == line), None)
+    if tab is None or not refused.message.startswith("cannot be read"):  # (the loader's)
+        return None
+    return Refused(Position(tab.line, tab.column), no_tabs.STOPPED + no_tabs.NOT_MENDED)
 
 
 def _tab_in_text(refused: Refused, text: str | None) -> Refused:

@@ -837,6 +837,21 @@ def test_a_tab_that_stops_the_loader_is_fixable_only_where_fix_mends_it(old, new
         assert [change.code for change in changes] == ["IL601"]
 
 
+def test_fix_refusing_a_tab_its_spaces_do_not_mend_says_so_at_the_tab(tmp_path):
+    # Two spaces put the key as deep as the list's items: fix named the repaired text's
+    # error (`27:3`, "lined up with the list's items"), not the tab.
+    text = incident("IL-0001").replace("    title: Storage", "\ttitle: Storage", 1)
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": text})
+    path = root / "incidents" / "IL-0001.yaml"
+    [tab] = [f for f in lint(Library.at(root)) if f.code == "IL601"]
+    assert (tab.line, tab.column, tab.fixable) == (27, 1, False)
+    run = run_curator("fix", "--root", str(root))
+    assert run.code == 1 and run.out == "", run
+    assert f"{relative(path)}:27:1: cannot fix: {tab.message}\n" in run.err, run.err
+    assert "do not mend it" in tab.message
+    assert path.read_text(encoding="utf-8") == text
+
+
 BROKEN_TITLE = ("title: 공유", "title: a: 공유")  # a ': ' inside a value: no text fix mends it
 
 
