@@ -1075,6 +1075,46 @@ def test_the_default_version_is_the_tag_else_described_with_twelve_hex_digits(re
     assert load(tmp_path / "out", "manifest.json")["version"] == head[:12]
 
 
+def test_between_releases_the_default_version_names_the_release_compared_with(repo, tmp_path):
+    # The version was `git describe`'s nearest tag: once hotfix v1.0.1's branch was merged
+    # back after v1.1.0, that was the hotfix, fewer commits away, while `since` said v1.1.0,
+    # so the feed read "v1.0.1-3-g… since v1.1.0". A tag's export, an explicit --version and
+    # a commit before any tag keep their version.
+    hotfix_then_release(
+        repo,
+        ("IL-0002.yaml", incident("IL-0002", GPU, ("occurred: 2024-05", "occurred: 2024-04"))),
+        ("IL-0003.yaml", withdrawn("IL-0003", "IL-0002")),
+    )
+    repo.git("merge", "-q", "--no-edit", "release-1.0", when="2024-03-05T00:00:00")
+    repo.write("IL-0006.yaml", incident("IL-0006"))
+    head = repo.commit("2024-03-10T00:00:00", "IL-0006")
+    assert repo.git("describe", "--tags", "--abbrev=12") == f"v1.0.1-3-g{head[:12]}"
+    found = {}
+    for args in ((), ("--version", "v1.2.0-rc1")):
+        out = tmp_path / "-".join(("out", *args))
+        assert run_export(repo, out, *args).code == 0
+        changes, feed = load(out, "changes.json"), ET.fromstring((out / "feed.atom").read_bytes())
+        found[args] = (
+            load(out, "manifest.json")["version"],
+            changes["until"]["version"],
+            changes["since"]["version"],
+            feed.findtext(f"{ATOM}subtitle"),
+        )
+    described = f"v1.1.0-4-g{head[:12]}"  # the hotfix's two commits, the merge, IL-0006
+    assert found == {
+        (): (described, described, "v1.1.0", f"{described} since v1.1.0: 3 change(s)"),
+        ("--version", "v1.2.0-rc1"): (
+            "v1.2.0-rc1",
+            "v1.2.0-rc1",
+            "v1.1.0",
+            "v1.2.0-rc1 since v1.1.0: 3 change(s)",
+        ),
+    }
+    repo.git("tag", "v1.2.0")
+    assert run_export(repo, tmp_path / "tagged").code == 0
+    assert load(tmp_path / "tagged", "manifest.json")["version"] == "v1.2.0"
+
+
 def test_manifest_describes_the_commit_and_checks_every_file(repo, tmp_path):
     out = tmp_path / "out"
     assert run_export(repo, out).code == 0

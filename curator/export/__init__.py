@@ -38,7 +38,7 @@ __all__ = ["ExportError", "ExportOptions", "ExportRefused", "Exported", "export"
 
 @dataclass(frozen=True)
 class ExportOptions:
-    version: str | None = None  # default: `git describe` of HEAD (the tag, on a release)
+    version: str | None = None  # default: the tag at HEAD, else described from `since`'s
     since: str | None = None  # default: the previous `v*` tag
     base_url: str = WEBSITE
     cache: bool = True  # keep lint results and parsed incidents in .curator-cache/

@@ -27,7 +27,6 @@ from curator.export.collect import (
 from curator.export.errors import ExportError
 from curator.export.git import GitError, Repo
 from curator.export.model import Change, Changes, ReleasePoint, TermChange
-from curator.export.versions import latest_version, previous_release
 from curator.library import INCIDENTS, meant_as_incident
 from curator.lint import validate
 from curator.load import load_bytes
@@ -60,7 +59,7 @@ class ChangeLog:
         gone: list[str] = []
         terms_then: dict[str, tuple[str, Any]] = {}
         try:
-            default = None if since else _previous_release(snapshot)
+            default = None if since else snapshot.release_before
             since = since or default
             if since is not None:
                 base = repo.commit(since)
@@ -106,21 +105,6 @@ class ChangeLog:
         ]
         changes = _newest_first([*self.changes, *removed])
         return Changes(since=self.since, until=self.until, changes=changes, terms=self.terms)
-
-
-def _previous_release(snapshot: Snapshot) -> str | None:
-    """The release to compare with by default: for an export of a version's tag, the tag
-    of the version before it, wherever in the history; else (between releases) the tag of
-    the highest version in the history of the exported commit's parent, where the nearest
-    could be a hotfix merged back from a release branch, below a release made since; and
-    when neither is, the nearest `v*` tag there."""
-    repo = snapshot.repo
-    tags = repo.tags()
-    if snapshot.version in tags:
-        by_version = previous_release(snapshot.version, tags)
-    else:
-        by_version = latest_version(repo.tags(merged=f"{snapshot.head.sha}^"))
-    return by_version or repo.nearest_tag(snapshot.head.sha)
 
 
 def _released_at(snapshot: Snapshot, rev: str) -> dict[str, tuple[str, Before | None]]:

@@ -23,6 +23,7 @@ from curator.export.errors import ExportError, ExportRefused
 from curator.export.git import Commit, GitError, Repo
 from curator.export.history import History, file_history
 from curator.export.model import ExportedIncident
+from curator.export.versions import latest_version, previous_release
 from curator.findings import Finding, Severity
 from curator.library import INCIDENTS, Library
 from curator.lint import Extra, lint
@@ -47,6 +48,7 @@ class Snapshot:
     repo: Repo
     head: Commit
     version: str
+    release_before: str | None  # the default `since` of changes.json (`release_before`)
     taxonomy: Taxonomy
     history: History
     files: list[str]  # every incident file's path, by id number; drafts are skipped when read
@@ -357,7 +359,11 @@ def collect(library: Library, version: str | None = None) -> Snapshot:
             ):
                 blobs = {entry.path: entry.blob for entry in listing.result()}
                 history = file_history(log.result())
-            version = version or repo.describe(head.sha)
+            tags = repo.tags()
+            given, version = version, version or repo.describe(head.sha)
+            before = release_before(repo, head.sha, version, tags)
+            if given is None and version not in tags and before is not None:
+                version = repo.describe(head.sha, match=before)  # (see `release_before`)
             refuse_dirty(dirty.result())
             refuse_unwatched(unwatched.result())
     except GitError as exc:
@@ -368,4 +374,18 @@ def collect(library: Library, version: str | None = None) -> Snapshot:
     names = sorted(library.incident_names(), key=name_order)
     files = [f"{folder}{os.sep}{name}" for name in names]
     taxonomy = released_taxonomy(library.taxonomy)
-    return Snapshot(repo, head, version, taxonomy, history, files, blobs)
+    return Snapshot(repo, head, version, before, taxonomy, history, files, blobs)
+
+
+def release_before(repo: Repo, rev: str, version: str, tags: list[str]) -> str | None:
+    """The release `changes.json` compares with by default: for an export of a version's
+    tag, the tag of the version before it, wherever in the history; else (between releases)
+    the tag of the highest version in the history of the exported commit's parent, where the
+    nearest could be a hotfix merged back from a release branch, below a release made since;
+    and when neither is, the nearest `v*` tag there. Between releases, the default version
+    is `git describe` from it, so that it names the release compared with."""
+    if version in tags:
+        by_version = previous_release(version, tags)
+    else:
+        by_version = latest_version(repo.tags(merged=f"{rev}^"))
+    return by_version or repo.nearest_tag(rev)

@@ -216,9 +216,10 @@ class Repo:
                 found.append((self._relative(path), "assume-unchanged"))
         return found
 
-    def describe(self, rev: str = "HEAD") -> str:
-        """The release tag at `rev`, else `<tag>-<n>-g<sha>`, else the commit's short sha."""
-        args = ("describe", "--tags", "--match", "v*", "--abbrev=12", "--always", rev)
+    def describe(self, rev: str = "HEAD", match: str = "v*") -> str:
+        """The release tag at `rev`, else `<tag>-<n>-g<sha>` (the tag nearest in its
+        history, of those `match` names), else the commit's short sha."""
+        args = ("describe", "--tags", "--match", match, "--abbrev=12", "--always", rev)
         return _tag_name(self.run(*args))
 
     def nearest_tag(self, rev: str = "HEAD") -> str | None:
