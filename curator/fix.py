@@ -59,7 +59,15 @@ from curator.rules import trailing_whitespace as trailing
 from curator.schema_errors import dotted
 from curator.taxonomy import Taxonomy
 from curator.textnorm import STREAM_SAFE_RUN, composed, long_run
-from curator.write.canonical import Refused, Unparsable, plain, render, rewrite, unreadable
+from curator.write.canonical import (
+    ItemInText,
+    Refused,
+    Unparsable,
+    plain,
+    render,
+    rewrite,
+    unreadable,
+)
 from curator.write.comments import comments
 from curator.write.diff import unified_diff
 from curator.write.edits import Edit, apply, repairs, tab_edits, tries
@@ -613,20 +621,30 @@ def fix_text(raw: bytes, taxonomy: Taxonomy) -> tuple[bytes, list[Change], list[
     try:
         out = render(fixable, edit)  # Refused propagates: nothing is written
     except Refused as refused:
-        raise _tab_not_mended(refused, changes) or _tab_in_text(refused, text) from None
+        not_mended = _tab_not_mended(refused, changes, raw)
+        raise not_mended or _tab_in_text(refused, text) from None
     if not changes:
         return raw, [], _left_by_hand(raw.decode("utf-8"))  # (render has read it as text)
     return out.encode("utf-8"), sorted(changes), _left_by_hand(out)
 
 
-def _tab_not_mended(refused: Refused, changes: list[Change]) -> Refused | None:
-    """A file still unreadable where the text fixes put two spaces for a tab the loader
-    stopped at: that place is the tab's, and the spaces did not mend it. Said at the tab,
-    as lint's IL601 says it, not at the repaired text's error (`lined up with the list's
-    items`), which names no tab."""
-    line = refused.position.line
-    tab = next((c for c in changes if c.code == no_tabs.RULE.code and c.line == line), None)
-    if tab is None or not refused.message.startswith("cannot be read"):  # (the loader's)
+def _tab_not_mended(refused: Refused, changes: list[Change], raw: bytes) -> Refused | None:
+    """A file refused where the text fixes put two spaces for a tab the loader stopped at:
+    still unreadable at the tab's line, or with the next list item joined to the tab's
+    line as text (IL109: `\t- a` then `    - b`). The spaces did not mend the tab: said at
+    it, as lint's IL601 says it, not at the repaired text's error (`lined up with the
+    list's items`, `this line is no list item`), which names no tab."""
+    tabs = [change for change in changes if change.code == no_tabs.RULE.code]
+    if isinstance(refused, ItemInText):
+        stop = [p.position for p in load_bytes(raw).problems][:1]  # (read only when refused)
+        tab = next(
+            (c for c in tabs if c.line == refused.joined and (c.line, c.column) in stop), None
+        )
+    elif refused.message.startswith("cannot be read"):  # (the loader's)
+        tab = next((c for c in tabs if c.line == refused.position.line), None)
+    else:
+        tab = None
+    if tab is None:
         return None
     return Refused(Position(tab.line, tab.column), no_tabs.STOPPED + no_tabs.NOT_MENDED)
 

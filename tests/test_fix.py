@@ -852,6 +852,39 @@ def test_fix_refusing_a_tab_its_spaces_do_not_mend_says_so_at_the_tab(tmp_path):
     assert path.read_text(encoding="utf-8") == text
 
 
+def test_fix_refusing_a_tab_whose_spaces_join_the_next_item_to_text_says_so_at_the_tab(tmp_path):
+    # Two spaces make `- hardware-failure` text of the item above (IL109): fix said so at
+    # 10:5 and named no tab, while lint said the tab is not mended.
+    text = incident(
+        "IL-0001", ("    - capacity-limit\n", "\t- capacity-limit\n    - hardware-failure\n")
+    )
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": text})
+    path = root / "incidents" / "IL-0001.yaml"
+    [tab] = [f for f in lint(Library.at(root)) if f.code == "IL601"]
+    assert (tab.line, tab.column, tab.fixable) == (9, 1, False)
+    run = run_curator("fix", "--root", str(root))
+    assert run.code == 1 and run.out == "", run
+    assert run.err.splitlines()[0] == f"{relative(path)}:9:1: cannot fix: {tab.message}"
+    assert "IL109" not in run.err and "do not mend it" in tab.message
+    assert path.read_text(encoding="utf-8") == text
+
+
+def test_fix_refusing_a_list_item_in_text_beside_a_mended_tab_names_the_item():
+    # The item was text before the tab's spaces: the refusal is IL109's, at the item.
+    text = incident(
+        "IL-0001",
+        ("  causes:\n", "\tcauses:\n"),
+        (
+            "  - 데이터를 로컬 디스크로 옮겼다.\n",
+            "  - 데이터를 로컬 디스크로 옮겼다.\n    - 다시 시도했다.\n",
+        ),
+    )
+    with pytest.raises(Refused) as refused:
+        fix_text(text.encode(), TAXONOMY)
+    assert refused.value.position == (23, 5)
+    assert refused.value.message.endswith("(IL109); fix it by hand")
+
+
 BROKEN_TITLE = ("title: 공유", "title: a: 공유")  # a ': ' inside a value: no text fix mends it
 
 

@@ -100,6 +100,15 @@ class Unparsable(Refused):
     """ruamel.yaml cannot parse the text (though curator's own loader may read it)."""
 
 
+class ItemInText(Refused):
+    """A list item YAML joined to the text above (IL109), in the value that starts on line
+    `joined` (0 where not known: sent back from a worker process)."""
+
+    def __init__(self, position: Position, message: str, joined: int = 0) -> None:
+        super().__init__(position, message)
+        self.joined = joined
+
+
 def unreadable(exc: OSError) -> Refused:
     """Why a file that cannot be opened or read is left alone (lint says it as IL107)."""
     return Refused(START, f"cannot read the file: {exc.strerror or exc}")
@@ -360,8 +369,8 @@ def _refuse_a_list_item_in_text(document: Document | None, text: str) -> None:
     found = next(list_item_in_text.items_in_text(document, text.split("\n")), None)
     if found is not None:
         path, line, column = found
-        message = list_item_in_text.message(document, path)
-        raise Refused(Position(line, column), f"{message} (IL109); fix it by hand")
+        message = f"{list_item_in_text.message(document, path)} (IL109); fix it by hand"
+        raise ItemInText(Position(line, column), message, document.value_spans[path][0].line)
 
 
 def _refuse_a_mark_inside(text: str) -> None:
