@@ -205,7 +205,7 @@ def check_file(
     try:
         file = parse_incident(path, display, raw, taxonomy, today)
         findings = [finding for rule in FILE_RULES for finding in rule.check(file)]
-        if file.loaded.problems and not fix_reads(file):  # `curator fix` leaves it whole
+        if not fix_reads(file):  # `curator fix` leaves it whole
             findings = [replace(finding, fixable=False) for finding in findings]
         points = [day for turning in _TURNING_POINTS for day in turning(file)]
         summary = FileSummary.of(file)

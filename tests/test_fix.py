@@ -935,6 +935,39 @@ def test_a_finding_is_fixable_only_in_a_file_fix_reads_once_its_text_is_fixed(
         assert {change.code for change in changes} == set(fixable), changes
 
 
+NESTED_ACTION = (
+    "  - 데이터를 로컬 디스크로 옮겼다.\n",
+    "  - 데이터를 로컬 디스크로 옮겼다.\n    - 다시 시도했다.\n",
+)
+TRAILING_TITLE = ("떨어졌다\nstatus", "떨어졌다  \nstatus")
+GPU_AFTER_NCCL = ("    - nccl\n", "    - nccl\n    - gpu\n")
+
+
+@pytest.mark.parametrize(
+    ("text", "refusal"),
+    [
+        (incident("IL-0001", NESTED_ACTION, TRAILING_TITLE), "23:5 this line is no list item"),
+        (incident("IL-0001", NESTED_ACTION, GPU_AFTER_NCCL), "24:5 this line is no list item"),
+        ("- 공유 스토리지  \n- 학습\n", "1:1 an incident is a mapping of keys to values"),
+    ],
+)
+def test_no_finding_is_fixable_in_a_file_the_loader_reads_but_fix_refuses_whole(
+    tmp_path, text, refusal
+):
+    # A Markdown-style nested item (IL109) or a document that is a list: fix refuses the
+    # file whole, and lint called its trailing space (IL602) or facet order (IL304) fixable.
+    path = tmp_path / "IL-0001.yaml"
+    path.write_bytes(text.encode("utf-8"))
+    findings = check_file(path, "IL-0001.yaml", TAXONOMY, TODAY).findings
+    assert load_bytes(text.encode("utf-8")).problems == []
+    assert {"IL602", "IL304"} & {finding.code for finding in findings}, findings
+    assert [finding for finding in findings if finding.fixable] == []
+    with pytest.raises(Refused) as refused:
+        fix_text(text.encode("utf-8"), TAXONOMY)
+    line, column = refused.value.position
+    assert f"{line}:{column} {refused.value.message}".startswith(refusal)
+
+
 def test_a_tab_inside_a_plain_value_is_named_as_what_stops_the_fix(tmp_path):
     # The loader reads it as text; ruamel.yaml cannot read it at all.
     text = incident("IL-0001", ("title: 공유", "title: 공\t유"), ("  causes:\n", "\tcauses:\n"))

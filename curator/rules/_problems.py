@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from curator.document import Document
 from curator.findings import Finding
 from curator.load import LoadProblem, Problem, load_bytes
 from curator.rules import invisible_characters, unicode_nfc
@@ -31,14 +32,14 @@ def at_a_tab(file: IncidentFile, problem: LoadProblem) -> bool:
 
 def fix_reads(file: IncidentFile) -> bool:
     """Whether `curator fix` reads the file once its text fixes are made as it makes them
-    (`curator.fix.TEXT_FIXES`), its list items still items: where it does not, fix leaves
-    the file whole ("cannot be read"), and no finding in it is fixable. True at no cost
-    for a file the loader reads without a problem (nearly every one); else one more read.
-    (Trailing white space is left out: the parser never stops at it, so its repairs mend
-    no file.)"""
+    (`curator.fix.TEXT_FIXES`): a mapping, its list items still items. Where it does not,
+    fix leaves the file whole ("cannot be read", "no list item", "not a list"), and no
+    finding in it is fixable. At no cost for a file the loader reads without a problem and
+    with no value on several lines (nearly every one); else one more read. (Trailing
+    white space is left out: the parser never stops at it, so its repairs mend no file.)"""
     loaded = file.loaded
     if not loaded.problems:
-        return True
+        return loaded.text is not None and _rewritable(loaded.document, loaded.text)
     text = loaded.text
     if text is None:
         return False
@@ -53,7 +54,12 @@ def fix_reads(file: IncidentFile) -> bool:
         text = composed(text)
     text = mend_tabs(text)
     mended = load_bytes(text.encode("utf-8"))
-    document = mended.document
-    if mended.problems or document is None:
+    return not mended.problems and _rewritable(mended.document, text)
+
+
+def _rewritable(document: Document | None, text: str) -> bool:
+    """Whether the canonical writer takes a document the loader read from `text`: a mapping
+    (`_refuse_a_document_not_a_mapping`), no list item in its text (`…_list_item_in_text`)."""
+    if document is None or not isinstance(document.data, dict):
         return False
     return not document.folded or next(items_in_text(document, text.split("\n")), None) is None
