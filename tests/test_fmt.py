@@ -666,7 +666,8 @@ def test_a_tab_that_curator_fix_cannot_mend_is_left_to_the_hand(tmp_path):
     assert "IL-0001.yaml:4:1: cannot format: cannot be read (YAML syntax error: " in run.err
     assert run.err.splitlines()[0].endswith("; fix it by hand"), run.err
     fix = run_curator("fix", "--root", str(root))
-    assert fix.code == 1 and "IL-0001.yaml:4:12: cannot fix: cannot be read" in fix.err, fix
+    assert fix.code == 1 and "IL-0001.yaml:4:1: cannot fix: a tab where YAML takes" in fix.err, fix
+    assert "do not mend it" in fix.err
 
 
 def test_a_comment_ruamel_has_nowhere_to_keep_is_told_where_it_is_and_the_run_goes_on(tmp_path):
