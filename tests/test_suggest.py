@@ -93,13 +93,20 @@ def test_the_spacing_docs_judgement_md_shows_is_matched_both_ways(matcher):
 
 
 def test_the_spacing_rule_docs_judgement_md_gives_holds_for_its_examples(matcher):
-    # "… or with a particle: 기본 값을 is 기본값, 인증 서버 is no 인증서)".
+    # "… or with a particle: 기본 값을 is 기본값, 인증 서버 is no 인증서; and a word …
+    # or more: 결함을 걸러내지 못했다 is 결함 걸러 내지 못, …, 배포가막바지에 is no 배포가 막)".
     shown = judgement_md().partition("or with a particle: ")[2].partition(")")[0]
-    same, other = shown.split(", ")
-    one, written = same.split(" is ")
-    assert terms(matcher, one) and terms(matcher, one) == terms(matcher, written), same
-    one, written = other.split(" is no ")
-    assert terms(matcher, written) and not terms(matcher, one) & terms(matcher, written), other
+    written_apart, _, glued = shown.partition("; ")
+    examples = [*written_apart.split(", "), *glued.partition("or more: ")[2].split(", ")]
+    assert len(examples) == 5, shown
+    for example in examples:
+        if " is no " in example:
+            one, written = example.split(" is no ")
+            found = terms(matcher, written)
+            assert found and not terms(matcher, one) & found, example
+        else:
+            one, written = example.split(" is ")
+            assert terms(matcher, one) and terms(matcher, one) == terms(matcher, written), example
 
 
 @pytest.mark.parametrize(
@@ -137,6 +144,31 @@ def test_nccl_timeout_written_apart_is_the_alias_nccl_timeout(matcher):
     ],
 )
 def test_a_space_inside_an_alias_word_stands_only_where_it_may(matcher, text, term):
+    assert term not in terms(matcher, text)
+
+
+@pytest.mark.parametrize(
+    ("text", "alias", "quote"),
+    [
+        # Two words of an alias written together, the second with its ending (걸러+내지).
+        ("이 결함을 걸러내지 못했다.", "결함 걸러 내지 못", "이 결함을 걸러내지 못했다."),
+        # A word of an alias glued to the particle of the word before (검증+을+건너뛰).
+        ("배포 전 검증을건너뛰었다.", "검증을 건너뛰", "전 검증을건너뛰었다."),
+    ],
+)
+def test_words_of_an_alias_written_together_match(matcher, text, alias, quote):
+    found = {(hit.term, hit.alias, hit.quote) for hit in matcher.find(text)}
+    assert ("failed-safeguard", alias, quote) in found
+
+
+@pytest.mark.parametrize(
+    ("text", "term"),
+    [
+        ("배포 전 검증을건너뛰지 않았다", "failed-safeguard"),  # negated after the glued word
+        ("배포가막바지에 이르렀다", "deploys-blocked"),  # 배포가 막: a lone 막 glued is no word
+    ],
+)
+def test_a_word_glued_to_the_word_before_matches_only_where_it_may(matcher, text, term):
     assert term not in terms(matcher, text)
 
 

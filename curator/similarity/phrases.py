@@ -15,7 +15,9 @@ An alias matches when its words appear in order in the text's tokens (text.token
   controller-manager);
 - spacing may differ: "처리량저하" matches 처리량 저하, and a word of an alias may be written
   apart, once, between two of its syllables (`_apart`): "네임 서버" matches 네임서버, "타임
-  아웃 증가" matches 타임아웃 증가.
+  아웃 증가" matches 타임아웃 증가; and a word of an alias may be glued to the word before
+  it, straight after it or after a particle (`_glued`): "걸러내지" matches 걸러 내지,
+  "검증을건너뛰었다" matches 검증을 건너뛰.
 A match that is negated is no match: in Korean by what directly follows it (데이터를 잃지
 않았다, 복구하지 못했다, 손실은 없었다, 손실 없이), in English by what directly precedes it
 (no data loss, without any data loss, never lost data).
@@ -47,6 +49,7 @@ _CONTEXT = 200  # characters looked at for the word before a match, and for an E
 # the next word holds nothing else but a particle (see `_apart`).
 _SHORTEST_PART = 2
 _PARTICLE_OR_NOTHING = PARTICLES | {""}
+_LONGEST_PARTICLE = max(map(len, PARTICLES))
 # What ends a sentence between two words: a line break, or a full stop, question or
 # exclamation mark (closing quotes and brackets after it) before a space. A point inside
 # a word (1.1.1.1, slack.com) ends nothing.
@@ -59,7 +62,7 @@ _LISTING = ("와", "과")
 
 
 def _is_hangul(token: str) -> bool:
-    return _FIRST_SYLLABLE <= token[0] <= _LAST_SYLLABLE
+    return _FIRST_SYLLABLE <= token[:1] <= _LAST_SYLLABLE  # (none for "")
 
 
 def _initial(syllable: str) -> int:
@@ -386,17 +389,22 @@ def _walk(
         # thing (인증서와 갱신된 DNS 레코드 is no 인증서 갱신).
         listed = found[position - 1][used:] in _LISTING and not node.listing
         if node.children and not listed:
-            pending += _children_at(node, found, layout.after(position - 1), layout)
+            glued = _glued(node, found, position, used)
+            pending += _children_at(node, found, layout.after(position - 1), layout, glued)
     return out
 
 
 def _children_at(
-    node: Node, found: list[str], places: Iterable[int], layout: _Layout
+    node: Node,
+    found: list[str],
+    places: Iterable[int],
+    layout: _Layout,
+    reached: dict[Word, tuple[int, int]] | None = None,
 ) -> list[tuple[Node, int, int]]:
     """(child, end, used) of each child of `node` whose word matches at the first of
     `places` it can, and there the one text word it can, or else two of one sentence
-    (`_apart`)."""
-    reached: dict[Word, tuple[int, int]] = {}
+    (`_apart`); unless `reached` already holds it (where it matched before `places`)."""
+    reached = {} if reached is None else reached
     for at in places:
         if node.may_match(found[at]):  # (most text words do not)
             for word in node.matching(found[at]):
@@ -425,6 +433,25 @@ def _apart(node: Node, found: list[str], at: int, layout: _Layout) -> list[tuple
         if used >= _SHORTEST_PART or second[used:] in _PARTICLE_OR_NOTHING:
             found_apart.append((word, used))
     return found_apart
+
+
+def _glued(node: Node, found: list[str], position: int, used: int) -> dict[Word, tuple[int, int]]:
+    """(end, used) by child of `node` whose word found[position - 1] holds glued to the word
+    of the phrase before, which matched its first `used` characters: straight after it
+    (걸러내지 holds 걸러 and 내지) or after a particle (검증을건너뛰었다 holds 검증 and 건너뛰).
+    Both words have two syllables or more, as in `_apart`: a lone syllable is often a word
+    of its own (배포가막바지에 is no 배포가 막)."""
+    word = found[position - 1]
+    reached: dict[Word, tuple[int, int]] = {}
+    if used < _SHORTEST_PART or len(word) - used < _SHORTEST_PART or not _is_hangul(word):
+        return reached
+    rest = word[used:]
+    # (Most text words end in no more than a particle or an ending: ruled out at once.)
+    for skip in range(min(len(rest) - _SHORTEST_PART, _LONGEST_PARTICLE) + 1):
+        if (skip == 0 or rest[:skip] in PARTICLES) and node.may_match(rest[skip:]):
+            for child in node.matching(rest[skip:], longer_than=_SHORTEST_PART - 1):
+                reached.setdefault(child, (position, used + skip + len(child.text)))
+    return reached
 
 
 def _negated(text: str, spans: list[tuple[str, int, int]], start: int, end: int, used: int) -> bool:
