@@ -837,34 +837,31 @@ def test_a_tab_that_stops_the_loader_is_fixable_only_where_fix_mends_it(old, new
         assert [change.code for change in changes] == ["IL601"]
 
 
-def test_fix_refusing_a_tab_its_spaces_do_not_mend_says_so_at_the_tab(tmp_path):
-    # Two spaces put the key as deep as the list's items: fix named the repaired text's
-    # error (`27:3`, "lined up with the list's items"), not the tab.
-    text = incident("IL-0001").replace("    title: Storage", "\ttitle: Storage", 1)
+@pytest.mark.parametrize(
+    ("text", "line"),
+    [
+        # Two spaces put the key as deep as the list's items: fix named the repaired text's
+        # error (`27:3`, "lined up with the list's items"), not the tab.
+        (incident("IL-0001").replace("    title: Storage", "\ttitle: Storage", 1), 27),
+        # Two spaces make `- hardware-failure` text of the item above: fix named IL109 at
+        # 10:5, and no tab.
+        (
+            incident(
+                "IL-0001",
+                ("    - capacity-limit\n", "\t- capacity-limit\n    - hardware-failure\n"),
+            ),
+            9,
+        ),
+    ],
+)
+def test_fix_refusing_a_tab_its_spaces_do_not_mend_says_so_at_the_tab(tmp_path, text, line):
     root = write_library(tmp_path / "lib", {"IL-0001.yaml": text})
     path = root / "incidents" / "IL-0001.yaml"
     [tab] = [f for f in lint(Library.at(root)) if f.code == "IL601"]
-    assert (tab.line, tab.column, tab.fixable) == (27, 1, False)
+    assert (tab.line, tab.column, tab.fixable) == (line, 1, False)
     run = run_curator("fix", "--root", str(root))
     assert run.code == 1 and run.out == "", run
-    assert f"{relative(path)}:27:1: cannot fix: {tab.message}\n" in run.err, run.err
-    assert "do not mend it" in tab.message
-    assert path.read_text(encoding="utf-8") == text
-
-
-def test_fix_refusing_a_tab_whose_spaces_join_the_next_item_to_text_says_so_at_the_tab(tmp_path):
-    # Two spaces make `- hardware-failure` text of the item above (IL109): fix said so at
-    # 10:5 and named no tab, while lint said the tab is not mended.
-    text = incident(
-        "IL-0001", ("    - capacity-limit\n", "\t- capacity-limit\n    - hardware-failure\n")
-    )
-    root = write_library(tmp_path / "lib", {"IL-0001.yaml": text})
-    path = root / "incidents" / "IL-0001.yaml"
-    [tab] = [f for f in lint(Library.at(root)) if f.code == "IL601"]
-    assert (tab.line, tab.column, tab.fixable) == (9, 1, False)
-    run = run_curator("fix", "--root", str(root))
-    assert run.code == 1 and run.out == "", run
-    assert run.err.splitlines()[0] == f"{relative(path)}:9:1: cannot fix: {tab.message}"
+    assert run.err.splitlines()[0] == f"{relative(path)}:{line}:1: cannot fix: {tab.message}"
     assert "IL109" not in run.err and "do not mend it" in tab.message
     assert path.read_text(encoding="utf-8") == text
 
