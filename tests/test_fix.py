@@ -551,6 +551,10 @@ def test_a_list_with_a_comment_above_an_item_is_left_to_be_sorted_by_hand(tmp_pa
     assert f"{shown}:{where}: cannot fix: facets.components {refused}" in run.err, run
     assert (root / "incidents" / "IL-0001.yaml").read_text(encoding="utf-8") == text
     assert "IL-0002.yaml:11:7: IL304 facets.components: sorted" in run.out  # others go on
+    linted = run_curator("lint", "--no-cache", "--root", str(root))  # and lint says so
+    said = "expected gpu-driver, nccl; a comment line stands above an item: sort the list by hand"
+    assert f"IL304 [warning] components are not in alphabetical order; {said}\n" in linted.out
+    assert "fixable" not in linted.out + linted.err, linted
 
 
 def fixed_with_components(tmp_path: Path, components: str) -> str:
@@ -946,13 +950,22 @@ GPU_AFTER_NCCL = ("    - nccl\n", "    - nccl\n    - gpu\n")
         (incident("IL-0001", NESTED_ACTION, TRAILING_TITLE), "23:5 this line is no list item"),
         (incident("IL-0001", NESTED_ACTION, GPU_AFTER_NCCL), "24:5 this line is no list item"),
         ("- 공유 스토리지  \n- 학습\n", "1:1 an incident is a mapping of keys to values"),
+        (
+            incident(
+                "IL-0001",
+                ("    - nccl\n", "    - nccl\n    # 주된 원인\n    - gpu\n"),
+                TRAILING_TITLE,
+            ),
+            "13:7 facets.components has a comment line above an item",
+        ),
     ],
 )
 def test_no_finding_is_fixable_in_a_file_the_loader_reads_but_fix_refuses_whole(
     tmp_path, text, refusal
 ):
-    # A Markdown-style nested item (IL109) or a document that is a list: fix refuses the
-    # file whole, and lint called its trailing space (IL602) or facet order (IL304) fixable.
+    # A Markdown-style nested item (IL109), a document that is a list, or a facet list out
+    # of order with a comment line above an item: fix refuses the file whole, and lint
+    # called its trailing space (IL602) or facet order (IL304) fixable.
     path = tmp_path / "IL-0001.yaml"
     path.write_bytes(text.encode("utf-8"))
     findings = check_file(path, "IL-0001.yaml", TAXONOMY, TODAY).findings

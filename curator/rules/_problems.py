@@ -5,7 +5,7 @@ from __future__ import annotations
 from curator.document import Document
 from curator.findings import Finding
 from curator.load import LoadProblem, Problem, load_bytes
-from curator.rules import invisible_characters, unicode_nfc
+from curator.rules import facet_order, invisible_characters, unicode_nfc
 from curator.rules.base import IncidentFile, Rule
 from curator.rules.list_item_in_text import items_in_text
 from curator.textnorm import composed, long_run
@@ -33,13 +33,18 @@ def at_a_tab(file: IncidentFile, problem: LoadProblem) -> bool:
 def fix_reads(file: IncidentFile) -> bool:
     """Whether `curator fix` reads the file once its text fixes are made as it makes them
     (`curator.fix.TEXT_FIXES`): a mapping, its list items still items. Where it does not,
-    fix leaves the file whole ("cannot be read", "no list item", "not a list"), and no
+    fix leaves the file whole ("cannot be read", "no list item", "not a list", "a comment
+    line above an item", `facet_order.by_hand`), and no
     finding in it is fixable. At no cost for a file the loader reads without a problem and
     with no value on several lines (nearly every one); else one more read. (Trailing
     white space is left out: the parser never stops at it, so its repairs mend no file.)"""
     loaded = file.loaded
     if not loaded.problems:
-        return loaded.text is not None and _rewritable(loaded.document, loaded.text)
+        return (
+            loaded.text is not None
+            and _rewritable(loaded.document, loaded.text)
+            and not facet_order.by_hand(file)
+        )
     text = loaded.text
     if text is None:
         return False

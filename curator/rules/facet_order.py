@@ -1,8 +1,13 @@
 """Each facet list names a term once, in alphabetical order.
 
 The order of terms carries no meaning, so one order for all keeps diffs small and makes a
-repeated term easy to see. `curator fix` sorts the list and drops the repeats.
+repeated term easy to see. `curator fix` sorts the list and drops the repeats; but a
+list with a comment line above an item it leaves to be sorted by hand, and the file whole:
+only the comment's author can tell whether it speaks of the item below it or of the list.
 """
+
+from collections.abc import Iterator
+from dataclasses import replace
 
 from curator.findings import Severity
 from curator.model import Facets
@@ -17,6 +22,7 @@ RULE = Rule(
     passing="facets:\n  components:\n    - infiniband\n    - nccl\n",
     fixable=True,
 )
+BY_HAND = "a comment line stands above an item: sort the list by hand"
 _DIMENSIONS = tuple(Facets.model_fields)  # in the order the model lists them
 
 
@@ -34,6 +40,30 @@ def in_order(terms: list[str]) -> bool:
     return True
 
 
+def by_hand(file: IncidentFile) -> bool:
+    """Whether a facet list out of order has a comment line above an item, which `curator
+    fix` refuses (`curator.fix._refuse_a_comment_above_an_item`): nothing in the file is
+    then fixable."""
+    if file.incident is None:
+        return False
+    facets = file.incident.facets
+    return any(
+        not in_order(terms) and _commented(file, dimension, len(terms))
+        for dimension in _DIMENSIONS
+        if (terms := getattr(facets, dimension))
+    )
+
+
+def _commented(file: IncidentFile, dimension: str, count: int) -> bool:
+    """Whether a comment line stands between the list's key and its last item."""
+    document, text = file.loaded.document, file.loaded.text
+    if document is None or text is None:
+        return False
+    key = document.key_position(("facets", dimension)).line
+    last = document.position(("facets", dimension, count - 1)).line
+    return any(line.lstrip().startswith("#") for line in text.split("\n")[key : last - 1])
+
+
 def check(file: IncidentFile) -> FileFindings:
     if file.incident is None:
         return
@@ -42,20 +72,23 @@ def check(file: IncidentFile) -> FileFindings:
         terms: list[str] = getattr(facets, dimension)
         if in_order(terms):
             continue  # (nearly every list)
-        seen: set[str] = set()
-        for index, term in enumerate(terms):
-            if term in seen:
-                yield RULE.at(
-                    file.display,
-                    file.position("facets", dimension, index),
-                    f"{term!r} is already listed in {dimension}",
-                )
-            seen.add(term)
-        if len(seen) < len(terms):
-            continue
+        commented = _commented(file, dimension, len(terms))
+        for index, message in _untidy(terms, dimension):
+            finding = RULE.at(file.display, file.position("facets", dimension, index), message)
+            yield (
+                replace(finding, fixable=False, message=f"{message}; {BY_HAND}")
+                if commented
+                else finding
+            )
+
+
+def _untidy(terms: list[str], dimension: str) -> Iterator[tuple[int, str]]:
+    """Each repeat, else the first item out of order: where, and what is said of it."""
+    seen: set[str] = set()
+    for index, term in enumerate(terms):
+        if term in seen:
+            yield index, f"{term!r} is already listed in {dimension}"
+        seen.add(term)
+    if len(seen) == len(terms):
         first = next(i for i, (a, b) in enumerate(zip(terms, tidy(terms), strict=True)) if a != b)
-        yield RULE.at(
-            file.display,
-            file.position("facets", dimension, first),
-            f"{dimension} are not in alphabetical order; expected {', '.join(tidy(terms))}",
-        )
+        yield first, f"{dimension} are not in alphabetical order; expected {', '.join(tidy(terms))}"
