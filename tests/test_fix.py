@@ -988,6 +988,36 @@ def test_a_tab_inside_a_plain_value_is_named_as_what_stops_the_fix(tmp_path):
     assert (root / "incidents" / "IL-0001.yaml").read_text(encoding="utf-8") == text
 
 
+TITLE = "공유 스토리지의 메타데이터 포화로 학습 처리량이 떨어졌다"
+
+
+@pytest.mark.parametrize(
+    ("title", "rewritten"),
+    [
+        (f"title: 공\t{TITLE[1:]}", False),
+        (f"title: '공\t{TITLE[1:]}'", True),  # (ruamel.yaml reads a tab in quotes)
+        (f"title: |\n  공\t{TITLE[1:]}", True),  # (and its line end, IL606)
+    ],
+)
+def test_no_finding_is_fixable_in_a_file_with_a_tab_in_a_plain_value(tmp_path, title, rewritten):
+    # fix refuses the file at the tab ("the tab is part of a plain value"), and lint
+    # called its trailing space (IL602) and facet order (IL304) fixable.
+    edits = (f"title: {TITLE}", title), GPU_AFTER_NCCL, ("  - Example\n", "  - Example  \n")
+    text = incident("IL-0001", *edits)
+    path = tmp_path / "IL-0001.yaml"
+    path.write_bytes(text.encode("utf-8"))
+    findings = check_file(path, "IL-0001.yaml", TAXONOMY, TODAY).findings
+    assert {"IL304", "IL601", "IL602"} <= {finding.code for finding in findings}, findings
+    fixable = {finding.code for finding in findings if finding.fixable}
+    assert ({"IL304", "IL602"} <= fixable) if rewritten else fixable == set(), findings
+    try:
+        _, changes, _ = fix_text(text.encode("utf-8"), TAXONOMY)
+    except Refused as refused:
+        assert not rewritten and refused.message.startswith("the tab is part of a plain value")
+    else:
+        assert rewritten and {change.code for change in changes} == fixable, changes
+
+
 def test_fix_reports_only_changes_the_written_file_has(tmp_path):
     # `curator fmt` once wrote a null item as `- `; fix removed the space, the canonical
     # writer put it back, and fix said "removed trailing space" all the same.

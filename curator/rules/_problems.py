@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from curator.document import Document
+from bisect import bisect_right
+
+from curator.document import Document, Position
 from curator.findings import Finding
 from curator.load import LoadProblem, Problem, load_bytes
 from curator.rules import facet_order, invisible_characters, unicode_nfc
+from curator.rules._spaces import inside, scalar_spans
 from curator.rules.base import IncidentFile, Rule
 from curator.rules.list_item_in_text import items_in_text
 from curator.textnorm import composed, long_run
@@ -60,6 +63,28 @@ def fix_reads(file: IncidentFile) -> bool:
     text = mend_tabs(text)
     mended = load_bytes(text.encode("utf-8"))
     return not mended.problems and _rewritable(mended.document, text)
+
+
+def tab_in_plain_value(file: IncidentFile) -> bool:
+    """Whether a plain (unquoted) value of a file the loader reads holds a tab, which
+    ruamel.yaml cannot read: `curator fix` refuses the file at it (`_tab_in_text`). Values
+    do not nest, so the one holding a place is the last to start before it. At no cost for
+    a file without a tab."""
+    text, document = file.loaded.text, file.loaded.document
+    if text is None or "\t" not in text or document is None:
+        return False
+    lines = text.split("\n")
+    spans = scalar_spans(document, lines)
+    for number, line in enumerate(lines, start=1):
+        column = line.find("\t") + 1
+        while column:
+            where = Position(number, column)
+            if inside(spans, where):
+                start = spans.starts[bisect_right(spans.starts, where) - 1]
+                if lines[start.line - 1][start.column - 1 : start.column] not in ("'", '"', " "):
+                    return True  # (a block's text starts at column 1 of its next line)
+            column = line.find("\t", column) + 1
+    return False
 
 
 def _rewritable(document: Document | None, text: str) -> bool:
