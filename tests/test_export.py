@@ -450,6 +450,40 @@ def test_between_releases_after_a_hotfix_is_merged_back_the_release_before_is_th
     ]
 
 
+def test_an_export_of_the_merge_of_a_hotfix_compares_with_the_hotfix(repo, tmp_path):
+    # Between releases `since` was the highest version in the history of the merge's first
+    # parent: main, which had only v1.0.0, so the merge of hotfix v1.0.1 compared with
+    # v1.0.0 and listed IL-0002, which v1.0.1 released, as modified; one commit later it
+    # compared with v1.0.1. A tag of no version there (`v-hotfix`) was missed alike.
+    repo.write("IL-0005.yaml", incident("IL-0005"))
+    repo.commit("2024-03-01T00:00:00", "IL-0005")
+    repo.git("checkout", "-q", "-b", "release-1.0", "v1.0.0")
+    repo.write("IL-0002.yaml", incident("IL-0002", GPU, ("occurred: 2024-05", "occurred: 2024-04")))
+    repo.commit("2024-02-10T00:00:00", "hotfix: IL-0002")
+    repo.git("checkout", "-q", "main")
+    merge = {}
+    for tag in ("v1.0.1", "v-hotfix"):
+        repo.git("tag", tag, "release-1.0")
+        repo.git("merge", "-q", "--no-edit", "release-1.0", when="2024-03-05T00:00:00")
+        head = repo.git("rev-parse", "HEAD")
+        out = tmp_path / tag
+        assert run_export(repo, out).code == 0
+        changes = load(out, "changes.json")
+        merge[tag] = (
+            load(out, "manifest.json")["version"],
+            (changes["since"] or {}).get("version"),
+            [(c["id"], c["change"]) for c in changes["changes"]],
+        )
+        repo.git("reset", "-q", "--hard", "HEAD^")
+        repo.git("tag", "-d", tag)
+        if tag == "v1.0.1":  # v1.0.0 would name a version: the first tag is the only one
+            repo.git("tag", "-d", "v1.0.0")
+    assert merge == {
+        "v1.0.1": (f"v1.0.1-2-g{head[:12]}", "v1.0.1", [("IL-0005", "added")]),
+        "v-hotfix": (f"v-hotfix-2-g{head[:12]}", "v-hotfix", [("IL-0005", "added")]),
+    }
+
+
 def test_a_release_compares_with_the_release_before_not_a_pre_release(repo, tmp_path):
     # `v2.0.0-rc1` was the nearest tag: v2.0.0's list left out what changed from v1.0.0
     # to the candidate, for a reader who follows releases. A pre-release compares with

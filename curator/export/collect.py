@@ -380,12 +380,13 @@ def collect(library: Library, version: str | None = None) -> Snapshot:
 def release_before(repo: Repo, rev: str, version: str, tags: list[str]) -> str | None:
     """The release `changes.json` compares with by default: for an export of a version's
     tag, the tag of the version before it, wherever in the history; else (between releases)
-    the tag of the highest version in the history of the exported commit's parent, where the
-    nearest could be a hotfix merged back from a release branch, below a release made since;
-    and when neither is, the nearest `v*` tag there. Between releases, the default version
-    is `git describe` from it, so that it names the release compared with."""
+    the tag of the highest version in the history of the exported commit's parents (both of
+    a merge, which may bring in a hotfix from a release branch), where the nearest could be
+    a hotfix merged back below a release made since; and when neither is, the nearest `v*`
+    tag there. Between releases, the default version is `git describe` from it, so that it
+    names the release compared with."""
     if version in tags:
         by_version = previous_release(version, tags)
     else:
-        by_version = latest_version(repo.tags(merged=f"{rev}^"))
+        by_version = latest_version(repo.tags_before(rev))
     return by_version or repo.nearest_tag(rev)

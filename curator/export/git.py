@@ -223,9 +223,19 @@ class Repo:
         return _tag_name(self.run(*args))
 
     def nearest_tag(self, rev: str = "HEAD") -> str | None:
-        """The `v*` tag nearest to the parent of `rev` in its history (`git describe`)."""
-        out = self._try("describe", "--tags", "--abbrev=0", "--match", "v*", f"{rev}^")
+        """The `v*` tag nearest to `rev` in its history, its own tags passed over: in the
+        history of its parents, both of a merge (`git describe`)."""
+        own = set(self.tags(merged=rev)) - set(self.tags_before(rev))
+        passed = [f"--exclude={tag}" for tag in sorted(own)]  # (a tag's name is no glob)
+        out = self._try("describe", "--tags", "--abbrev=0", "--match", "v*", *passed, rev)
         return _tag_name(out) if out else None
+
+    def tags_before(self, rev: str) -> list[str]:
+        """`tags` in the history of the parents of `rev`, every parent of a merge (a
+        release merged in from another branch): those of its history but its own; none
+        for a first commit."""
+        parents = self.run("rev-parse", f"{rev}^@").decode().split()
+        return list(dict.fromkeys(tag for parent in parents for tag in self.tags(merged=parent)))
 
     def tags(self, merged: str | None = None) -> list[str]:
         """The names of the `v*` tags (with `merged`, those in the history of that
