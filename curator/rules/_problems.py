@@ -34,6 +34,13 @@ def at_a_tab(file: IncidentFile, problem: LoadProblem) -> bool:
 
 
 def fix_reads(file: IncidentFile) -> bool:
+    """Whether `curator fix` takes the file whole (`_fix_reads`), worked out once a file."""
+    if file.fix_reads is None:
+        file.fix_reads = _fix_reads(file)
+    return file.fix_reads
+
+
+def _fix_reads(file: IncidentFile) -> bool:
     """Whether `curator fix` reads the file once its text fixes are made as it makes them
     (`curator.fix.TEXT_FIXES`): a mapping, its list items still items. Where it does not,
     fix leaves the file whole ("cannot be read", "no list item", "not a list", "a comment

@@ -60,6 +60,9 @@ class IncidentFile:
     today: dt.date
     # `normal_urls`, once asked: IL505 and the summary for IL502 both compare them.
     _normal_urls: list[str] | None = field(default=None, kw_only=True, repr=False, compare=False)
+    # Whether `curator fix` takes the file whole (`rules._problems.fix_reads`), once asked:
+    # IL601 and lint's fixable flags both ask, and for a broken file it costs reads.
+    fix_reads: bool | None = field(default=None, kw_only=True, repr=False, compare=False)
 
     def position(self, *loc: str | int) -> Position:
         document = self.loaded.document
