@@ -238,14 +238,11 @@ class Repo:
         return list(dict.fromkeys(tag for parent in parents for tag in self.tags(merged=parent)))
 
     def tags(self, merged: str | None = None) -> list[str]:
-        """The names of the `v*` tags (with `merged`, those in the history of that
-        revision; none if it names no commit, as the parent of a first commit). One that is
-        not UTF-8 is left out: it names no version, and the export could not record it.
-        (Not `git tag --list`, which `column.ui` sets in columns.)"""
+        """The names of the `v*` tags (with `merged`, a commit, those in its history). One
+        that is not UTF-8 is left out: it names no version, and the export could not record
+        it. (Not `git tag --list`, which `column.ui` sets in columns.)"""
         args: tuple[str, ...] = ("for-each-ref", "--format=%(refname:lstrip=2)")
         if merged is not None:
-            if self._try("rev-parse", "--verify", "--quiet", f"{merged}^{{commit}}") is None:
-                return []
             args = (*args, f"--merged={merged}")
         out = self.run(*args, "refs/tags/v*")
         names = []
