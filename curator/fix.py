@@ -650,21 +650,38 @@ def _tab_not_mended(refused: Refused, changes: list[Change], raw: bytes) -> Refu
 
 
 def _tab_in_text(refused: Refused, text: str | None) -> Refused:
-    """ruamel.yaml cannot read a tab inside a plain value (`title: a<TAB>b`), which the
-    loader reads as text. A tab the parser stops at after the text fixes is one they left
+    """ruamel.yaml cannot read a tab inside a plain value (`title: a<TAB>b`) or key, which
+    the loader reads as text. A tab the parser stops at after the text fixes is one they left
     because it is text: say so, rather than that the file cannot be read."""
     line, column = refused.position
-    lines = text.split("\n") if text is not None else []
+    if text is None:
+        return refused
+    lines = text.split("\n")
     if (
         not isinstance(refused, Unparsable)
         or line > len(lines)
         or lines[line - 1][column - 1 : column] != "\t"
     ):
         return refused
+    if _in_a_key(text, refused.position):
+        return Refused(
+            refused.position,
+            "the tab is part of a key, which ruamel.yaml cannot read; fix it by hand",
+        )
     return Refused(
         refused.position,
         "the tab is part of a plain value, which ruamel.yaml cannot read; fix it by hand "
         "(or quote the value and write \\t)",
+    )
+
+
+def _in_a_key(text: str, where: Position) -> bool:
+    """Whether a key the loader reads in `text` (keys stand on one line) holds `where`."""
+    document = load_bytes(text.encode("utf-8")).document
+    return document is not None and any(
+        start.line == where.line and start.column <= where.column < start.column + len(key)
+        for (*_, key), start in document.key_positions.items()
+        if isinstance(key, str)
     )
 
 

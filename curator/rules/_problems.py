@@ -9,7 +9,7 @@ from curator.findings import Finding
 from curator.load import LoadProblem, Problem, load_bytes
 from curator.rules import facet_order, invisible_characters, unicode_nfc
 from curator.rules._spaces import inside, scalar_spans
-from curator.rules.base import IncidentFile, Rule
+from curator.rules.base import IncidentFile, Mended, Rule
 from curator.rules.list_item_in_text import items_in_text
 from curator.textnorm import composed, long_run
 from curator.write.edits import mend_tabs
@@ -41,23 +41,34 @@ def fix_reads(file: IncidentFile) -> bool:
 
 
 def _fix_reads(file: IncidentFile) -> bool:
-    """Whether `curator fix` reads the file once its text fixes are made as it makes them
-    (`curator.fix.TEXT_FIXES`): a mapping, its list items still items. Where it does not,
-    fix leaves the file whole ("cannot be read", "no list item", "not a list", "a comment
-    line above an item", `facet_order.by_hand`), and no
-    finding in it is fixable. At no cost for a file the loader reads without a problem and
-    with no value on several lines (nearly every one); else one more read. (Trailing
-    white space is left out: the parser never stops at it, so its repairs mend no file.)"""
+    """Whether `curator fix` reads the file once its text fixes are made (`mended`): a
+    mapping, its list items still items. Where it does not, fix leaves the file whole
+    ("cannot be read", "no list item", "not a list", "a comment line above an item",
+    `facet_order.by_hand`), and no finding in it is fixable."""
+    mended = file.mended = _mended(file)
+    if mended is None or not _rewritable(mended.document, mended.text):
+        return False
+    return mended.document is not file.loaded.document or not facet_order.by_hand(file)
+
+
+def mended(file: IncidentFile) -> Mended | None:
+    """The file as `curator fix` reads it (`_mended`); None where it cannot."""
+    fix_reads(file)
+    return file.mended
+
+
+def _mended(file: IncidentFile) -> Mended | None:
+    """The file's text once its text fixes are made as `curator fix` makes them
+    (`curator.fix.TEXT_FIXES`), and what the loader reads of it; None where it reads
+    nothing. At no cost for a file the loader reads without a problem (nearly every one);
+    else one more read. (Trailing white space is left out: the parser never stops at it,
+    so its repairs mend no file.)"""
     loaded = file.loaded
     if not loaded.problems:
-        return (
-            loaded.text is not None
-            and _rewritable(loaded.document, loaded.text)
-            and not facet_order.by_hand(file)
-        )
+        return Mended(loaded.text, loaded.document) if loaded.text is not None else None
     text = loaded.text
     if text is None:
-        return False
+        return None
     text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
     if invisible_characters.zero_width(text) is not None and invisible_characters.removable(
         load_bytes(text.encode("utf-8"))
@@ -65,23 +76,31 @@ def _fix_reads(file: IncidentFile) -> bool:
         text = invisible_characters.without_zero_width(text)
     if unicode_nfc.decomposed(text) is not None:
         if long_run(text) is not None:
-            return False  # (fix refuses to compose it)
+            return None  # (fix refuses to compose it)
         text = composed(text)
     text = mend_tabs(text)
     mended = load_bytes(text.encode("utf-8"))
-    return not mended.problems and _rewritable(mended.document, text)
+    return Mended(text, mended.document) if not mended.problems else None
 
 
 def tab_in_plain_value(file: IncidentFile) -> bool:
-    """Whether a plain (unquoted) value of a file the loader reads holds a tab, which
-    ruamel.yaml cannot read: `curator fix` refuses the file at it (`_tab_in_text`). Values
-    do not nest, so the one holding a place is the last to start before it. At no cost for
-    a file without a tab."""
-    text, document = file.loaded.text, file.loaded.document
-    if text is None or "\t" not in text or document is None:
+    """Whether a plain (unquoted) value or key holds a tab once fix's text fixes are made
+    (`mended`: a tab the loader stops at elsewhere does not hide it), which ruamel.yaml
+    cannot read: `curator fix` refuses the file at it (`_tab_in_text`). Values do not
+    nest, so the one holding a place is the last to start before it. At no cost for a
+    file without a tab."""
+    read = mended(file) if file.loaded.text is not None and "\t" in file.loaded.text else None
+    if read is None or read.document is None or "\t" not in read.text:
         return False
-    lines = text.split("\n")
-    spans = scalar_spans(document, lines)
+    lines = read.text.split("\n")
+    if any(
+        isinstance(path[-1], str)
+        and "\t" in path[-1]
+        and lines[where.line - 1][where.column - 1 : where.column] not in ("'", '"')
+        for path, where in read.document.key_positions.items()
+    ):
+        return True
+    spans = scalar_spans(read.document, lines)
     for number, line in enumerate(lines, start=1):
         column = line.find("\t") + 1
         while column:

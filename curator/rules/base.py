@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from curator.findings import Finding, Severity
-from curator.load import START, Loaded, Position, at_editor_lines
+from curator.load import START, Document, Loaded, Position, at_editor_lines
 from curator.model import Incident
 from curator.schema_errors import SchemaError
 from curator.taxonomy import Taxonomy
@@ -44,6 +44,14 @@ class Rule:
         )
 
 
+class Mended(NamedTuple):
+    """A file's text as `curator fix` reads it once its text fixes are made, and the
+    loader's document of it."""
+
+    text: str
+    document: Document | None
+
+
 @dataclass
 class IncidentFile:
     """One incident file as the file rules see it."""
@@ -63,6 +71,8 @@ class IncidentFile:
     # Whether `curator fix` takes the file whole (`rules._problems.fix_reads`), once asked:
     # IL601 and lint's fixable flags both ask, and for a broken file it costs reads.
     fix_reads: bool | None = field(default=None, kw_only=True, repr=False, compare=False)
+    # And the file as fix reads it once its text fixes are made (`rules._problems.mended`).
+    mended: Mended | None = field(default=None, kw_only=True, repr=False, compare=False)
 
     def position(self, *loc: str | int) -> Position:
         document = self.loaded.document
