@@ -1034,6 +1034,32 @@ def test_no_finding_is_fixable_in_a_file_with_a_tab_in_a_plain_value(
         assert rewritten and (made == fixable if read else fixable <= made), changes
 
 
+@pytest.mark.parametrize("char", ["\x85", "\u2028", "\u2029"])
+@pytest.mark.parametrize(("after", "refused"), [("  늘렸다.", True), ("\n", False)])
+def test_no_finding_is_fixable_in_a_file_with_a_unicode_break_fix_refuses(
+    tmp_path, char, after, refused
+):
+    # In a `|` block, indented text after a NEL or U+2028: ruamel.yaml reads the file
+    # otherwise than the loader, fix refuses it at the break (IL603), and lint called its
+    # trailing space (IL602) fixable. A break before a line feed fix reads as lint does.
+    edits = (
+        ("  노드 수를 늘렸다.", f"  노드 수를{char}{after}"),
+        ("  - Example\n", "  - Example  \n"),
+    )
+    text = incident("IL-0001", *edits)
+    path = tmp_path / "IL-0001.yaml"
+    path.write_bytes(text.encode("utf-8"))
+    findings = check_file(path, "IL-0001.yaml", TAXONOMY, TODAY).findings
+    assert {"IL602", "IL603"} <= {finding.code for finding in findings}, findings
+    assert {f.code for f in findings if f.fixable} == (set() if refused else {"IL602"}), findings
+    try:
+        _, changes, _ = fix_text(text.encode("utf-8"), TAXONOMY)
+    except Refused as refusal:
+        assert refused and "ends a line for curator (YAML 1.1)" in refusal.message, refusal
+    else:
+        assert not refused and {change.code for change in changes} == {"IL602"}, changes
+
+
 def test_fix_reports_only_changes_the_written_file_has(tmp_path):
     # `curator fmt` once wrote a null item as `- `; fix removed the space, the canonical
     # writer put it back, and fix said "removed trailing space" all the same.

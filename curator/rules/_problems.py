@@ -6,7 +6,7 @@ from bisect import bisect_right
 
 from curator.document import Document, Position
 from curator.findings import Finding
-from curator.load import LoadProblem, Problem, load_bytes
+from curator.load import UNICODE_BREAKS, LoadProblem, Problem, load_bytes
 from curator.rules import facet_order, invisible_characters, unicode_nfc
 from curator.rules._spaces import inside, scalar_spans
 from curator.rules.base import IncidentFile, Mended, Rule
@@ -110,6 +110,26 @@ def tab_in_plain_value(file: IncidentFile) -> bool:
                 if lines[start.line - 1][start.column - 1 : start.column] not in ("'", '"', " "):
                     return True  # (a block's text starts at column 1 of its next line)
             column = line.find("\t", column) + 1
+    return False
+
+
+def unicode_break_refused(file: IncidentFile) -> bool:
+    """Whether ruamel.yaml, which `curator fix` writes with, reads the file otherwise than
+    the loader for a NEL, U+2028 or U+2029 in it (a `|` block, indented text after one):
+    fix refuses the file (IL603's, `canonical.render`). One ruamel.yaml read, only for a
+    file holding such a break (lazily imported: lint needs it for no other file)."""
+    text = file.loaded.text
+    if text is None or not any(char in text for char in UNICODE_BREAKS):
+        return False
+    read = mended(file)
+    if read is None or read.document is None:
+        return False
+    from curator.write.canonical import Refused, as_loaded
+
+    try:
+        as_loaded(read.text, read.document.data)
+    except Refused:
+        return True
     return False
 
 

@@ -230,7 +230,7 @@ def render(raw: bytes, edit: Edit | None = None) -> str:
     # CR and CRLF are line breaks to YAML, but ruamel keeps them inside comments.
     text = loaded.text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
     try:
-        tree = _as_loaded(text, loaded.data)
+        tree = as_loaded(text, loaded.data)
     except Refused as refused:
         raise _unicode_break_in_the_way(loaded.text, text) or refused from None
     expected = _notes(text)  # where each comment belongs
@@ -246,7 +246,7 @@ def render(raw: bytes, edit: Edit | None = None) -> str:
     return out
 
 
-def _as_loaded(text: str, data: Any) -> Any:
+def as_loaded(text: str, data: Any) -> Any:
     """ruamel.yaml's round-trip tree of `text`, which must hold the loader's `data`."""
     tree = parse(text)
     if "!" in text:  # (a tag needs one)
@@ -268,7 +268,7 @@ def _unicode_break_in_the_way(original: str, text: str) -> Refused | None:
         return None
     with_line_feeds = _UNICODE_BREAK.sub("\n", text)
     try:
-        _as_loaded(with_line_feeds, load_bytes(with_line_feeds.encode("utf-8")).data)
+        as_loaded(with_line_feeds, load_bytes(with_line_feeds.encode("utf-8")).data)
     except Refused:
         return None
     char = first.group()
