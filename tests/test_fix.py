@@ -592,6 +592,13 @@ def test_a_repeated_term_with_a_comment_of_its_own_is_left_to_be_removed_by_hand
         "comment of its own, which removing the repeat would lose; remove it by hand\n"
     ), run.err
     assert (root / "incidents" / "IL-0001.yaml").read_text(encoding="utf-8") == text
+    linted = run_curator("lint", "--no-cache", "--root", str(root), cwd=root)  # lint says so
+    assert (
+        "incidents/IL-0001.yaml:13:7: IL304 [warning] 'nccl' is already listed in components; "
+        "it and the item above each have a comment: remove one by hand, keeping the comment "
+        "you mean\n"
+    ) in linted.out, linted
+    assert "fixable" not in linted.out + linted.err, linted
 
 
 def test_a_comment_in_a_flow_list_that_a_fix_would_lose_is_named_then_fmt_makes_room(tmp_path):
@@ -957,6 +964,14 @@ GPU_AFTER_NCCL = ("    - nccl\n", "    - nccl\n    - gpu\n")
                 TRAILING_TITLE,
             ),
             "13:7 facets.components has a comment line above an item",
+        ),
+        (
+            incident(
+                "IL-0001",
+                ("    - nccl\n", "    - nccl  # 원문 2절\n    - nccl  # 원문 5절\n"),
+                TRAILING_TITLE,
+            ),
+            "12:7 facets.components repeats nccl with a comment of its own",
         ),
     ],
 )

@@ -4,6 +4,9 @@ The order of terms carries no meaning, so one order for all keeps diffs small an
 repeated term easy to see. `curator fix` sorts the list and drops the repeats; but a
 list with a comment line above an item it leaves to be sorted by hand, and the file whole:
 only the comment's author can tell whether it speaks of the item below it or of the list.
+So too a repeat with a comment at the end of its line where an item of the term above it
+has one: the one item left can end with one comment, and only their author can tell which
+(or how to merge them).
 """
 
 from collections.abc import Iterator
@@ -23,6 +26,9 @@ RULE = Rule(
     fixable=True,
 )
 BY_HAND = "a comment line stands above an item: sort the list by hand"
+REPEAT_BY_HAND = (
+    "it and the item above each have a comment: remove one by hand, keeping the comment you mean"
+)
 _DIMENSIONS = tuple(Facets.model_fields)  # in the order the model lists them
 
 
@@ -41,14 +47,16 @@ def in_order(terms: list[str]) -> bool:
 
 
 def by_hand(file: IncidentFile) -> bool:
-    """Whether a facet list out of order has a comment line above an item, which `curator
-    fix` refuses (`curator.fix._refuse_a_comment_above_an_item`): nothing in the file is
-    then fixable."""
+    """Whether a facet list out of order has a comment line above an item, or a repeat
+    with a comment of its own where the term's item above has one, which `curator fix`
+    refuses (`curator.fix._refuse_a_comment_above_an_item`, `…_repeat_with_a_comment_of_its
+    _own`): nothing in the file is then fixable."""
     if file.incident is None:
         return False
     facets = file.incident.facets
     return any(
-        not in_order(terms) and _commented(file, dimension, len(terms))
+        not in_order(terms)
+        and (_commented(file, dimension, len(terms)) or _commented_repeats(file, dimension, terms))
         for dimension in _DIMENSIONS
         if (terms := getattr(facets, dimension))
     )
@@ -64,6 +72,26 @@ def _commented(file: IncidentFile, dimension: str, count: int) -> bool:
     return any(line.lstrip().startswith("#") for line in text.split("\n")[key : last - 1])
 
 
+def _commented_repeats(file: IncidentFile, dimension: str, terms: list[str]) -> set[int]:
+    """The items repeating a term with a comment at the end of their line where an item of
+    the term above has one too."""
+    document, text = file.loaded.document, file.loaded.text
+    if document is None or text is None:
+        return set()
+    lines = text.split("\n")
+    commented: set[str] = set()
+    repeats: set[int] = set()
+    for index, term in enumerate(terms):
+        span = document.span(("facets", dimension, index))
+        after = lines[span[1].line - 1][span[1].column - 1 :] if span is not None else ""
+        if not after.lstrip().startswith("#"):
+            continue
+        if term in commented:
+            repeats.add(index)
+        commented.add(term)
+    return repeats
+
+
 def check(file: IncidentFile) -> FileFindings:
     if file.incident is None:
         return
@@ -73,13 +101,15 @@ def check(file: IncidentFile) -> FileFindings:
         if in_order(terms):
             continue  # (nearly every list)
         commented = _commented(file, dimension, len(terms))
+        repeats = _commented_repeats(file, dimension, terms)
         for index, message in _untidy(terms, dimension):
             finding = RULE.at(file.display, file.position("facets", dimension, index), message)
-            yield (
-                replace(finding, fixable=False, message=f"{message}; {BY_HAND}")
-                if commented
-                else finding
-            )
+            if commented:
+                yield replace(finding, fixable=False, message=f"{message}; {BY_HAND}")
+            elif index in repeats:
+                yield replace(finding, fixable=False, message=f"{message}; {REPEAT_BY_HAND}")
+            else:
+                yield replace(finding, fixable=False) if repeats else finding
 
 
 def _untidy(terms: list[str], dimension: str) -> Iterator[tuple[int, str]]:
