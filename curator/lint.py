@@ -67,7 +67,7 @@ from curator.rules import (
     not_an_incident_file,
     placeholder_id,
 )
-from curator.rules._problems import fix_reads, tab_in_plain_value, unicode_break_refused
+from curator.rules._problems import fix_reads, ruamel_refuses, tab_in_plain_value
 from curator.rules.base import FileSummary, IncidentFile, LibraryView
 from curator.rules.invisible_characters import less_zero_width
 from curator.schema_errors import SchemaError, describe_errors
@@ -205,8 +205,11 @@ def check_file(
     try:
         file = parse_incident(path, display, raw, taxonomy, today)
         findings = [finding for rule in FILE_RULES for finding in rule.check(file)]
-        # Files `curator fix` leaves whole:
-        if not fix_reads(file) or tab_in_plain_value(file) or unicode_break_refused(file):
+        # A file `curator fix` leaves whole. Asked only where a finding is fixable (nearly
+        # no file): each ask scans the file's text at least.
+        if any(finding.fixable for finding in findings) and (
+            not fix_reads(file) or tab_in_plain_value(file) or ruamel_refuses(file)
+        ):
             findings = [replace(finding, fixable=False) for finding in findings]
         points = [day for turning in _TURNING_POINTS for day in turning(file)]
         summary = FileSummary.of(file)

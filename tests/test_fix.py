@@ -973,14 +973,20 @@ GPU_AFTER_NCCL = ("    - nccl\n", "    - nccl\n    - gpu\n")
             ),
             "12:7 facets.components repeats nccl with a comment of its own",
         ),
+        (
+            incident("IL-0001", ("title: ", "title: # 원제\n  "), ("떨어졌다\n", "떨어졌다  \n\n")),
+            "2:8 ruamel.yaml cannot keep this comment where it is",
+        ),
     ],
 )
 def test_no_finding_is_fixable_in_a_file_the_loader_reads_but_fix_refuses_whole(
     tmp_path, text, refusal
 ):
-    # A Markdown-style nested item (IL109), a document that is a list, or a facet list out
-    # of order with a comment line above an item: fix refuses the file whole, and lint
-    # called its trailing space (IL602) or facet order (IL304) fixable.
+    # A Markdown-style nested item (IL109), a document that is a list, a facet list out
+    # of order with a comment line above an item, a repeat and its term's item above each
+    # with a comment, or a comment after a key whose value starts below it, a blank line
+    # after that (ruamel.yaml cannot read it): fix refuses the file whole, and lint called
+    # its trailing space (IL602) or facet order (IL304) fixable.
     path = tmp_path / "IL-0001.yaml"
     path.write_bytes(text.encode("utf-8"))
     findings = check_file(path, "IL-0001.yaml", TAXONOMY, TODAY).findings

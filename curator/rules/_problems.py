@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 
 from curator.document import Document, Position
@@ -113,13 +114,21 @@ def tab_in_plain_value(file: IncidentFile) -> bool:
     return False
 
 
-def unicode_break_refused(file: IncidentFile) -> bool:
-    """Whether ruamel.yaml, which `curator fix` writes with, reads the file otherwise than
-    the loader for a NEL, U+2028 or U+2029 in it (a `|` block, indented text after one):
-    fix refuses the file (IL603's, `canonical.render`). One ruamel.yaml read, only for a
-    file holding such a break (lazily imported: lint needs it for no other file)."""
+# A key with nothing after it on its line but a comment (`status: # 확인 중`).
+_KEY_THEN_COMMENT = re.compile(r"^[^#\n]*:[ \t]+#", re.MULTILINE)
+
+
+def ruamel_refuses(file: IncidentFile) -> bool:
+    """Whether ruamel.yaml, which `curator fix` writes with, cannot take the file as fix
+    reads it (`mended`), so that fix refuses it (`canonical.render`): a NEL, U+2028 or
+    U+2029 it reads otherwise than the loader (in a `|` block, indented text after one;
+    IL603's), or a comment after a key whose value starts on the next line with a blank
+    line after that value (`canonical._comment_overlap`). One ruamel.yaml read, lazily
+    imported, and only for a file holding such a break or such a comment: nearly none."""
     text = file.loaded.text
-    if text is None or not any(char in text for char in UNICODE_BREAKS):
+    if text is None or not (
+        any(char in text for char in UNICODE_BREAKS) or _KEY_THEN_COMMENT.search(text)
+    ):
         return False
     read = mended(file)
     if read is None or read.document is None:
