@@ -172,6 +172,68 @@ def test_a_word_glued_to_the_word_before_matches_only_where_it_may(matcher, text
     assert term not in terms(matcher, text)
 
 
+def phrases(matcher: Matcher, text: str) -> set[str]:
+    """Every label or alias matching in `text`, also where `find` quotes another beside it."""
+    words, layout = tokens(text), _Layout(text, token_spans(text))
+    return {
+        phrase.text
+        for start in range(len(words))
+        for phrase, _, _ in matcher._matches_at(words, start, layout)
+    }
+
+
+@pytest.mark.parametrize(
+    ("text", "term"),
+    [
+        ("배포가 막바지에 이르렀다", "deploys-blocked"),  # 배포가 막: 막 | 바지, no 막히다
+        ("배포막바지에 이르렀다", "deploys-blocked"),  # the same, the alias written together
+        ("작업이 죽순처럼 늘었다", "job-crash"),  # 작업이 죽: 죽 | 순, no ending
+        ("오류가 늘상 보이던 로그", "elevated-error-rate"),  # 오류가 늘: 늘 | 상
+        ("케이블이 빠르게 교체됐다", "miswiring"),  # 케이블이 빠: 빠르다, no 빠지다
+        ("중복 경고를 없앴다", "monitoring-gap"),  # 경고가 없: 없애다, another verb
+        ("재시작 때문에 멈췄다", "latent-until-restart"),  # 재시작 때: a noun, 때 | 문
+        ("패치 적용 후속 작업", "upgrade-incompatibility"),  # 패치 적용 후: 후 | 속
+    ],
+)
+def test_a_one_syllable_alias_word_does_not_match_a_word_it_only_starts(matcher, text, term):
+    assert term not in terms(matcher, text)
+
+
+@pytest.mark.parametrize(
+    ("text", "term", "alias"),
+    [
+        ("배포가 막혔다", "deploys-blocked", "배포가 막"),
+        ("배포가 막힌 채 멈춰 있었다", "deploys-blocked", "배포가 막"),
+        ("작업이 죽었다", "job-crash", "작업이 죽"),
+        ("학습이 멈췄다", "training-stall", "학습이 멈"),
+        ("지연이 늘어났다", "elevated-latency", "지연이 늘"),
+        ("케이블이 빠졌다", "miswiring", "케이블이 빠"),
+        ("경고가 없었다", "monitoring-gap", "경고가 없"),
+        ("결함을 걸러 내지 못했다", "failed-safeguard", "결함 걸러 내지 못"),
+        ("재시작 때까지", "latent-until-restart", "재시작 때"),  # a particle
+        ("작업 큐에서 사라졌다", "job-scheduler", "작업 큐"),
+    ],
+)
+def test_a_one_syllable_alias_word_matches_before_an_ending_or_a_particle(
+    matcher, text, term, alias
+):
+    assert term in terms(matcher, text)
+    assert alias in phrases(matcher, text)
+
+
+def test_the_one_syllable_examples_docs_judgement_md_gives_hold(matcher):
+    # "… (배포가 막혔다, …, 재시작 때까지, but not 배포가 막바지에, …, 재시작 때문에; what …".
+    shown = judgement_md().partition("starts many other words (")[2].partition(";")[0]
+    matching, _, not_matching = shown.partition(", but not ")
+    alias = {"배포가": "배포가 막", "작업이": "작업이 죽", "학습이": "학습이 멈"}
+    alias |= {"재시작": "재시작 때", "오류가": "오류가 늘", "경고를": "경고가 없"}
+    for example in matching.split(", "):
+        assert alias[example.split()[0]] in phrases(matcher, example), example
+    assert len(not_matching.split(", ")) == 5, shown
+    for example in not_matching.split(", "):
+        assert alias[example.split()[0]] not in phrases(matcher, example), example
+
+
 def test_the_quote_docs_judgement_md_shows_is_one_evidence_gives(matcher):
     # A quote is the matched words and a word either side: given as a text, it is quoted whole.
     quote = judgement_md().partition("within one line (`“")[2].partition("”`)")[0]

@@ -6,6 +6,9 @@ An alias matches when its words appear in order in the text's tokens (text.token
 - a Korean alias word that is a verb (…다) or a noun made from one (…ㅁ: 멈춤, 끊김) matches
   up to the first consonant of its last syllable, because Korean contracts that syllable
   with the ending (멈춤 → 멈췄다, 떨어지다 → 떨어졌다);
+- a Korean alias word of one syllable matches only a text word that ends after it or goes
+  on with a particle or a verb ending (`_ENDING_STARTS`): 배포가 막 matches 배포가 막혔다,
+  not 배포가 막바지에;
 - English words match after light stemming and case folding (flapping → flap);
 - up to `GAP` unrelated words may stand between two alias words (학습이 갑자기 멈췄다,
   인증서가 2019년 5월 4일 만료되어), but no sentence end: a match lies within one sentence
@@ -30,7 +33,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from curator.model import DIMENSIONS, Term
-from curator.similarity.text import PARTICLES, strip_particle, token_spans, tokens
+from curator.similarity.text import PARTICLES, strip_particle, token_spans, tokens, words
 from curator.taxonomy import Taxonomy
 
 _FIRST, _LAST = 0xAC00, 0xD7A3
@@ -59,6 +62,15 @@ GAP = 3
 _SPACE = re.compile(r"\s")
 _OPEN, _CLOSE = "(（", ")）"
 _LISTING = ("와", "과")
+# What may follow a one-syllable alias word in a text word (`Word.lone`): the first syllable
+# of a verb ending (막았다, 잃은, 늘고, 없으면, 않도록), or the verb's own last syllable in any
+# form: 막히다 (히 혀 혔 힌 힐 힘), 멈추다 and 늦추다 (추 춰 췄 춘 출 춤), 빠지다 (지 져 졌 진
+# 질 짐), 못하다 (하 한 했 해 할 함). Not a syllable that starts another word: 막바지, 늘상,
+# 멈칫, 때문, 후속, nor one that makes another verb: 없애다, 붙이다, 늘리다.
+_ENDING_STARTS = words(
+    "아 어 았 었 고 는 은 을 던 다 지 게 기 음 으 도 거 자 면 며 습 "
+    "히 혀 혔 힌 힐 힘 추 춰 췄 춘 출 춤 져 졌 진 질 짐 하 한 했 해 할 함"
+)
 
 
 def _is_hangul(token: str) -> bool:
@@ -79,6 +91,10 @@ class Word:
 
     text: str
     loose: bool  # Korean verb or -ㅁ noun: the last syllable's vowel and final may change
+    # One Korean syllable, or ending in one (the phrase written together): the text word
+    # must end after it or go on with a particle or a verb ending (_ENDING_STARTS), as a
+    # lone syllable starts many other words (배포가 막 is no 배포가 막바지에).
+    lone: bool = False
 
     @classmethod
     def of(cls, token: str) -> Word:
@@ -88,7 +104,7 @@ class Word:
             return cls(token[:-1], True)
         stripped = strip_particle(token)
         loose = len(stripped) >= 2 and _final(stripped[-1]) == _FINAL_M
-        return cls(stripped, loose)
+        return cls(stripped, loose, len(stripped) == 1)
 
     @property
     def key(self) -> str:
@@ -99,7 +115,8 @@ class Word:
         if not _is_hangul(self.text):
             return word == self.text
         if word.startswith(self.text):
-            return True
+            rest = word[len(self.text) :]
+            return not self.lone or not rest or rest[0] in _ENDING_STARTS or rest in PARTICLES
         if not self.loose or len(word) < len(self.text):
             return False
         head = self.text[:-1]
@@ -122,7 +139,8 @@ class Phrase:
         """The phrase written without spaces, when all its words are Korean."""
         if len(self.words) < 2 or not all(_is_hangul(w.text) for w in self.words):
             return None
-        return Word("".join(w.text for w in self.words), self.words[-1].loose)
+        last = self.words[-1]
+        return Word("".join(w.text for w in self.words), last.loose, last.lone)
 
 
 @dataclass(frozen=True)
