@@ -508,6 +508,43 @@ def test_a_release_compares_with_the_release_before_not_a_pre_release(repo, tmp_
     }
 
 
+def test_a_first_release_compares_with_nothing_not_its_own_release_candidate(tmp_path):
+    # The only version below v1.0.0 was its candidate, which a release passes over: no
+    # tag was left, and `since` fell back on the nearest tag before it, v1.0.0-rc1, so the
+    # first release listed only what changed since that candidate. The candidates still compare
+    # with each other, and the commits after v1.0.0 with it.
+    repo = GitLibrary(tmp_path / "lib")
+    repo.write("IL-0001.yaml", incident("IL-0001"))
+    repo.commit("2024-01-01T00:00:00", "IL-0001")
+    repo.git("tag", "v1.0.0-rc1")
+    repo.write("IL-0002.yaml", incident("IL-0002"))
+    repo.commit("2024-02-01T00:00:00", "IL-0002")
+    repo.git("tag", "v1.0.0-rc2")
+    repo.git("tag", "v1.0.0")  # the candidate released as it is
+    found = {}
+    for version in ("v1.0.0", "v1.0.0-rc2"):
+        assert run_export(repo, tmp_path / version, "--version", version).code == 0
+        changes = load(tmp_path / version, "changes.json")
+        found[version] = (
+            (changes["since"] or {}).get("version"),
+            [(c["id"], c["change"]) for c in changes["changes"]],
+        )
+    repo.write("IL-0003.yaml", incident("IL-0003"))
+    head = repo.commit("2024-03-01T00:00:00", "IL-0003")
+    assert run_export(repo, tmp_path / "after").code == 0
+    changes = load(tmp_path / "after", "changes.json")
+    found["after"] = (
+        changes["since"]["version"],
+        [(c["id"], c["change"]) for c in changes["changes"]],
+    )
+    assert load(tmp_path / "after", "manifest.json")["version"] == f"v1.0.0-1-g{head[:12]}"
+    assert found == {
+        "v1.0.0": (None, [("IL-0002", "added"), ("IL-0001", "added")]),
+        "v1.0.0-rc2": ("v1.0.0-rc1", [("IL-0002", "added")]),
+        "after": ("v1.0.0", [("IL-0003", "added")]),
+    }
+
+
 def test_the_release_before_is_by_semantic_version_precedence():
     tags = ["v1.0.0", "v1.0.0-rc.1", "v1.0.0-rc.11", "v1.0.0-rc.2", "v1.0.0-beta", "v2026/12"]
     assert previous_release("v1.0.0", tags) is None  # a release skips its candidates

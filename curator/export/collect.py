@@ -23,7 +23,7 @@ from curator.export.errors import ExportError, ExportRefused
 from curator.export.git import Commit, GitError, Repo
 from curator.export.history import History, file_history
 from curator.export.model import ExportedIncident
-from curator.export.versions import latest_version, previous_release
+from curator.export.versions import latest_version, previous_release, versions_below
 from curator.findings import Finding, Severity
 from curator.library import INCIDENTS, Library
 from curator.lint import Extra, lint
@@ -383,10 +383,11 @@ def release_before(repo: Repo, rev: str, version: str, tags: list[str]) -> str |
     the tag of the highest version in the history of the exported commit's parents (both of
     a merge, which may bring in a hotfix from a release branch), where the nearest could be
     a hotfix merged back below a release made since; and when neither is, the nearest `v*`
-    tag there. Between releases, the default version is `git describe` from it, so that it
-    names the release compared with."""
+    tag there. A release whose versions below are all pre-releases (its own candidates) is
+    the first: None, where the nearest tag was a candidate it passes over. Between
+    releases, the default version is `git describe` from it, so that it names the release
+    compared with."""
     if version in tags:
-        by_version = previous_release(version, tags)
-    else:
-        by_version = latest_version(repo.tags_before(rev))
-    return by_version or repo.nearest_tag(rev)
+        below = versions_below(version, tags)
+        return previous_release(version, below) if below else repo.nearest_tag(rev)
+    return latest_version(repo.tags_before(rev)) or repo.nearest_tag(rev)

@@ -51,6 +51,15 @@ def previous_release(version: str, tags: Iterable[str]) -> str | None:
     return max(below)[1] if below else None
 
 
+def versions_below(version: str, tags: Iterable[str]) -> list[str]:
+    """The tags of `tags` that name a lower version than `version` (none when it names
+    none), pre-releases too."""
+    this = precedence(version)
+    if this is None:
+        return []
+    return [tag for tag in tags if (found := precedence(tag)) is not None and found < this]
+
+
 def latest_version(tags: Iterable[str]) -> str | None:
     """The tag of the highest version among `tags`; None when none names a version."""
     named = [(found, tag) for tag in tags if (found := precedence(tag)) is not None]
