@@ -632,6 +632,39 @@ def test_since_names_any_revision_and_a_deleted_incident_is_reported(repo, tmp_p
     assert not list(tmp_path.glob("planted*"))  # a revision is never taken for a git option
 
 
+def test_since_a_revision_names_it_as_an_export_of_it_would(repo, tmp_path):
+    # `since.version` was `git describe` of the revision: for a commit after hotfix
+    # v1.0.1's branch was merged back after v1.1.0, the hotfix, fewer commits away
+    # (v1.0.1-3-g…, where that commit's own export says v1.1.0-4-g…); for `--since v1.1.0`
+    # where an annotated `v1.1.0-rc1` sits on the same commit, the candidate, which git
+    # prefers. A tag names itself; another revision is named as an export of it is.
+    hotfix_then_release(
+        repo,
+        ("IL-0002.yaml", incident("IL-0002", GPU, ("occurred: 2024-05", "occurred: 2024-04"))),
+        ("IL-0003.yaml", withdrawn("IL-0003", "IL-0002")),
+    )
+    repo.git("merge", "-q", "--no-edit", "release-1.0", when="2024-03-05T00:00:00")
+    repo.write("IL-0006.yaml", incident("IL-0006"))
+    between = repo.commit("2024-03-10T00:00:00", "IL-0006")
+    repo.write("IL-0007.yaml", incident("IL-0007"))
+    repo.commit("2024-03-20T00:00:00", "IL-0007")
+
+    def since_version(since: str) -> str:
+        out = tmp_path / since
+        assert run_export(repo, out, "--since", since).code == 0
+        return load(out, "changes.json")["since"]["version"]
+
+    found = {since: since_version(since) for since in (between, "release-1.0", "v1.0.1")}
+    repo.git("tag", "-a", "-m", "annotated", "v1.1.0-rc1", "v1.1.0")
+    found["v1.1.0"] = since_version("v1.1.0")
+    assert found == {
+        between: f"v1.1.0-4-g{between[:12]}",  # the hotfix's two commits, the merge, IL-0006
+        "release-1.0": "v1.0.1",  # a branch at the tag: what its export would say
+        "v1.0.1": "v1.0.1",
+        "v1.1.0": "v1.1.0",
+    }
+
+
 def test_a_taxonomy_term_released_before_must_stay(repo, tmp_path):
     # "Taxonomy ids never disappear": a term removed (or renamed) since the previous release
     # was exported without a word, and consumers holding its id could no longer look it up.

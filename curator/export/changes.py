@@ -19,6 +19,7 @@ from curator.export.collect import (
     TAXONOMY_FOLDER,
     Snapshot,
     id_number,
+    recorded_version,
     released_as_read,
     released_data,
     timestamp,
@@ -63,7 +64,13 @@ class ChangeLog:
             since = since or default
             if since is not None:
                 base = repo.commit(since)
-                version = default or repo.describe(base.sha)  # (a commit may have two tags)
+                # A tag names itself (a commit may have two); another revision is named
+                # as its export would be, which the nearest tag, a hotfix say, need not be.
+                version = default or (
+                    since
+                    if since in snapshot.tags
+                    else recorded_version(repo, base.sha, snapshot.tags)[0]
+                )
                 self.since = ReleasePoint(version=version, commit=base.sha)
                 self.previous = _released_at(snapshot, base.sha)
                 terms_then = _terms_at(repo, base.sha)

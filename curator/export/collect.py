@@ -49,6 +49,7 @@ class Snapshot:
     head: Commit
     version: str
     release_before: str | None  # the default `since` of changes.json (`release_before`)
+    tags: list[str]  # the repository's `v*` tags (`Repo.tags`)
     taxonomy: Taxonomy
     history: History
     files: list[str]  # every incident file's path, by id number; drafts are skipped when read
@@ -360,10 +361,7 @@ def collect(library: Library, version: str | None = None) -> Snapshot:
                 blobs = {entry.path: entry.blob for entry in listing.result()}
                 history = file_history(log.result())
             tags = repo.tags()
-            given, version = version, version or repo.describe(head.sha)
-            before = release_before(repo, head.sha, version, tags)
-            if given is None and version not in tags and before is not None:
-                version = repo.describe(head.sha, match=before)  # (see `release_before`)
+            version, before = recorded_version(repo, head.sha, tags, version)
             refuse_dirty(dirty.result())
             refuse_unwatched(unwatched.result())
     except GitError as exc:
@@ -374,7 +372,20 @@ def collect(library: Library, version: str | None = None) -> Snapshot:
     names = sorted(library.incident_names(), key=name_order)
     files = [f"{folder}{os.sep}{name}" for name in names]
     taxonomy = released_taxonomy(library.taxonomy)
-    return Snapshot(repo, head, version, before, taxonomy, history, files, blobs)
+    return Snapshot(repo, head, version, before, tags, taxonomy, history, files, blobs)
+
+
+def recorded_version(
+    repo: Repo, rev: str, tags: list[str], version: str | None = None
+) -> tuple[str, str | None]:
+    """The version an export of `rev` records (`version` if given: else the tag at `rev`,
+    else `git describe` from the release it compares with, see `release_before`), and that
+    release."""
+    given, version = version, version or repo.describe(rev)
+    before = release_before(repo, rev, version, tags)
+    if given is None and version not in tags and before is not None:
+        version = repo.describe(rev, match=before)
+    return version, before
 
 
 def release_before(repo: Repo, rev: str, version: str, tags: list[str]) -> str | None:
