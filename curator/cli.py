@@ -475,7 +475,8 @@ def github_release_command(repo_name: str, tag: str, export_dir: Path) -> None:
 
     Uploads the export's top-level files and a zip of the whole export; assets of the same
     name are replaced, so a failed run can be repeated. A new tag is made at the export's
-    commit. Refuses (exit 1) when TAG names another commit; exit 2 when it could not publish.
+    commit. Refuses (exit 1) when TAG names another commit; exit 2 when it could not publish,
+    or when the export's feed links to the placeholder site (an export without --base-url).
     """
     # Importing PyGithub adds ~0.1 s to every start-up; only this command needs it.
     with deferred():

@@ -43,6 +43,7 @@ from incidents import incident
 
 OWNER, NAME, TOKEN = "incident-library", "library", "test-token"
 READ_ONLY = "read-only-token"
+PAGES = f"https://{OWNER}.github.io/{NAME}/"  # the repository's Pages site, as GitHub names it
 COMMIT = "c0" * 20  # what the in-process tests' exports are of
 DEFAULT_BRANCH_HEAD = "de" * 20
 TOKENS = (TOKEN, READ_ONLY)
@@ -318,7 +319,8 @@ def exported(tmp_path: Path) -> Path:
     repo.commit("2024-01-01T00:00:00")
     repo.git("tag", "v1.0.0")
     out = tmp_path / "export"
-    assert run_curator("export", "--root", str(repo.root), "--out", str(out)).code == 0
+    args = ("--root", str(repo.root), "--out", str(out), "--base-url", PAGES)
+    assert run_curator("export", *args).code == 0
     return out
 
 
@@ -722,4 +724,40 @@ def test_ctrl_c_as_the_release_loads_strptime_is_not_dropped(github, exported):
 def test_a_folder_that_is_not_an_export_is_refused(github, tmp_path):
     run = release(github, tmp_path)
     assert run.code == 2 and "holds no manifest.json" in run.err
+    assert github.log == []
+
+
+def test_an_export_whose_feed_links_to_the_placeholder_is_refused_and_nothing_is_sent(
+    github, tmp_path
+):
+    # An export made by hand without --base-url links its feed into the placeholder
+    # https://incident-library.github.io/, which nothing publishes: attached to a release,
+    # its feed sent every reader to a site that is not there (or another library's).
+    repo = GitLibrary(tmp_path / "lib")
+    repo.write("IL-0001.yaml", incident("IL-0001"))
+    repo.commit("2024-01-01T00:00:00")
+    out = tmp_path / "export"
+    assert run_curator("export", "--root", str(repo.root), "--out", str(out)).code == 0
+    run = release(github, out)
+    assert (run.code, run.out) == (2, "")
+    assert run.err == (
+        f"curator: release not published: {out / 'feed.atom'} links to "
+        "https://incident-library.github.io/, the placeholder `curator export` uses without "
+        "--base-url; export again with --base-url and the address of the site the exports "
+        "are published to\n"
+    )
+    assert github.log == []
+    # The repository's own Pages site, on that same host, is no placeholder.
+    args = ("--root", str(repo.root), "--out", str(out), "--base-url", PAGES)
+    assert run_curator("export", *args).code == 0
+    assert release(github, out).code == 0
+    assert [r["tag_name"] for r in github.releases.values()] == ["v1.0.0"]
+
+
+def test_a_feed_that_is_not_xml_is_one_line_and_nothing_is_sent(github, exported):
+    (exported / "feed.atom").write_bytes(b"<feed")
+    run = release(github, exported)
+    assert run.code == 2
+    assert run.err.startswith(f"curator: release not published: {exported / 'feed.atom'} is not ")
+    assert run.err.endswith("; run `curator export` again\n") and run.err.count("\n") == 1
     assert github.log == []

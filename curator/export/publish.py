@@ -17,6 +17,7 @@ import json
 import os
 import re
 import unicodedata
+import xml.etree.ElementTree as ET
 import zipfile
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -29,6 +30,8 @@ from github.GitObject import GitObject
 from github.GitRelease import GitRelease
 from github.Repository import Repository
 
+from curator import WEBSITE
+from curator.export.feed import ATOM
 from curator.export.write import MANIFEST
 from curator.github.client import GitHubError, connect, explain, not_github
 from curator.github.retry import GaveUp, RetryPolicy, with_retries
@@ -167,8 +170,34 @@ def _not_a_manifest(manifest: Path, why: str) -> PublishError:
 def release_assets(export_dir: Path, tag: str, workdir: Path) -> list[Path]:
     if not (export_dir / MANIFEST).is_file():
         raise PublishError(f"{export_dir} holds no {MANIFEST}; run `curator export` first")
+    refuse_placeholder_feed(export_dir / FEED)
     top_level = sorted(p for p in export_dir.iterdir() if p.is_file())
     return [*top_level, zip_export(export_dir, workdir / archive_name(tag))]
+
+
+FEED = "feed.atom"
+
+
+def refuse_placeholder_feed(feed: Path) -> None:
+    """PublishError when the feed links into `WEBSITE`, `curator export`'s default
+    --base-url: a placeholder that nothing publishes, so a release's feed readers would
+    follow its links to nothing (docs/export.md, feed.atom)."""
+    try:
+        root = ET.fromstring(feed.read_bytes())
+    except FileNotFoundError:
+        return  # no feed to mislead anyone
+    except OSError as exc:
+        raise PublishError(f"cannot read {feed}: {exc.strerror or exc}") from exc
+    except ET.ParseError as exc:
+        why = f"{feed} is not an export's feed ({exc}); run `curator export` again"
+        raise PublishError(why) from None
+    link = root.find(f"{{{ATOM}}}link[@rel='self']")
+    if link is not None and link.get("href") == f"{WEBSITE}latest/{FEED}":
+        raise PublishError(
+            f"{feed} links to {WEBSITE}, the placeholder `curator export` uses without "
+            "--base-url; export again with --base-url and the address of the site the "
+            "exports are published to"
+        )
 
 
 def publish(
