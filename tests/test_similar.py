@@ -688,7 +688,7 @@ def test_usage_and_input_errors_exit_2_without_traceback(tmp_path):
     broken.write_text("- just\n- a list\n", encoding="utf-8")
     run = run_curator("similar", str(broken), "--root", str(root))
     assert run.code == 2
-    assert "not an incident file" in run.err
+    assert f"{broken}:1:1: an incident is a mapping of keys to values, not a list" in run.err
     assert run_curator("similar", str(tmp_path / "missing.yaml"), "--root", str(root)).code == 2
     # A mapping with no incident text (a taxonomy file) was judged as an incident `causes`.
     taxonomy = root / "schema" / "taxonomy" / "causes.yaml"
@@ -744,7 +744,8 @@ def test_inputs_that_cannot_be_judged_are_named_and_the_others_judged(tmp_path, 
         f"token: a tab where YAML takes only spaces (to indent, and after an item's '-'); "
         f"replace it with spaces; `curator lint {tabbed}` lists every "
         "problem",
-        f"curator: {listed}: not an incident file (run `curator lint {listed}`)",
+        f"curator: {listed}:1:1: an incident is a mapping of keys to values, not a list; "
+        f"`curator lint {listed}` lists every problem",
         f"curator: {taxonomy}: not an incident file (run `curator lint {taxonomy}`)",
         "curator: 3 of 6 inputs not judged",
     ]
@@ -774,8 +775,8 @@ def test_all_names_each_library_file_it_cannot_judge(tmp_path, command):
         "start any token: a tab where YAML takes only spaces (to indent, and after an item's "
         "'-'); replace it with spaces; `curator lint "
         "incidents/IL-0002.yaml` lists every problem",
-        "curator: incidents/IL-0003.yaml: not an incident file (run `curator lint "
-        "incidents/IL-0003.yaml`)",
+        "curator: incidents/IL-0003.yaml:1:1: an incident is a mapping of keys to values, not "
+        "a list; `curator lint incidents/IL-0003.yaml` lists every problem",
         "curator: 2 of 4 inputs not judged",
     ]
 
@@ -788,8 +789,35 @@ def test_json_stays_a_list_when_no_input_can_be_judged(tmp_path, command):
     run = run_curator(command, str(listed), "--root", str(root), "--format", "json")
     assert (run.code, json.loads(run.out)) == (2, []), run
     assert run.err == (
-        f"curator: {listed}: not an incident file (run `curator lint {listed}`)\n"
+        f"curator: {listed}:1:1: an incident is a mapping of keys to values, not a list; "
+        f"`curator lint {listed}` lists every problem\n"
         "curator: 1 of 1 input not judged\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "where", "kind"),
+    [("# a note\n\n- just\n- a list\n", "3:1", "a list"), ("just text\n", "1:1", "plain text")],
+)
+@pytest.mark.parametrize("command", ["similar", "suggest"])
+def test_a_document_not_a_mapping_is_named_where_lint_names_it(
+    tmp_path, command, text, where, kind
+):
+    # It was "PATH: not an incident file", without a line and column, for what lint, fix
+    # and fmt report at PATH:LINE:COLUMN as IL201, "an incident is a mapping ...".
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": incident("IL-0001")})
+    draft = root / "incidents" / "IL-NEW-x.yaml"
+    draft.write_text(text, encoding="utf-8")
+    named = os.path.join("incidents", "IL-NEW-x.yaml")
+    run = run_curator(command, named, cwd=root)
+    linted = run_curator("lint", named, cwd=root)
+    assert run.code == 2, run
+    assert run.err.splitlines()[0] == (
+        f"curator: {named}:{where}: an incident is a mapping of keys to values, not {kind}; "
+        f"`curator lint {named}` lists every problem"
+    )
+    assert f"{named}:{where}: IL201 [error] an incident is a mapping of keys to values, " in (
+        linted.out
     )
 
 

@@ -17,7 +17,7 @@ from curator.findings import Finding
 from curator.library import INCIDENTS, Library, read_as_incident
 from curator.lint import display_path, in_a_subfolder, named_files, through_links
 from curator.load import MAX_BYTES, load_bytes
-from curator.model import DIMENSIONS
+from curator.model import DIMENSIONS, not_a_mapping
 from curator.oneline import shown
 from curator.regular import read_regular
 from curator.rules import not_an_incident_file
@@ -102,16 +102,21 @@ def _unheld(where: str, path: Path, incidents: str) -> str | None:
 
 
 def _not_judged(path: Path, named: str) -> str:
-    """Why `path` (as `named`) cannot be judged: where lint's loader stops, with its line
-    and column (a tab or an unclosed quote makes an incident to mend, not "not an incident
-    file"); for what cannot be read, what lint reports of it (IL107)."""
+    """Why `path` (as `named`) cannot be judged: where lint's loader stops, or where a list
+    or a text stands for the mapping an incident is (IL201), with its line and column (a
+    tab or an unclosed quote makes an incident to mend, not "not an incident file"); for
+    what cannot be read, what lint reports of it (IL107)."""
     try:
-        problems = load_bytes(read_regular(path, MAX_BYTES)).problems
+        loaded = load_bytes(read_regular(path, MAX_BYTES))
     except OSError as exc:  # not a regular file (a FIFO is never read), or gone meanwhile
         return f"{named}: not an incident file: {_unreadable(path, named, exc)} (IL107)"
-    if not problems:
+    mapping = not_a_mapping(loaded.data) if loaded.document is not None else None
+    if loaded.problems:
+        (line, column), why = loaded.problems[0].position, loaded.problems[0].message
+    elif loaded.document is not None and mapping is not None:
+        (line, column), why = loaded.document.position(()), mapping  # lint's IL201
+    else:
         return f"{named}: not an incident file (run `curator lint {named}`)"
-    (line, column), why = problems[0].position, problems[0].message
     return f"{named}:{line}:{column}: {why}; `curator lint {named}` lists every problem"
 
 
