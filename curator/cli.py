@@ -136,10 +136,24 @@ def _usage_error(exc: click.UsageError) -> NoReturn:
 
 def _utf8(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
     """Text typed on the command line must be UTF-8: other bytes arrive as lone surrogates
-    (PEP 383), which no file or JSON that curator writes can hold."""
-    for text in value if isinstance(value, tuple) else (value,):
-        _check_utf8(text or "")
-    return value
+    (PEP 383), which no file or JSON that curator writes can hold. So does UTF-8 itself
+    where the locale's encoding is ASCII (LC_ALL=C without Python's UTF-8 mode): that is
+    read again as UTF-8, as click writes UTF-8 to a terminal that says ASCII."""
+    if isinstance(value, tuple):
+        return tuple(_as_utf8(text, sys.getfilesystemencoding()) for text in value)
+    return value if value is None else _as_utf8(value, sys.getfilesystemencoding())
+
+
+def _as_utf8(text: str, encoding: str) -> str:
+    """`text`, decoded from `encoding` with surrogateescape, as the UTF-8 its bytes are; a
+    BadParameter if they are not UTF-8."""
+    if not any("\udc80" <= c <= "\udcff" for c in text):
+        return text
+    try:
+        return text.encode(encoding, "surrogateescape").decode("utf-8")
+    except UnicodeError:
+        _check_utf8(text)
+        raise
 
 
 def _check_utf8(text: str) -> None:
@@ -750,7 +764,7 @@ def _ask(question: str, default: str, check: Callable[[str], object]) -> str:
         raise click.Abort
 
     def answer(text: str) -> str:
-        _check_utf8(text)
+        text = _as_utf8(text, sys.stdin.encoding)
         try:
             check(text)
         except DraftError as exc:

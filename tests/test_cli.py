@@ -17,6 +17,7 @@ from conftest import REPO, run_curator, stopped_as_it_loads, write_library
 
 from curator.findings import Finding, Severity
 from curator.lint import passed_over
+from curator.load import load_bytes
 from curator.report import github_annotation
 from incidents import incident
 
@@ -462,6 +463,27 @@ def test_text_that_is_not_utf8_is_a_usage_error(library, args, option):
     run = run_curator(*args, cwd=library)
     assert run.code == 2
     assert f"Invalid value for {option}" in run.err and "is not UTF-8 text (byte 0x" in run.err
+
+
+def test_utf8_text_is_read_as_such_where_the_locale_is_ascii(library):
+    # Under LC_ALL=C without Python's UTF-8 mode, arguments arrive decoded as ASCII, each
+    # byte of a Korean title a lone surrogate: it was refused as "'\\udced…' is not UTF-8
+    # text (byte 0xED)", which it is.
+    ascii_locale = {"LC_ALL": "C", "PYTHONUTF8": "0", "PYTHONCOERCECLOCALE": "0"}
+    title = "NCCL 타임아웃으로 학습이 멈췄다"
+    args = ["--title", title, "--source", "https://example.com/a", "--cause", "config-change"]
+    made = run_curator(
+        "new", *args, "--organization", "예시", "--no-prompt", cwd=library, env=ascii_locale
+    )
+    assert made.code == 0, made
+    [draft] = (library / "incidents").glob("IL-NEW-*.yaml")
+    data = load_bytes(draft.read_bytes()).data
+    assert (data["title"], data["organizations"]) == (title, ["예시"])
+    found = run_curator("search", "타임아웃", "--format", "json", cwd=library, env=ascii_locale)
+    assert found.code == 0, found
+    assert json.loads(found.out)["query"] == "타임아웃"
+    refused = run_curator("search", "GPU \udcff", cwd=library, env=ascii_locale)
+    assert refused.code == 2 and "is not UTF-8 text (byte 0xFF)" in refused.err
 
 
 def test_rules_lists_every_code_and_fixability():

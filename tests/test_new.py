@@ -636,6 +636,26 @@ def test_stopped_at_a_question_it_says_how_and_writes_nothing(tmp_path, stop, sa
     assert list((root / "incidents").iterdir()) == []
 
 
+def test_a_utf8_answer_is_read_as_such_where_standard_input_says_ascii(tmp_path):
+    # Read as ASCII (LC_ALL=C without Python's UTF-8 mode), a Korean answer was refused as
+    # "is not UTF-8 text (byte 0x..)" and asked again, for ever.
+    root = write_library(tmp_path / "lib", {})
+    answers = [TITLE.encode("utf-8"), b"https://example.com/pm", b"", b"", b""]
+    answers += [b"config-change", b"", b"", b""]
+    proc = subprocess.run(
+        [sys.executable, "-m", "curator", "new", "--root", str(root), "--prompt"],
+        input=b"\n".join(answers) + b"\n",
+        capture_output=True,
+        env={**os.environ, "PYTHONIOENCODING": "ascii"},
+        check=False,
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr.decode("utf-8")
+    assert b"is not UTF-8 text" not in proc.stdout
+    [draft] = (root / "incidents").iterdir()
+    assert load_bytes(draft.read_bytes()).data["title"] == TITLE
+
+
 def test_an_answer_that_is_not_utf8_is_asked_again(tmp_path):
     # It was "curator: internal error: UnicodeDecodeError" (or UnicodeEncodeError once the
     # draft was written, where standard input was read with surrogateescape), exit 2.
