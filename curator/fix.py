@@ -60,6 +60,7 @@ from curator.schema_errors import dotted
 from curator.taxonomy import Taxonomy
 from curator.textnorm import STREAM_SAFE_RUN, composed, long_run
 from curator.write.canonical import (
+    CommentInFlow,
     ItemInText,
     Refused,
     Unparsable,
@@ -615,17 +616,38 @@ def fix_text(raw: bytes, taxonomy: Taxonomy) -> tuple[bytes, list[Change], list[
     fixable = text.encode("utf-8") if text is not None else raw
 
     def edit(tree: Any) -> None:
-        for value_fix in VALUE_FIXES:
-            changes.extend(value_fix(tree, taxonomy))
+        changes.extend(_value_fixes(tree, taxonomy))
 
     try:
         out = render(fixable, edit)  # Refused propagates: nothing is written
+    except CommentInFlow as in_flow:
+        out = _formatted_first(fixable, taxonomy, in_flow)
     except Refused as refused:
         not_mended = _tab_not_mended(refused, changes, raw)
         raise not_mended or _tab_in_text(refused, text) from None
     if not changes:
         return raw, [], _left_by_hand(raw.decode("utf-8"))  # (render has read it as text)
     return out.encode("utf-8"), sorted(changes), _left_by_hand(out)
+
+
+def _formatted_first(fixable: bytes, taxonomy: Taxonomy, in_flow: CommentInFlow) -> str:
+    """The fixes made to `fixable` as `curator fmt` writes it, which keeps a comment inside
+    `[...]` or `{...}` (the collection written one item a line), where the value fixes of
+    the first pass would lose it: what `curator fmt` then `curator fix` make. The first
+    pass made the same changes (the same values), and says them at the places the file
+    has; where this pass is refused too, the first pass's refusal is said."""
+
+    def edit(tree: Any) -> None:
+        _value_fixes(tree, taxonomy)  # (the changes said are the first pass's)
+
+    try:
+        return render(render(fixable).encode("utf-8"), edit)
+    except Refused:
+        raise in_flow from None
+
+
+def _value_fixes(tree: Any, taxonomy: Taxonomy) -> list[Change]:
+    return [change for value_fix in VALUE_FIXES for change in value_fix(tree, taxonomy)]
 
 
 def _tab_not_mended(refused: Refused, changes: list[Change], raw: bytes) -> Refused | None:

@@ -601,27 +601,68 @@ def test_a_repeated_term_with_a_comment_of_its_own_is_left_to_be_removed_by_hand
     assert "fixable" not in linted.out + linted.err, linted
 
 
-def test_a_comment_in_a_flow_list_that_a_fix_would_lose_is_named_then_fmt_makes_room(tmp_path):
+def test_a_comment_in_a_flow_list_is_kept_by_a_value_fix_as_fmt_then_fix_keep_it(tmp_path):
     # ruamel.yaml keeps no comment inside `[...]` in its tree: any value fix in the file
-    # was refused as "the rewritten file would lose a comment; please report", at 1:1.
+    # was refused, "this comment would be lost by the fix (ruamel.yaml drops comments
+    # inside `[...]` and `{...}`); run `curator fmt` on the file first, ..., then `curator
+    # fix`", exit 1, though lint called the finding fixable.
     url = "https://example.com/pm?utm_source=feed"
     text = incident("IL-0001", ("https://example.com/postmortems/IL-0001", url))
     text += "related: [IL-0002, # 같은 장비\n  IL-0003]\n"
     root = write_library(tmp_path / "lib", {"IL-0001.yaml": text})
-    path = root / "incidents" / "IL-0001.yaml"
+    by_hand = write_library(tmp_path / "by-hand", {"IL-0001.yaml": text})
+    linted = run_curator("lint", "--no-cache", "--root", str(root), cwd=root)
+    assert (
+        "incidents/IL-0001.yaml:26:10: IL505 [warning] write the source URL as "
+        "https://example.com/pm (fixable)\n"
+    ) in linted.out, linted
     run = run_curator("fix", "--root", str(root), cwd=root)
-    assert run.code == 1 and run.out == "", run
-    assert run.err.startswith(
-        "incidents/IL-0001.yaml:28:20: cannot fix: this comment would be lost by the fix "
-        "(ruamel.yaml drops comments inside `[...]` and `{...}`); run `curator fmt` on the "
-        "file first, which writes them one item a line, then `curator fix`\n"
-    ), run.err
-    assert path.read_text(encoding="utf-8") == text
-    assert run_curator("fmt", "--root", str(root), cwd=root).code == 0
-    fixed = run_curator("fix", "--root", str(root), cwd=root)
-    assert fixed.code == 0, fixed
-    assert "IL505 sources[0].url" in fixed.out
-    assert "  - IL-0002        # 같은 장비\n  - IL-0003\n" in path.read_text(encoding="utf-8")
+    assert run.code == 0 and run.err == "1 change in 1 file\n", run
+    # Said where lint says it, in the file as it was (not in the file as fmt writes it).
+    assert run.out == (
+        f"incidents/IL-0001.yaml:26:10: IL505 sources[0].url: {url} → https://example.com/pm\n"
+    ), run
+    fixed = (root / "incidents" / "IL-0001.yaml").read_text(encoding="utf-8")
+    assert "  - url: https://example.com/pm\n" in fixed
+    assert "related:\n  - IL-0002        # 같은 장비\n  - IL-0003\n" in fixed
+    # The same file as `curator fmt` then `curator fix` make.
+    assert run_curator("fmt", "--root", str(by_hand), cwd=by_hand).code == 0
+    assert run_curator("fix", "--root", str(by_hand), cwd=by_hand).code == 0
+    assert fixed == (by_hand / "incidents" / "IL-0001.yaml").read_text(encoding="utf-8")
+
+
+def test_a_facet_list_with_a_comment_in_flow_style_is_sorted_keeping_the_comment():
+    # The report's case: `components: [vast-data, # why` then `nfs]` (IL304, fixable).
+    text = (REPO / "incidents" / "IL-0137.yaml").read_text(encoding="utf-8")
+    block = "  components:\n    - nfs\n    - shared-network-filesystem\n    - vast-data\n"
+    assert block in text
+    flow = text.replace(block, "  components: [vast-data, # 왜 먼저인지\n    nfs]\n")
+    after, changes, left = fix_text(flow.encode("utf-8"), TAXONOMY)
+    assert changes == [curator.fix.Change(13, 16, "IL304", "facets.components: sorted")]
+    assert left == []
+    formatted = render(flow.encode("utf-8"))
+    assert "    - vast-data           # 왜 먼저인지\n    - nfs\n" in formatted
+    assert fix_text(formatted.encode("utf-8"), TAXONOMY)[0] == after
+    written = after.decode("utf-8")
+    assert "  components:\n    - nfs\n    - vast-data           # 왜 먼저인지\n" in written
+    assert sorted(comments(written)) == sorted(comments(flow))
+    expected = load_bytes(text.encode("utf-8")).data  # (every other value as it was)
+    expected["facets"]["components"] = ["nfs", "vast-data"]
+    assert load_bytes(after).data == expected
+
+
+def test_a_comment_in_a_flow_list_that_the_fix_after_fmt_refuses_too_is_named_where_it_is():
+    # A comment line inside `[...]` above an item becomes, once fmt writes the list one
+    # item a line, a comment line above an item, which a sort leaves to people: the file's
+    # own refusal is said, at the comment in the file as it is, and nothing is written.
+    text = (REPO / "incidents" / "IL-0137.yaml").read_text(encoding="utf-8")
+    block = "  components:\n    - nfs\n    - shared-network-filesystem\n    - vast-data\n"
+    flow = text.replace(block, "  components: [vast-data,\n    # 왜 먼저인지\n    nfs]\n")
+    with pytest.raises(Refused) as refused:
+        fix_text(flow.encode("utf-8"), TAXONOMY)
+    assert refused.value.position == (14, 5)
+    assert refused.value.message.startswith("this comment would be lost by the fix")
+    assert "# 왜 먼저인지" in render(flow.encode("utf-8"))  # (fmt keeps it)
 
 
 # IL-0025 with its two causes out of order (an IL304 fix to make), the lines written

@@ -100,6 +100,12 @@ class Unparsable(Refused):
     """ruamel.yaml cannot parse the text (though curator's own loader may read it)."""
 
 
+class CommentInFlow(Refused):
+    """A comment inside a flow collection (`[a, # b`), which ruamel.yaml's tree does not
+    hold, so an edit of the tree would lose it; the layout (`render` with no edit), which
+    places comments from the text, writes the collection one item a line and keeps it."""
+
+
 class ItemInText(Refused):
     """A list item YAML joined to the text above (IL109), in the value that starts on line
     `joined` (0 where not known: sent back from a worker process)."""
@@ -314,11 +320,12 @@ def _refuse_a_comment_ruamel_dropped(before: list[Note], after: list[Note]) -> N
     """After an edit, comments are placed as ruamel.yaml's tree holds them, and it holds
     none inside a flow collection (`[a, # b`): a fix would lose such a comment, anywhere in
     the file. `curator fmt` places comments from the text, not the tree, and writes every
-    collection in block style, where ruamel keeps them: after it, the fix can be made."""
+    collection in block style, where ruamel keeps them: after it, the fix can be made
+    (`curator fix` does so itself, `CommentInFlow`)."""
     dropped = Counter(note.text for note in before) - Counter(note.text for note in after)
     note = next((note for note in before if note.text and note.text in dropped), None)
     if note is not None:
-        raise Refused(
+        raise CommentInFlow(
             Position(note.line + 1, note.column + 1),
             "this comment would be lost by the fix (ruamel.yaml drops comments inside `[...]` "
             "and `{...}`); run `curator fmt` on the file first, which writes them one item "
