@@ -685,16 +685,8 @@ def _tab_in_text(refused: Refused, text: str | None) -> Refused:
         or lines[line - 1][column - 1 : column] != "\t"
     ):
         return refused
-    if _in_a_key(text, refused.position):
-        return Refused(
-            refused.position,
-            "the tab is part of a key, which ruamel.yaml cannot read; fix it by hand",
-        )
-    return Refused(
-        refused.position,
-        "the tab is part of a plain value, which ruamel.yaml cannot read; fix it by hand "
-        "(or quote the value and write \\t)",
-    )
+    in_a_key = _in_a_key(text, refused.position)
+    return Refused(refused.position, no_tabs.IN_A_KEY if in_a_key else no_tabs.IN_A_PLAIN_VALUE)
 
 
 def _in_a_key(text: str, where: Position) -> bool:

@@ -457,6 +457,45 @@ def test_il601_a_tab_is_fixable_unless_it_is_in_a_value_or_a_comment(taxonomy, o
     ]
 
 
+IN_A_PLAIN_VALUE = (
+    "the tab is part of a plain value, which ruamel.yaml cannot read; fix it by hand: use "
+    "spaces, or put the value in double quotes and write \\t for the tab"
+)
+IN_A_KEY = (
+    "the tab is part of a key, which ruamel.yaml cannot read; fix it by hand: take the tab "
+    "out of the key"
+)
+
+
+@pytest.mark.parametrize(
+    ("edits", "place", "words"),
+    [
+        ((("title: 공유", "title: 공\t유"),), (2, 9), IN_A_PLAIN_VALUE),
+        ((("메타데이터 포화로", "메타데이터\n  포\t화로"),), (3, 4), IN_A_PLAIN_VALUE),
+        # The loader stops at the other tab first; read once fix's spaces mend that one.
+        ((("title: 공유", "title: 공\t유"), ("  causes:", "\tcauses:")), (2, 9), IN_A_PLAIN_VALUE),
+        ((("  causes:", "  cau\tses:"),), (8, 6), IN_A_KEY),
+        # Quoted, the tab is text ruamel.yaml reads: fix leaves it (IL601, not fixable).
+        ((("title: 공유", "title: '공\t유"), ("떨어졌다\n", "떨어졌다'\n")), (2, 10), None),
+    ],
+)
+def test_il601_says_what_to_do_by_hand_with_a_tab_curator_fix_cannot_read(
+    tmp_path, edits, place, words
+):
+    # Bug: IL601 said only "tab character; use spaces" there, not fixable, and only
+    # `curator fix`, refusing the file, said that the tab is part of a plain value or a key
+    # and what to do by hand.
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": incident("IL-0001", *edits)})
+    findings = lint(Library.at(root), cwd=root, today=TODAY, jobs=1)
+    said = [
+        (f.message, f.fixable) for f in findings if (f.code, f.line, f.column) == ("IL601", *place)
+    ]
+    assert said == [(words or "tab character; use spaces", False)], findings
+    run = run_curator("fix", "--root", str(root), cwd=root)
+    refusal = f"incidents/IL-0001.yaml:{place[0]}:{place[1]}: cannot fix: {words}\n"
+    assert (refusal in run.err) is (words is not None), run
+
+
 EMPTY_ACTIONS = (f"actions:\n{ACTION}", "actions: []")
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections.abc import Iterator
 
 from curator.document import Document, Position
 from curator.findings import Finding
@@ -87,20 +88,43 @@ def _mended(file: IncidentFile) -> Mended | None:
 def tab_in_plain_value(file: IncidentFile) -> bool:
     """Whether a plain (unquoted) value or key holds a tab once fix's text fixes are made
     (`mended`: a tab the loader stops at elsewhere does not hide it), which ruamel.yaml
-    cannot read: `curator fix` refuses the file at it (`_tab_in_text`). Values do not
-    nest, so the one holding a place is the last to start before it. At no cost for a
+    cannot read: `curator fix` refuses the file at it (`_tab_in_text`). At no cost for a
     file without a tab."""
+    return next(_plain_tabs(file), None) is not None
+
+
+def plain_tabs(file: IncidentFile) -> dict[Position, bool]:
+    """The tabs of `tab_in_plain_value`, each with whether it is in a key, at their places
+    in the file as it is. One on a line that fix's text fixes changed before it (a BOM,
+    letters composed), or in a file where they changed the line count, is left out: its
+    place in the file is not known. At no cost for a file without a tab."""
+    read = mended(file)
+    text = file.loaded.text
+    if read is None or text is None or read.text.count("\n") != text.count("\n"):
+        return {}
+    lines, fixed = text.split("\n"), read.text.split("\n")
+    return {
+        where: in_key
+        for where, in_key in _plain_tabs(file)
+        if fixed[where.line - 1][: where.column] == lines[where.line - 1][: where.column]
+    }
+
+
+def _plain_tabs(file: IncidentFile) -> Iterator[tuple[Position, bool]]:
+    """Each tab in a plain key or value once fix's text fixes are made, and whether it is
+    in a key. Values do not nest, so the one holding a place is the last to start before
+    it."""
     read = mended(file) if file.loaded.text is not None and "\t" in file.loaded.text else None
     if read is None or read.document is None or "\t" not in read.text:
-        return False
+        return
     lines = read.text.split("\n")
-    if any(
-        isinstance(path[-1], str)
-        and "\t" in path[-1]
-        and lines[where.line - 1][where.column - 1 : where.column] not in ("'", '"')
-        for path, where in read.document.key_positions.items()
-    ):
-        return True
+    for (*_, key), start in read.document.key_positions.items():
+        if (
+            isinstance(key, str)
+            and "\t" in key
+            and lines[start.line - 1][start.column - 1 : start.column] not in ("'", '"')
+        ):
+            yield Position(start.line, start.column + key.index("\t")), True
     spans = scalar_spans(read.document, lines)
     for number, line in enumerate(lines, start=1):
         column = line.find("\t") + 1
@@ -109,9 +133,8 @@ def tab_in_plain_value(file: IncidentFile) -> bool:
             if inside(spans, where):
                 start = spans.starts[bisect_right(spans.starts, where) - 1]
                 if lines[start.line - 1][start.column - 1 : start.column] not in ("'", '"', " "):
-                    return True  # (a block's text starts at column 1 of its next line)
+                    yield where, False  # (a block's text starts at column 1 of its next line)
             column = line.find("\t", column) + 1
-    return False
 
 
 # A key with nothing after it on its line but a comment (`status: # 확인 중`).

@@ -2,7 +2,9 @@
 
 YAML forbids tabs for indentation, and in text they render differently everywhere.
 `curator fix` replaces them with spaces, except inside a value or a comment: there the tab
-is text, which only its author may change (the finding is then not marked fixable).
+is text, which only its author may change (the finding is then not marked fixable). In a
+plain (unquoted) value or a key, ruamel.yaml cannot read it, and fix refuses the whole file
+at it: the finding says so, and what to write instead, in fix's words.
 Where YAML takes no tab (in the indentation, after an item's `-`), the file cannot be read:
 this rule reports that tab, saying so, and IL101 does not report it again. `curator fix`
 puts two spaces for it, which mends the file only where that is the indent the line needs:
@@ -12,7 +14,7 @@ tab of the file is fixable.
 
 from curator.findings import Severity
 from curator.load import Position
-from curator.rules._problems import at_a_tab, fix_reads
+from curator.rules._problems import at_a_tab, fix_reads, plain_tabs
 from curator.rules._spaces import in_comment, inside, not_fixable, scalar_spans
 from curator.rules.base import FileFindings, IncidentFile, Rule
 from curator.yaml_errors import TAB_WORDS
@@ -30,6 +32,16 @@ RULE = Rule(
 # this rule): the file cannot be read, nor checked further, until the tab goes.
 STOPPED = f"{TAB_WORDS}, so the file cannot be read; use spaces"
 NOT_MENDED = "; indent the line by hand: the two spaces `curator fix` puts for a tab do not mend it"
+# Where the tab is text that ruamel.yaml, which `curator fix` writes with, cannot read:
+# fix refuses the file at it (`curator.fix._tab_in_text`) and says it in the same words.
+IN_A_KEY = (
+    "the tab is part of a key, which ruamel.yaml cannot read; fix it by hand: take the tab "
+    "out of the key"
+)
+IN_A_PLAIN_VALUE = (
+    "the tab is part of a plain value, which ruamel.yaml cannot read; fix it by hand: use "
+    "spaces, or put the value in double quotes and write \\t for the tab"
+)
 
 
 def check(file: IncidentFile) -> FileFindings:
@@ -39,12 +51,15 @@ def check(file: IncidentFile) -> FileFindings:
     spans = scalar_spans(file.loaded.document, lines)
     stopped = {p.position for p in file.loaded.problems if at_a_tab(file, p)}
     mended = fix_reads(file)
+    plain = plain_tabs(file)
     for number, line in enumerate(lines, start=1):
         column = line.find("\t") + 1
         if column:
             where = Position(number, column)
             if where in stopped:
                 words = STOPPED if mended else STOPPED + NOT_MENDED
+            elif where in plain:
+                words = IN_A_KEY if plain[where] else IN_A_PLAIN_VALUE
             else:
                 words = "tab character; use spaces"
             finding = RULE.at(file.display, where, words)
