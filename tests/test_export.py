@@ -1179,6 +1179,53 @@ def test_the_default_version_is_the_tag_else_described_with_twelve_hex_digits(re
     assert load(tmp_path / "out", "manifest.json")["version"] == head[:12]
 
 
+@pytest.mark.parametrize(
+    ("tagged", "described"),
+    [
+        # git describe prefers an annotated tag to a lightweight one, and of two annotated
+        # tags the one tagged later: both times the candidate.
+        ((("-a", "-m", "candidate", "v1.1.0-rc1"), ("v1.1.0",)), "v1.1.0-rc1"),
+        (
+            (("-a", "-m", "release", "v1.1.0"), ("-a", "-m", "candidate", "v1.1.0-rc1")),
+            "v1.1.0-rc1",
+        ),
+        # The release tagged on the candidate's tag, not its commit: still the commit's.
+        (
+            (
+                ("-a", "-m", "candidate", "v1.1.0-rc1"),
+                ("-a", "-m", "release", "v1.1.0", "v1.1.0-rc1"),
+            ),
+            "v1.1.0",
+        ),
+    ],
+    ids=["annotated-candidate-lightweight-release", "both-annotated-candidate-later", "nested"],
+)
+def test_a_commit_tagged_as_a_candidate_and_its_release_records_the_release(
+    repo, tmp_path, tagged, described
+):
+    # Without --version, the export recorded `git describe`'s choice among the tags of
+    # the commit, the candidate, and compared with v1.0.0 as a candidate would (its own
+    # earlier candidate v1.1.0-rc0 in between). The highest version among them is recorded.
+    repo.write("IL-0005.yaml", incident("IL-0005"))
+    repo.commit("2024-03-01T00:00:00", "IL-0005")
+    repo.git("tag", "v1.1.0-rc0")
+    repo.write("IL-0006.yaml", incident("IL-0006"))
+    repo.commit("2024-04-01T00:00:00", "IL-0006")
+    first, second = tagged
+    repo.git("tag", *first, when="2024-04-02T00:00:00")
+    repo.git("tag", *second, when="2024-04-03T00:00:00")
+    assert repo.git("describe", "--tags") == described
+    out = tmp_path / "out"
+    assert run_export(repo, out).code == 0
+    changes = load(out, "changes.json")
+    assert (
+        load(out, "manifest.json")["version"],
+        changes["until"]["version"],
+        changes["since"]["version"],
+        [c["id"] for c in changes["changes"]],
+    ) == ("v1.1.0", "v1.1.0", "v1.0.0", ["IL-0006", "IL-0005"])
+
+
 def test_between_releases_the_default_version_names_the_release_compared_with(repo, tmp_path):
     # The version was `git describe`'s nearest tag: once hotfix v1.0.1's branch was merged
     # back after v1.1.0, that was the hotfix, fewer commits away, while `since` said v1.1.0,

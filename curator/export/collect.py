@@ -379,9 +379,10 @@ def recorded_version(
     repo: Repo, rev: str, tags: list[str], version: str | None = None
 ) -> tuple[str, str | None]:
     """The version an export of `rev` records (`version` if given: else the tag at `rev`,
-    else `git describe` from the release it compares with, see `release_before`), and that
-    release."""
-    given, version = version, version or repo.describe(rev)
+    of the highest version if it has several, a release before its candidates; else `git
+    describe` from the release it compares with, see `release_before`), and that release."""
+    given = version
+    version = version or latest_version(repo.tags_at(rev)) or repo.describe(rev)
     before = release_before(repo, rev, version, tags)
     if given is None and version not in tags and before is not None:
         version = repo.describe(rev, match=before)

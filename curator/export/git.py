@@ -225,10 +225,14 @@ class Repo:
     def nearest_tag(self, rev: str = "HEAD") -> str | None:
         """The `v*` tag nearest to `rev` in its history, its own tags passed over: in the
         history of its parents, both of a merge (`git describe`)."""
-        own = set(self.tags(merged=rev)) - set(self.tags_before(rev))
-        passed = [f"--exclude={tag}" for tag in sorted(own)]  # (a tag's name is no glob)
+        passed = [f"--exclude={tag}" for tag in self.tags_at(rev)]  # (a tag's name is no glob)
         out = self._try("describe", "--tags", "--abbrev=0", "--match", "v*", *passed, rev)
         return _tag_name(out) if out else None
+
+    def tags_at(self, rev: str) -> list[str]:
+        """`tags` of the commit `rev` itself, sorted: in its history, not its parents'. (Not
+        `--points-at`, which passes over a tag of a tag of the commit.)"""
+        return sorted(set(self.tags(merged=rev)) - set(self.tags_before(rev)))
 
     def tags_before(self, rev: str) -> list[str]:
         """`tags` in the history of the parents of `rev`, every parent of a merge (a
