@@ -68,12 +68,48 @@ class Draft:
 # Checking what was given ----------------------------------------------------------------
 
 
+# What makes a one-line value more than one line, or hides its spacing: refused, not
+# turned into a space unsaid. Lint leaves a line break in one to its author (IL606), who
+# alone knows whether the rest belongs in `symptom`.
+_NOT_ONE_LINE = {
+    "\t": "a tab (U+0009 CHARACTER TABULATION",
+    "\n": "a line break (U+000A LINE FEED",
+    "\u2028": "a line break (U+2028 LINE SEPARATOR",
+    "\u2029": "a line break (U+2029 PARAGRAPH SEPARATOR",
+}
+
+
 def check_title(title: str) -> str:
-    return check_text("the title", " ".join(title.split()))
+    return one_line("the title", title)
+
+
+def one_line(what: str, text: str) -> str:
+    """`text`, a one-line value (the title, an organization), its runs of spaces made one
+    and its ends stripped, once `check_one_line` accepts it as given."""
+    check_one_line(what, text)
+    return check_text(what, " ".join(text.split()))
+
+
+def check_one_line(what: str, text: str) -> str:
+    """`text`, if it holds no tab, line break or control character: each is refused where
+    it is in `text` as given (`str.split` would make most of them spaces, unseen)."""
+    for index, char in enumerate(text):
+        if char in _NOT_ONE_LINE:
+            raise DraftError(
+                f"{what} holds {_NOT_ONE_LINE[char]}, character {index + 1}): it is one line "
+                "in the website's lists, the feed and the CSV; write it on one line, with "
+                "spaces"
+            )
+    problem = text.strip() and text_problem(text)  # (nothing visible: said once joined)
+    if problem:
+        raise DraftError(f"{what} {problem}")
+    return text
 
 
 def _source_title(text: str) -> str:
-    return check_text("the source title", text) if text.strip() else text  # blank: unknown
+    if not text.strip():
+        return text  # blank: unknown
+    return check_text("the source title", check_one_line("the source title", text))
 
 
 def check_text(what: str, text: str) -> str:
@@ -307,7 +343,7 @@ def gather(taxonomy: Taxonomy, given: Given, ask: Ask | None) -> Draft:
         title,
         url,
         (source_title or "").strip() or None,
-        [check_text("an organization", " ".join(o.split())) for o in organizations if o.strip()],
+        [one_line("an organization", o) for o in organizations if o.strip()],
         check_occurred(occurred or ""),
         given.status,
     )

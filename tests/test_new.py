@@ -456,6 +456,53 @@ def test_without_a_terminal_missing_or_bad_values_are_usage_errors_and_nothing_i
         assert list((root / "incidents").iterdir()) == []
 
 
+def test_a_tab_line_break_or_control_character_in_a_one_line_value_is_refused_where_it_is(
+    tmp_path,
+):
+    # The title and each organization were joined on any white space first: a tab, a
+    # line break, U+001F became spaces unsaid (`NCCL 학습 멈춤 탭`), where a U+0001 was
+    # refused; and a source title's line break was written, for lint to refuse (IL606).
+    root = write_library(tmp_path / "lib", {})
+    facets = ("--cause", "config-change", "--component", "nccl", "--symptom", "training-stall")
+    one_line = "it is one line in the website's lists, the feed and the CSV"
+    cases = [
+        (
+            ("--title", "NCCL 학습 멈춤\t탭"),
+            "the title holds a tab (U+0009 CHARACTER TABULATION, character 11): " + one_line,
+        ),
+        (
+            ("--title", "NCCL 학습\n멈춤"),
+            "the title holds a line break (U+000A LINE FEED, character 8): " + one_line,
+        ),
+        (
+            ("--title", "NCCL 학습\u2028멈춤"),
+            "the title holds a line break (U+2028 LINE SEPARATOR, character 8)",
+        ),
+        (
+            ("--title", "NCCL 학습\x1f멈춤"),
+            "the title holds U+001F, a control character (character 8); remove it",
+        ),
+        (
+            ("--title", TITLE, "--organization", "Lab\tlup"),
+            "an organization holds a tab (U+0009 CHARACTER TABULATION, character 4)",
+        ),
+        (
+            ("--title", TITLE, "--source-title", "원문\n제목"),
+            "the source title holds a line break (U+000A LINE FEED, character 3)",
+        ),
+    ]
+    for args, message in cases:
+        run = new(root, *args, "--source", SOURCE, *facets)
+        assert (run.code, len(run.err.splitlines())) == (2, 1), (args, run)
+        assert message in run.err, (args, run.err)
+        assert list((root / "incidents").iterdir()) == []
+    # Runs of spaces are still made one, and the ends stripped, as before.
+    run = new(root, "--title", "  NCCL  학습 멈춤 ", "--source", SOURCE, *facets)
+    assert run.code == 0, run
+    written = (root / "incidents" / "IL-NEW-nccl.yaml").read_text(encoding="utf-8")
+    assert "\ntitle: NCCL 학습 멈춤  #" in written
+
+
 def test_in_a_terminal_it_asks_for_what_is_missing(tmp_path):
     root = write_library(tmp_path / "lib", {})
     answers = [
