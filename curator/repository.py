@@ -14,7 +14,9 @@ curator was started, not from that folder: such paths are made absolute first.
 
 from __future__ import annotations
 
+import hashlib
 import os
+import stat
 import subprocess
 from pathlib import Path
 
@@ -27,6 +29,9 @@ _FIXED = {"LC_ALL": "C", "GIT_TERMINAL_PROMPT": "0", "GIT_OPTIONAL_LOCKS": "0"}
 _FIXED["GIT_LITERAL_PATHSPECS"] = "1"
 # git's variables holding a path, which a relative value makes relative to git's folder.
 _PATHS = ("GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY")
+
+_NONBLOCKING = getattr(os, "O_NONBLOCK", 0)
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 
 
 class NotACheckout(Exception):
@@ -69,3 +74,37 @@ def top_of(folder: Path) -> Path:
     if not folder.resolve().is_relative_to(top):
         raise NotACheckout(f"its work tree is {top}")
     return top
+
+
+def blob_id(path: str, link: bool, object_id: str) -> str | None:
+    """The id git gives the object that is the working tree's `path` as it stands, in the
+    hash of `object_id` (an id of that repository: 40 hex digits for SHA-1, 64 for
+    SHA-256): of its bytes, or of a link's target (`link`); None where it is not that kind
+    of file, or cannot be read. Equal to `object_id` exactly when the file holds the bytes
+    of that object. (`git status` cannot tell: it compares what git would store from the
+    file, its line ends normalised by `.gitattributes` or `core.autocrlf`, `ident` and
+    filters undone, and never looks at a file marked skip-worktree or assume-unchanged.)"""
+    hashed = hashlib.sha256() if len(object_id) == 64 else hashlib.sha1()
+    try:
+        if link:
+            target = os.fsencode(os.readlink(path))
+            hashed.update(b"blob %d\0%s" % (len(target), target))
+            return hashed.hexdigest()
+        # (Not through a link, and not waiting for a FIFO's writer: `curator.regular`.)
+        fd = os.open(path, os.O_RDONLY | _NONBLOCKING | _NOFOLLOW)
+    except OSError:
+        return None
+    try:
+        size = os.fstat(fd)
+        if not stat.S_ISREG(size.st_mode):
+            return None
+        left = size.st_size
+        hashed.update(b"blob %d\0" % left)
+        while left > 0 and (piece := os.read(fd, min(left, 1 << 20))):
+            hashed.update(piece)
+            left -= len(piece)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    return hashed.hexdigest()

@@ -1926,3 +1926,61 @@ def test_only_a_numbered_incident_that_is_no_draft_may_not_be_deleted(raw, expec
     from curator.rules.incident_removed import removed_id
 
     assert removed_id(raw) == expected
+
+
+def _crlf_added_as_lf(repo: Path) -> None:  # .gitattributes normalises the CRLF it adds
+    write(repo, ".gitattributes", "* text=auto eol=lf\n")
+    commit(repo, "normalise line ends")
+    path = repo / "incidents" / "IL-0002.yaml"
+    path.write_bytes(path.read_bytes().replace(b"\n", b"\r\n"))
+    git(repo, "add", "-A")  # (the index takes the CRLF file's stat: git calls it unchanged)
+
+
+def _checked_out_with_autocrlf(repo: Path) -> None:  # Windows' default: CRLF in the checkout
+    git(repo, "config", "core.autocrlf", "true")
+    for path in (repo / "incidents").iterdir():
+        path.unlink()
+    git(repo, "checkout", "--", "incidents")
+
+
+def _ident_expanded(repo: Path) -> None:  # `ident` writes the blob's id into `$Id$`
+    write(repo, ".gitattributes", "IL-0002.yaml ident\n")
+    titled = ("처리량이 떨어졌다", "처리량이 $Id$ 떨어졌다")
+    write(repo, "IL-0002.yaml", incident("IL-0002", titled))
+    commit(repo, "an ident")
+    (repo / "incidents" / "IL-0002.yaml").unlink()
+    git(repo, "checkout", "--", "incidents")
+
+
+def _skip_worktree(repo: Path) -> None:  # git does not look at the file at all
+    git(repo, "update-index", "--skip-worktree", "incidents/IL-0002.yaml")
+    write(repo, "IL-0002.yaml", incident("IL-0002", ("    - nccl\n", "    - ncl\n")))
+
+
+@pytest.mark.parametrize(
+    "differ", [_crlf_added_as_lf, _checked_out_with_autocrlf, _ident_expanded, _skip_worktree]
+)
+def test_the_checkout_is_reviewed_only_where_its_bytes_are_the_commit_s(repo, differ):
+    # `git status` compares what git would store from each file (line ends normalised,
+    # `$Id$` collapsed), and trusts a skip-worktree file: it called these checkouts clean,
+    # and the review linted their bytes, where the commit has others (an IL603 or IL301
+    # "there before it too", which the base never had; the title with the blob's id).
+    write(repo, "IL-0001.yaml", incident("IL-0001", ("떨어졌다.", "떨어졌다 .")))
+    commit(repo, "typo")
+    differ(repo)
+    assert git(repo, "status", "--porcelain") == ""  # clean, as git tells it
+    head = git(repo, "rev-parse", "HEAD")
+    changed = git(repo, "diff", "--name-only", "main", "HEAD", "--", "incidents").split()
+    reviews = []
+    for checkout in (head, "main"):  # the checkout, then its commit read from git
+        git(repo, "checkout", "-q", checkout)
+        code, report = review_json(repo, "--head", head)
+        files = report["files"]
+        found = {f["path"]: (f["title"], [x["code"] for x in f["findings"]]) for f in files}
+        reviews.append((code, report["errors_elsewhere"], found))
+    assert reviews[0] == reviews[1]
+    assert reviews[0][:2] == (0, 0)
+    assert sorted(reviews[0][2]) == changed
+    assert all(codes == [] for _, codes in reviews[0][2].values())
+    if differ is _ident_expanded:
+        assert "처리량이 $Id$ 떨어졌다" in reviews[0][2]["incidents/IL-0002.yaml"][0]

@@ -1,13 +1,12 @@
 """Build the review of a change: git diff → lint at the head → removal check → judgements.
 
 The head is read from the checkout itself when it is that commit and nothing under the
-library differs from it (the CI case: no copy), and otherwise from the commit, written to a
-temporary folder from git's objects (`git.materialise`): `curator review` never checks
-anything out, and what it lints is exactly the commit it names, whatever the working tree
-holds. Only the checkout
-keeps the judge's index in its `.curator-cache/`; in a copy, the cache would be written to
-be deleted with it, so it is neither read nor written there. (Lint keeps nothing in a
-review, either way.)
+library differs from it, byte for byte (the CI case: no copy), and otherwise from the
+commit, written to a temporary folder from git's objects (`git.materialise`): `curator
+review` never checks anything out, and what it lints is exactly the commit it names,
+whatever the working tree holds. Only the checkout keeps the judge's index in its
+`.curator-cache/`; in a copy, the cache would be written to be deleted with it, so it is
+neither read nor written there. (Lint keeps nothing in a review, either way.)
 
 The judgements are against the library the change will be merged into: the head's, plus the
 incidents the base branch gained since the change branched off (those files alone written to
@@ -97,8 +96,12 @@ def _folders(revisions: Revisions) -> list[str]:
 @contextmanager
 def tree_at(revisions: Revisions, commit: str) -> Iterator[Path]:
     """A folder laid out like the repository, holding the library as it is at `commit`."""
-    repo = revisions.repo
-    if git.head_commit(repo) == commit and git.is_clean(repo, *_folders(revisions)):
+    repo, folders = revisions.repo, _folders(revisions)
+    if (
+        git.head_commit(repo) == commit
+        and git.is_clean(repo, *folders)
+        and git.holds_commit(repo, commit, *folders)
+    ):
         yield repo
         return
     with _copy_at(revisions, commit) as tree:

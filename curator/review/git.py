@@ -264,6 +264,21 @@ def is_clean(repo: Path, *paths: str) -> bool:
     return out == b""
 
 
+def holds_commit(repo: Path, commit: str, *paths: str) -> bool:
+    """Whether each file, link and submodule `commit` has under `paths` is in the working
+    tree with the very bytes the commit has (`repository.blob_id`). Together with
+    `is_clean`, which finds the files the commit does not have, the checkout is then the
+    commit, as lint reads it."""
+    top = os.path.join(repo, "")
+    for entry in _entries_at(repo, commit, paths):
+        if entry.mode == _SUBMODULE:  # (an empty folder in a copy: `is_clean` tells)
+            continue
+        sha = entry.sha.decode("ascii")
+        if repository.blob_id(top + entry.path, entry.mode == _LINK, sha) != sha:
+            return False
+    return True
+
+
 def materialise(repo: Path, commit: str, target: Path, *paths: str) -> None:
     """Write `paths` as they are at `commit` under `target`, without touching the checkout,
     its index or its worktree list: each file's bytes as committed (in pieces: a file may be
