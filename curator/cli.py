@@ -125,13 +125,18 @@ _HELP_INSTEAD = getattr(click.exceptions, "NoArgsIsHelpError", ())
 
 def _usage_error(exc: click.UsageError) -> NoReturn:
     """One line, naming the command and where its options are explained, where click
-    prints the usage, a hint and the error on four lines; exit status 2."""
+    prints the usage, a hint and the error on four lines; exit status 2. A line each for
+    several problems, each naming the command, the last where the options are explained."""
     if isinstance(exc, _HELP_INSTEAD):
         raise exc
     command = exc.ctx.command_path if exc.ctx is not None else "curator"
     message = exc.format_message().removesuffix(".")  # (click ends its own with a stop)
-    click.echo(f"{command}: {message} — see `{command} --help`", err=True)
+    click.echo(_each_line(command, f"{message} — see `{command} --help`"), err=True)
     raise click.exceptions.Exit(EXIT_ERROR)
+
+
+def _each_line(command: str, message: str) -> str:
+    return "\n".join(f"{command}: {line}" for line in message.split("\n"))
 
 
 def _utf8(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
@@ -848,7 +853,7 @@ def new_command(
         draft = gather(library.taxonomy, given, ask)
         path = write_draft(library, draft)
     except TaxonomyError as exc:  # the taxonomy's to mend, not a usage: no `--help`
-        click.echo(f"curator new: {exc}", err=True)
+        click.echo(_each_line("curator new", str(exc)), err=True)
         raise click.exceptions.Exit(EXIT_ERROR) from exc
     except DraftError as exc:
         raise click.UsageError(str(exc)) from exc

@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ParamSpec, TypeVar
 from urllib.parse import unquote, urlsplit
 
 from curator.library import Library
@@ -33,6 +33,8 @@ if TYPE_CHECKING:  # (imported where used: see `suggest_terms`)
 
 REQUIRED_DIMENSIONS = ("causes", "components", "symptoms")
 STATUSES = ("draft", "published")
+P = ParamSpec("P")
+T = TypeVar("T")
 _SLUG_WORDS = 5
 # Characters: a file name must stay well within the 255 bytes file systems allow, with
 # `IL-NEW-`, a `-N` suffix, `.yaml` and write_atomic's temporary name around the slug.
@@ -323,14 +325,17 @@ class Given:
 def gather(taxonomy: Taxonomy, given: Given, ask: Ask | None) -> Draft:
     """A checked draft from the options, asking (when `ask` is given) for what is missing.
     Facets not given are suggested from the title and the source URL's path; without `ask`
-    a required dimension that has neither is an error naming the option to use."""
-    title = check_title(_value(given.title, "--title", "제목 title", "", check_title, ask))
-    url = check_source_url(
-        _value(given.source_url, "--source", "출처 URL source", "", check_source_url, ask)
+    a required dimension that has neither is an error naming the option to use, and every
+    problem the options have is said in one error, a line each, in the order of the
+    options in `--help` (with `ask`, the first is, as soon as it is found)."""
+    problems = _Problems(ask)
+    title = problems.check(_value, given.title, "--title", "제목 title", check_title, ask)
+    url = problems.check(
+        _value, given.source_url, "--source", "출처 URL source", check_source_url, ask
     )
     source_title = given.source_title
     if source_title is not None:
-        _source_title(source_title)
+        problems.check(_source_title, source_title)
     elif ask is not None:
         source_title = ask("출처 글의 제목 source title (모르면 빈칸)", "", _source_title) or None
     organizations = given.organizations
@@ -339,65 +344,102 @@ def gather(taxonomy: Taxonomy, given: Given, ask: Ask | None) -> Draft:
     occurred = given.occurred
     if occurred is None and ask is not None:
         occurred = ask("일어난 때 occurred: YYYY[-MM[-DD]] (모르면 빈칸)", "", check_occurred)
-    draft = Draft(
+    checked = [problems.check(one_line, "an organization", o) for o in organizations if o.strip()]
+    occurred = problems.check(check_occurred, occurred or "")
+    # Guessed only from a title and a source URL both usable: what either would name is
+    # not known otherwise, nor whether a dimension is left without a term.
+    known = title is not None and url is not None
+    suggested = suggest_terms(taxonomy, title or "", url or "") if known else {}
+    facets: dict[str, list[str]] = {}
+    guessed: list[Hit] = []
+    for dimension in DIMENSIONS:
+        named = given.facets.get(dimension)
+        if named:
+            # Every term as it is given, as one term, then as a term of the dimension.
+            single = [t for t in named if problems.check(_one_each, dimension, [t])]
+            found = [problems.check(check_terms, taxonomy, dimension, [t]) for t in single]
+            facets[dimension] = sorted({term for terms in found for term in terms or ()})
+        elif known:
+            facets[dimension] = _terms(taxonomy, dimension, suggested, ask)
+            if ask is None:
+                guessed += [g for g in suggested[dimension] if g.term in facets[dimension]]
+                if not facets[dimension] and dimension in REQUIRED_DIMENSIONS:
+                    problems.add(DraftError(_none_guessed(taxonomy, dimension)))
+    problems.raise_any()
+    assert title is not None and url is not None  # (else a problem was raised)
+    return Draft(
         title,
         url,
         (source_title or "").strip() or None,
-        [one_line("an organization", o) for o in organizations if o.strip()],
-        check_occurred(occurred or ""),
+        [organization for organization in checked if organization],
+        occurred,
         given.status,
+        facets,
+        guessed,
     )
-    suggested = suggest_terms(taxonomy, title, url)
-    for dimension in DIMENSIONS:
-        draft.facets[dimension] = _terms(taxonomy, dimension, given, suggested, ask)
-        if not given.facets.get(dimension) and ask is None:
-            draft.guessed += [g for g in suggested[dimension] if g.term in draft.facets[dimension]]
-    missing = [dimension for dimension in REQUIRED_DIMENSIONS if not draft.facets[dimension]]
-    if missing:  # (only without `ask`, which insists on a term)
-        raise DraftError(_none_guessed(taxonomy, missing))
-    return draft
 
 
-def _none_guessed(taxonomy: Taxonomy, dimensions: list[str]) -> str:
-    """Every required dimension that has no term, named at once: one per run would have
-    the contributor run the command again for each."""
-    options = [f"{_OPTIONS[dimension]} TERM" for dimension in dimensions]
-    files = [f"schema/taxonomy/{dimension}.yaml" for dimension in dimensions]
+class _Problems:
+    """The problems of one run: each raised as it is found when the contributor is asked
+    (who answers again), else kept to be said at once, so that one run says them all."""
+
+    def __init__(self, ask: Ask | None) -> None:
+        self.ask = ask
+        self.found: list[DraftError] = []
+
+    def check(self, check: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T | None:
+        """`check(*args)`, or None for a problem kept."""
+        try:
+            return check(*args, **kwargs)
+        except DraftError as problem:
+            self.add(problem)
+            return None
+
+    def add(self, problem: DraftError) -> None:
+        if self.ask is not None:
+            raise problem
+        self.found.append(problem)
+
+    def raise_any(self) -> None:
+        """One error for every problem found, a line each (a line said twice, once): a
+        TaxonomyError when each is the taxonomy's to mend, not a usage's."""
+        if len(self.found) == 1:
+            raise self.found[0]
+        if self.found:
+            lines = "\n".join(dict.fromkeys(str(problem) for problem in self.found))
+            taxonomy = all(isinstance(problem, TaxonomyError) for problem in self.found)
+            raise (TaxonomyError if taxonomy else DraftError)(lines)
+
+
+def _none_guessed(taxonomy: Taxonomy, dimension: str) -> str:
     return (
-        f"no {_joined(dimensions, 'or')} term could be guessed from the title or the source "
-        f"URL; give {_joined(options, 'and')} (the terms are in {_joined(files, 'and')})"
+        f"no {dimension} term could be guessed from the title or the source URL; give "
+        f"{_OPTIONS[dimension]} TERM (the terms are in schema/taxonomy/{dimension}.yaml)"
         f"{_broken(taxonomy)}"
     )
-
-
-def _joined(words: list[str], conjunction: str) -> str:
-    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} {conjunction} {words[-1]}"
 
 
 def _value(
     value: str | None,
     option: str,
     question: str,
-    default: str,
-    check: Callable[[str], object],
+    check: Callable[[str], str],
     ask: Ask | None,
 ) -> str:
-    if value is not None:
-        return value
-    if ask is None:
-        raise DraftError(f"{option} is needed (or run `curator new` in a terminal to be asked)")
-    return ask(question, default, check)
+    """`value` given, or asked for, as `check` makes it."""
+    if value is None:
+        if ask is None:
+            raise DraftError(f"{option} is needed (or run `curator new` in a terminal to be asked)")
+        value = ask(question, "", check)
+    return check(value)
 
 
 def _terms(
     taxonomy: Taxonomy,
     dimension: str,
-    given: Given,
     suggested: dict[str, list[Hit]],
     ask: Ask | None,
 ) -> list[str]:
-    if given.facets.get(dimension):
-        return check_terms(taxonomy, dimension, _one_each(dimension, given.facets[dimension]))
     guesses = [guess.term for guess in suggested[dimension]]
     if ask is not None:
 

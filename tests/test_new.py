@@ -213,23 +213,95 @@ def test_a_term_given_by_its_label_or_alias_is_written_as_its_id(tmp_path):
     ]
 
 
+def _said(*lines: str) -> str:
+    """A usage error of `curator new` as run by the tests: a line each, the last pointing
+    to `--help`."""
+    command = "python -m curator new"
+    return "".join(f"{command}: {line}\n" for line in lines[:-1]) + (
+        f"{command}: {lines[-1]} — see `{command} --help`\n"
+    )
+
+
+def _none_guessed(dimension: str, option: str) -> str:
+    return (
+        f"no {dimension} term could be guessed from the title or the source URL; give "
+        f"{option} TERM (the terms are in schema/taxonomy/{dimension}.yaml)"
+    )
+
+
 def test_every_dimension_nothing_could_be_guessed_for_is_named_in_one_error(tmp_path):
+    # Named in one line (`no causes, components or symptoms term …`), which the other
+    # problems of the run could not be put in order of the options beside: a line each.
     root = write_library(tmp_path / "lib", {})
     source = "https://example.com/report"
     run = new(root, "--title", "알 수 없는 일", "--source", source)
     assert run.code == 2 and list((root / "incidents").iterdir()) == []
-    assert (
-        "no causes, components or symptoms term could be guessed from the title or the source "
-        "URL; give "
-        "--cause TERM, --component TERM and --symptom TERM (the terms are in "
-        "schema/taxonomy/causes.yaml, schema/taxonomy/components.yaml and "
-        "schema/taxonomy/symptoms.yaml)"
-    ) in run.err, run.err
-    run = new(root, "--title", "알 수 없는 일", "--source", source, "--component", "gpu")
-    assert (
-        "no causes or symptoms term could be guessed from the title or the source URL; give "
-        in (run.err)
+    assert run.err == _said(
+        _none_guessed("causes", "--cause"),
+        _none_guessed("components", "--component"),
+        _none_guessed("symptoms", "--symptom"),
     )
+    run = new(root, "--title", "알 수 없는 일", "--source", source, "--component", "gpu")
+    assert run.err == _said(
+        _none_guessed("causes", "--cause"), _none_guessed("symptoms", "--symptom")
+    )
+
+
+def test_without_a_terminal_one_run_says_every_problem_a_line_each_in_the_order_of_help(
+    tmp_path,
+):
+    # It said the first problem only: an unknown --cause, and the next run that no symptom
+    # could be guessed; --title is needed, and the next run that --source is.
+    root = write_library(tmp_path / "lib", {})
+    source = "https://example.com/post"
+    run = new(root, "--title", "GPU 무언가 일어남", "--source", source, "--cause", "nonsense")
+    assert (run.code, run.out) == (2, "")
+    assert run.err == _said(
+        "'nonsense' is not a term of causes", _none_guessed("symptoms", "--symptom")
+    )
+    needed = "is needed (or run `curator new` in a terminal to be asked)"
+    run = new(root)
+    assert run.code == 2
+    assert run.err == _said(f"--title {needed}", f"--source {needed}")
+    # Every option's problems, whatever order they are given in, in the order of --help;
+    # each of several terms of one option. Without a source nothing is guessed, so no
+    # dimension is said to have no term: the source's path may name one.
+    run = new(
+        root,
+        *("--symptom", "training-stal", "--factor", "alert-fatigue, single-point"),
+        *("--cause", "nonsense", "--cause", "sofware-defect", "--component", "nccl"),
+        *("--occurred", "2024-13", "--organization", "Lab\tlup", "--organization", "@octocat"),
+        *("--source-title", "by @someone", "--title", "학습\x07중단"),
+    )
+    assert run.code == 2
+    assert run.err == _said(
+        "the title holds U+0007, a control character (character 3); remove it",
+        f"--source {needed}",
+        "the source title holds @someone, which would notify someone on GitHub; write it "
+        "without @, or in backticks",
+        "an organization holds a tab (U+0009 CHARACTER TABULATION, character 4): it is one "
+        "line in the website's lists, the feed and the CSV; write it on one line, with spaces",
+        "an organization holds @octocat, which would notify someone on GitHub; write it "
+        "without @, or in backticks",
+        "occurred '2024-13' is not a real date",
+        "'nonsense' is not a term of causes",
+        "'sofware-defect' is not a term of causes; did you mean 'software-defect'?",
+        "'training-stal' is not a term of symptoms; did you mean 'training-stall'?",
+        "'alert-fatigue, single-point' is 2 terms: give each its own --factor "
+        "(--factor alert-fatigue --factor single-point)",
+    )
+    assert list((root / "incidents").iterdir()) == []
+
+
+def test_a_problem_said_twice_in_one_run_is_one_line(tmp_path):
+    root = write_library(tmp_path / "lib", {})
+    (root / "schema" / "taxonomy" / "components.yaml").write_text("terms: [\n", "utf-8")
+    args = ("--title", TITLE, "--source", SOURCE, "--cause", "software-defect")
+    run = new(root, *args, "--component", "nccl", "--component", "gpu")
+    assert run.code == 2 and list((root / "incidents").iterdir()) == []
+    # The taxonomy's to mend: one line, no usage at fault (no `--help`).
+    (line,) = run.err.splitlines()
+    assert line.startswith("curator new: no term of components can be checked, as the "), line
 
 
 def test_facets_read_from_the_source_url_are_said_to_come_from_it(tmp_path):
