@@ -1073,8 +1073,8 @@ def similar_command(
     Pairs already settled (related, duplicate_of, not_duplicate_of) are not shown. An input
     that cannot be judged (broken YAML, not a mapping, a taxonomy file) does not stop the
     others: after their output, it is named on standard error, with the line and column
-    where its YAML breaks, or why it cannot be read. Exit 0 whatever is found; 2 when an
-    input could not be judged. See docs/judgement.md.
+    where its YAML breaks or is not a mapping, or why it cannot be read. Exit 0 whatever is
+    found; 2 when an input could not be judged. See docs/judgement.md.
     """
     with deferred():
         from curator.similarity import commands
@@ -1104,8 +1104,8 @@ def suggest_command(
 
     An input that cannot be judged (broken YAML, not a mapping, a taxonomy file) does not
     stop the others: after their output, it is named on standard error, with the line and
-    column where its YAML breaks, or why it cannot be read. Exit 0 whatever is suggested;
-    2 when an input could not be judged.
+    column where its YAML breaks or is not a mapping, or why it cannot be read. Exit 0
+    whatever is suggested; 2 when an input could not be judged.
     """
     with deferred():
         from curator.similarity import commands
