@@ -398,8 +398,8 @@ def rules_command(fmt: str) -> None:
     default=None,
     metavar="TAG",
     callback=lambda ctx, param, value: _one_line(_utf8(ctx, param, value)),
-    help="Library version to record. Default: the tag at HEAD, else `git describe` from the "
-    "previous release.",
+    help="Library version to record. Default: the tag at HEAD (of the highest version, if it "
+    "has several), else `git describe` from the previous release.",
 )
 @click.option(
     "--since",
