@@ -414,7 +414,8 @@ def rules_command(fmt: str) -> None:
     metavar="URL",
     show_default=True,
     callback=lambda ctx, param, value: _web_address(value),
-    help="Where the exports are published: the feed links <base>latest/incidents/<id>.json.",
+    help="Where the exports are published: the feed links <base>latest/incidents/<id>.json. "
+    "The default is a placeholder, which `curator github release` refuses.",
 )
 @format_option(
     FORMATS,
