@@ -4,8 +4,8 @@ The order of terms carries no meaning, so one order for all keeps diffs small an
 repeated term easy to see. `curator fix` sorts the list and drops the repeats; but a
 list with a comment line above an item it leaves to be sorted by hand, and the file whole:
 only the comment's author can tell whether it speaks of the item below it or of the list.
-So too a repeat with a comment at the end of its line where an item of the term above it
-has one: the one item left can end with one comment, and only their author can tell which
+So too a repeat whose line ends with a comment where an earlier item of the same term ends
+with one: the one item left can end with one comment, and only their author can tell which
 (or how to merge them).
 """
 
