@@ -1287,8 +1287,8 @@ def github_comment_command(
     changed, leave it when identical, create it when missing.
 
     When the pull request changes the review's own code (as GitHub lists its files: all but
-    incidents/, schema/taxonomy/, the folders the review never reads and *.md; any hidden
-    file), the comment says so first.
+    incidents/, schema/taxonomy/, the folders the review never reads and *.md outside
+    curator/ and build_backend/; any hidden file), the comment says so first.
 
     Exit 0 also when GitHub refuses the write (403: no write permission, as on a fork's
     pull request): the report then goes to the job summary. Posting never decides the
