@@ -259,10 +259,13 @@ class Evidence:
         reasons = [same_source(url) for url in self.record.urls if url in other.urls]
         shared_orgs = _shared_organisations(self.record, other)
         if shared_orgs:
-            dates = _dates(self.record.occurred, other.occurred)
+            # Dates far apart are said once, by the reason that counts them against the pair.
+            dates = (
+                "" if self.conflict[row] else ", " + _dates(self.record.occurred, other.occurred)
+            )
             crowded = f" ({self.crowd} of its incidents lie within a month: ÷√{self.crowd})"
             reasons.append(
-                f"same organisation {shared_orgs[0]}, {dates}" + (crowded if self.crowd > 1 else "")
+                f"same organisation {shared_orgs[0]}{dates}" + (crowded if self.crowd > 1 else "")
             )
         if self.conflict[row]:
             reasons.append(
