@@ -960,8 +960,9 @@ def test_a_duplicate_is_found_and_facets_are_judged(repo):
     assert "capacity-limit" in [t["term"] for t in causes["missing"]]
     assert file["facets"]["causes"] == ["hardware-failure"]
     evidence = [e for t in causes["missing"] for e in t["evidence"]]
-    assert evidence and all(  # as docs/review.md says: six keys, the unused null
-        list(e) == ["phrase", "field", "alias", "incident", "similarity", "kind"]
+    assert evidence and all(  # as docs/review.md says: seven keys, the unused null
+        list(e) == ["phrase", "field", "alias", "incident", "similarity", "kind", "on_base"]
+        and e["on_base"] is False  # main's tip added nothing since the branch started
         and (e["phrase"] is None) == (e["field"] is None) == (e["alias"] is None)
         and (e["phrase"] is None) != (e["incident"] is None)
         and (e["incident"] is None) == (e["kind"] is None)
@@ -1676,6 +1677,25 @@ def test_a_review_of_the_checkout_keeps_the_index_in_its_cache(repo, copies_kept
     kept = sorted(p.name.split("-")[0] for p in (repo / ".curator-cache").glob("*-*"))
     assert kept == ["file", "index", "similarity"]
     assert build_review(repo, "main", head, LibraryJudge) == copied  # read from the cache
+
+
+def test_evidence_naming_an_incident_merged_to_the_base_meanwhile_says_so(repo):
+    # The comment links an incident given as evidence at the head, where one merged to main
+    # since the branch started is not: the evidence says so (`on_base`), as a match does.
+    carries_dns = ("    - nccl\n", "    - dns\n    - nccl\n")
+    merged_meanwhile(repo, "IL-0004.yaml", incident("IL-0004", *DIFFERENT, carries_dns))
+    write(repo, "IL-0005.yaml", incident("IL-0005", *SAME_EVENT))
+    head = commit(repo, "add")
+    [added] = build_review(repo, "main", head, LibraryJudge).files
+    cited = [
+        (judged.dimension, term.term, e.incident, e.kind, e.on_base)
+        for judged in added.suggestions
+        for term in judged.missing
+        for e in term.evidence
+        if e.incident
+    ]
+    assert ("components", "dns", "IL-0004", "duplicate", True) in cited
+    assert [c for c in cited if c[2] != "IL-0004" and c[4]] == []
 
 
 def test_what_main_added_meanwhile_is_written_out_alone_and_the_head_judged_in_place(

@@ -236,7 +236,8 @@ def test_a_suggested_facet_says_which_words_of_its_phrase_matched():
     # As `curator suggest` says it: the phrase alone left the reviewer to guess which of
     # its words the taxonomy knows.
     text = render(sample(), LINKS, COMMENT)
-    said = "“자동 보안 패치가” in title (matches “보안 패치”); IL-0198 carries it (0.93)"
+    il_0198 = f"[IL-0198]({OURS}blob/{HEAD}/incidents/IL-0198.yaml)"
+    said = f"“자동 보안 패치가” in title (matches “보안 패치”); {il_0198} carries it (0.93)"
     assert f"`upgrade-incompatibility` · score 0.84 · {said}" in text
 
 
@@ -256,7 +257,7 @@ def test_an_unsupported_facet_names_its_neighbours_to_compare_not_as_support():
             )
         ],
     )  # fmt: skip
-    text = render(Review(base=BASE, head=HEAD, files=[file]), LINKS, COMMENT)
+    text = render(Review(base=BASE, head=HEAD, files=[file]), Links(), COMMENT)
     unsupported = text.split("**Facets nothing in the text supports** — please check:\n\n")[1]
     assert unsupported.splitlines()[0] == (
         "- **causes** · `dependency-failure` · score 0.11 · the most similar incidents that "
@@ -266,7 +267,7 @@ def test_an_unsupported_facet_names_its_neighbours_to_compare_not_as_support():
     one = file.model_copy(deep=True)
     one.suggestions[0].unsupported[0].evidence.pop()
     assert "· the most similar incident that carries it, to compare: IL-0252 (0.22)\n" in render(
-        Review(base=BASE, head=HEAD, files=[one]), LINKS, COMMENT
+        Review(base=BASE, head=HEAD, files=[one]), Links(), COMMENT
     )
 
 
@@ -666,6 +667,41 @@ def test_a_match_merged_to_the_base_meanwhile_is_said_so_and_linked_at_the_base_
     untold = render(Review(base=BASE, head=HEAD, files=[file]), LINKS, COMMENT)
     assert "| IL-NEW-gh (merged to the base branch since this branch started) |" in untold
     assert "`curator review --base 111111111111 --head 222222222222`" in untold
+
+
+def test_an_incident_given_as_evidence_is_linked_where_it_is():
+    # "IL-0216 carries it (0.41)" named an incident the reviewer had to look up elsewhere,
+    # where the table of matches links each: the evidence is linked the same way, at the
+    # head, or at the base's tip for one merged there meanwhile (the head has no such file).
+    tip = "3" * 40
+    near = Evidence(incident="IL-0216", similarity=0.41, kind="related")
+    merged = Evidence(incident="IL-0300", similarity=0.3, kind="related", on_base=True)
+    file = FileReview(
+        path="incidents/IL-0212.yaml",
+        change="changed",
+        id="IL-0212",
+        suggestions=[
+            FacetJudgement(
+                dimension="components",
+                missing=[TermJudgement(term="load-balancer", score=0.48, evidence=[near, merged])],
+                unsupported=[TermJudgement(term="dns", score=0.1, evidence=[near])],
+            )
+        ],
+    )
+    text = render(Review(base=BASE, head=HEAD, base_tip=tip, files=[file]), LINKS, COMMENT)
+    at_head = f"[IL-0216]({OURS}blob/{HEAD}/incidents/IL-0216.yaml)"
+    at_tip = f"[IL-0300]({OURS}blob/{tip}/incidents/IL-0300.yaml)"
+    assert (
+        f"- **components** · `load-balancer` · score 0.48 · {at_head} carries it (0.41); "
+        f"{at_tip} carries it (0.30)"
+    ) in text
+    assert (
+        "- **components** · `dns` · score 0.10 · the most similar incident that carries it, "
+        f"to compare: {at_head} (0.41)"
+    ) in text
+    # Without a repository to link to, the ids stay as they were.
+    plain = render(Review(base=BASE, head=HEAD, files=[file]), Links(), COMMENT)
+    assert "· IL-0216 carries it (0.41); IL-0300 carries it (0.30)" in plain
 
 
 def test_the_false_duplicate_block_says_when_the_branch_lacks_the_incident_it_names():

@@ -39,6 +39,10 @@ class LibraryJudge:
         self.on_base = frozenset(f"{INCIDENTS}/{name}" for name in added)
         index = load_index(library, use_cache=cache, added=added)
         self.similarity = Similarity(index)
+        # Ids that only the base's additions carry: evidence naming one is linked at the base.
+        on_base = {r.id for r in index.records if r.path in self.on_base} if added else set()
+        at_head = {r.id for r in index.records if r.path not in self.on_base} if on_base else set()
+        self.base_ids = frozenset(on_base - at_head)
         self.suggester = Suggester(index, library.taxonomy, self.similarity)
 
     def _record(self, path: Path) -> Record | None:
@@ -76,8 +80,8 @@ class LibraryJudge:
         return [
             FacetJudgement(
                 dimension=dimension,  # type: ignore[arg-type]
-                missing=[_judgement(s) for s in judged.missing],
-                unsupported=[_judgement(s) for s in judged.unsupported],
+                missing=[_judgement(s, self.base_ids) for s in judged.missing],
+                unsupported=[_judgement(s, self.base_ids) for s in judged.unsupported],
             )
             for dimension, judged in self.suggester.suggest(record).items()
         ]
@@ -93,19 +97,22 @@ def _bounded(reasons: list[str]) -> list[str]:
     return [*reasons[: MAX_REASONS - 1], more_reasons(rest)]
 
 
-def _judgement(suggestion: Suggestion) -> TermJudgement:
+def _judgement(suggestion: Suggestion, base_ids: frozenset[str]) -> TermJudgement:
     return TermJudgement(
         term=suggestion.term,
         score=suggestion.score,
-        evidence=[_evidence(e) for e in suggestion.evidence],
+        evidence=[_evidence(e, base_ids) for e in suggestion.evidence],
     )
 
 
-def _evidence(item: dict[str, Any]) -> Evidence:
+def _evidence(item: dict[str, Any], base_ids: frozenset[str]) -> Evidence:
     return Evidence.model_validate(
         {
-            key: item[key]
-            for key in ("phrase", "field", "alias", "incident", "similarity", "kind")
-            if key in item
+            **{
+                key: item[key]
+                for key in ("phrase", "field", "alias", "incident", "similarity", "kind")
+                if key in item
+            },
+            "on_base": item.get("incident") in base_ids,
         }
     )

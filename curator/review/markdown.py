@@ -521,12 +521,14 @@ def _file_section(
         lines += ["", *_details(f"{_plural(len(file.related()), 'related incident')}", table)]
     if file.missing():
         lines += ["", "**Suggested facets** — add them if the evidence holds:", ""]
-        lines += _listed([_judgement(d, t) for d, t in file.missing()], "suggestions", at_most)
+        judged = [_judgement(d, t, links, review) for d, t in file.missing()]
+        lines += _listed(judged, "suggestions", at_most)
     if file.facets_to_paste:
         lines += ["", "Ready to paste:", "", *_snippet(file)]
     if file.unsupported():
         lines += ["", "**Facets nothing in the text supports** — please check:", ""]
-        lines += _listed([_unsupported(d, t) for d, t in file.unsupported()], "facets", at_most)
+        unsupported = [_unsupported(d, t, links, review) for d, t in file.unsupported()]
+        lines += _listed(unsupported, "facets", at_most)
     return "\n".join(lines) + "\n"
 
 
@@ -612,22 +614,22 @@ def _claim(claimed: Match, links: Links, review: Review) -> list[str]:
     return [verdict, "", *_matches([claimed], links, review)]
 
 
-def _judgement(dimension: str, judged: TermJudgement) -> str:
+def _judgement(dimension: str, judged: TermJudgement, links: Links, review: Review) -> str:
     term = f"`{judged.term}`" if _TERM.fullmatch(judged.term) else inert(judged.term, 80)
     text = f"- **{dimension}** · {term} · score {judged.score:.2f}"
-    shown = _at_most([_evidence(e) for e in judged.evidence], 6, "suggest")
+    shown = _at_most([_evidence(e, links, review) for e in judged.evidence], 6, "suggest")
     if shown:
         text += " · " + "; ".join(shown)
     return text
 
 
-def _unsupported(dimension: str, judged: TermJudgement) -> str:
+def _unsupported(dimension: str, judged: TermJudgement, links: Links, review: Review) -> str:
     """A facet the text does not support. The incidents its evidence names carry it, but are
     too few or too unlike this one to support it: named as the most similar that carry it,
     to compare with, where "IL-0252 carries it" read as support for a facet said to have none."""
     said = [e for e in judged.evidence if e.incident is None]
-    text = _judgement(dimension, judged.model_copy(update={"evidence": said}))
-    near = [_neighbour(e) for e in judged.evidence if e.incident is not None]
+    text = _judgement(dimension, judged.model_copy(update={"evidence": said}), links, review)
+    near = [_neighbour(e, links, review) for e in judged.evidence if e.incident is not None]
     if not near:
         return text
     which = "incident that carries" if len(near) == 1 else "incidents that carry"
@@ -642,7 +644,7 @@ def _at_most(items: list[str], count: int, lister: str) -> list[str]:
     return [*items[:count], f"… and {len(items) - count:,} more: `curator {lister}` lists them all"]
 
 
-def _evidence(evidence: Evidence) -> str:
+def _evidence(evidence: Evidence, links: Links, review: Review) -> str:
     parts = []
     if evidence.phrase is not None:
         where = f" in {inert(evidence.field, 40)}" if evidence.field else ""
@@ -651,15 +653,21 @@ def _evidence(evidence: Evidence) -> str:
         matched = f" (matches “{inert(alias, 80)}”)" if alias else ""
         parts.append(f"“{inert(evidence.phrase, 120)}”{where}{matched}")
     if evidence.incident is not None:
-        parts.append(_neighbour(evidence, " carries it"))
+        parts.append(_neighbour(evidence, links, review, " carries it"))
     return ", ".join(parts)
 
 
-def _neighbour(evidence: Evidence, said: str = "") -> str:
-    """An incident given as evidence, what is `said` of it, and its similarity."""
+def _neighbour(evidence: Evidence, links: Links, review: Review, said: str = "") -> str:
+    """An incident given as evidence, linked where it is (as a match is: `_match_url`), what
+    is `said` of it, and its similarity."""
     which = "possible duplicate " if evidence.kind == "duplicate" else ""
     similarity = f" ({evidence.similarity:.2f})" if evidence.similarity is not None else ""
-    return f"{which}{inert(evidence.incident or '', 60)}{said}{similarity}"
+    name = inert(evidence.incident or "", 60)
+    sha = review.base_tip if evidence.on_base else review.head
+    url = None
+    if sha is not None and evidence.incident and _ID.fullmatch(evidence.incident):
+        url = links.blob(sha, review.incident_path(evidence.incident))
+    return f"{which}{link(name, url) if url else name}{said}{similarity}"
 
 
 def _snippet(file: FileReview) -> list[str]:

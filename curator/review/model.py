@@ -101,6 +101,11 @@ class Evidence(_Value):
     incident: str | None = None
     similarity: float | None = None
     kind: Literal["duplicate", "related"] | None = None  # of the incident, as `similar` says
+    on_base: bool = Field(
+        default=False,
+        description="The incident is only at `base_tip`, merged to the base branch since the "
+        "branch started, as `Match.on_base` (absent in reports of older versions).",
+    )
 
 
 class TermJudgement(_Value):
