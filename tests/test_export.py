@@ -408,6 +408,19 @@ def hotfix_then_release(repo, *files: tuple[str, str]) -> None:
     repo.git("tag", "v1.1.0")
 
 
+def hotfix_merged_back(repo) -> str:
+    """`hotfix_then_release` with v1.0.1 changing IL-0002 and withdrawing IL-0003 into it,
+    its branch merged into main after v1.1.0, then IL-0006 added: the commit that adds it."""
+    hotfix_then_release(
+        repo,
+        ("IL-0002.yaml", incident("IL-0002", GPU, ("occurred: 2024-05", "occurred: 2024-04"))),
+        ("IL-0003.yaml", withdrawn("IL-0003", "IL-0002")),
+    )
+    repo.git("merge", "-q", "--no-edit", "release-1.0", when="2024-03-05T00:00:00")
+    repo.write("IL-0006.yaml", incident("IL-0006"))
+    return repo.commit("2024-03-10T00:00:00", "IL-0006")
+
+
 def test_a_release_after_a_hotfix_on_a_release_branch_compares_with_the_hotfix(repo, tmp_path):
     # The default `since` was the nearest tag in the history (`git describe`): v1.0.1,
     # tagged on a release branch, is in none of main's, so v1.1.0 compared with v1.0.0 and
@@ -430,15 +443,7 @@ def test_between_releases_after_a_hotfix_is_merged_back_the_release_before_is_th
     # the release branch of hotfix v1.0.1 was merged into main after v1.1.0, that was the
     # hotfix, fewer commits away, and the list repeated IL-0005, added in v1.1.0 already,
     # and left out IL-0002, which the hotfix changed since v1.1.0.
-    occurred = ("occurred: 2024-05", "occurred: 2024-04")
-    hotfix_then_release(
-        repo,
-        ("IL-0002.yaml", incident("IL-0002", GPU, occurred)),
-        ("IL-0003.yaml", withdrawn("IL-0003", "IL-0002")),
-    )
-    repo.git("merge", "-q", "--no-edit", "release-1.0", when="2024-03-05T00:00:00")
-    repo.write("IL-0006.yaml", incident("IL-0006"))
-    repo.commit("2024-03-10T00:00:00", "IL-0006")
+    hotfix_merged_back(repo)
     out = tmp_path / "out"
     assert run_export(repo, out).code == 0
     changes = load(out, "changes.json")
@@ -638,14 +643,7 @@ def test_since_a_revision_names_it_as_an_export_of_it_would(repo, tmp_path):
     # (v1.0.1-3-g…, where that commit's own export says v1.1.0-4-g…); for `--since v1.1.0`
     # where an annotated `v1.1.0-rc1` sits on the same commit, the candidate, which git
     # prefers. A tag names itself; another revision is named as an export of it is.
-    hotfix_then_release(
-        repo,
-        ("IL-0002.yaml", incident("IL-0002", GPU, ("occurred: 2024-05", "occurred: 2024-04"))),
-        ("IL-0003.yaml", withdrawn("IL-0003", "IL-0002")),
-    )
-    repo.git("merge", "-q", "--no-edit", "release-1.0", when="2024-03-05T00:00:00")
-    repo.write("IL-0006.yaml", incident("IL-0006"))
-    between = repo.commit("2024-03-10T00:00:00", "IL-0006")
+    between = hotfix_merged_back(repo)
     repo.write("IL-0007.yaml", incident("IL-0007"))
     repo.commit("2024-03-20T00:00:00", "IL-0007")
 
@@ -1231,14 +1229,7 @@ def test_between_releases_the_default_version_names_the_release_compared_with(re
     # back after v1.1.0, that was the hotfix, fewer commits away, while `since` said v1.1.0,
     # so the feed read "v1.0.1-3-g… since v1.1.0". A tag's export, an explicit --version and
     # a commit before any tag keep their version.
-    hotfix_then_release(
-        repo,
-        ("IL-0002.yaml", incident("IL-0002", GPU, ("occurred: 2024-05", "occurred: 2024-04"))),
-        ("IL-0003.yaml", withdrawn("IL-0003", "IL-0002")),
-    )
-    repo.git("merge", "-q", "--no-edit", "release-1.0", when="2024-03-05T00:00:00")
-    repo.write("IL-0006.yaml", incident("IL-0006"))
-    head = repo.commit("2024-03-10T00:00:00", "IL-0006")
+    head = hotfix_merged_back(repo)
     assert repo.git("describe", "--tags", "--abbrev=12") == f"v1.0.1-3-g{head[:12]}"
     found = {}
     for args in ((), ("--version", "v1.2.0-rc1")):
