@@ -39,6 +39,7 @@ from curator.review.model import FacetJudgement, TermJudgement
 from curator.signals import Terminated
 from curator.similarity import index as index_module
 from curator.similarity.index import Added
+from curator.similarity.suggest import FIELD_STRENGTH
 from curator.taxonomy import load_taxonomy
 from incidents import incident
 
@@ -2004,3 +2005,47 @@ def test_the_checkout_is_reviewed_only_where_its_bytes_are_the_commit_s(repo, di
     assert all(codes == [] for _, codes in reviews[0][2].values())
     if differ is _ident_expanded:
         assert "처리량이 $Id$ 떨어졌다" in reviews[0][2]["incidents/IL-0002.yaml"][0]
+
+
+def test_a_relabel_shows_the_terms_it_adds_and_removes_and_what_supports_each_added(repo):
+    # A change to an incident's facets alone got a comment that never said which terms it
+    # added or removed, nor what supports an added one: a reviewer diffed the YAML by hand.
+    swap = ("    - throughput-degradation\n", "    - training-stall\n")
+    disk = ("    - nccl\n", "    - local-disk\n    - nccl\n")
+    write(repo, "IL-0002.yaml", incident("IL-0002", WRONG_CAUSE, swap, disk))
+    commit(repo, "relabel")
+    _, report = review_json(repo)
+    [file] = report["files"]
+    assert [(c["change"], c["dimension"], c["term"]) for c in file["facets_changed"]] == [
+        ("added", "causes", "hardware-failure"),
+        ("removed", "causes", "capacity-limit"),
+        ("added", "components", "local-disk"),
+        ("added", "symptoms", "training-stall"),
+        ("removed", "symptoms", "throughput-degradation"),
+    ]
+    support = {c["term"]: c["support"] for c in file["facets_changed"]}
+    assert support["capacity-limit"] is None and support["throughput-degradation"] is None
+    # The review's own judgement: an added term nothing supports is the one it flags.
+    flagged = {t["term"]: t for s in file["suggestions"] for t in s["unsupported"]}
+    assert flagged.keys() == {"hardware-failure", "training-stall"}
+    assert all(support[term] == judged for term, judged in flagged.items())
+    # A phrase in `actions` alone, no similar incident carrying it: that field's strength.
+    [found] = support["local-disk"]["evidence"]
+    assert (found["phrase"], found["field"], found["alias"], found["incident"]) == (
+        "데이터를 로컬 디스크로 옮겼다.",
+        "actions",
+        "로컬 디스크",
+        None,
+    )
+    assert support["local-disk"]["score"] == FIELD_STRENGTH["actions"]
+    comment = run_curator("review", "--base", "main", cwd=repo).out
+    changed = comment.split("for each added:\n\n")[1].split("\n\n")[0].splitlines()
+    nothing = "score 0.00 · nothing in the text or the most similar incidents supports it"
+    assert changed == [
+        f"- `+ causes: hardware-failure` · {nothing}",
+        "- `− causes: capacity-limit`",
+        "- `+ components: local-disk` · score 0.40 · “데이터를 로컬 디스크로 옮겼다.” in actions "
+        "(matches “로컬 디스크”)",
+        f"- `+ symptoms: training-stall` · {nothing}",
+        "- `− symptoms: throughput-degradation`",
+    ]

@@ -15,12 +15,12 @@ a temporary folder, and indexed with the head's where it is read).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from curator.findings import Finding, Severity
 from curator.library import INCIDENTS, SCHEMA, Library, is_library
@@ -39,6 +39,7 @@ from curator.review.misplaced import (
 )
 from curator.review.model import (
     MAX_FINDINGS,
+    FacetChange,
     FacetJudgement,
     FileReview,
     FilterChange,
@@ -46,6 +47,7 @@ from curator.review.model import (
     ReportFinding,
     Review,
     TermChange,
+    TermJudgement,
 )
 from curator.review.taxonomy_change import Carrier, filter_changes, term_changes
 from curator.rules import STOPPING, facet_order, incident_removed, not_an_incident_file
@@ -54,6 +56,9 @@ from curator.similarity.store import load_index
 from curator.taxonomy import Taxonomy, load_taxonomy
 from curator.write.atomic import temporary_folder
 
+if TYPE_CHECKING:  # (the judge imports the similarity index, which a review may not need)
+    from curator.review.judge import Judged
+
 
 class Judge(Protocol):
     """What `similar` and `suggest` say about one incident file of the head, judged against
@@ -61,7 +66,7 @@ class Judge(Protocol):
 
     def matches(self, path: Path) -> list[Match]: ...
 
-    def suggestions(self, path: Path) -> list[FacetJudgement]: ...
+    def suggestions(self, path: Path) -> Judged: ...
 
     def compare(self, path: Path, other_id: str) -> Match | None:
         """The incident file scored against the incident `other_id` alone."""
@@ -422,13 +427,13 @@ def _file_review(
     live = None if withdrawn else judge
     claim = _text(data, "duplicate_of") if withdrawn else None
     facets = _facets(data)
-    suggestions = (
-        _on_what_it_adds(
-            live.suggestions(path), _facets(before) if isinstance(before, dict) else None, facets
-        )
+    had = _facets(before) if isinstance(before, dict) else None
+    judged = (
+        live.suggestions(path)
         if live and _writes(before, data, "facets") and not _stopped(mine)
-        else []
+        else None
     )
+    suggestions = _on_what_it_adds(judged.facets, had, facets) if judged else []
     return FileReview(
         path=change.path,
         change=change.change,
@@ -439,6 +444,7 @@ def _file_review(
         **_bounded(own),
         matches=live.matches(path) if live and not _relabel(before, data) else [],
         suggestions=suggestions,
+        facets_changed=_facet_changes(had, facets, judged.support if judged else {}),
         facets_to_paste=to_paste(facets, suggestions, taxonomy),
         duplicate_of=judge.compare(path, claim)
         if judge and claim and _writes(before, data, "status", "duplicate_of")
@@ -473,6 +479,36 @@ def _on_what_it_adds(
         )
         for judged in written
     ]
+
+
+def _facet_changes(
+    before: dict[Dimension, list[str]] | None,
+    after: dict[Dimension, list[str]],
+    support: Mapping[tuple[str, str], TermJudgement],
+) -> list[FacetChange]:
+    """The terms the change adds and removes, by dimension, of an incident the base has
+    (`before`; None for a new file, whose facets are all new); an added term with the
+    support `suggest` found for it (`support`, by dimension and term), so that a reviewer
+    need not diff the YAML."""
+    if before is None:
+        return []
+    changes = []
+    for dimension in DIMENSIONS:
+        had, has = before.get(dimension, []), after.get(dimension, [])
+        changes += [
+            FacetChange(
+                dimension=dimension,
+                term=term,
+                change="added",
+                support=support.get((dimension, term)),
+            )
+            for term in sorted(set(has) - set(had))
+        ]
+        changes += [
+            FacetChange(dimension=dimension, term=term, change="removed")
+            for term in sorted(set(had) - set(has))
+        ]
+    return changes
 
 
 def _relabel(before: Any, data: Any) -> bool:

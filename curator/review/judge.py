@@ -6,6 +6,8 @@ shares and those files."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +28,15 @@ from curator.similarity.store import load_index
 from curator.similarity.suggest import Suggester, Suggestion
 
 TOP = 5  # as many possible duplicates and related incidents as a reviewer reads
+
+
+@dataclass(frozen=True)
+class Judged:
+    """What `suggest` says of an incident: the terms missing and unsupported by dimension,
+    and the support of every term it carries, by (dimension, term)."""
+
+    facets: list[FacetJudgement] = field(default_factory=list)
+    support: Mapping[tuple[str, str], TermJudgement] = field(default_factory=dict)
 
 
 class LibraryJudge:
@@ -73,18 +84,26 @@ class LibraryJudge:
         found = self.similarity.compare(record, other_id) if record else None
         return self._match(found) if found else None
 
-    def suggestions(self, path: Path) -> list[FacetJudgement]:
+    def suggestions(self, path: Path) -> Judged:
         record = self._record(path)
         if record is None:
-            return []
-        return [
-            FacetJudgement(
-                dimension=dimension,  # type: ignore[arg-type]
-                missing=[_judgement(s, self.base_ids) for s in judged.missing],
-                unsupported=[_judgement(s, self.base_ids) for s in judged.unsupported],
-            )
-            for dimension, judged in self.suggester.suggest(record).items()
-        ]
+            return Judged()
+        suggested = self.suggester.suggest(record).items()
+        return Judged(
+            facets=[
+                FacetJudgement(
+                    dimension=dimension,  # type: ignore[arg-type]
+                    missing=[_judgement(s, self.base_ids) for s in judged.missing],
+                    unsupported=[_judgement(s, self.base_ids) for s in judged.unsupported],
+                )
+                for dimension, judged in suggested
+            ],
+            support={
+                (dimension, term): _judgement(s, self.base_ids)
+                for dimension, judged in suggested
+                for term, s in judged.support.items()
+            },
+        )
 
 
 def _bounded(reasons: list[str]) -> list[str]:

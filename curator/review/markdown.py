@@ -25,6 +25,7 @@ from curator.review.links import Links
 from curator.review.model import (
     SHA_PATTERN,
     Evidence,
+    FacetChange,
     FileReview,
     FilterChange,
     Match,
@@ -57,6 +58,7 @@ Measure = Callable[[str], int]
 
 # Said under errors that stop the rules needing a valid incident, so that nobody takes the
 # short list for all there is to fix.
+_NOTHING = "nothing in the text or the most similar incidents supports it"
 _NOT_CHECKED = (
     "_Until these errors are fixed, the file is not read as an incident: the checks of its "
     "terms, references, narrative, sources and mentions have not run._"
@@ -379,6 +381,7 @@ def _has_news(file: FileReview) -> bool:
         or file.missing()
         or file.unsupported()
         or file.duplicate_of is not None
+        or file.facets_changed
     )
 
 
@@ -519,6 +522,18 @@ def _file_section(
     if file.related():
         table = _matches(file.related(), links, review, at_most)
         lines += ["", *_details(f"{_plural(len(file.related()), 'related incident')}", table)]
+    if file.facets_changed:
+        lines += [
+            "",
+            "**Facets changed**, with the support `curator suggest` finds for each added:",
+            "",
+        ]
+        flagged = {(d, t.term) for d, t in file.unsupported()}
+        changed = [
+            _facet_change(c, (c.dimension, c.term) in flagged, links, review)
+            for c in file.facets_changed
+        ]
+        lines += _listed(changed, "facet changes", at_most)
     if file.missing():
         lines += ["", "**Suggested facets** — add them if the evidence holds:", ""]
         judged = [_judgement(d, t, links, review) for d, t in file.missing()]
@@ -615,25 +630,49 @@ def _claim(claimed: Match, links: Links, review: Review) -> list[str]:
 
 
 def _judgement(dimension: str, judged: TermJudgement, links: Links, review: Review) -> str:
-    term = f"`{judged.term}`" if _TERM.fullmatch(judged.term) else inert(judged.term, 80)
-    text = f"- **{dimension}** · {term} · score {judged.score:.2f}"
+    return f"- **{dimension}** · {_term(judged.term)} · {_support(judged, links, review)}"
+
+
+def _support(judged: TermJudgement, links: Links, review: Review) -> str:
+    """A term's score and evidence, as `curator suggest` gives them."""
     shown = _at_most([_evidence(e, links, review) for e in judged.evidence], 6, "suggest")
-    if shown:
-        text += " · " + "; ".join(shown)
-    return text
+    return " · ".join([f"score {judged.score:.2f}", *(["; ".join(shown)] if shown else [])])
 
 
 def _unsupported(dimension: str, judged: TermJudgement, links: Links, review: Review) -> str:
+    return f"- **{dimension}** · {_term(judged.term)} · {_no_support(judged, links, review)}"
+
+
+def _no_support(judged: TermJudgement, links: Links, review: Review) -> str:
     """A facet the text does not support. The incidents its evidence names carry it, but are
     too few or too unlike this one to support it: named as the most similar that carry it,
     to compare with, where "IL-0252 carries it" read as support for a facet said to have none."""
     said = [e for e in judged.evidence if e.incident is None]
-    text = _judgement(dimension, judged.model_copy(update={"evidence": said}), links, review)
+    text = _support(judged.model_copy(update={"evidence": said}), links, review)
     near = [_neighbour(e, links, review) for e in judged.evidence if e.incident is not None]
     if not near:
         return text
     which = "incident that carries" if len(near) == 1 else "incidents that carry"
     return f"{text} · the most similar {which} it, to compare: {', '.join(near)}"
+
+
+def _facet_change(change: FacetChange, unsupported: bool, links: Links, review: Review) -> str:
+    """A term the change adds (`+`) or removes (`−`), by dimension; an added one with its
+    support (`unsupported`: the file's judgement lists it among the facets nothing
+    supports, where its evidence is only to compare with)."""
+    added = change.change == "added"
+    term = change.term if _TERM.fullmatch(change.term) else None
+    said = (
+        f"`{'+' if added else '−'} {change.dimension}: {term}`"
+        if term
+        else (f"`{'+' if added else '−'} {change.dimension}:` {inert(change.term, 80)}")
+    )
+    if not added or change.support is None:
+        return f"- {said}"
+    if not change.support.evidence:
+        return f"- {said} · score {change.support.score:.2f} · {_NOTHING}"
+    judged = (_no_support if unsupported else _support)(change.support, links, review)
+    return f"- {said} · {judged}"
 
 
 def _at_most(items: list[str], count: int, lister: str) -> list[str]:

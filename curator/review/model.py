@@ -122,6 +122,21 @@ class FacetJudgement(_Value):
     unsupported: list[TermJudgement] = Field(default_factory=list, max_length=_MANY)
 
 
+class FacetChange(_Value):
+    """A term the change adds to or removes from the facets of an incident the base has
+    (a relabel); an added one with its support, as `curator suggest` judges it."""
+
+    dimension: Dimension
+    term: str
+    change: Literal["added", "removed"]
+    support: TermJudgement | None = Field(
+        default=None,
+        description="For an added term: its score and evidence (none: nothing in the text or "
+        "the most similar incidents supports it); null for a removed term, or when the "
+        "incident was not judged (withdrawn, or not read as an incident).",
+    )
+
+
 class FileReview(_Value):
     """One changed file (or one the change breaks): what the linter found, and the
     judgements on the incident in it."""
@@ -147,6 +162,13 @@ class FileReview(_Value):
         default=None,
         description="For an incident the change withdraws as a duplicate: the incident it "
         "names, scored as `similar` scores any pair (`kind` related: below the threshold).",
+    )
+    facets_changed: list[FacetChange] = Field(
+        default_factory=list,
+        max_length=_MANY,
+        description="The terms the change adds to or removes from the facets the incident had "
+        "at the base (for a rename, under its old path), by dimension; none for a new file "
+        "(absent in reports of older versions).",
     )
     facets_to_paste: dict[Dimension, list[str]] = Field(
         default_factory=dict,

@@ -84,6 +84,9 @@ class Suggestion:
 class DimensionSuggestions:
     missing: list[Suggestion] = field(default_factory=list)
     unsupported: list[Suggestion] = field(default_factory=list)
+    # Every term carried, with its support (unsupported or not): what the review says of a
+    # term a change adds. Not in `curator suggest`'s output.
+    support: dict[str, Suggestion] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -179,8 +182,9 @@ class Suggester:
                 result.missing.append(_suggestion(term, evidence[term]))
         for term in sorted(carried):
             support = evidence.get(meant[term], TermEvidence())
+            result.support[term] = _suggestion(term, support)
             if support.score < UNSUPPORTED_BELOW and self.taxonomy.term(dimension, term):
-                result.unsupported.append(_suggestion(term, support))
+                result.unsupported.append(result.support[term])
         return result
 
 
