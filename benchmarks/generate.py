@@ -739,6 +739,13 @@ def _duplicate_cycle(slot: Slot, lib: Library) -> None:  # IL403 on both files
         one.expect(len(one.lines) - 3, len("duplicate_of: ") + 1, "IL403")
 
 
+def _not_in_korean(slot: Slot, lib: Library) -> None:  # IL404
+    # The English report's title pasted in as the incident's own.
+    i = slot.find("title: ")
+    slot.lines[i] = "title: Storage metadata saturation slowed training throughput"
+    slot.expect(i, len("title: ") + 1, "IL404")
+
+
 def _source_url(slot: Slot, lib: Library) -> None:  # IL501
     i = slot.find("  - url: https://")
     slot.lines[i] = slot.lines[i].replace("https://", "http://", 1)
@@ -844,6 +851,7 @@ DEFECTS: dict[str, Mutation] = {
     "IL401": _dangling,
     "IL402": _narrative,
     "IL403": _duplicate_cycle,
+    "IL404": _not_in_korean,
     "IL501": _source_url,
     "IL502": _shared_url,
     "IL503": _future,

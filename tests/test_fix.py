@@ -772,7 +772,7 @@ def test_a_file_that_cannot_be_fixed_safely_is_reported_and_left_alone(tmp_path)
 IN_VALUES = (
     ("status: published", "status: published  # 메모\t끝"),
     ("  학습 처리량이 떨어졌다.\n", "  열1\t열2   \n  다음 줄\n"),
-    ("lessons: |\n  작은 규모 시험으로는 알 수 없었다.\n", 'lessons: "a\tb"\n'),
+    ("lessons: |\n  작은 규모 시험으로는 알 수 없었다.\n", 'lessons: "가\t나"\n'),
     # (Not in a source title: white space around a one-line value is IL606's, and fixed.)
     ("로컬 디스크로 옮겼다.\n", "로컬 디스크로 옮겼다.\u3000\n"),
 )
@@ -859,7 +859,7 @@ def test_only_the_tabs_and_trailing_spaces_outside_values_are_fixed(tmp_path):
     ]
     data = load_bytes(path.read_bytes()).data
     assert data == load_bytes(incident("IL-0001", *IN_VALUES).encode("utf-8")).data
-    assert data["symptom"] == "열1\t열2   \n다음 줄\n" and data["lessons"] == "a\tb"
+    assert data["symptom"] == "열1\t열2   \n다음 줄\n" and data["lessons"] == "가\t나"
     assert "# 메모\t끝" in path.read_text(encoding="utf-8")
 
 

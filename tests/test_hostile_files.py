@@ -607,8 +607,14 @@ def test_a_finding_on_every_line_costs_the_lines_not_their_square(tmp_path):
     run = run_curator("lint", "--root", str(root), "--no-cache", "--format", "json", timeout=60)
     assert run.code == 1, run
     found = Counter((f["code"], f["fixable"]) for f in json.loads(run.out))
-    # The tab after a value is fixable, the one inside a value is not (it is text).
-    assert found == {("IL601", True): 50_000, ("IL601", False): 50_000, ("IL602", True): 50_000}
+    # The tab after a value is fixable, the one inside a value is not (it is text); and
+    # each item, with no Korean in it, is told so (IL404).
+    assert found == {
+        ("IL601", True): 50_000,
+        ("IL601", False): 50_000,
+        ("IL602", True): 50_000,
+        ("IL404", False): 100_000,
+    }
 
 
 # A placeholder, then 400,000 spaces, then text (IL402): two runs of white space one beside
