@@ -156,6 +156,9 @@ def test_withdrawing_instead_of_deleting_passes(repo):
     assert any(r.startswith("same organisation Example") for r in claimed["reasons"])
     comment = run_curator("review", "--base", "main", cwd=repo).out
     assert "**Withdrawn as a duplicate of IL-0001**: the two look like one event." in comment
+    # Headed by what the change does to it, where "(changed)" left that to the claim.
+    assert (file["status_was"], file["status"]) == ("published", "withdrawn")
+    assert "#### 📄 **incidents/IL-0002.yaml** (withdrawn)\n" in comment
 
 
 def withdraw(text: str, original: str) -> str:
@@ -243,6 +246,8 @@ def test_a_released_incident_made_a_draft_again_is_an_error(repo, was):
     status_line = text.splitlines().index(f"status: {was}") + 1
     assert (found["line"], found["column"]) == (status_line, 9)
     assert found["message"].startswith("IL-0002 is made a draft again, so its id disappears")
+    comment = run_curator("review", "--base", "main", cwd=repo).out
+    assert "#### 📄 **incidents/IL-0002.yaml** (made a draft)\n" in comment
 
 
 def test_a_draft_may_stay_a_draft_and_be_published(repo):
@@ -254,6 +259,12 @@ def test_a_draft_may_stay_a_draft_and_be_published(repo):
     commit(repo, "publish it")
     code, report = review_json(repo)
     assert (code, [f["code"] for f in report["files"][0]["findings"]]) == (0, [])
+    assert (report["files"][0]["status_was"], report["files"][0]["status"]) == (
+        "draft",
+        "published",
+    )
+    comment = run_curator("review", "--base", "main", cwd=repo).out
+    assert "#### 📄 **incidents/IL-0003.yaml** (published)\n" in comment
 
 
 def test_the_change_that_adds_schema_is_reviewed_against_a_base_that_is_no_library(tmp_path):

@@ -434,6 +434,7 @@ def _file_review(
         else None
     )
     suggestions = _on_what_it_adds(judged.facets, had, facets) if judged else []
+    status_was, status = _status_change(before, data)
     return FileReview(
         path=change.path,
         change=change.change,
@@ -441,6 +442,8 @@ def _file_review(
         id=_text(data, "id"),
         title=_text(data, "title"),
         facets=facets,
+        status_was=status_was,
+        status=status,
         **_bounded(own),
         matches=live.matches(path) if live and not _relabel(before, data) else [],
         suggestions=suggestions,
@@ -450,6 +453,14 @@ def _file_review(
         if judge and claim and _writes(before, data, "status", "duplicate_of")
         else None,
     )
+
+
+def _status_change(before: Any, data: Any) -> tuple[str | None, str | None]:
+    """The status at the base and at the head, when the change writes it (a withdrawal, a
+    draft published): what the comment heads the file's section with, where "changed" hid
+    it."""
+    was, now = _text(before, "status"), _text(data, "status")
+    return (was, now) if was and now and was != now else (None, None)
 
 
 def _on_what_it_adds(

@@ -393,7 +393,7 @@ def _quiet(files: list[FileReview], gave_findings: bool) -> list[str]:
     (Never trimmed: a few short names, the rest counted.)"""
     if not files:
         return []
-    named = ", ".join(f"{inert_name(f.path, 120)} ({f.change})" for f in files[:VISIBLE])
+    named = ", ".join(f"{inert_name(f.path, 120)} ({_change(f)})" for f in files[:VISIBLE])
     more = f", and {len(files) - VISIBLE:,} more" if len(files) > VISIBLE else ""
     said = (
         f"no findings in {'it' if len(files) == 1 else 'them'} (the findings this change "
@@ -478,6 +478,28 @@ def _codes(findings: list[ReportFinding]) -> str:
     return shown if len(codes) <= _CODES_SHOWN else f"{shown} and {len(codes) - _CODES_SHOWN} more"
 
 
+# What a change of status makes of an incident, said in place of "changed".
+_STATUS_CHANGE = {"withdrawn": "withdrawn", "published": "published", "draft": "made a draft"}
+
+
+def _change(file: FileReview) -> str:
+    """What the change does to the file, as its heading says it: a withdrawal or a draft
+    published by name (`status_was`), where "changed" left it to an error to hint at."""
+    change: str = file.change
+    if change == "unchanged" and file.errors():
+        change = "not changed here, but broken by this change"
+    elif change == "unchanged":
+        change = "not changed here, but given a warning by this change"
+    status = _STATUS_CHANGE.get(file.status or "") if file.status_was else None
+    if status and change == "changed":
+        change = status
+    if file.old_path:
+        change += f" from {inert_name(file.old_path)}"
+    if status and file.change == "renamed":
+        change = f"{status}, {change}"
+    return change
+
+
 def _file_section(
     file: FileReview,
     links: Links,
@@ -487,14 +509,7 @@ def _file_section(
 ) -> str:
     """The file's section; with `at_most`, each list cut to its first entries, the rest
     counted (for a file whose whole section does not fit the comment)."""
-    change: str = file.change
-    if change == "unchanged" and file.errors():
-        change = "not changed here, but broken by this change"
-    elif change == "unchanged":
-        change = "not changed here, but given a warning by this change"
-    if file.old_path:
-        change += f" from {inert_name(file.old_path)}"
-    lines = [f"#### 📄 {_file_title(file, links, review)} ({change})"]
+    lines = [f"#### 📄 {_file_title(file, links, review)} ({_change(file)})"]
     if file.id or file.title:
         lines += ["", " · ".join(inert(t, 300) for t in (file.id, file.title) if t)]
     if file.duplicate_of:

@@ -149,6 +149,12 @@ class FileReview(_Value):
     facets: dict[Dimension, list[str]] = Field(
         default_factory=dict, description="The facets the incident carries at the head."
     )
+    status_was: str | None = Field(
+        default=None,
+        description="When the change writes an incident's status (`draft`, `published`, "
+        "`withdrawn`): the status at the base; `status` is the head's.",
+    )
+    status: str | None = Field(default=None, description="With `status_was`: at the head.")
     findings: list[ReportFinding] = Field(default_factory=list, max_length=_MANY)
     findings_omitted: int = Field(
         default=0,
