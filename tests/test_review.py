@@ -1062,6 +1062,8 @@ def test_a_phrase_two_aliases_found_is_shown_as_evidence_once(repo):
         "IL-0004",
         ("메타데이터 포화로 학습 처리량이 떨어졌다", "학습 작업이 멈췄다"),
         ("https://example.com/postmortems/IL-0004", "https://example.com/pm/stall"),
+        # (Settled: a possible duplicate's facets are left out of the comment.)
+        ("    title: Storage postmortem\n", "    title: Storage postmortem\n" + NOT_A_REPEAT),
     )
     write(repo, "IL-0004.yaml", stalled)
     commit(repo, "add an incident whose title two aliases of training-stall match")
@@ -1074,6 +1076,8 @@ def test_a_phrase_two_aliases_found_is_shown_as_evidence_once(repo):
     assert shown.count("“스토리지의 학습 작업이 멈췄다” in title") == 1, shown
 
 
+# The incidents of the `repo` fixture, settled as none repeated by one copied from them.
+NOT_A_REPEAT = "not_duplicate_of:\n  - IL-0001\n  - IL-0002\n  - IL-0003\n"
 WRONG_CAUSE = ("    - capacity-limit\n", "    - hardware-failure\n")
 
 
@@ -1211,10 +1215,18 @@ def test_the_facets_block_to_paste_passes_lint_once_pasted(repo):
     # A wrong cause (capacity-limit is suggested, sorting before it), an unknown term and a
     # deprecated one.
     facets = "  components:\n    - old-nccl\n    - consul\n    - infiniband\n"
+    # (Settled as no repeat of the incidents it copies: a possible duplicate's facets are
+    # left out of the comment.)
+    settled = "    title: Storage postmortem\n" + NOT_A_REPEAT
     write(
         repo,
         "IL-0004.yaml",
-        incident("IL-0004", WRONG_CAUSE, ("  components:\n    - nccl\n", facets)),
+        incident(
+            "IL-0004",
+            WRONG_CAUSE,
+            ("  components:\n    - nccl\n", facets),
+            ("    title: Storage postmortem\n", settled),
+        ),
     )
     commit(repo, "add")
     comment = run_curator("review", "--base", "main", cwd=repo).out

@@ -166,6 +166,15 @@ def sample() -> Review:
     return Review(base=BASE, head=HEAD, files=[added, removed, quiet])
 
 
+def sample_not_a_duplicate() -> Review:
+    """The sample, IL-0198 only related to IL-0300: its facets are judged in the comment."""
+    review = sample()
+    added, *others = review.files
+    related = added.matches[0].model_copy(update={"score": 0.55, "kind": "related"})
+    added = added.model_copy(update={"matches": [related, *added.matches[1:]]})
+    return review.model_copy(update={"files": [added, *others]})
+
+
 def test_the_comment_snapshot():
     assert_snapshot("review_comment.md", render(sample(), LINKS, COMMENT))
 
@@ -191,7 +200,7 @@ def test_status_line_first_then_head_and_run():
     lines = render(sample(), LINKS, COMMENT).splitlines()
     assert lines[0] == "<!-- curator-review -->"
     assert lines[1] == (
-        "### ❌ 2 errors · ⚠️ 1 warning · ❌ 1 possible duplicate · 💡 2 facet suggestions"
+        "### ❌ 2 errors · ⚠️ 1 warning · ❌ 1 possible duplicate · ✅ 0 facet suggestions"
     )
     assert f"[`222222222222`]({OURS}commit/{HEAD})" in lines[3]
     assert f"[workflow run]({OURS}actions/runs/123456789)" in lines[3]
@@ -235,10 +244,27 @@ def test_only_errors_and_possible_duplicates_are_marked_as_failures():
 def test_a_suggested_facet_says_which_words_of_its_phrase_matched():
     # As `curator suggest` says it: the phrase alone left the reviewer to guess which of
     # its words the taxonomy knows.
-    text = render(sample(), LINKS, COMMENT)
+    text = render(sample_not_a_duplicate(), LINKS, COMMENT)
     il_0198 = f"[IL-0198]({OURS}blob/{HEAD}/incidents/IL-0198.yaml)"
     said = f"“자동 보안 패치가” in title (matches “보안 패치”); {il_0198} carries it (0.93)"
     assert f"`upgrade-incompatibility` · score 0.84 · {said}" in text
+
+
+def test_the_facets_of_a_likely_duplicate_are_left_out_of_the_comment_not_the_report():
+    # A copy of an incident got "💡 N facet suggestions", mostly "possible duplicate … carries
+    # it", and a block to paste, where what to do is drop or withdraw it.
+    review = sample()
+    text = render(review, LINKS, COMMENT)
+    assert "Suggested facets" not in text and "Ready to paste" not in text
+    assert "Facets nothing in the text supports" not in text
+    said = "_Facet suggestions left out: this incident looks like IL-0198 (0.93). "
+    assert said + "`curator review --format json` lists them._" in text
+    assert text.splitlines()[1].endswith(" · ✅ 0 facet suggestions")
+    assert len(review.files[0].missing()) == 2  # (the report keeps them)
+    # Not a duplicate: judged as before.
+    text = render(sample_not_a_duplicate(), LINKS, COMMENT)
+    assert "left out" not in text and "Ready to paste" in text
+    assert text.splitlines()[1].endswith(" · 💡 2 facet suggestions")
 
 
 def test_an_unsupported_facet_names_its_neighbours_to_compare_not_as_support():
@@ -317,7 +343,9 @@ def hostile_review() -> Review:
         facets_to_paste={"causes": ["capacity-limit", "x\n```\n@admin", judged.term]},
         duplicate_of=Match(id=HOSTILE, score=0.1, kind="related", title=HOSTILE, reasons=[HOSTILE]),
     )
-    return Review(base=BASE, head=HEAD, files=[file])
+    # The same, not taken for a duplicate: its facets judged are shown (`_left_out`).
+    judged_file = file.model_copy(update={"path": f"{file.path}2", "matches": file.related()})
+    return Review(base=BASE, head=HEAD, files=[file, judged_file])
 
 
 def test_hostile_incident_text_comes_out_inert():
@@ -333,7 +361,7 @@ def test_hostile_incident_text_comes_out_inert():
         "<sub>",
         "</sub>",
     }
-    assert text.count("<details>") == text.count("</details>") == 2
+    assert text.count("<details>") == text.count("</details>") == 4
     # Links and images only where we put them, to this repository.
     assert "![" not in text.replace("\\![", "")
     targets = re.findall(r"(?<!\\)\]\(([^)]*)\)", text)
@@ -987,7 +1015,8 @@ def test_evidence_and_reasons_past_those_shown_are_counted_not_dropped_silently(
     file = FileReview(
         path="incidents/IL-0300.yaml",
         change="added",
-        matches=[Match(id="IL-0198", score=1.0, kind="duplicate", reasons=reasons)],
+        # (Related: the facets of a possible duplicate are left out of the comment.)
+        matches=[Match(id="IL-0198", score=0.5, kind="related", reasons=reasons)],
         suggestions=[FacetJudgement(dimension="components", missing=[judged])],
     )
     text = render(Review(base=BASE, head=HEAD, files=[file]), LINKS, COMMENT)

@@ -127,7 +127,7 @@ def _header(review: Review, links: Links, tooling: ChangedTooling | None) -> str
             _mark(counts.errors, "error", "❌"),
             _mark(counts.warnings, "warning", "⚠️"),
             _mark(counts.duplicates, "possible duplicate", "❌"),
-            _mark(counts.suggestions, "facet suggestion", "💡"),
+            _mark(counts.suggestions - _held_back(review.files), "facet suggestion", "💡"),
         ]
     )
     if counts.doubtful_claims:  # rare: said only when there is one
@@ -458,7 +458,7 @@ def _tally(file: FileReview, shown: Mapping[str, str]) -> str:
         (len(errors), "error"),
         (len(file.warnings()), "warning"),
         (len(file.duplicates()) - len(shown), "possible duplicate"),
-        (len(file.missing()), "facet suggestion"),
+        (len(file.missing()) - _held_back([file]), "facet suggestion"),
         (int(file.doubtful_claim()), "duplicate_of to check"),
     ]
     said = [_plural(n, noun) for n, noun in counts if n]
@@ -549,17 +549,36 @@ def _file_section(
             for c in file.facets_changed
         ]
         lines += _listed(changed, "facet changes", at_most)
-    if file.missing():
+    if file.duplicates() and (file.missing() or file.unsupported()):
+        lines += ["", _left_out(file)]
+    elif file.missing():
         lines += ["", "**Suggested facets** — add them if the evidence holds:", ""]
         judged = [_judgement(d, t, links, review) for d, t in file.missing()]
         lines += _listed(judged, "suggestions", at_most)
-    if file.facets_to_paste:
+    if file.facets_to_paste and not file.duplicates():
         lines += ["", "Ready to paste:", "", *_snippet(file)]
-    if file.unsupported():
+    if file.unsupported() and not file.duplicates():
         lines += ["", "**Facets nothing in the text supports** — please check:", ""]
         unsupported = [_unsupported(d, t, links, review) for d, t in file.unsupported()]
         lines += _listed(unsupported, "facets", at_most)
     return "\n".join(lines) + "\n"
+
+
+def _held_back(files: Sequence[FileReview]) -> int:
+    """The facet suggestions of files that look like another incident, left out of the
+    comment (`_left_out`), not counted in it."""
+    return sum(len(f.missing()) for f in files if f.duplicates())
+
+
+def _left_out(file: FileReview) -> str:
+    """Said in place of the facets judged of a file that looks like another incident: what
+    to do is drop or withdraw it, not tag it, where its suggestions (mostly "possible
+    duplicate … carries it") and a block to paste were noise."""
+    top = max(file.duplicates(), key=lambda match: match.score)
+    return (
+        f"_Facet suggestions left out: this incident looks like {inert(top.id, 60)} "
+        f"({top.score:.2f}). `curator review --format json` lists them._"
+    )
 
 
 def _findings(
