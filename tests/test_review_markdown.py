@@ -15,11 +15,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from curator.review.annotations import workflow_commands
-from curator.review.inert import ZWSP, inert
+from curator.review.inert import ZWSP, inert, inert_message, inert_name
 from curator.review.links import Links
 from curator.review.markdown import (
     COMMENT,
@@ -40,6 +40,8 @@ from curator.review.model import (
     TermChange,
     TermJudgement,
 )
+from curator.rules import placeholder_id
+from incidents import file_findings, incident
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 BASE, HEAD = "1" * 40, "2" * 40
@@ -382,6 +384,113 @@ def test_hostile_incident_text_comes_out_inert():
     assert fences == ["```yaml", "```", "```yaml", "```"]
     snippet = text.split("```yaml\n")[1].split("```")[0]
     assert "@" not in snippet and "    - capacity-limit\n" in snippet
+
+
+def test_a_command_a_rule_quotes_in_backticks_shows_as_code():
+    # IL206's message, as the rule words it, where the comment showed \`curator assign-ids\`
+    # beside its own "(fixable with `curator fix`)".
+    [(_, _, message)] = file_findings(placeholder_id, incident("IL-NEW-weka-eviction"))
+    file = FileReview(
+        path="incidents/IL-NEW-weka-eviction.yaml",
+        change="added",
+        id="IL-NEW-weka-eviction",
+        findings=[finding(1, "IL206", message, "warning")],
+    )
+    text = render(Review(base=BASE, head=HEAD, files=[file]), LINKS, COMMENT)
+    line = next(line for line in text.splitlines() if "**IL206**" in line)
+    assert line.endswith(
+        "· **IL206** · placeholder id IL-NEW-weka-eviction, numbered at merge "
+        "\\(`curator assign-ids`\\)"
+    )
+    assert inert_message("`duplicate_of` names IL-0001") == "`duplicate_of` names IL-0001"
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "`@admin`",
+        "`curator @octo-org/security-team`",
+        "`<img src=x onerror=alert(1)>`",
+        "`x</details>`",
+        "`](http://x)`",
+        "`www.evil.example`",
+        "`https://evil.example`",
+        "`#1`",
+        "`GH-1`",
+        "`:fire:`",
+        "`a :fire: b`",
+        "`.`",
+        "`#`",
+        "`-`",
+        "``code``",
+        "```code```",
+        "`a``b`",
+        "`code``",
+        "x`code`",
+        "`code`x",
+        "1`code`",
+        "`code`로",
+        "`co\u200bde`",
+        "`co\u202ede`",
+        "\u202e`code`",
+        "`code\u202e`",
+        "`code\\`",
+        "\\``code`",
+        "`" + "a" * 10_000 + "`",
+        "`" + "a" * 10_000,
+    ],
+)
+def test_a_backtick_span_not_shaped_like_a_command_stays_text(message):
+    # As `inert_name` makes it: backticks escaped, nothing that can act.
+    assert inert_message(message) == inert_name(message, 500)
+    assert "`" not in inert_message(message).replace("\\`", "")
+
+
+def test_a_span_shaped_like_a_command_beside_hostile_text_leaves_that_text_inert():
+    cases = {
+        # A mention, a tag, a link, a URL next to the span: each as `inert_name` makes it.
+        "`code`@admin": f"`code`@{ZWSP}admin",
+        "`code`<img src=x>": "`code`&lt;img src=x&gt;",
+        "[`click`](http://evil.example)": f"\\[`click`\\]\\(http:{ZWSP}//evil.example\\)",
+        "`http`://evil.example": "`http`://evil.example",
+        "`code` www.evil.example": f"`code` www{ZWSP}.evil.example",
+        "`code`#1": f"`code`\\#{ZWSP}1",
+        # A backtick run beside it, apart by a space: escaped, the span alone is code.
+        "`` `code` ``": "\\`\\` `code` \\`\\`",
+        "`a `code`": "\\`a `code`",
+        # An invisible character next to it is written as its escape, not kept.
+        "`code`\u202e": "`code`\\\\u202e",
+        "`code`\u200b 로": "`code`\\\\u200b 로",
+        "\\`code`": "\\\\`code`",
+        # Cut inside a span: its backtick stays text.
+        "`" + "a" * 10_000 + "`": "\\`" + "a" * 498 + "…",
+    }
+    assert {message: inert_message(message) for message in cases} == cases
+    assert inert_message("`" + "a" * 10_000 + "`", 20_000) == "`" + "a" * 10_000 + "`"
+
+
+# In what `inert_message` makes: an escape, a code span (single backticks), or a lone backtick.
+_PIECES = re.compile(r"\\.|`([^`]*)`|`", re.DOTALL)
+
+
+@given(st.text(st.sampled_from("`` ``aZ0_:.-@#<>[]()\\/ 로\u200b\u202e\n") | st.characters()))
+@example("\\`ab`")
+@example("`a `b_c`:")
+def test_a_message_has_no_markup_but_code_spans_shaped_like_a_command(text):
+    out = inert_message(text, 10_000)
+
+    def unescaped(piece: re.Match[str]) -> str:
+        if piece.group(1) is None:
+            assert piece.group(0) != "`", out  # a lone backtick
+            return piece.group(0)
+        assert re.fullmatch(r"[A-Za-z][A-Za-z0-9 _:.-]*", piece.group(1)), out
+        before, after = out[: piece.start()][-1:], out[piece.end() :][:1]
+        assert not before.isalnum() and not after.isalnum(), out
+        return "\\`" + piece.group(1).replace("_", "\\_") + "\\`"
+
+    # Everything but the spans is as `inert_name` makes it; the spans are its, unescaped.
+    back = _PIECES.sub(unescaped, out)
+    assert back == inert_name(text, 10_000)
 
 
 def added(slug: str, *duplicates: str, broken: bool = False) -> FileReview:

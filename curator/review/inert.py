@@ -22,6 +22,10 @@ How, in this order:
    `www.`, and after the `:` that opens an emoji shortcode (`:fire:` would show as a
    picture): GitHub's mention, reference, autolink and emoji matchers need those
    characters adjacent, and a reader sees no difference.
+
+A lint message (`inert_message`) may keep a code span, where its text holds one shaped like
+a command or a key, whoever wrote it: GitHub reads nothing inside one, and that shape holds
+nothing that could end it or act outside it.
 """
 
 from __future__ import annotations
@@ -41,6 +45,11 @@ _LINE_START = re.compile(r"^(?:[-+=]|[0-9]{1,9}(?=\.))")
 _NOTIFIERS = re.compile(
     r"@|#(?=[0-9])|(?i:\bGH-)(?=[0-9])|(?<=[A-Za-z]):(?=//)|(?i:\bwww)(?=\.)|:(?=[A-Za-z0-9_+-]+:)"
 )
+# What `inert` writes, one piece at a time: an escape, an entity, or a character.
+_TOKENS = re.compile(r"\\.|&#?[A-Za-z0-9]+;|.", re.DOTALL)
+_TICK = "\\`"  # a backtick, escaped
+# What a span `inert_message` shows as code may hold after its first letter (`\_`: `_`).
+_IN_CODE = re.compile(r"[A-Za-z0-9 :.-]|\\_")
 
 
 def inert(text: str, limit: int = 500) -> str:
@@ -59,6 +68,53 @@ def inert_name(text: str, limit: int = 200) -> str:
     control, format and line-break character written as its escape (`\\u202e`), as
     `curator lint` prints it: made a space, it would name a file that is not there."""
     return inert(escaped(text), limit)
+
+
+def inert_message(text: str, limit: int = 500) -> str:
+    """A lint message as `inert_name` makes it, but for each span between single backticks
+    shaped like a command or a key (`curator assign-ids`, `duplicate_of`), which is shown
+    as code, where its backticks were shown as such. Only the shape counts, never whose
+    text it is (a message may quote the file): the span starts with an ASCII letter and
+    holds only ASCII letters, digits, spaces and `_:.-`, which as code can be no mention,
+    reference, link, tag or emoji, nor end the span; and no backtick, letter or digit is
+    next to it. It is found in what `inert_name` made, where every backtick of the text is
+    escaped and every backslash starts an escape, so that everything around it is as
+    `inert_name` makes it, and a span in which it broke a mention or a URL (`www.` with a
+    zero-width space after it) stays as it was."""
+    tokens = _TOKENS.findall(inert_name(text, limit))
+    shown: list[str] = []
+    start = 0
+    while start < len(tokens):
+        end = _code_span_end(tokens, start)
+        if end is None:
+            shown.append(tokens[start])
+            start += 1
+            continue
+        shown.append("`" + "".join(token[-1] for token in tokens[start + 1 : end]) + "`")
+        start = end + 1
+    return "".join(shown)
+
+
+def _code_span_end(tokens: list[str], start: int) -> int | None:
+    """Where the span `inert_message` shows as code that starts at `tokens[start]` ends."""
+    if tokens[start] != _TICK or not _apart(tokens, start - 1):
+        return None
+    first = tokens[start + 1] if start + 1 < len(tokens) else ""
+    if not (first.isascii() and first.isalpha()):
+        return None
+    end = start + 1
+    while end < len(tokens) and _IN_CODE.fullmatch(tokens[end]):
+        end += 1
+    if end < len(tokens) and tokens[end] == _TICK and _apart(tokens, end + 1):
+        return end
+    return None
+
+
+def _apart(tokens: list[str], index: int) -> bool:
+    """No backtick, letter or digit at `index` (outside the text: none)."""
+    if not 0 <= index < len(tokens):
+        return True
+    return tokens[index] != _TICK and not tokens[index].isalnum()
 
 
 def command(words: str, path: str, limit: int = 200) -> str:

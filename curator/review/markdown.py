@@ -20,7 +20,7 @@ from itertools import groupby
 
 from curator import __version__
 from curator.model import DIMENSIONS, ID_PATTERN, TERM_ID_PATTERN
-from curator.review.inert import command, inert, inert_name, link
+from curator.review.inert import command, inert, inert_message, inert_name, link
 from curator.review.links import Links
 from curator.review.model import (
     SHA_PATTERN,
@@ -595,7 +595,7 @@ def _finding(finding: ReportFinding, links: Links, sha: str) -> str:
     where = f"line {finding.line}"
     where = link(where, url) if url else where
     fix = " (fixable with `curator fix`)" if finding.fixable else ""
-    return f"- {where} · **{finding.code}** · {inert_name(finding.message, 500)}{fix}"
+    return f"- {where} · **{finding.code}** · {inert_message(finding.message, 500)}{fix}"
 
 
 def _matches(
