@@ -2192,6 +2192,67 @@ def test_a_file_git_is_told_not_to_compare_stops_the_export(repo, tmp_path, mark
     assert not (tmp_path / "out").exists()
 
 
+def checked_out_again(repo: GitLibrary, name: str) -> None:
+    """`incidents/name` written again from the index, as a clone would check it out."""
+    (repo.root / "incidents" / name).unlink()
+    repo.git("checkout", "--", f"incidents/{name}")
+    assert repo.git("status", "--porcelain", "--ignored") == ""  # unchanged, to git
+
+
+def test_a_file_checked_out_with_ident_expanded_stops_the_export(repo, tmp_path):
+    # git stores `$Id$` and checks out `$Id: <blob> $`, and calls the file unchanged: the
+    # export wrote the expanded title as the commit's.
+    repo.write("IL-0001.yaml", incident("IL-0001", (f"title: {TITLE}", f"title: {TITLE} $Id$")))
+    (repo.root / ".gitattributes").write_text("incidents/IL-0001.yaml ident\n", encoding="utf-8")
+    repo.commit("2024-03-01T00:00:00", "ident")
+    checked_out_again(repo, "IL-0001.yaml")
+    assert "$Id: " in (repo.root / "incidents" / "IL-0001.yaml").read_text(encoding="utf-8")
+    run = run_export(repo, tmp_path / "out")
+    assert run.code == 2, run
+    assert run.err.startswith(
+        "curator: export failed: 1 file(s) under incidents/ or schema/taxonomy/ hold other "
+        "bytes than the commit (incidents/IL-0001.yaml (ident)), though git counts them unchanged"
+    )
+    assert "export from a clone checked out without such conversions" in run.err
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_file_a_filter_smudged_stops_the_export_even_through_a_macro(repo, tmp_path):
+    # The filter comes by a macro (`[attr]`) defined at the top, named in info/attributes:
+    # git applies it, so the export must see it.
+    repo.git("config", "filter.swap.smudge", "sed s/@plain@/@smudged@/")
+    repo.git("config", "filter.swap.clean", "sed s/@smudged@/@plain@/")
+    (repo.root / ".gitattributes").write_text("[attr]converted filter=swap\n", encoding="utf-8")
+    repo.write("IL-0002.yaml", incident("IL-0002", (f"title: {TITLE}", f"title: {TITLE} @plain@")))
+    repo.commit("2024-03-01T00:00:00", "a filter")
+    info = repo.root / ".git" / "info"
+    info.mkdir(exist_ok=True)
+    (info / "attributes").write_text("IL-0002.yaml converted\n", encoding="utf-8")
+    checked_out_again(repo, "IL-0002.yaml")
+    assert "@smudged@" in (repo.root / "incidents" / "IL-0002.yaml").read_text(encoding="utf-8")
+    run = run_export(repo, tmp_path / "out")
+    assert run.code == 2, run
+    assert "(incidents/IL-0002.yaml (filter=swap)), though git counts them unchanged" in run.err
+    assert not (tmp_path / "out").exists()
+
+
+def test_attributes_that_leave_the_commits_bytes_do_not_stop_the_export(repo, tmp_path):
+    # `eol=lf` writes the stored bytes; `ident` with no `$Id$` to expand, and a filter
+    # that changes nothing in this file, leave them too: compared, and found the same.
+    (repo.root / ".gitattributes").write_text(
+        "* text eol=lf\nincidents/IL-0001.yaml ident\nIL-0002.yaml filter=swap\n",
+        encoding="utf-8",
+    )
+    repo.git("config", "filter.swap.smudge", "sed s/@plain@/@smudged@/")
+    repo.git("config", "filter.swap.clean", "sed s/@smudged@/@plain@/")
+    repo.commit("2024-03-01T00:00:00", "attributes")
+    checked_out_again(repo, "IL-0001.yaml")
+    checked_out_again(repo, "IL-0002.yaml")
+    run = run_export(repo, tmp_path / "out")
+    assert run.code == 0, run
+    assert load(tmp_path / "out", "manifest.json")["counts"]["incidents"] == 3
+
+
 def test_needs_a_git_checkout_with_full_history_and_no_uncommitted_changes(repo, tmp_path):
     copy = tmp_path / "copy"
     shutil.copytree(repo.root, copy, ignore=shutil.ignore_patterns(".git"))

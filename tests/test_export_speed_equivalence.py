@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import functools
 import hashlib
+import importlib
 import io
 import itertools
 import json
@@ -33,7 +34,7 @@ import curator.export.released as released
 import curator.export.released_cache as released_cache
 import curator.lint
 from curator.cache import LineStore
-from curator.export import ExportOptions, export
+from curator.export import ExportError, ExportOptions, export
 from curator.export.build import CSV_COLUMNS, CSV_HEADER, Summary, _text_field, csv_line, model_json
 from curator.export.collect import (
     STRICTER,
@@ -73,6 +74,8 @@ from curator.model import (
 from curator.workers import Workers
 from incidents import incident
 
+# The module, which `curator.export.collect` is not: the package names its function so.
+collecting = importlib.import_module("curator.export.collect")
 GIT = ["git", "-c", "user.name=Test", "-c", "user.email=test@example.invalid"]
 
 
@@ -184,9 +187,12 @@ def test_what_the_export_itself_parses_is_kept_for_the_next_one(library, tmp_pat
     assert parsed == []
 
 
-def test_data_parsed_from_filtered_bytes_describes_those_bytes_alone(library, tmp_path):
+def test_data_parsed_from_filtered_bytes_describes_those_bytes_alone(
+    library, tmp_path, monkeypatch
+):
     # A git filter makes the checkout differ from the blob: what the export parses from it
     # is kept under those bytes' digest, and never taken for the committed bytes' data.
+    # (The export refuses such a file, `refuse_converted`; set aside, for the cache's sake.)
     truth = exported(library, tmp_path / "truth", jobs=1)
     path = library.incident_path("IL-0901")
     committed = path.read_text(encoding="utf-8")
@@ -196,6 +202,9 @@ def test_data_parsed_from_filtered_bytes_describes_those_bytes_alone(library, tm
     path.write_text(committed.replace("occurred: 2024-05", "occurred: 2023-11"), "utf-8")
     for store in (library.root / ".curator-cache").glob("export-*"):
         shutil.rmtree(store)  # so that the export parses the file itself
+    with pytest.raises(ExportError, match=r"\(incidents/IL-0901\.yaml \(filter=year\)\)"):
+        exported(library, tmp_path / "refused", jobs=1)
+    monkeypatch.setattr(collecting, "refuse_converted", lambda *args: None)
     filtered = exported(library, tmp_path / "filtered", jobs=1)
     assert json.loads(filtered["incidents/IL-0901.json"])["occurred"] == "2023-11"
     assert exported(library, tmp_path / "filtered-warm", jobs=1) == filtered
@@ -204,11 +213,14 @@ def test_data_parsed_from_filtered_bytes_describes_those_bytes_alone(library, tm
     assert exported(library, tmp_path / "again", jobs=1) == truth
 
 
-def test_a_file_a_git_filter_changes_is_exported_as_checked_out_when_warm(library, tmp_path):
+def test_a_file_a_git_filter_changes_is_exported_as_checked_out_when_warm(
+    library, tmp_path, monkeypatch
+):
     # `ident` writes `$Id: <blob id> $` into the checkout where the blob holds `$Id$`. The
     # export kept released data by blob id, from bytes equal to the blob: a file checked
     # out again after such an export was exported with the committed bytes' data (`$Id$`)
     # once lint's result for the new bytes was kept, where a cold export gave its own.
+    # (The export refuses such a file, `refuse_converted`; set aside, for the cache's sake.)
     path = library.incident_path("IL-0901")
     text = path.read_text(encoding="utf-8")
     path.write_text(text.replace("떨어졌다.\n", "떨어졌다. $Id$\n", 1), encoding="utf-8")
@@ -219,6 +231,9 @@ def test_a_file_a_git_filter_changes_is_exported_as_checked_out_when_warm(librar
     path.unlink()
     git(library.root, "checkout", "--", "incidents/IL-0901.yaml")
     assert "$Id: " in path.read_text(encoding="utf-8")
+    with pytest.raises(ExportError, match=r"\(incidents/IL-0901\.yaml \(ident\)\)"):
+        exported(library, tmp_path / "refused", jobs=1)
+    monkeypatch.setattr(collecting, "refuse_converted", lambda *args: None)
     plain = exported(library, tmp_path / "plain", cache=False, jobs=1)
     assert "$Id: " in plain["incidents/IL-0901.json"].decode()
     assert exported(library, tmp_path / "cold", jobs=1) == plain  # lint parses the new bytes

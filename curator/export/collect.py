@@ -29,6 +29,7 @@ from curator.library import INCIDENTS, Library
 from curator.lint import Extra, lint
 from curator.lint import Progress as Step
 from curator.model import Facets, Incident
+from curator.repository import blob_id
 from curator.taxonomy import Taxonomy
 from curator.workers import Workers
 
@@ -107,6 +108,28 @@ def refuse_unwatched(unwatched: list[tuple[str, str]]) -> None:
             f"git not to compare with the commit ({shown}{more}); an export describes a "
             "commit: clear the marks (git update-index --no-assume-unchanged or "
             "--no-skip-worktree; git sparse-checkout disable), or export from a clean clone"
+        )
+
+
+def refuse_converted(root: Path, repo: Repo, rev: str, converted: list[tuple[str, str]]) -> None:
+    """`git status` compares a file as git would store it: one that an attribute has git
+    check out as other bytes (`Repo.converted`) is unchanged to it, and is not the commit's
+    as lint reads it. Those files, and only those, are compared byte for byte (`blob_id`)."""
+    if not converted:
+        return  # (nearly every library: no file to read)
+    held = repo.held(rev, LIBRARY_CONTENT)
+    other = []
+    for path, attribute in converted:
+        blob, link = held.get(path, ("", False))  # (a file the commit lacks is `dirty`)
+        if blob and blob_id(str(root / path), link, blob) != blob:
+            other.append(f"{path} ({attribute})")
+    if other:
+        shown = ", ".join(other[:_SHOWN_DIRTY]) + (" …" if len(other) > _SHOWN_DIRTY else "")
+        raise ExportError(
+            f"{len(other)} file(s) under incidents/ or schema/taxonomy/ hold other bytes than "
+            f"the commit ({shown}), though git counts them unchanged (it compares them as it "
+            "would store them, the attribute's conversion undone); an export describes a "
+            "commit: export from a clone checked out without such conversions"
         )
 
 
@@ -345,6 +368,7 @@ def collect(library: Library, version: str | None = None) -> Snapshot:
         with (
             repo.dirty(LIBRARY_CONTENT) as dirty,  # (answered last: see `Repo.dirty`)
             repo.unwatched(LIBRARY_CONTENT) as unwatched,
+            repo.converted(LIBRARY_CONTENT) as converted,
         ):
             head = repo.commit("HEAD")
             if len(head.sha) != SHA1_LENGTH:
@@ -364,6 +388,7 @@ def collect(library: Library, version: str | None = None) -> Snapshot:
             version, before = recorded_version(repo, head.sha, tags, version)
             refuse_dirty(dirty.result())
             refuse_unwatched(unwatched.result())
+            refuse_converted(library.root, repo, head.sha, converted.result())
     except GitError as exc:
         raise ExportError(str(exc)) from exc
     # Paths are strings, as lint names them (making 100,000 Path objects and their stems
