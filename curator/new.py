@@ -325,30 +325,23 @@ class Given:
 def gather(taxonomy: Taxonomy, given: Given, ask: Ask | None) -> Draft:
     """A checked draft from the options, asking (when `ask` is given) for what is missing.
     Facets not given are suggested from the title and the source URL's path; without `ask`
-    a required dimension that has neither is an error naming the option to use, and every
+    a required dimension that has neither is an error naming the option to use. Every
     problem the options have is said in one error, a line each, in the order of the
-    options in `--help` (with `ask`, the first is, as soon as it is found)."""
-    problems = _Problems(ask)
-    title = problems.check(_value, given.title, "--title", "제목 title", check_title, ask)
-    url = problems.check(
-        _value, given.source_url, "--source", "출처 URL source", check_source_url, ask
-    )
-    source_title = given.source_title
-    if source_title is not None:
-        problems.check(_source_title, source_title)
-    elif ask is not None:
-        source_title = ask("출처 글의 제목 source title (모르면 빈칸)", "", _source_title) or None
-    organizations = given.organizations
-    if not organizations and ask is not None:
-        organizations = split_list(ask("조직 organizations (쉼표로 구분, 없으면 빈칸)", "", str))
-    occurred = given.occurred
-    if occurred is None and ask is not None:
-        occurred = ask("일어난 때 occurred: YYYY[-MM[-DD]] (모르면 빈칸)", "", check_occurred)
-    checked = [problems.check(one_line, "an organization", o) for o in organizations if o.strip()]
-    occurred = problems.check(check_occurred, occurred or "")
+    options in `--help`, before anything is asked (the answers would be lost); an answer
+    is checked as it is given, and asked again until it passes."""
+    problems = _Problems()
+    title = _given(problems, given.title, "--title", check_title, ask)
+    url = _given(problems, given.source_url, "--source", check_source_url, ask)
+    if given.source_title is not None:
+        problems.check(_source_title, given.source_title)
+    organizations = [
+        problems.check(one_line, "an organization", o) for o in given.organizations if o.strip()
+    ]
+    occurred = problems.check(check_occurred, given.occurred or "")
     # Guessed only from a title and a source URL both usable: what either would name is
-    # not known otherwise, nor whether a dimension is left without a term.
-    known = title is not None and url is not None
+    # not known otherwise, nor whether a dimension is left without a term. (Asking, once
+    # they are asked for.)
+    known = ask is None and title is not None and url is not None
     suggested = suggest_terms(taxonomy, title or "", url or "") if known else {}
     facets: dict[str, list[str]] = {}
     guessed: list[Hit] = []
@@ -360,18 +353,34 @@ def gather(taxonomy: Taxonomy, given: Given, ask: Ask | None) -> Draft:
             found = [problems.check(check_terms, taxonomy, dimension, [t]) for t in single]
             facets[dimension] = sorted({term for terms in found for term in terms or ()})
         elif known:
-            facets[dimension] = _terms(taxonomy, dimension, suggested, ask)
-            if ask is None:
-                guessed += [g for g in suggested[dimension] if g.term in facets[dimension]]
-                if not facets[dimension] and dimension in REQUIRED_DIMENSIONS:
-                    problems.add(DraftError(_none_guessed(taxonomy, dimension)))
+            required = dimension in REQUIRED_DIMENSIONS
+            facets[dimension] = [g.term for g in suggested[dimension]] if required else []
+            guessed += [g for g in suggested[dimension] if g.term in facets[dimension]]
+            if not facets[dimension] and required:
+                problems.add(DraftError(_none_guessed(taxonomy, dimension)))
     problems.raise_any()
+    source_title = given.source_title
+    if ask is not None:
+        title = title or check_title(ask("제목 title", "", check_title))
+        url = url or check_source_url(ask("출처 URL source", "", check_source_url))
+        if source_title is None:
+            source_title = ask("출처 글의 제목 source title (모르면 빈칸)", "", _source_title)
+        if not given.organizations:
+            asked = split_list(ask("조직 organizations (쉼표로 구분, 없으면 빈칸)", "", str))
+            organizations = [one_line("an organization", o) for o in asked]
+        if given.occurred is None:
+            question = "일어난 때 occurred: YYYY[-MM[-DD]] (모르면 빈칸)"
+            occurred = check_occurred(ask(question, "", check_occurred))
+        suggested = suggest_terms(taxonomy, title, url)
+        for dimension in DIMENSIONS:
+            if not given.facets.get(dimension):
+                facets[dimension] = _asked_terms(taxonomy, dimension, suggested, ask)
     assert title is not None and url is not None  # (else a problem was raised)
     return Draft(
         title,
         url,
         (source_title or "").strip() or None,
-        [organization for organization in checked if organization],
+        [organization for organization in organizations if organization],
         occurred,
         given.status,
         facets,
@@ -380,11 +389,10 @@ def gather(taxonomy: Taxonomy, given: Given, ask: Ask | None) -> Draft:
 
 
 class _Problems:
-    """The problems of one run: each raised as it is found when the contributor is asked
-    (who answers again), else kept to be said at once, so that one run says them all."""
+    """The problems of the options given: kept to be said at once, so that one run says
+    them all."""
 
-    def __init__(self, ask: Ask | None) -> None:
-        self.ask = ask
+    def __init__(self) -> None:
         self.found: list[DraftError] = []
 
     def check(self, check: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T | None:
@@ -396,8 +404,6 @@ class _Problems:
             return None
 
     def add(self, problem: DraftError) -> None:
-        if self.ask is not None:
-            raise problem
         self.found.append(problem)
 
     def raise_any(self) -> None:
@@ -419,44 +425,42 @@ def _none_guessed(taxonomy: Taxonomy, dimension: str) -> str:
     )
 
 
-def _value(
+def _given(
+    problems: _Problems,
     value: str | None,
     option: str,
-    question: str,
     check: Callable[[str], str],
     ask: Ask | None,
-) -> str:
-    """`value` given, or asked for, as `check` makes it."""
+) -> str | None:
+    """`value` given, as `check` makes it; None for a problem kept, or for a value not
+    given (a problem too when nobody is asked for it)."""
     if value is None:
         if ask is None:
-            raise DraftError(f"{option} is needed (or run `curator new` in a terminal to be asked)")
-        value = ask(question, "", check)
-    return check(value)
+            needed = "is needed (or run `curator new` in a terminal to be asked)"
+            problems.add(DraftError(f"{option} {needed}"))
+        return None
+    return problems.check(check, value)
 
 
-def _terms(
-    taxonomy: Taxonomy,
-    dimension: str,
-    suggested: dict[str, list[Hit]],
-    ask: Ask | None,
+def _asked_terms(
+    taxonomy: Taxonomy, dimension: str, suggested: dict[str, list[Hit]], ask: Ask
 ) -> list[str]:
-    guesses = [guess.term for guess in suggested[dimension]]
-    if ask is not None:
+    """The terms of `dimension` answered, the suggested ones offered as the default."""
 
-        def check(text: str) -> list[str]:
-            terms = check_terms(taxonomy, dimension, split_list(text))
-            if not terms and dimension in REQUIRED_DIMENSIONS:
-                raise DraftError(
-                    f"{dimension} needs at least one term (the terms are in "
-                    f"schema/taxonomy/{dimension}.yaml)"
-                )
-            return terms
+    def check(text: str) -> list[str]:
+        terms = check_terms(taxonomy, dimension, split_list(text))
+        if not terms and dimension in REQUIRED_DIMENSIONS:
+            raise DraftError(
+                f"{dimension} needs at least one term (the terms are in "
+                f"schema/taxonomy/{dimension}.yaml)"
+            )
+        return terms
 
-        question = _QUESTIONS[dimension] + "".join(
-            f"\n  제안 suggested: {evidence(guess)}" for guess in suggested[dimension]
-        )
-        return check(ask(question, ", ".join(guesses), check))
-    return guesses if dimension in REQUIRED_DIMENSIONS else []
+    question = _QUESTIONS[dimension] + "".join(
+        f"\n  제안 suggested: {evidence(guess)}" for guess in suggested[dimension]
+    )
+    default = ", ".join(guess.term for guess in suggested[dimension])
+    return check(ask(question, default, check))
 
 
 def _one_each(dimension: str, terms: list[str]) -> list[str]:

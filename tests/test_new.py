@@ -614,6 +614,65 @@ def test_asked_for_terms_it_says_how_to_give_them_and_where_they_are(tmp_path):
     assert data["facets"]["causes"] == ["software-defect"]
 
 
+TAB_IN_ORGANIZATION = (
+    "an organization holds a tab (U+0009 CHARACTER TABULATION, character 4): it is one line "
+    "in the website's lists, the feed and the CSV; write it on one line, with spaces"
+)
+
+
+@pytest.mark.parametrize(
+    ("options", "said"),
+    [
+        (["--occurred", "2024-13"], ["occurred '2024-13' is not a real date"]),
+        (["--cause", "nonsense"], ["'nonsense' is not a term of causes"]),
+        (["--organization", "Lab\tlup"], [TAB_IN_ORGANIZATION]),
+        (
+            ["--cause", "nonsense", "--organization", "Lab\tlup", "--occurred", "2024-13"],
+            [
+                TAB_IN_ORGANIZATION,
+                "occurred '2024-13' is not a real date",
+                "'nonsense' is not a term of causes",
+            ],
+        ),
+    ],
+)
+def test_asking_it_refuses_the_options_given_before_the_first_question(tmp_path, options, said):
+    # It asked for the title, the source, its title and the organizations (and the date,
+    # and the facets) first, then refused the option, and the answers were lost.
+    root = write_library(tmp_path / "lib", {})
+    proc = subprocess.run(
+        [sys.executable, "-m", "curator", "new", "--root", str(root), "--prompt", *options],
+        stdin=subprocess.DEVNULL,  # a question asked would find the input ended
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        env={**os.environ, "PYTHONIOENCODING": "utf-8"},
+        check=False,
+    )
+    assert (proc.returncode, proc.stdout) == (2, "")  # nothing asked
+    assert proc.stderr == _said(*said)
+    assert list((root / "incidents").iterdir()) == []
+
+
+def test_in_a_terminal_good_options_lead_to_the_questions_for_the_rest(tmp_path):
+    root = write_library(tmp_path / "lib", {})
+    options = ["--organization", "Example", "--occurred", "2024-05"]
+    options += ["--cause", "software-defect", "--factor", "scale-only-behaviour"]
+    answers = [TITLE, "https://example.com/pm", "", "", ""]  # title, source, its title, …
+    output = _in_terminal(["new", "--root", str(root), *options], answers)
+    assert "제목 title:" in output and "증상 symptoms" in output
+    assert "조직 organizations" not in output and "occurred:" not in output  # given
+    assert "원인 causes" not in output and "기여 요인" not in output
+    data = load_bytes((root / "incidents" / "IL-NEW-nccl-h100.yaml").read_bytes()).data
+    assert (data["organizations"], data["occurred"]) == (["Example"], "2024-05")
+    assert data["facets"] == {
+        "causes": ["software-defect"],
+        "components": ["gpu", "nccl"],
+        "symptoms": ["training-stall"],
+        "contributing_factors": ["scale-only-behaviour"],
+    }
+
+
 def _in_terminal(args: list[str], answers: list[str]) -> str:
     """Run curator with a pseudo-terminal as stdin/stdout, typing `answers` as asked."""
     leader, follower = pty.openpty()
