@@ -334,9 +334,9 @@ def gather(taxonomy: Taxonomy, given: Given, ask: Ask | None) -> Draft:
     url = _given(problems, given.source_url, "--source", check_source_url, ask)
     if given.source_title is not None:
         problems.check(_source_title, given.source_title)
-    organizations = [
-        problems.check(one_line, "an organization", o) for o in given.organizations if o.strip()
-    ]
+    written = [o for o in given.organizations if o.strip()]
+    checked = [problems.check(one_line, "an organization", o) for o in written]
+    organizations = [organization for organization in checked if organization]
     occurred = problems.check(check_occurred, given.occurred or "")
     # Guessed only from a title and a source URL both usable: what either would name is
     # not known otherwise, nor whether a dimension is left without a term. (Asking, once
@@ -366,8 +366,8 @@ def gather(taxonomy: Taxonomy, given: Given, ask: Ask | None) -> Draft:
         if source_title is None:
             source_title = ask("출처 글의 제목 source title (모르면 빈칸)", "", _source_title)
         if not given.organizations:
-            asked = split_list(ask("조직 organizations (쉼표로 구분, 없으면 빈칸)", "", str))
-            organizations = [one_line("an organization", o) for o in asked]
+            question = "조직 organizations (쉼표로 구분, 없으면 빈칸)"
+            organizations = _organizations(ask(question, "", _organizations))
         if given.occurred is None:
             question = "일어난 때 occurred: YYYY[-MM[-DD]] (모르면 빈칸)"
             occurred = check_occurred(ask(question, "", check_occurred))
@@ -380,7 +380,7 @@ def gather(taxonomy: Taxonomy, given: Given, ask: Ask | None) -> Draft:
         title,
         url,
         (source_title or "").strip() or None,
-        [organization for organization in organizations if organization],
+        organizations,
         occurred,
         given.status,
         facets,
@@ -440,6 +440,11 @@ def _given(
             problems.add(DraftError(f"{option} {needed}"))
         return None
     return problems.check(check, value)
+
+
+def _organizations(text: str) -> list[str]:
+    """The organizations of an answer, a comma between two, each as `one_line` makes it."""
+    return [one_line("an organization", organization) for organization in split_list(text)]
 
 
 def _asked_terms(

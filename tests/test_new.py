@@ -673,6 +673,18 @@ def test_in_a_terminal_good_options_lead_to_the_questions_for_the_rest(tmp_path)
     }
 
 
+def test_an_organization_answered_that_lint_would_refuse_is_asked_again(tmp_path):
+    # The answer was taken unchecked and refused once it was given (exit 2), the title
+    # and the source answered before it lost.
+    root = write_library(tmp_path / "lib", {})
+    answers = [TITLE, "https://example.com/pm", "", "Example, @octocat", "Example", ""]
+    answers += ["config-change", "", "", ""]
+    output = _in_terminal(["new", "--root", str(root)], answers)
+    assert "an organization holds @octocat, which would notify someone on GitHub" in output
+    data = load_bytes((root / "incidents" / "IL-NEW-nccl-h100.yaml").read_bytes()).data
+    assert data["organizations"] == ["Example"]
+
+
 def _in_terminal(args: list[str], answers: list[str]) -> str:
     """Run curator with a pseudo-terminal as stdin/stdout, typing `answers` as asked."""
     leader, follower = pty.openpty()
