@@ -225,6 +225,37 @@ def test_a_rename_that_drops_a_published_id_is_an_error(repo):
     assert "IL-0002 is renamed to incidents/IL-0009.yaml" in file["findings"][0]["message"]
 
 
+BROKEN = ("status: published", "status: [published")  # IL101: the head's file does not parse
+
+
+@pytest.mark.parametrize("renamed", [False, True])
+def test_a_file_that_no_longer_parses_is_named_by_the_base_s_id_and_title(repo, renamed):
+    # Its section showed neither: a reviewer saw only a path and a YAML error. The base's
+    # are shown, said to be the base's; a rename that breaks the file still loses the id
+    # it had (IL901), which the base's id, taken for the head's, would have hidden.
+    if renamed:
+        git(repo, "mv", "incidents/IL-0002.yaml", "incidents/IL-0009.yaml")
+    name = "IL-0009.yaml" if renamed else "IL-0002.yaml"
+    write(repo, name, incident("IL-0002", BROKEN))
+    commit(repo, "break it")
+    code, report = review_json(repo)
+    assert code == 1
+    file = next(f for f in report["files"] if f["path"] == f"incidents/{name}")
+    title = "공유 스토리지의 메타데이터 포화로 학습 처리량이 떨어졌다"
+    assert (file["id"], file["title"], file["named_at_base"]) == ("IL-0002", title, True)
+    codes = [f["code"] for f in file["findings"]]
+    assert codes == (["IL901", "IL101"] if renamed else ["IL101"])
+    comment = run_curator("review", "--base", "main", cwd=repo).out
+    assert f"\nIL-0002 · {title} _(as at the base: this commit's file gives neither)_\n" in comment
+    # A file that parses gives its own, even when the base's differ.
+    write(repo, name, incident("IL-0002", ("메타데이터 포화로", "메타데이터 과부하로")))
+    commit(repo, "mend it")
+    _, report = review_json(repo)
+    file = next(f for f in report["files"] if f["path"] == f"incidents/{name}")
+    assert file["title"].startswith("공유 스토리지의 메타데이터 과부하로")
+    assert not file["named_at_base"]
+
+
 @pytest.mark.parametrize("was", ["published", "withdrawn"])
 def test_a_released_incident_made_a_draft_again_is_an_error(repo, was):
     # Drafts are never exported: the id left the next release as surely as if the file had

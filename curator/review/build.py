@@ -176,8 +176,10 @@ def build_review(root: Path, base: str, head: str, judge_for: JudgeFactory | Non
         }
         broken = [_broken_by_change(p, tree, caused) for p in sorted({f.path for f in caused})]
         terms, filters = _taxonomy_changes(before, library, cache)
+    # Named from the base only now: a base id in `head_ids` would hide the IL901 of a
+    # rename that breaks the file.
     files = [
-        _with_removal(_with_unread(f, incidents), c, o, revisions, head_ids)
+        _named_at_base(_with_removal(_with_unread(f, incidents), c, o, revisions, head_ids), o)
         for f, c, o in zip(files, changes, olds, strict=True)
     ]
     misplaced = misplaced_incidents(revisions.repo, revisions.base, revisions.head, incidents)
@@ -610,6 +612,18 @@ def _with_removal(
     if change.change == "removed":
         update["id"] = removed[0]
     return review.model_copy(update=update)
+
+
+def _named_at_base(review: FileReview, old: bytes | None) -> FileReview:
+    """The base's id and title for a file the head gives neither (one that no longer
+    parses, say), so that its section says which incident it is."""
+    if review.change == "removed" or review.id or review.title or old is None:
+        return review
+    before = _document(old)
+    named = {"id": _text(before, "id"), "title": _text(before, "title")}
+    if not any(named.values()):
+        return review
+    return review.model_copy(update={**named, "named_at_base": True})
 
 
 def _with_unread(review: FileReview, incidents: str) -> FileReview:

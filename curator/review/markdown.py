@@ -511,7 +511,10 @@ def _file_section(
     counted (for a file whose whole section does not fit the comment)."""
     lines = [f"#### 📄 {_file_title(file, links, review)} ({_change(file)})"]
     if file.id or file.title:
-        lines += ["", " · ".join(inert(t, 300) for t in (file.id, file.title) if t)]
+        named = " · ".join(inert(t, 300) for t in (file.id, file.title) if t)
+        if file.named_at_base:
+            named += " _(as at the base: this commit's file gives neither)_"
+        lines += ["", named]
     if file.duplicate_of:
         lines += ["", *_claim(file.duplicate_of, links, review)]
     sha = review.base if file.change == "removed" else review.head

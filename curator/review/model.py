@@ -146,6 +146,11 @@ class FileReview(_Value):
     old_path: str | None = None
     id: str | None = None
     title: str | None = Field(default=None, description="At the head (at the base if removed).")
+    named_at_base: bool = Field(
+        default=False,
+        description="`id` and `title` are the base's: the file at the head gives neither (it "
+        "does not parse, say) (absent in reports of older versions).",
+    )
     facets: dict[Dimension, list[str]] = Field(
         default_factory=dict, description="The facets the incident carries at the head."
     )
