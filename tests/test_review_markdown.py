@@ -31,6 +31,7 @@ from curator.review.markdown import (
 )
 from curator.review.model import (
     Evidence,
+    FacetChange,
     FacetJudgement,
     FileReview,
     FilterChange,
@@ -297,6 +298,35 @@ def test_an_unsupported_facet_names_its_neighbours_to_compare_not_as_support():
     assert "· the most similar incident that carries it, to compare: IL-0252 (0.22)\n" in render(
         Review(base=BASE, head=HEAD, files=[one]), Links(), COMMENT
     )
+
+
+def test_an_added_facet_nothing_supports_is_listed_once_where_the_change_is():
+    # It was listed under "Facets changed", with its neighbours to compare, and again under
+    # "Facets nothing in the text supports", with less. The JSON keeps both.
+    judged = TermJudgement(
+        term="security-attack",
+        score=0.04,
+        evidence=[Evidence(incident="IL-0252", similarity=0.21, kind="related")],
+    )
+    file = FileReview(
+        path="incidents/IL-0025.yaml", change="changed", id="IL-0025",
+        suggestions=[FacetJudgement(dimension="causes", unsupported=[judged])],
+        facets_changed=[
+            FacetChange(dimension="causes", term="security-attack", change="added", support=judged)
+        ],
+    )  # fmt: skip
+    text = render(Review(base=BASE, head=HEAD, files=[file]), Links(), COMMENT)
+    assert "Facets nothing in the text supports" not in text
+    [line] = [line for line in text.splitlines() if "security-attack" in line]
+    assert line == (
+        "- `+ causes: security-attack` · score 0.04 · the most similar incident that carries "
+        "it, to compare: IL-0252 (0.21)"
+    )
+    # Of a new file, which has no facets changed, it is where it was.
+    new = file.model_copy(update={"change": "added", "facets_changed": []})
+    text = render(Review(base=BASE, head=HEAD, files=[new]), Links(), COMMENT)
+    unsupported = text.split("**Facets nothing in the text supports** — please check:\n\n")[1]
+    assert unsupported.startswith("- **causes** · `security-attack` · score 0.04 · ")
 
 
 def test_findings_link_to_their_line_at_the_head_and_removed_files_at_the_base():

@@ -560,9 +560,12 @@ def _file_section(
         lines += _listed(judged, "suggestions", at_most)
     if file.facets_to_paste and not file.duplicates():
         lines += ["", "Ready to paste:", "", *_snippet(file)]
-    if file.unsupported() and not file.duplicates():
+    # An added term is said once, in "Facets changed", with its neighbours to compare.
+    added = {(c.dimension, c.term) for c in file.facets_changed if c.change == "added"}
+    unsaid = [(d, t) for d, t in file.unsupported() if (d, t.term) not in added]
+    if unsaid and not file.duplicates():
         lines += ["", "**Facets nothing in the text supports** — please check:", ""]
-        unsupported = [_unsupported(d, t, links, review) for d, t in file.unsupported()]
+        unsupported = [_unsupported(d, t, links, review) for d, t in unsaid]
         lines += _listed(unsupported, "facets", at_most)
     return "\n".join(lines) + "\n"
 
