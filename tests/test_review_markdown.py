@@ -813,6 +813,34 @@ def test_a_files_one_line_names_the_codes_of_its_errors():
     }
 
 
+def test_a_relabel_s_one_line_counts_its_facet_changes():
+    # A relabel with nothing else said "see the full report" on its line in a trimmed
+    # comment, as if it held nothing the line could count.
+    broken = FileReview(
+        path="incidents/IL-NEW-big.yaml",
+        change="added",
+        findings=[
+            finding(n, "IL301", "x" * 400, path="incidents/IL-NEW-big.yaml") for n in range(1, 301)
+        ],
+    )
+    relabel = FileReview(
+        path="incidents/IL-0025.yaml",
+        change="changed",
+        id="IL-0025",
+        facets_changed=[
+            FacetChange(dimension="causes", term="security-attack", change="added"),
+            FacetChange(dimension="causes", term="hardware-failure", change="removed"),
+        ],
+    )
+    text = render(Review(base=BASE, head=HEAD, files=[broken, relabel]), LINKS, COMMENT)
+    assert "This report was trimmed" in text and "Facets changed" not in text
+    [line] = [line for line in text.splitlines() if "IL-0025" in line]
+    assert line.startswith("- [incidents/IL-0025.yaml](") and line.endswith("): 2 facet changes")
+    one = relabel.model_copy(update={"facets_changed": relabel.facets_changed[:1]})
+    text = render(Review(base=BASE, head=HEAD, files=[broken, one]), LINKS, COMMENT)
+    assert "): 1 facet change\n" in text
+
+
 def test_a_match_merged_to_the_base_meanwhile_is_said_so_and_linked_at_the_base_tip():
     tip = "3" * 40
     file = FileReview(

@@ -460,6 +460,7 @@ def _tally(file: FileReview, shown: Mapping[str, str]) -> str:
         (len(file.duplicates()) - len(shown), "possible duplicate"),
         (len(file.missing()) - _held_back([file]), "facet suggestion"),
         (int(file.doubtful_claim()), "duplicate_of to check"),
+        (len(file.facets_changed), "facet change"),
     ]
     said = [_plural(n, noun) for n, noun in counts if n]
     if errors:
