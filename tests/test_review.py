@@ -245,6 +245,8 @@ def test_a_file_that_no_longer_parses_is_named_by_the_base_s_id_and_title(repo, 
     assert (file["id"], file["title"], file["named_at_base"]) == ("IL-0002", title, True)
     codes = [f["code"] for f in file["findings"]]
     assert codes == (["IL901", "IL101"] if renamed else ["IL101"])
+    # Its facets are unread, not removed: "Facets changed" listed every one with a `−`.
+    assert file["facets_changed"] == []
     comment = run_curator("review", "--base", "main", cwd=repo).out
     assert f"\nIL-0002 · {title} _(as at the base: this commit's file gives neither)_\n" in comment
     # A file that parses gives its own, even when the base's differ.

@@ -449,7 +449,10 @@ def _file_review(
         **_bounded(own),
         matches=live.matches(path) if live and not _relabel(before, data) else [],
         suggestions=suggestions,
-        facets_changed=_facet_changes(had, facets, judged.support if judged else {}),
+        # (None of a head that does not parse: its facets are unread, not removed.)
+        facets_changed=_facet_changes(had, facets, judged.support if judged else {})
+        if isinstance(data, dict)
+        else [],
         facets_to_paste=to_paste(facets, suggestions, taxonomy),
         duplicate_of=judge.compare(path, claim)
         if judge and claim and _writes(before, data, "status", "duplicate_of")

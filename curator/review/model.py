@@ -178,8 +178,8 @@ class FileReview(_Value):
         default_factory=list,
         max_length=_MANY,
         description="The terms the change adds to or removes from the facets the incident had "
-        "at the base (for a rename, under its old path), by dimension; none for a new file "
-        "(absent in reports of older versions).",
+        "at the base (for a rename, under its old path), by dimension; none for a new file, "
+        "or one whose YAML does not parse at the head (absent in reports of older versions).",
     )
     facets_to_paste: dict[Dimension, list[str]] = Field(
         default_factory=dict,
