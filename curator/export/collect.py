@@ -86,14 +86,18 @@ def file_name(path: str) -> str:
     return path[path.rfind(os.sep) + 1 :]
 
 
+def _shown(paths: list[str]) -> str:
+    """The first of `paths` a refusal names, and `…` for the rest."""
+    return ", ".join(paths[:_SHOWN_DIRTY]) + (" …" if len(paths) > _SHOWN_DIRTY else "")
+
+
 def refuse_dirty(dirty: list[str]) -> None:
     """An export describes a commit: the files it reads must be the committed ones."""
     if dirty:
-        shown = ", ".join(dirty[:_SHOWN_DIRTY]) + (" …" if len(dirty) > _SHOWN_DIRTY else "")
         raise ExportError(
             f"{len(dirty)} file(s) under incidents/ or schema/taxonomy/ differ from the "
-            f"commit ({shown}); an export describes a commit: commit them, or export from a "
-            "clean clone"
+            f"commit ({_shown(dirty)}); an export describes a commit: commit them, or export "
+            "from a clean clone"
         )
 
 
@@ -101,11 +105,10 @@ def refuse_unwatched(unwatched: list[tuple[str, str]]) -> None:
     """A file git does not compare with the commit may differ from it unseen (`dirty`
     cannot tell), or, in a sparse checkout, not be there at all."""
     if unwatched:
-        shown = ", ".join(f"{path} ({mark})" for path, mark in unwatched[:_SHOWN_DIRTY])
-        more = " …" if len(unwatched) > _SHOWN_DIRTY else ""
+        marked = [f"{path} ({mark})" for path, mark in unwatched]
         raise ExportError(
             f"{len(unwatched)} file(s) under incidents/ or schema/taxonomy/ are marked for "
-            f"git not to compare with the commit ({shown}{more}); an export describes a "
+            f"git not to compare with the commit ({_shown(marked)}); an export describes a "
             "commit: clear the marks (git update-index --no-assume-unchanged or "
             "--no-skip-worktree; git sparse-checkout disable), or export from a clean clone"
         )
@@ -124,12 +127,11 @@ def refuse_converted(root: Path, repo: Repo, rev: str, converted: list[tuple[str
         if blob and blob_id(str(root / path), link, blob) != blob:
             other.append(f"{path} ({attribute})")
     if other:
-        shown = ", ".join(other[:_SHOWN_DIRTY]) + (" …" if len(other) > _SHOWN_DIRTY else "")
         raise ExportError(
             f"{len(other)} file(s) under incidents/ or schema/taxonomy/ hold other bytes than "
-            f"the commit ({shown}), though git counts them unchanged (it compares them as it "
-            "would store them, the attribute's conversion undone); an export describes a "
-            "commit: export from a clone checked out without such conversions"
+            f"the commit ({_shown(other)}), though git counts them unchanged (it compares them "
+            "as it would store them, the attribute's conversion undone); an export describes "
+            "a commit: export from a clone checked out without such conversions"
         )
 
 
