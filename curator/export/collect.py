@@ -120,11 +120,11 @@ def refuse_converted(root: Path, repo: Repo, rev: str, converted: list[tuple[str
     as lint reads it. Those files, and only those, are compared byte for byte (`blob_id`)."""
     if not converted:
         return  # (nearly every library: no file to read)
-    held = repo.held(rev, LIBRARY_CONTENT)
+    held = {entry.path: entry for folder in LIBRARY_CONTENT for entry in repo.tree(rev, folder)}
     other = []
     for path, attribute in converted:
-        blob, link = held.get(path, ("", False))  # (a file the commit lacks is `dirty`)
-        if blob and blob_id(str(root / path), link, blob) != blob:
+        entry = held.get(path)  # (a file the commit lacks is `dirty`)
+        if entry and blob_id(str(root / path), entry.link, entry.blob) != entry.blob:
             other.append(f"{path} ({attribute})")
     if other:
         raise ExportError(

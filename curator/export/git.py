@@ -36,6 +36,7 @@ T = TypeVar("T")
 # stores, and store it back as it was, so that `git status` calls it unchanged. (Line ends,
 # `text` and `eol`, are left to lint, which refuses a carriage return: IL603.)
 CONVERTING = ("ident", "filter", "working-tree-encoding")
+_LINK = "120000"  # the mode of a symbolic link in a tree
 
 
 class GitError(Exception):
@@ -57,6 +58,7 @@ class Commit:
 class TreeEntry(NamedTuple):
     path: str  # relative to the library root
     blob: str
+    link: bool = False  # a symbolic link, whose blob is its target
 
 
 class FileEvent(NamedTuple):
@@ -270,18 +272,6 @@ class Repo:
                 found.setdefault(path, name if value == "set" else f"{name}={value}")
         return list(found.items())
 
-    def held(self, rev: str, folders: Iterable[str]) -> dict[str, tuple[str, bool]]:
-        """(blob, is a link) of each file and link under `folders` at `rev`, by path."""
-        out = self.run("ls-tree", "-r", "-z", "--full-name", rev, "--", *folders)
-        held = {}
-        for line in os.fsdecode(out).split("\0"):
-            if line:
-                meta, path = line.split("\t", 1)
-                mode, kind, blob = meta.split()
-                if kind == "blob":
-                    held[self._relative(path)] = (blob, mode == "120000")
-        return held
-
     def describe(self, rev: str = "HEAD", match: str = "v*") -> str:
         """The release tag at `rev`, else `<tag>-<n>-g<sha>` (the tag nearest in its
         history, of those `match` names), else the commit's short sha."""
@@ -339,9 +329,9 @@ class Repo:
             if not line:
                 continue
             meta, path = line.split("\t", 1)
-            _mode, kind, blob = meta.split()
+            mode, kind, blob = meta.split()
             if kind == "blob":
-                entries.append(TreeEntry(self._relative(path), blob))
+                entries.append(TreeEntry(self._relative(path), blob, mode == _LINK))
         return entries
 
     def blobs(self, shas: Iterable[str]) -> dict[str, bytes]:
