@@ -236,6 +236,7 @@ def _run_release_step(
     workflow = load(REPO / ".github" / "workflows" / "release.yml")
     [step] = [s for s in workflow["jobs"][job]["steps"] if s.get("name") == name]
     bin_folder = tmp_path / "bin"
+    (tmp_path / "tmp").mkdir(exist_ok=True)
     if not bin_folder.is_dir():
         bin_folder.mkdir()
         gh = bin_folder / "gh"
@@ -248,6 +249,7 @@ def _run_release_step(
         "GH_TOKEN": "test-token",
         "GITHUB_REPOSITORY": "incident-library/library",
         "GITHUB_OUTPUT": str(tmp_path / "github-output"),
+        "TMPDIR": str(tmp_path / "tmp"),
         **env,
     }
     return subprocess.run(
@@ -372,3 +374,12 @@ def test_the_release_says_why_it_could_not_read_the_pages_address(tmp_path, erro
     )
     assert error.strip() in said.stderr  # gh's own words stay in the log
     assert not (tmp_path / "github-output").exists()
+
+
+@pytest.mark.parametrize("pages", ["https://incident-library.github.io/library", ""])
+def test_reading_the_pages_address_leaves_no_file_behind(tmp_path, pages):
+    # The step kept gh's stderr in a `mktemp` file it never removed: one more file in the
+    # runner's (or a test run's) temporary folder for every release.
+    said = _run_release_step(tmp_path, "export", ADDRESS_STEP, tmp_path, {"FAKE_PAGES": pages})
+    assert said.returncode == (0 if pages else 1), said.stderr
+    assert list((tmp_path / "tmp").iterdir()) == []
