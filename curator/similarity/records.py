@@ -42,6 +42,9 @@ class Record:
     settled: frozenset[str]
     duplicate_of: str | None
     fields: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
+    # Each of `urls` as the file first writes it, for evidence to quote (a record read
+    # back from a cached index has none: only the incident judged, read afresh, is quoted).
+    spelt: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def text(self) -> str:
@@ -197,6 +200,9 @@ def record_of(data: dict[str, Any], display: str, stem: str) -> Record:
     duplicate_of = _text(data.get("duplicate_of"))
     if duplicate_of:
         settled.add(duplicate_of)
+    spelt: dict[str, str] = {}
+    for url in (u for s in sources if (u := _text(s.get("url")))):
+        spelt.setdefault(normalize_url(url), url)
     fields = {"title": _text(data.get("title")) or ""}
     for name in TEXT_FIELDS[1:]:
         if name == "sources":
@@ -214,12 +220,13 @@ def record_of(data: dict[str, Any], display: str, stem: str) -> Record:
         status=sys.intern(_text(data.get("status")) or "published"),
         occurred=_text(data.get("occurred")),
         organizations=tuple(map(sys.intern, _texts(data.get("organizations")))),
-        urls=tuple(dict.fromkeys(normalize_url(u) for s in sources if (u := _text(s.get("url"))))),
+        urls=tuple(spelt),
         # Interned: 100k records repeat the same few hundred term ids and statuses.
         facets={d: tuple(map(sys.intern, _texts(facets.get(d)))) for d in DIMENSIONS},
         settled=frozenset(settled - {incident_id}),
         duplicate_of=duplicate_of,
         fields=fields,
+        spelt=spelt,
     )
 
 

@@ -256,7 +256,8 @@ class Evidence:
     def reasons(self, row: int) -> list[str]:
         index = self.judge.index
         other = index.records[row]
-        reasons = [same_source(url) for url in self.record.urls if url in other.urls]
+        mine = self.record
+        reasons = [same_source(u, mine.spelt.get(u, u)) for u in mine.urls if u in other.urls]
         shared_orgs = _shared_organisations(self.record, other)
         if shared_orgs:
             # Dates far apart are said once, by the reason that counts them against the pair.
@@ -303,10 +304,13 @@ def _top(score: np.ndarray, count: int, ranks: np.ndarray) -> list[int]:
     return [int(r) for r in rows[np.lexsort((rows, ranks[rows], -score[rows]))]]
 
 
-def same_source(url: str) -> str:
+def same_source(url: str, spelt: str | None = None) -> str:
+    """The reason for citing the page of normal form `url`, which one side wrote `spelt`:
+    that spelling is quoted (a normal form may be no file's, `…/outage/` without its
+    slash), but for a paper, whose one address says which was matched."""
     if is_paper(url):  # each may cite another of its addresses: say which was matched
         return f"same paper {url} (at any of its addresses: version, PDF, mirror, DOI)"
-    return f"same source URL {url}"
+    return f"same source URL {spelt or url}"
 
 
 def _shared_organisations(one: Record, other: Record) -> list[str]:
