@@ -389,6 +389,19 @@ def test_a_share_or_a_count_without_a_unit_is_no_evidence_of_one_event():
     assert "22.04" in shared_entities(top) and "90%" not in shared_entities(top)
 
 
+def test_an_organisation_is_evidence_once_not_again_by_the_words_of_its_name():
+    # IL-0216 and IL-0249 are incidents of Amazon Web Services; their texts write "AWS" and
+    # "Amazon EC2". The organisation counts (and is said) as one; "aws" and "amazon" were
+    # shared entities too, the same name twice more (`ec2, amazon, aws, dns`).
+    judge = Judge(build(Library.at(REPO)))
+    record = read_record(REPO / "incidents" / "IL-0216.yaml", "incidents/IL-0216.yaml")
+    assert record is not None
+    match = judge.compare(record, "IL-0249")
+    assert match is not None
+    assert match.reasons[0] == "same organisation Amazon Web Services"
+    assert "shared entities: ec2, dns" in match.reasons
+
+
 def unrelated(incident_id: str, day: str, words: str) -> str:
     """An incident of Acme on `day` whose text shares no word with another's."""
     text = incident(incident_id, ("2024-05", day), ("Example", "Acme"))

@@ -25,6 +25,7 @@ import numpy as np
 from curator.similarity.entities import entities
 from curator.similarity.index import Index
 from curator.similarity.records import Record, organisation_key
+from curator.taxonomy import fold
 from curator.urls import is_paper
 
 DUPLICATE_THRESHOLD = 0.6
@@ -201,7 +202,7 @@ class Evidence:
         index = judge.index
         n = len(index)
         names = {name for name in entities(record.text) if not _COINCIDENCE.fullmatch(name)}
-        names -= record.organisation_keys()
+        names -= _organisation_names(record)
         cols = index.entity_columns(names)
         organisation, crowd, conflict = _organisation_and_dates(judge, record)
         url_rows = {row for url in record.urls for row in index.by_url.get(url, [])}
@@ -273,7 +274,7 @@ class Evidence:
                 f"occurred {self.record.occurred} vs {other.occurred}: far apart, "
                 "so probably a different event"
             )
-        shared = self.entity_names & index.entities_of(row) - other.organisation_keys()
+        shared = self.entity_names & index.entities_of(row) - _organisation_names(other)
         if shared:
             rarity = {name: float(index.entity_rarity[index.entity_ids[name]]) for name in shared}
             ranked = sorted(shared, key=lambda name: (-rarity[name], name))
@@ -311,6 +312,21 @@ def same_source(url: str, spelt: str | None = None) -> str:
     if is_paper(url):  # each may cite another of its addresses: say which was matched
         return f"same paper {url} (at any of its addresses: version, PDF, mirror, DOI)"
     return f"same source URL {spelt or url}"
+
+
+def _organisation_names(record: Record) -> set[str]:
+    """The entities that name `record`'s organisations, which are evidence as its
+    organisations, not again as entities: each name's key, and for a name of several words
+    its first word and its initials (`amazon` and `aws` of Amazon Web Services)."""
+    found = record.organisation_keys()
+    for name in record.organizations:
+        parts = [fold(word) for word in _NAME_WORD.findall(name)]
+        if len(parts) > 1:
+            found |= {parts[0], "".join(part[0] for part in parts if part)}
+    return found
+
+
+_NAME_WORD = re.compile(r"[^\W_]+")
 
 
 def _shared_organisations(one: Record, other: Record) -> list[str]:
