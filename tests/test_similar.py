@@ -1409,3 +1409,20 @@ def test_a_file_lint_never_reads_is_no_incident_s_duplicate(tmp_path, name):
     run = run_curator("similar", "--all", "--root", str(root), "--format", "json", cwd=root)
     assert run.code == 2 and [r["id"] for r in json.loads(run.out)] == ["IL-0001"], run
     assert f"incidents/{name}: not an incident file: " in run.err and "(IL107)" in run.err, run
+
+
+def test_an_organisation_named_in_another_organisations_incident_is_a_shared_entity(tmp_path):
+    # Leaving an incident's organisation names out of every comparison (they are said as
+    # "same organisation") also lost them against a customer's write-up that names the
+    # provider: there the name is the evidence, not the organisation.
+    said = ("학습 처리량이 떨어졌다.", "Acme 리전 장애로 학습 처리량이 떨어졌다.")
+    provider = incident("IL-0001", ("Example", "Acme"), said)
+    customer = incident("IL-0002", ("Example", "Globex"), said)
+    root = write_library(tmp_path, {"IL-0001.yaml": provider, "IL-0002.yaml": customer})
+    judge = Judge(build(Library.at(root)))
+    record = read_record(root / "incidents" / "IL-0001.yaml", "incidents/IL-0001.yaml")
+    assert record is not None
+    match = judge.compare(record, "IL-0002")
+    assert match is not None
+    assert not any(reason.startswith("same organisation") for reason in match.reasons)
+    assert "acme" in next(r for r in match.reasons if r.startswith("shared entities: "))

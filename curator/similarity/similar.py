@@ -202,8 +202,9 @@ class Evidence:
         index = judge.index
         n = len(index)
         names = {name for name in entities(record.text) if not _COINCIDENCE.fullmatch(name)}
-        names -= _organisation_names(record)
         cols = index.entity_columns(names)
+        rarity = index.shared_rarity(cols) if len(cols) else np.zeros(n)
+        _discount_organisation_names(index, record, names, rarity)
         organisation, crowd, conflict = _organisation_and_dates(judge, record)
         url_rows = {row for url in record.urls for row in index.by_url.get(url, [])}
         return cls(
@@ -211,7 +212,7 @@ class Evidence:
             record,
             index.cosine(index.vector(record.text)),
             names,
-            index.shared_rarity(cols) if len(cols) else np.zeros(n),
+            rarity,
             organisation,
             crowd,
             conflict,
@@ -274,7 +275,9 @@ class Evidence:
                 f"occurred {self.record.occurred} vs {other.occurred}: far apart, "
                 "so probably a different event"
             )
-        shared = self.entity_names & index.entities_of(row) - _organisation_names(other)
+        shared = self.entity_names & index.entities_of(row)
+        for name in shared_orgs:  # said once, above, as the organisation
+            shared -= _name_words(name)
         if shared:
             rarity = {name: float(index.entity_rarity[index.entity_ids[name]]) for name in shared}
             ranked = sorted(shared, key=lambda name: (-rarity[name], name))
@@ -314,15 +317,33 @@ def same_source(url: str, spelt: str | None = None) -> str:
     return f"same source URL {spelt or url}"
 
 
-def _organisation_names(record: Record) -> set[str]:
-    """The entities that name `record`'s organisations, which are evidence as its
-    organisations, not again as entities: each name's key, and for a name of several words
-    its first word and its initials (`amazon` and `aws` of Amazon Web Services)."""
-    found = record.organisation_keys()
+def _discount_organisation_names(
+    index: Index, record: Record, names: set[str], rarity: np.ndarray
+) -> None:
+    """Take out of `rarity` what the words of an organisation's name add against the
+    incidents of that same organisation, whose reason already counts it: `amazon` and `aws`
+    beside "same organisation Amazon Web Services" are the same name twice more. Against
+    any other incident, a text naming the organisation is evidence like any other name."""
+    words_of_row: dict[int, set[str]] = {}
     for name in record.organizations:
-        parts = [fold(word) for word in _NAME_WORD.findall(name)]
-        if len(parts) > 1:
-            found |= {parts[0], "".join(part[0] for part in parts if part)}
+        words = names & _name_words(name)
+        for row in index.by_organisation.get(organisation_key(name), []) if words else []:
+            words_of_row.setdefault(row, set()).update(words)
+    rows_of_words: dict[frozenset[str], list[int]] = {}
+    for row, words in words_of_row.items():
+        rows_of_words.setdefault(frozenset(words), []).append(row)
+    for words, rows in rows_of_words.items():
+        picked = np.array(rows, dtype=np.int64)
+        rarity[picked] -= index.shared_rarity(index.entity_columns(words))[picked]
+
+
+def _name_words(name: str) -> set[str]:
+    """The entities that write the organisation `name`: its key, and for a name of several
+    words its first word and its initials (`amazon` and `aws` of Amazon Web Services)."""
+    parts = [fold(word) for word in _NAME_WORD.findall(name)]
+    found = {organisation_key(name)}
+    if len(parts) > 1:
+        found |= {parts[0], "".join(part[0] for part in parts if part)}
     return found
 
 
