@@ -193,6 +193,8 @@ def phrases(matcher: Matcher, text: str) -> set[str]:
         ("중복 경고를 없앴다", "monitoring-gap"),  # 경고가 없: 없애다, another verb
         ("재시작 때문에 멈췄다", "latent-until-restart"),  # 재시작 때: a noun, 때 | 문
         ("패치 적용 후속 작업", "upgrade-incompatibility"),  # 패치 적용 후: 후 | 속
+        # 끊겼다 다시 붙: 붙였다 is 붙이다 (to attach); 였다 follows a vowel, never 붙
+        ("링크가 끊겼다가 다시 케이블을 붙였다", "link-flapping"),
     ],
 )
 def test_a_one_syllable_alias_word_does_not_match_a_word_it_only_starts(matcher, text, term):
@@ -212,6 +214,8 @@ def test_a_one_syllable_alias_word_does_not_match_a_word_it_only_starts(matcher,
         ("결함을 걸러 내지 못했다", "failed-safeguard", "결함 걸러 내지 못"),
         ("재시작 때까지", "latent-until-restart", "재시작 때"),  # a particle
         ("작업 큐에서 사라졌다", "job-scheduler", "작업 큐"),
+        ("작업 큐를 비웠다", "job-scheduler", "작업 큐"),  # 를 follows a vowel
+        ("링크가 끊겼다가 다시 붙었다", "link-flapping", "끊겼다 다시 붙"),
     ],
 )
 def test_a_one_syllable_alias_word_matches_before_an_ending_or_a_particle(

@@ -7,8 +7,9 @@ An alias matches when its words appear in order in the text's tokens (text.token
   up to the first consonant of its last syllable, because Korean contracts that syllable
   with the ending (멈춤 → 멈췄다, 떨어지다 → 떨어졌다);
 - a Korean alias word of one syllable matches only a text word that ends after it or goes
-  on with a particle or a verb ending (`_ENDING_STARTS`): 배포가 막 matches 배포가 막혔다,
-  not 배포가 막바지에;
+  on with a verb ending (`_ENDING_STARTS`) or a particle that may follow its last sound
+  (`_AFTER_VOWEL`): 배포가 막 matches 배포가 막혔다, not 배포가 막바지에, and 다시 붙 not
+  다시 붙였다;
 - English words match after light stemming and case folding (flapping → flap);
 - up to `GAP` unrelated words may stand between two alias words (학습이 갑자기 멈췄다,
   인증서가 2019년 5월 4일 만료되어), but no sentence end: a match lies within one sentence
@@ -71,6 +72,12 @@ _ENDING_STARTS = words(
     "아 어 았 었 고 는 은 을 던 다 지 게 기 음 으 도 거 자 면 며 습 "
     "히 혀 혔 힌 힐 힘 추 춰 췄 춘 출 춤 져 졌 진 질 짐 하 한 했 해 할 함"
 )
+# The particles that follow only a syllable with no final consonant (배포가, 때는), and only
+# one with a final (막이, 큐는 is no 큐은): after a one-syllable alias word, a particle of the
+# wrong kind is no particle but the start of another word (붙였다 is 붙이다, not 붙 + 였다).
+_AFTER_VOWEL = words("가 는 를 와 로 로는 였다 라는 란 나 와도")  # 로, 로는 also after ㄹ
+_AFTER_CONSONANT = words("이 은 을 과 으로 으로는 이었다 이라는 이란 이나 과도")
+_FINAL_L = 8  # index of ㄹ among the final consonants
 
 
 def _is_hangul(token: str) -> bool:
@@ -83,6 +90,16 @@ def _initial(syllable: str) -> int:
 
 def _final(syllable: str) -> int:
     return (ord(syllable) - _FIRST) % 28
+
+
+def _particle_after(rest: str, syllable: str) -> bool:
+    """Whether `rest` is a particle that may follow `syllable` (`_AFTER_VOWEL`)."""
+    if rest not in PARTICLES:
+        return False
+    final = _final(syllable)
+    if not final:
+        return rest not in _AFTER_CONSONANT
+    return rest not in _AFTER_VOWEL or (final == _FINAL_L and rest in ("로", "로는"))
 
 
 @dataclass(frozen=True)
@@ -116,7 +133,12 @@ class Word:
             return word == self.text
         if word.startswith(self.text):
             rest = word[len(self.text) :]
-            return not self.lone or not rest or rest[0] in _ENDING_STARTS or rest in PARTICLES
+            return (
+                not self.lone
+                or not rest
+                or rest[0] in _ENDING_STARTS
+                or _particle_after(rest, self.text[-1])
+            )
         if not self.loose or len(word) < len(self.text):
             return False
         head = self.text[:-1]
