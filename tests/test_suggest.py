@@ -225,6 +225,28 @@ def test_a_one_syllable_alias_word_matches_before_an_ending_or_a_particle(
     assert alias in phrases(matcher, text)
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "학습이 멈췄다",
+        "학습이 멈춰 있었다",
+        "학습이 멈춘 채",
+        "학습이 멈출 때",
+        "학습이 멈추고",
+        "학습이 멈춥니다",
+    ],
+)
+def test_a_verb_alias_word_matches_in_the_forms_its_endings_make(matcher, text):
+    assert "학습 멈춤" in phrases(matcher, text)  # 멈추다: 춰 춘 출 추 춥 as an ending makes them
+
+
+def test_a_verb_alias_word_does_not_match_a_syllable_no_ending_makes(matcher):
+    # IL-0129: 멈칫하다 (to falter) starts as 멈추다 does, and its 칫 begins with ㅊ as 춤 does
+    text = "그 샤드를 다시 가져오는 동안 학습이 멈칫했다."
+    assert "학습 멈춤" not in phrases(matcher, text)
+    assert "training-stall" not in terms(matcher, text)
+
+
 def test_the_one_syllable_examples_docs_judgement_md_gives_hold(matcher):
     # "… (배포가 막혔다, …, 재시작 때까지, but not 배포가 막바지에, …, 재시작 때문에; what …".
     shown = judgement_md().partition("starts many other words (")[2].partition(";")[0]

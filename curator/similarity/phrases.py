@@ -5,7 +5,8 @@ An alias matches when its words appear in order in the text's tokens (text.token
   attached to the text word do not matter (처리량 → 처리량이, 처리량은);
 - a Korean alias word that is a verb (…다) or a noun made from one (…ㅁ: 멈춤, 끊김) matches
   up to the first consonant of its last syllable, because Korean contracts that syllable
-  with the ending (멈춤 → 멈췄다, 떨어지다 → 떨어졌다);
+  with the ending (멈춤 → 멈췄다, 떨어지다 → 떨어졌다), where that syllable is one an
+  ending makes (`_CONTRACTED`, `_ENDING_FINALS`): 멈칫 is no 멈춤;
 - a Korean alias word of one syllable matches only a text word that ends after it or goes
   on with a verb ending (`_ENDING_STARTS`) or a particle that may follow its last sound
   (`_AFTER_VOWEL`): 배포가 막 matches 배포가 막혔다, not 배포가 막바지에, and 다시 붙 not
@@ -41,6 +42,14 @@ _FIRST, _LAST = 0xAC00, 0xD7A3
 _FIRST_SYLLABLE, _LAST_SYLLABLE = chr(_FIRST), chr(_LAST)
 _SYLLABLES_PER_INITIAL = 588  # 21 vowels × 28 finals
 _FINAL_M = 16  # index of ㅁ among the final consonants
+# How an ending changes a verb stem's last syllable (`Word.loose`): its vowel contracts with
+# 아/어 (추 → 춰, 오 → 와, 지 → 져, 쓰 → 써, 하 → 해, 되 → 돼; by index among the 21 vowels,
+# each way, as an alias may give the contracted form: 끊겼다 → 끊긴), and it takes the final
+# of an ending (ㄴ ㄹ ㅁ ㅂ ㅆ: 멈춘, 멈출, 멈춤, 멈춥니다, 멈췄다) or keeps its own.
+# Nothing else: 멈칫 (멈 + 칫) is no form of 멈추다.
+_CONTRACTED = {(8, 9), (13, 14), (20, 6), (18, 4), (0, 1), (11, 10)}
+_CONTRACTED |= {(b, a) for a, b in _CONTRACTED}
+_ENDING_FINALS = frozenset({0, 4, 8, 16, 17, 20})
 # Korean negates after the word it governs: the rest of the matched word, then the next word.
 _KO_PARTICLE = re.compile(r"(?:[은는이가도을를]|조차|마저)?")
 _KO_NONE = r"없(?:었|이|는|다|고|음)"  # there was none; not 없애다 (to remove)
@@ -90,6 +99,19 @@ def _initial(syllable: str) -> int:
 
 def _final(syllable: str) -> int:
     return (ord(syllable) - _FIRST) % 28
+
+
+def _vowel(syllable: str) -> int:
+    return (ord(syllable) - _FIRST) // 28 % 21
+
+
+def _inflected(stem: str, syllable: str) -> bool:
+    """Whether `syllable` may be the last syllable `stem` ends in (see `_CONTRACTED`),
+    once its first consonant is the same."""
+    vowel, final = _vowel(syllable), _final(syllable)
+    return (vowel == _vowel(stem) or (_vowel(stem), vowel) in _CONTRACTED) and (
+        final in _ENDING_FINALS or final == _final(stem)
+    )
 
 
 def _particle_after(rest: str, syllable: str) -> bool:
@@ -144,7 +166,10 @@ class Word:
         head = self.text[:-1]
         last = word[len(head)]
         return (
-            word.startswith(head) and _is_hangul(last) and _initial(last) == _initial(self.text[-1])
+            word.startswith(head)
+            and _is_hangul(last)
+            and _initial(last) == _initial(self.text[-1])
+            and _inflected(self.text[-1], last)
         )
 
 
