@@ -725,6 +725,23 @@ def test_a_word_listed_with_the_next_by_wa_or_gwa_ends_an_alias(matcher, text, t
 
 
 @pytest.mark.parametrize(
+    ("text", "alias", "found"),
+    [
+        # IL-0218: the payments failed, not the deploy
+        ("결제 처리 서비스에 변경을 배포하자 고객 결제가 실패하기 시작했고", "배포 실패", False),
+        # IL-0287: the start of the incident, then latency elsewhere
+        ("장애가 시작됐고, 여러 OpenAI 제품에서 지연이 크게 늘고", "시작 지연", False),
+        ("배포가 실패했다", "배포 실패", True),
+        ("새 버전을 배포하는 데 실패했다", "배포 실패", True),  # 는: no clause closed
+        ("학습하면서 예기치 못한 중단을 겪었다", "학습 중단", True),  # 면서: the same doing
+        ("링크가 끊겼고 다시 붙었다", "끊겼다 다시 붙", True),  # a verb of the alias itself
+    ],
+)
+def test_a_word_made_a_verb_that_closes_its_clause_ends_an_alias(matcher, text, alias, found):
+    assert (alias in phrases(matcher, text)) is found
+
+
+@pytest.mark.parametrize(
     ("term", "text"),
     [
         ("dns-resolution-failure", "DNS 인프라가 조회를 풀지 못했고"),  # IL-0247

@@ -17,7 +17,8 @@ An alias matches when its words appear in order in the text's tokens (text.token
   (a line, or text up to ". ", "? ", "! "); and it lies either within one parenthesis or
   outside it: the words in brackets are an aside, skipped (서비스 거부(DDoS) 공격) but
   never joined to the words around them (ingress-controller 의 PR 20)을 manager is no
-  controller-manager);
+  controller-manager); nor past a word of it made a verb that closes its clause
+  (변경을 배포하자 고객 결제가 실패하기 is no 배포 실패);
 - spacing may differ: "처리량저하" matches 처리량 저하, and a word of an alias may be written
   apart, once, between two of its syllables (`_apart`): "네임 서버" matches 네임서버, "타임
   아웃 증가" matches 타임아웃 증가; and a word of an alias may be glued to the word before
@@ -72,6 +73,10 @@ GAP = 3
 _SPACE = re.compile(r"\s")
 _OPEN, _CLOSE = "(（", ")）"
 _LISTING = ("와", "과")
+# A noun of a phrase made a verb that closes its clause (배포하자, 시작됐고, 변경했지만):
+# what follows is another clause, no part of the phrase (변경을 배포하자 고객 결제가 실패하기
+# is no 배포 실패). Not 며 or 면서, which go on with the same doing (학습하면서 … 중단을).
+_CLAUSE_CLOSED = re.compile(r"[하되해돼했됐](?:였|었|어)?(?:고|자|지만|는데|으나|니|서)")
 # What may follow a one-syllable alias word in a text word (`Word.lone`): the first syllable
 # of a verb ending (막았다, 잃은, 늘고, 없으면, 않도록), or the verb's own last syllable in any
 # form: 막히다 (히 혀 혔 힌 힐 힘), 멈추다 and 늦추다 (추 춰 췄 춘 출 춤), 빠지다 (지 져 졌 진
@@ -451,9 +456,11 @@ def _walk(
         out.extend((order, phrase, position, used) for order, phrase in node.phrases)
         # (Most phrases are one word.) A word listed with the next by the particle 와 or 과
         # ends the phrase, unless the phrase lists it too: what follows names another
-        # thing (인증서와 갱신된 DNS 레코드 is no 인증서 갱신).
-        listed = found[position - 1][used:] in _LISTING and not node.listing
-        if node.children and not listed:
+        # thing (인증서와 갱신된 DNS 레코드 is no 인증서 갱신); so does a word made a verb
+        # that closes its clause (`_CLAUSE_CLOSED`).
+        rest = found[position - 1][used:]
+        listed = rest in _LISTING and not node.listing
+        if node.children and not listed and not _CLAUSE_CLOSED.fullmatch(rest):
             glued = _glued(node, found, position, used)
             pending += _children_at(node, found, layout.after(position - 1), layout, glued)
     return out
