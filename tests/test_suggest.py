@@ -742,6 +742,32 @@ def test_a_word_made_a_verb_that_closes_its_clause_ends_an_alias(matcher, text, 
 
 
 @pytest.mark.parametrize(
+    ("text", "alias", "found"),
+    [
+        # IL-0285: the domain is what the ingresses use, the name is theirs
+        (
+            "*.apps.live-1 도메인을 쓰는 모든 인그레스가 이름이 맞지 않는 인증서를",
+            "도메인 이름",
+            False,
+        ),
+        # IL-0217: the metadata was deployed to edge servers, no metadata server
+        ("그러나 이 메타데이터가 엣지 사이트 서버에 배포되자", "메타데이터 서버", False),
+        # IL-0262: the monitoring reported other systems
+        ("22:54 UTC 내부 모니터링이 여러 시스템의 장애를 알리는", "모니터링 시스템", False),
+        ("도메인 이름이 맞지 않았다", "도메인 이름", True),
+        ("도메인의 이름이 맞지 않았다", "도메인 이름", True),  # 의 joins two nouns
+        ("메타데이터 서버가 멈췄다", "메타데이터 서버", True),
+        ("학습이 갑자기 멈췄다", "학습 멈춤", True),  # a verb, no role of its own
+        ("GitLab 은 운영 데이터를 잃는 것은", "데이터를 잃", True),  # 는 ends a verb
+        ("업로드 작업을 큐에서 지웠다", "작업 큐", True),  # a one-syllable word, often a verb
+        ("옛 기능을 켜던 플래그를 재사용했다.", "기능 플래그", True),  # IL-0210: 켜던 heads 플래그
+    ],
+)
+def test_a_noun_of_an_alias_with_its_own_particle_is_no_compound(matcher, text, alias, found):
+    assert (alias in phrases(matcher, text)) is found
+
+
+@pytest.mark.parametrize(
     ("term", "text"),
     [
         ("dns-resolution-failure", "DNS 인프라가 조회를 풀지 못했고"),  # IL-0247

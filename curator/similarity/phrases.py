@@ -18,7 +18,10 @@ An alias matches when its words appear in order in the text's tokens (text.token
   outside it: the words in brackets are an aside, skipped (서비스 거부(DDoS) 공격) but
   never joined to the words around them (ingress-controller 의 PR 20)을 manager is no
   controller-manager); nor past a word of it made a verb that closes its clause
-  (변경을 배포하자 고객 결제가 실패하기 is no 배포 실패);
+  (변경을 배포하자 고객 결제가 실패하기 is no 배포 실패), nor from a word of it with a case
+  particle to a noun of it with another (메타데이터가 엣지 사이트 서버에 is no 메타데이터
+  서버: two roles in the sentence), unless a verb ending in 는 or 던 stands before the
+  noun (옛 기능을 켜던 플래그를 is 기능 플래그);
 - spacing may differ: "처리량저하" matches 처리량 저하, and a word of an alias may be written
   apart, once, between two of its syllables (`_apart`): "네임 서버" matches 네임서버, "타임
   아웃 증가" matches 타임아웃 증가; and a word of an alias may be glued to the word before
@@ -77,6 +80,13 @@ _LISTING = ("와", "과")
 # what follows is another clause, no part of the phrase (변경을 배포하자 고객 결제가 실패하기
 # is no 배포 실패). Not 며 or 면서, which go on with the same doing (학습하면서 … 중단을).
 _CLAUSE_CLOSED = re.compile(r"[하되해돼했됐](?:였|었|어)?(?:고|자|지만|는데|으나|니|서)")
+# A word of a phrase that goes on with a case particle has its own role in the sentence; a
+# later noun of the phrase that goes on with a particle too has another, and the two are no
+# compound (메타데이터가 엣지 사이트 서버에 is no 메타데이터 서버). 의 joins two nouns; 은, 는
+# and 을 also end verbs (잃은, 돌려주는, 죽을), which a phrase's noun may be made.
+_CASE_PARTICLES = PARTICLES - {"의"}
+_ROLES = PARTICLES - {"은", "는", "을"}
+_HEADED = ("는", "던")  # a verb's ending before the noun its clause describes (켜던 플래그)
 # What may follow a one-syllable alias word in a text word (`Word.lone`): the first syllable
 # of a verb ending (막았다, 잃은, 늘고, 없으면, 않도록), or the verb's own last syllable in any
 # form: 막히다 (히 혀 혔 힌 힐 힘), 멈추다 and 늦추다 (추 춰 췄 춘 출 춤), 빠지다 (지 져 졌 진
@@ -209,7 +219,8 @@ class Node:
     are found by what a text word must begin with, so that a text word is compared only
     with the alias words it can match, however many aliases share its first syllable."""
 
-    def __init__(self) -> None:
+    def __init__(self, word: Word | None = None) -> None:
+        self.word = word  # the last of the words from the root to here (None at the root)
         self.phrases: list[tuple[int, Phrase]] = []  # (order of addition, phrase) ending here
         self.listing = False  # a phrase's word here lists it with the next (스테이징과 운영)
         self.children: dict[Word, Node] = {}
@@ -222,7 +233,7 @@ class Node:
 
     def child(self, word: Word) -> Node:
         if word not in self.children:
-            self.children[word] = Node()
+            self.children[word] = Node(word)
             for key in _keys(word):
                 self._by_key.setdefault(key, []).append(word)
             if _is_hangul(word.text):
@@ -462,7 +473,10 @@ def _walk(
         listed = rest in _LISTING and not node.listing
         if node.children and not listed and not _CLAUSE_CLOSED.fullmatch(rest):
             glued = _glued(node, found, position, used)
-            pending += _children_at(node, found, layout.after(position - 1), layout, glued)
+            after = _children_at(node, found, layout.after(position - 1), layout, glued)
+            if rest in _CASE_PARTICLES:  # (its own role: the next word may not have one)
+                after = [a for a in after if not _another_role(found, position, *a)]
+            pending += after
     return out
 
 
@@ -505,6 +519,21 @@ def _apart(node: Node, found: list[str], at: int, layout: _Layout) -> list[tuple
         if used >= _SHORTEST_PART or second[used:] in _PARTICLE_OR_NOTHING:
             found_apart.append((word, used))
     return found_apart
+
+
+def _another_role(found: list[str], after: int, node: Node, end: int, used: int) -> bool:
+    """Whether the word of a phrase that reached `node` at found[end - 1], its first `used`
+    characters, after a word of the phrase with a case particle at found[after - 1], has
+    a role of its own in the sentence: a noun there (written as it is, not 멈춰도 for 멈춤;
+    no verb's stem, …다, nor one syllable, most of which are verbs) that goes on with a
+    particle, unless the word before it is a verb whose clause it heads, which the word
+    of the phrase before is in (옛 기능을 켜던 플래그를 is 기능 플래그)."""
+    word, text_word = node.word, found[end - 1]
+    if word is None or word.lone or (word.loose and _final(word.text[-1]) != _FINAL_M):
+        return False
+    if not (text_word.startswith(word.text) and text_word[used:] in _ROLES):
+        return False
+    return not (end - 2 >= after and found[end - 2].endswith(_HEADED))
 
 
 def _glued(node: Node, found: list[str], position: int, used: int) -> dict[Word, tuple[int, int]]:
