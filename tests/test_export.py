@@ -2217,6 +2217,29 @@ def test_a_file_checked_out_with_ident_expanded_stops_the_export(repo, tmp_path)
     assert not (tmp_path / "out").exists()
 
 
+def test_a_gitattributes_changed_since_the_commit_stops_the_export(repo, tmp_path):
+    # IL-0001 was checked out with `$Id$` expanded; the working .gitattributes then lost
+    # the line: `check-attr` read it and named no file, so the expanded title was exported
+    # as the commit's (quoted: `$Id: <blob> $` holds `: `).
+    repo.write("IL-0001.yaml", incident("IL-0001", (f"title: {TITLE}", f'title: "{TITLE} $Id$"')))
+    (repo.root / ".gitattributes").write_text("incidents/IL-0001.yaml ident\n", encoding="utf-8")
+    repo.commit("2024-03-01T00:00:00", "ident")
+    checked_out_again(repo, "IL-0001.yaml")
+    # Checked out long ago, as git's index records: else git, seeing the file's time no
+    # older than its index, reads the file again and finds it changed ("racy git").
+    os.utime(repo.root / "incidents" / "IL-0001.yaml", (1_700_000_000, 1_700_000_000))
+    repo.git("update-index", "--refresh")
+    (repo.root / ".gitattributes").write_text("*.png binary\n", encoding="utf-8")
+    assert repo.git("status", "--porcelain", "--", "incidents") == ""  # unchanged, to git
+    run = run_export(repo, tmp_path / "out")
+    assert run.code == 2, run
+    assert run.err.startswith(
+        "curator: export failed: .gitattributes differs from the commit, so git may have "
+        "checked files out under other attributes than the commit's"
+    )
+    assert not (tmp_path / "out").exists()
+
+
 def test_a_file_a_filter_smudged_stops_the_export_even_through_a_macro(repo, tmp_path):
     # The filter comes by a macro (`[attr]`) defined at the top, named in info/attributes:
     # git applies it, so the export must see it.

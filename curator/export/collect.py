@@ -101,6 +101,19 @@ def refuse_dirty(dirty: list[str]) -> None:
         )
 
 
+def refuse_attributes(dirty: list[str]) -> None:
+    """A `.gitattributes` that is not the commit's (`Repo.attribute_files`) may have had git
+    check out files as other bytes than the commit holds, or leave `Repo.converted` blind
+    to files that another had git check out so: `git status` calls those unchanged."""
+    if dirty:
+        raise ExportError(
+            f"{_shown(dirty)} {'differs' if len(dirty) == 1 else 'differ'} from the commit, "
+            "so git may have checked files out under other attributes than the commit's, "
+            "which git counts unchanged; an export describes a commit: commit the change or "
+            "undo it, or export from a clean clone"
+        )
+
+
 def refuse_unwatched(unwatched: list[tuple[str, str]]) -> None:
     """A file git does not compare with the commit may differ from it unseen (`dirty`
     cannot tell), or, in a sparse checkout, not be there at all."""
@@ -369,6 +382,7 @@ def collect(library: Library, version: str | None = None) -> Snapshot:
         repo = Repo(library.root)
         with (
             repo.dirty(LIBRARY_CONTENT) as dirty,  # (answered last: see `Repo.dirty`)
+            repo.dirty(repo.attribute_files(*LIBRARY_CONTENT)) as attributes,
             repo.unwatched(LIBRARY_CONTENT) as unwatched,
             repo.converted(LIBRARY_CONTENT) as converted,
         ):
@@ -389,6 +403,7 @@ def collect(library: Library, version: str | None = None) -> Snapshot:
             tags = repo.tags()
             version, before = recorded_version(repo, head.sha, tags, version)
             refuse_dirty(dirty.result())
+            refuse_attributes(attributes.result())
             refuse_unwatched(unwatched.result())
             refuse_converted(library.root, repo, head.sha, converted.result())
     except GitError as exc:

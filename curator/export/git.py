@@ -227,6 +227,22 @@ class Repo:
                 next(tokens, None)  # the rename's source path, which has no status of its own
         return found
 
+    def attribute_files(self, *folders: str) -> tuple[str, ...]:
+        """The `.gitattributes` outside `folders` (relative paths) whose lines may name a
+        file in them: in the repository's top folder, in each folder down to the library's,
+        and in each folder between the library's and one of `folders`; as pathspecs."""
+        above = self.prefix.split("/")[:-1]  # ("a/b/": a, b)
+        tops = ["/".join(above[:depth]) for depth in range(len(above) + 1)]
+        inner = {
+            "/".join(parts[:depth])
+            for parts in (folder.split("/") for folder in folders)
+            for depth in range(1, len(parts))
+        }
+        return (
+            *(f":(top){folder}/.gitattributes".replace(")/", ")") for folder in tops),
+            *(f"{folder}/.gitattributes" for folder in sorted(inner)),
+        )
+
     def unwatched(self, paths: Iterable[str]) -> Running[list[tuple[str, str]]]:
         """(path, mark) of the files under `paths` that git is told not to compare with the
         working tree (`update-index --assume-unchanged`, `--skip-worktree`, which a sparse
