@@ -635,15 +635,18 @@ def _formatted_first(fixable: bytes, taxonomy: Taxonomy, in_flow: CommentInFlow)
     `[...]` or `{...}` (the collection written one item a line), where the value fixes of
     the first pass would lose it: what `curator fmt` then `curator fix` make. The first
     pass made the same changes (the same values), and says them at the places the file
-    has; where this pass is refused too, the first pass's refusal is said."""
+    has. Where this pass is refused too, its reason is said (a comment line that stood in
+    `[...]` now above an item of a list to sort, say), at the place of the first comment
+    the first pass would have lost: the file has no line of the formatted text, and
+    `curator fmt` first would only lead to the same refusal."""
 
     def edit(tree: Any) -> None:
         _value_fixes(tree, taxonomy)  # (the changes said are the first pass's)
 
     try:
         return render(render(fixable).encode("utf-8"), edit)
-    except Refused:
-        raise in_flow from None
+    except Refused as refused:
+        raise Refused(in_flow.position, refused.message) from None
 
 
 def _value_fixes(tree: Any, taxonomy: Taxonomy) -> list[Change]:

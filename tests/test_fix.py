@@ -653,16 +653,24 @@ def test_a_facet_list_with_a_comment_in_flow_style_is_sorted_keeping_the_comment
 
 def test_a_comment_in_a_flow_list_that_the_fix_after_fmt_refuses_too_is_named_where_it_is():
     # A comment line inside `[...]` above an item becomes, once fmt writes the list one
-    # item a line, a comment line above an item, which a sort leaves to people: the file's
-    # own refusal is said, at the comment in the file as it is, and nothing is written.
+    # item a line, a comment line above an item, which a sort leaves to people: that is
+    # said at once, at the comment in the file as it is, and nothing is written. It said
+    # "run `curator fmt` on the file first", after which fix said "sort the list by hand".
     text = (REPO / "incidents" / "IL-0137.yaml").read_text(encoding="utf-8")
     block = "  components:\n    - nfs\n    - shared-network-filesystem\n    - vast-data\n"
     flow = text.replace(block, "  components: [vast-data,\n    # 왜 먼저인지\n    nfs]\n")
     with pytest.raises(Refused) as refused:
         fix_text(flow.encode("utf-8"), TAXONOMY)
     assert refused.value.position == (14, 5)
-    assert refused.value.message.startswith("this comment would be lost by the fix")
+    assert refused.value.message == (
+        "facets.components has a comment line above an item, which sorting would leave "
+        "beside another item; sort the list by hand"
+    )
     assert "# 왜 먼저인지" in render(flow.encode("utf-8"))  # (fmt keeps it)
+    # Sorted by hand, in `[...]` still: fmt writes it one item a line, the comment kept.
+    by_hand = text.replace(block, "  components: [\n    # 왜 먼저인지\n    nfs, vast-data]\n")
+    written = render(by_hand.encode("utf-8"))
+    assert "  components:\n    # 왜 먼저인지\n    - nfs\n    - vast-data\n" in written
 
 
 # IL-0025 with its two causes out of order (an IL304 fix to make), the lines written
