@@ -496,6 +496,30 @@ def test_il601_says_what_to_do_by_hand_with_a_tab_curator_fix_cannot_read(
     assert (refusal in run.err) is (words is not None), run
 
 
+USE_SPACES = "tab character; use spaces"
+
+
+@pytest.mark.parametrize(
+    ("title", "expected"),
+    [
+        # A separator, then text: the second is what fix refuses the file at.
+        ("title:\t공\t유", [(7, USE_SPACES, False), (9, IN_A_PLAIN_VALUE, False)]),
+        # In a value, not fixable, then after it, fixable: both said, each as it is.
+        ("title: '공\t유'\t# 확인", [(10, USE_SPACES, False), (13, USE_SPACES, True)]),
+        # Two tabs with the same thing to say: the line's first only.
+        ("title: 공유\t\t# 확인", [(10, USE_SPACES, True)]),
+    ],
+)
+def test_il601_says_each_tab_of_a_line_that_has_something_else_to_say(tmp_path, title, expected):
+    # Bug: only a line's first tab was reported, so `title:<tab>공<tab>유` was told "use
+    # spaces" where fix refused the file at the second tab as part of a plain value.
+    line = next(line for line in incident("IL-0001").split("\n") if line.startswith("title:"))
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": incident("IL-0001", (line, title))})
+    findings = lint(Library.at(root), cwd=root, today=TODAY, jobs=1)
+    said = [(f.column, f.message, f.fixable) for f in findings if f.code == "IL601"]
+    assert said == expected, findings
+
+
 EMPTY_ACTIONS = (f"actions:\n{ACTION}", "actions: []")
 
 

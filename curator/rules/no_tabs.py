@@ -10,6 +10,9 @@ this rule reports that tab, saying so, and IL101 does not report it again. `cura
 puts two spaces for it, which mends the file only where that is the indent the line needs:
 elsewhere the file stays unreadable (or a list item becomes text), fix leaves it, and no
 tab of the file is fixable.
+A line's first run of tabs is reported, at its first, and each later run that has something
+else to say (other words, or fixable where the first is not, or the other way round):
+`title:<tab>GPU<tab>장애` gets both, the second as part of a plain value.
 """
 
 from curator.findings import Severity
@@ -53,8 +56,9 @@ def check(file: IncidentFile) -> FileFindings:
     mended = fix_reads(file)
     plain = plain_tabs(file)
     for number, line in enumerate(lines, start=1):
+        said = set()  # a line's runs of tabs are said once for each thing to say of them
         column = line.find("\t") + 1
-        if column:
+        while column:
             where = Position(number, column)
             if where in stopped:
                 words = STOPPED if mended else STOPPED + NOT_MENDED
@@ -62,6 +66,11 @@ def check(file: IncidentFile) -> FileFindings:
                 words = IN_A_KEY if plain[where] else IN_A_PLAIN_VALUE
             else:
                 words = "tab character; use spaces"
-            finding = RULE.at(file.display, where, words)
             text = inside(spans, where) or in_comment(line, column, number, spans)
-            yield finding if mended and not text else not_fixable(finding)
+            fixable = mended and not text
+            if (words, fixable) not in said:
+                said.add((words, fixable))
+                finding = RULE.at(file.display, where, words)
+                yield finding if fixable else not_fixable(finding)
+            run = len(line) - len(line[column - 1 :].lstrip("\t"))  # (a run: said at its first)
+            column = line.find("\t", run) + 1
