@@ -876,6 +876,8 @@ def new_command(
         sys.exit(EXIT_ERROR)
     shown = display_path(path)
     click.echo(shown)
+    for note in draft.respaced:
+        click.echo(f"curator: note: {escaped(note)}", err=True)
     if draft.guessed:
         click.echo(
             "curator: note: facets filled in from the title and the source URL; check each:",

@@ -11,6 +11,7 @@ import datetime as dt
 import hashlib
 import json
 import re
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -65,6 +66,7 @@ class Draft:
     status: str = "draft"
     facets: dict[str, list[str]] = field(default_factory=dict)
     guessed: list[Hit] = field(default_factory=list)  # the facets filled in unasked
+    respaced: list[str] = field(default_factory=list)  # what `one_line` made a space, said
 
 
 # Checking what was given ----------------------------------------------------------------
@@ -90,6 +92,22 @@ def one_line(what: str, text: str) -> str:
     and its ends stripped, once `check_one_line` accepts it as given."""
     check_one_line(what, text)
     return check_text(what, " ".join(text.split()))
+
+
+def respaced(what: str, text: str) -> str | None:
+    """What `one_line` writes as a plain space in `text` that is not one (U+00A0 from a web
+    page, U+3000 from an input method in full-width mode), to be said: it looks like a
+    space, and the file would not show the change."""
+    start = len(text) - len(text.lstrip())  # (the ends are dropped, not made spaces)
+    found = [
+        f"U+{ord(char):04X} {unicodedata.name(char, '')} (character {start + index + 1})"
+        for index, char in enumerate(text.strip())
+        if char.isspace() and char != " "
+    ]
+    if not found:
+        return None
+    written = "is written as a plain space" if len(found) == 1 else "are written as plain spaces"
+    return f"{what}'s {' and '.join(found)} {written}"
 
 
 def check_one_line(what: str, text: str) -> str:
@@ -360,14 +378,18 @@ def gather(taxonomy: Taxonomy, given: Given, ask: Ask | None) -> Draft:
                 problems.add(DraftError(_none_guessed(taxonomy, dimension)))
     problems.raise_any()
     source_title = given.source_title
+    typed = (given.title or "", given.organizations)  # as given or answered
     if ask is not None:
-        title = title or check_title(ask("제목 title", "", check_title))
+        if title is None:
+            typed = (ask("제목 title", "", check_title), typed[1])
+            title = check_title(typed[0])
         url = url or check_source_url(ask("출처 URL source", "", check_source_url))
         if source_title is None:
             source_title = ask("출처 글의 제목 source title (모르면 빈칸)", "", _source_title)
         if not given.organizations:
             question = "조직 organizations (쉼표로 구분, 없으면 빈칸)"
-            organizations = _organizations(ask(question, "", _organizations))
+            typed = (typed[0], split_list(ask(question, "", _organizations)))
+            organizations = [one_line("an organization", o) for o in typed[1]]
         if given.occurred is None:
             question = "일어난 때 occurred: YYYY[-MM[-DD]] (모르면 빈칸)"
             occurred = check_occurred(ask(question, "", check_occurred))
@@ -376,6 +398,8 @@ def gather(taxonomy: Taxonomy, given: Given, ask: Ask | None) -> Draft:
             if not given.facets.get(dimension):
                 facets[dimension] = _asked_terms(taxonomy, dimension, suggested, ask)
     assert title is not None and url is not None  # (else a problem was raised)
+    said = [respaced("the title", typed[0])]
+    said += [respaced("an organization", organization) for organization in typed[1]]
     return Draft(
         title,
         url,
@@ -385,6 +409,7 @@ def gather(taxonomy: Taxonomy, given: Given, ask: Ask | None) -> Draft:
         given.status,
         facets,
         guessed,
+        [note for note in said if note],
     )
 
 

@@ -112,6 +112,27 @@ def test_korean_given_as_separate_jamo_is_written_composed(tmp_path):
     assert [f.code for f in lint(Library.at(root))] == ["IL206"]
 
 
+def test_a_space_that_is_not_a_plain_one_is_written_as_one_and_said(tmp_path):
+    # U+00A0 pasted from a web page, U+3000 typed in full-width mode: written as a plain
+    # space, as before, but said (it was silent, and the file shows no trace of it).
+    root = write_library(tmp_path / "lib", {})
+    title = TITLE.replace(" H100 ", "\u00a0H100\u3000")
+    given = ("--title", f" {title}", "--source", SOURCE, "--organization", "한국\u00a0연구소")
+    run = new(root, *given, "--organization", "Example", "--cause", "software-defect")
+    assert run.code == 0, run
+    data = load_bytes((root / "incidents" / "IL-NEW-nccl-h100.yaml").read_bytes()).data
+    assert (data["title"], data["organizations"]) == (TITLE, ["한국 연구소", "Example"])
+    assert run.err.splitlines()[:2] == [
+        "curator: note: the title's U+00A0 NO-BREAK SPACE (character 13) and U+3000 "
+        "IDEOGRAPHIC SPACE (character 18) are written as plain spaces",
+        "curator: note: an organization's U+00A0 NO-BREAK SPACE (character 3) is written as "
+        "a plain space",
+    ]
+    answers = [title, SOURCE, "", "", "", "software-defect", "", "", ""]
+    output = _in_terminal(["new", "--root", str(tmp_path / "lib")], answers)  # asked, too
+    assert "the title's U+00A0 NO-BREAK SPACE (character 12) and U+3000" in output, output
+
+
 def test_a_compatibility_ideograph_given_is_written_as_given(tmp_path):
     # 樂 as KS X 1001 encodes it for one reading: NFC would write another character.
     root = write_library(tmp_path / "lib", {})
