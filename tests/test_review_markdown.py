@@ -41,7 +41,7 @@ from curator.review.model import (
     TermChange,
     TermJudgement,
 )
-from curator.rules import placeholder_id
+from curator.rules import not_in_korean, placeholder_id
 from incidents import file_findings, incident
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
@@ -329,6 +329,76 @@ def test_an_added_facet_nothing_supports_is_listed_once_where_the_change_is():
     assert unsupported.startswith("- **causes** · `security-attack` · score 0.04 · ")
 
 
+def english_review() -> Review:
+    """A new incident written in English: IL404 on six fields, as the rule words it, beside
+    its IL206 and two findings of a rule that say the same on two lines."""
+    path = "incidents/IL-NEW-en.yaml"
+    text = incident(
+        "IL-NEW-en",
+        ("공유 스토리지의 메타데이터 포화로 학습 처리량이 떨어졌다", "Metadata saturation"),
+        ("학습 처리량이 떨어졌다.", "Throughput fell."),
+        ("노드 수를 늘렸다.", "Nodes were added."),
+        ("처리량 그래프에서 보였다.", "A graph showed it."),
+        ("  - 데이터를 로컬 디스크로 옮겼다.", "  - Data was moved.\n  - Disks were added."),
+    )
+    found = [
+        finding(line, "IL404", message, "warning", path=path)
+        for line, _, message in file_findings(not_in_korean, text)
+    ]
+    file = FileReview(
+        path=path,
+        change="added",
+        id="IL-NEW-en",
+        title="Metadata saturation",
+        findings=[
+            finding(
+                1, "IL206", "placeholder id IL-NEW-en, numbered at merge", "warning", path=path
+            ),
+            *found,
+            *(
+                finding(n, "IL602", "trailing white space", "warning", path=path, fixable=True)
+                for n in (26, 27)
+            ),
+        ],
+    )
+    return Review(base=BASE, head=HEAD, files=[file])
+
+
+def test_findings_that_say_the_same_of_several_fields_are_one_line_with_every_line():
+    # Seven IL404 lines repeated one long message, field by field, five shown and two
+    # folded: a reviewer read the same sentence six times to learn which fields.
+    review = english_review()
+    assert [f.code for f in review.files[0].findings].count("IL404") == 6
+    text = render(review, Links(), COMMENT)
+    warnings = text.split("**Warnings**\n\n")[1].split("\n\n")[0].splitlines()
+    assert warnings == [
+        "- line 1 · **IL206** · placeholder id IL-NEW-en, numbered at merge",
+        "- lines 2, 15, 17, 19, 22, 23 · **IL404** · each of title, symptom, trigger, "
+        "detection, actions\\[0\\], actions\\[1\\] holds no Korean: the library is written "
+        "in Korean, with English only beside it \\(in parentheses, or as a product or error "
+        "name\\)",
+        "- lines 26, 27 · **IL602** · trailing white space (fixable with `curator fix`)",
+    ]
+    assert "<details>" not in text  # nothing folded: three lines
+    # Each line is linked, the status line and the annotations count each finding.
+    linked = render(review, LINKS, COMMENT)
+    url = f"{OURS}blob/{HEAD}/incidents/IL-NEW-en.yaml"
+    assert f"- lines [2]({url}#L2), [15]({url}#L15), [17]({url}#L17), " in linked
+    assert linked.splitlines()[1].startswith("### ✅ 0 errors · ⚠️ 9 warnings · ")
+    assert len(workflow_commands(review)) == 9
+    assert_snapshot("review_comment_grouped.md", linked)
+
+
+def test_findings_folded_or_cut_are_counted_one_by_one_not_by_line():
+    path = "incidents/IL-0300.yaml"
+    found = [finding(n, f"IL60{n}", f"message {n}", "warning") for n in range(1, 7)]
+    same = [finding(n, "IL602", "trailing white space", "warning") for n in range(10, 14)]
+    file = FileReview(path=path, change="added", findings=[*found, *same])
+    text = render(Review(base=BASE, head=HEAD, files=[file]), Links(), COMMENT)
+    assert "<summary>5 more warnings</summary>" in text  # message 6 and the four lines
+    assert "- lines 10, 11, 12, 13 · **IL602** · trailing white space" in text
+
+
 def test_findings_link_to_their_line_at_the_head_and_removed_files_at_the_base():
     text = render(sample(), LINKS, COMMENT)
     assert f"[line 11]({OURS}blob/{HEAD}/incidents/IL-0300.yaml#L11) · **IL301**" in text
@@ -363,7 +433,8 @@ def hostile_review() -> Review:
         findings=[
             finding(2, "IL201", HOSTILE, path=HOSTILE),
             finding(2, "IL201", "up and out", path="../../../../evil-org/evil/blob/main/x"),
-            *(finding(i, "IL602", HOSTILE, "warning") for i in range(3, 12)),
+            # (Each its own: the same message on several lines is one line, `_grouped`.)
+            *(finding(i, "IL602", f"{HOSTILE} {i}", "warning") for i in range(3, 12)),
             finding(12, "IL602", "evil.example", "warning", path="incidents/./../../x"),
         ],
         matches=[
@@ -802,7 +873,7 @@ def test_a_files_one_line_names_the_codes_of_its_errors():
     two = FileReview(
         path="incidents/IL-NEW-two.yaml",
         change="added",
-        findings=[finding(1, "IL301", "x", path="incidents/IL-NEW-two.yaml")] * 2,
+        findings=[finding(n, "IL301", f"x{n}", path="incidents/IL-NEW-two.yaml") for n in (1, 2)],
     )
     noisy = [advice_only(n) for n in range(1, 2001)]
     text = render(Review(base=BASE, head=HEAD, files=[*noisy, many, two]), LINKS, COMMENT)
@@ -820,7 +891,8 @@ def test_a_relabel_s_one_line_counts_its_facet_changes():
         path="incidents/IL-NEW-big.yaml",
         change="added",
         findings=[
-            finding(n, "IL301", "x" * 400, path="incidents/IL-NEW-big.yaml") for n in range(1, 301)
+            finding(n, "IL301", f"{n}" + "x" * 400, path="incidents/IL-NEW-big.yaml")
+            for n in range(1, 301)
         ],
     )
     relabel = FileReview(

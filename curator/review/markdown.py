@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from itertools import groupby
 
 from curator import __version__
-from curator.model import DIMENSIONS, ID_PATTERN, TERM_ID_PATTERN
+from curator.model import DIMENSIONS, ID_PATTERN, TERM_ID_PATTERN, Incident
 from curator.review.inert import command, inert, inert_message, inert_name, link
 from curator.review.links import Links
 from curator.review.model import (
@@ -53,6 +53,11 @@ _SHA = re.compile(SHA_PATTERN)
 _LONGEST_ID = 80
 _TERM = re.compile(TERM_ID_PATTERN)
 DEPRECATED = DEPRECATED_TERM.code  # IL302
+# A message's subject: the incident's field it begins with (IL404's "actions[1] holds no
+# Korean: …", IL402's "'lessons' holds a placeholder"), set aside so that a rule's findings
+# that say the same of several fields are one line (`_grouped`).
+_SUBJECT = re.compile(r"('?)([a-z_]+)(?:\[\d+\])?(?:\.[a-z_]+(?:\[\d+\])?)*\1(?=[ :])")
+_FIELDS = frozenset(Incident.model_fields)
 
 Measure = Callable[[str], int]
 
@@ -591,18 +596,62 @@ def _left_out(file: FileReview) -> str:
 def _findings(
     heading: str, found: list[ReportFinding], links: Links, sha: str, at_most: int | None
 ) -> list[str]:
+    """The findings, those of one rule that say the same (of several fields, or on several
+    lines) as one line (`_grouped`); folded, or cut to the first `at_most`, counted by
+    finding."""
     if not found:
         return []
-    items = [_finding(f, links, sha) for f in found]
-    return ["", f"**{heading}**", "", *_listed(items, heading.lower(), at_most)]
+    what = heading.lower()
+    groups = _grouped(found if at_most is None else found[:at_most])
+    items = [_finding(group, links, sha) for group in groups]
+    if at_most is None:
+        return ["", f"**{heading}**", "", *_folded(items, what, [len(g) for g in groups])]
+    rest = len(found) - at_most
+    more = [f"- … and {rest:,} more {what}, in the full report"] if rest > 0 else []
+    return ["", f"**{heading}**", "", *items, *more]
 
 
-def _finding(finding: ReportFinding, links: Links, sha: str) -> str:
-    url = links.blob(sha, finding.path, finding.line)
-    where = f"line {finding.line}"
-    where = link(where, url) if url else where
-    fix = " (fixable with `curator fix`)" if finding.fixable else ""
-    return f"- {where} · **{finding.code}** · {inert_message(finding.message, 500)}{fix}"
+def _subject(message: str) -> tuple[str, str]:
+    """The field a message begins with, and the rest ("" and all of it if none)."""
+    found = _SUBJECT.match(message)
+    if found is None or found[2] not in _FIELDS:
+        return "", message
+    return found[0], message[found.end() :]
+
+
+def _grouped(found: list[ReportFinding]) -> list[list[ReportFinding]]:
+    """The findings of one rule whose messages are the same once their subject is set
+    aside, together, where the first of them is."""
+    groups: dict[tuple[str, bool, str], list[ReportFinding]] = {}
+    for finding in found:
+        groups.setdefault((finding.code, finding.fixable, _subject(finding.message)[1]), []).append(
+            finding
+        )
+    return list(groups.values())
+
+
+def _finding(group: list[ReportFinding], links: Links, sha: str) -> str:
+    """A finding, or a group of them: each line linked, each subject named once."""
+    first = group[0]
+    lines = list(dict.fromkeys(f.line for f in group))
+    where = ", ".join(_line(first.path, line, links, sha, len(lines) == 1) for line in lines)
+    subjects = list(dict.fromkeys(_subject(f.message)[0] for f in group))
+    message, limit = first.message, 500
+    if len(subjects) > 1:
+        rest = _subject(first.message)[1]
+        said = ", ".join(subjects)
+        message = f"each of {said}{rest}" if rest.startswith(" ") else f"{said}{rest}"
+        limit += len(message) - len(rest)
+    if len(lines) > 1:
+        where = "lines " + where
+    fix = " (fixable with `curator fix`)" if first.fixable else ""
+    return f"- {where} · **{first.code}** · {inert_message(message, limit)}{fix}"
+
+
+def _line(path: str, line: int, links: Links, sha: str, alone: bool) -> str:
+    url = links.blob(sha, path, line)
+    said = f"line {line}" if alone else str(line)
+    return link(said, url) if url else said
 
 
 def _matches(
@@ -778,10 +827,12 @@ def _listed(items: list[str], what: str, at_most: int | None) -> list[str]:
     return [*items[:at_most], f"- … and {len(items) - at_most:,} more {what}, in the full report"]
 
 
-def _folded(items: list[str], what: str) -> list[str]:
+def _folded(items: list[str], what: str, counts: Sequence[int] | None = None) -> list[str]:
+    """Past the first few, the items folded; `counts`: how many each item stands for."""
     if len(items) <= VISIBLE + 1:
         return items
-    return [*items[:VISIBLE], "", *_details(f"{len(items) - VISIBLE} more {what}", items[VISIBLE:])]
+    rest = sum(counts[VISIBLE:]) if counts else len(items) - VISIBLE
+    return [*items[:VISIBLE], "", *_details(f"{rest:,} more {what}", items[VISIBLE:])]
 
 
 def _details(summary: str, body: list[str]) -> list[str]:
