@@ -2098,11 +2098,11 @@ def test_a_relabel_shows_the_terms_it_adds_and_removes_and_what_supports_each_ad
     comment = run_curator("review", "--base", "main", cwd=repo).out
     changed = comment.split("for each added:\n\n")[1].split("\n\n")[0].splitlines()
     nothing = "score 0.00 · nothing in the text or the most similar incidents supports it"
-    assert changed == [
+    assert changed == [  # those nothing supports first, what to check
         f"- `+ causes: hardware-failure` · {nothing}",
+        f"- `+ symptoms: training-stall` · {nothing}",
         "- `− causes: capacity-limit`",
         "- `+ components: local-disk` · score 0.40 · “데이터를 로컬 디스크로 옮겼다.” in actions "
         "(matches “로컬 디스크”)",
-        f"- `+ symptoms: training-stall` · {nothing}",
         "- `− symptoms: throughput-degradation`",
     ]

@@ -267,7 +267,7 @@ def test_the_facets_of_a_likely_duplicate_are_left_out_of_the_comment_not_the_re
     # Not a duplicate: judged as before.
     text = render(sample_not_a_duplicate(), LINKS, COMMENT)
     assert "left out" not in text and "Ready to paste" in text
-    assert text.splitlines()[1].endswith(" · 💡 2 facet suggestions")
+    assert text.splitlines()[1].endswith(" · 💡 2 facet suggestions · ⚠️ 1 unsupported facet")
 
 
 def test_an_unsupported_facet_names_its_neighbours_to_compare_not_as_support():
@@ -397,6 +397,75 @@ def test_findings_folded_or_cut_are_counted_one_by_one_not_by_line():
     text = render(Review(base=BASE, head=HEAD, files=[file]), Links(), COMMENT)
     assert "<summary>5 more warnings</summary>" in text  # message 6 and the four lines
     assert "- lines 10, 11, 12, 13 · **IL602** · trailing white space" in text
+
+
+def unsupported_review() -> Review:
+    """IL-0025 given six components and losing one, `mysql` supported by nothing; five
+    suggestions, with scores and evidence."""
+    nothing = TermJudgement(term="mysql", score=0.0)
+    near = Evidence(incident="IL-0128", similarity=0.54, kind="related")
+    supported = TermJudgement(term="nic", score=0.67, evidence=[near])
+    terms = ["cilium", "cooling", "feature-flags", "iam", "package-registry"]
+    changes = [
+        *(FacetChange(dimension="components", term=t, change="added", support=supported)
+          for t in terms),
+        FacetChange(dimension="components", term="ufm", change="removed"),
+        FacetChange(dimension="components", term="mysql", change="added", support=nothing),
+    ]  # fmt: skip
+    missing = [
+        TermJudgement(
+            term=term,
+            score=score,
+            evidence=[Evidence(phrase=phrase, field="symptom", alias=alias), near],
+        )
+        for term, score, phrase, alias in [
+            ("nic", 0.67, "ConnectX-7 NIC 가 하나씩", "NIC"),
+            ("local-nvme", 0.64, "불량 NVMe 드라이브,", "NVMe"),
+            ("linux-kernel", 0.58, "커널 모듈을 추가하고", "커널 모듈"),
+            ("network-switch", 0.54, "스위치", "스위치"),
+            ("nvlink", 0.48, "NVLink", "NVLink"),
+            ("pcie", 0.41, "PCIe 케이블", "PCIe"),
+            ("gpu", 0.40, "GPU", "GPU"),
+        ]
+    ]
+    new_term = TermJudgement(term="dns", score=0.02, evidence=[near])
+    file = FileReview(
+        path="incidents/IL-0025.yaml", change="changed", id="IL-0025",
+        suggestions=[
+            FacetJudgement(dimension="components", missing=missing, unsupported=[nothing]),
+        ],
+        facets_changed=changes,
+        facets_to_paste={"components": ["cilium", "gpu", "mysql"]},
+    )  # fmt: skip
+    fresh = FileReview(
+        path="incidents/IL-NEW-x.yaml", change="added",
+        suggestions=[
+            FacetJudgement(dimension="components", missing=missing, unsupported=[new_term]),
+        ],
+    )  # fmt: skip
+    return Review(base=BASE, head=HEAD, files=[file, fresh])
+
+
+def test_facets_nothing_supports_are_counted_and_never_folded_behind_the_rest():
+    # The status line said "✅ 0 facet suggestions" and nothing of them; an added term
+    # nothing supports was the seventh facet change, folded; a new file's came after its
+    # suggestions and the block to paste.
+    review = unsupported_review()
+    text = render(review, Links(), COMMENT)
+    assert text.splitlines()[1] == (
+        "### ✅ 0 errors · ✅ 0 warnings · ✅ 0 possible duplicates · 💡 14 facet suggestions"
+        " · ⚠️ 2 unsupported facets"
+    )
+    changed = text.split("**Facets changed**")[1].split("<details>")[0]
+    said = "- `+ components: mysql` · score 0.00 · " + "nothing in the text or the most "
+    assert said + "similar incidents supports it" in changed
+    fresh = text.split("IL-NEW-x.yaml")[1]
+    assert fresh.index("**Facets nothing in the text supports**") < fresh.index("Suggested")
+    # None when there are none, as the claims to check.
+    quiet = sample_not_a_duplicate()
+    quiet.files[0].suggestions[0].unsupported.clear()
+    assert "unsupported" not in render(quiet, Links(), COMMENT).splitlines()[1]
+    assert_snapshot("review_comment_facets.md", render(review, LINKS, COMMENT))
 
 
 def test_findings_link_to_their_line_at_the_head_and_removed_files_at_the_base():

@@ -135,6 +135,8 @@ def _header(review: Review, links: Links, tooling: ChangedTooling | None) -> str
             _mark(counts.suggestions - _held_back(review.files), "facet suggestion", "💡"),
         ]
     )
+    if unsupported := _unsupported_shown(review.files):  # said only when there is one
+        status += " · " + _mark(unsupported, "unsupported facet", "⚠️")
     if counts.doubtful_claims:  # rare: said only when there is one
         claims = "duplicate_of to check"  # (a key's name: no plural)
         status += " · " + _mark(counts.doubtful_claims, claims, "❌", claims)
@@ -552,12 +554,21 @@ def _file_section(
             "**Facets changed**, with the support `curator suggest` finds for each added:",
             "",
         ]
+        # An added term nothing supports first, never folded: it is what to check.
         flagged = {(d, t.term) for d, t in file.unsupported()}
-        changed = [
-            _facet_change(c, (c.dimension, c.term) in flagged, links, review)
-            for c in file.facets_changed
-        ]
+        first = [c for c in file.facets_changed if _unsupported_added(c, flagged)]
+        lines += [_facet_change(c, True, links, review) for c in first]
+        rest = [c for c in file.facets_changed if c not in first]
+        changed = [_facet_change(c, False, links, review) for c in rest]
         lines += _listed(changed, "facet changes", at_most)
+    # An added term is said once, in "Facets changed", with its neighbours to compare; the
+    # others (a new file's) before the suggestions, never folded behind them.
+    added = {(c.dimension, c.term) for c in file.facets_changed if c.change == "added"}
+    unsaid = [(d, t) for d, t in file.unsupported() if (d, t.term) not in added]
+    if unsaid and not file.duplicates():
+        lines += ["", "**Facets nothing in the text supports** — please check:", ""]
+        unsupported = [_unsupported(d, t, links, review) for d, t in unsaid]
+        lines += unsupported if at_most is None else _listed(unsupported, "facets", at_most)
     if file.duplicates() and (file.missing() or file.unsupported()):
         lines += ["", _left_out(file)]
     elif file.missing():
@@ -566,14 +577,21 @@ def _file_section(
         lines += _listed(judged, "suggestions", at_most)
     if file.facets_to_paste and not file.duplicates():
         lines += ["", "Ready to paste:", "", *_snippet(file)]
-    # An added term is said once, in "Facets changed", with its neighbours to compare.
-    added = {(c.dimension, c.term) for c in file.facets_changed if c.change == "added"}
-    unsaid = [(d, t) for d, t in file.unsupported() if (d, t.term) not in added]
-    if unsaid and not file.duplicates():
-        lines += ["", "**Facets nothing in the text supports** — please check:", ""]
-        unsupported = [_unsupported(d, t, links, review) for d, t in unsaid]
-        lines += _listed(unsupported, "facets", at_most)
     return "\n".join(lines) + "\n"
+
+
+def _unsupported_added(change: FacetChange, flagged: AbstractSet[tuple[str, str]]) -> bool:
+    return change.change == "added" and (change.dimension, change.term) in flagged
+
+
+def _unsupported_shown(files: Sequence[FileReview]) -> int:
+    """The facets nothing supports that the comment shows: an added one in every file
+    ("Facets changed"), the others but in a file that looks like another incident."""
+    shown = 0
+    for file in files:
+        added = {(c.dimension, c.term) for c in file.facets_changed if c.change == "added"}
+        shown += sum(not file.duplicates() or (d, t.term) in added for d, t in file.unsupported())
+    return shown
 
 
 def _held_back(files: Sequence[FileReview]) -> int:
