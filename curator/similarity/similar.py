@@ -332,9 +332,9 @@ def _discount_organisation_names(
     rows_of_words: dict[frozenset[str], list[int]] = {}
     for row, words in words_of_row.items():
         rows_of_words.setdefault(frozenset(words), []).append(row)
-    for words, rows in rows_of_words.items():
+    for said, rows in rows_of_words.items():
         picked = np.array(rows, dtype=np.int64)
-        rarity[picked] -= index.shared_rarity(index.entity_columns(words))[picked]
+        rarity[picked] -= index.shared_rarity(index.entity_columns(said))[picked]
 
 
 def _name_words(name: str) -> set[str]:
