@@ -1504,3 +1504,16 @@ def test_counts_of_a_thousand_or_more_are_grouped_by_thousands():
     status += "suggestions"
     assert text.splitlines()[1] == status
     assert "1,195 more warnings" in text
+
+
+def test_a_files_one_line_counts_its_unsupported_facets_as_the_status_line_does():
+    # A file a trimmed comment shows as a line said "7 facet suggestions, 7 facet
+    # changes", and nothing of the facet nothing supports that the status line counted.
+    review = unsupported_review()
+    noisy = [advice_only(n) for n in range(100, 180)]  # (shown first: made whole)
+    review = review.model_copy(update={"files": [*noisy, *review.files]})
+    text = render(review, LINKS, COMMENT)
+    assert "This report was trimmed" in text
+    assert text.splitlines()[1].endswith(" · ⚠️ 2 unsupported facets")
+    line = next(line for line in text.splitlines() if line.startswith("- [incidents/IL-0025"))
+    assert line.endswith(": 7 facet suggestions, 1 unsupported facet, 7 facet changes")

@@ -466,6 +466,7 @@ def _tally(file: FileReview, shown: Mapping[str, str]) -> str:
         (len(file.warnings()), "warning"),
         (len(file.duplicates()) - len(shown), "possible duplicate"),
         (len(file.missing()) - _held_back([file]), "facet suggestion"),
+        (_unsupported_shown([file]), "unsupported facet"),
         (int(file.doubtful_claim()), "duplicate_of to check"),
         (len(file.facets_changed), "facet change"),
     ]
