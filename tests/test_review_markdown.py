@@ -1517,3 +1517,17 @@ def test_a_files_one_line_counts_its_unsupported_facets_as_the_status_line_does(
     assert text.splitlines()[1].endswith(" · ⚠️ 2 unsupported facets")
     line = next(line for line in text.splitlines() if line.startswith("- [incidents/IL-0025"))
     assert line.endswith(": 7 facet suggestions, 1 unsupported facet, 7 facet changes")
+
+
+def test_a_tab_that_stops_the_file_being_read_says_its_checks_have_not_run():
+    # A tab in the indentation is IL601 alone (IL101 leaves it to that rule), and the
+    # section did not say that the file was not read, as it does for IL101.
+    from curator.rules import no_tabs
+
+    def review(message: str) -> str:
+        tab = finding(9, "IL601", message, fixable=True)
+        file = FileReview(path="incidents/IL-0300.yaml", change="changed", findings=[tab])
+        return render(Review(base=BASE, head=HEAD, files=[file]), LINKS, COMMENT)
+
+    assert "_Until these errors are fixed, the file is not read" in review(no_tabs.STOPPED)
+    assert "_Until these errors are fixed" not in review("tab character; use spaces")

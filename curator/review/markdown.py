@@ -37,6 +37,8 @@ from curator.review.model import (
 from curator.review.tooling import ChangedTooling
 from curator.rules import STOPPING
 from curator.rules.deprecated_term import RULE as DEPRECATED_TERM
+from curator.rules.no_tabs import RULE as NO_TABS
+from curator.rules.no_tabs import STOPPED as TAB_STOPS
 
 MARKER = "<!-- curator-review -->"
 ON_BASE = "merged to the base branch since this branch started"
@@ -530,7 +532,7 @@ def _file_section(
     # In the order of `FileReview.rank`: errors, possible duplicates, then warnings, which
     # are often the routine IL206 of every new incident.
     lines += _findings("Errors", file.errors(), links, sha, at_most)
-    if any(f.code in STOPPING for f in file.errors()):
+    if any(_stops(f) for f in file.errors()):
         lines += ["", _NOT_CHECKED]
     if file.duplicates():
         lines += [
@@ -579,6 +581,14 @@ def _file_section(
     if file.facets_to_paste and not file.duplicates():
         lines += ["", "Ready to paste:", "", *_snippet(file)]
     return "\n".join(lines) + "\n"
+
+
+def _stops(finding: ReportFinding) -> bool:
+    """Whether the error stops lint reading the file as an incident: a YAML or schema
+    error, or a tab where YAML takes none, which IL601 reports in IL101's place."""
+    return finding.code in STOPPING or (
+        finding.code == NO_TABS.code and finding.message.startswith(TAB_STOPS)
+    )
 
 
 def _unsupported_added(change: FacetChange, flagged: AbstractSet[tuple[str, str]]) -> bool:
