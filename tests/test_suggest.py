@@ -650,6 +650,42 @@ def test_a_phrase_never_matches_across_a_sentence_end(matcher, text, term):
     assert term not in terms(matcher, text)
 
 
+@pytest.mark.parametrize(
+    ("text", "alias"),
+    [
+        # IL-0244: the backbone would have gone down, but the network runs without it
+        ("애틀랜타의 백본이 꺼졌겠지만, 네트워크는 백본 없이도 동작하도록", "백본 네트워크"),
+        # IL-0211: a list of talks' subjects
+        ("DevOps, 코드로 관리하는 설정, 지속적 배포를 다룬 발표에서", "설정 배포"),
+        # IL-0225: the bug was the tool's, after the comma
+        ("실수를 막는 감사 도구가 있었지만, 그 도구의 버그 때문에", "감사 도구 버그"),
+        # IL-0204: the node's DNS cache, not the cluster's DNS
+        ("클러스터에서만 나타났고, 각 노드의 DNS 캐시가", "클러스터 DNS"),
+        ("백본이 꺼졌다; 네트워크는 남았다", "백본 네트워크"),
+        ("백본: 네트워크는 남았다", "백본 네트워크"),
+    ],
+)
+def test_a_comma_semicolon_or_colon_before_a_space_ends_an_alias(matcher, text, alias):
+    assert alias not in phrases(matcher, text)
+
+
+@pytest.mark.parametrize(
+    ("text", "alias"),
+    [
+        ("초당 13,500 토큰이었다", "초당 토큰"),  # a comma inside a number
+        ("XLA:TPU 컴파일러가", "XLA:TPU"),  # a colon inside a word
+        ("냉각·전력 장애가 겹쳤다", "냉각 장애"),  # · lists nouns sharing the next word
+        ("백본 네트워크가, 끊겼다", "백본 네트워크"),  # a comma after the alias
+        (  # the alias holds the comma
+            "a simultaneous failure of multiple, redundant links",
+            "simultaneous failure of multiple, redundant",
+        ),
+    ],
+)
+def test_a_mark_inside_a_word_or_the_alias_itself_ends_no_alias(matcher, text, alias):
+    assert alias in phrases(matcher, text)
+
+
 def test_a_point_inside_a_word_ends_no_sentence(matcher):
     assert "dns-resolution-failure" in terms(matcher, "1.1.1.1 DNS 조회 실패")
     assert "certificate-expiry" in terms(matcher, "v1.2 인증서가 만료되자")

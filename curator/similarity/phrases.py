@@ -14,7 +14,8 @@ An alias matches when its words appear in order in the text's tokens (text.token
 - English words match after light stemming and case folding (flapping → flap);
 - up to `GAP` unrelated words may stand between two alias words (학습이 갑자기 멈췄다,
   인증서가 2019년 5월 4일 만료되어), but no sentence end: a match lies within one sentence
-  (a line, or text up to ". ", "? ", "! "); and it lies either within one parenthesis or
+  (a line, or text up to ". ", "? ", "! "), and one clause (up to ", ", "; ", ": ",
+  unless the alias holds the mark: `_CLAUSE_MARK`); and it lies either within one parenthesis or
   outside it: the words in brackets are an aside, skipped (서비스 거부(DDoS) 공격) but
   never joined to the words around them (ingress-controller 의 PR 20)을 manager is no
   controller-manager); nor past a word of it made a verb that closes its clause
@@ -39,7 +40,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from curator.model import DIMENSIONS, Term
-from curator.similarity.text import PARTICLES, strip_particle, token_spans, tokens, words
+from curator.similarity.text import PARTICLES, strip_particle, token_spans, words
 from curator.taxonomy import Taxonomy
 
 _FIRST, _LAST = 0xAC00, 0xD7A3
@@ -71,6 +72,11 @@ _LONGEST_PARTICLE = max(map(len, PARTICLES))
 # exclamation mark (closing quotes and brackets after it) before a space. A point inside
 # a word (1.1.1.1, slack.com) ends nothing.
 _SENTENCE_END = re.compile(r"\n|[.!?。！？…][\"'”’)\]]*\s")
+# What ends a clause too: a comma, semicolon or colon before a space, or a full-width one
+# (백본이 꺼졌겠지만, 네트워크는 is no 백본 네트워크), unless the phrase holds it there itself. One
+# inside a word ends nothing (13,500, XLA:TPU, 14:10), nor does ·, which lists nouns that
+# share the next word (관리·제어 평면 is 관리 평면 and 제어 평면).
+_CLAUSE_MARK = re.compile(r"[,;:][\"'”’)\]]*\s|[，；：、]")
 # How many words (apart in the text: 2019년 is one) may stand between two words of a phrase.
 GAP = 3
 _SPACE = re.compile(r"\s")
@@ -223,6 +229,7 @@ class Node:
         self.word = word  # the last of the words from the root to here (None at the root)
         self.phrases: list[tuple[int, Phrase]] = []  # (order of addition, phrase) ending here
         self.listing = False  # a phrase's word here lists it with the next (스테이징과 운영)
+        self.marked = False  # a phrase holds a clause mark after its word here (multiple, …)
         self.children: dict[Word, Node] = {}
         self._by_key: dict[tuple[str, str, int], list[Word]] = {}
         # The Korean words among the children, and their lengths (ascending), by their
@@ -305,7 +312,8 @@ class Matcher:
                         self._add(dimension, replacement, name)
 
     def _add(self, dimension: str, term: str, name: str) -> None:
-        found = tokens(name)
+        spans = token_spans(name)
+        found = [token for token, _, _ in spans]
         if not found:
             return
         phrase = Phrase(dimension, term, name, tuple(Word.of(t) for t in found))
@@ -314,9 +322,11 @@ class Matcher:
         self._seen.add((term, phrase.words))
         order = len(self._seen)
         node = self.root
-        for token, word in zip(found, phrase.words, strict=True):
+        for i, (token, word) in enumerate(zip(found, phrase.words, strict=True)):
             node = node.child(word)
             node.listing |= token != word.text and token.endswith(_LISTING)
+            between = name[spans[i][2] : spans[i + 1][1]] if i + 1 < len(spans) else ""
+            node.marked |= bool(_CLAUSE_MARK.search(between))
         node.phrases.append((order, phrase))
         joined = phrase.joined()
         if joined is not None:
@@ -400,7 +410,7 @@ class _Layout:
     def __init__(self, text: str, spans: list[tuple[str, int, int]]) -> None:
         self.text = text
         self.spans = spans
-        self._after: dict[int, Sequence[int]] = {}
+        self._after: dict[tuple[int, bool], Sequence[int]] = {}
         # Which parenthesis each token stands in (0: none; else the opening bracket's
         # number), when the text holds a bracket at all. A closing bracket with no opening
         # one ("1) 먼저") closes nothing.
@@ -424,19 +434,26 @@ class _Layout:
             return True
         return bool(_SENTENCE_END.search(self.text, self.spans[i][2], self.spans[i + 1][1]))
 
+    def ends_clause(self, i: int) -> bool:
+        """Whether a sentence or a clause ends after token i (`_CLAUSE_MARK`)."""
+        return self.ends_sentence(i) or bool(
+            _CLAUSE_MARK.search(self.text, self.spans[i][2], self.spans[i + 1][1])
+        )
+
     def together(self, i: int) -> bool:
         """Whether tokens i and i + 1 may be two parts of one word written apart."""
-        return not self.ends_sentence(i) and (
+        return not self.ends_clause(i) and (
             self.asides is None or self.asides[i] == self.asides[i + 1]
         )
 
-    def after(self, i: int) -> Sequence[int]:
+    def after(self, i: int, marked: bool = False) -> Sequence[int]:
         """The tokens where the word of a phrase after the one that token i matched may
-        stand."""
-        places = self._after.get(i)
+        stand: in the same clause, or sentence when the phrase is `marked` there itself."""
+        places = self._after.get((i, marked))
         if places is None:
+            ends = self.ends_sentence if marked else self.ends_clause
             end, words = i + 1, 0
-            while not self.ends_sentence(end - 1):
+            while not ends(end - 1):
                 words += bool(_SPACE.search(self.text, self.spans[end - 1][2], self.spans[end][1]))
                 if words > GAP + 1:
                     break
@@ -445,7 +462,7 @@ class _Layout:
             if self.asides is not None:
                 aside = self.asides[i]
                 places = [at for at in places if self.asides[at] == aside]
-            self._after[i] = places
+            self._after[i, marked] = places
         return places
 
 
@@ -473,7 +490,8 @@ def _walk(
         listed = rest in _LISTING and not node.listing
         if node.children and not listed and not _CLAUSE_CLOSED.fullmatch(rest):
             glued = _glued(node, found, position, used)
-            after = _children_at(node, found, layout.after(position - 1), layout, glued)
+            places = layout.after(position - 1, node.marked)
+            after = _children_at(node, found, places, layout, glued)
             if rest in _CASE_PARTICLES:  # (its own role: the next word may not have one)
                 after = [a for a in after if not _another_role(found, position, *a)]
             pending += after
