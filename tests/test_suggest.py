@@ -864,3 +864,34 @@ def test_a_firewall_that_did_not_filter_traffic_is_no_failed_safeguard(matcher):
 def test_a_dns_problem_left_unsolved_is_no_resolution_failure(matcher):
     # 풀다 is to resolve a name and to solve a problem.
     assert "dns-resolution-failure" not in terms(matcher, "DNS 문제를 끝내 풀지 못했다")
+
+
+@pytest.mark.parametrize(
+    ("text", "alias"),
+    [
+        # IL-0240: 인증서 (a certificate) is no 인증 (authentication) and 서
+        ("닿지 않는 사용자를 위해 새 인증서를 설치하는", "사용자 인증"),
+        # IL-0261: 데이터베이스 (a database) is no 데이터
+        ("데이터베이스 변경을 잃은", "데이터를 잃"),
+        # IL-0262: 처리량 (throughput) is no 처리 (processing)
+        ("백업 서비스에서 내려받는 처리량 한계를 넘으려고", "처리 한계"),
+    ],
+)
+def test_an_alias_word_does_not_match_the_start_of_a_longer_noun_of_the_taxonomy(
+    matcher, text, alias
+):
+    assert alias not in phrases(matcher, text)
+
+
+@pytest.mark.parametrize(
+    ("text", "alias"),
+    [
+        ("사용자 인증이 실패했다", "사용자 인증"),
+        ("사용자를 인증하지 못했다", "사용자 인증"),  # 하: a verb of the noun
+        ("데이터베이스 데이터 6시간 분량을 잃었다", "데이터를 잃"),  # at 데이터 itself
+        ("재시작 때만 드러났다", "재시작 때"),  # 때만: a noun of the taxonomy, 때 and 만
+        ("설정이 부팅되지 않았다", "부팅되지 않"),
+    ],
+)
+def test_an_alias_word_still_matches_before_a_particle_or_an_ending(matcher, text, alias):
+    assert alias in phrases(matcher, text)

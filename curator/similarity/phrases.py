@@ -2,7 +2,8 @@
 
 An alias matches when its words appear in order in the text's tokens (text.tokens), where
 - a Korean alias word matches a text word that *starts* with it, so particles and endings
-  attached to the text word do not matter (처리량 → 처리량이, 처리량은);
+  attached to the text word do not matter (처리량 → 처리량이, 처리량은), unless the text
+  word goes on into a longer noun of the taxonomy's phrases (인증서를 is no 인증: `_shadowed`);
 - a Korean alias word that is a verb (…다) or a noun made from one (…ㅁ: 멈춤, 끊김) matches
   up to the first consonant of its last syllable, because Korean contracts that syllable
   with the ending (멈춤 → 멈췄다, 떨어지다 → 떨어졌다), where that syllable is one an
@@ -108,6 +109,9 @@ _ENDING_STARTS = words(
 _AFTER_VOWEL = words("가 는 를 와 로 로는 였다 라는 란 나 와도")  # 로, 로는 also after ㄹ
 _AFTER_CONSONANT = words("이 은 을 과 으로 으로는 이었다 이라는 이란 이나 과도")
 _FINAL_L = 8  # index of ㄹ among the final consonants
+# What makes a verb of a noun (부팅되지, 복구하지, 배포한): a noun of an alias written with it is
+# the noun, no longer noun (see `Node._shadowed`).
+_MAKES_VERB = words("하 한 할 함 합 했 해 되 된 될 됨 됩 됐 돼 시 적")
 
 
 def _is_hangul(token: str) -> bool:
@@ -220,13 +224,22 @@ class Hit:
     quote: str  # the words it matched as they stand in the text, and a word either side
 
 
+def _inflects(rest: str) -> bool:
+    """Whether `rest`, after a noun, is a particle, or may begin an ending or make a verb
+    of it: an alias word that holds one (때만, 부팅되지) is the noun it begins with."""
+    return rest in PARTICLES or rest[0] in _MAKES_VERB or rest[0] in _ENDING_STARTS
+
+
 class Node:
     """Phrases that share their first words: the words from the root to here. Its children
     are found by what a text word must begin with, so that a text word is compared only
     with the alias words it can match, however many aliases share its first syllable."""
 
-    def __init__(self, word: Word | None = None) -> None:
+    def __init__(self, word: Word | None = None, nouns: set[str] | None = None) -> None:
         self.word = word  # the last of the words from the root to here (None at the root)
+        # Every Korean noun of the taxonomy's phrases, shared by the tree: a text word that
+        # begins with a longer one than a child's is that noun (`_shadowed`).
+        self.nouns: set[str] = set() if nouns is None else nouns
         self.phrases: list[tuple[int, Phrase]] = []  # (order of addition, phrase) ending here
         self.listing = False  # a phrase's word here lists it with the next (스테이징과 운영)
         self.marked = False  # a phrase holds a clause mark after its word here (multiple, …)
@@ -240,7 +253,7 @@ class Node:
 
     def child(self, word: Word) -> Node:
         if word not in self.children:
-            self.children[word] = Node(word)
+            self.children[word] = Node(word, self.nouns)
             for key in _keys(word):
                 self._by_key.setdefault(key, []).append(word)
             if _is_hangul(word.text):
@@ -265,7 +278,8 @@ class Node:
         if candidates is None:
             return []
         if len(candidates) <= _FEW:  # the usual case: comparing them is the cheapest
-            return [w for w in candidates if len(w.text) > longer_than and w.matches(word)]
+            found_ = [w for w in candidates if len(w.text) > longer_than and w.matches(word)]
+            return [w for w in found_ if not _shadowed(w, word, self.nouns)]
         found: dict[Word, None] = {}
         for length in self._lengths[word[0]]:
             if length > len(word):
@@ -276,7 +290,20 @@ class Node:
                     ("~", word[: length - 1], _initial(word[length - 1])),
                 ):
                     found.update(dict.fromkeys(self._by_key.get(key, ())))
-        return [w for w in found if w.matches(word)]
+        return [w for w in found if w.matches(word) and not _shadowed(w, word, self.nouns)]
+
+
+def _shadowed(child: Word, word: str, nouns: set[str]) -> bool:
+    """Whether `word` goes on past `child`'s text into a longer noun of the taxonomy's
+    phrases (`nouns`), and so is that noun, not `child`'s: 인증서를 is no 인증 and 서를.
+    Not where that noun holds `child`'s with a particle or an ending (`_inflects`)."""
+    length = len(child.text)
+    if not word.startswith(child.text):
+        return False
+    return any(
+        word[:end] in nouns and not _inflects(word[length:end])
+        for end in range(length + 1, len(word) + 1)
+    )
 
 
 def _keys(word: Word) -> list[tuple[str, str, int]]:
@@ -295,7 +322,8 @@ class Matcher:
     def __init__(self, taxonomy: Taxonomy) -> None:
         self.taxonomy = taxonomy
         self.root = Node()
-        self.joined = Node()  # each Korean phrase of two words or more, written together
+        # Each Korean phrase of two words or more, written together.
+        self.joined = Node(nouns=self.root.nouns)
         self._seen: set[tuple[str, tuple[Word, ...]]] = set()
         for dimension in DIMENSIONS:
             for term in taxonomy.terms[dimension].values():
@@ -324,6 +352,8 @@ class Matcher:
         node = self.root
         for i, (token, word) in enumerate(zip(found, phrase.words, strict=True)):
             node = node.child(word)
+            if _is_hangul(word.text) and not word.loose:
+                self.root.nouns.add(word.text)
             node.listing |= token != word.text and token.endswith(_LISTING)
             between = name[spans[i][2] : spans[i + 1][1]] if i + 1 < len(spans) else ""
             node.marked |= bool(_CLAUSE_MARK.search(between))
