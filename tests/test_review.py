@@ -714,6 +714,42 @@ def test_a_dimension_file_removed_is_reported_under_its_own_path(repo):
     assert [f["path"] for f in broken] == [f"incidents/IL-000{n}.yaml" for n in (1, 2, 3)]
 
 
+def test_a_taxonomy_file_made_unreadable_is_said_once_not_as_every_term_removed(repo):
+    # Its terms were compared with none: each was said to be removed ("each now with an
+    # IL301 error (a term is deprecated, never removed …"), and each incident carrying one
+    # had a section repeating that the file could not be read.
+    components = repo / "schema" / "taxonomy" / "components.yaml"
+    text = components.read_text(encoding="utf-8")
+    components.write_text(text.replace("    label:", "   label:", 1), encoding="utf-8")
+    commit(repo, "break the indent of a term")
+    code, report = review_json(repo)
+    assert code == 1
+    assert (report["terms_changed"], report["filters_changed"]) == ([], [])
+    assert report["taxonomy_unread"] == [
+        {
+            "dimension": "components",
+            "path": "schema/taxonomy/components.yaml",
+            "line": 4,
+            "column": 4,
+        }
+    ]
+    broken = [(f["path"], [g["code"] for g in f["findings"]]) for f in report["files"][1:]]
+    assert broken == [(f"incidents/IL-000{n}.yaml", ["IL301"]) for n in (1, 2, 3)]
+    lines = run_curator("review", "--base", "main", cwd=repo).out.splitlines()
+    assert lines[1].startswith("### ❌ 4 errors · ")  # the IL303 and the three IL301
+    assert (
+        "- **components** · schema/taxonomy/components.yaml could not be read (IL303 at line "
+        "4, column 4): none of its terms is known, so none is compared with the base's; 3 "
+        "incidents this change leaves alone carry them, with 3 IL301 errors until it is "
+        "fixed: IL-0001 (incidents/IL-0001.yaml), IL-0002 (incidents/IL-0002.yaml), "
+        "IL-0003 (incidents/IL-0003.yaml)."
+    ) in lines
+    assert not [line for line in lines if "removed" in line]
+    assert [line for line in lines if line.startswith("#### ")] == [
+        "#### 📄 **schema/taxonomy/components.yaml** (changed)"
+    ]
+
+
 def deprecate_nccl(repo: Path) -> None:
     """Deprecate the components term `nccl` (carried by every incident of `repo`) in favour
     of a new term."""

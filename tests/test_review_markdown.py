@@ -40,6 +40,7 @@ from curator.review.model import (
     Review,
     TermChange,
     TermJudgement,
+    UnreadTaxonomy,
 )
 from curator.rules import not_in_korean, placeholder_id
 from incidents import file_findings, incident
@@ -180,6 +181,71 @@ def sample_not_a_duplicate() -> Review:
 
 def test_the_comment_snapshot():
     assert_snapshot("review_comment.md", render(sample(), LINKS, COMMENT))
+
+
+def unread_taxonomy_review() -> Review:
+    """A change whose contributing_factors.yaml the head cannot read (a bad indent), and
+    that removes the cause `human-error`: seven incidents carry the first's terms, one of
+    them the removed cause too."""
+    taxonomy = "schema/taxonomy/contributing_factors.yaml"
+    changed = FileReview(
+        path=taxonomy,
+        change="changed",
+        findings=[
+            finding(
+                4, "IL303", "YAML syntax error: did not find expected '-' indicator", path=taxonomy
+            )
+        ],
+    )
+    unknown = "{!r} is not a term of contributing_factors; " + taxonomy + " could not be read"
+
+    def broken(number: int, *terms: str, cause: str | None = None) -> FileReview:
+        path = f"incidents/IL-{number:04d}.yaml"
+        findings = [
+            finding(30 + i, "IL301", unknown.format(t), path=path) for i, t in enumerate(terms)
+        ]
+        if cause:
+            findings.append(finding(22, "IL301", f"{cause!r} is not a term of causes", path=path))
+        return FileReview(
+            path=path,
+            change="unchanged",
+            id=f"IL-{number:04d}",
+            facets={"causes": [cause or "capacity-limit"], "contributing_factors": list(terms)},
+            findings=findings,
+        )
+
+    incidents = [broken(n, "scale-only-behaviour") for n in (25, 116, 128, 129, 137, 198)]
+    incidents.append(broken(203, "scale-only-behaviour", "staging-production-gap"))
+    incidents.append(broken(204, "implicit-defaults", cause="human-error"))
+    removed = TermChange(
+        dimension="causes",
+        term="human-error",
+        kinds=["removed"],
+        carried_by=1,
+        incidents=["IL-0204"],
+    )
+    return Review(
+        base=BASE,
+        head=HEAD,
+        files=[changed, *incidents],
+        terms_changed=[removed],
+        taxonomy_unread=[
+            UnreadTaxonomy(dimension="contributing_factors", path=taxonomy, line=4, column=4)
+        ],
+    )
+
+
+def test_a_taxonomy_file_the_head_cannot_read_is_one_line_its_errors_counted():
+    text = render(unread_taxonomy_review(), LINKS, COMMENT)
+    assert_snapshot("review_comment_unread_taxonomy.md", text)
+    lines = text.splitlines()
+    assert lines[1].startswith("### ❌ 11 errors · ")  # every IL301 counted, folded or not
+    unread = next(line for line in lines if line.startswith("- **contributing_factors** · "))
+    assert "7 incidents this change leaves alone carry them, with 8 IL301 errors" in unread
+    assert "and 2 more." in unread
+    # The incident with another IL301 too keeps its section, where both are said.
+    sections = [line for line in lines if line.startswith("#### ")]
+    assert len(sections) == 2 and "IL-0204.yaml" in sections[1]
 
 
 def test_a_report_from_a_newer_curator_is_read_and_its_new_fields_ignored():

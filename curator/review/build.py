@@ -48,13 +48,17 @@ from curator.review.model import (
     Review,
     TermChange,
     TermJudgement,
+    UnreadTaxonomy,
 )
 from curator.review.taxonomy_change import Carrier, filter_changes, term_changes
 from curator.rules import STOPPING, facet_order, incident_removed, not_an_incident_file
+from curator.rules.taxonomy_invalid import RULE as TAXONOMY_INVALID
 from curator.similarity.index import NONE_ADDED, Added
 from curator.similarity.store import load_index
 from curator.taxonomy import Taxonomy, load_taxonomy
 from curator.write.atomic import temporary_folder
+
+IL303 = TAXONOMY_INVALID.code
 
 if TYPE_CHECKING:  # (the judge imports the similarity index, which a review may not need)
     from curator.review.judge import Judged
@@ -176,6 +180,7 @@ def build_review(root: Path, base: str, head: str, judge_for: JudgeFactory | Non
         }
         broken = [_broken_by_change(p, tree, caused) for p in sorted({f.path for f in caused})]
         terms, filters = _taxonomy_changes(before, library, cache)
+        unread = _unread(library.taxonomy, findings, revisions) if before else []
     # Named from the base only now: a base id in `head_ids` would hide the IL901 of a
     # rename that breaks the file.
     files = [
@@ -191,8 +196,24 @@ def build_review(root: Path, base: str, head: str, judge_for: JudgeFactory | Non
         files=[*files, *misplaced, *broken],
         errors_elsewhere=_errors(elsewhere) - _errors(caused),
         terms_changed=terms,
+        taxonomy_unread=unread,
         filters_changed=filters,
     )
+
+
+def _unread(
+    taxonomy: Taxonomy, findings: Sequence[Finding], revisions: Revisions
+) -> list[UnreadTaxonomy]:
+    """The taxonomy files the head cannot read, each where its first IL303 error is."""
+    unread = []
+    for dimension in DIMENSIONS:
+        if not taxonomy.unread(dimension):
+            continue
+        path = _in_library(revisions.prefix, SCHEMA, "taxonomy", f"{dimension}.yaml")
+        first = min((f for f in findings if f.path == path and f.code == IL303), default=None)
+        line, column = (first.line, first.column) if first else (1, 1)
+        unread.append(UnreadTaxonomy(dimension=dimension, path=path, line=line, column=column))
+    return unread
 
 
 def _taxonomy_changes(

@@ -33,12 +33,14 @@ from curator.review.model import (
     Review,
     TermChange,
     TermJudgement,
+    UnreadTaxonomy,
 )
 from curator.review.tooling import ChangedTooling
 from curator.rules import STOPPING
 from curator.rules.deprecated_term import RULE as DEPRECATED_TERM
 from curator.rules.no_tabs import RULE as NO_TABS
 from curator.rules.no_tabs import STOPPED as TAB_STOPS
+from curator.rules.unknown_term import RULE as UNKNOWN_TERM
 
 MARKER = "<!-- curator-review -->"
 ON_BASE = "merged to the base branch since this branch started"
@@ -55,6 +57,7 @@ _SHA = re.compile(SHA_PATTERN)
 _LONGEST_ID = 80
 _TERM = re.compile(TERM_ID_PATTERN)
 DEPRECATED = DEPRECATED_TERM.code  # IL302
+UNKNOWN = UNKNOWN_TERM.code  # IL301
 # A message's subject: the incident's field it begins with (IL404's "actions[1] holds no
 # Korean: …", IL402's "'lessons' holds a placeholder"), set aside so that a rule's findings
 # that say the same of several fields are one line (`_grouped`).
@@ -107,7 +110,9 @@ def render(
     """`tooling`: what GitHub lists of the pull request's files (the comment step's view,
     not the report's), said first when the report may come from code the change makes."""
     head = _header(review, links, tooling) + _taxonomy(review, links)
-    summarised = [f for f in review.files if _deprecation_warned(f, review)]
+    summarised = [
+        f for f in review.files if _deprecation_warned(f, review) or _unread_only(f, review)
+    ]
     news = sorted(
         (f for f in review.files if _has_news(f) and f not in summarised), key=FileReview.rank
     )
@@ -182,14 +187,31 @@ def _deprecation_warned(file: FileReview, review: Review) -> bool:
     )
 
 
+def _unread_only(file: FileReview, review: Review) -> bool:
+    """A file the change leaves alone whose only findings are the IL301 errors of the terms
+    it carries of dimensions whose taxonomy file the head cannot read (one a term): said in
+    the taxonomy's lines, counted in the status line, where a section each repeated that
+    the file could not be read, once for every incident carrying one of its terms."""
+    unread = {u.dimension for u in review.taxonomy_unread}
+    return (
+        file.change == "unchanged"
+        and bool(unread)
+        and bool(file.findings)
+        and all(f.code == UNKNOWN for f in file.findings)
+        and len(file.findings) == sum(len(file.facets.get(d, [])) for d in unread)
+    )
+
+
 def _taxonomy(review: Review, links: Links) -> str:
-    """What the change to the taxonomy does to the incidents: a line per term it changes
-    (the first few), with how many incidents carry it and which, then the search filters
-    that find other incidents. Bounded, as the header is never trimmed."""
-    if not review.terms_changed:
+    """What the change to the taxonomy does to the incidents: a line per taxonomy file the
+    head cannot read, then per term it changes (the first few), with how many incidents
+    carry it and which, then the search filters that find other incidents. Bounded, as the
+    header is never trimmed."""
+    if not review.terms_changed and not review.taxonomy_unread:
         return ""
     shown = review.terms_changed[: 2 * VISIBLE]
     lines = ["**Taxonomy** — what this change does to the incidents:", ""]
+    lines += [_unread_line(unread, links, review) for unread in review.taxonomy_unread]
     lines += [_term_line(change, links, review) for change in shown]
     if len(review.terms_changed) > len(shown):
         rest = _plural(len(review.terms_changed) - len(shown), "more term")
@@ -197,6 +219,39 @@ def _taxonomy(review: Review, links: Links) -> str:
     if review.filters_changed:
         lines.append(_filters_line(review.filters_changed))
     return "\n" + "\n".join(lines) + "\n"
+
+
+def _unread_line(unread: UnreadTaxonomy, links: Links, review: Review) -> str:
+    """A taxonomy file the head cannot read: where, and the IL301 errors that gives the
+    incidents the change leaves alone, counted, with the first few of them."""
+    url = links.blob(review.head, unread.path)
+    name = inert_name(unread.path, 120)
+    text = (
+        f"- **{unread.dimension}** · {link(name, url) if url else name} could not be read "
+        f"(IL303 at line {unread.line}, column {unread.column}): none of its terms is known, "
+        "so none is compared with the base's"
+    )
+    carrying = [
+        (f, len(f.facets.get(unread.dimension, [])))
+        for f in review.files
+        if _unread_only(f, review) and f.facets.get(unread.dimension)
+    ]
+    if not carrying:
+        return text + "."
+    errors = sum(count for _, count in carrying)
+    verb = "carries" if len(carrying) == 1 else "carry"
+    shown = []
+    for file, _ in carrying[:VISIBLE]:
+        url = links.blob(review.head, file.path)
+        where = inert_name(file.path, 120)
+        shown.append(f"{inert(file.own(), 60)} ({link(where, url) if url else where})")
+    rest = len(carrying) - len(shown)
+    more = f", and {rest:,} more" if rest > 0 else ""
+    return (
+        f"{text}; {_plural(len(carrying), 'incident')} this change leaves alone {verb} "
+        f"them, with {_plural(errors, 'IL301 error')} until it is fixed: "
+        f"{', '.join(shown)}{more}."
+    )
 
 
 def _term_line(change: TermChange, links: Links, review: Review) -> str:

@@ -262,6 +262,17 @@ class TermChange(_Value):
     )
 
 
+class UnreadTaxonomy(_Value):
+    """A taxonomy file the head cannot read (IL303: its YAML is broken, say): every term of
+    its dimension is unknown there, so each incident carrying one has an IL301 error, and
+    its terms are compared with no others (none is said to be removed)."""
+
+    dimension: Dimension
+    path: str = Field(description="The taxonomy file, repository-relative.")
+    line: int = Field(ge=1, description="Of its first IL303 error.")
+    column: int = Field(ge=1)
+
+
 class FilterChange(_Value):
     """A term whose search filter (`curator search`, a facet filter of the website) finds
     other incident files at the head than at the base, through a parent or a deprecation
@@ -315,6 +326,13 @@ class Review(_Value):
         max_length=_MANY,
         description="The terms the change adds, removes, deprecates, relabels or moves "
         "(absent in reports of older versions).",
+    )
+    taxonomy_unread: list[UnreadTaxonomy] = Field(
+        default_factory=list,
+        max_length=len(DIMENSIONS),
+        description="The taxonomy files of a change to the taxonomy that the head cannot read "
+        "(IL303): their dimensions' terms are not in `terms_changed` (absent in reports of "
+        "older versions).",
     )
     filters_changed: list[FilterChange] = Field(
         default_factory=list,

@@ -36,11 +36,16 @@ def term_changes(
 ) -> list[TermChange]:
     """Each term whose meaning for the incidents changes, in dimension and file order (the
     head's terms, then those only the base has). A change of description or aliases alone
-    is not one: no incident carries another term for it."""
+    is not one: no incident carries another term for it. A dimension whose file either
+    taxonomy could not read, and a term whose definition either breaks (IL303), are not
+    compared: their terms are unread, not removed or added (`Review.taxonomy_unread` says so)."""
     found: list[tuple[Dimension, str, Term | None, Term | None, list[TermChangeKind]]] = []
-    for dimension in DIMENSIONS:
+    for dimension in _compared(before, after):
         old, new = before.terms.get(dimension, {}), after.terms.get(dimension, {})
+        broken = {t for d, t in (*before.broken, *after.broken) if d == dimension}
         for term_id in [*new, *(t for t in old if t not in new)]:
+            if term_id in broken:
+                continue
             kinds = _kinds(old.get(term_id), new.get(term_id))
             if kinds:
                 found.append((dimension, term_id, old.get(term_id), new.get(term_id), kinds))
@@ -51,6 +56,11 @@ def term_changes(
         )
         for dimension, term_id, was, now, kinds in found
     ]
+
+
+def _compared(before: Taxonomy, after: Taxonomy) -> list[Dimension]:
+    """The dimensions whose file both taxonomies could read."""
+    return [d for d in DIMENSIONS if not before.unread(d) and not after.unread(d)]
 
 
 def _kinds(was: Term | None, now: Term | None) -> list[TermChangeKind]:
@@ -130,9 +140,9 @@ def filter_changes(
     """The terms of the head whose search filter finds other incidents than at the base:
     a filter on a term finds those carrying it or a narrower term, and, for a deprecated
     one, its replacement (`curator search`), so a new parent or deprecation moves them.
-    Withdrawn incidents are not searched."""
+    Withdrawn incidents are not searched, nor a dimension either taxonomy could not read."""
     changes: list[FilterChange] = []
-    for dimension in DIMENSIONS:
+    for dimension in _compared(before, after):
         gained: dict[str, list[str]] = {}
         lost: dict[str, list[str]] = {}
         old, new = _filtered_by(before, dimension), _filtered_by(after, dimension)
