@@ -43,6 +43,7 @@ from curator.review.model import (
     UnreadTaxonomy,
 )
 from curator.rules import not_in_korean, placeholder_id
+from curator.similarity.similar import DUPLICATE_THRESHOLD
 from incidents import file_findings, incident
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
@@ -290,6 +291,14 @@ def test_claims_to_check_are_counted_in_the_status_line_without_a_made_up_plural
     for number, said in [(1, "❌ 1 duplicate_of to check"), (2, "❌ 2 duplicate_of to check")]:
         review = Review(base=BASE, head=HEAD, files=[withdrawn(n) for n in range(number)])
         assert render(review, LINKS, COMMENT).splitlines()[1].endswith(f" · {said}")
+
+
+def test_a_doubtful_claim_names_the_threshold_its_score_is_below():
+    # It said "below the duplicate threshold" without saying what that is.
+    claim = Match(id="IL-0001", score=0.12, kind="related")
+    file = FileReview(path="incidents/IL-0301.yaml", change="changed", duplicate_of=claim)
+    text = render(Review(base=BASE, head=HEAD, files=[file]), LINKS, COMMENT)
+    assert f"(score 0.12, below the duplicate threshold, {DUPLICATE_THRESHOLD:.2f}):" in text
 
 
 def test_only_errors_and_possible_duplicates_are_marked_as_failures():

@@ -795,9 +795,13 @@ def _claim(claimed: Match, links: Links, review: Review) -> list[str]:
     if claimed.kind == "duplicate":
         verdict = f"**Withdrawn as a duplicate of {name}**: the two look like one event."
     else:
+        # (Here, not at the top: the similarity, numpy with it, only for a claim to check.)
+        from curator.similarity.similar import DUPLICATE_THRESHOLD
+
         verdict = (
             f"❌ **Withdrawn as a duplicate of {name}, but the two do not look like the same "
-            f"event** (score {claimed.score:.2f}, below the duplicate threshold): check the "
+            f"event** (score {claimed.score:.2f}, below the duplicate threshold, "
+            f"{DUPLICATE_THRESHOLD:.2f}): check the "
             "id in `duplicate_of`, or say in the pull request why they are one event."
         )
     return [verdict, "", *_matches([claimed], links, review)]
