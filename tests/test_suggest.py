@@ -247,6 +247,25 @@ def test_a_verb_alias_word_does_not_match_a_syllable_no_ending_makes(matcher):
     assert "training-stall" not in terms(matcher, text)
 
 
+@pytest.mark.parametrize(
+    ("text", "alias", "found"),
+    [
+        # 결함 (a defect) and 이름 (a name) are nouns that end in ㅁ, made of no verb: 결합
+        # (coupling) is no form of theirs, nor 이른 (early)
+        ("두 서비스의 코드 결합이 너무 강했다", "코드 결함", False),
+        ("이른 아침 해석이 늦었다", "이름 해석", False),
+        ("이른 아침 DNS 이름 해석이 느려졌다", "이름 해석", True),
+        ("코드 결함이 드러났다", "코드 결함", True),
+        # nouns made of a verb by ㅁ match the verb's forms
+        ("노드 사이 연결이 끊겼다", "연결 끊김", True),
+        ("업그레이드 뒤 호환성이 깨졌다", "호환성 깨짐", True),
+        ("API 서버 응답이 없었다", "API 서버 응답 없음", True),
+    ],
+)
+def test_only_a_noun_made_of_a_verb_matches_the_verbs_forms(matcher, text, alias, found):
+    assert (alias in phrases(matcher, text)) is found
+
+
 def test_the_one_syllable_examples_docs_judgement_md_gives_hold(matcher):
     # "… (배포가 막혔다, …, 재시작 때까지, but not 배포가 막바지에, …, 재시작 때문에; what …".
     shown = judgement_md().partition("starts many other words (")[2].partition(";")[0]

@@ -4,9 +4,9 @@ An alias matches when its words appear in order in the text's tokens (text.token
 - a Korean alias word matches a text word that *starts* with it, so particles and endings
   attached to the text word do not matter (처리량 → 처리량이, 처리량은), unless the text
   word goes on into a longer noun of the taxonomy's phrases (인증서를 is no 인증: `_shadowed`);
-- a Korean alias word that is a verb (…다) or a noun made from one (…ㅁ: 멈춤, 끊김) matches
-  up to the first consonant of its last syllable, because Korean contracts that syllable
-  with the ending (멈춤 → 멈췄다, 떨어지다 → 떨어졌다), where that syllable is one an
+- a Korean alias word that is a verb (…다) or a noun made from one (`_VERB_NOUNS`: 멈춤,
+  끊김) matches up to the first consonant of its last syllable, because Korean contracts
+  that syllable with the ending (멈춤 → 멈췄다, 떨어지다 → 떨어졌다), where that syllable is one an
   ending makes (`_CONTRACTED`, `_ENDING_FINALS`): 멈칫 is no 멈춤;
 - a Korean alias word of one syllable matches only a text word that ends after it or goes
   on with a verb ending (`_ENDING_STARTS`) or a particle that may follow its last sound
@@ -112,6 +112,12 @@ _FINAL_L = 8  # index of ㄹ among the final consonants
 # What makes a verb of a noun (부팅되지, 복구하지, 배포한): a noun of an alias written with it is
 # the noun, no longer noun (see `Node._shadowed`).
 _MAKES_VERB = words("하 한 할 함 합 했 해 되 된 될 됨 됩 됐 돼 시 적")
+# The nouns of the taxonomy's phrases made from a verb by ㅁ or 음 (끊기다 → 끊김, 없다 →
+# 없음), which match the verb's forms as a verb does (연결이 끊겼다 is 연결 끊김). Their
+# spelling does not tell them from the nouns that end in ㅁ (결함, 시험, 이름, 시스템: 결합 is no
+# 결함, 이른 no 이름), so they are listed; a noun not listed matches itself alone, and a
+# term that needs a verb's forms may name the verb in an alias (설정이 어긋나다).
+_VERB_NOUNS = words("깨짐 끊김 막힘 멈춤 어긋남 없음 흐름 알림")
 
 
 def _is_hangul(token: str) -> bool:
@@ -154,7 +160,7 @@ class Word:
     """One word of an alias and how it may match a word of the text."""
 
     text: str
-    loose: bool  # Korean verb or -ㅁ noun: the last syllable's vowel and final may change
+    loose: bool  # Korean verb or noun made of one (_VERB_NOUNS): its last syllable may change
     # One Korean syllable, or ending in one (the phrase written together): the text word
     # must end after it or go on with a particle or a verb ending (_ENDING_STARTS), as a
     # lone syllable starts many other words (배포가 막 is no 배포가 막바지에).
@@ -167,8 +173,7 @@ class Word:
         if token.endswith("다") and len(token) >= 3:
             return cls(token[:-1], True)
         stripped = strip_particle(token)
-        loose = len(stripped) >= 2 and _final(stripped[-1]) == _FINAL_M
-        return cls(stripped, loose, len(stripped) == 1)
+        return cls(stripped, stripped in _VERB_NOUNS, len(stripped) == 1)
 
     @property
     def key(self) -> str:
