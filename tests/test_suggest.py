@@ -266,6 +266,19 @@ def test_only_a_noun_made_of_a_verb_matches_the_verbs_forms(matcher, text, alias
     assert (alias in phrases(matcher, text)) is found
 
 
+@pytest.mark.parametrize(
+    ("text", "term"),
+    [
+        # 끊어지다 is a verb of its own (끊다 + 어지다), no form of 끊기다 (끊김)
+        ("노드 사이 연결이 끊어졌다", "dns-network-failure"),
+        ("노드 사이 연결이 끊어졌다", "node-network-loss"),
+        ("노드 사이 연결이 끊겼다", "dns-network-failure"),
+    ],
+)
+def test_a_connection_that_broke_off_is_a_lost_connection(matcher, text, term):
+    assert term in terms(matcher, text)
+
+
 def test_the_one_syllable_examples_docs_judgement_md_gives_hold(matcher):
     # "… (배포가 막혔다, …, 재시작 때까지, but not 배포가 막바지에, …, 재시작 때문에; what …".
     shown = judgement_md().partition("starts many other words (")[2].partition(";")[0]
