@@ -829,6 +829,10 @@ def test_a_word_made_a_verb_that_closes_its_clause_ends_an_alias(matcher, text, 
         ("GitLab 은 운영 데이터를 잃는 것은", "데이터를 잃", True),  # 는 ends a verb
         ("업로드 작업을 큐에서 지웠다", "작업 큐", True),  # a one-syllable word, often a verb
         ("옛 기능을 켜던 플래그를 재사용했다.", "기능 플래그", True),  # IL-0210: 켜던 heads 플래그
+        # IL-0263: 절차 is an item of a list, no object of 복구를 줄이도록
+        ("긴 꼬리 복구를 줄이도록 절차, 도구, 자동 복구 시스템의 빈틈을", "복구 절차", False),
+        ("복구 절차, 도구, 자동 복구 시스템의 빈틈을", "복구 절차", True),
+        ("옛 기능을 켜던 플래그, 설정을 지웠다", "기능 플래그", True),
     ],
 )
 def test_a_noun_of_an_alias_with_its_own_particle_is_no_compound(matcher, text, alias, found):

@@ -21,8 +21,9 @@ An alias matches when its words appear in order in the text's tokens (text.token
   never joined to the words around them (ingress-controller 의 PR 20)을 manager is no
   controller-manager); nor past a word of it made a verb that closes its clause
   (변경을 배포하자 고객 결제가 실패하기 is no 배포 실패), nor from a word of it with a case
-  particle to a noun of it with another (메타데이터가 엣지 사이트 서버에 is no 메타데이터
-  서버: two roles in the sentence), unless a verb ending in 는 or 던 stands before the
+  particle to a noun of it with another, or bare before a comma, an item of a list
+  (메타데이터가 엣지 사이트 서버에 is no 메타데이터 서버, 복구를 줄이도록 절차, 도구 no 복구
+  절차: two roles in the sentence), unless a verb ending in 는 or 던 stands before the
   noun (옛 기능을 켜던 플래그를 is 기능 플래그);
 - spacing may differ: "처리량저하" matches 처리량 저하, and a word of an alias may be written
   apart, once, between two of its syllables (`_apart`): "네임 서버" matches 네임서버, "타임
@@ -78,6 +79,7 @@ _SENTENCE_END = re.compile(r"\n|[.!?。！？…][\"'”’)\]]*\s")
 # inside a word ends nothing (13,500, XLA:TPU, 14:10), nor does ·, which lists nouns that
 # share the next word (관리·제어 평면 is 관리 평면 and 제어 평면).
 _CLAUSE_MARK = re.compile(r"[,;:][\"'”’)\]]*\s|[，；：、]")
+_LIST_COMMA = re.compile(r"[,，、]")  # straight after a word: what lists it with the next
 # How many words (apart in the text: 2019년 is one) may stand between two words of a phrase.
 GAP = 3
 _SPACE = re.compile(r"\s")
@@ -475,6 +477,12 @@ class _Layout:
             _CLAUSE_MARK.search(self.text, self.spans[i][2], self.spans[i + 1][1])
         )
 
+    def lists(self, i: int) -> bool:
+        """Whether a comma follows token i, as after an item of a list."""
+        return i + 1 < len(self.spans) and bool(
+            _LIST_COMMA.match(self.text, self.spans[i][2], self.spans[i + 1][1])
+        )
+
     def together(self, i: int) -> bool:
         """Whether tokens i and i + 1 may be two parts of one word written apart."""
         return not self.ends_clause(i) and (
@@ -528,7 +536,7 @@ def _walk(
             places = layout.after(position - 1, node.marked)
             after = _children_at(node, found, places, layout, glued)
             if rest in _CASE_PARTICLES:  # (its own role: the next word may not have one)
-                after = [a for a in after if not _another_role(found, position, *a)]
+                after = [a for a in after if not _another_role(found, layout, position, *a)]
             pending += after
     return out
 
@@ -574,17 +582,23 @@ def _apart(node: Node, found: list[str], at: int, layout: _Layout) -> list[tuple
     return found_apart
 
 
-def _another_role(found: list[str], after: int, node: Node, end: int, used: int) -> bool:
+def _another_role(
+    found: list[str], layout: _Layout, after: int, node: Node, end: int, used: int
+) -> bool:
     """Whether the word of a phrase that reached `node` at found[end - 1], its first `used`
     characters, after a word of the phrase with a case particle at found[after - 1], has
     a role of its own in the sentence: a noun there (written as it is, not 멈춰도 for 멈춤;
     no verb's stem, …다, nor one syllable, most of which are verbs) that goes on with a
-    particle, unless the word before it is a verb whose clause it heads, which the word
-    of the phrase before is in (옛 기능을 켜던 플래그를 is 기능 플래그)."""
+    particle, or stands bare before a comma, an item of a list (복구를 줄이도록 절차, 도구,
+    … is no 복구 절차), unless the word before it is a verb whose clause it heads, which
+    the word of the phrase before is in (옛 기능을 켜던 플래그를 is 기능 플래그)."""
     word, text_word = node.word, found[end - 1]
     if word is None or word.lone or (word.loose and _final(word.text[-1]) != _FINAL_M):
         return False
-    if not (text_word.startswith(word.text) and text_word[used:] in _ROLES):
+    if not text_word.startswith(word.text):
+        return False
+    rest = text_word[used:]
+    if not (rest in _ROLES or (not rest and layout.lists(end - 1))):
         return False
     return not (end - 2 >= after and found[end - 2].endswith(_HEADED))
 
