@@ -279,6 +279,27 @@ def test_a_connection_that_broke_off_is_a_lost_connection(matcher, text, term):
     assert term in terms(matcher, text)
 
 
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        # IL-0199: kube and apiserver of two other names, far apart
+        ("훅은 kube-system 네임스페이스의 extension-apiserver-authentication ConfigMap 을", False),
+        ("설정을 돌리자 kube-apiserver 구성이 바뀌었다", True),
+        ("설정을 돌리자 kube apiserver 구성이 바뀌었다", True),
+        ("설정을 돌리자 kube–apiserver 구성이 바뀌었다", True),  # an en dash
+    ],
+)
+def test_the_words_an_alias_hyphenates_match_only_side_by_side(matcher, text, found):
+    assert ("kube-apiserver" in phrases(matcher, text)) is found
+
+
+def test_a_hyphenated_alias_is_quoted_where_its_words_stand_together(matcher):
+    # IL-0198: the match began at the first systemd, and the quote took in the version
+    text = "systemd v248(2020년 12월)부터 systemd-networkd 는 시작할 때"
+    [hit] = [h for h in matcher.find(text) if h.term == "systemd-networkd"]
+    assert hit.quote == "12월)부터 systemd-networkd 는 시작할"
+
+
 def test_the_one_syllable_examples_docs_judgement_md_gives_hold(matcher):
     # "… (배포가 막혔다, …, 재시작 때까지, but not 배포가 막바지에, …, 재시작 때문에; what …".
     shown = judgement_md().partition("starts many other words (")[2].partition(";")[0]

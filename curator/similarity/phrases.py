@@ -24,7 +24,9 @@ An alias matches when its words appear in order in the text's tokens (text.token
   particle to a noun of it with another, or bare before a comma, an item of a list
   (메타데이터가 엣지 사이트 서버에 is no 메타데이터 서버, 복구를 줄이도록 절차, 도구 no 복구
   절차: two roles in the sentence), unless a verb ending in 는 or 던 stands before the
-  noun (옛 기능을 켜던 플래그를 is 기능 플래그);
+  noun (옛 기능을 켜던 플래그를 is 기능 플래그); and two words an alias joins by a hyphen
+  stand side by side, joined by one or by spaces (kube-apiserver, kube apiserver; not
+  kube-system 네임스페이스의 extension-apiserver);
 - spacing may differ: "처리량저하" matches 처리량 저하, and a word of an alias may be written
   apart, once, between two of its syllables (`_apart`): "네임 서버" matches 네임서버, "타임
   아웃 증가" matches 타임아웃 증가; and a word of an alias may be glued to the word before
@@ -79,6 +81,7 @@ _SENTENCE_END = re.compile(r"\n|[.!?。！？…][\"'”’)\]]*\s")
 # inside a word ends nothing (13,500, XLA:TPU, 14:10), nor does ·, which lists nouns that
 # share the next word (관리·제어 평면 is 관리 평면 and 제어 평면).
 _CLAUSE_MARK = re.compile(r"[,;:][\"'”’)\]]*\s|[，；：、]")
+_HYPHENS = frozenset("-‐‑–")  # (hyphen-minus, hyphen, non-breaking hyphen, en dash)
 _LIST_COMMA = re.compile(r"[,，、]")  # straight after a word: what lists it with the next
 # How many words (apart in the text: 2019년 is one) may stand between two words of a phrase.
 GAP = 3
@@ -250,6 +253,9 @@ class Node:
         self.phrases: list[tuple[int, Phrase]] = []  # (order of addition, phrase) ending here
         self.listing = False  # a phrase's word here lists it with the next (스테이징과 운영)
         self.marked = False  # a phrase holds a clause mark after its word here (multiple, …)
+        # Whether every phrase through here joins its word here to the next by a hyphen
+        # (kube-apiserver): the next word must then follow at once (`_Layout.joins`).
+        self.hyphened: bool | None = None
         self.children: dict[Word, Node] = {}
         self._by_key: dict[tuple[str, str, int], list[Word]] = {}
         # The Korean words among the children, and their lengths (ascending), by their
@@ -364,6 +370,8 @@ class Matcher:
             node.listing |= token != word.text and token.endswith(_LISTING)
             between = name[spans[i][2] : spans[i + 1][1]] if i + 1 < len(spans) else ""
             node.marked |= bool(_CLAUSE_MARK.search(between))
+            if between:
+                node.hyphened = node.hyphened is not False and between in _HYPHENS
         node.phrases.append((order, phrase))
         joined = phrase.joined()
         if joined is not None:
@@ -483,6 +491,12 @@ class _Layout:
             _LIST_COMMA.match(self.text, self.spans[i][2], self.spans[i + 1][1])
         )
 
+    def joins(self, i: int) -> bool:
+        """Whether tokens i and i + 1 are joined as a hyphenated word's may be: by a hyphen,
+        or by spaces (kube-apiserver, kube apiserver; not kube-system … extension-apiserver)."""
+        between = self.text[self.spans[i][2] : self.spans[i + 1][1]]
+        return between in _HYPHENS or (between.isspace() and "\n" not in between)
+
     def together(self, i: int) -> bool:
         """Whether tokens i and i + 1 may be two parts of one word written apart."""
         return not self.ends_clause(i) and (
@@ -534,6 +548,8 @@ def _walk(
         if node.children and not listed and not _CLAUSE_CLOSED.fullmatch(rest):
             glued = _glued(node, found, position, used)
             places = layout.after(position - 1, node.marked)
+            if node.hyphened:
+                places = [at for at in places[:1] if layout.joins(at - 1)]
             after = _children_at(node, found, places, layout, glued)
             if rest in _CASE_PARTICLES:  # (its own role: the next word may not have one)
                 after = [a for a in after if not _another_role(found, layout, position, *a)]
