@@ -34,6 +34,7 @@ from __future__ import annotations
 import argparse
 import functools
 import importlib.util
+import json
 import multiprocessing
 import os
 import platform
@@ -161,7 +162,7 @@ def repeat(
 
 def library(folder: Path, size: int, clean: bool) -> Path:
     root = folder / (f"lib-{size}-clean" if clean else f"lib-{size}")
-    if not (root / "manifest.json").is_file():
+    if not _as_generate_writes_it(root, size, clean):
         if root.exists():
             shutil.rmtree(root)
         options = ["--defects-per-rule", "0"] if clean else []
@@ -174,6 +175,29 @@ def library(folder: Path, size: int, clean: bool) -> Path:
         subprocess.run([*git, "add", "-A"], cwd=root, check=True)
         subprocess.run([*git, "commit", "-q", "-m", "synthetic library"], cwd=root, check=True)
     return root
+
+
+def _as_generate_writes_it(root: Path, size: int, clean: bool) -> bool:
+    """Whether `root` holds the library generate.py writes today for this size: one an
+    earlier generator wrote (its defects elsewhere, a rule's defect missing) is made again,
+    where it was measured as if it were today's."""
+    try:
+        made = json.loads((root / "manifest.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    asked = {
+        "generator_version": _generator_version(),
+        "count": size,
+        "seed": SEED,
+        "defects_per_rule": 0 if clean else 1,
+    }
+    return isinstance(made, dict) and all(made.get(key) == value for key, value in asked.items())
+
+
+def _generator_version() -> int:
+    found = re.search(r"^GENERATOR_VERSION = (\d+)$", (HERE / "generate.py").read_text(), re.M)
+    assert found, "generate.py names no GENERATOR_VERSION"
+    return int(found.group(1))
 
 
 class Edits:
