@@ -278,6 +278,16 @@ def test_a_number_a_name_or_a_quoted_phrase_is_searched_for(library, query):
     assert ("unmatched" in report) == (report["total"] == 0)  # why nothing was listed
 
 
+def test_a_name_of_several_words_is_mentioned_once(tmp_path):
+    # `mentions balancer, load, load balancer, network, network load, network load balancer`
+    # said one name six times: its words, and runs of them, are that name.
+    said = ("노드 수를 늘렸다.", "그 뒤 Network Load Balancer 와 Northern Virginia 리전이 멈췄다.")
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": incident("IL-0001", said)})
+    report = search_json("Network Load Balancer in Northern Virginia", "--root", str(root))
+    [result] = report["results"]
+    assert "mentions network load balancer, northern virginia" in result["reasons"], result
+
+
 @pytest.mark.parametrize(
     "query",
     ["Cilium 장애", "Cilium이 멈춤", "Cilium outage", "CILIUM", "Cilium Agent Restart Loop"],

@@ -402,6 +402,64 @@ def test_an_organisation_is_evidence_once_not_again_by_the_words_of_its_name():
     assert "shared entities: ec2, dns" in match.reasons
 
 
+def test_a_name_of_several_words_is_one_entity_counted_once():
+    # Northern Virginia and Network Load Balancer were two and three entities, each word
+    # listed and counted by itself: `ecs, northern, virginia, …` and `balancer, load, …`.
+    found = entities("AWS 의 Northern Virginia 리전에서 Network Load Balancer 와 EC2 가 멈췄다")
+    assert {"northern virginia", "network load balancer", "load balancer"} <= found
+    assert {"northern", "virginia", "network", "load", "balancer", "ec2"} <= found
+    assert entities_of_the_library_pair("IL-0212", "IL-0216") == [
+        "ecs", "northern virginia", "eks", "lambda", "us-east-1",
+    ]  # fmt: skip
+    # An Application Load Balancer and a Network Load Balancer share the name's part they
+    # have in common, once.
+    assert entities_of_the_library_pair("IL-0216", "IL-0264") == [
+        "load balancer", "redshift", "ec2", "api",
+    ]  # fmt: skip
+
+
+def entities_of_the_library_pair(one: str, other: str) -> list[str]:
+    """The shared entities `similar` lists for two incidents of the bundled library, after
+    checking that the score counts each of them once, at its own rarity, and no other."""
+    index = build(Library.at(REPO))
+    judge = Judge(index)
+    record = read_record(REPO / "incidents" / f"{one}.yaml", f"incidents/{one}.yaml")
+    assert record is not None
+    match = judge.compare(record, other)
+    assert match is not None
+    listed = shared_entities(match.to_json())
+    [row] = index.by_id[other]
+    counted = sum(index.rarity_of(name) for name in listed)
+    assert Evidence.of(judge, record).rarity[row] == pytest.approx(counted, abs=1e-5)
+    return listed
+
+
+def test_a_word_of_a_name_of_several_words_still_meets_the_word_alone(tmp_path):
+    # "Virginia" in one text and "Northern Virginia" in the other still share `virginia`,
+    # in either direction, and "Compute Engine" is the part of "Google Compute Engine".
+    files = {
+        "IL-0001.yaml": incident(
+            "IL-0001", ("학습 처리량이", "Virginia 리전의 Compute Engine 학습 처리량이")
+        ),
+        "IL-0002.yaml": incident(
+            "IL-0002",
+            ("학습 처리량이", "Northern Virginia 리전의 Google Compute Engine 학습 처리량이"),
+        ),
+    }
+    root = write_library(tmp_path, files)
+    index = build(Library.at(root))
+    judge = Judge(index)
+    for one, other in (("IL-0001", "IL-0002"), ("IL-0002", "IL-0001")):
+        record = read_record(root / "incidents" / f"{one}.yaml", f"incidents/{one}.yaml")
+        assert record is not None
+        match = judge.compare(record, other)
+        assert match is not None
+        assert set(shared_entities(match.to_json())) == {"virginia", "compute engine"}
+        expected = index.rarity_of("virginia") + index.rarity_of("compute engine")
+        [row] = index.by_id[other]
+        assert Evidence.of(judge, record).rarity[row] == pytest.approx(expected, abs=1e-5)
+
+
 def unrelated(incident_id: str, day: str, words: str) -> str:
     """An incident of Acme on `day` whose text shares no word with another's."""
     text = incident(incident_id, ("2024-05", day), ("Example", "Acme"))

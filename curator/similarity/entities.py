@@ -9,6 +9,7 @@ written in Latin script. Each is reduced to one lower-case spelling.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from curator.similarity.text import ENGLISH_STOPWORDS, words
 from curator.textnorm import normalized
@@ -143,6 +144,8 @@ _ENTITY = re.compile(
     r"|(?<![A-Za-z0-9])(?:" + "|".join([*_KINDS[:2], _WORD, *_KINDS[2:]]) + "))"
 )
 _PLURAL_ACRONYM = re.compile(r"^[A-Z]{2,}s$")
+_CAPITALISED_WORD = re.compile(r"[a-z][a-z][a-z0-9]+")  # a capitalised word, lower-cased
+_LONGEST_NAME = 5  # words: Knight Capital Americas, OWASP Core Rule Set, Google Compute Engine
 _SENTENCE_END = ".!?:;\n"
 _MONTHS = words(
     "january february march april may june july august september october november december "
@@ -176,8 +179,10 @@ def entities(text: str, query: bool = False) -> set[str]:
     style (`Datadog outage`, `Azure Front Door Outage` name Datadog and Azure, as
     `Datadog 장애` does)."""
     text = normalized("NFKC", text)
-    found = set()
+    found: set[str] = set()
     line = (0, -1, False)  # the line of the last capitalised word: start, end, in title case
+    run: list[str] = []  # the capitalised words kept so far, one space apart
+    run_end = -1
     for match in _ENTITY.finditer(text):
         kind = match.lastgroup
         if kind == "word":
@@ -191,9 +196,45 @@ def entities(text: str, query: bool = False) -> set[str]:
                 line = _line_at(text, match.start())
             if line[2]:
                 continue
+        if value and kind == "capitalised":
+            if text[run_end : match.start()] != " ":
+                _add_name(found, run)
+                run = []
+            run.append(value)
+            run_end = match.end()
         if value:
             found.add(value)
+    _add_name(found, run)
     return found
+
+
+def _add_name(found: set[str], run: list[str]) -> None:
+    """Capitalised words one space apart are one name (`Northern Virginia`, `Network Load
+    Balancer`), found beside the shorter names inside it (`name_parts`), so that a text
+    naming `Virginia` or an `Application Load Balancer` still shares that part with it. A
+    run of more words than a name has is a list or a heading, no name."""
+    if 1 < len(run) <= _LONGEST_NAME:
+        found.update(" ".join(part) for part in _runs(run) if len(part) > 1)
+
+
+def name_parts(entity: str) -> list[str]:
+    """The shorter names inside `entity` where it is a name of several words, which
+    `entities` finds beside it: its words and runs of them (`compute engine` and `google`,
+    `compute`, `engine` in `google compute engine`); [] for any other entity (`xid 79`)."""
+    words = entity.split(" ")
+    if len(words) < 2 or not all(map(_CAPITALISED_WORD.fullmatch, words)):
+        return []
+    return [" ".join(part) for part in _runs(words) if len(part) < len(words)]
+
+
+def _runs(words: list[str]) -> Iterator[list[str]]:
+    return (words[i:j] for i in range(len(words)) for j in range(i + 1, len(words) + 1))
+
+
+def counted(shared: set[str]) -> set[str]:
+    """The entities of `shared` that count: a part of a name of several words that `shared`
+    holds is that name, already (`northern virginia`, not `northern` and `virginia` again)."""
+    return shared - {part for name in shared for part in name_parts(name)}
 
 
 def small_words(text: str) -> list[str]:

@@ -310,12 +310,18 @@ class Index:
         """Per incident, the summed rarity of the given entities it mentions."""
         return self.entity_postings.gather(cols, self.entity_rarity[cols], len(self.records))
 
+    def rows_mentioning(self, name: str) -> np.ndarray:
+        """The incidents that mention the entity `name`, by row."""
+        col = self.entity_ids.get(name)
+        return self.entity_postings.column(col) if col is not None else np.zeros(0, np.int32)
+
+    def rarity_of(self, name: str) -> float:
+        col = self.entity_ids.get(name)
+        return float(self.entity_rarity[col]) if col is not None else 0.0
+
     def mentioning(self, name: str) -> int:
         """How many incidents mention the entity `name`."""
-        col = self.entity_ids.get(name)
-        if col is None:
-            return 0
-        return int(self.entity_postings.indptr[col + 1] - self.entity_postings.indptr[col])
+        return len(self.rows_mentioning(name))
 
     def holding(self, word: str) -> float:
         """About how many incidents' text holds `word`, in any case (and inflection the

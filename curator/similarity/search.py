@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from curator.model import DIMENSIONS, numbered_id
-from curator.similarity.entities import entities, small_words
+from curator.similarity.entities import counted, entities, small_words
 from curator.similarity.index import Index
 from curator.similarity.phrases import Matcher
 from curator.similarity.records import Record
@@ -482,7 +482,7 @@ def _result(
 ) -> Result:
     record = scoring.index.records[row]
     reasons = scoring.identified.get(row, []) + [f"carries {r.term} ({r.label})" for r in carried]
-    shared = names & scoring.index.entities_of(row)
+    shared = counted(names & scoring.index.entities_of(row))
     if shared:
         reasons.append("mentions " + ", ".join(sorted(shared)))
     reasons.append(f"text similarity {float(scoring.cosine[row]):.2f}")

@@ -22,7 +22,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from curator.similarity.entities import entities
+from curator.similarity.entities import counted, entities, name_parts
 from curator.similarity.index import Index
 from curator.similarity.records import Record, organisation_key
 from curator.taxonomy import fold
@@ -200,11 +200,8 @@ class Evidence:
     @classmethod
     def of(cls, judge: Judge, record: Record) -> Evidence:
         index = judge.index
-        n = len(index)
         names = {name for name in entities(record.text) if not _COINCIDENCE.fullmatch(name)}
-        cols = index.entity_columns(names)
-        rarity = index.shared_rarity(cols) if len(cols) else np.zeros(n)
-        _discount_organisation_names(index, record, names, rarity)
+        rarity = _shared_rarity(index, record, names)
         organisation, crowd, conflict = _organisation_and_dates(judge, record)
         url_rows = {row for url in record.urls for row in index.by_url.get(url, [])}
         return cls(
@@ -275,11 +272,11 @@ class Evidence:
                 f"occurred {self.record.occurred} vs {other.occurred}: far apart, "
                 "so probably a different event"
             )
-        shared = self.entity_names & index.entities_of(row)
+        shared = counted(self.entity_names & index.entities_of(row))
         for name in shared_orgs:  # said once, above, as the organisation
             shared -= _name_words(name)
         if shared:
-            rarity = {name: float(index.entity_rarity[index.entity_ids[name]]) for name in shared}
+            rarity = {name: index.rarity_of(name) for name in shared}
             ranked = sorted(shared, key=lambda name: (-rarity[name], name))
             more = len(ranked) - _SHOWN_ENTITIES
             listed = ", ".join(ranked[:_SHOWN_ENTITIES]) + (f" (+{more} more)" if more > 0 else "")
@@ -317,33 +314,38 @@ def same_source(url: str, spelt: str | None = None) -> str:
     return f"same source URL {spelt or url}"
 
 
-def _discount_organisation_names(
-    index: Index, record: Record, names: set[str], rarity: np.ndarray
-) -> None:
-    """Take out of `rarity` what the words of an organisation's name add against the
-    incidents of that same organisation, whose reason already counts it: `amazon` and `aws`
-    beside "same organisation Amazon Web Services" are the same name twice more. Against
-    any other incident, a text naming the organisation is evidence like any other name."""
-    words_of_row: dict[int, set[str]] = {}
-    for name in record.organizations:
-        words = names & _name_words(name)
-        for row in index.by_organisation.get(organisation_key(name), []) if words else []:
-            words_of_row.setdefault(row, set()).update(words)
-    rows_of_words: dict[frozenset[str], list[int]] = {}
-    for row, words in words_of_row.items():
-        rows_of_words.setdefault(frozenset(words), []).append(row)
-    for said, rows in rows_of_words.items():
-        picked = np.array(rows, dtype=np.int64)
-        rarity[picked] -= index.shared_rarity(index.entity_columns(said))[picked]
+def _shared_rarity(index: Index, record: Record, names: set[str]) -> np.ndarray:
+    """Per incident, the summed rarity of the entities of `names` it mentions, each fact
+    counted once: a part of a name of several words not where the incident mentions that
+    name (`northern virginia` counts, not `northern` and `virginia` again; `virginia` alone
+    still meets it), and the entities that write an organisation's name not against that
+    organisation's incidents, whose reason counts them already: `amazon` and `aws` beside
+    "same organisation Amazon Web Services". Against any other incident, a text naming the
+    organisation is evidence like any other name."""
+    passed: dict[str, list[np.ndarray]] = {}  # per entity, the rows where it does not count
+    for name in names:
+        for part in names.intersection(name_parts(name)):
+            passed.setdefault(part, []).append(index.rows_mentioning(name))
+    for organisation in record.organizations:
+        rows = np.array(index.by_organisation.get(organisation_key(organisation), []), np.int32)
+        for word in names & _name_words(organisation):
+            passed.setdefault(word, []).append(rows)
+    cols = index.entity_columns(names - passed.keys())
+    rarity = index.shared_rarity(cols) if len(cols) else np.zeros(len(index))
+    for name, rows_passed in passed.items():
+        counting = np.setdiff1d(index.rows_mentioning(name), np.concatenate(rows_passed))
+        rarity[counting] += index.rarity_of(name)
+    return rarity
 
 
 def _name_words(name: str) -> set[str]:
     """The entities that write the organisation `name`: its key, and for a name of several
-    words its first word and its initials (`amazon` and `aws` of Amazon Web Services)."""
+    words it as one (`amazon web services`), its first word and its initials (`amazon` and
+    `aws` of Amazon Web Services)."""
     parts = [fold(word) for word in _NAME_WORD.findall(name)]
     found = {organisation_key(name)}
     if len(parts) > 1:
-        found |= {parts[0], "".join(part[0] for part in parts if part)}
+        found |= {" ".join(parts), parts[0], "".join(part[0] for part in parts if part)}
     return found
 
 
