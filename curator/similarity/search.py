@@ -284,10 +284,14 @@ def _spaced(pieces: list[str]) -> list[str]:
     return [fold(piece) for piece in pieces]
 
 
-def query_urls(query: str) -> list[str]:
-    """The addresses in the query, in the normal form the index keeps sources in."""
-    found = (normalize_url(url.rstrip(_AFTER_URL)) for url in _QUERY_URL.findall(query))
-    return list(dict.fromkeys(found))
+def query_urls(query: str) -> dict[str, str]:
+    """The addresses in the query, in the normal form the index keeps sources in, each
+    with its first spelling as typed."""
+    found: dict[str, str] = {}
+    for url in _QUERY_URL.findall(query):
+        typed = url.rstrip(_AFTER_URL)
+        found.setdefault(normalize_url(typed), typed)
+    return found
 
 
 def query_ids(query: str) -> list[str]:
@@ -306,7 +310,8 @@ def _identified(index: Index, query: str) -> dict[int, list[str]]:
     event). A withdrawn copy stands for the incident it repeats, which search lists in
     its place."""
     named = [(row, None) for i in query_ids(query) for row in index.by_id.get(i, [])]
-    cited = [(row, url) for url in query_urls(query) for row in index.by_url.get(url, [])]
+    urls = query_urls(query)
+    cited = [(row, url) for url in urls for row in index.by_url.get(url, [])]
     found: dict[int, list[str]] = {}
     for row, url in named + cited:
         record = index.records[row]
@@ -314,7 +319,8 @@ def _identified(index: Index, query: str) -> dict[int, list[str]]:
         if copy:
             row = int(index.copies[1][index.copies[0] == row][0])
         if url:
-            reason = (f"its withdrawn copy {record.id}: " if copy else "") + same_source(url)
+            cites = same_source(url, urls[url])  # (as typed: the query is the input judged)
+            reason = (f"its withdrawn copy {record.id}: " if copy else "") + cites
         else:
             reason = f"the query names {'its withdrawn copy ' if copy else ''}{record.id}"
         found.setdefault(row, []).append(reason)
