@@ -1193,7 +1193,31 @@ def test_a_change_to_one_dimension_gets_suggestions_for_that_dimension_only(repo
     assert [t["term"] for t in symptoms["unsupported"]] == ["training-stall"]
     comment = run_curator("review", "--base", "main", cwd=repo).out
     assert "capacity-limit" not in comment and "**causes**" not in comment
-    assert "**symptoms** · `throughput-degradation` · score " in comment
+    # (The term it removes, which the text still supports, is said at the removal.)
+    assert "- `− symptoms: throughput-degradation` · still supported" in comment
+
+
+def test_a_removed_facet_the_text_still_supports_is_said_so_at_the_removal_once(repo):
+    # The removal was shown bare (`− symptoms: throughput-degradation`) and the same term
+    # came back under "Suggested facets": read twice, the link never made.
+    relabel = ("    - throughput-degradation\n", "    - training-stall\n")
+    write(repo, "IL-0002.yaml", incident("IL-0002", relabel))
+    commit(repo, "relabel the symptom")
+    _, report = review_json(repo)
+    [file] = report["files"]
+    [removed] = [c for c in file["facets_changed"] if c["change"] == "removed"]
+    [symptoms] = file["suggestions"]
+    [missing] = symptoms["missing"]
+    assert removed["term"] == missing["term"] == "throughput-degradation"
+    assert removed["support"] == missing and missing["score"] > 0.5
+    comment = run_curator("review", "--base", "main", cwd=repo).out
+    changed = comment.split("for each added:\n\n")[1].split("\n\n")[0].splitlines()
+    assert changed[1].startswith(
+        "- `− symptoms: throughput-degradation` · still supported, keep it if the evidence "
+        f"holds · score {missing['score']:.2f} · “학습 처리량이 떨어졌다” in title"
+    ), changed
+    assert "Suggested facets" not in comment and comment.count("throughput-degradation") == 2
+    assert "    - throughput-degradation  # suggested" in comment
 
 
 def test_a_relabel_is_not_asked_to_settle_the_possible_duplicates_the_base_had(repo):
@@ -2117,7 +2141,10 @@ def test_a_relabel_shows_the_terms_it_adds_and_removes_and_what_supports_each_ad
         ("removed", "symptoms", "throughput-degradation"),
     ]
     support = {c["term"]: c["support"] for c in file["facets_changed"]}
-    assert support["capacity-limit"] is None and support["throughput-degradation"] is None
+    # A removed term the text still supports: its judgement as a missing one.
+    missing = {t["term"]: t for s in file["suggestions"] for t in s["missing"]}
+    for term in ("capacity-limit", "throughput-degradation"):
+        assert support[term] == missing[term]
     # The review's own judgement: an added term nothing supports is the one it flags.
     flagged = {t["term"]: t for s in file["suggestions"] for t in s["unsupported"]}
     assert flagged.keys() == {"hardware-failure", "training-stall"}
@@ -2134,11 +2161,13 @@ def test_a_relabel_shows_the_terms_it_adds_and_removes_and_what_supports_each_ad
     comment = run_curator("review", "--base", "main", cwd=repo).out
     changed = comment.split("for each added:\n\n")[1].split("\n\n")[0].splitlines()
     nothing = "score 0.00 · nothing in the text or the most similar incidents supports it"
-    assert changed == [  # those nothing supports first, what to check
+    kept = "still supported, keep it if the evidence holds · score 1.00 · "
+    assert [line.split(" (matches")[0] for line in changed] == [  # what to check first
         f"- `+ causes: hardware-failure` · {nothing}",
+        f"- `− causes: capacity-limit` · {kept}“메타데이터 포화로 학습” in title",
         f"- `+ symptoms: training-stall` · {nothing}",
-        "- `− causes: capacity-limit`",
-        "- `+ components: local-disk` · score 0.40 · “데이터를 로컬 디스크로 옮겼다.” in actions "
-        "(matches “로컬 디스크”)",
-        "- `− symptoms: throughput-degradation`",
+        f"- `− symptoms: throughput-degradation` · {kept}“학습 처리량이 떨어졌다” in title",
+        "- `+ components: local-disk` · score 0.40 · “데이터를 로컬 디스크로 옮겼다.” in actions",
     ]
+    suggested = comment.split("**Suggested facets**")[1].split("Ready to paste")[0]
+    assert "capacity-limit" not in suggested and "throughput-degradation" not in suggested

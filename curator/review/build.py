@@ -471,7 +471,7 @@ def _file_review(
         matches=live.matches(path) if live and not _relabel(before, data) else [],
         suggestions=suggestions,
         # (None of a head that does not parse: its facets are unread, not removed.)
-        facets_changed=_facet_changes(had, facets, judged.support if judged else {})
+        facets_changed=_facet_changes(had, facets, judged.support if judged else {}, suggestions)
         if isinstance(data, dict)
         else [],
         facets_to_paste=to_paste(facets, suggestions, taxonomy),
@@ -522,13 +522,16 @@ def _facet_changes(
     before: dict[Dimension, list[str]] | None,
     after: dict[Dimension, list[str]],
     support: Mapping[tuple[str, str], TermJudgement],
+    suggestions: Sequence[FacetJudgement],
 ) -> list[FacetChange]:
     """The terms the change adds and removes, by dimension, of an incident the base has
     (`before`; None for a new file, whose facets are all new); an added term with the
     support `suggest` found for it (`support`, by dimension and term), so that a reviewer
-    need not diff the YAML."""
+    need not diff the YAML; a removed term with its judgement when `suggest` finds it
+    missing (`suggestions`): the text still supports what the change takes away."""
     if before is None:
         return []
+    missing = {(j.dimension, t.term): t for j in suggestions for t in j.missing}
     changes = []
     for dimension in DIMENSIONS:
         had, has = before.get(dimension, []), after.get(dimension, [])
@@ -542,7 +545,12 @@ def _facet_changes(
             for term in sorted(set(has) - set(had))
         ]
         changes += [
-            FacetChange(dimension=dimension, term=term, change="removed")
+            FacetChange(
+                dimension=dimension,
+                term=term,
+                change="removed",
+                support=missing.get((dimension, term)),
+            )
             for term in sorted(set(had) - set(has))
         ]
     return changes

@@ -612,9 +612,10 @@ def _file_section(
             "**Facets changed**, with the support `curator suggest` finds for each added:",
             "",
         ]
-        # An added term nothing supports first, never folded: it is what to check.
+        # An added term nothing supports, and a removed one the text still supports, first,
+        # never folded: they are what to check.
         flagged = {(d, t.term) for d, t in file.unsupported()}
-        first = [c for c in file.facets_changed if _unsupported_added(c, flagged)]
+        first = [c for c in file.facets_changed if _unsupported_added(c, flagged) or _kept_up(c)]
         lines += [_facet_change(c, True, links, review) for c in first]
         rest = [c for c in file.facets_changed if c not in first]
         changed = [_facet_change(c, False, links, review) for c in rest]
@@ -627,11 +628,14 @@ def _file_section(
         lines += ["", "**Facets nothing in the text supports** — please check:", ""]
         unsupported = [_unsupported(d, t, links, review) for d, t in unsaid]
         lines += unsupported if at_most is None else _listed(unsupported, "facets", at_most)
+    # A term the change removes and `suggest` finds missing is said at the removal only.
+    kept_up = {(c.dimension, c.term) for c in file.facets_changed if _kept_up(c)}
+    missing = [(d, t) for d, t in file.missing() if (d, t.term) not in kept_up]
     if file.duplicates() and (file.missing() or file.unsupported()):
         lines += ["", _left_out(file)]
-    elif file.missing():
+    elif missing:
         lines += ["", "**Suggested facets** — add them if the evidence holds:", ""]
-        judged = [_judgement(d, t, links, review) for d, t in file.missing()]
+        judged = [_judgement(d, t, links, review) for d, t in missing]
         lines += _listed(judged, "suggestions", at_most)
     if file.facets_to_paste and not file.duplicates():
         lines += ["", "Ready to paste:", "", *_snippet(file)]
@@ -648,6 +652,11 @@ def _stops(finding: ReportFinding) -> bool:
 
 def _unsupported_added(change: FacetChange, flagged: AbstractSet[tuple[str, str]]) -> bool:
     return change.change == "added" and (change.dimension, change.term) in flagged
+
+
+def _kept_up(change: FacetChange) -> bool:
+    """A term the change removes that `curator suggest` still finds support for."""
+    return change.change == "removed" and change.support is not None
 
 
 def _unsupported_shown(files: Sequence[FileReview]) -> int:
@@ -837,7 +846,8 @@ def _no_support(judged: TermJudgement, links: Links, review: Review) -> str:
 def _facet_change(change: FacetChange, unsupported: bool, links: Links, review: Review) -> str:
     """A term the change adds (`+`) or removes (`−`), by dimension; an added one with its
     support (`unsupported`: the file's judgement lists it among the facets nothing
-    supports, where its evidence is only to compare with)."""
+    supports, where its evidence is only to compare with), a removed one with the support
+    `suggest` still finds for it, if any."""
     added = change.change == "added"
     term = change.term if _TERM.fullmatch(change.term) else None
     said = (
@@ -845,8 +855,11 @@ def _facet_change(change: FacetChange, unsupported: bool, links: Links, review: 
         if term
         else (f"`{'+' if added else '−'} {change.dimension}:` {inert(change.term, 80)}")
     )
-    if not added or change.support is None:
+    if change.support is None:
         return f"- {said}"
+    if not added:
+        kept = _support(change.support, links, review)
+        return f"- {said} · still supported, keep it if the evidence holds · {kept}"
     if not change.support.evidence:
         return f"- {said} · score {change.support.score:.2f} · {_NOTHING}"
     judged = (_no_support if unsupported else _support)(change.support, links, review)

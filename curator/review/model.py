@@ -132,7 +132,8 @@ class FacetChange(_Value):
     support: TermJudgement | None = Field(
         default=None,
         description="For an added term: its score and evidence (none: nothing in the text or "
-        "the most similar incidents supports it); null for a removed term, or when the "
+        "the most similar incidents supports it); for a removed term, the same when `curator "
+        "suggest` finds it missing (it is among the suggestions too), else null; null when the "
         "incident was not judged (withdrawn, or not read as an incident).",
     )
 
