@@ -18,6 +18,9 @@ import re
 import unicodedata
 from typing import Any, NamedTuple
 
+import yaml
+
+_SCANNER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 # libyaml (YAML 1.1) starts a line at each of these, and counts its marks' lines so.
 _YAML_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
 _KEY_ON_LINE = re.compile(r"\S:(?: |$)")
@@ -112,6 +115,9 @@ def advice(exc: Any, text: str) -> Advice | None:
         )
         if slip is not None:
             return slip
+    opened_above = _quote_opened_above(problem, text, at)
+    if opened_above is not None:
+        return opened_above
     here = _here(problem, line, at.column)
     if here:
         return Advice(at.line + 1, at.column + 1, f"{problem}: {here}")
@@ -121,6 +127,37 @@ def advice(exc: Any, text: str) -> Advice | None:
         return Advice(at.line + 1, at.column + 1, f"{problem}: {_ESCAPE}")
     return _read_as_no_text(problem, text, opened, exact=True) or _read_as_no_text(
         problem, text, at, exact=False
+    )
+
+
+def _quote_opened_above(problem: str, text: str, at: Any) -> Advice | None:
+    """A quote left open whose value a quote lines below closes (the next `"` of the text),
+    after which libyaml refuses what follows there (`at`): the place is where it opened,
+    which libyaml's marks never name, found by scanning the text again up to `at` (only
+    on this error's path). None unless the last quoted value before `at` ends on its line
+    and starts on one above."""
+    if problem not in (_NO_KEY, _NO_ITEM):
+        return None
+    last = None
+    try:
+        for token in yaml.scan(text, Loader=_SCANNER):
+            if (token.start_mark.line, token.start_mark.column) >= (at.line, at.column):
+                break
+            if isinstance(token, yaml.ScalarToken) and token.style in ('"', "'"):
+                last = token
+    except yaml.YAMLError:
+        pass
+    if last is None or last.end_mark.line != at.line or last.start_mark.line >= at.line:
+        return None
+    start, end, quote = last.start_mark, last.end_mark, last.style
+    inside = "''" if quote == "'" else '\\"'
+    return Advice(
+        start.line + 1,
+        start.column + 1,
+        f"{problem}: the {quote} at line {start.line + 1}, column {start.column + 1} opens a "
+        f"value that only the {quote} at line {end.line + 1}, column {end.column} closes, "
+        f"and YAML reads on past it; end the value with {quote} on line {start.line + 1}, "
+        f"and write a {quote} inside it as {inside}",
     )
 
 

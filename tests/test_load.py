@@ -584,6 +584,41 @@ NOT_AN_ITEM = (
             "to the text, put the whole value in double quotes",
             id="a list left open",
         ),
+        pytest.param(
+            "facets:\n  causes: {config-change: x\n  components: {nccl: y}\n",
+            (2, 11),
+            "did not find expected ',' or '}': a value cannot start with {: YAML reads a "
+            "mapping there, which must end with } before anything else on its line; if the { "
+            "belongs to the text, put the whole value in double quotes",
+            id="a mapping left open, closed lines below",
+        ),
+        # A quote left open that the next quote of the text closes, lines below: libyaml
+        # stops after that one (4:12), its marks at the top mapping (1:1), none where the
+        # value opened.
+        pytest.param(
+            'id: IL-0001\ntitle: "NCCL 타임아웃\nstatus: draft\noccurred: "2024-05"\n',
+            (2, 8),
+            'did not find expected key: the " at line 2, column 8 opens a value that only the '
+            '" at line 4, column 11 closes, and YAML reads on past it; end the value with " on '
+            'line 2, and write a " inside it as \\"',
+            id="a double quote left open, closed lines below",
+        ),
+        pytest.param(
+            "id: IL-0001\ntitle: 'NCCL 타임아웃\norganizations:\n  - 'Example'\n",
+            (2, 8),
+            "did not find expected key: the ' at line 2, column 8 opens a value that only the "
+            "' at line 4, column 5 closes, and YAML reads on past it; end the value with ' on "
+            "line 2, and write a ' inside it as ''",
+            id="a single quote left open, closed lines below",
+        ),
+        pytest.param(
+            'actions:\n  - "kubectl drain\n  - "curator fix" 를 돌렸다\n',
+            (2, 5),
+            "did not find expected '-' indicator: the \" at line 2, column 5 opens a value that "
+            'only the " at line 3, column 5 closes, and YAML reads on past it; end the value '
+            'with " on line 2, and write a " inside it as \\"',
+            id="an item's quote left open, closed by the next item's",
+        ),
     ],
 )
 def test_a_usual_syntax_slip_is_placed_where_it_is_and_said_what_to_write(text, where, words):
