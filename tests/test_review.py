@@ -1197,6 +1197,27 @@ def test_a_change_to_one_dimension_gets_suggestions_for_that_dimension_only(repo
     assert "- `− symptoms: throughput-degradation` · still supported" in comment
 
 
+def test_a_rename_with_its_content_unchanged_says_so_and_shows_no_duplicates(repo):
+    # IL-0003 is IL-0001's and IL-0002's template: a move alone showed the base's pairs as
+    # possible duplicates (❌ 2) and a block to settle them, nothing the change decides.
+    git(repo, "mv", "incidents/IL-0003.yaml", "incidents/IL-0004.yaml")
+    commit(repo, "move")
+    _, report = review_json(repo)
+    [file] = report["files"]
+    assert (file["change"], file["content_unchanged"], file["matches"]) == ("renamed", True, [])
+    comment = run_curator("review", "--base", "main", cwd=repo).out
+    heading = "(renamed from incidents/IL-0003.yaml, content unchanged)"
+    assert heading in comment and "✅ 0 possible duplicates" in comment
+    assert "not_duplicate_of" not in comment
+    # A word changed as it moves: judged as any change to the text.
+    write(repo, "IL-0004.yaml", incident("IL-0003", ("떨어졌다.", "떨어졌다 .")))
+    commit(repo, "and a typo")
+    _, report = review_json(repo)
+    [file] = report["files"]
+    assert not file["content_unchanged"]
+    assert [m["id"] for m in file["matches"] if m["kind"] == "duplicate"] == ["IL-0001", "IL-0002"]
+
+
 def test_a_removed_facet_the_text_still_supports_is_said_so_at_the_removal_once(repo):
     # The removal was shown bare (`− symptoms: throughput-degradation`) and the same term
     # came back under "Suggested facets": read twice, the link never made.

@@ -458,6 +458,8 @@ def _file_review(
     )
     suggestions = _on_what_it_adds(judged.facets, had, facets) if judged else []
     status_was, status = _status_change(before, data)
+    # A rename with the base's content: the pairs `similar` would show are the base's.
+    same = change.change == "renamed" and old is not None and _raw(path) == old
     return FileReview(
         path=change.path,
         change=change.change,
@@ -468,7 +470,8 @@ def _file_review(
         status_was=status_was,
         status=status,
         **_bounded(own),
-        matches=live.matches(path) if live and not _relabel(before, data) else [],
+        content_unchanged=same,
+        matches=live.matches(path) if live and not same and not _relabel(before, data) else [],
         suggestions=suggestions,
         # (None of a head that does not parse: its facets are unread, not removed.)
         facets_changed=_facet_changes(had, facets, judged.support if judged else {}, suggestions)
@@ -672,6 +675,13 @@ def _with_unread(review: FileReview, incidents: str) -> FileReview:
 def _data(path: Path) -> Any:
     document = _loaded(path)
     return document.data if document else None
+
+
+def _raw(path: Path) -> bytes | None:
+    try:
+        return read_regular(path, MAX_BYTES)
+    except OSError:
+        return None
 
 
 def _loaded(path: Path) -> Document | None:

@@ -561,6 +561,8 @@ def _change(file: FileReview) -> str:
         change = status
     if file.old_path:
         change += f" from {inert_name(file.old_path)}"
+    if file.content_unchanged:
+        change += ", content unchanged"
     if status and file.change == "renamed":
         change = f"{status}, {change}"
     return change

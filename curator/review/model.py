@@ -152,6 +152,11 @@ class FileReview(_Value):
         description="`id` and `title` are the base's: the file at the head gives neither (it "
         "does not parse, say) (absent in reports of older versions).",
     )
+    content_unchanged: bool = Field(
+        default=False,
+        description="A rename whose content is the base's, byte for byte: no duplicates are "
+        "looked for, as it makes none (absent in reports of older versions).",
+    )
     facets: dict[Dimension, list[str]] = Field(
         default_factory=dict, description="The facets the incident carries at the head."
     )
