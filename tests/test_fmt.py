@@ -504,6 +504,31 @@ def test_no_line_ends_in_white_space_but_in_block_text(tmp_path):
     ]
 
 
+def test_a_block_with_a_line_ending_in_white_space_stays_a_block(tmp_path):
+    """A `|` (or `>`) block with a space at the end of a line was written double-quoted on
+    one line (`symptom: "…다. \\n둘째…"`) by fmt, and by fix when it fixed anything else
+    in the file: the value was kept, the author's block was gone. The space is the
+    author's text (IL602, not fixable) and stays, in the block."""
+    block = "symptom: |\n  학습 처리량이 떨어졌다. \n  둘째 줄이다.\t\n"
+    text = incident("IL-0001", ("symptom: |\n  학습 처리량이 떨어졌다.\n", block))
+    assert render(text.encode("utf-8")) == text
+    folded = text.replace(block, "symptom: >\n  학습 처리량이 떨어졌다. \n\n  둘째 줄이다.\n")
+    assert render(folded.encode("utf-8")) == text.replace("\t\n", "\n")
+    # A quoted value stays quoted: written as a block, its spaces would be hidden.
+    quoted = text.replace(block, 'symptom: "가 \\n나\\n"\n')
+    assert render(quoted.encode("utf-8")) == quoted
+    # fix, sorting the components, keeps the block too.
+    unsorted = text.replace("    - nccl\n", "    - nccl\n    - gpu\n")
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": unsorted})
+    path = root / "incidents" / "IL-0001.yaml"
+    run = run_curator("fix", "--root", str(root))
+    assert "IL304" in run.out and "IL602 not fixed" in run.err, run
+    sorted_text = text.replace("    - nccl\n", "    - gpu\n    - nccl\n")
+    assert path.read_text(encoding="utf-8") == sorted_text
+    assert run_curator("fmt", "--root", str(root)).code == 0
+    assert block in path.read_text(encoding="utf-8")
+
+
 @pytest.mark.parametrize(
     ("text", "stripped"),
     [

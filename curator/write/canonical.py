@@ -5,11 +5,12 @@ as they were), 2-space indentation with list items indented under their key
 (`  - item`), block style for every non-empty list and mapping, multi-line text as a
 literal block scalar (`|`), long lines never folded, UTF-8 without escapes, LF line ends,
 exactly one final newline, no white space at the end of a line (but in block-scalar text,
-where it is part of the value), keys unquoted, no `---` or `...` but after directives
-(`%YAML 1.2`), which stay, first in the file. Comments and the quoting of values stay as
-the author wrote them; an explicit `!!str` tag, which the loader ignores, is dropped. Text
-that other YAML readers would type if written plain (`2024`, `no`) is single-quoted where
-the layout takes away what made it text (a block's `|-`, a tag, a key's quotes).
+where it is part of the value, and a block written with it stays a block), keys unquoted,
+no `---` or `...` but after directives (`%YAML 1.2`), which stay, first in the file.
+Comments and the quoting of values stay as the author wrote them; an explicit `!!str` tag,
+which the loader ignores, is dropped. Text that other YAML readers would type if written
+plain (`2024`, `no`) is single-quoted where the layout takes away what made it text (a
+block's `|-`, a tag, a key's quotes).
 
 Comments and blank lines are not left to ruamel, which keeps a comment line in the slot of
 the key before it, so that reordering keys would carry it off to another key: they are
@@ -640,7 +641,8 @@ def _text_style(value: str) -> str:
     is written as itself, and a YAML 1.2 reader takes it and the indentation after it for
     text (IL603); as YAML's escape (`\\L`), every reader reads the same value."""
     if "\n" in value or _UNICODE_BREAK.search(value):
-        wanted = LiteralScalarString if literal_ok(value) else DoubleQuotedScalarString
+        block = literal_ok(value) or (_was_block(value) and literal_ok(_spaces_cut(value)))
+        wanted = LiteralScalarString if block else DoubleQuotedScalarString
         return value if type(value) is wanted else wanted(value)
     if isinstance(value, LiteralScalarString | FoldedScalarString):
         return _unquoted(value)
@@ -664,6 +666,18 @@ def _unquoted(text: str) -> str:
     )
     written: str = (PlainScalarString if text_to_all else SingleQuotedScalarString)(text)
     return written
+
+
+def _was_block(value: str) -> bool:
+    """Written by its author as a `|` or `>` block: white space at the end of a line of it
+    does not make it quoted. That white space is the author's text (lint says it, IL602,
+    not fixable), and the author's block, written as `"…  \n…"` on one line by fmt or by
+    any fix of the file, was gone."""
+    return isinstance(value, LiteralScalarString | FoldedScalarString)
+
+
+def _spaces_cut(value: str) -> str:
+    return _TRAILING_SPACE.sub("", value)
 
 
 def literal_ok(value: str) -> bool:
