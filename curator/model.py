@@ -151,6 +151,14 @@ class Facets(_Strict):
         examples=[["scale-only-behaviour"]],
     )
 
+    def terms(self) -> list[tuple[Dimension, int, str]]:
+        """(dimension, index, term) of each facet, in the order of the dimensions."""
+        return [
+            (dimension, i, term)
+            for dimension in DIMENSIONS
+            for i, term in enumerate(getattr(self, dimension))
+        ]
+
 
 class Source(_Strict):
     """A public report the incident's facts come from."""
@@ -287,11 +295,7 @@ class Incident(_Strict):
         return refs
 
     def terms(self) -> list[tuple[Dimension, int, str]]:
-        return [
-            (dimension, i, term)
-            for dimension in DIMENSIONS
-            for i, term in enumerate(getattr(self.facets, dimension))
-        ]
+        return self.facets.terms()
 
 
 INCIDENT_KEYS = tuple(Incident.model_fields)

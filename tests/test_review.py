@@ -1267,14 +1267,14 @@ def test_a_relabel_is_not_asked_to_settle_the_possible_duplicates_the_base_had(r
 
 
 def test_a_file_lint_does_not_read_as_an_incident_gets_no_facets_to_paste(repo):
-    # Its terms are not checked until the status is mended, so no IL301 said that
-    # `capacity-limt` is unknown; the block to paste left it out (`causes: []`) unsaid.
+    # The block to paste left the unknown `capacity-limt` out (`causes: []`) unsaid: the
+    # file gets none, and its terms are checked all the same (IL301 beside the IL201).
     typos = (("status: published", "status: publishd"), ("capacity-limit\n", "capacity-limt\n"))
     write(repo, "IL-0002.yaml", incident("IL-0002", *typos))
     commit(repo, "a misspelt status and cause")
     code, report = review_json(repo)
     [file] = report["files"]
-    assert code == 1 and [f["code"] for f in file["findings"]] == ["IL201"]
+    assert code == 1 and [f["code"] for f in file["findings"]] == ["IL201", "IL301"]
     assert file["suggestions"] == [] and file["facets_to_paste"] == {}
     comment = run_curator("review", "--base", "main", cwd=repo).out
     assert "the file is not read as an incident" in comment and "Ready to paste" not in comment

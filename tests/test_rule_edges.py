@@ -992,3 +992,29 @@ def test_il403_counts_a_long_circle_and_leaves_self_reference_and_doubled_ids_to
         "duplicate_of leads back to this incident (IL-0001 → IL-0002 → IL-0003 → IL-0004 → "
         "IL-0005 → … → IL-0001, 8 incidents): "
     )
+
+
+def test_facets_are_checked_in_a_file_no_incident_for_another_value(tmp_path):
+    # Bug: a wrong `occurred` (IL201) hid the misspelt, aliased and unsorted facets (IL301,
+    # IL304) of the same file: its author saw them only after mending the date.
+    text = incident(
+        "IL-0001",
+        ("occurred: 2024-05", "occurred: 2024/05/03"),
+        ("    - nccl\n", "    - nccl\n    - kubelt\n    - nvidia-driver\n    - gpu\n"),
+    )
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": text})
+    found = [(f.code, f.line, f.column, f.fixable) for f in lint(Library.at(root))]
+    assert found == [
+        ("IL201", 4, 11, False),
+        ("IL304", 11, 7, True),
+        ("IL301", 12, 7, False),  # kubelt: no term's name, told what it may mean
+        ("IL301", 13, 7, True),  # an alias of gpu-driver, which fix writes
+    ]
+    run = run_curator("fix", "--root", str(root))
+    assert "IL301 facets.components: nvidia-driver → gpu-driver" in run.out, run
+    after = [(f.code, f.line) for f in lint(Library.at(root))]
+    assert after == [("IL201", 4), ("IL301", 13)]  # kubelt, now after gpu-driver and gpu
+    # Facets that do not validate are IL201's alone: no second finding of the same term.
+    broken = text.replace("    - kubelt\n", "    - Kubelt\n")
+    root = write_library(tmp_path / "lib2", {"IL-0001.yaml": broken})
+    assert [f.code for f in lint(Library.at(root))] == ["IL201", "IL201"]

@@ -20,9 +20,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
+from pydantic import ValidationError
+
 from curator.findings import Finding, Severity
 from curator.load import START, Document, Loaded, Position, at_editor_lines
-from curator.model import Incident
+from curator.model import Facets, Incident
 from curator.schema_errors import SchemaError
 from curator.taxonomy import Taxonomy
 from curator.urls import normalize_url
@@ -73,10 +75,23 @@ class IncidentFile:
     fix_reads: bool | None = field(default=None, kw_only=True, repr=False, compare=False)
     # And the file as fix reads it once its text fixes are made (`rules._problems.mended`).
     mended: Mended | None = field(default=None, kw_only=True, repr=False, compare=False)
+    # Of a file that is no incident, its facets alone (`facets`), once asked: False if not.
+    _facets: Facets | bool | None = field(default=False, kw_only=True, repr=False, compare=False)
 
     def position(self, *loc: str | int) -> Position:
         document = self.loaded.document
         return document.position(tuple(loc)) if document else START
+
+    def facets(self) -> Facets | None:
+        """The incident's facets. Of a file that is no valid incident for a value outside
+        them (IL201: `occurred: 2024/05/03`), its facets as they validate alone, so that the
+        term rules (IL301, IL302, IL304) say in the same run what they would say once that
+        value is mended; None if they do not validate either (IL201 says why)."""
+        if self.incident is not None:
+            return self.incident.facets
+        if self._facets is False:
+            self._facets = _facets_alone(self.loaded.document)
+        return self._facets if isinstance(self._facets, Facets) else None
 
     def normal_urls(self) -> list[str]:
         """The normal form (`urls.normalize_url`) of each source's URL, in order."""
@@ -84,6 +99,15 @@ class IncidentFile:
             sources = self.incident.sources if self.incident is not None else []
             self._normal_urls = [normalize_url(source.url) for source in sources]
         return self._normal_urls
+
+
+def _facets_alone(document: Document | None) -> Facets | None:
+    data = document.data if document is not None else None
+    facets = data.get("facets") if isinstance(data, dict) else None
+    try:
+        return Facets.model_validate(facets) if isinstance(facets, dict) else None
+    except ValidationError:
+        return None
 
 
 class Located(NamedTuple):

@@ -24,9 +24,10 @@ RULE = Rule(
 
 
 def check(file: IncidentFile) -> FileFindings:
-    if file.incident is None or not uses_deprecated(file.incident.facets, file.taxonomy):
+    facets = file.facets()
+    if facets is None or not uses_deprecated(facets, file.taxonomy):
         return  # (the usual case: a taxonomy deprecates few terms, or none)
-    for dimension, index, term_id in file.incident.terms():
+    for dimension, index, term_id in facets.terms():
         term = file.taxonomy.term(dimension, term_id)
         if term is None or term.deprecated is None:
             continue

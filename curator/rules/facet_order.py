@@ -51,9 +51,9 @@ def by_hand(file: IncidentFile) -> bool:
     with a comment of its own where the term's item above has one, which `curator fix`
     refuses (`curator.fix._refuse_a_comment_above_an_item`, `…_repeat_with_a_comment_of_its
     _own`): nothing in the file is then fixable."""
-    if file.incident is None:
+    facets = file.facets()
+    if facets is None:
         return False
-    facets = file.incident.facets
     return any(
         not in_order(terms)
         and (_commented(file, dimension, len(terms)) or _commented_repeats(file, dimension, terms))
@@ -93,9 +93,9 @@ def _commented_repeats(file: IncidentFile, dimension: str, terms: list[str]) -> 
 
 
 def check(file: IncidentFile) -> FileFindings:
-    if file.incident is None:
+    facets = file.facets()
+    if facets is None:
         return
-    facets = file.incident.facets
     for dimension in _DIMENSIONS:
         terms: list[str] = getattr(facets, dimension)
         if in_order(terms):

@@ -27,10 +27,11 @@ RULE = Rule(
 
 
 def check(file: IncidentFile) -> FileFindings:
-    if file.incident is None or all_known(file.incident.facets, file.taxonomy):
+    facets = file.facets()
+    if facets is None or all_known(facets, file.taxonomy):
         return  # (the usual case, found without the list of (dimension, index, term))
     taxonomy = file.taxonomy
-    for dimension, index, term in file.incident.terms():
+    for dimension, index, term in facets.terms():
         if taxonomy.term(dimension, term) is not None:
             continue
         message = taxonomy.not_a_term(dimension, term)
