@@ -876,7 +876,7 @@ def new_command(
         sys.exit(EXIT_ERROR)
     shown = display_path(path)
     click.echo(shown)
-    for note in draft.respaced:
+    for note in draft.notes:
         click.echo(f"curator: note: {escaped(note)}", err=True)
     if draft.guessed:
         click.echo(

@@ -66,7 +66,8 @@ class Draft:
     status: str = "draft"
     facets: dict[str, list[str]] = field(default_factory=dict)
     guessed: list[Hit] = field(default_factory=list)  # the facets filled in unasked
-    respaced: list[str] = field(default_factory=list)  # what `one_line` made a space, said
+    # What is written otherwise than given, said: a space `one_line` made, the URL tidied.
+    notes: list[str] = field(default_factory=list)
 
 
 # Checking what was given ----------------------------------------------------------------
@@ -108,6 +109,14 @@ def respaced(what: str, text: str) -> str | None:
         return None
     written = "is written as a plain space" if len(found) == 1 else "are written as plain spaces"
     return f"{what}'s {' and '.join(found)} {written}"
+
+
+def tidied(url: str) -> str | None:
+    """That the source URL is written without the noise IL505 names (`utm_…` and other
+    tracking parameters, a `:~:text=` fragment, `:443`, an upper-case host), as `curator
+    fix` would make it, to be said: where fix says it, new changed it without a word."""
+    written = source_url_form.tidy(url)
+    return None if written == url else f"the source URL is written as {written} (IL505)"
 
 
 def check_one_line(what: str, text: str) -> str:
@@ -400,6 +409,7 @@ def gather(taxonomy: Taxonomy, given: Given, ask: Ask | None) -> Draft:
     assert title is not None and url is not None  # (else a problem was raised)
     said = [respaced("the title", typed[0])]
     said += [respaced("an organization", organization) for organization in typed[1]]
+    said.append(tidied(url))
     return Draft(
         title,
         url,

@@ -55,8 +55,9 @@ def test_a_draft_from_options_is_valid_canonical_and_fully_laid_out(tmp_path):
         "symptoms": ["training-stall"],
         "contributing_factors": [],
     }
-    # Each suggestion with its evidence, on standard error.
-    assert run.err.splitlines()[:4] == [
+    # The URL tidied, and each suggestion with its evidence, on standard error.
+    assert run.err.splitlines()[:5] == [
+        "curator: note: the source URL is written as https://example.com/blog/nccl-hang (IL505)",
         "curator: note: facets filled in from the title and the source URL; check each:",
         "  components: gpu ← “타임아웃으로 H100 클러스터의” in the title (matches “H100”)",
         "  components: nccl ← “NCCL 타임아웃으로” in the title (matches “NCCL”)",
@@ -131,6 +132,22 @@ def test_a_space_that_is_not_a_plain_one_is_written_as_one_and_said(tmp_path):
     answers = [title, SOURCE, "", "", "", "software-defect", "", "", ""]
     output = _in_terminal(["new", "--root", str(tmp_path / "lib")], answers)  # asked, too
     assert "the title's U+00A0 NO-BREAK SPACE (character 12) and U+3000" in output, output
+
+
+def test_a_source_url_written_without_its_tracking_parameters_is_said(tmp_path):
+    # `curator fix` reports the same change as IL505; new made it without a word.
+    root = write_library(tmp_path / "lib", {})
+    run = new(root, "--title", TITLE, "--source", SOURCE, "--cause", "software-defect")
+    assert run.code == 0, run
+    data = load_bytes((root / "incidents" / "IL-NEW-nccl-h100.yaml").read_bytes()).data
+    assert data["sources"][0]["url"] == "https://example.com/blog/nccl-hang"
+    notes = [line for line in run.err.splitlines() if "source URL is" in line]
+    assert notes == [
+        "curator: note: the source URL is written as https://example.com/blog/nccl-hang (IL505)"
+    ]
+    clean = ("--title", TITLE, "--source", "https://example.com/blog/nccl-hang")
+    run = new(write_library(tmp_path / "lib2", {}), *clean, "--cause", "software-defect")
+    assert run.code == 0 and "source URL is" not in run.err, run
 
 
 def test_a_compatibility_ideograph_given_is_written_as_given(tmp_path):
