@@ -624,7 +624,7 @@ def test_a_comment_in_a_flow_list_is_kept_by_a_value_fix_as_fmt_then_fix_keep_it
     ), run
     fixed = (root / "incidents" / "IL-0001.yaml").read_text(encoding="utf-8")
     assert "  - url: https://example.com/pm\n" in fixed
-    assert "related:\n  - IL-0002        # 같은 장비\n  - IL-0003\n" in fixed
+    assert "related:\n  - IL-0002  # 같은 장비\n  - IL-0003\n" in fixed
     # The same file as `curator fmt` then `curator fix` make.
     assert run_curator("fmt", "--root", str(by_hand), cwd=by_hand).code == 0
     assert run_curator("fix", "--root", str(by_hand), cwd=by_hand).code == 0
@@ -641,10 +641,11 @@ def test_a_facet_list_with_a_comment_in_flow_style_is_sorted_keeping_the_comment
     assert changes == [curator.fix.Change(13, 16, "IL304", "facets.components: sorted")]
     assert left == []
     formatted = render(flow.encode("utf-8"))
-    assert "    - vast-data           # 왜 먼저인지\n    - nfs\n" in formatted
+    # Set off by two spaces, not at its column in the `[...]` line (`- vast-data      # …`).
+    assert "    - vast-data  # 왜 먼저인지\n    - nfs\n" in formatted
     assert fix_text(formatted.encode("utf-8"), TAXONOMY)[0] == after
     written = after.decode("utf-8")
-    assert "  components:\n    - nfs\n    - vast-data           # 왜 먼저인지\n" in written
+    assert "  components:\n    - nfs\n    - vast-data  # 왜 먼저인지\n" in written
     assert sorted(comments(written)) == sorted(comments(flow))
     expected = load_bytes(text.encode("utf-8")).data  # (every other value as it was)
     expected["facets"]["components"] = ["nfs", "vast-data"]

@@ -96,6 +96,26 @@ def test_comments_in_a_flow_list_stay_on_their_items_lines():
     assert "organizations:\n" in out
 
 
+def test_a_comment_in_a_flow_list_is_set_off_from_its_item_not_kept_at_its_column():
+    # Written one item a line, a comment kept the column it had on the `[...]` line:
+    # `- gpu                  # 메모`. It is set off as a person writes it; a comment
+    # after a plain value keeps its column (comments aligned down the file stay aligned).
+    text = (
+        "id: IL-0001      # 번호\n"
+        "organizations: [nccl, gpu,  # 메모\n  Lyft]\n"
+        "related: [IL-0002, IL-0003]   # 끝\n"
+        "title: 장애       # 제목\n"
+        "follow_ups: []   # 없음\n"
+    )
+    assert rendered(text) == (
+        "id: IL-0001      # 번호\n"
+        "title: 장애       # 제목\n"
+        "organizations:\n  - nccl\n  - gpu  # 메모\n  - Lyft\n"
+        "follow_ups: []   # 없음\n"
+        "related:\n  - IL-0002\n  - IL-0003  # 끝\n"
+    )
+
+
 def test_a_comment_brought_up_to_text_is_set_off_by_two_spaces(tmp_path):
     """Where a comment's column leaves no room on its new line, it followed the text by
     one space: `[Sky, # 메모` became `- Sky # 메모`, which lint takes for text that YAML

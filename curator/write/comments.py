@@ -25,7 +25,7 @@ import re
 from bisect import bisect_left, bisect_right
 from collections import deque
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import yaml
@@ -86,6 +86,9 @@ class Note:
     # keeps when moved. Any other comment is set off by two where its column leaves less
     # room: one space after text is a comment that lint takes for part of the text (IL108).
     tight: bool = False
+    # After an item of a flow collection (`[nccl, gpu,  # 메모`, `[a, b]  # 끝`), which the
+    # layout writes one item a line: its old column, of another line, is not kept.
+    in_flow: bool = False
 
 
 def notes(text: str) -> list[Note]:
@@ -137,7 +140,7 @@ def overlay(bare: str, notes: list[Note]) -> str:
         for note in after.get(row, []):
             # At its old column if the line leaves room, else set off as it was; below a
             # key, set off only (its column was one on the key's line).
-            column = 0 if row in rows_of.below_key else note.column
+            column = 0 if row in rows_of.below_key or note.in_flow else note.column
             line += " " * max(1 if note.tight else 2, column - len(line)) + note.text
         out.append(line)
     out += above.get(len(rows), []) + end
@@ -372,6 +375,7 @@ class _Text:
         ]
         self.head_starts = [nodes[i].start for i in self.heads]
         self._line_places: dict[int, frozenset[Place]] = {}
+        self._depths: list[int] | None = None
 
     def line(self, index: int) -> int:
         return bisect_left(self.breaks, index)
@@ -440,7 +444,21 @@ class _Text:
             return self.own_line(text, index, None)
         scalar_end = self.scalar_ends[scalar]
         tight = index - scalar_end == 1
-        return self.note(text, index, None, AFTER, self.scalar_at[scalar_end], tight=tight)
+        note = self.note(text, index, None, AFTER, self.scalar_at[scalar_end], tight=tight)
+        return replace(note, in_flow=True) if self.in_flow(scalar_end) else note
+
+    def in_flow(self, index: int) -> bool:
+        """Whether `index` is inside a flow collection (`[...]`, `{...}`)."""
+        if self._depths is None:  # the flow depth after each token, worked out once
+            depth, self._depths = 0, []
+            for token in self.tokens:
+                if isinstance(token, yaml.FlowSequenceStartToken | yaml.FlowMappingStartToken):
+                    depth += 1
+                elif isinstance(token, yaml.FlowSequenceEndToken | yaml.FlowMappingEndToken):
+                    depth -= 1
+                self._depths.append(depth)
+        before = bisect_right(self.token_ends, index)
+        return before > 0 and self._depths[before - 1] > 0
 
     def above(self, index: int) -> tuple[str, Place | None, frozenset[Place]]:
         """Where a comment on a line of its own at `index` goes: above the node that starts
