@@ -30,10 +30,8 @@ from curator.document import Path as Path
 from curator.document import Position as Position
 from curator.load_canonical import read_canonical
 from curator.regular import Oversized
+from curator.yaml_errors import SCAN_LOADER as SCAN_LOADER
 from curator.yaml_errors import advice
-
-# libyaml's loader for the token scans of `curator.write`; the pure-Python one without it.
-SCAN_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 try:  # libyaml is ~10x faster; the pure-Python parser is a correct fallback.
     from yaml._yaml import CParser as _Parser

@@ -20,7 +20,10 @@ from typing import Any, NamedTuple
 
 import yaml
 
-_SCANNER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+# libyaml's loader for token scans (here, and `curator.write`'s through `curator.load`); the
+# pure-Python one without it.
+SCAN_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
 # libyaml (YAML 1.1) starts a line at each of these, and counts its marks' lines so.
 _YAML_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
 _KEY_ON_LINE = re.compile(r"\S:(?: |$)")
@@ -140,7 +143,7 @@ def _quote_opened_above(problem: str, text: str, at: Any) -> Advice | None:
         return None
     last = None
     try:
-        for token in yaml.scan(text, Loader=_SCANNER):
+        for token in yaml.scan(text, Loader=SCAN_LOADER):
             if (token.start_mark.line, token.start_mark.column) >= (at.line, at.column):
                 break
             if isinstance(token, yaml.ScalarToken) and token.style in ('"', "'"):
