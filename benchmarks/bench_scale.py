@@ -50,6 +50,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from generate import GENERATOR_VERSION  # (this folder is the script's first import path)
+
 HERE = Path(__file__).resolve().parent
 SEED = 1
 PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
@@ -186,18 +188,12 @@ def _as_generate_writes_it(root: Path, size: int, clean: bool) -> bool:
     except (OSError, ValueError):
         return False
     asked = {
-        "generator_version": _generator_version(),
+        "generator_version": GENERATOR_VERSION,
         "count": size,
         "seed": SEED,
         "defects_per_rule": 0 if clean else 1,
     }
     return isinstance(made, dict) and all(made.get(key) == value for key, value in asked.items())
-
-
-def _generator_version() -> int:
-    found = re.search(r"^GENERATOR_VERSION = (\d+)$", (HERE / "generate.py").read_text(), re.M)
-    assert found, "generate.py names no GENERATOR_VERSION"
-    return int(found.group(1))
 
 
 class Edits:

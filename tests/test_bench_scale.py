@@ -12,6 +12,8 @@ from conftest import REPO
 
 
 def _bench_scale() -> ModuleType:
+    if str(REPO / "benchmarks") not in sys.path:  # its imports, as the script's own folder
+        sys.path.append(str(REPO / "benchmarks"))
     spec = importlib.util.spec_from_file_location(
         "bench_scale", REPO / "benchmarks" / "bench_scale.py"
     )
