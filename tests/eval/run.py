@@ -14,6 +14,9 @@ Each query is judged as a new incident would be: its own `duplicate_of`, `relate
 `not_duplicate_of` are ignored, and the incident itself is left out. An answer is right when
 it is the labelled incident or another write-up of the same event (its duplicate cluster).
 - recall@1 and recall@5: the share of queries with a right answer at rank 1, in the top 5;
+- flagged: the queries with a right answer scored at or above DUPLICATE_THRESHOLD (a
+  possible duplicate); each one that is not is listed, with its right answer's score and
+  reasons, as found at rank 1 is not found by a reviewer who reads only what is flagged;
 - precision at the flag threshold: of all pairs scored at or above DUPLICATE_THRESHOLD when
   every incident of the library is queried, the share that are the same event. Every other
   pair is a negative, including the hard ones (same organisation, or same component);
@@ -81,6 +84,8 @@ class DuplicateFigures:
     hard_negatives: int = 0
     hard_negatives_flagged: int = 0
     misses: list[str] = field(default_factory=list)
+    same_event_flagged: int = 0  # queries whose right answer is a possible duplicate
+    unflagged: list[str] = field(default_factory=list)  # the others, with score and reasons
 
     @property
     def recall_at_1(self) -> float:
@@ -203,6 +208,16 @@ def _rank(
         if not (right[:1] and right[0]):
             got = matches[0].id if matches else "nothing"
             figures.misses.append(f"{record.id} ({record.path}): expected {expected}, got {got}")
+        found = [m for m, is_right in zip(matches, right, strict=True) if is_right]
+        if found and found[0].kind == "duplicate":
+            figures.same_event_flagged += 1
+        else:
+            why = (
+                f"{found[0].score:.3f}: " + "; ".join(found[0].reasons)
+                if found
+                else "not in the top 5"
+            )
+            figures.unflagged.append(f"{record.id} ({record.path}): {expected} at {why}")
     return figures
 
 
@@ -212,6 +227,8 @@ def _merge(one: DuplicateFigures, other: DuplicateFigures) -> DuplicateFigures:
         one.hits_at_1 + other.hits_at_1,
         one.hits_at_5 + other.hits_at_5,
         misses=one.misses + other.misses,
+        same_event_flagged=one.same_event_flagged + other.same_event_flagged,
+        unflagged=one.unflagged + other.unflagged,
     )
 
 
@@ -310,6 +327,13 @@ def render(report: Report) -> str:
     )
     for miss in a.misses:
         lines.append(f"  miss: {miss}")
+    lines.append(
+        f"same-event pairs flagged: {a.same_event_flagged} of {a.queries} (library "
+        f"{report.library_pairs.same_event_flagged} of {report.library_pairs.queries}, written "
+        f"{report.written_pairs.same_event_flagged} of {report.written_pairs.queries})"
+    )
+    for unflagged in a.unflagged:
+        lines.append(f"  not flagged: {unflagged}")
     lines.append(
         f"noise: 95% of pairs of different events score below {report.noise:.3f}; "
         f"neighbour evidence starts at {NEIGHBOUR_FLOOR}"
