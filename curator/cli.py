@@ -33,6 +33,7 @@ from curator.lint import (
     commit_scope,
     display_path,
     expand,
+    fold_unread_taxonomy,
     has_errors,
     lint,
     passed_over,
@@ -340,6 +341,7 @@ def lint_command(
             if checked is not None
             else []
         )
+    findings = fold_unread_taxonomy(findings, library.taxonomy)
     click.echo(render(findings, fmt), nl=False)
     if not quiet and fmt == "text":
         files = (

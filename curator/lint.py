@@ -57,7 +57,7 @@ from curator.lint_cache import (
     unanchored,
 )
 from curator.load import MAX_BYTES, START, Loaded, Position, at_editor_lines, load_bytes
-from curator.model import Incident, not_a_mapping
+from curator.model import DIMENSIONS, Incident, not_a_mapping
 from curator.regular import content_digest, read_at_most
 from curator.repository import NotACheckout, top_of
 from curator.rules import (
@@ -66,6 +66,8 @@ from curator.rules import (
     internal_error,
     not_an_incident_file,
     placeholder_id,
+    taxonomy_invalid,
+    unknown_term,
 )
 from curator.rules._problems import fix_reads, ruamel_refuses, tab_in_plain_value
 from curator.rules.base import FileSummary, IncidentFile, LibraryView
@@ -915,6 +917,47 @@ def without_cyclic_gc() -> Iterator[None]:
 
 def _order(finding: Finding) -> tuple[Any, ...]:
     return (finding.path, finding.line, finding.column, finding.code, finding.message)
+
+
+def fold_unread_taxonomy(
+    findings: Sequence[Finding], taxonomy: Taxonomy, cwd: Path | None = None
+) -> list[Finding]:
+    """`findings` as `curator lint` reports them: where a taxonomy file could not be read,
+    every facet of its dimension is unknown (IL301) only because none of its terms is known,
+    a hundred errors for the one at the file. Those are left out and said once, at the
+    file's first IL303 error (added when the paths linted leave it out, so that the run
+    still fails), with how many incidents and terms were not checked."""
+    findings = list(findings)
+    for dimension in DIMENSIONS:
+        ending = unknown_term.unread_ending(taxonomy, dimension)
+        if ending is None:
+            continue
+        unknown = unknown_term.RULE.code
+        folded = [f for f in findings if f.code == unknown and f.message.endswith(ending)]
+        if not folded:
+            continue
+        problem = next(p for p in taxonomy.problems if p.path.name == f"{dimension}.yaml")
+        shown = display_path(problem.path, cwd)
+        code = taxonomy_invalid.RULE.code
+        first = min(
+            (f for f in findings if f.path == shown and f.code == code),
+            key=_order,
+            default=taxonomy_invalid.RULE.at(shown, problem.position, problem.message),
+        )
+        incidents = len({f.path for f in folded})
+        note = (
+            f"; none of its terms is known, so the {dimension} of incidents are not checked "
+            f"(IL301) until it is fixed: {_count(incidents, 'incident')} "
+            f"{'carries' if incidents == 1 else 'carry'} {_count(len(folded), 'term')} of it"
+        )
+        skipped = {*folded, first}
+        findings = [f for f in findings if f not in skipped]
+        findings.append(replace(first, message=first.message + note))
+    return sorted(findings, key=_order)
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number:,} {noun}{'s' * (number != 1)}"
 
 
 def has_errors(findings: Iterable[Finding]) -> bool:

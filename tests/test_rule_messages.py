@@ -549,7 +549,9 @@ def test_a_missing_key_with_no_misspelling_of_it_is_still_told(tmp_path):
 
 def test_a_term_of_a_taxonomy_file_that_cannot_be_read_is_sent_to_that_file(tmp_path):
     # A typo in the key `terms` leaves the whole file unread: every term of it is unknown.
-    # (One in a term's key leaves out that term alone: test_taxonomy.)
+    # (One in a term's key leaves out that term alone: test_taxonomy.) Linting the incident
+    # alone, the file's error is reported all the same, not its term's IL301: a hook that
+    # lints the files a commit changes must still fail, and say why.
     root = write_library(tmp_path / "lib", {"IL-0001.yaml": incident("IL-0001")})
     causes = root / "schema" / "taxonomy" / "causes.yaml"
     causes.write_text(causes.read_text("utf-8").replace("terms:", "term:", 1), "utf-8")
@@ -557,8 +559,10 @@ def test_a_term_of_a_taxonomy_file_that_cannot_be_read_is_sent_to_that_file(tmp_
         "lint", "--root", str(root), "--no-cache", "--quiet", "incidents/IL-0001.yaml", cwd=root
     )
     assert run.out.splitlines() == [
-        "incidents/IL-0001.yaml:9:7: IL301 [error] 'capacity-limit' is not a term of causes; "
-        "schema/taxonomy/causes.yaml could not be read (its IL303 errors say why)"
+        "schema/taxonomy/causes.yaml:2:1: IL303 [error] unknown key 'term'; did you mean "
+        "'terms'? ('terms' is required and missing); none of its terms is known, so the "
+        "causes of incidents are not checked (IL301) until it is fixed: 1 incident carries 1 "
+        "term of it"
     ], run
     assert run.code == 1
 

@@ -1,3 +1,4 @@
+import json
 import unicodedata
 from pathlib import Path
 
@@ -268,11 +269,52 @@ def test_a_taxonomy_file_whose_terms_are_no_list_is_one_finding(tmp_path: Path):
     run = run_curator("lint", "--no-cache", cwd=root)
     assert run.code == 1, run
     assert run.out.splitlines() == [
-        "incidents/IL-0001.yaml:9:7: IL301 [error] 'capacity-limit' is not a term of causes; "
-        "schema/taxonomy/causes.yaml could not be read (its IL303 errors say why)",
         "schema/taxonomy/causes.yaml:2:8: IL303 [error] terms: expected a list, found text "
         "'capacity-limit'; write each item on a line of its own below the key, indented, as "
-        "`- item`",
+        "`- item`; none of its terms is known, so the causes of incidents are not checked "
+        "(IL301) until it is fixed: 1 incident carries 1 term of it",
+    ]
+
+
+def test_a_taxonomy_file_broken_whole_is_one_error_not_one_a_term_carried(tmp_path: Path):
+    # A bad indent in components.yaml gave its IL303 and an IL301 for every component of
+    # every incident (245 on the bundled library), each term unknown only because none was
+    # read. The other dimensions are still checked: a cause that is no term is reported.
+    carried = {
+        "IL-0001.yaml": incident("IL-0001", ("- nccl", "- infiniband\n    - nccl")),
+        "IL-0002.yaml": incident("IL-0002"),
+        "IL-0003.yaml": incident("IL-0003", ("- capacity-limit", "- capacity-limt")),
+    }
+    root = write_library(tmp_path / "lib", carried)
+    components = root / "schema" / "taxonomy" / "components.yaml"
+    text = components.read_text(encoding="utf-8")
+    components.write_text(text.replace("    label:", "     label:", 1), encoding="utf-8")
+    error = (
+        "YAML syntax error: mapping values are not allowed in this context: this key is "
+        "indented deeper than the key above it: line it up with the keys of its mapping; or, "
+        "if it goes on with the text above, write that text as a `|` block; none of its terms "
+        "is known, so the components of incidents are not checked (IL301) until it is fixed: "
+        "3 incidents carry 4 terms of it"
+    )
+    cause = "'capacity-limt' is not a term of causes; did you mean 'capacity-limit'?"
+    run = run_curator("lint", "--no-cache", cwd=root)
+    assert run.code == 1, run
+    assert run.out.splitlines() == [
+        f"incidents/IL-0003.yaml:9:7: IL301 [error] {cause}",
+        f"schema/taxonomy/components.yaml:4:11: IL303 [error] {error}",
+    ]
+    assert run.err.startswith("2 errors, 0 warnings in 3 files checked"), run
+    run = run_curator("lint", "--no-cache", "--format", "json", cwd=root)
+    assert run.code == 1, run
+    assert [(f["path"], f["code"], f["message"]) for f in json.loads(run.out)] == [
+        ("incidents/IL-0003.yaml", "IL301", cause),
+        ("schema/taxonomy/components.yaml", "IL303", error),
+    ]
+    run = run_curator("lint", "--no-cache", "--format", "github", cwd=root)
+    assert run.code == 1, run
+    assert [line.split("::")[1] for line in run.out.splitlines()] == [
+        "error file=incidents/IL-0003.yaml,line=9,col=7,title=IL301",
+        "error file=schema/taxonomy/components.yaml,line=4,col=11,title=IL303",
     ]
 
 

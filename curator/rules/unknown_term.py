@@ -3,9 +3,10 @@
 An unknown term is reported with the closest terms by id, Korean and English label, and
 aliases ("did you mean"), and with the dimension it belongs to when it was put under the
 wrong one; a term whose definition in the taxonomy breaks its schema (IL303) is told
-where that definition is, not that it is no term. A facet written as a term's alias in an
-id's shape (`job-hang`), where that alias is one term's alone, `curator fix` replaces with
-the term's id.
+where that definition is, not that it is no term. Where a taxonomy file could not be read
+at all, `curator lint` says so once, at its IL303 error, not for each term it lists. A
+facet written as a term's alias in an id's shape (`job-hang`), where that alias is one
+term's alone, `curator fix` replaces with the term's id.
 """
 
 from curator.findings import Severity
@@ -35,11 +36,19 @@ def check(file: IncidentFile) -> FileFindings:
         if taxonomy.term(dimension, term) is not None:
             continue
         message = taxonomy.not_a_term(dimension, term)
-        unread = taxonomy.unread(dimension)
+        unread = unread_ending(taxonomy, dimension)
         if unread and (dimension, term) not in taxonomy.broken:  # (which names its file)
-            message += f"; {unread} could not be read (its IL303 errors say why)"
+            message += unread
         finding = RULE.at(file.display, file.position("facets", dimension, index), message)
         yield finding if taxonomy.named_term(dimension, term) else not_fixable(finding)
+
+
+def unread_ending(taxonomy: Taxonomy, dimension: str) -> str | None:
+    """How the message of an error ends when the facet is unknown only because the file
+    of `dimension` could not be read (none of its terms is known): `curator lint` says
+    those once, at the file (`curator.lint.fold_unread_taxonomy`). None when it was read."""
+    unread = taxonomy.unread(dimension)
+    return f"; {unread} could not be read (its IL303 errors say why)" if unread else None
 
 
 def all_known(facets: Facets, taxonomy: Taxonomy) -> bool:
