@@ -267,6 +267,26 @@ def test_only_a_noun_made_of_a_verb_matches_the_verbs_forms(matcher, text, alias
 
 
 @pytest.mark.parametrize(
+    ("text", "alias", "found"),
+    [
+        # 알리다 (to tell) in a form that describes the next noun: 알리는 요청 is a request,
+        # no alert, and 알린 뒤 no alert storm; 알림 (an alert) before 폭주 is a noun only
+        ("장애를 알리는 요청이 폭주했다", "알림 폭주", False),
+        ("고객에게 알린 뒤 트래픽이 폭주했다", "알림 폭주", False),
+        ("장애 알림이 폭주했다", "알림 폭주", True),
+        ("알림폭주로 원인을 가리기 어려웠다", "알림 폭주", True),
+        # the last word of an alias still matches its verb's forms
+        ("노드 사이 연결이 끊겼다", "연결 끊김", True),
+        ("공기가 흐르는 통로가 막혔다", "공기 흐름", True),
+    ],
+)
+def test_a_noun_made_of_a_verb_before_another_word_of_its_alias_is_that_noun(
+    matcher, text, alias, found
+):
+    assert (alias in phrases(matcher, text)) is found
+
+
+@pytest.mark.parametrize(
     ("text", "term"),
     [
         # 끊어지다 is a verb of its own (끊다 + 어지다), no form of 끊기다 (끊김)

@@ -172,13 +172,17 @@ class Word:
     lone: bool = False
 
     @classmethod
-    def of(cls, token: str) -> Word:
+    def of(cls, token: str, last: bool = True) -> Word:
+        """The word `token` of an alias, the `last` of it or not: a noun made of a verb
+        (`_VERB_NOUNS`) before another word of its alias names a kind of that word (알림
+        폭주), which a form of the verb never does (알리는 요청이 폭주했다 is no 알림 폭주),
+        so it matches itself alone there."""
         if not _is_hangul(token):
             return cls(token, False)
         if token.endswith("다") and len(token) >= 3:
             return cls(token[:-1], True)
         stripped = strip_particle(token)
-        return cls(stripped, stripped in _VERB_NOUNS, len(stripped) == 1)
+        return cls(stripped, last and stripped in _VERB_NOUNS, len(stripped) == 1)
 
     @property
     def key(self) -> str:
@@ -357,7 +361,10 @@ class Matcher:
         found = [token for token, _, _ in spans]
         if not found:
             return
-        phrase = Phrase(dimension, term, name, tuple(Word.of(t) for t in found))
+        last = len(found) - 1
+        phrase = Phrase(
+            dimension, term, name, tuple(Word.of(t, i == last) for i, t in enumerate(found))
+        )
         if (term, phrase.words) in self._seen:  # "NCCL" and "nccl" are one phrase
             return
         self._seen.add((term, phrase.words))
