@@ -873,6 +873,10 @@ def test_a_word_made_a_verb_that_closes_its_clause_ends_an_alias(matcher, text, 
         # IL-0263: 절차 is an item of a list, no object of 복구를 줄이도록
         ("긴 꼬리 복구를 줄이도록 절차, 도구, 자동 복구 시스템의 빈틈을", "복구 절차", False),
         ("복구 절차, 도구, 자동 복구 시스템의 빈틈을", "복구 절차", True),
+        # the comma apart from the item, as it is sometimes written, lists it all the same
+        ("긴 꼬리 복구를 줄이도록 절차 , 도구 , 자동 복구 시스템의 빈틈을", "복구 절차", False),
+        ("긴 꼬리 복구를 줄이도록 절차 ,도구 ,자동 복구 시스템의 빈틈을", "복구 절차", False),
+        ("복구 절차 , 도구 , 자동 복구 시스템의 빈틈을", "복구 절차", True),
         ("옛 기능을 켜던 플래그, 설정을 지웠다", "기능 플래그", True),
     ],
 )

@@ -82,7 +82,9 @@ _SENTENCE_END = re.compile(r"\n|[.!?。！？…][\"'”’)\]]*\s")
 # share the next word (관리·제어 평면 is 관리 평면 and 제어 평면).
 _CLAUSE_MARK = re.compile(r"[,;:][\"'”’)\]]*\s|[，；：、]")
 _HYPHENS = frozenset("-‐‑–")  # (hyphen-minus, hyphen, non-breaking hyphen, en dash)
-_LIST_COMMA = re.compile(r"[,，、]")  # straight after a word: what lists it with the next
+# A comma after a word, straight after it or apart (절차, 도구; 절차 , 도구): what lists it
+# with the next.
+_LIST_COMMA = re.compile(r"\s*[,，、]")
 # How many words (apart in the text: 2019년 is one) may stand between two words of a phrase.
 GAP = 3
 _SPACE = re.compile(r"\s")
