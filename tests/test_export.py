@@ -2240,6 +2240,27 @@ def test_a_gitattributes_changed_since_the_commit_stops_the_export(repo, tmp_pat
     assert not (tmp_path / "out").exists()
 
 
+def test_a_changed_gitattributes_is_named_by_its_path_from_the_library(tmp_path):
+    # A library in a folder of its repository, both `.gitattributes` changed: the refusal
+    # named them ".gitattributes, .gitattributes", the top one as if it were the library's.
+    top = tmp_path / "top"
+    subprocess.run(["git", "init", "-q", "-b", "main", str(top)], check=True)
+    repo = GitLibrary.__new__(GitLibrary)  # (its repository the one above it)
+    repo.root = write_library(top / "lib", {})
+    repo.write("IL-0001.yaml", incident("IL-0001"))
+    (top / ".gitattributes").write_text("*.png binary\n", encoding="utf-8")
+    (repo.root / ".gitattributes").write_text("*.png binary\n", encoding="utf-8")
+    repo.commit("2024-01-01T10:00:00", "first")
+    (top / ".gitattributes").write_text("*.jpg binary\n", encoding="utf-8")
+    (repo.root / ".gitattributes").write_text("*.jpg binary\n", encoding="utf-8")
+    run = run_export(repo, tmp_path / "out")
+    assert run.code == 2, run
+    assert run.err.startswith(
+        "curator: export failed: ../.gitattributes, .gitattributes differ from the commit"
+    )
+    assert not (tmp_path / "out").exists()
+
+
 def test_a_file_a_filter_smudged_stops_the_export_even_through_a_macro(repo, tmp_path):
     # The filter comes by a macro (`[attr]`) defined at the top, named in info/attributes:
     # git applies it, so the export must see it.

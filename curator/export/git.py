@@ -189,7 +189,11 @@ class Repo:
             return None
 
     def _relative(self, full_path: str) -> str:
-        return full_path.removeprefix(self.prefix)
+        """A path from the repository's top as a path from the library's folder: `../`
+        for each folder up to a file above it (a `.gitattributes`, `attribute_files`)."""
+        if full_path.startswith(self.prefix):
+            return full_path.removeprefix(self.prefix)
+        return "../" * self.prefix.count("/") + full_path
 
     def commit(self, rev: str = "HEAD") -> Commit:
         """The commit a revision names; `rev` may come from a user, so it is never an option."""
