@@ -2240,6 +2240,34 @@ def test_a_gitattributes_changed_since_the_commit_stops_the_export(repo, tmp_pat
     assert not (tmp_path / "out").exists()
 
 
+def test_attributes_a_commit_changed_since_the_checkout_stop_the_export(repo, tmp_path):
+    # IL-0001 was checked out with `$Id$` expanded; then a commit took the line away: the
+    # working .gitattributes is the commit's and names no file, and git does not check
+    # files out again, so the expanded title was exported as the commit's.
+    repo.write("IL-0001.yaml", incident("IL-0001", (f"title: {TITLE}", f'title: "{TITLE} $Id$"')))
+    (repo.root / ".gitattributes").write_text("incidents/IL-0001.yaml ident\n", encoding="utf-8")
+    repo.commit("2024-03-01T00:00:00", "ident")
+    checked_out_again(repo, "IL-0001.yaml")
+    os.utime(repo.root / "incidents" / "IL-0001.yaml", (1_700_000_000, 1_700_000_000))
+    repo.git("update-index", "--refresh")  # (checked out long ago: see above)
+    (repo.root / ".gitattributes").write_text("*.png binary\n", encoding="utf-8")
+    changed = repo.commit("2024-03-02T00:00:00", "no ident")
+    assert repo.git("status", "--porcelain", "--ignored") == ""  # unchanged, to git
+    run = run_export(repo, tmp_path / "out")
+    assert run.code == 2, run
+    assert run.err.startswith(
+        "curator: export failed: 1 file(s) under incidents/ or schema/taxonomy/ hold other "
+        f"bytes than the commit (incidents/IL-0001.yaml (attributes changed by {changed[:12]}))"
+    )
+    assert not (tmp_path / "out").exists()
+    # A clone checks every file out under the commit's attributes: compared, and the same.
+    clone = tmp_path / "clone"
+    subprocess.run(["git", "clone", "-q", str(repo.root), str(clone)], check=True)
+    run = run_curator("export", "--root", str(clone), "--out", str(tmp_path / "out"))
+    assert run.code == 0, run
+    assert load(tmp_path / "out", "manifest.json")["counts"]["incidents"] == 3
+
+
 def test_a_changed_gitattributes_is_named_by_its_path_from_the_library(tmp_path):
     # A library in a folder of its repository, both `.gitattributes` changed: the refusal
     # named them ".gitattributes, .gitattributes", the top one as if it were the library's.

@@ -127,13 +127,25 @@ def refuse_unwatched(unwatched: list[tuple[str, str]]) -> None:
         )
 
 
-def refuse_converted(root: Path, repo: Repo, rev: str, converted: list[tuple[str, str]]) -> None:
+def refuse_converted(
+    root: Path,
+    repo: Repo,
+    rev: str,
+    converted: list[tuple[str, str]],
+    changed: str | None = None,
+) -> None:
     """`git status` compares a file as git would store it: one that an attribute has git
     check out as other bytes (`Repo.converted`) is unchanged to it, and is not the commit's
-    as lint reads it. Those files, and only those, are compared byte for byte (`blob_id`)."""
-    if not converted:
+    as lint reads it. Those files, and only those, are compared byte for byte (`blob_id`);
+    every file, when `changed`, a commit that changed such attributes
+    (`Repo.converting_change`): the files may have been checked out under others."""
+    if not converted and changed is None:
         return  # (nearly every library: no file to read)
     held = {entry.path: entry for folder in LIBRARY_CONTENT for entry in repo.tree(rev, folder)}
+    if changed is not None:
+        named = dict(converted)
+        since = f"attributes changed by {changed[:12]}"
+        converted = [(path, named.get(path, since)) for path in held]
     other = []
     for path, attribute in converted:
         entry = held.get(path)  # (a file the commit lacks is `dirty`)
@@ -375,6 +387,13 @@ def timestamp(when: dt.datetime) -> str:
     return when.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
+def attribute_paths(repo: Repo) -> tuple[str, ...]:
+    """Every attributes file of the repository that may name a file the export reads: those
+    above its folders (`Repo.attribute_files`) and those in them; as pathspecs."""
+    inside = (f":(glob){folder}/**/.gitattributes" for folder in LIBRARY_CONTENT)
+    return (*repo.attribute_files(*LIBRARY_CONTENT), *inside)
+
+
 def collect(library: Library, version: str | None = None) -> Snapshot:
     """The commit the export describes, as git has it: its incident files and their blobs,
     their dates, the version. (Lint checks the files themselves: `check_releasable`.)"""
@@ -385,6 +404,7 @@ def collect(library: Library, version: str | None = None) -> Snapshot:
             repo.dirty(repo.attribute_files(*LIBRARY_CONTENT)) as attributes,
             repo.unwatched(LIBRARY_CONTENT) as unwatched,
             repo.converted(LIBRARY_CONTENT) as converted,
+            repo.converting_change(attribute_paths(repo)) as changed,
         ):
             head = repo.commit("HEAD")
             if len(head.sha) != SHA1_LENGTH:
@@ -405,7 +425,7 @@ def collect(library: Library, version: str | None = None) -> Snapshot:
             refuse_dirty(dirty.result())
             refuse_attributes(attributes.result())
             refuse_unwatched(unwatched.result())
-            refuse_converted(library.root, repo, head.sha, converted.result())
+            refuse_converted(library.root, repo, head.sha, converted.result(), changed.result())
     except GitError as exc:
         raise ExportError(str(exc)) from exc
     # Paths are strings, as lint names them (making 100,000 Path objects and their stems

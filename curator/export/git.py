@@ -36,6 +36,9 @@ T = TypeVar("T")
 # stores, and store it back as it was, so that `git status` calls it unchanged. (Line ends,
 # `text` and `eol`, are left to lint, which refuses a carriage return: IL603.)
 CONVERTING = ("ident", "filter", "working-tree-encoding")
+# A line of an attributes file, not a comment, that may give a file one of `CONVERTING`:
+# naming one, or defining a macro (`[attr]`), which may hold one (`Repo.converting_change`).
+_CONVERTING_LINE = "^[^#]*(" + "|".join((*CONVERTING, r"\[attr\]")) + ")"
 _LINK = "120000"  # the mode of a symbolic link in a tree
 
 
@@ -122,6 +125,10 @@ def _tag_name(out: bytes) -> str:
             f"the tag {shown} is not UTF-8 text, which the export cannot record: rename it, "
             "or give --version (and --since, for the release to compare with)"
         ) from None
+
+
+def _commit_named(out: bytes) -> str | None:
+    return out.decode().strip() or None
 
 
 def utc(timestamp: str) -> dt.datetime:
@@ -291,6 +298,17 @@ class Repo:
             if name in CONVERTING:
                 found.setdefault(path, name if value == "set" else f"{name}={value}")
         return list(found.items())
+
+    def converting_change(self, paths: Iterable[str]) -> Running[str | None]:
+        """The newest commit in HEAD's history that added or took away, in an attributes
+        file among `paths`, a line that may give a file one of `CONVERTING`
+        (`_CONVERTING_LINE`), else None: git does not check files out again when a commit
+        changes their attributes, so files checked out before it (or, by the other, after
+        it) may hold other bytes than the commit, which neither `git status` nor
+        `converted` (today's attributes) sees. Started, not waited for: a `git log` of
+        those few paths, which stops at the first such commit."""
+        args = ("-1", "--format=%H", "--no-ext-diff", "--no-textconv", f"-G{_CONVERTING_LINE}")
+        return self.start(_commit_named, "log", *args, "HEAD", "--", *paths)
 
     def describe(self, rev: str = "HEAD", match: str = "v*") -> str:
         """The release tag at `rev`, else `<tag>-<n>-g<sha>` (the tag nearest in its
