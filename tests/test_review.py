@@ -1209,13 +1209,75 @@ def test_a_rename_with_its_content_unchanged_says_so_and_shows_no_duplicates(rep
     heading = "(renamed from incidents/IL-0003.yaml, content unchanged)"
     assert heading in comment and "✅ 0 possible duplicates" in comment
     assert "not_duplicate_of" not in comment
-    # A word changed as it moves: judged as any change to the text.
+    # A word changed as it moves: judged as any change to the text, which finds the base's
+    # likeness again (not repeated).
     write(repo, "IL-0004.yaml", incident("IL-0003", ("떨어졌다.", "떨어졌다 .")))
     commit(repo, "and a typo")
     _, report = review_json(repo)
     [file] = report["files"]
-    assert not file["content_unchanged"]
-    assert [m["id"] for m in file["matches"] if m["kind"] == "duplicate"] == ["IL-0001", "IL-0002"]
+    assert not file["content_unchanged"] and file["matches"] == []
+    kept = [m["id"] for m in file["matches_at_base"] if m["kind"] == "duplicate"]
+    assert kept == ["IL-0001", "IL-0002"]
+
+
+def test_a_rename_that_rewrites_only_the_id_is_not_judged_against_itself(repo):
+    # The draft IL-0003 numbered: moved, and its id written anew, nothing else. Its likeness
+    # to IL-0001 and IL-0002 is the base's: it was shown as the change's (❌ 2 possible
+    # duplicates, a block to settle them), and its old self must never be a candidate.
+    git(repo, "mv", "incidents/IL-0003.yaml", "incidents/IL-0150.yaml")
+    path = repo / "incidents" / "IL-0150.yaml"
+    path.write_text(path.read_text("utf-8").replace("id: IL-0003", "id: IL-0150"), "utf-8")
+    commit(repo, "number the draft")
+    code, report = review_json(repo)
+    [file] = report["files"]
+    assert (code, file["change"], file["old_path"], file["content_unchanged"]) == (
+        0,
+        "renamed",
+        "incidents/IL-0003.yaml",
+        False,
+    )
+    assert file["matches"] == []
+    kept = [(m["id"], m["kind"]) for m in file["matches_at_base"]]
+    assert kept == [("IL-0001", "duplicate"), ("IL-0002", "duplicate")]
+    comment = run_curator("review", "--base", "main", cwd=repo).out
+    assert "✅ 0 possible duplicates" in comment and "not_duplicate_of" not in comment
+    scores = [f"{m['score']:.2f}" for m in file["matches_at_base"]]
+    line = (
+        "_Similar at the base already, not repeated: IL-0001 (possible duplicate, "
+        f"{scores[0]}), IL-0002 (possible duplicate, {scores[1]})._"
+    )
+    assert line in comment.splitlines()
+
+
+def test_a_wording_edit_repeats_no_likeness_the_base_had_but_shows_a_new_one(repo):
+    # IL-0002 is a possible duplicate of IL-0001 and IL-0003 at the base already: a
+    # sentence reworded showed the table again, and ❌ in the status line.
+    write(repo, "IL-0002.yaml", incident("IL-0002", ("떨어졌다.", "절반으로 떨어졌다.")))
+    commit(repo, "reword")
+    code, report = review_json(repo)
+    [reworded] = report["files"]
+    assert (code, reworded["change"], reworded["matches"]) == (0, "changed", [])
+    kept = [(m["id"], m["kind"]) for m in reworded["matches_at_base"]]
+    assert kept == [("IL-0001", "duplicate"), ("IL-0003", "duplicate")]
+    comment = run_curator("review", "--base", "main", cwd=repo).out
+    assert "✅ 0 possible duplicates" in comment and "not_duplicate_of" not in comment
+    assert "_Similar at the base already, not repeated: IL-0001 (possible duplicate, " in comment
+    # An edit that makes an incident another's twin is the change's: flagged, with its
+    # score and evidence.
+    git(repo, "checkout", "-q", "main")
+    write(repo, "IL-0004.yaml", incident("IL-0004", *DIFFERENT))
+    commit(repo, "a different incident")
+    git(repo, "checkout", "-q", "-B", "change")
+    write(repo, "IL-0004.yaml", incident("IL-0004"))
+    commit(repo, "rewritten as IL-0001 tells it")
+    code, report = review_json(repo)
+    [file] = report["files"]
+    assert (code, file["change"], file["matches_at_base"]) == (0, "changed", [])
+    duplicates = [m for m in file["matches"] if m["kind"] == "duplicate"]
+    assert [m["id"] for m in duplicates] == ["IL-0001", "IL-0002", "IL-0003"]
+    assert all(m["score"] >= 0.6 and m["reasons"] for m in duplicates)
+    comment = run_curator("review", "--base", "main", cwd=repo).out
+    assert "❌ 3 possible duplicates" in comment and "not repeated" not in comment
 
 
 def test_a_removed_facet_the_text_still_supports_is_said_so_at_the_removal_once(repo):
@@ -1258,12 +1320,13 @@ def test_a_relabel_is_not_asked_to_settle_the_possible_duplicates_the_base_had(r
     assert all(s["dimension"] == "symptoms" for f in report["files"] for s in f["suggestions"])
     comment = run_curator("review", "--base", "main", cwd=repo).out
     assert "✅ 0 possible duplicates" in comment and "not_duplicate_of" not in comment
-    # A change to its text too is judged as before.
+    # A change to its text too is judged as before, and finds the base's likeness again.
     write(repo, "IL-0001.yaml", incident("IL-0001", relabel, ("떨어졌다.", "떨어졌다 .")))
     commit(repo, "and a typo")
     _, report = review_json(repo)
     [typo] = [f for f in report["files"] if f["path"] == "incidents/IL-0001.yaml"]
-    assert [m["id"] for m in typo["matches"] if m["kind"] == "duplicate"] == ["IL-0002", "IL-0003"]
+    kept = [m["id"] for m in typo["matches_at_base"] if m["kind"] == "duplicate"]
+    assert typo["matches"] == [] and kept == ["IL-0002", "IL-0003"]
 
 
 def test_a_file_lint_does_not_read_as_an_incident_gets_no_facets_to_paste(repo):
@@ -1894,7 +1957,9 @@ def test_judging_the_head_beside_main_s_additions_is_judging_a_copy_holding_both
     write(repo, "IL-0001.yaml", withdraw(text, "IL-0006"))
     head = commit(repo, "add, change facets, withdraw")
     copied = build_review(repo, "main", head, judged_in_a_copy(tmp_path))
-    on_base = {(f.path, m.id) for f in copied.files for m in f.matches if m.on_base}
+    # (IL-0002's likeness to IL-0006 is its text's at the base too: `matches_at_base`.)
+    found = [(f.path, m) for f in copied.files for m in [*f.matches, *f.matches_at_base]]
+    on_base = {(path, m.id) for path, m in found if m.on_base}
     assert on_base >= {("incidents/IL-0005.yaml", "IL-0004"), ("incidents/IL-0002.yaml", "IL-0006")}
     claim = copied.files[0].duplicate_of
     assert claim is not None and (claim.id, claim.on_base) == ("IL-0006", True)

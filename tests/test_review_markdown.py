@@ -1606,3 +1606,22 @@ def test_a_tab_that_stops_the_file_being_read_says_its_checks_have_not_run():
 
     assert "_Until these errors are fixed, the file is not read" in review(no_tabs.STOPPED)
     assert "_Until these errors are fixed" not in review("tab character; use spaces")
+
+
+def test_the_likeness_an_edit_leaves_as_at_the_base_is_one_line_of_bounded_length():
+    # A report made by hand may hold thousands of them: five named, the rest counted.
+    kept = [
+        Match(id=f"IL-{n:04d}", score=0.7, kind="duplicate" if n % 2 else "related")
+        for n in range(1, 8)
+    ]
+    edited = FileReview(
+        path="incidents/IL-0009.yaml", change="changed", id="IL-0009", matches_at_base=kept
+    )
+    comment = render(Review(base=BASE, head=HEAD, files=[edited]), LINKS, COMMENT)
+    said = [line for line in comment.splitlines() if "not repeated" in line]
+    assert said == [
+        "_Similar at the base already, not repeated: IL-0001 (possible duplicate, 0.70), "
+        "IL-0002 (related, 0.70), IL-0003 (possible duplicate, 0.70), IL-0004 (related, "
+        "0.70), IL-0005 (possible duplicate, 0.70), 2 more in the full report._"
+    ]
+    assert "✅ 0 possible duplicates" in comment

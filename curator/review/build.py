@@ -72,6 +72,9 @@ class Judge(Protocol):
 
     def suggestions(self, path: Path) -> Judged: ...
 
+    def at_base(self, path: Path, before: bytes) -> dict[str, str]:
+        """The kind of each match of the file as the base has it (`before`), by id."""
+
     def compare(self, path: Path, other_id: str) -> Match | None:
         """The incident file scored against the incident `other_id` alone."""
 
@@ -460,6 +463,8 @@ def _file_review(
     status_was, status = _status_change(before, data)
     # A rename with the base's content: the pairs `similar` would show are the base's.
     same = change.change == "renamed" and old is not None and _raw(path) == old
+    found = live.matches(path) if live and not same and not _relabel(before, data) else []
+    new, at_base = _new_likeness(found, live, path, old if isinstance(before, dict) else None)
     return FileReview(
         path=change.path,
         change=change.change,
@@ -471,7 +476,8 @@ def _file_review(
         status=status,
         **_bounded(own),
         content_unchanged=same,
-        matches=live.matches(path) if live and not same and not _relabel(before, data) else [],
+        matches=new,
+        matches_at_base=at_base,
         suggestions=suggestions,
         # (None of a head that does not parse: its facets are unread, not removed.)
         facets_changed=_facet_changes(had, facets, judged.support if judged else {}, suggestions)
@@ -482,6 +488,22 @@ def _file_review(
         if judge and claim and _writes(before, data, "status", "duplicate_of")
         else None,
     )
+
+
+def _new_likeness(
+    found: list[Match], judge: Judge | None, path: Path, before: bytes | None
+) -> tuple[list[Match], list[Match]]:
+    """Of the matches `found` for an incident the base has (`before`, its bytes there; for
+    a rename, under its old path), those the change makes, and those its text at the base
+    has too, as strong (a duplicate there, or related there and here): a reviewer of an
+    edit to an incident decides on a likeness the edit brings, not on the base's again
+    (a typo fixed repeated the table, and a rename that rewrote only the id listed the
+    incident's own likeness as the change's). A related one made a duplicate is new."""
+    if not found or judge is None or before is None:
+        return found, []
+    kinds = judge.at_base(path, before)
+    known = [m for m in found if kinds.get(m.id) in ("duplicate", m.kind)]
+    return [m for m in found if m not in known], known
 
 
 def _status_change(before: Any, data: Any) -> tuple[str | None, str | None]:

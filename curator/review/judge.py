@@ -21,7 +21,7 @@ from curator.review.model import (
     more_reasons,
 )
 from curator.similarity.index import NONE_ADDED, Added
-from curator.similarity.records import Record, read_record
+from curator.similarity.records import Record, parse_mapping, read_record, record_of
 from curator.similarity.similar import Judge as Similarity
 from curator.similarity.similar import Match as Similar
 from curator.similarity.store import load_index
@@ -78,6 +78,18 @@ class LibraryJudge:
         if record is None:
             return []
         return [self._match(m) for m in self.similarity.similar(record, top=TOP)]
+
+    def at_base(self, path: Path, before: bytes) -> dict[str, str]:
+        """The kind of each incident `similar` finds for the file at `path` as the base has
+        it (`before`), by id: scored against this library as the head's file is, under its
+        place (so its own version at the head is left out, and it is never compared with
+        itself), with twice the rows shown, so that an edit moving a match one place down
+        the list does not make it new."""
+        data = parse_mapping(before)
+        if data is None:
+            return {}
+        record = record_of(data, f"{INCIDENTS}/{path.name}", path.stem)
+        return {m.id: m.kind for m in self.similarity.similar(record, top=2 * TOP)}
 
     def compare(self, path: Path, other_id: str) -> Match | None:
         record = self._record(path)

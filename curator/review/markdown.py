@@ -442,6 +442,7 @@ def _has_news(file: FileReview) -> bool:
     return bool(
         file.findings
         or file.matches
+        or file.matches_at_base
         or file.missing()
         or file.unsupported()
         or file.duplicate_of is not None
@@ -608,6 +609,8 @@ def _file_section(
     if file.related():
         table = _matches(file.related(), links, review, at_most)
         lines += ["", *_details(f"{_plural(len(file.related()), 'related incident')}", table)]
+    if file.matches_at_base:
+        lines += ["", _as_at_base(file.matches_at_base)]
     if file.facets_changed:
         lines += [
             "",
@@ -747,6 +750,19 @@ def _line(path: str, line: int, links: Links, sha: str, alone: bool) -> str:
     url = links.blob(sha, path, line)
     said = f"line {line}" if alone else str(line)
     return link(said, url) if url else said
+
+
+def _as_at_base(matches: Sequence[Match]) -> str:
+    """The one line for the matches an edit leaves as the base had them (not repeated), the
+    first VISIBLE named (a report made by hand may hold thousands), the rest counted."""
+    said = [
+        f"{inert(m.id, _LONGEST_ID)} "
+        f"({'possible duplicate' if m.kind == 'duplicate' else 'related'}, {m.score:.2f})"
+        for m in matches[:VISIBLE]
+    ]
+    if len(matches) > VISIBLE:
+        said.append(f"{len(matches) - VISIBLE:,} more in the full report")
+    return f"_Similar at the base already, not repeated: {', '.join(said)}._"
 
 
 def _matches(

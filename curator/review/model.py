@@ -174,6 +174,14 @@ class FileReview(_Value):
         "kept first); `curator lint PATH` lists them all.",
     )
     matches: list[Match] = Field(default_factory=list, max_length=_MANY)
+    matches_at_base: list[Match] = Field(
+        default_factory=list,
+        max_length=_MANY,
+        description="For an incident the base has (changed, or renamed: its old path's file): "
+        "the matches its text at the base has too, as strong (a duplicate there, or related "
+        "there and here), left out of `matches`, as the change neither makes nor settles them "
+        "(absent in reports of older versions).",
+    )
     suggestions: list[FacetJudgement] = Field(default_factory=list, max_length=len(DIMENSIONS))
     duplicate_of: Match | None = Field(
         default=None,
