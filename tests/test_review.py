@@ -258,6 +258,34 @@ def test_a_file_that_no_longer_parses_is_named_by_the_base_s_id_and_title(repo, 
     assert not file["named_at_base"]
 
 
+def test_a_title_change_shows_the_title_it_replaces(repo):
+    # The section showed the new title only: a reviewer could not tell what it was.
+    was = "공유 스토리지의 메타데이터 포화로 학습 처리량이 떨어졌다"
+    now = '공유 스토리지 "메타데이터" 포화로 *학습* 처리량 저하'
+    write(repo, "IL-0002.yaml", incident("IL-0002", (was, now)))
+    git(repo, "mv", "incidents/IL-0003.yaml", "incidents/IL-0004.yaml")  # a draft: renamed
+    write(
+        repo,
+        "IL-0004.yaml",
+        incident("IL-0003", ("status: published", "status: draft"), (was, "제목만 바꿨다")),
+    )
+    write(repo, "IL-0001.yaml", incident("IL-0001", ("처리량 그래프에서", "처리량 그래프로")))
+    commit(repo, "retitle")
+    _, report = review_json(repo)
+    titles = {f["path"]: (f["title_was"], f["title"]) for f in report["files"]}
+    assert titles == {
+        "incidents/IL-0001.yaml": (None, was),  # not written: nothing was
+        "incidents/IL-0002.yaml": (was, now),
+        "incidents/IL-0004.yaml": (was, "제목만 바꿨다"),  # under its old path at the base
+    }
+    lines = run_curator("review", "--base", "main", cwd=repo).out.splitlines()
+    assert (
+        f'IL-0002 · title “{was}” → “공유 스토리지 "메타데이터" 포화로 \\*학습\\* 처리량 저하”'
+        in lines
+    )
+    assert f"IL-0001 · {was}" in lines
+
+
 @pytest.mark.parametrize("was", ["published", "withdrawn"])
 def test_a_released_incident_made_a_draft_again_is_an_error(repo, was):
     # Drafts are never exported: the id left the next release as surely as if the file had

@@ -461,6 +461,8 @@ def _file_review(
     )
     suggestions = _on_what_it_adds(judged.facets, had, facets) if judged else []
     status_was, status = _status_change(before, data)
+    title = _text(data, "title")
+    title_was = _text(before, "title")
     # A rename with the base's content: the pairs `similar` would show are the base's.
     same = change.change == "renamed" and old is not None and _raw(path) == old
     found = live.matches(path) if live and not same and not _relabel(before, data) else []
@@ -470,7 +472,8 @@ def _file_review(
         change=change.change,
         old_path=change.old_path,
         id=_text(data, "id"),
-        title=_text(data, "title"),
+        title=title,
+        title_was=title_was if title and title_was != title else None,
         facets=facets,
         status_was=status_was,
         status=status,

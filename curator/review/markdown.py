@@ -580,7 +580,10 @@ def _file_section(
     counted (for a file whose whole section does not fit the comment)."""
     lines = [f"#### 📄 {_file_title(file, links, review)} ({_change(file)})"]
     if file.id or file.title:
-        named = " · ".join(inert(t, 300) for t in (file.id, file.title) if t)
+        title = inert(file.title, 300) if file.title else None
+        if title and file.title_was:  # (the change writes the title: what it was, too)
+            title = f"title “{inert(file.title_was, 300)}” → “{title}”"
+        named = " · ".join(t for t in (inert(file.id, 300) if file.id else None, title) if t)
         if file.named_at_base:
             named += " _(as at the base: this commit's file gives neither)_"
         lines += ["", named]

@@ -147,6 +147,12 @@ class FileReview(_Value):
     old_path: str | None = None
     id: str | None = None
     title: str | None = Field(default=None, description="At the head (at the base if removed).")
+    title_was: str | None = Field(
+        default=None,
+        description="When the change writes an incident's title: the title at the base (for a "
+        "rename, under its old path); `title` is the head's. Null when unchanged (absent in "
+        "reports of older versions).",
+    )
     named_at_base: bool = Field(
         default=False,
         description="`id` and `title` are the base's: the file at the head gives neither (it "
