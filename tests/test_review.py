@@ -778,6 +778,31 @@ def test_a_taxonomy_file_made_unreadable_is_said_once_not_as_every_term_removed(
     ]
 
 
+def test_a_taxonomy_file_mended_is_said_once(repo):
+    # A change that breaks one was said in a line (`taxonomy_unread`); one that mends it said
+    # nothing: "1 other changed file, nothing to report".
+    components = repo / "schema" / "taxonomy" / "components.yaml"
+    text = components.read_text(encoding="utf-8")
+    git(repo, "checkout", "-q", "main")
+    components.write_text(text.replace("    label:", "   label:", 1), encoding="utf-8")
+    commit(repo, "break the indent of a term")
+    git(repo, "checkout", "-q", "-B", "change")
+    components.write_text(text, encoding="utf-8")
+    commit(repo, "mend it")
+    code, report = review_json(repo)
+    assert code == 0
+    assert report["taxonomy_unread"] == [] and report["terms_changed"] == []
+    assert report["taxonomy_mended"] == [
+        {"dimension": "components", "path": "schema/taxonomy/components.yaml"}
+    ]
+    lines = run_curator("review", "--base", "main", cwd=repo).out.splitlines()
+    assert (
+        "- **components** · schema/taxonomy/components.yaml could not be read at the base "
+        "(IL303) and is read now: its terms are known again, and none is compared with the "
+        "base's."
+    ) in lines
+
+
 def deprecate_nccl(repo: Path) -> None:
     """Deprecate the components term `nccl` (carried by every incident of `repo`) in favour
     of a new term."""

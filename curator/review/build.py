@@ -44,6 +44,7 @@ from curator.review.model import (
     FileReview,
     FilterChange,
     Match,
+    MendedTaxonomy,
     ReportFinding,
     Review,
     TermChange,
@@ -184,6 +185,7 @@ def build_review(root: Path, base: str, head: str, judge_for: JudgeFactory | Non
         broken = [_broken_by_change(p, tree, caused) for p in sorted({f.path for f in caused})]
         terms, filters = _taxonomy_changes(before, library, cache)
         unread = _unread(library.taxonomy, findings, revisions) if before else []
+        mended = _mended(before, library.taxonomy, revisions) if before else []
     # Named from the base only now: a base id in `head_ids` would hide the IL901 of a
     # rename that breaks the file.
     files = [
@@ -200,6 +202,7 @@ def build_review(root: Path, base: str, head: str, judge_for: JudgeFactory | Non
         errors_elsewhere=_errors(elsewhere) - _errors(caused),
         terms_changed=terms,
         taxonomy_unread=unread,
+        taxonomy_mended=mended,
         filters_changed=filters,
     )
 
@@ -217,6 +220,18 @@ def _unread(
         line, column = (first.line, first.column) if first else (1, 1)
         unread.append(UnreadTaxonomy(dimension=dimension, path=path, line=line, column=column))
     return unread
+
+
+def _mended(before: Taxonomy, after: Taxonomy, revisions: Revisions) -> list[MendedTaxonomy]:
+    """The taxonomy files the base could not read and the head reads."""
+    return [
+        MendedTaxonomy(
+            dimension=dimension,
+            path=_in_library(revisions.prefix, SCHEMA, "taxonomy", f"{dimension}.yaml"),
+        )
+        for dimension in DIMENSIONS
+        if before.unread(dimension) and not after.unread(dimension)
+    ]
 
 
 def _taxonomy_changes(

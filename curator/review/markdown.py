@@ -29,6 +29,7 @@ from curator.review.model import (
     FileReview,
     FilterChange,
     Match,
+    MendedTaxonomy,
     ReportFinding,
     Review,
     TermChange,
@@ -207,11 +208,12 @@ def _taxonomy(review: Review, links: Links) -> str:
     head cannot read, then per term it changes (the first few), with how many incidents
     carry it and which, then the search filters that find other incidents. Bounded, as the
     header is never trimmed."""
-    if not review.terms_changed and not review.taxonomy_unread:
+    if not review.terms_changed and not review.taxonomy_unread and not review.taxonomy_mended:
         return ""
     shown = review.terms_changed[: 2 * VISIBLE]
     lines = ["**Taxonomy** — what this change does to the incidents:", ""]
     lines += [_unread_line(unread, links, review) for unread in review.taxonomy_unread]
+    lines += [_mended_line(mended, links, review) for mended in review.taxonomy_mended]
     lines += [_term_line(change, links, review) for change in shown]
     if len(review.terms_changed) > len(shown):
         rest = _plural(len(review.terms_changed) - len(shown), "more term")
@@ -251,6 +253,17 @@ def _unread_line(unread: UnreadTaxonomy, links: Links, review: Review) -> str:
         f"{text}; {_plural(len(carrying), 'incident')} this change leaves alone {verb} "
         f"them, with {_plural(errors, 'IL301 error')} until it is fixed: "
         f"{', '.join(shown)}{more}."
+    )
+
+
+def _mended_line(mended: MendedTaxonomy, links: Links, review: Review) -> str:
+    """A taxonomy file the base could not read and the head reads."""
+    url = links.blob(review.head, mended.path)
+    name = inert_name(mended.path, 120)
+    return (
+        f"- **{mended.dimension}** · {link(name, url) if url else name} could not be read "
+        "at the base (IL303) and is read now: its terms are known again, and none is "
+        "compared with the base's."
     )
 
 

@@ -293,6 +293,15 @@ class UnreadTaxonomy(_Value):
     column: int = Field(ge=1)
 
 
+class MendedTaxonomy(_Value):
+    """A taxonomy file of a change to the taxonomy that the base could not read (IL303) and
+    the head reads: its terms are known again, and compared with none of the base's (none is
+    said to be added)."""
+
+    dimension: Dimension
+    path: str = Field(description="The taxonomy file, repository-relative.")
+
+
 class FilterChange(_Value):
     """A term whose search filter (`curator search`, a facet filter of the website) finds
     other incident files at the head than at the base, through a parent or a deprecation
@@ -353,6 +362,13 @@ class Review(_Value):
         description="The taxonomy files of a change to the taxonomy that the head cannot read "
         "(IL303): their dimensions' terms are not in `terms_changed` (absent in reports of "
         "older versions).",
+    )
+    taxonomy_mended: list[MendedTaxonomy] = Field(
+        default_factory=list,
+        max_length=len(DIMENSIONS),
+        description="The taxonomy files of a change to the taxonomy that the base could not "
+        "read (IL303) and the head reads: their dimensions' terms are not in `terms_changed` "
+        "(absent in reports of older versions).",
     )
     filters_changed: list[FilterChange] = Field(
         default_factory=list,
