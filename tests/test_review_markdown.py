@@ -18,6 +18,7 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
+from curator.review import output
 from curator.review.annotations import workflow_commands
 from curator.review.inert import ZWSP, inert, inert_message, inert_name
 from curator.review.links import Links
@@ -1592,6 +1593,26 @@ def test_a_files_one_line_counts_its_unsupported_facets_as_the_status_line_does(
     assert text.splitlines()[1].endswith(" · ⚠️ 2 unsupported facets")
     line = next(line for line in text.splitlines() if line.startswith("- [incidents/IL-0025"))
     assert line.endswith(": 7 facet suggestions, 1 unsupported facet, 7 facet changes")
+
+
+@pytest.mark.parametrize("kept", [0.8, 0.6, 0.2])
+def test_the_status_line_of_a_report_that_leaves_files_out_counts_what_they_hold(kept, monkeypatch):
+    # `omitted` counted no unsupported facet: a report that left out the files holding them
+    # said "⚠️ 1 unsupported facet", or nothing, where the whole said 2. It counted the
+    # suggestions of a file that looks like another incident, which the comment leaves out
+    # and does not count: 💡 16 where the whole said 14.
+    duplicated, advice = sample(), unsupported_review()
+    review = duplicated.model_copy(update={"files": [*duplicated.files, *advice.files]})
+    whole = render(review, LINKS, COMMENT).splitlines()[1]
+    assert whole == (
+        "### ❌ 2 errors · ⚠️ 1 warning · ❌ 1 possible duplicate · 💡 14 facet suggestions"
+        " · ⚠️ 2 unsupported facets"
+    )
+    monkeypatch.setattr(output, "MAX_REPORT_BYTES", int(len(output.as_json(review)) * kept))
+    report = Review.model_validate_json(output.as_json(review))
+    assert report.omitted is not None and report.omitted.files > 0
+    assert report.count() == review.count()
+    assert render(report, LINKS, COMMENT).splitlines()[1] == whole
 
 
 def test_a_tab_that_stops_the_file_being_read_says_its_checks_have_not_run():

@@ -140,11 +140,11 @@ def _header(review: Review, links: Links, tooling: ChangedTooling | None) -> str
             _mark(counts.errors, "error", "❌"),
             _mark(counts.warnings, "warning", "⚠️"),
             _mark(counts.duplicates, "possible duplicate", "❌"),
-            _mark(counts.suggestions - _held_back(review.files), "facet suggestion", "💡"),
+            _mark(counts.suggestions, "facet suggestion", "💡"),
         ]
     )
-    if unsupported := _unsupported_shown(review.files):  # said only when there is one
-        status += " · " + _mark(unsupported, "unsupported facet", "⚠️")
+    if counts.unsupported:  # said only when there is one
+        status += " · " + _mark(counts.unsupported, "unsupported facet", "⚠️")
     if counts.doubtful_claims:  # rare: said only when there is one
         claims = "duplicate_of to check"  # (a key's name: no plural)
         status += " · " + _mark(counts.doubtful_claims, claims, "❌", claims)
@@ -536,8 +536,8 @@ def _tally(file: FileReview, shown: Mapping[str, str]) -> str:
         (len(errors), "error"),
         (len(file.warnings()), "warning"),
         (len(file.duplicates()) - len(shown), "possible duplicate"),
-        (len(file.missing()) - _held_back([file]), "facet suggestion"),
-        (_unsupported_shown([file]), "unsupported facet"),
+        (file.suggestions_shown(), "facet suggestion"),
+        (file.unsupported_shown(), "unsupported facet"),
         (int(file.doubtful_claim()), "duplicate_of to check"),
         (len(file.facets_changed), "facet change"),
     ]
@@ -678,22 +678,6 @@ def _unsupported_added(change: FacetChange, flagged: AbstractSet[tuple[str, str]
 def _kept_up(change: FacetChange) -> bool:
     """A term the change removes that `curator suggest` still finds support for."""
     return change.change == "removed" and change.support is not None
-
-
-def _unsupported_shown(files: Sequence[FileReview]) -> int:
-    """The facets nothing supports that the comment shows: an added one in every file
-    ("Facets changed"), the others but in a file that looks like another incident."""
-    shown = 0
-    for file in files:
-        added = {(c.dimension, c.term) for c in file.facets_changed if c.change == "added"}
-        shown += sum(not file.duplicates() or (d, t.term) in added for d, t in file.unsupported())
-    return shown
-
-
-def _held_back(files: Sequence[FileReview]) -> int:
-    """The facet suggestions of files that look like another incident, left out of the
-    comment (`_left_out`), not counted in it."""
-    return sum(len(f.missing()) for f in files if f.duplicates())
 
 
 def _left_out(file: FileReview) -> str:

@@ -229,6 +229,17 @@ class FileReview(_Value):
     def unsupported(self) -> list[tuple[str, TermJudgement]]:
         return [(j.dimension, t) for j in self.suggestions for t in j.unsupported]
 
+    def suggestions_shown(self) -> int:
+        """The facet suggestions the comment shows: none of a file that looks like another
+        incident, where what to do is drop or withdraw it, not tag it (the report keeps them)."""
+        return 0 if self.duplicates() else len(self.missing())
+
+    def unsupported_shown(self) -> int:
+        """The facets nothing supports that the comment shows: an added one in every file
+        ("Facets changed"), the others but in a file that looks like another incident."""
+        added = {(c.dimension, c.term) for c in self.facets_changed if c.change == "added"}
+        return sum(not self.duplicates() or (d, t.term) in added for d, t in self.unsupported())
+
     def doubtful_claim(self) -> bool:
         """Withdrawn as a duplicate of an incident that does not look like the same event."""
         return self.duplicate_of is not None and self.duplicate_of.kind != "duplicate"
@@ -319,8 +330,16 @@ class Counts(_Value):
     errors: int = Field(default=0, ge=0)
     warnings: int = Field(default=0, ge=0)
     duplicates: int = Field(default=0, ge=0)
-    suggestions: int = Field(default=0, ge=0)
+    suggestions: int = Field(
+        default=0, ge=0, description="Those the comment shows (`FileReview.suggestions_shown`)."
+    )
     doubtful_claims: int = Field(default=0, ge=0)
+    unsupported: int = Field(
+        default=0,
+        ge=0,
+        description="The facets nothing supports that the comment shows "
+        "(`FileReview.unsupported_shown`; absent in reports of older versions).",
+    )
 
 
 class Omitted(Counts):
@@ -390,8 +409,9 @@ class Review(_Value):
             errors=sum(len(f.errors()) for f in self.files) + left_out.errors,
             warnings=sum(len(f.warnings()) for f in self.files) + left_out.warnings,
             duplicates=len(self.duplicate_pairs()) + left_out.duplicates,
-            suggestions=sum(len(f.missing()) for f in self.files) + left_out.suggestions,
+            suggestions=sum(f.suggestions_shown() for f in self.files) + left_out.suggestions,
             doubtful_claims=sum(f.doubtful_claim() for f in self.files) + left_out.doubtful_claims,
+            unsupported=sum(f.unsupported_shown() for f in self.files) + left_out.unsupported,
         )
 
     def duplicate_pairs(
