@@ -1540,6 +1540,34 @@ def test_formats_and_exit_statuses(repo, tmp_path):
     assert markdown.code == 1 and markdown.out.startswith("<!-- curator-review -->\n### ❌ 1 error")
 
 
+def test_findings_the_comment_groups_are_an_annotation_each(repo):
+    # One rule saying the same of several lines is one line of the comment; GitHub shows an
+    # annotation on the line it names, so `--format github` gives each finding its own.
+    english = ("  - 데이터를 로컬 디스크로 옮겼다.\n", "  - Moved the data.\n  - Restarted jobs.\n")
+    spaces = [
+        ("학습 처리량이 떨어졌다.\n", "학습 처리량이 떨어졌다. \n"),
+        ("늘렸다.\n", "늘렸다. \n"),
+    ]
+    write(repo, "IL-0002.yaml", incident("IL-0002", english, *spaces))
+    commit(repo, "english actions, trailing spaces")
+    comment = run_curator("review", "--base", "main", cwd=repo).out.splitlines()
+    korean = "the library is written in Korean, with English only beside it"
+    assert [line for line in comment if line.startswith("- line")] == [
+        "- lines 16, 18 · **IL602** · trailing white space",
+        f"- lines 22, 23 · **IL404** · each of actions\\[0\\], actions\\[1\\] holds no "
+        f"Korean: {korean} \\(in parentheses, or as a product or error name\\)",
+    ]
+    github = run_curator("review", "--base", "main", "--format", "github", cwd=repo).out
+    where = "::warning file=incidents/IL-0002.yaml"
+    said = f"Korean: {korean} (in parentheses, or as a product or error name)"
+    assert github.splitlines()[:4] == [
+        f"{where},line=16,col=16,title=IL602::trailing white space",
+        f"{where},line=18,col=13,title=IL602::trailing white space",
+        f"{where},line=22,col=5,title=IL404::actions[0] holds no {said}",
+        f"{where},line=23,col=5,title=IL404::actions[1] holds no {said}",
+    ]
+
+
 def test_nothing_changed_is_clean(repo):
     run = run_curator("review", "--base", "main", cwd=repo)
     assert run.code == 0
