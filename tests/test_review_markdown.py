@@ -294,6 +294,21 @@ def test_claims_to_check_are_counted_in_the_status_line_without_a_made_up_plural
         assert render(review, LINKS, COMMENT).splitlines()[1].endswith(f" · {said}")
 
 
+def test_a_change_of_title_alone_is_shown_old_and_new():
+    # With nothing else to report, the file was one name among "other changed files",
+    # and neither title was shown.
+    retitled = FileReview(
+        path="incidents/IL-0301.yaml",
+        change="changed",
+        id="IL-0301",
+        title="스토리지 포화로 학습이 멈췄다",
+        title_was="스토리지 포화",
+    )
+    comment = render(Review(base=BASE, head=HEAD, files=[retitled]), LINKS, COMMENT)
+    assert "IL-0301 · title “스토리지 포화” → “스토리지 포화로 학습이 멈췄다”" in comment
+    assert "nothing to report" not in comment
+
+
 def test_a_doubtful_claim_names_the_threshold_its_score_is_below():
     # It said "below the duplicate threshold" without saying what that is.
     claim = Match(id="IL-0001", score=0.12, kind="related")

@@ -460,6 +460,7 @@ def _has_news(file: FileReview) -> bool:
         or file.unsupported()
         or file.duplicate_of is not None
         or file.facets_changed
+        or file.title_was is not None  # (a new title is what the reviewer decides on)
     )
 
 
