@@ -136,9 +136,9 @@ def check_one_line(what: str, text: str) -> str:
 
 
 def _source_title(text: str) -> str:
-    if not text.strip():
-        return text  # blank: unknown
-    return check_text("the source title", check_one_line("the source title", text))
+    """The source title as `one_line` makes it (a space pasted from the report's page,
+    U+00A0, written as a plain one, as in the title); blank for one not known."""
+    return one_line("the source title", text) if text.strip() else ""
 
 
 def check_text(what: str, text: str) -> str:
@@ -409,11 +409,11 @@ def gather(taxonomy: Taxonomy, given: Given, ask: Ask | None) -> Draft:
     assert title is not None and url is not None  # (else a problem was raised)
     said = [respaced("the title", typed[0])]
     said += [respaced("an organization", organization) for organization in typed[1]]
-    said.append(tidied(url))
+    said += [respaced("the source title", source_title or ""), tidied(url)]
     return Draft(
         title,
         url,
-        (source_title or "").strip() or None,
+        _source_title(source_title or "") or None,
         organizations,
         occurred,
         given.status,

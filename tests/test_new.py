@@ -134,6 +134,33 @@ def test_a_space_that_is_not_a_plain_one_is_written_as_one_and_said(tmp_path):
     assert "the title's U+00A0 NO-BREAK SPACE (character 12) and U+3000" in output, output
 
 
+def test_a_space_in_the_source_title_that_is_not_a_plain_one_is_written_as_one_and_said(
+    tmp_path,
+):
+    # The title's and each organization's were, but the source title's U+00A0 and U+3000
+    # were written as they came, beside a run of spaces, without a word.
+    root = write_library(tmp_path / "lib", {})
+    source_title = "  NCCL\u00a0hang\u3000 postmortem "
+    given = ("--title", TITLE, "--source", SOURCE, "--source-title", source_title)
+    run = new(root, *given, "--cause", "software-defect")
+    assert run.code == 0, run
+    path = root / "incidents" / "IL-NEW-nccl-h100.yaml"
+    assert load_bytes(path.read_bytes()).data["sources"][0]["title"] == "NCCL hang postmortem"
+    text = path.read_text(encoding="utf-8")
+    assert f"title: {TITLE}  #" in text and "\\u" not in text  # Korean as it is
+    assert run.err.splitlines()[0] == (
+        "curator: note: the source title's U+00A0 NO-BREAK SPACE (character 7) and U+3000 "
+        "IDEOGRAPHIC SPACE (character 12) are written as plain spaces"
+    )
+    assert [f.code for f in lint(Library.at(root))] == ["IL206"]
+    answers = [TITLE, SOURCE, source_title, "", "", "software-defect", "", "", ""]
+    asked = write_library(tmp_path / "lib2", {})
+    output = _in_terminal(["new", "--root", str(asked)], answers)  # asked, too
+    assert "the source title's U+00A0 NO-BREAK SPACE (character" in output, output
+    [draft] = (asked / "incidents").iterdir()
+    assert load_bytes(draft.read_bytes()).data["sources"][0]["title"] == "NCCL hang postmortem"
+
+
 def test_a_source_url_written_without_its_tracking_parameters_is_said(tmp_path):
     # `curator fix` reports the same change as IL505; new made it without a word.
     root = write_library(tmp_path / "lib", {})
