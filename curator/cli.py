@@ -44,6 +44,7 @@ from curator.new import (
     DraftError,
     Given,
     TaxonomyError,
+    bilingual,
     evidence,
     gather,
     write_draft,
@@ -870,11 +871,15 @@ def new_command(
         if isinstance(stop, Terminated):  # the user did not stop answering: a job was ended
             click.echo(said(stop), err=True)
         else:
-            click.echo("curator: not every question was answered; nothing written", err=True)
+            said_ko = "모든 질문에 답하지 않아 아무것도 쓰지 않았습니다"
+            said_en = "not every question was answered; nothing written"
+            click.echo(f"curator: {bilingual(said_ko, said_en)}", err=True)
         sys.exit(EXIT_ERROR)
     except OSError as exc:
         shown = display_path(library.incidents_dir)
-        click.echo(f"curator: cannot write the draft in {shown}: {exc.strerror}", err=True)
+        korean = f"초안을 {shown} 에 쓸 수 없습니다: {exc.strerror}"
+        english = f"cannot write the draft in {shown}: {exc.strerror}"
+        click.echo(f"curator: {bilingual(korean, english)}", err=True)
         sys.exit(EXIT_ERROR)
     shown = display_path(path)
     click.echo(shown)

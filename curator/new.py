@@ -73,14 +73,36 @@ class Draft:
 # Checking what was given ----------------------------------------------------------------
 
 
+def bilingual(korean: str, english: str) -> str:
+    """An error line in Korean first, as the prompts ask (`제목 title`), and in English
+    after it in brackets, as `search` names its filters (`추천 필터 (recognised in the
+    query)`): the library is written in Korean, and its tools are used in English too."""
+    return f"{korean} ({english})"
+
+
+# In Korean, as the prompts name them: what `check_text` and `one_line` are told a value is,
+# and each dimension.
+_KOREAN_NAMES = {
+    "the title": "제목",
+    "the source title": "출처 글의 제목",
+    "an organization": "조직",
+}
+_DIMENSION_NAMES = {
+    "causes": "원인",
+    "components": "구성 요소",
+    "symptoms": "증상",
+    "contributing_factors": "기여 요인",
+}
+
+
 # What makes a one-line value more than one line, or hides its spacing: refused, not
 # turned into a space unsaid. Lint leaves a line break in one to its author (IL606), who
 # alone knows whether the rest belongs in `symptom`.
 _NOT_ONE_LINE = {
-    "\t": "a tab (U+0009 CHARACTER TABULATION",
-    "\n": "a line break (U+000A LINE FEED",
-    "\u2028": "a line break (U+2028 LINE SEPARATOR",
-    "\u2029": "a line break (U+2029 PARAGRAPH SEPARATOR",
+    "\t": ("탭", "a tab (U+0009 CHARACTER TABULATION"),
+    "\n": ("줄바꿈", "a line break (U+000A LINE FEED"),
+    "\u2028": ("줄바꿈", "a line break (U+2028 LINE SEPARATOR"),
+    "\u2029": ("줄바꿈", "a line break (U+2029 PARAGRAPH SEPARATOR"),
 }
 
 
@@ -124,15 +146,33 @@ def check_one_line(what: str, text: str) -> str:
     it is in `text` as given (`str.split` would make most of them spaces, unseen)."""
     for index, char in enumerate(text):
         if char in _NOT_ONE_LINE:
+            korean, english = _NOT_ONE_LINE[char]
             raise DraftError(
-                f"{what} holds {_NOT_ONE_LINE[char]}, character {index + 1}): it is one line "
-                "in the website's lists, the feed and the CSV; write it on one line, with "
-                "spaces"
+                bilingual(
+                    f"{_KOREAN_NAMES[what]}에 {korean}(U+{ord(char):04X})이 있습니다({index + 1}"
+                    "번째 글자): 웹사이트 목록·피드·CSV 에서 한 줄이니, 공백을 써서 한 줄로 "
+                    "쓰세요",
+                    f"{what} holds {english}, character {index + 1}): it is one line in the "
+                    "website's lists, the feed and the CSV; write it on one line, with spaces",
+                )
             )
     problem = text.strip() and text_problem(text)  # (nothing visible: said once joined)
     if problem:
-        raise DraftError(f"{what} {problem}")
+        raise _text_error(what, problem)
     return text
+
+
+def _text_error(what: str, problem: str) -> DraftError:
+    """`model.text_problem`'s `problem` of `what`, in Korean too."""
+    name = _KOREAN_NAMES[what]
+    control = re.match(r"holds (U\+[0-9A-F]+), .* \(character ([0-9]+)\)", problem)
+    if control:
+        korean = f"{name}에 {control[1]} 문자가 있습니다({control[2]}번째 글자): 지우세요"
+    elif problem == "must not be empty":
+        korean = f"{name}이 비어 있습니다"
+    else:
+        korean = f"{name}에 보이는 글자가 없습니다"
+    return DraftError(bilingual(korean, f"{what} {problem}"))
 
 
 def _source_title(text: str) -> str:
@@ -147,12 +187,16 @@ def check_text(what: str, text: str) -> str:
     text on GitHub, where it notifies someone)."""
     problem = text_problem(text)
     if problem:
-        raise DraftError(f"{what} {problem}")
+        raise _text_error(what, problem)
     found = bare_mentions(text)
     if found:
         raise DraftError(
-            f"{what} holds {found[0]}, which would notify someone on GitHub; write it "
-            "without @, or in backticks"
+            bilingual(
+                f"{_KOREAN_NAMES[what]}의 {found[0]}: GitHub 에서 그 이름에게 알림이 갑니다. "
+                "@ 없이, 또는 백틱(`) 안에 쓰세요",
+                f"{what} holds {found[0]}, which would notify someone on GitHub; write it "
+                "without @, or in backticks",
+            )
         )
     return text
 
@@ -161,7 +205,12 @@ def check_source_url(url: str) -> str:
     url = url.strip()
     problem = url_problem(url)
     if problem:
-        raise DraftError(f"source URL {url!r} {problem}")
+        raise DraftError(
+            bilingual(
+                f"출처 URL {url!r}: 쓸 수 없는 주소입니다. 공개된 글의 https 주소만 쓰세요",
+                f"source URL {url!r} {problem}",
+            )
+        )
     return url
 
 
@@ -170,15 +219,30 @@ def check_occurred(text: str) -> str | None:
     if not text:
         return None
     if not re.match(PARTIAL_DATE_PATTERN, text):
-        raise DraftError(f"occurred {text!r} is not YYYY, YYYY-MM or YYYY-MM-DD")
+        raise DraftError(
+            bilingual(
+                f"일어난 때 {text!r}: YYYY, YYYY-MM, YYYY-MM-DD 꼴이 아닙니다",
+                f"occurred {text!r} is not YYYY, YYYY-MM or YYYY-MM-DD",
+            )
+        )
     try:
         parse_partial_date(text)
     except ValueError as exc:
-        raise DraftError(f"occurred {text!r} is not a real date") from exc
+        raise DraftError(
+            bilingual(
+                f"일어난 때 {text!r}: 없는 날짜입니다",
+                f"occurred {text!r} is not a real date",
+            )
+        ) from exc
     today = dt.datetime.now(dt.UTC).date()  # as lint's IL503
     year, month, day = parse_partial_date(text)
     if dt.date(year, month or 1, day or 1) > today:
-        raise DraftError(f"occurred {text!r} is after today ({today.isoformat()})")
+        raise DraftError(
+            bilingual(
+                f"일어난 때 {text!r}: 오늘({today.isoformat()}) 뒤입니다",
+                f"occurred {text!r} is after today ({today.isoformat()})",
+            )
+        )
     return text
 
 
@@ -203,34 +267,51 @@ def _no_term(taxonomy: Taxonomy, dimension: str, given: str) -> DraftError:
     with the first of its own errors where it is, not the taxonomy's first), no term of
     the dimension could be read, or it is none, with where the dimension's file is broken
     if it is."""
+    name = _DIMENSION_NAMES[dimension]
     broken = taxonomy.broken_term(dimension, given)
     if broken is not None:
         said = f"{given!r} is" if broken == given else f"{given!r} names {broken!r},"
         problem = taxonomy.why_broken(dimension, broken)
         return TaxonomyError(
-            f"{said} a term of {dimension} whose definition is broken: {problem}; mend it "
-            "there, or give another term"
+            bilingual(
+                f"{given!r}: 정의가 깨진 {name} 용어입니다. 정의를 고치거나 다른 용어를 쓰세요",
+                f"{said} a term of {dimension} whose definition is broken: {problem}; mend "
+                "it there, or give another term",
+            )
         )
     unread = taxonomy.unread(dimension) and taxonomy.file_problem(dimension)
     if unread:
         return TaxonomyError(
-            f"no term of {dimension} can be checked, as the taxonomy is broken: {unread}; "
-            "see `curator lint`"
+            bilingual(
+                f"분류 체계가 깨져 {name} 용어를 확인할 수 없습니다: `curator lint` 를 보세요",
+                f"no term of {dimension} can be checked, as the taxonomy is broken: {unread}; "
+                "see `curator lint`",
+            )
         )
     message = taxonomy.not_a_term(dimension, given)
+    korean = f"{given!r}: {name} 용어가 아닙니다"
     problem = taxonomy.file_problem(dimension)  # (another file's cannot hide this one's terms)
     if problem:
-        return TaxonomyError(f"{message}; but its file is broken: {problem}; see `curator lint`")
-    return DraftError(message)
+        return TaxonomyError(
+            bilingual(
+                f"{korean}. 그런데 {name} 파일이 깨졌습니다: `curator lint` 를 보세요",
+                f"{message}; but its file is broken: {problem}; see `curator lint`",
+            )
+        )
+    return DraftError(bilingual(korean, message))
 
 
 def _deprecated(taxonomy: Taxonomy, dimension: str, given: str, term: Term) -> DraftError:
     """`given` names deprecated `term`: what to give instead; or, when the taxonomy
     names no current replacement (IL303), where its definition is."""
     named = "" if given == term.id else f" (the term {term.id!r})"
-    if taxonomy.replacement(dimension, term.id) is not None:
+    replacement = taxonomy.replacement(dimension, term.id)
+    if replacement is not None:
         return DraftError(
-            f"{given!r}{named} is deprecated; {taxonomy.use_instead(dimension, term.id)}"
+            bilingual(
+                f"{given!r}: 더는 쓰지 않는 용어입니다. 대신 쓸 용어: {replacement!r}",
+                f"{given!r}{named} is deprecated; {taxonomy.use_instead(dimension, term.id)}",
+            )
         )
     replaced_by = term.deprecated.replaced_by if term.deprecated else ""
     problem = (
@@ -239,17 +320,14 @@ def _deprecated(taxonomy: Taxonomy, dimension: str, given: str, term: Term) -> D
         else taxonomy.not_a_term(dimension, replaced_by)
     )
     return TaxonomyError(
-        f"{given!r}{named} is deprecated, and its definition, at "
-        f"{taxonomy.where(dimension, term.id)}, names no current replacement: {problem}; "
-        "give a current term"
+        bilingual(
+            f"{given!r}: 더는 쓰지 않는 용어이고, 정의가 대신 쓸 현재 용어를 대지 않습니다. "
+            "현재 용어를 쓰세요",
+            f"{given!r}{named} is deprecated, and its definition, at "
+            f"{taxonomy.where(dimension, term.id)}, names no current replacement: {problem}; "
+            "give a current term",
+        )
     )
-
-
-def _broken(taxonomy: Taxonomy) -> str:
-    """Where the taxonomy itself is broken, if it is: then a term may be missing only
-    because its file could not be read, and the file is what to fix."""
-    problem = taxonomy.first_problem()
-    return f"; but the taxonomy is broken: {problem}; see `curator lint`" if problem else ""
 
 
 def split_list(text: str) -> list[str]:
@@ -328,6 +406,7 @@ _QUESTIONS = {
     "symptoms": "증상 symptoms (용어 id, 쉼표로 구분)",
     "contributing_factors": "기여 요인 contributing_factors (용어 id, 쉼표로 구분, 없으면 빈칸)",
 }
+_KOREAN_OPTIONS = {"--title": "제목", "--source": "출처 URL"}
 _OPTIONS = {
     "causes": "--cause",
     "components": "--component",
@@ -453,11 +532,23 @@ class _Problems:
 
 
 def _none_guessed(taxonomy: Taxonomy, dimension: str) -> str:
-    return (
-        f"no {dimension} term could be guessed from the title or the source URL; give "
-        f"{_OPTIONS[dimension]} TERM (the terms are in schema/taxonomy/{dimension}.yaml)"
-        f"{_broken(taxonomy)}"
+    """That no term of `dimension` was guessed; and where the taxonomy itself is broken, if
+    it is: then a term may be missing only because its file could not be read, and the
+    file is what to fix."""
+    option = _OPTIONS[dimension]
+    korean = (
+        f"제목과 출처 URL 에서 {_DIMENSION_NAMES[dimension]} 용어를 찾지 못했습니다: "
+        f"{option} TERM 으로 주세요(용어는 schema/taxonomy/{dimension}.yaml 에 있습니다)"
     )
+    english = (
+        f"no {dimension} term could be guessed from the title or the source URL; give "
+        f"{option} TERM (the terms are in schema/taxonomy/{dimension}.yaml)"
+    )
+    problem = taxonomy.first_problem()
+    if problem:
+        korean += ". 그런데 분류 체계가 깨졌습니다: `curator lint` 를 보세요"
+        english += f"; but the taxonomy is broken: {problem}; see `curator lint`"
+    return bilingual(korean, english)
 
 
 def _given(
@@ -471,8 +562,16 @@ def _given(
     given (a problem too when nobody is asked for it)."""
     if value is None:
         if ask is None:
+            korean = f"{_KOREAN_OPTIONS[option]} {option} 값이 필요합니다"
             needed = "is needed (or run `curator new` in a terminal to be asked)"
-            problems.add(DraftError(f"{option} {needed}"))
+            problems.add(
+                DraftError(
+                    bilingual(
+                        f"{korean}: 터미널에서 `curator new` 를 실행하면 물어봅니다",
+                        f"{option} {needed}",
+                    )
+                )
+            )
         return None
     return problems.check(check, value)
 
@@ -491,8 +590,12 @@ def _asked_terms(
         terms = check_terms(taxonomy, dimension, split_list(text))
         if not terms and dimension in REQUIRED_DIMENSIONS:
             raise DraftError(
-                f"{dimension} needs at least one term (the terms are in "
-                f"schema/taxonomy/{dimension}.yaml)"
+                bilingual(
+                    f"{_DIMENSION_NAMES[dimension]} 용어가 하나 이상 있어야 합니다(용어는 "
+                    f"schema/taxonomy/{dimension}.yaml 에 있습니다)",
+                    f"{dimension} needs at least one term (the terms are in "
+                    f"schema/taxonomy/{dimension}.yaml)",
+                )
             )
         return terms
 
@@ -512,7 +615,11 @@ def _one_each(dimension: str, terms: list[str]) -> list[str]:
             option = _OPTIONS[dimension]
             repeated = " ".join(f"{option} {one}" for one in several)
             raise DraftError(
-                f"{term!r} is {len(several)} terms: give each its own {option} ({repeated})"
+                bilingual(
+                    f"{term!r}: 용어 {len(several)}개입니다. 용어마다 {option} 하나씩 "
+                    f"주세요: {repeated}",
+                    f"{term!r} is {len(several)} terms: give each its own {option} ({repeated})",
+                )
             )
     return terms
 

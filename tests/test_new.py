@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import os
 import pty
@@ -251,11 +252,20 @@ def test_a_term_whose_definition_is_broken_is_one_line_saying_what_to_mend_where
         "replacement: 'capacity-limits' is not a term of causes; did you mean "
         "'capacity-limit'?; give a current term"
     )
+    # Korean first, the English in brackets.
+    broken_ko = "정의가 깨진 원인 용어입니다. 정의를 고치거나 다른 용어를 쓰세요"
+    old_ko = "더는 쓰지 않는 용어이고, 정의가 대신 쓸 현재 용어를 대지 않습니다. 현재 용어를 쓰세요"
     for cause, said in (
-        ("resource-exhaustion", f"'resource-exhaustion' is {definition}"),
-        ("자원 고갈", f"'자원 고갈' names 'resource-exhaustion', {definition}"),  # its label
-        ("old-cause", f"'old-cause' {replacement}"),
-        ("옛 원인", f"'옛 원인' (the term 'old-cause') {replacement}"),
+        (
+            "resource-exhaustion",
+            f"'resource-exhaustion': {broken_ko} ('resource-exhaustion' is {definition})",
+        ),
+        (  # its label
+            "자원 고갈",
+            f"'자원 고갈': {broken_ko} ('자원 고갈' names 'resource-exhaustion', {definition})",
+        ),
+        ("old-cause", f"'old-cause': {old_ko} ('old-cause' {replacement})"),
+        ("옛 원인", f"'옛 원인': {old_ko} ('옛 원인' (the term 'old-cause') {replacement})"),
     ):
         run = new(root, "--title", TITLE, "--source", SOURCE, "--cause", cause)
         assert run.code == 2 and list((root / "incidents").iterdir()) == []
@@ -287,10 +297,12 @@ def _said(*lines: str) -> str:
     )
 
 
-def _none_guessed(dimension: str, option: str) -> str:
+def _none_guessed(dimension: str, option: str, korean: str) -> str:
     return (
-        f"no {dimension} term could be guessed from the title or the source URL; give "
-        f"{option} TERM (the terms are in schema/taxonomy/{dimension}.yaml)"
+        f"제목과 출처 URL 에서 {korean} 용어를 찾지 못했습니다: {option} TERM 으로 주세요(용어는 "
+        f"schema/taxonomy/{dimension}.yaml 에 있습니다) (no {dimension} term could be guessed "
+        f"from the title or the source URL; give {option} TERM (the terms are in "
+        f"schema/taxonomy/{dimension}.yaml))"
     )
 
 
@@ -302,13 +314,13 @@ def test_every_dimension_nothing_could_be_guessed_for_is_named_in_one_error(tmp_
     run = new(root, "--title", "알 수 없는 일", "--source", source)
     assert run.code == 2 and list((root / "incidents").iterdir()) == []
     assert run.err == _said(
-        _none_guessed("causes", "--cause"),
-        _none_guessed("components", "--component"),
-        _none_guessed("symptoms", "--symptom"),
+        _none_guessed("causes", "--cause", "원인"),
+        _none_guessed("components", "--component", "구성 요소"),
+        _none_guessed("symptoms", "--symptom", "증상"),
     )
     run = new(root, "--title", "알 수 없는 일", "--source", source, "--component", "gpu")
     assert run.err == _said(
-        _none_guessed("causes", "--cause"), _none_guessed("symptoms", "--symptom")
+        _none_guessed("causes", "--cause", "원인"), _none_guessed("symptoms", "--symptom", "증상")
     )
 
 
@@ -322,12 +334,17 @@ def test_without_a_terminal_one_run_says_every_problem_a_line_each_in_the_order_
     run = new(root, "--title", "GPU 무언가 일어남", "--source", source, "--cause", "nonsense")
     assert (run.code, run.out) == (2, "")
     assert run.err == _said(
-        "'nonsense' is not a term of causes", _none_guessed("symptoms", "--symptom")
+        "'nonsense': 원인 용어가 아닙니다 ('nonsense' is not a term of causes)",
+        _none_guessed("symptoms", "--symptom", "증상"),
     )
+    asked = "터미널에서 `curator new` 를 실행하면 물어봅니다"
     needed = "is needed (or run `curator new` in a terminal to be asked)"
     run = new(root)
     assert run.code == 2
-    assert run.err == _said(f"--title {needed}", f"--source {needed}")
+    assert run.err == _said(
+        f"제목 --title 값이 필요합니다: {asked} (--title {needed})",
+        f"출처 URL --source 값이 필요합니다: {asked} (--source {needed})",
+    )
     # Every option's problems, whatever order they are given in, in the order of --help;
     # each of several terms of one option. Without a source nothing is guessed, so no
     # dimension is said to have no term: the source's path may name one.
@@ -339,23 +356,83 @@ def test_without_a_terminal_one_run_says_every_problem_a_line_each_in_the_order_
         *("--source-title", "by @someone", "--title", "학습\x07중단"),
     )
     assert run.code == 2
+    # Each line in Korean first, as the prompts ask (`제목 title`), the English after it.
     assert run.err == _said(
-        "the title holds U+0007, a control character (character 3); remove it",
-        f"--source {needed}",
-        "the source title holds @someone, which would notify someone on GitHub; write it "
-        "without @, or in backticks",
-        "an organization holds a tab (U+0009 CHARACTER TABULATION, character 4): it is one "
-        "line in the website's lists, the feed and the CSV; write it on one line, with spaces",
-        "an organization holds @octocat, which would notify someone on GitHub; write it "
-        "without @, or in backticks",
-        "occurred '2024-13' is not a real date",
-        "'nonsense' is not a term of causes",
-        "'sofware-defect' is not a term of causes; did you mean 'software-defect'?",
-        "'training-stal' is not a term of symptoms; did you mean 'training-stall'?",
-        "'alert-fatigue, single-point' is 2 terms: give each its own --factor "
-        "(--factor alert-fatigue --factor single-point)",
+        "제목에 U+0007 문자가 있습니다(3번째 글자): 지우세요 "
+        "(the title holds U+0007, a control character (character 3); remove it)",
+        f"출처 URL --source 값이 필요합니다: {asked} (--source {needed})",
+        "출처 글의 제목의 @someone: GitHub 에서 그 이름에게 알림이 갑니다. @ 없이, 또는 "
+        "백틱(`) 안에 쓰세요 (the source title holds @someone, which would notify someone "
+        "on GitHub; write it without @, or in backticks)",
+        "조직에 탭(U+0009)이 있습니다(4번째 글자): 웹사이트 목록·피드·CSV 에서 한 줄이니, "
+        "공백을 써서 한 줄로 쓰세요 (an organization holds a tab (U+0009 CHARACTER "
+        "TABULATION, character 4): it is one line in the website's lists, the feed and the "
+        "CSV; write it on one line, with spaces)",
+        "조직의 @octocat: GitHub 에서 그 이름에게 알림이 갑니다. @ 없이, 또는 백틱(`) 안에 "
+        "쓰세요 (an organization holds @octocat, which would notify someone on GitHub; "
+        "write it without @, or in backticks)",
+        "일어난 때 '2024-13': 없는 날짜입니다 (occurred '2024-13' is not a real date)",
+        "'nonsense': 원인 용어가 아닙니다 ('nonsense' is not a term of causes)",
+        "'sofware-defect': 원인 용어가 아닙니다 ('sofware-defect' is not a term of causes; "
+        "did you mean 'software-defect'?)",
+        "'training-stal': 증상 용어가 아닙니다 ('training-stal' is not a term of symptoms; "
+        "did you mean 'training-stall'?)",
+        "'alert-fatigue, single-point': 용어 2개입니다. 용어마다 --factor 하나씩 주세요: "
+        "--factor alert-fatigue --factor single-point ('alert-fatigue, single-point' is 2 "
+        "terms: give each its own --factor (--factor alert-fatigue --factor single-point))",
     )
     assert list((root / "incidents").iterdir()) == []
+
+
+def test_each_error_line_says_it_in_korean_first_then_in_english(tmp_path):
+    # They were in English alone, where the prompts ask in Korean first (`제목 title`).
+    root = write_library(tmp_path / "lib", {})
+    causes = root / "schema" / "taxonomy" / "causes.yaml"
+    causes.write_text(
+        causes.read_text(encoding="utf-8")
+        + "  - id: old-cause\n    label: {ko: 옛 원인, en: Old cause}\n    description: 옛.\n"
+        "    deprecated: {replaced_by: capacity-limit, reason: 합쳤다.}\n",
+        encoding="utf-8",
+    )
+    today = dt.datetime.now(dt.UTC).date().isoformat()
+    good = ("--title", TITLE, "--source", SOURCE, "--cause", "software-defect")
+    cases = [
+        (
+            ("--occurred", "2024/05"),
+            "일어난 때 '2024/05': YYYY, YYYY-MM, YYYY-MM-DD 꼴이 아닙니다 "
+            "(occurred '2024/05' is not YYYY, YYYY-MM or YYYY-MM-DD)",
+        ),
+        (
+            ("--occurred", "2999"),
+            f"일어난 때 '2999': 오늘({today}) 뒤입니다 (occurred '2999' is after today ({today}))",
+        ),
+        (
+            ("--source", "http://example.com/pm"),
+            "출처 URL 'http://example.com/pm': 쓸 수 없는 주소입니다. 공개된 글의 https 주소만 "
+            "쓰세요 (source URL 'http://example.com/pm' uses http; sources must be https)",
+        ),
+        (("--title", "   "), "제목이 비어 있습니다 (the title must not be empty)"),
+        (
+            ("--title", "\u200b"),
+            "제목에 보이는 글자가 없습니다 (the title holds no visible character)",
+        ),
+        (
+            ("--source-title", "원문\n제목"),
+            "출처 글의 제목에 줄바꿈(U+000A)이 있습니다(3번째 글자): 웹사이트 목록·피드·CSV "
+            "에서 한 줄이니, 공백을 써서 한 줄로 쓰세요 (the source title holds a line break "
+            "(U+000A LINE FEED, character 3): it is one line in the website's lists, the feed "
+            "and the CSV; write it on one line, with spaces)",
+        ),
+        (
+            ("--cause", "옛 원인"),
+            "'옛 원인': 더는 쓰지 않는 용어입니다. 대신 쓸 용어: 'capacity-limit' "
+            "('옛 원인' (the term 'old-cause') is deprecated; use 'capacity-limit')",
+        ),
+    ]
+    for args, said in cases:
+        run = new(root, *good, *args)
+        assert (run.code, run.err) == (2, _said(said)), args
+        assert list((root / "incidents").iterdir()) == []
 
 
 def test_a_problem_said_twice_in_one_run_is_one_line(tmp_path):
@@ -366,7 +443,10 @@ def test_a_problem_said_twice_in_one_run_is_one_line(tmp_path):
     assert run.code == 2 and list((root / "incidents").iterdir()) == []
     # The taxonomy's to mend: one line, no usage at fault (no `--help`).
     (line,) = run.err.splitlines()
-    assert line.startswith("curator new: no term of components can be checked, as the "), line
+    assert line.startswith(
+        "curator new: 분류 체계가 깨져 구성 요소 용어를 확인할 수 없습니다: `curator lint` 를 "
+        "보세요 (no term of components can be checked, as the "
+    ), line
 
 
 def test_facets_read_from_the_source_url_are_said_to_come_from_it(tmp_path):
@@ -674,30 +754,37 @@ def test_asked_for_terms_it_says_how_to_give_them_and_where_they_are(tmp_path):
     answers += ["", "software-defect", "", "", ""]  # no cause: refused, asked again
     output = " ".join(_in_terminal(["new", "--root", str(root)], answers).split())
     assert "원인 causes (용어 id, 쉼표로 구분):" in output
-    assert "causes needs at least one term (the terms are in schema/taxonomy/causes.yaml)" in output
+    assert (
+        "원인 용어가 하나 이상 있어야 합니다(용어는 schema/taxonomy/causes.yaml 에 있습니다) "
+        "(causes needs at least one term (the terms are in schema/taxonomy/causes.yaml))"
+    ) in output
     data = load_bytes((root / "incidents" / "IL-NEW-nccl-h100.yaml").read_bytes()).data
     assert data["facets"]["causes"] == ["software-defect"]
 
 
 TAB_IN_ORGANIZATION = (
-    "an organization holds a tab (U+0009 CHARACTER TABULATION, character 4): it is one line "
-    "in the website's lists, the feed and the CSV; write it on one line, with spaces"
+    "조직에 탭(U+0009)이 있습니다(4번째 글자): 웹사이트 목록·피드·CSV 에서 한 줄이니, 공백을 "
+    "써서 한 줄로 쓰세요 (an organization holds a tab (U+0009 CHARACTER TABULATION, "
+    "character 4): it is one line in the website's lists, the feed and the CSV; write it on "
+    "one line, with spaces)"
+)
+NOT_A_REAL_DATE = "일어난 때 '2024-13': 없는 날짜입니다 (occurred '2024-13' is not a real date)"
+NOT_A_CAUSE = "'nonsense': 원인 용어가 아닙니다 ('nonsense' is not a term of causes)"
+NOT_ANSWERED = (
+    "curator: 모든 질문에 답하지 않아 아무것도 쓰지 않았습니다 "
+    "(not every question was answered; nothing written)\n"
 )
 
 
 @pytest.mark.parametrize(
     ("options", "said"),
     [
-        (["--occurred", "2024-13"], ["occurred '2024-13' is not a real date"]),
-        (["--cause", "nonsense"], ["'nonsense' is not a term of causes"]),
+        (["--occurred", "2024-13"], [NOT_A_REAL_DATE]),
+        (["--cause", "nonsense"], [NOT_A_CAUSE]),
         (["--organization", "Lab\tlup"], [TAB_IN_ORGANIZATION]),
         (
             ["--cause", "nonsense", "--organization", "Lab\tlup", "--occurred", "2024-13"],
-            [
-                TAB_IN_ORGANIZATION,
-                "occurred '2024-13' is not a real date",
-                "'nonsense' is not a term of causes",
-            ],
+            [TAB_IN_ORGANIZATION, NOT_A_REAL_DATE, NOT_A_CAUSE],
         ),
     ],
 )
@@ -855,7 +942,7 @@ def test_asking_without_answers_is_a_usage_error_and_writes_nothing(tmp_path):
         check=False,
     )
     assert proc.returncode == 2, proc
-    assert proc.stderr == "curator: not every question was answered; nothing written\n"
+    assert proc.stderr == NOT_ANSWERED
     assert proc.stdout.endswith(": \n")  # the question's line is ended, not left open
     assert list((root / "incidents").iterdir()) == []
 
@@ -865,7 +952,7 @@ def test_asking_without_answers_is_a_usage_error_and_writes_nothing(tmp_path):
     [
         (signal.SIGTERM, "curator: terminated\n"),
         (signal.SIGHUP, "curator: terminated\n"),
-        (signal.SIGINT, "curator: not every question was answered; nothing written\n"),
+        (signal.SIGINT, NOT_ANSWERED),
     ],
 )
 def test_stopped_at_a_question_it_says_how_and_writes_nothing(tmp_path, stop, said):
@@ -944,7 +1031,7 @@ def test_with_standard_input_closed_nothing_is_asked(tmp_path):
         run = run_curator(*args, *prompt, closing=(0,))
         if prompt:
             assert run.code == 2, run
-            assert run.err == "curator: not every question was answered; nothing written\n"
+            assert run.err == NOT_ANSWERED
         else:
             assert run.code == 0, run
             assert run.out.endswith("/incidents/IL-NEW-nccl-h100.yaml\n")
@@ -976,5 +1063,8 @@ def test_a_draft_the_system_will_not_write_is_one_line_and_exit_2(tmp_path, monk
     result = CliRunner().invoke(curator.cli.main, args)
     assert result.exit_code == 2, result.output
     shown = os.path.relpath(root / "incidents")
-    assert result.output == f"curator: cannot write the draft in {shown}: No space left on device\n"
+    assert result.output == (
+        f"curator: 초안을 {shown} 에 쓸 수 없습니다: No space left on device "
+        f"(cannot write the draft in {shown}: No space left on device)\n"
+    )
     assert os.listdir(root / "incidents") == []
