@@ -418,6 +418,19 @@ def test_a_name_of_several_words_is_one_entity_counted_once():
     ]  # fmt: skip
 
 
+@pytest.mark.parametrize(
+    "before", ["", "장애가 났다. ", "장애가 났다.\n", "symptom: |\n  "], ids=repr
+)
+def test_a_name_that_opens_a_korean_sentence_keeps_its_first_word(before):
+    # "Northern Virginia 리전에서" at the start of a text or a sentence was `virginia` alone:
+    # a capitalised word that opens a sentence before a Latin word was read as an English
+    # sentence's first word, though a Korean sentence went on after the name.
+    found = entities(f"{before}Northern Virginia 리전에서 Google Cloud DNS가 멈췄다")
+    assert {"northern virginia", "northern", "virginia", "google cloud", "google"} <= found
+    # An English sentence still opens with any word: its first word is no name.
+    assert "northern" not in entities(f"{before}Northern Virginia went down. 그 뒤 복구했다")
+
+
 def entities_of_the_library_pair(one: str, other: str) -> list[str]:
     """The shared entities `similar` lists for two incidents of the bundled library, after
     checking that the score counts each of them once, at its own rarity, and no other."""

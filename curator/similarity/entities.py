@@ -189,7 +189,7 @@ def entities(text: str, query: bool = False) -> set[str]:
             continue
         value = _CANONICAL[kind](match) if kind else None
         if value and kind == "capitalised" and not query:
-            if _opens_sentence(text, match.start()) and _latin_follows(text, match.end()):
+            if _opens_sentence(text, match.start()) and _english_follows(text, match.end()):
                 continue  # an English sentence may open with any word
             # Each line is read once: a line of 100,000 such words was read 100,000 times.
             if match.start() > line[1]:
@@ -326,11 +326,23 @@ def _opens_sentence(text: str, start: int) -> bool:
     return i < 0 or text[i] in _SENTENCE_END
 
 
-def _latin_follows(text: str, end: int) -> bool:
+# Capitalised and all-caps words up to a Hangul syllable (kana, an ideograph): the name
+# that opens a Korean sentence (`Northern Virginia 리전에서`, `Google Cloud DNS가`).
+# Possessive, so that each is read once.
+_NAME_BEFORE_HANGUL = re.compile(rf"(?:[ \t]++[A-Z][A-Za-z0-9]*+)*+[ \t]*+[가-힣{_UNSPACED}]")
+
+
+def _english_follows(text: str, end: int) -> bool:
+    """Whether an English sentence goes on after the word that opens it and ends at `end`:
+    a Latin word follows, and it is not a name of capitalised words that a Korean sentence
+    goes on after (`Northern Virginia 리전에서`, where `Northern` is no style but the name's
+    first word)."""
     i = end
     while i < len(text) and text[i] in " \t":
         i += 1
-    return i < len(text) and text[i].isascii() and text[i].isalpha()
+    if not (i < len(text) and text[i].isascii() and text[i].isalpha()):
+        return False
+    return not _NAME_BEFORE_HANGUL.match(text, end)
 
 
 _CANONICAL = {
