@@ -473,6 +473,42 @@ def test_a_word_of_a_name_of_several_words_still_meets_the_word_alone(tmp_path):
         assert Evidence.of(judge, record).rarity[row] == pytest.approx(expected, abs=1e-5)
 
 
+def test_a_name_with_a_word_in_capitals_is_one_entity_and_its_words_still_meet_alone(tmp_path):
+    # "AWS Lambda", "Google Cloud DNS" and "Azure AD" were word by word (`aws, lambda`;
+    # `cloud, dns`; `azure`, as `AD` is too short to be an entity alone): only capitalised
+    # words were joined into a name.
+    found = entities("이번 AWS Lambda 장애는 Google Cloud DNS 와 Azure AD 인증까지 번졌다")
+    assert {"aws lambda", "google cloud dns", "cloud dns", "azure ad"} <= found
+    assert {"aws", "lambda", "google", "dns", "azure"} <= found and "ad" not in found
+    # Acronyms side by side are no name, nor is a time zone a word of one.
+    assert entities("GPU SRAM 오류가 22:54 UTC Lambda 에서 났다") == {"gpu", "sram", "lambda"}
+    # "Lambda" alone still meets the word of AWS Lambda, and "Azure" of Azure AD; two texts
+    # naming AWS Lambda and Azure AD share those names. Each is counted once.
+    files = {
+        "IL-0001.yaml": incident(
+            "IL-0001", ("학습 처리량이", "Lambda 함수와 Azure 인증의 처리량이")
+        ),
+        "IL-0002.yaml": incident("IL-0002", ("학습 처리량이", "AWS Lambda 함수와 Azure AD 인증이")),
+        "IL-0003.yaml": incident("IL-0003", ("학습 처리량이", "Azure AD 와 AWS Lambda 의 지연이")),
+    }
+    root = write_library(tmp_path, files)
+    index = build(Library.at(root))
+    judge = Judge(index)
+    for one, other, shared in (
+        ("IL-0001", "IL-0002", {"lambda", "azure"}),
+        ("IL-0002", "IL-0001", {"lambda", "azure"}),
+        ("IL-0002", "IL-0003", {"aws lambda", "azure ad"}),
+    ):
+        record = read_record(root / "incidents" / f"{one}.yaml", f"incidents/{one}.yaml")
+        assert record is not None
+        match = judge.compare(record, other)
+        assert match is not None
+        assert set(shared_entities(match.to_json())) == shared
+        expected = sum(index.rarity_of(name) for name in shared)
+        [row] = index.by_id[other]
+        assert Evidence.of(judge, record).rarity[row] == pytest.approx(expected, abs=1e-5)
+
+
 def unrelated(incident_id: str, day: str, words: str) -> str:
     """An incident of Acme on `day` whose text shares no word with another's."""
     text = incident(incident_id, ("2024-05", day), ("Example", "Acme"))

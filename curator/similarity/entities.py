@@ -144,7 +144,9 @@ _ENTITY = re.compile(
     r"|(?<![A-Za-z0-9])(?:" + "|".join([*_KINDS[:2], _WORD, *_KINDS[2:]]) + "))"
 )
 _PLURAL_ACRONYM = re.compile(r"^[A-Z]{2,}s$")
-_CAPITALISED_WORD = re.compile(r"[a-z][a-z][a-z0-9]+")  # a capitalised word, lower-cased
+# A word of a name, lower-cased: capitalised (three letters or more) or in capitals (two).
+_CAPITALISED_WORD = re.compile(r"[a-z][a-z0-9]+")
+_CAPITALS = re.compile(r"[A-Z]{2,}")
 _LONGEST_NAME = 5  # words: Knight Capital Americas, OWASP Core Rule Set, Google Compute Engine
 _SENTENCE_END = ".!?:;\n"
 _MONTHS = words(
@@ -181,7 +183,8 @@ def entities(text: str, query: bool = False) -> set[str]:
     text = normalized("NFKC", text)
     found: set[str] = set()
     line = (0, -1, False)  # the line of the last capitalised word: start, end, in title case
-    run: list[str] = []  # the capitalised words kept so far, one space apart
+    run: list[str] = []  # the words of a name kept so far, one space apart
+    titled = False  # whether one of them is capitalised, not in capitals
     run_end = -1
     for match in _ENTITY.finditer(text):
         kind = match.lastgroup
@@ -196,24 +199,35 @@ def entities(text: str, query: bool = False) -> set[str]:
                 line = _line_at(text, match.start())
             if line[2]:
                 continue
-        if value and kind == "capitalised":
+        if (value and kind == "capitalised") or (kind == "name" and _in_capitals(match)):
             if text[run_end : match.start()] != " ":
-                _add_name(found, run)
-                run = []
-            run.append(value)
+                _add_name(found, run, titled)
+                run, titled = [], False
+            run.append(match.group(0).lower())
+            titled = titled or kind == "capitalised"
             run_end = match.end()
         if value:
             found.add(value)
-    _add_name(found, run)
+    _add_name(found, run, titled)
     return found
 
 
-def _add_name(found: set[str], run: list[str]) -> None:
+def _in_capitals(match: re.Match[str]) -> bool:
+    """Whether `match` is a word in capitals that may be a word of a name (`AWS`, `DNS`, `AD`
+    of AWS Lambda, Google Cloud DNS, Azure AD): not a time zone or a stopword (`UTC`, `AND`)."""
+    word = match.group(0)
+    return _CAPITALS.fullmatch(word) is not None and word.lower() not in _NOT_NAMES
+
+
+def _add_name(found: set[str], run: list[str], titled: bool) -> None:
     """Capitalised words one space apart are one name (`Northern Virginia`, `Network Load
     Balancer`), found beside the shorter names inside it (`name_parts`), so that a text
-    naming `Virginia` or an `Application Load Balancer` still shares that part with it. A
-    run of more words than a name has is a list or a heading, no name."""
-    if 1 < len(run) <= _LONGEST_NAME:
+    naming `Virginia` or an `Application Load Balancer` still shares that part with it.
+    Words in capitals are words of the name too (`AWS Lambda`, `Google Cloud DNS`), where
+    one word at least is capitalised: words in capitals alone are acronyms side by side
+    (`GPU SRAM`, `NFS RPC`), no name. A run of more words than a name has is a list or a
+    heading, no name."""
+    if titled and 1 < len(run) <= _LONGEST_NAME:
         found.update(" ".join(part) for part in _runs(run) if len(part) > 1)
 
 
