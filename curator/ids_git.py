@@ -183,8 +183,12 @@ def _number_and_push(
         _must(root, "fetch", "--quiet", "--end-of-options", remote, branch)
         if _must(root, "rev-parse", "FETCH_HEAD") == base:  # not a race: give up now
             raise GitError(f"git push failed: {pushed.stderr.strip()}")
-        log(f"{branch} moved while numbering (attempt {attempt} of {attempts}); numbering again")
-    raise GitError(f"{branch} kept moving; gave up after {attempts} attempts")
+        if attempt < attempts:
+            log(
+                f"{branch} moved while numbering (attempt {attempt} of {attempts}); numbering again"
+            )
+    tries = "1 attempt" if attempts == 1 else f"{attempts} attempts"
+    raise GitError(f"{branch} moved while numbering; gave up after {tries}")
 
 
 def _nothing_dropped(checkout: _Checkout, base: str, named: str) -> None:

@@ -536,6 +536,27 @@ def test_a_concurrent_numbering_run_is_detected_and_no_number_is_given_twice(rem
     assert history.splitlines().count("Number new incidents") == 1
 
 
+def test_attempts_is_how_many_times_a_push_is_tried_before_giving_up(remote):
+    # The branch moves once (the pre-push hook): one attempt gives up where the default
+    # five number again. It said "main moved while numbering (attempt 1 of 1); numbering
+    # again", then gave up "after 1 attempts".
+    beta = placeholder("beta").replace("'", "'\\''")
+    race_on_first_push(
+        remote / "bot",
+        f"printf '%s' '{beta}' > incidents/IL-NEW-beta.yaml && git add -A && "
+        "git commit --quiet -m 'merge beta' && git push --quiet origin main",
+    )
+    start = git(remote / "bot", "rev-parse", "--short=12", "HEAD")
+    args = ("assign-ids", "--push", "origin", "--attempts", "1")
+    run = run_curator(*args, cwd=remote / "bot", env=GIT_ENV)
+    assert (run.code, run.out) == (2, ""), run
+    assert run.err == (
+        f"curator: nothing pushed; the checkout is back at {start}, as it was\n"
+        "curator: main moved while numbering; gave up after 1 attempt\n"
+    )
+    assert sorted(main_files(remote)) == ["IL-0001", "IL-NEW-alpha", "IL-NEW-beta"]
+
+
 def test_the_cache_other_commands_keep_does_not_stop_a_push(remote):
     # A library whose .gitignore does not name .curator-cache/ (this one has none): after
     # `curator lint` the push refused, "the working tree has uncommitted changes".
