@@ -557,6 +557,25 @@ def test_attempts_is_how_many_times_a_push_is_tried_before_giving_up(remote):
     assert sorted(main_files(remote)) == ["IL-0001", "IL-NEW-alpha", "IL-NEW-beta"]
 
 
+def test_branch_names_the_branch_a_push_starts_from_and_pushes_to(remote):
+    human = remote / "human"
+    git(human, "checkout", "--quiet", "-b", "trunk")
+    git(human, "rm", "--quiet", "incidents/IL-NEW-alpha.yaml")
+    gamma = human / "incidents" / "IL-NEW-gamma.yaml"
+    gamma.write_text(placeholder("gamma"), encoding="utf-8")
+    git(human, "add", "incidents")
+    git(human, "commit", "--quiet", "-m", "gamma on trunk")
+    git(human, "push", "--quiet", "origin", "trunk")
+    run = run_curator(
+        "assign-ids", "--push", "origin", "--branch", "trunk", cwd=remote / "bot", env=GIT_ENV
+    )
+    assert run.code == 0, run
+    assert run.out.startswith("IL-NEW-gamma → IL-0002")
+    trunk = git(remote / "origin.git", "ls-tree", "--name-only", "trunk", "incidents/")
+    assert trunk.split() == ["incidents/IL-0001.yaml", "incidents/IL-0002.yaml"]
+    assert sorted(main_files(remote)) == ["IL-0001", "IL-NEW-alpha"]  # main as it was
+
+
 def test_the_cache_other_commands_keep_does_not_stop_a_push(remote):
     # A library whose .gitignore does not name .curator-cache/ (this one has none): after
     # `curator lint` the push refused, "the working tree has uncommitted changes".
