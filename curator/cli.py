@@ -955,6 +955,16 @@ def assign_ids_command(root: Path | None, remote: str | None, branch: str, attem
     Exit 1 when the library cannot be numbered safely (a file cannot be read), 2 when git
     fails.
     """
+    context = click.get_current_context()
+    given = [
+        f"--{name}"
+        for name in ("branch", "attempts")
+        if context.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT
+    ]
+    if remote is None and given:
+        raise click.UsageError(
+            f"{' and '.join(given)} {'needs' if len(given) == 1 else 'need'} --push"
+        )
     library = Library.at(root)
     try:
         if remote is None:

@@ -159,6 +159,15 @@ def test_bad_root_is_a_usage_error(tmp_path):
             ["similar"],
             "curator similar: give incident files, or --all — see `curator similar --help`",
         ),
+        (  # options that did nothing without --push: the library was numbered in place
+            ["assign-ids", "--branch", "trunk"],
+            "curator assign-ids: --branch needs --push — see `curator assign-ids --help`",
+        ),
+        (
+            ["assign-ids", "--branch", "main", "--attempts", "2"],
+            "curator assign-ids: --branch and --attempts need --push — see "
+            "`curator assign-ids --help`",
+        ),
     ],
 )
 def test_usage_errors_exit_2_with_one_line(args, line, library):
