@@ -168,6 +168,66 @@ def test_bad_root_is_a_usage_error(tmp_path):
             "curator assign-ids: --branch and --attempts need --push — see "
             "`curator assign-ids --help`",
         ),
+        (
+            ["assign-ids", "--push", "origin", "--attempts", "0"],
+            "curator assign-ids: Invalid value for '--attempts': 0 is not in the range "
+            "1<=x<=50 — see `curator assign-ids --help`",
+        ),
+        (["export"], "curator export: Missing option '--out' — see `curator export --help`"),
+        (["review"], "curator review: Missing option '--base' — see `curator review --help`"),
+        (
+            ["review", "--base", "HEAD", "--format", "text"],
+            "curator review: Invalid value for '--format': 'text' is not one of 'markdown', "
+            "'json', 'github' — see `curator review --help`",
+        ),
+        (
+            ["github", "release", "--repo", "o/r", "--dir", "."],
+            "curator github release: Missing option '--tag' — see `curator github release --help`",
+        ),
+        (
+            ["github", "comment", "--repo", "o/r", "--pr", "0", "--report", "r.json"],
+            "curator github comment: Invalid value for '--pr': 0 is not in the range x>=1 — "
+            "see `curator github comment --help`",
+        ),
+        (
+            ["github", "frobnicate"],
+            "curator github: No such command 'frobnicate' — see `curator github --help`",
+        ),
+        (
+            ["rules", "--format", "xml"],
+            "curator rules: Invalid value for '--format': 'xml' is not one of 'text', "
+            "'json', 'markdown' — see `curator rules --help`",
+        ),
+        (
+            ["fmt", "-j", "0"],
+            "curator fmt: Invalid value for '--jobs' / '-j': 0 is not in the range x>=1 — "
+            "see `curator fmt --help`",
+        ),
+        (
+            ["fix", "--jobs", "0"],
+            "curator fix: Invalid value for '--jobs' / '-j': 0 is not in the range x>=1 — "
+            "see `curator fix --help`",
+        ),
+        (
+            ["search", "--top", "0", "nccl"],
+            "curator search: Invalid value for '--top': 0 is not in the range 1<=x<=10000 — "
+            "see `curator search --help`",
+        ),
+        (
+            ["similar", "--all", "--top", "1001"],
+            "curator similar: Invalid value for '--top': 1001 is not in the range "
+            "1<=x<=1000 — see `curator similar --help`",
+        ),
+        (
+            ["suggest", "--all", "incidents/IL-0001.yaml"],
+            "curator suggest: give incident files or --all, not both — see "
+            "`curator suggest --help`",
+        ),
+        (
+            ["new", "--status", "withdrawn"],
+            "curator new: Invalid value for '--status': 'withdrawn' is not one of 'draft', "
+            "'published' — see `curator new --help`",
+        ),
     ],
 )
 def test_usage_errors_exit_2_with_one_line(args, line, library):
