@@ -6,6 +6,7 @@ import io
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -627,6 +628,55 @@ def test_the_review_help_says_every_removal_il901_fails():
 def test_quiet_drops_the_summary(library):
     run = run_curator("lint", "--root", str(library), "--quiet")
     assert run.code == 1 and run.err == ""
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize(
+    ("args", "line"),
+    [
+        (["lint", "--no-cache"], "linting 1/3 files"),
+        (["fmt", "--check", "--no-cache"], "checking 1/3 files"),
+        (["fix", "--check", "--no-cache"], "checking 1/3 files"),
+        (["similar", "--all"], "indexing 3/3 files"),
+        (["suggest", "--all"], "indexing 3/3 files"),
+        (["search", "nccl"], "indexing 3/3 files"),
+    ],
+    ids=lambda value: value[0] if isinstance(value, list) else "",
+)
+@pytest.mark.parametrize("quiet", ["-q", "--quiet"])
+def test_quiet_drops_the_progress_line_a_terminal_shows(library, monkeypatch, args, line, quiet):
+    # Progress draws on a terminal only, for a run set to last two seconds: here one that
+    # is (a clock of ten seconds a tick), shown on a terminal of its own.
+    import itertools
+
+    from click.testing import CliRunner
+
+    import curator.cli
+    import curator.progress
+
+    shown: list[io.StringIO] = []
+
+    class Shown(curator.progress.Progress):
+        def __init__(self, what: str, *rest: Any, enabled: bool = True, **options: Any) -> None:
+            ticks = itertools.count(0.0, 10.0)
+            shown.append(_Terminal())
+            super().__init__(what, shown[-1], enabled=enabled, delay=0, clock=lambda: next(ticks))
+
+    monkeypatch.setattr(curator.cli, "Progress", Shown)
+    runner = CliRunner()
+    drawn = runner.invoke(curator.cli.main, [*args, "--root", str(library)])
+    assert drawn.exit_code in (0, 1), drawn.output
+    assert any(line in stream.getvalue() for stream in shown), [s.getvalue() for s in shown]
+    for cache in library.glob(".curator-cache"):  # (the judgements' index: built again)
+        shutil.rmtree(cache)
+    shown.clear()
+    quieted = runner.invoke(curator.cli.main, [*args, "--root", str(library), quiet])
+    assert quieted.exit_code == drawn.exit_code, quieted.output
+    assert shown and all(stream.getvalue() == "" for stream in shown)
 
 
 def test_hostile_files_each_yield_a_finding_and_the_run_goes_on(tmp_path):
