@@ -160,6 +160,18 @@ def test_export_writes_every_file(repo, tmp_path):
     }
 
 
+@pytest.mark.parametrize("quiet", ["-q", "--quiet"])
+def test_quiet_drops_the_closing_summary_and_changes_nothing_written(repo, tmp_path, quiet):
+    said = run_export(repo, tmp_path / "said", "--no-cache")
+    quieted = run_export(repo, tmp_path / "quiet", "--no-cache", quiet)
+    assert (said.code, quieted.code) == (0, 0), (said, quieted)
+    head = repo.git("rev-parse", "--short=12", "HEAD")
+    assert said.err == f"exported 3 incidents, v1.0.0 ({head}), to {tmp_path / 'said'}\n"
+    assert "IL304 [warning]" in said.out and quieted.out == said.out  # findings are kept
+    assert quieted.err == ""
+    assert files_of(tmp_path / "quiet") == files_of(tmp_path / "said")
+
+
 def test_incidents_carry_every_field_and_git_dates_but_never_drafts(repo, tmp_path):
     repo.write(
         "IL-0001.yaml", incident("IL-0001", ("organizations:\n  - Example", "organizations: []"))
