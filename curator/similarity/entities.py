@@ -121,7 +121,10 @@ _KINDS = [
     # Two capitals or more (NCCL, MegaScale, iDRAC, GitHub), dotted and hyphenated
     # names (systemd-networkd, redis-py, slack.com), error constants (CUDA_ERROR_X).
     # (Two capitals are looked for ahead, not matched by three overlapping runs of
-    # letters: on a long word without an end, those were tried in cubic time.)
+    # letters: on a long word without an end, those were tried in cubic time.) A word in
+    # capitals alone (AWS, DNS) is a kind of its own, read as a name is, and a word of a
+    # name too (AWS Lambda): told apart by the pattern, not again by each match.
+    rf"(?P<capitals>{_after_none_of('.-')}[A-Z]{{2,}}{_ENDS}(?!-))",
     rf"(?P<name>{_after_none_of('.-')}(?:(?=[a-z]*[A-Z][a-z]*[A-Z])[A-Za-z]+"
     rf"|[a-z][a-z0-9]*(?:[-.][a-z0-9]+)+|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+){_ENDS}(?!-))",
     rf"(?P<capitalised>{_after_none_of('.-')}[A-Z][a-z][a-z0-9]+{_ENDS}(?!-))",
@@ -146,7 +149,6 @@ _ENTITY = re.compile(
 _PLURAL_ACRONYM = re.compile(r"^[A-Z]{2,}s$")
 # A word of a name, lower-cased: capitalised (three letters or more) or in capitals (two).
 _CAPITALISED_WORD = re.compile(r"[a-z][a-z0-9]+")
-_CAPITALS = re.compile(r"[A-Z]{2,}")
 _LONGEST_NAME = 5  # words: Knight Capital Americas, OWASP Core Rule Set, Google Compute Engine
 _SENTENCE_END = ".!?:;\n"
 _MONTHS = words(
@@ -191,43 +193,50 @@ def entities(text: str, query: bool = False) -> set[str]:
         if kind == "word":
             continue
         value = _CANONICAL[kind](match) if kind else None
-        if value and kind == "capitalised" and not query:
-            if _opens_sentence(text, match.start()) and _english_follows(text, match.end()):
-                continue  # an English sentence may open with any word
-            # Each line is read once: a line of 100,000 such words was read 100,000 times.
-            if match.start() > line[1]:
-                line = _line_at(text, match.start())
-            if line[2]:
+        if kind == "capitalised" and value:
+            if not query:
+                if _opens_sentence(text, match.start()) and _english_follows(text, match.end()):
+                    continue  # an English sentence may open with any word
+                # Each line is read once: a line of 100,000 such words was read 100,000 times.
+                if match.start() > line[1]:
+                    line = _line_at(text, match.start())
+                if line[2]:
+                    continue
+            word = value
+        elif kind == "capitals":
+            # A word of a name (`AWS`, `DNS`, `AD` of AWS Lambda, Google Cloud DNS, Azure AD)
+            # unless a time zone or a stopword (`UTC`, `AND`), which are no entity either.
+            word = value or match.group(0).lower()  # (two letters are no entity alone)
+            if word in _NOT_NAMES:
                 continue
-        if (value and kind == "capitalised") or (kind == "name" and _in_capitals(match)):
-            if text[run_end : match.start()] != " ":
-                _add_name(found, run, titled)
-                run, titled = [], False
-            run.append(match.group(0).lower())
-            titled = titled or kind == "capitalised"
-            run_end = match.end()
+        else:
+            if value:
+                found.add(value)
+            continue
+        if text[run_end : match.start()] == " ":
+            run.append(word)
+        else:
+            if titled:
+                _add_name(found, run)
+            run, titled = [word], False
+        titled = titled or kind == "capitalised"
+        run_end = match.end()
         if value:
             found.add(value)
-    _add_name(found, run, titled)
+    if titled:
+        _add_name(found, run)
     return found
 
 
-def _in_capitals(match: re.Match[str]) -> bool:
-    """Whether `match` is a word in capitals that may be a word of a name (`AWS`, `DNS`, `AD`
-    of AWS Lambda, Google Cloud DNS, Azure AD): not a time zone or a stopword (`UTC`, `AND`)."""
-    word = match.group(0)
-    return _CAPITALS.fullmatch(word) is not None and word.lower() not in _NOT_NAMES
-
-
-def _add_name(found: set[str], run: list[str], titled: bool) -> None:
+def _add_name(found: set[str], run: list[str]) -> None:
     """Capitalised words one space apart are one name (`Northern Virginia`, `Network Load
     Balancer`), found beside the shorter names inside it (`name_parts`), so that a text
     naming `Virginia` or an `Application Load Balancer` still shares that part with it.
     Words in capitals are words of the name too (`AWS Lambda`, `Google Cloud DNS`), where
     one word at least is capitalised: words in capitals alone are acronyms side by side
-    (`GPU SRAM`, `NFS RPC`), no name. A run of more words than a name has is a list or a
-    heading, no name."""
-    if titled and 1 < len(run) <= _LONGEST_NAME:
+    (`GPU SRAM`, `NFS RPC`), no name (`entities` passes `run` only where one is). A run of
+    more words than a name has is a list or a heading, no name."""
+    if 1 < len(run) <= _LONGEST_NAME:
         found.update(" ".join(part) for part in _runs(run) if len(part) > 1)
 
 
@@ -368,5 +377,6 @@ _CANONICAL = {
     "quantity": _quantity,
     "model": lambda m: m.group(0).lower(),
     "name": _name,
+    "capitals": _name,
     "capitalised": _capitalised,
 }
