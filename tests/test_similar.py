@@ -402,6 +402,19 @@ def test_an_organisation_is_evidence_once_not_again_by_the_words_of_its_name():
     assert "shared entities: ec2, dns" in match.reasons
 
 
+def test_a_name_holding_an_organisations_word_counts_against_its_own_incidents():
+    # docs/judgement.md: the words that write an organisation are passed over against its
+    # incidents, a name holding one is not: Google's IL-0206 and IL-0208 share `google cloud`
+    # alone, counted beside "same organisation Google".
+    judge = Judge(build(Library.at(REPO)))
+    record = read_record(REPO / "incidents" / "IL-0206.yaml", "incidents/IL-0206.yaml")
+    assert record is not None
+    match = judge.compare(record, "IL-0208")
+    assert match is not None
+    assert match.reasons[0] == "same organisation Google"
+    assert "shared entities: google cloud" in match.reasons
+
+
 def test_a_name_of_several_words_is_one_entity_counted_once():
     # Northern Virginia and Network Load Balancer were two and three entities, each word
     # listed and counted by itself: `ecs, northern, virginia, …` and `balancer, load, …`.
