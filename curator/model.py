@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from dataclasses import dataclass
 from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
@@ -98,18 +99,46 @@ _REFUSED_KINDS = {0xFEFF: "a byte-order mark", 0xFFFE: "a noncharacter", 0xFFFF:
 Text = Annotated[str, Field(min_length=1, pattern=TEXT_PATTERN)]
 
 
-def text_problem(text: str) -> str | None:
-    """Why `text` is no `Text`, in words; None if it is one."""
+@dataclass(frozen=True)
+class TextFault:
+    """Why a text is no `Text`, in parts: it is `empty`, has no visible character
+    (`invisible`), or holds a refused `character`, by its code point and its place (from
+    1), for a command that says it in another language too (`curator new`)."""
+
+    kind: Literal["empty", "invisible", "character"]
+    code: int = 0
+    place: int = 0
+
+    @property
+    def character_kind(self) -> str:
+        """What the refused character is: a control character, a byte-order mark, or a
+        noncharacter."""
+        return _REFUSED_KINDS.get(self.code, "a control character")
+
+    def __str__(self) -> str:
+        if self.kind == "empty":
+            return "must not be empty"
+        if self.kind == "invisible":
+            return "holds no visible character"
+        return f"holds U+{self.code:04X}, {self.character_kind} (character {self.place}); remove it"
+
+
+def text_fault(text: str) -> TextFault | None:
+    """Why `text` is no `Text`, in parts; None if it is one."""
     if not text:
-        return "must not be empty"
+        return TextFault("empty")
     control = _CONTROL_CHARACTER.search(text)
     if control:
-        code = ord(control.group())
-        kind = _REFUSED_KINDS.get(code, "a control character")
-        return f"holds U+{code:04X}, {kind} (character {control.start() + 1}); remove it"
+        return TextFault("character", ord(control.group()), control.start() + 1)
     if not re.match(TEXT_PATTERN, text):
-        return "holds no visible character"
+        return TextFault("invisible")
     return None
+
+
+def text_problem(text: str) -> str | None:
+    """Why `text` is no `Text`, in words; None if it is one."""
+    fault = text_fault(text)
+    return None if fault is None else str(fault)
 
 
 def text_problem_but_byte_order_marks(text: str) -> str | None:

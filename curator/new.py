@@ -19,7 +19,14 @@ from typing import TYPE_CHECKING, ParamSpec, TypeVar
 from urllib.parse import unquote, urlsplit
 
 from curator.library import Library
-from curator.model import DIMENSIONS, PARTIAL_DATE_PATTERN, Term, parse_partial_date, text_problem
+from curator.model import (
+    DIMENSIONS,
+    PARTIAL_DATE_PATTERN,
+    Term,
+    TextFault,
+    parse_partial_date,
+    text_fault,
+)
 from curator.rules import source_url_form
 from curator.rules.bare_mention import bare_mentions
 from curator.signals import deferred
@@ -156,23 +163,31 @@ def check_one_line(what: str, text: str) -> str:
                     "website's lists, the feed and the CSV; write it on one line, with spaces",
                 )
             )
-    problem = text.strip() and text_problem(text)  # (nothing visible: said once joined)
-    if problem:
-        raise _text_error(what, problem)
+    fault = text_fault(text) if text.strip() else None  # (nothing visible: said once joined)
+    if fault:
+        raise _text_error(what, fault)
     return text
 
 
-def _text_error(what: str, problem: str) -> DraftError:
-    """`model.text_problem`'s `problem` of `what`, in Korean too."""
+# In Korean, what `TextFault.character_kind` says a refused character is.
+_KOREAN_CHARACTER_KINDS = {
+    "a control character": "제어 문자",
+    "a byte-order mark": "바이트 순서 표시(BOM)",
+    "a noncharacter": "비문자(noncharacter)",
+}
+
+
+def _text_error(what: str, fault: TextFault) -> DraftError:
+    """`model.text_fault`'s `fault` of `what`, in Korean too."""
     name = _KOREAN_NAMES[what]
-    control = re.match(r"holds (U\+[0-9A-F]+), .* \(character ([0-9]+)\)", problem)
-    if control:
-        korean = f"{name}에 {control[1]} 문자가 있습니다({control[2]}번째 글자): 지우세요"
-    elif problem == "must not be empty":
+    if fault.kind == "character":
+        kind = _KOREAN_CHARACTER_KINDS[fault.character_kind]
+        korean = f"{name}에 U+{fault.code:04X} {kind}가 있습니다({fault.place}번째 글자): 지우세요"
+    elif fault.kind == "empty":
         korean = f"{name}이 비어 있습니다"
     else:
         korean = f"{name}에 보이는 글자가 없습니다"
-    return DraftError(bilingual(korean, f"{what} {problem}"))
+    return DraftError(bilingual(korean, f"{what} {fault}"))
 
 
 def _source_title(text: str) -> str:
@@ -185,9 +200,9 @@ def check_text(what: str, text: str) -> str:
     """What lint would refuse in a text: no visible character, a control character
     (`model.text_problem`, IL201), or a bare `@name` (IL504: the review bot echoes incident
     text on GitHub, where it notifies someone)."""
-    problem = text_problem(text)
-    if problem:
-        raise _text_error(what, problem)
+    fault = text_fault(text)
+    if fault:
+        raise _text_error(what, fault)
     found = bare_mentions(text)
     if found:
         raise DraftError(

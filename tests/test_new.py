@@ -358,7 +358,7 @@ def test_without_a_terminal_one_run_says_every_problem_a_line_each_in_the_order_
     assert run.code == 2
     # Each line in Korean first, as the prompts ask (`제목 title`), the English after it.
     assert run.err == _said(
-        "제목에 U+0007 문자가 있습니다(3번째 글자): 지우세요 "
+        "제목에 U+0007 제어 문자가 있습니다(3번째 글자): 지우세요 "
         "(the title holds U+0007, a control character (character 3); remove it)",
         f"출처 URL --source 값이 필요합니다: {asked} (--source {needed})",
         "출처 글의 제목의 @someone: GitHub 에서 그 이름에게 알림이 갑니다. @ 없이, 또는 "
@@ -412,6 +412,16 @@ def test_each_error_line_says_it_in_korean_first_then_in_english(tmp_path):
             "쓰세요 (source URL 'http://example.com/pm' uses http; sources must be https)",
         ),
         (("--title", "   "), "제목이 비어 있습니다 (the title must not be empty)"),
+        (  # what the character is, in Korean too, as in English
+            ("--organization", "Lab\ufeff"),
+            "조직에 U+FEFF 바이트 순서 표시(BOM)가 있습니다(4번째 글자): 지우세요 (an "
+            "organization holds U+FEFF, a byte-order mark (character 4); remove it)",
+        ),
+        (
+            ("--source-title", "원문\uffff"),
+            "출처 글의 제목에 U+FFFF 비문자(noncharacter)가 있습니다(3번째 글자): 지우세요 "
+            "(the source title holds U+FFFF, a noncharacter (character 3); remove it)",
+        ),
         (
             ("--title", "\u200b"),
             "제목에 보이는 글자가 없습니다 (the title holds no visible character)",
