@@ -304,7 +304,7 @@ def _no_term(taxonomy: Taxonomy, dimension: str, given: str) -> DraftError:
             )
         )
     message = taxonomy.not_a_term(dimension, given)
-    korean = f"{given!r}: {name} 용어가 아닙니다"
+    korean = f"{given!r}: {name} 용어가 아닙니다" + _where_else(taxonomy, dimension, given)
     problem = taxonomy.file_problem(dimension)  # (another file's cannot hide this one's terms)
     if problem:
         return TaxonomyError(
@@ -314,6 +314,17 @@ def _no_term(taxonomy: Taxonomy, dimension: str, given: str) -> DraftError:
             )
         )
     return DraftError(bilingual(korean, message))
+
+
+def _where_else(taxonomy: Taxonomy, dimension: str, given: str) -> str:
+    """In Korean, what `Taxonomy.not_a_term` says after "is not a term of": the dimension
+    that has `given`, or the terms it may be a misspelling of (lint's IL301 says it in
+    English alone, and its message stays as it is)."""
+    home = taxonomy.dimension_of(given)
+    if home:
+        return f". {_DIMENSION_NAMES[home]} 용어입니다"
+    hint = taxonomy.did_you_mean(dimension, given)
+    return f". 혹시 {' 또는 '.join(map(repr, hint))} 인가요?" if hint else ""
 
 
 def _deprecated(taxonomy: Taxonomy, dimension: str, given: str, term: Term) -> DraftError:

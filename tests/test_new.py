@@ -373,9 +373,11 @@ def test_without_a_terminal_one_run_says_every_problem_a_line_each_in_the_order_
         "write it without @, or in backticks)",
         "일어난 때 '2024-13': 없는 날짜입니다 (occurred '2024-13' is not a real date)",
         "'nonsense': 원인 용어가 아닙니다 ('nonsense' is not a term of causes)",
-        "'sofware-defect': 원인 용어가 아닙니다 ('sofware-defect' is not a term of causes; "
+        "'sofware-defect': 원인 용어가 아닙니다. 혹시 'software-defect' 인가요? "
+        "('sofware-defect' is not a term of causes; "
         "did you mean 'software-defect'?)",
-        "'training-stal': 증상 용어가 아닙니다 ('training-stal' is not a term of symptoms; "
+        "'training-stal': 증상 용어가 아닙니다. 혹시 'training-stall' 인가요? "
+        "('training-stal' is not a term of symptoms; "
         "did you mean 'training-stall'?)",
         "'alert-fatigue, single-point': 용어 2개입니다. 용어마다 --factor 하나씩 주세요: "
         "--factor alert-fatigue --factor single-point ('alert-fatigue, single-point' is 2 "
@@ -432,6 +434,11 @@ def test_each_error_line_says_it_in_korean_first_then_in_english(tmp_path):
             "에서 한 줄이니, 공백을 써서 한 줄로 쓰세요 (the source title holds a line break "
             "(U+000A LINE FEED, character 3): it is one line in the website's lists, the feed "
             "and the CSV; write it on one line, with spaces)",
+        ),
+        (  # where the term is, or what it may be a misspelling of, in Korean too
+            ("--cause", "nccl"),
+            "'nccl': 원인 용어가 아닙니다. 구성 요소 용어입니다 ('nccl' is not a term of causes "
+            "(it is a term of components))",
         ),
         (
             ("--cause", "옛 원인"),
