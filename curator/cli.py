@@ -886,18 +886,16 @@ def new_command(
     for note in draft.notes:
         click.echo(f"curator: note: {escaped(note)}", err=True)
     if draft.guessed:
-        click.echo(
-            "curator: note: facets filled in from the title and the source URL; check each:",
-            err=True,
-        )
+        korean = "제목과 출처 URL 에서 분류를 채웠습니다. 하나씩 확인하세요"
+        english = "facets filled in from the title and the source URL; check each"
+        click.echo(f"curator: note: {bilingual(korean, english)}:", err=True)
         for guess in draft.guessed:
             click.echo(f"  {guess.dimension}: {escaped(evidence(guess))}", err=True)
     _say_if_known(library, path)
-    click.echo(
-        f"next: fill it in from the source, then `curator fix {shown}`, "
-        f"`curator fmt {shown}` and `curator lint {shown}`",
-        err=True,
-    )
+    commands = f"`curator fix {shown}`, `curator fmt {shown}`"
+    korean = "다음: 출처를 보고 채운 뒤 `curator fix`, `curator fmt`, `curator lint` 를 실행하세요"
+    english = f"next: fill it in from the source, then {commands} and `curator lint {shown}`"
+    click.echo(bilingual(korean, english), err=True)
 
 
 def _say_if_known(library: Library, draft: Path) -> None:
@@ -912,18 +910,26 @@ def _say_if_known(library: Library, draft: Path) -> None:
             matches = commands.known_already(library, draft, progress)
     except KeyboardInterrupt:  # (then said as any stop is, exit 2): the draft stays
         shown = display_path(draft)
-        click.echo(
-            f"curator: note: {shown} is written; the look for the same event was stopped "
-            f"(`curator similar {shown}` looks again)",
-            err=True,
+        korean = (
+            f"{shown} 은 썼습니다. 같은 사건 찾기는 멈췄습니다: `curator similar {shown}` 로 "
+            "다시 찾습니다"
         )
+        english = (
+            f"{shown} is written; the look for the same event was stopped "
+            f"(`curator similar {shown}` looks again)"
+        )
+        click.echo(f"curator: note: {bilingual(korean, english)}", err=True)
         raise
     if matches:
-        click.echo(
-            "curator: note: the library may already hold this event; if it does, correct "
-            "that incident instead, and if not, list it in not_duplicate_of:",
-            err=True,
+        korean = (
+            "이 사건이 이미 있을 수 있습니다. 같은 사건이면 그 사건을 고치고, 아니면 아래 id 를 "
+            "not_duplicate_of 에 적으세요"
         )
+        english = (
+            "the library may already hold this event; if it does, correct that incident "
+            "instead, and if not, list it in not_duplicate_of"
+        )
+        click.echo(f"curator: note: {bilingual(korean, english)}:", err=True)
         click.echo(commands.known_text(matches), err=True, nl=False)
 
 

@@ -130,14 +130,22 @@ def respaced(what: str, text: str) -> str | None:
     space, and the file would not show the change."""
     start = len(text) - len(text.lstrip())  # (the ends are dropped, not made spaces)
     found = [
-        f"U+{ord(char):04X} {unicodedata.name(char, '')} (character {start + index + 1})"
+        (char, start + index + 1)
         for index, char in enumerate(text.strip())
         if char.isspace() and char != " "
     ]
     if not found:
         return None
+    korean = ", ".join(f"U+{ord(char):04X}({place}번째 글자)" for char, place in found)
+    english = " and ".join(
+        f"U+{ord(char):04X} {unicodedata.name(char, '')} (character {place})"
+        for char, place in found
+    )
     written = "is written as a plain space" if len(found) == 1 else "are written as plain spaces"
-    return f"{what}'s {' and '.join(found)} {written}"
+    return bilingual(
+        f"{_KOREAN_NAMES[what]}의 {korean} 공백을 보통 공백으로 썼습니다",
+        f"{what}'s {english} {written}",
+    )
 
 
 def tidied(url: str) -> str | None:
@@ -145,7 +153,12 @@ def tidied(url: str) -> str | None:
     tracking parameters, a `:~:text=` fragment, `:443`, an upper-case host), as `curator
     fix` would make it, to be said: where fix says it, new changed it without a word."""
     written = source_url_form.tidy(url)
-    return None if written == url else f"the source URL is written as {written} (IL505)"
+    if written == url:
+        return None
+    return bilingual(
+        f"출처 URL 을 `curator fix` 처럼 정리해 썼습니다: {written}",
+        f"the source URL is written as {written} (IL505)",
+    )
 
 
 def check_one_line(what: str, text: str) -> str:

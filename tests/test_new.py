@@ -31,6 +31,12 @@ TITLE = "NCCL 타임아웃으로 H100 클러스터의 학습이 멈췄다"
 SOURCE = "https://example.com/blog/nccl-hang?utm_source=rss"
 
 
+FILLED_IN = (
+    "curator: note: 제목과 출처 URL 에서 분류를 채웠습니다. 하나씩 확인하세요 (facets filled in "
+    "from the title and the source URL; check each):"
+)
+
+
 def new(root, *args):
     return run_curator("new", "--root", str(root), "--no-prompt", *args)
 
@@ -58,8 +64,10 @@ def test_a_draft_from_options_is_valid_canonical_and_fully_laid_out(tmp_path):
     }
     # The URL tidied, and each suggestion with its evidence, on standard error.
     assert run.err.splitlines()[:5] == [
-        "curator: note: the source URL is written as https://example.com/blog/nccl-hang (IL505)",
-        "curator: note: facets filled in from the title and the source URL; check each:",
+        "curator: note: 출처 URL 을 `curator fix` 처럼 정리해 썼습니다: "
+        "https://example.com/blog/nccl-hang (the source URL is written as "
+        "https://example.com/blog/nccl-hang (IL505))",
+        FILLED_IN,
         "  components: gpu ← “타임아웃으로 H100 클러스터의” in the title (matches “H100”)",
         "  components: nccl ← “NCCL 타임아웃으로” in the title (matches “NCCL”)",
         "  symptoms: training-stall ← “클러스터의 학습이 멈췄다” in the title "
@@ -125,10 +133,11 @@ def test_a_space_that_is_not_a_plain_one_is_written_as_one_and_said(tmp_path):
     data = load_bytes((root / "incidents" / "IL-NEW-nccl-h100.yaml").read_bytes()).data
     assert (data["title"], data["organizations"]) == (TITLE, ["한국 연구소", "Example"])
     assert run.err.splitlines()[:2] == [
-        "curator: note: the title's U+00A0 NO-BREAK SPACE (character 13) and U+3000 "
-        "IDEOGRAPHIC SPACE (character 18) are written as plain spaces",
-        "curator: note: an organization's U+00A0 NO-BREAK SPACE (character 3) is written as "
-        "a plain space",
+        "curator: note: 제목의 U+00A0(13번째 글자), U+3000(18번째 글자) 공백을 보통 공백으로 "
+        "썼습니다 (the title's U+00A0 NO-BREAK SPACE (character 13) and U+3000 IDEOGRAPHIC "
+        "SPACE (character 18) are written as plain spaces)",
+        "curator: note: 조직의 U+00A0(3번째 글자) 공백을 보통 공백으로 썼습니다 (an "
+        "organization's U+00A0 NO-BREAK SPACE (character 3) is written as a plain space)",
     ]
     answers = [title, SOURCE, "", "", "", "software-defect", "", "", ""]
     output = _in_terminal(["new", "--root", str(tmp_path / "lib")], answers)  # asked, too
@@ -150,8 +159,9 @@ def test_a_space_in_the_source_title_that_is_not_a_plain_one_is_written_as_one_a
     text = path.read_text(encoding="utf-8")
     assert f"title: {TITLE}  #" in text and "\\u" not in text  # Korean as it is
     assert run.err.splitlines()[0] == (
-        "curator: note: the source title's U+00A0 NO-BREAK SPACE (character 7) and U+3000 "
-        "IDEOGRAPHIC SPACE (character 12) are written as plain spaces"
+        "curator: note: 출처 글의 제목의 U+00A0(7번째 글자), U+3000(12번째 글자) 공백을 보통 "
+        "공백으로 썼습니다 (the source title's U+00A0 NO-BREAK SPACE (character 7) and U+3000 "
+        "IDEOGRAPHIC SPACE (character 12) are written as plain spaces)"
     )
     assert [f.code for f in lint(Library.at(root))] == ["IL206"]
     answers = [TITLE, SOURCE, source_title, "", "", "software-defect", "", "", ""]
@@ -171,7 +181,9 @@ def test_a_source_url_written_without_its_tracking_parameters_is_said(tmp_path):
     assert data["sources"][0]["url"] == "https://example.com/blog/nccl-hang"
     notes = [line for line in run.err.splitlines() if "source URL is" in line]
     assert notes == [
-        "curator: note: the source URL is written as https://example.com/blog/nccl-hang (IL505)"
+        "curator: note: 출처 URL 을 `curator fix` 처럼 정리해 썼습니다: "
+        "https://example.com/blog/nccl-hang (the source URL is written as "
+        "https://example.com/blog/nccl-hang (IL505))"
     ]
     clean = ("--title", TITLE, "--source", "https://example.com/blog/nccl-hang")
     run = new(write_library(tmp_path / "lib2", {}), *clean, "--cause", "software-defect")
@@ -473,7 +485,7 @@ def test_facets_read_from_the_source_url_are_said_to_come_from_it(tmp_path):
     assert run.code == 0, run
     assert run.out.strip().endswith("IL-NEW-nccl-hang.yaml")
     assert run.err.splitlines()[:3] == [
-        "curator: note: facets filled in from the title and the source URL; check each:",
+        FILLED_IN,
         "  components: nccl ← “/blog/nccl-hang” in the source URL (matches “NCCL”)",
         "  symptoms: training-stall ← “/blog/nccl-hang” in the source URL (matches “NCCL hang”)",
     ]
@@ -498,13 +510,11 @@ def test_it_names_the_incidents_the_draft_may_duplicate_with_the_evidence(tmp_pa
     assert run.code == 0, run
     assert run.out.strip().endswith("IL-NEW-nccl-h100.yaml")  # standard output: the path
     note = run.err.split("\n")
-    note = note[
-        note.index("curator: note: facets filled in from the title and the source URL; check each:")
-        + 4 :
-    ]
+    note = note[note.index(FILLED_IN) + 4 :]
     assert note[0] == (
-        "curator: note: the library may already hold this event; if it does, correct that "
-        "incident instead, and if not, list it in not_duplicate_of:"
+        "curator: note: 이 사건이 이미 있을 수 있습니다. 같은 사건이면 그 사건을 고치고, 아니면 "
+        "아래 id 를 not_duplicate_of 에 적으세요 (the library may already hold this event; if "
+        "it does, correct that incident instead, and if not, list it in not_duplicate_of):"
     )
     assert note[1] == (
         "  duplicate  1.00  IL-0001  공유 스토리지의 메타데이터 포화로 학습 처리량이 떨어졌다"
@@ -513,7 +523,12 @@ def test_it_names_the_incidents_the_draft_may_duplicate_with_the_evidence(tmp_pa
         "               - same paper https://arxiv.org/abs/2402.15627 (at any of its addresses: "
         "version, PDF, mirror, DOI)"
     )
-    assert note[-2].startswith("next: fill it in from the source")
+    shown = os.path.relpath(root / "incidents" / "IL-NEW-nccl-h100.yaml", REPO)
+    assert note[-2] == (
+        "다음: 출처를 보고 채운 뒤 `curator fix`, `curator fmt`, `curator lint` 를 실행하세요 "
+        f"(next: fill it in from the source, then `curator fix {shown}`, `curator fmt {shown}` "
+        f"and `curator lint {shown}`)"
+    )
     assert (root / "incidents" / "IL-NEW-nccl-h100.yaml").is_file()  # written all the same
     # Another report, other words: nothing to say.
     other = write_library(tmp_path / "other", {"IL-0001.yaml": incident("IL-0001", paper)})
@@ -600,8 +615,9 @@ def test_stopped_while_looking_for_the_same_event_it_says_the_draft_is_written(
     assert result.exit_code == 2
     shown = os.path.relpath(root / "incidents" / "IL-NEW-nccl-h100.yaml")
     assert (
-        f"curator: note: {shown} is written; the look for the same event was stopped "
-        f"(`curator similar {shown}` looks again)\ncurator: interrupted\n"
+        f"curator: note: {shown} 은 썼습니다. 같은 사건 찾기는 멈췄습니다: `curator similar "
+        f"{shown}` 로 다시 찾습니다 ({shown} is written; the look for the same event was "
+        f"stopped (`curator similar {shown}` looks again))\ncurator: interrupted\n"
     ) in result.stderr
     assert (root / "incidents" / "IL-NEW-nccl-h100.yaml").is_file()
 
