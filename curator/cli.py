@@ -125,6 +125,11 @@ def refused(exc: OSError) -> str:
 _HELP_INSTEAD = getattr(click.exceptions, "NoArgsIsHelpError", ())
 
 
+class KoreanFirstUsageError(click.UsageError):
+    """A usage error said in Korean first, the English after it in brackets (`curator
+    new`'s): where its options are explained is said so too."""
+
+
 def _usage_error(exc: click.UsageError) -> NoReturn:
     """One line, naming the command and where its options are explained, where click
     prints the usage, a hint and the error on four lines; exit status 2. A line each for
@@ -133,7 +138,10 @@ def _usage_error(exc: click.UsageError) -> NoReturn:
         raise exc
     command = exc.ctx.command_path if exc.ctx is not None else "curator"
     message = exc.format_message().removesuffix(".")  # (click ends its own with a stop)
-    click.echo(_each_line(command, f"{message} — see `{command} --help`"), err=True)
+    see = f"see `{command} --help`"
+    if isinstance(exc, KoreanFirstUsageError):
+        see = bilingual(f"`{command} --help` 를 보세요", see)
+    click.echo(_each_line(command, f"{message} — {see}"), err=True)
     raise click.exceptions.Exit(EXIT_ERROR)
 
 
@@ -860,7 +868,7 @@ def new_command(
         click.echo(_each_line("curator new", str(exc)), err=True)
         raise click.exceptions.Exit(EXIT_ERROR) from exc
     except DraftError as exc:
-        raise click.UsageError(str(exc)) from exc
+        raise KoreanFirstUsageError(str(exc)) from exc
     except click.Abort as abort:  # end of input, Ctrl-C, SIGTERM or SIGHUP at a question
         # End the question's line (and flush it: stdout may be a pipe beside stderr), so
         # that the message starts a line of its own.

@@ -305,7 +305,7 @@ def _said(*lines: str) -> str:
     to `--help`."""
     command = "python -m curator new"
     return "".join(f"{command}: {line}\n" for line in lines[:-1]) + (
-        f"{command}: {lines[-1]} — see `{command} --help`\n"
+        f"{command}: {lines[-1]} — `{command} --help` 를 보세요 (see `{command} --help`)\n"
     )
 
 
