@@ -173,10 +173,28 @@ def _as_utf8(text: str, encoding: str) -> str:
 
 def _check_utf8(text: str) -> None:
     """A BadParameter if `text` holds bytes that were not UTF-8 (as lone surrogates)."""
-    undecodable = next((c for c in text if "\udc80" <= c <= "\udcff"), None)
-    if undecodable is not None:
-        byte = ord(undecodable) - 0xDC00
+    byte = _not_utf8(text)
+    if byte is not None:
         raise click.BadParameter(f"{text!r} is not UTF-8 text (byte 0x{byte:02X})")
+
+
+def _not_utf8(text: str) -> int | None:
+    """The first byte of `text` that was not UTF-8 (held as a lone surrogate), or None."""
+    undecodable = next((c for c in text if "\udc80" <= c <= "\udcff"), None)
+    return None if undecodable is None else ord(undecodable) - 0xDC00
+
+
+def _utf8_korean_first(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
+    """`_utf8`, for `curator new`: what it refuses is said in Korean first, as new's other
+    errors are, the English after it in brackets as it was."""
+    try:
+        return _utf8(ctx, param, value)
+    except click.BadParameter as exc:
+        texts = value if isinstance(value, tuple) else (value,)
+        byte = next(b for b in map(_not_utf8, texts) if b is not None)
+        korean = f"{param.opts[0]} 값이 UTF-8 글자가 아닙니다(바이트 0x{byte:02X})"
+        english = f"Invalid value for {param.get_error_hint(ctx)}: {exc.message}"
+        raise KoreanFirstUsageError(bilingual(korean, english), ctx) from exc
 
 
 def format_option(choices: Sequence[str], help: str, default: str = "text") -> Callable[[F], F]:
@@ -781,7 +799,11 @@ def _ask(question: str, default: str, check: Callable[[str], object]) -> str:
         raise click.Abort
 
     def answer(text: str) -> str:
-        text = _as_utf8(text, sys.stdin.encoding)
+        try:
+            text = _as_utf8(text, sys.stdin.encoding)
+        except click.BadParameter as exc:  # (`new`'s: Korean first, as its questions)
+            korean = f"UTF-8 글자가 아닙니다(바이트 0x{_not_utf8(text) or 0:02X})"
+            raise click.BadParameter(bilingual(korean, exc.message)) from exc
         try:
             check(text)
         except DraftError as exc:
@@ -796,18 +818,30 @@ def _ask(question: str, default: str, check: Callable[[str], object]) -> str:
 @main.command("new", short_help="Start a new incident (incidents/IL-NEW-<slug>.yaml) to fill in.")
 @root_option
 @click.option(
-    "--title", callback=_utf8, help="One line: what happened, where, with what effect (Korean)."
+    "--title",
+    callback=_utf8_korean_first,
+    help="One line: what happened, where, with what effect (Korean).",
 )
 @click.option(
-    "--source", "source_url", callback=_utf8, metavar="URL", help="https URL of the public report."
+    "--source",
+    "source_url",
+    callback=_utf8_korean_first,
+    metavar="URL",
+    help="https URL of the public report.",
 )
-@click.option("--source-title", callback=_utf8, help="The report's title as published.")
 @click.option(
-    "--organization", "organizations", callback=_utf8, multiple=True, help="Repeat for several."
+    "--source-title", callback=_utf8_korean_first, help="The report's title as published."
+)
+@click.option(
+    "--organization",
+    "organizations",
+    callback=_utf8_korean_first,
+    multiple=True,
+    help="Repeat for several.",
 )
 @click.option(
     "--occurred",
-    callback=_utf8,
+    callback=_utf8_korean_first,
     metavar="DATE",
     help="When it happened: YYYY, YYYY-MM or YYYY-MM-DD.",
 )

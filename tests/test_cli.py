@@ -533,6 +533,9 @@ def test_text_that_is_not_utf8_is_a_usage_error(library, args, option):
     run = run_curator(*args, cwd=library)
     assert run.code == 2
     assert f"Invalid value for {option}" in run.err and "is not UTF-8 text (byte 0x" in run.err
+    if args[0] == "new":  # Korean first, as its other errors
+        name = option.strip("'")
+        assert f"{name} 값이 UTF-8 글자가 아닙니다(바이트 0x" in run.err, run.err
 
 
 def test_utf8_text_is_read_as_such_where_the_locale_is_ascii(library):

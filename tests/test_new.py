@@ -1047,7 +1047,7 @@ def test_an_answer_that_is_not_utf8_is_asked_again(tmp_path):
         )
         stdout, stderr = proc.stdout.decode("utf-8"), proc.stderr.decode("utf-8")
         assert proc.returncode == 0, stderr
-        assert "Error: '\\udcbd\\udcc5 NCCL" in stdout
+        assert "Error: UTF-8 글자가 아닙니다(바이트 0xBD) ('\\udcbd\\udcc5 NCCL" in stdout
         assert "is not UTF-8 text (byte 0xBD)" in stdout
     drafts = sorted((root / "incidents").iterdir())
     assert [load_bytes(p.read_bytes()).data["title"] for p in drafts] == [TITLE, TITLE]
