@@ -123,6 +123,14 @@ SOURCES = (
             id="a compatibility ideograph",
         ),
         pytest.param(
+            # 학 as escapes of its jamo: the text is in NFC, the value is not, and `curator
+            # fmt` writes it as itself. Nothing was said until then.
+            [("    title: Storage postmortem", '    title: "Storage \\u1112\\u1161\\u11a8"')],
+            "incidents/IL-0001.yaml:27:12: IL605 [error] sources[0].title writes '학' as "
+            "U+1112 U+1161 U+11A8 (escapes): not Unicode NFC; write the letter itself",
+            id="Korean as escapes of separate jamo",
+        ),
+        pytest.param(
             [
                 (
                     "detection: |\n  처리량 그래프에서 보였다.",

@@ -7,6 +7,9 @@ other code points: a search for `가` on the website, a `grep`, or a downstream 
 comparing text does not find them. Reported once per file, at the first such letter.
 `curator fix` converts the file to NFC, which Unicode defines as the same text
 (canonically equivalent), encoded the recommended way.
+A letter that a double-quoted value writes as escapes of its parts (`"\\u1100\\u1161"`
+for 가) leaves the text in NFC but not the value, which `curator fmt` writes as itself: it
+is reported at the value, and left to its author (fix composes text, not escapes).
 
 One kind of character NFC changes into another: a CJK compatibility ideograph (U+F900 to
 U+FAFF, U+2F800 to U+2FA1F) becomes the unified ideograph it maps to. Korean's KS X 1001
@@ -16,12 +19,15 @@ unified ideograph, or, to keep the distinction through NFC, the unified ideograp
 by the variation selector Unicode gives for it (its standardized variation sequence)."""
 
 import unicodedata
-from typing import NamedTuple
+from collections.abc import Iterator
+from typing import Any, NamedTuple
 
+from curator.document import Path
 from curator.findings import Severity
 from curator.load import Position, position_at
 from curator.rules._spaces import not_fixable
 from curator.rules.base import FileFindings, IncidentFile, Rule
+from curator.schema_errors import dotted
 from curator.textnorm import COMPATIBILITY_IDEOGRAPHS, long_run, unified
 
 RULE = Rule(
@@ -46,9 +52,42 @@ class Decomposed(NamedTuple):
 def check(file: IncidentFile) -> FileFindings:
     text = file.loaded.text
     if text is None or text.isascii() or unicodedata.is_normalized("NFC", text):
-        return  # (the usual case, told in C once, not by each kind below)
+        # (the usual case, told in C once, not by each kind below)
+        if text is not None and "\\" in text and ("\\u" in text or "\\U" in text):
+            yield from _escaped_decomposed(file)
+        return
     yield from _decomposed_letter(file)
     yield from _compatibility_ideograph(file)
+
+
+def _escaped_decomposed(file: IncidentFile) -> FileFindings:
+    """A letter a double-quoted value writes as escapes of its parts (`"\\u1100\\u1161"`
+    for 가), in a file whose text is in NFC: the value is not, and `curator fmt` writes it
+    as itself, which is then the finding above. Left to its author (fix reads the text)."""
+    found = [(path, at) for path, value in _texts(file.loaded.data) if (at := decomposed(value))]
+    if not found:
+        return
+    path, at = found[0]
+    points = " ".join(f"U+{ord(c):04X}" for c in at.written)
+    more = f" ({len(found)} values are not)" if len(found) > 1 else ""
+    finding = RULE.at(
+        file.display,
+        file.position(*path),
+        f"{dotted(path)} writes {at.letter!r} as {points} (escapes): not Unicode NFC{more}; "
+        "write the letter itself",
+    )
+    yield not_fixable(finding)
+
+
+def _texts(value: Any, path: Path = ()) -> Iterator[tuple[Path, str]]:
+    if isinstance(value, str):
+        yield path, value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _texts(item, (*path, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _texts(item, (*path, index))
 
 
 def _decomposed_letter(file: IncidentFile) -> FileFindings:
