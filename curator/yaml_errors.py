@@ -50,6 +50,19 @@ TYPOGRAPHIC_QUOTES = frozenset("\u201c\u201d\u2018\u2019\uff02\uff07")
 _COMMENT_AFTER = re.compile(r"[ \t]+#.*|[ \t]+$")
 _NO_KEY, _NO_ITEM = "did not find expected key", "did not find expected '-' indicator"
 _NOT_ALLOWED = "mapping values are not allowed in this context"
+# What libyaml says only of a directive it read (`%YAML 1.3`, a second `%YAML 1.1`): the
+# % starts no value there, so quoting one is no answer.
+_DIRECTIVE = frozenset(
+    {
+        "found incompatible YAML document",
+        "found duplicate %YAML directive",
+        "found duplicate %TAG directive",
+    }
+)
+_DIRECTIVE_WORDS = (
+    "this line is a YAML directive, which no incident needs (curator reads every file as "
+    "YAML 1.1); remove it"
+)
 _ITEM_START = re.compile(r" *(?:- +)*")  # (where a key or an item's text starts on its line)
 _TEXT_GOING_ON = "if it goes on with the text above, write that text as a `|` block"
 _ESCAPE = (  # (libyaml places the error at the backslash, or at the digit that is wrong)
@@ -94,6 +107,8 @@ def advice(exc: Any, text: str) -> Advice | None:
     tab = _tab(problem, text, at)
     if tab is not None:
         return tab
+    if problem in _DIRECTIVE:
+        return Advice(at.line + 1, at.column + 1, f"{problem}: {_DIRECTIVE_WORDS}")
     if opened is not None and (
         problem == "could not find expected ':'" or exc.context == "while scanning a quoted scalar"
     ):

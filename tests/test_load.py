@@ -619,6 +619,20 @@ NOT_AN_ITEM = (
             'with " on line 2, and write a " inside it as \\"',
             id="an item's quote left open, closed by the next item's",
         ),
+        pytest.param(
+            "%YAML 1.3\n---\nid: IL-0001\n",
+            (1, 1),
+            "found incompatible YAML document: this line is a YAML directive, which no incident "
+            "needs (curator reads every file as YAML 1.1); remove it",
+            id="a %YAML line of a version no reader knows",
+        ),
+        pytest.param(
+            "%YAML 1.1\n%YAML 1.1\n---\nid: IL-0001\n",
+            (2, 1),
+            "found duplicate %YAML directive: this line is a YAML directive, which no incident "
+            "needs (curator reads every file as YAML 1.1); remove it",
+            id="a %YAML line twice",
+        ),
     ],
 )
 def test_a_usual_syntax_slip_is_placed_where_it_is_and_said_what_to_write(text, where, words):
