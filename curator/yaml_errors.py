@@ -59,6 +59,7 @@ _DIRECTIVE = frozenset(
         "found duplicate %TAG directive",
     }
 )
+_NO_DOCUMENT_START = "did not find expected <document start>"
 _DIRECTIVE_WORDS = (
     "this line is a YAML directive, which no incident needs (curator reads every file as "
     "YAML 1.1); remove it"
@@ -109,6 +110,12 @@ def advice(exc: Any, text: str) -> Advice | None:
         return tab
     if problem in _DIRECTIVE:
         return Advice(at.line + 1, at.column + 1, f"{problem}: {_DIRECTIVE_WORDS}")
+    if problem == _NO_DOCUMENT_START:
+        # (libyaml stops where a `---` should follow the directives: at the first key.)
+        above = _YAML_BREAK.split(text, maxsplit=at.line)[: at.line]
+        starts = [n for n, line in enumerate(above) if line.startswith(("%", "---"))]
+        if starts and above[starts[-1]].startswith("%"):
+            return Advice(starts[-1] + 1, 1, f"{problem}: {_DIRECTIVE_WORDS}")
     if opened is not None and (
         problem == "could not find expected ':'" or exc.context == "while scanning a quoted scalar"
     ):

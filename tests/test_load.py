@@ -633,6 +633,14 @@ NOT_AN_ITEM = (
             "needs (curator reads every file as YAML 1.1); remove it",
             id="a %YAML line twice",
         ),
+        pytest.param(
+            # (YAML wants a `---` line after it; libyaml stops at the key.)
+            "%YAML 1.1\nid: IL-0001\n",
+            (1, 1),
+            "did not find expected <document start>: this line is a YAML directive, which no "
+            "incident needs (curator reads every file as YAML 1.1); remove it",
+            id="a %YAML line with no --- after it",
+        ),
     ],
 )
 def test_a_usual_syntax_slip_is_placed_where_it_is_and_said_what_to_write(text, where, words):
