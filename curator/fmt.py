@@ -20,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import os
+import re
 import stat
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -32,7 +33,7 @@ from curator.findings import Finding
 from curator.fix import TEXT_FIXES
 from curator.library import Library
 from curator.lint import display_path, display_paths, in_subfolders, named_files
-from curator.load import MAX_BYTES
+from curator.load import MAX_BYTES, at_editor_lines
 from curator.regular import read_regular
 from curator.rules import not_an_incident_file
 from curator.workers import Workers, worker_count
@@ -51,6 +52,7 @@ Progress = Callable[[int, int], None]
 # What a worker finds for one file: None if it is canonical, its canonical bytes if they
 # differ, or why it cannot be formatted. Small, so that little crosses between processes.
 Outcome = bytes | Refused | None
+_EDITOR_LINES = re.compile("\r\n?|\n")
 _Task = tuple[int, bytes]  # (index of the file, its bytes)
 
 
@@ -155,7 +157,9 @@ def _tab_fix_hint(refused: Refused, before: bytes) -> Refused:
     changes make the file one to format. (Two spaces for a tab in a key, or for one
     before the spaces of a deeper key, leave it unreadable: fix refuses it too.)"""
     line, column = refused.position
-    lines = before.decode("utf-8", errors="replace").split("\n")
+    text = before.decode("utf-8", errors="replace")
+    # (Lines as the refusal counts them: at each CR too in a file of lone CR line ends.)
+    lines = _EDITOR_LINES.split(text) if at_editor_lines(text) else text.split("\n")
     if line > len(lines) or lines[line - 1][column - 1 : column] != "\t":
         return refused
     if not _formatted_once_fixed(before):

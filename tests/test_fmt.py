@@ -681,6 +681,35 @@ def test_a_tab_as_indentation_is_left_to_curator_fix_not_to_the_hand(tmp_path):
     assert run_curator("fmt", "--root", str(root)).code == 0
 
 
+@pytest.mark.parametrize(
+    ("text", "told"),
+    [
+        # Found by fuzzing: fmt read the place off the loader, whose lines end at an LF
+        # only, and said `1:42`, where lint and fix say `4:5`.
+        (
+            "id: IL-0001\ntitle: 장애\norganizations:\n  - &a A\n",
+            "4:5: cannot format: cannot be read (anchor &a",
+        ),
+        # ... and so lost the hint that `curator fix` replaces the tab, looked for on line 4
+        # of a text of one line.
+        (
+            "id: IL-0001\ntitle: 장애\norganizations:\n\t- A\n",
+            "4:1: cannot format: cannot be read (YAML syntax error: ",
+        ),
+    ],
+)
+def test_a_file_of_lone_cr_line_ends_is_refused_where_lint_says(tmp_path, text, told):
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": text.replace("\n", "\r")})
+    run = run_curator("fmt", "--root", str(root))
+    assert run.code == 1, run
+    assert f"IL-0001.yaml:{told}" in run.err, run.err
+    lint = run_curator("lint", "--root", str(root), "-q")
+    place = ":".join(told.split(":")[:2])
+    assert f"IL-0001.yaml:{place}: IL" in lint.out, lint  # (IL105, IL601)
+    if "\t" in text:
+        assert run.err.splitlines()[0].endswith("; `curator fix` replaces the tab (IL601)")
+
+
 def test_a_tab_that_curator_fix_cannot_mend_is_left_to_the_hand(tmp_path):
     # Two spaces for the tab leave `title` indented past the item's other keys: fix
     # refuses the file as well, and fmt sent people to it all the same.

@@ -60,7 +60,9 @@ from curator.load import (
     START,
     UNICODE_BREAKS,
     Document,
+    Loaded,
     Position,
+    at_editor_lines,
     load_bytes,
     position_at,
 )
@@ -226,11 +228,7 @@ def render(raw: bytes, edit: Edit | None = None) -> str:
     round-trip tree in place) if given. Raises Refused instead of losing anything."""
     loaded = load_bytes(raw)
     if loaded.problems or loaded.text is None:
-        problem = loaded.problems[0] if loaded.problems else None
-        raise Refused(
-            problem.position if problem else START,
-            f"cannot be read ({problem.message if problem else 'not text'}); fix it by hand",
-        )
+        raise unread(loaded)
     _refuse_a_document_not_a_mapping(loaded.document)
     _refuse_a_list_item_in_text(loaded.document, loaded.text)
     _refuse_a_mark_inside(loaded.text)
@@ -251,6 +249,18 @@ def render(raw: bytes, edit: Edit | None = None) -> str:
     out = directives(text) + _overlay(dump(_uncommented(tree)), expected, of_input)
     _verify(out, intended, comments(text), expected, of_input)
     return out
+
+
+def unread(loaded: Loaded) -> Refused:
+    """Why a file the loader cannot read is left alone: its first problem, at the place
+    lint gives it (in a file of lone CR line ends, on the line its editor shows)."""
+    problem = loaded.problems[0] if loaded.problems else None
+    position = problem.position if problem else START
+    moved = at_editor_lines(loaded.text)
+    return Refused(
+        moved(position) if moved is not None else position,
+        f"cannot be read ({problem.message if problem else 'not text'}); fix it by hand",
+    )
 
 
 def as_loaded(text: str, data: Any) -> Any:
