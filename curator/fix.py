@@ -67,6 +67,7 @@ from curator.write.canonical import (
     plain,
     render,
     rewrite,
+    unread,
     unreadable,
 )
 from curator.write.comments import comments
@@ -624,7 +625,7 @@ def fix_text(raw: bytes, taxonomy: Taxonomy) -> tuple[bytes, list[Change], list[
         out = _formatted_first(fixable, taxonomy, in_flow)
     except Refused as refused:
         not_mended = _tab_not_mended(refused, changes, raw)
-        raise not_mended or _tab_in_text(refused, text) from None
+        raise not_mended or _tab_in_text(_as_the_file_has_it(refused, raw), text) from None
     if not changes:
         return raw, [], _left_by_hand(raw.decode("utf-8"))  # (render has read it as text)
     return out.encode("utf-8"), sorted(changes), _left_by_hand(out)
@@ -672,6 +673,17 @@ def _tab_not_mended(refused: Refused, changes: list[Change], raw: bytes) -> Refu
     if tab is None:
         return None
     return Refused(Position(tab.line, tab.column), no_tabs.STOPPED + no_tabs.NOT_MENDED)
+
+
+def _as_the_file_has_it(refused: Refused, raw: bytes) -> Refused:
+    """A file the loader cannot read for the same reason before the text fixes as after
+    them: refused at the place lint gives in the file, which is left as it is, not at the
+    place in the fixed text (a line further down for each lone CR above it among LF line
+    ends, which git and editors show as one line's text)."""
+    if not refused.message.startswith("cannot be read ("):  # (the loader's)
+        return refused
+    as_read = unread(load_bytes(raw))  # (read again only when refused)
+    return as_read if as_read.message == refused.message else refused
 
 
 def _tab_in_text(refused: Refused, text: str | None) -> Refused:

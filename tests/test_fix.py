@@ -927,6 +927,22 @@ def test_fix_refusing_a_tab_its_spaces_do_not_mend_says_so_at_the_tab(tmp_path, 
     assert path.read_text(encoding="utf-8") == text
 
 
+def test_fix_refusing_a_file_it_cannot_read_says_where_lint_does_past_a_lone_cr(tmp_path):
+    # Found by fuzzing: fix refused it where the text with its CR made an LF said
+    # (`4:5`), a line below the anchor as the file has it, and as lint and fmt say it.
+    text = "id: IL-0001\rtitle: 장애\norganizations:\n  - &a A\n"
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": text})
+    path = root / "incidents" / "IL-0001.yaml"
+    [anchor] = [f for f in lint(Library.at(root)) if f.code == "IL105"]
+    assert (anchor.line, anchor.column) == (3, 5)
+    for command, verb in (("fix", "fix"), ("fmt", "format")):
+        run = run_curator(command, "--root", str(root))
+        assert run.code == 1, run
+        told = f"{relative(path)}:3:5: cannot {verb}: cannot be read (anchor &a is not allowed"
+        assert run.err.startswith(told), run.err
+    assert path.read_bytes() == text.encode("utf-8")
+
+
 def test_fix_refusing_a_list_item_in_text_beside_a_mended_tab_names_the_item():
     # The item was text before the tab's spaces: the refusal is IL109's, at the item.
     text = incident(
