@@ -529,6 +529,16 @@ def test_a_block_with_a_line_ending_in_white_space_stays_a_block(tmp_path):
     assert block in path.read_text(encoding="utf-8")
 
 
+@pytest.mark.parametrize("spaces", ["  ", " \t", "\t\t", "   "])
+def test_a_block_with_a_line_ending_in_more_than_one_white_space_stays_a_block(spaces):
+    # Found by fuzzing: one space or tab kept the block, two wrote it double-quoted on one
+    # line (`symptom: "…떨어졌다.  \n"`), as before the fix above.
+    block = f"symptom: |\n  학습 처리량이 떨어졌다.{spaces}\n  둘째 줄이다.\n"
+    text = incident("IL-0001", ("symptom: |\n  학습 처리량이 떨어졌다.\n", block))
+    assert render(text.encode("utf-8")) == text
+    assert fmt.canonical_form(text.encode("utf-8")) is None
+
+
 @pytest.mark.parametrize(
     ("text", "stripped"),
     [

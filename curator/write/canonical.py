@@ -639,7 +639,7 @@ _NOT_LITERAL = re.compile(
 )
 # Line breaks to YAML 1.1 (libyaml, the loader) and none to YAML 1.2.
 _UNICODE_BREAK = re.compile("[\x85\u2028\u2029]")
-_TRAILING_SPACE = re.compile(r"[ \t]$", re.MULTILINE)
+_TRAILING_SPACE = re.compile(r"[ \t]+$", re.MULTILINE)
 _LEADING_TAB = re.compile(r"^\t", re.MULTILINE)  # libyaml takes it for bad indentation
 
 
