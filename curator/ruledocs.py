@@ -28,6 +28,10 @@ def rules_markdown() -> str:
         "`curator lint` (exit 1); `warning` is shown but passes. Fixable rules are applied by",
         "`curator fix`.",
         "",
+        "In the examples, `\\r`, `\\n`, `\\ufeff` and `\\xNN` outside quotes stand for bytes a",
+        "page cannot show (line ends, a byte order mark, bytes that are not UTF-8); any other",
+        "escape is YAML's, read only in a double-quoted value.",
+        "",
         "| code | name | severity | fixable | summary |",
         "| --- | --- | --- | --- | --- |",
     ]

@@ -17,7 +17,7 @@ RULE = Rule(
     severity=Severity.ERROR,
     summary="`related`, `duplicate_of` or `not_duplicate_of` names an id no incident has.",
     failing="related:\n  - IL-9999   # no such incident\n",
-    passing="related:\n  - IL-0025\n",
+    passing="# incidents/IL-0025.yaml\n...\n# incidents/IL-0026.yaml\nrelated:\n  - IL-0025\n",
 )
 
 

@@ -18,9 +18,13 @@ RULE = Rule(
     severity=Severity.ERROR,
     summary="Following `duplicate_of` from an incident comes back to it.",
     failing=(
-        "id: IL-0203\nstatus: withdrawn\nduplicate_of: IL-0204   # and IL-0204 names IL-0203\n"
+        "# incidents/IL-0203.yaml\nstatus: withdrawn\nduplicate_of: IL-0204\n"
+        "# incidents/IL-0204.yaml\nstatus: withdrawn\nduplicate_of: IL-0203\n"
     ),
-    passing="id: IL-0203\nstatus: withdrawn\nduplicate_of: IL-0204   # IL-0204 is published\n",
+    passing=(
+        "# incidents/IL-0203.yaml\nstatus: withdrawn\nduplicate_of: IL-0204\n"
+        "# incidents/IL-0204.yaml\nstatus: published\n"
+    ),
 )
 
 

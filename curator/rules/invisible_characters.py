@@ -40,7 +40,7 @@ RULE = Rule(
     severity=Severity.ERROR,
     summary="A zero-width character, or a one-line value (title, organization, source "
     "title or publisher) padded with white space or broken over lines.",
-    failing='title: GPU 장\\u200b애   # U+200B inside the word\norganizations:\n  - "Lablup "\n',
+    failing='title: "GPU 장\\u200b애"   # U+200B inside the word\norganizations:\n  - "Lablup "\n',
     passing="title: GPU 장애\norganizations:\n  - Lablup\n",
     fixable=True,
 )

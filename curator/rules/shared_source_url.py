@@ -17,8 +17,15 @@ RULE = Rule(
     name="shared-source-url",
     severity=Severity.ERROR,
     summary="Two incidents cite the same source URL and neither is a withdrawn duplicate.",
-    failing="# IL-0300.yaml\n  - url: https://example.com/pm\n# IL-0301.yaml\n  - url: http://www.example.com/pm/#x\n",
-    passing="# IL-0301.yaml\nstatus: withdrawn\nduplicate_of: IL-0300\n",
+    failing=(
+        "# IL-0300.yaml\nsources:\n  - url: https://example.com/pm\n"
+        "# IL-0301.yaml\nsources:\n  - url: http://www.example.com/pm/#x\n"
+    ),
+    passing=(
+        "# IL-0300.yaml\nsources:\n  - url: https://example.com/pm\n"
+        "# IL-0301.yaml\nstatus: withdrawn\nduplicate_of: IL-0300\n"
+        "sources:\n  - url: http://www.example.com/pm/#x\n"
+    ),
 )
 
 

@@ -35,7 +35,7 @@ RULE = Rule(
     name="unicode-nfc",
     severity=Severity.ERROR,
     summary="Text is not in Unicode NFC, such as Korean written as separate jamo.",
-    failing="title: GPU \\u1100\\u1161\\u11a8 장애  # 각, as three jamo\n",
+    failing='title: "GPU \\u1100\\u1161\\u11a8 장애"  # 각, as three jamo\n',
     passing="title: GPU 각 장애\n",
     fixable=True,
 )
