@@ -144,9 +144,10 @@ def compose(text: str) -> tuple[str, list[Change]]:
 
 
 def remove_zero_width(text: str) -> tuple[str, list[Change]]:
-    """U+200B, U+2060, U+FEFF and U+180E go, wherever they are (IL606): they show as
-    nothing, and no text here means one. Not where that would change more than them (a
-    U+200B after `key:` makes it text, not a key): lint says so, and they stay."""
+    """U+200B, U+2060, U+FEFF, U+180E and the bidirectional controls go, wherever they
+    are (IL606): they show as nothing, and no text here means one. Not where that would
+    change more than them (a U+200B after `key:` makes it text, not a key): lint says so,
+    and they stay."""
     found = invisible_characters.zero_width(text)
     if found is None or not invisible_characters.removable(load_bytes(text.encode("utf-8"))):
         return text, []

@@ -230,6 +230,28 @@ def test_fix_removes_zero_width_characters_and_padding_and_keeps_everything_else
     assert run_curator("fix", cwd=root).out == ""  # and nothing more to do
 
 
+def test_fix_removes_bidirectional_controls_and_keeps_everything_else(tmp_path):
+    # An override in the title ("Trojan Source"), an isolate in a comment, a mark in a word.
+    text = incident(
+        "IL-0001",
+        ("스토리지의", "스토리지의 \u202e\u2066"),
+        ("  - nccl\n", "  - nccl  # 통신\u2069\n"),
+        ("처리량 그래프에서", "처리량\u200e 그래프에서"),
+    )
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": text})
+    assert fixable_findings(root) == [("incidents/IL-0001.yaml", "IL606")]
+    run = run_curator("fix", cwd=root)
+    assert run.code == 0, run
+    assert run.out.splitlines() == [
+        "incidents/IL-0001.yaml:2:17: IL606 removed 4 zero-width character(s)"
+    ]
+    fixed = (root / "incidents" / "IL-0001.yaml").read_text(encoding="utf-8")
+    assert fixed == incident(
+        "IL-0001", ("스토리지의", "스토리지의 "), ("  - nccl\n", "  - nccl  # 통신\n")
+    )
+    assert lint(Library.at(root)) == []
+
+
 def test_fix_leaves_a_title_on_two_lines_to_its_author(tmp_path):
     title = "title: 공유 스토리지의 메타데이터 포화로 학습 처리량이 떨어졌다"
     text = incident("IL-0001", (title, "title: |\n  공유 스토리지의\n  메타데이터 포화"))

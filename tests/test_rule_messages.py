@@ -318,6 +318,21 @@ SOURCES = (
             id="a byte-order mark in a word",
         ),
         pytest.param(
+            # "Trojan Source": the override displays the text after it right to left.
+            [("스토리지의", "스토리지의 \u202e우회\u202c")],
+            "incidents/IL-0001.yaml:2:17: IL606 [error] U+202E RIGHT-TO-LEFT OVERRIDE, which "
+            "shows as nothing and reorders the text after it as it displays (2 zero-width "
+            "characters in the file); remove it (fixable)",
+            id="a right-to-left override in the title",
+        ),
+        pytest.param(
+            [("    title: Storage postmortem", '    title: "Storage\\u200f postmortem"')],
+            "incidents/IL-0001.yaml:27:12: IL606 [error] sources[0].title holds U+200F "
+            "RIGHT-TO-LEFT MARK (character 8, written as an escape), which shows as nothing; "
+            "remove it (fixable)",
+            id="a right-to-left mark written as an escape",
+        ),
+        pytest.param(
             [("    title: Storage postmortem", '    title: "Storage\\ufeff postmortem"')],
             "incidents/IL-0001.yaml:27:12: IL606 [error] sources[0].title holds U+FEFF ZERO "
             "WIDTH NO-BREAK SPACE (a byte-order mark) (character 8, written as an escape), "
