@@ -309,6 +309,22 @@ def test_a_change_of_title_alone_is_shown_old_and_new():
     assert "nothing to report" not in comment
 
 
+def test_a_title_holding_bidirectional_controls_does_not_reorder_the_comment():
+    # "Trojan Source": U+202E displays what follows it right to left, to the end of the
+    # line (the comment's line, the arrow and the other title with it).
+    retitled = FileReview(
+        path="incidents/IL-0301.yaml",
+        change="changed",
+        id="IL-0301",
+        title="스토리지 \u202e우회\u202c 포화\u2067",
+        title_was="스토리지\u200f\u2066 포화\u061c",
+    )
+    comment = render(Review(base=BASE, head=HEAD, files=[retitled]), LINKS, COMMENT)
+    assert "IL-0301 · title “스토리지 포화” → “스토리지 우회 포화”" in comment
+    bidi = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+    assert not set(comment) & set(bidi)
+
+
 def test_a_doubtful_claim_names_the_threshold_its_score_is_below():
     # It said "below the duplicate threshold" without saying what that is.
     claim = Match(id="IL-0001", score=0.12, kind="related")
