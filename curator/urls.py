@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import ipaddress
 import re
 import unicodedata
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
@@ -26,8 +27,10 @@ _SPACE = re.compile(r"\s")  # what str.isspace() matches, found in C rather than
 # checks that both roads agree.
 # (No %XX in the path: each has its spelling to settle, `_path_spelled_once`.)
 # (Not one ending in `)`: that may be a bracket pasted with the address, see `url_problem`.)
+# (Labels of at most 63 characters, the last with a letter: see `_host_problem`.)
 _PLAIN = re.compile(
-    r"https://([a-z0-9-]+(?:\.[a-z0-9-]+)+)((?:/[A-Za-z0-9._~!$&'()*+,;=:@-]*)*)(?<!\))"
+    r"https://([a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63})*\.(?=[0-9-]*[a-z])[a-z0-9-]{1,63})"
+    r"((?:/[A-Za-z0-9._~!$&'()*+,;=:@-]*)*)(?<!\))"
 )
 _ARCHIVE_HOSTS = frozenset({"archive.org", "web.archive.org"})
 # A paper has many addresses: its arXiv abstract, its PDF, each version, its HTML
@@ -66,6 +69,12 @@ def url_problem(url: str) -> str | None:
         return "contains white space"
     if url[:1] in _WRAPPING:
         return f"starts with {url[0]!r}: write the address alone, without quotes or brackets"
+    if "\\" in url:
+        return (
+            "holds a backslash, which no URL may hold (RFC 3986) and readers take apart: "
+            "browsers read it as '/' (https://a.com\\@b.com/ goes to a.com), others as part "
+            "of the host or path; write '/' or '%5C'"
+        )
     if url.endswith(")") and url.count(")") > url.count("("):
         return (
             "ends with a ')' that no '(' in it opens, as pasted from a sentence in brackets or "
@@ -82,6 +91,28 @@ def url_problem(url: str) -> str | None:
     host = parts.hostname or ""
     if "." not in host or host.startswith(".") or host.endswith("."):
         return f"has no valid host name ({host or 'empty'})"
+    return _host_problem(host, bracketed="[" in parts.netloc)
+
+
+def _host_problem(host: str, bracketed: bool) -> str | None:
+    """Why `host` (with dots, none at either end) names no host a browser would go to."""
+    if bracketed:  # (an IPv6 address; Python also takes `[v1.x]`, which no browser does)
+        try:
+            ipaddress.IPv6Address(host)
+        except ValueError:
+            return f"has no valid host name ([{host}] is no IPv6 address)"
+        return None
+    labels = host.split(".")
+    if "" in labels:
+        return f"has no valid host name ({host}: an empty label between two dots)"
+    if any(len(label) > 63 for label in labels):
+        return f"has no valid host name ({host}: a label longer than 63 characters)"
+    # A host ending in a number is an IPv4 address to a browser, or nothing.
+    if labels[-1].isascii() and labels[-1].isdigit():
+        try:
+            ipaddress.IPv4Address(host)
+        except ValueError:
+            return f"has no valid host name ({host} is no IPv4 address)"
     return None
 
 

@@ -137,6 +137,14 @@ def test_different_pages_stay_different(a, b):
         ("<https://example.com/x>", "starts with '<': write the address alone"),
         ("https://example.com/x)", "ends with a ')' that no '(' in it opens"),
         ("https://example.com/a_(b))", "ends with a ')' that no '(' in it opens"),
+        # Hosts that readers take apart, or no browser goes to (found by fuzzing).
+        ("https://x.com\\@y.com/", "holds a backslash"),
+        ("https://x.com/a\\b", "holds a backslash"),
+        ("https://a..b/", "(a..b: an empty label between two dots)"),
+        (f"https://{'a' * 64}.com/", "a label longer than 63 characters"),
+        ("https://1.2.3.4.5/", "(1.2.3.4.5 is no IPv4 address)"),
+        ("https://example.123/", "(example.123 is no IPv4 address)"),
+        ("https://[v1.x]/", "([v1.x] is no IPv6 address)"),
     ],
 )
 def test_url_problems(url, problem):
@@ -146,6 +154,8 @@ def test_url_problems(url, problem):
 def test_good_url_has_no_problem():
     assert url_problem("https://status.openai.com/incidents/tljwlz08w539") is None
     assert url_problem("https://en.wikipedia.org/wiki/Fallacies_(computing)") is None
+    assert url_problem(f"https://{'a' * 63}.com/") is None
+    assert url_problem("https://1.2.3.4/x") is None
 
 
 _HOSTS = [
