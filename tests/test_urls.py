@@ -217,3 +217,11 @@ def test_the_plain_url_shortcut_changes_no_answer(url):
         patch.setattr(urls, "_PLAIN", re.compile(r"(?!)"))  # matches nothing
         assert answers() == shortcut
     url_problem.cache_clear()
+
+
+def test_a_host_in_full_width_letters_is_tidied_to_ascii_lower_case():
+    from curator.rules.source_url_form import tidy
+
+    # Found by fuzzing: IL505 asked for `ｅｘａｍｐｌｅ.com`, full-width still.
+    assert tidy("https://ＥＸＡＭＰＬＥ.com/x") == "https://example.com/x"
+    assert tidy("https://한국.KR/x") == "https://한국.kr/x"

@@ -18,6 +18,7 @@ publisher), only their author can tell which is right, and merges them.
 
 import json
 import re
+import unicodedata
 from collections.abc import Sequence
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -59,7 +60,8 @@ def tidy(url: str) -> str:
         return url
     parts = urlsplit(url)
     host = parts.netloc.rsplit("@", 1)
-    hostport = host[-1].lower().removesuffix(":443")
+    # Full-width letters (ＥＸＡＭＰＬＥ) as the ASCII ones browsers read them as (NFKC).
+    hostport = unicodedata.normalize("NFKC", host[-1]).lower().removesuffix(":443")
     netloc = "@".join([*host[:-1], hostport])
     query = "&".join(
         pair for pair in parts.query.split("&") if pair and not _TRACKING.match(pair.split("=")[0])
