@@ -20,7 +20,7 @@ from urllib.parse import urlsplit
 
 import click
 
-from curator import WEBSITE, __version__
+from curator import WEBSITE, __version__, new
 from curator.findings import Finding
 from curator.fix import Fixed, fix_files
 from curator.fmt import format_files, incident_files
@@ -913,31 +913,22 @@ def new_command(
         if isinstance(stop, Terminated):  # the user did not stop answering: a job was ended
             click.echo(said(stop), err=True)
         else:
-            said_ko = "모든 질문에 답하지 않아 아무것도 쓰지 않았습니다"
-            said_en = "not every question was answered; nothing written"
-            click.echo(f"curator: {bilingual(said_ko, said_en)}", err=True)
+            click.echo(f"curator: {new.unanswered()}", err=True)
         sys.exit(EXIT_ERROR)
     except OSError as exc:
         shown = display_path(library.incidents_dir)
-        korean = f"초안을 {shown} 에 쓸 수 없습니다: {exc.strerror}"
-        english = f"cannot write the draft in {shown}: {exc.strerror}"
-        click.echo(f"curator: {bilingual(korean, english)}", err=True)
+        click.echo(f"curator: {new.not_written(shown, str(exc.strerror))}", err=True)
         sys.exit(EXIT_ERROR)
     shown = display_path(path)
     click.echo(shown)
     for note in draft.notes:
         click.echo(f"curator: note: {escaped(note)}", err=True)
     if draft.guessed:
-        korean = "제목과 출처 URL 에서 분류를 채웠습니다. 하나씩 확인하세요"
-        english = "facets filled in from the title and the source URL; check each"
-        click.echo(f"curator: note: {bilingual(korean, english)}:", err=True)
+        click.echo(f"curator: note: {new.facets_guessed()}:", err=True)
         for guess in draft.guessed:
             click.echo(f"  {guess.dimension}: {escaped(evidence(guess))}", err=True)
     _say_if_known(library, path)
-    commands = f"`curator fix {shown}`, `curator fmt {shown}`"
-    korean = "다음: 출처를 보고 채운 뒤 `curator fix`, `curator fmt`, `curator lint` 를 실행하세요"
-    english = f"next: fill it in from the source, then {commands} and `curator lint {shown}`"
-    click.echo(bilingual(korean, english), err=True)
+    click.echo(new.next_steps(shown), err=True)
 
 
 def _say_if_known(library: Library, draft: Path) -> None:
@@ -951,27 +942,10 @@ def _say_if_known(library: Library, draft: Path) -> None:
         with Progress("looking for the same event", enabled=True) as progress:
             matches = commands.known_already(library, draft, progress)
     except KeyboardInterrupt:  # (then said as any stop is, exit 2): the draft stays
-        shown = display_path(draft)
-        korean = (
-            f"{shown} 은 썼습니다. 같은 사건 찾기는 멈췄습니다: `curator similar {shown}` 로 "
-            "다시 찾습니다"
-        )
-        english = (
-            f"{shown} is written; the look for the same event was stopped "
-            f"(`curator similar {shown}` looks again)"
-        )
-        click.echo(f"curator: note: {bilingual(korean, english)}", err=True)
+        click.echo(f"curator: note: {new.look_stopped(display_path(draft))}", err=True)
         raise
     if matches:
-        korean = (
-            "이 사건이 이미 있을 수 있습니다. 같은 사건이면 그 사건을 고치고, 아니면 아래 id 를 "
-            "not_duplicate_of 에 적으세요"
-        )
-        english = (
-            "the library may already hold this event; if it does, correct that incident "
-            "instead, and if not, list it in not_duplicate_of"
-        )
-        click.echo(f"curator: note: {bilingual(korean, english)}:", err=True)
+        click.echo(f"curator: note: {new.may_be_known()}:", err=True)
         click.echo(commands.known_text(matches), err=True, nl=False)
 
 

@@ -764,3 +764,54 @@ def write_draft(library: Library, draft: Draft) -> Path:
     path = library.incident_path(incident_id)
     write_atomic(path, render_draft(incident_id, draft).encode("utf-8"), exclusive=True)
     return path
+
+
+# Telling the author what happened ---------------------------------------------------------
+# (The command prints these around the draft; in Korean first, as its questions ask.)
+
+
+def unanswered() -> str:
+    return bilingual(
+        "모든 질문에 답하지 않아 아무것도 쓰지 않았습니다",
+        "not every question was answered; nothing written",
+    )
+
+
+def not_written(folder: str, reason: str) -> str:
+    return bilingual(
+        f"초안을 {folder} 에 쓸 수 없습니다: {reason}",
+        f"cannot write the draft in {folder}: {reason}",
+    )
+
+
+def facets_guessed() -> str:
+    return bilingual(
+        "제목과 출처 URL 에서 분류를 채웠습니다. 하나씩 확인하세요",
+        "facets filled in from the title and the source URL; check each",
+    )
+
+
+def next_steps(draft: str) -> str:
+    commands = f"`curator fix {draft}`, `curator fmt {draft}`"
+    return bilingual(
+        "다음: 출처를 보고 채운 뒤 `curator fix`, `curator fmt`, `curator lint` 를 실행하세요",
+        f"next: fill it in from the source, then {commands} and `curator lint {draft}`",
+    )
+
+
+def look_stopped(draft: str) -> str:
+    return bilingual(
+        f"{draft} 은 썼습니다. 같은 사건 찾기는 멈췄습니다: `curator similar {draft}` 로 "
+        "다시 찾습니다",
+        f"{draft} is written; the look for the same event was stopped "
+        f"(`curator similar {draft}` looks again)",
+    )
+
+
+def may_be_known() -> str:
+    return bilingual(
+        "이 사건이 이미 있을 수 있습니다. 같은 사건이면 그 사건을 고치고, 아니면 아래 id 를 "
+        "not_duplicate_of 에 적으세요",
+        "the library may already hold this event; if it does, correct that incident "
+        "instead, and if not, list it in not_duplicate_of",
+    )
