@@ -6,6 +6,7 @@ Both readers build it: `curator.load` (from libyaml's events, any file) and
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -22,6 +23,18 @@ class Position(NamedTuple):
 
 
 START = Position(1, 1)
+
+
+def text_values(value: Any, path: Path = ()) -> Iterator[tuple[Path, str]]:
+    """Every text among the values (not the keys) of `value`, with its path."""
+    if isinstance(value, str):
+        yield path, value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from text_values(item, (*path, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from text_values(item, (*path, index))
 
 
 @dataclass

@@ -31,7 +31,7 @@ import unicodedata
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
-from curator.document import Path
+from curator.document import Path, text_values
 from curator.findings import Finding, Severity
 from curator.load import Loaded, Position, load_bytes, position_at
 from curator.model import Incident
@@ -194,15 +194,9 @@ def _count(text: str) -> int:
 
 def zero_width_values(value: Any, path: Path = ()) -> Iterator[tuple[Path, str]]:
     """The text values (not keys) holding a zero-width character, with their paths."""
-    if isinstance(value, str):
-        if any(char in value for char in ZERO_WIDTH):
-            yield path, value
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            yield from zero_width_values(item, (*path, key))
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            yield from zero_width_values(item, (*path, index))
+    for where, text in text_values(value, path):
+        if any(char in text for char in ZERO_WIDTH):
+            yield where, text
 
 
 def _escaped_zero_width(file: IncidentFile) -> FileFindings:

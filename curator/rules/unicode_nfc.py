@@ -19,10 +19,9 @@ unified ideograph, or, to keep the distinction through NFC, the unified ideograp
 by the variation selector Unicode gives for it (its standardized variation sequence)."""
 
 import unicodedata
-from collections.abc import Iterator
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
-from curator.document import Path
+from curator.document import text_values
 from curator.findings import Severity
 from curator.load import Position, position_at
 from curator.rules._spaces import not_fixable
@@ -64,7 +63,8 @@ def _escaped_decomposed(file: IncidentFile) -> FileFindings:
     """A letter a double-quoted value writes as escapes of its parts (`"\\u1100\\u1161"`
     for 가), in a file whose text is in NFC: the value is not, and `curator fmt` writes it
     as itself, which is then the finding above. Left to its author (fix reads the text)."""
-    found = [(path, at) for path, value in _texts(file.loaded.data) if (at := decomposed(value))]
+    values = text_values(file.loaded.data)
+    found = [(path, at) for path, value in values if (at := decomposed(value))]
     if not found:
         return
     path, at = found[0]
@@ -77,17 +77,6 @@ def _escaped_decomposed(file: IncidentFile) -> FileFindings:
         "write the letter itself",
     )
     yield not_fixable(finding)
-
-
-def _texts(value: Any, path: Path = ()) -> Iterator[tuple[Path, str]]:
-    if isinstance(value, str):
-        yield path, value
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            yield from _texts(item, (*path, key))
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            yield from _texts(item, (*path, index))
 
 
 def _decomposed_letter(file: IncidentFile) -> FileFindings:
