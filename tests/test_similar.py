@@ -402,17 +402,68 @@ def test_an_organisation_is_evidence_once_not_again_by_the_words_of_its_name():
     assert "shared entities: ec2, dns" in match.reasons
 
 
-def test_a_name_holding_an_organisations_word_counts_against_its_own_incidents():
-    # docs/judgement.md: the words that write an organisation are passed over against its
-    # incidents, a name holding one is not: Google's IL-0206 and IL-0208 share `google cloud`
-    # alone, counted beside "same organisation Google".
+def test_a_name_hardly_more_than_its_maker_is_no_shared_entity_of_its_incidents():
+    # docs/judgement.md: Google's IL-0206 and IL-0208 shared `google cloud` alone, the maker
+    # again beside "same organisation Google" (0.012; 0.22 by IL-0208's withdrawn copy
+    # IL-0209). A product name holding the maker's still counts: IL-0243 and IL-0272 share
+    # `google compute engine`.
     judge = Judge(build(Library.at(REPO)))
     record = read_record(REPO / "incidents" / "IL-0206.yaml", "incidents/IL-0206.yaml")
     assert record is not None
     match = judge.compare(record, "IL-0208")
     assert match is not None
     assert match.reasons[0] == "same organisation Google"
-    assert "shared entities: google cloud" in match.reasons
+    assert not [r for r in match.reasons if r.startswith("shared entities: ")], match.reasons
+    assert match.score == 0.0
+    record = read_record(REPO / "incidents" / "IL-0243.yaml", "incidents/IL-0243.yaml")
+    assert record is not None
+    match = judge.compare(record, "IL-0272")
+    assert match is not None
+    assert "shared entities: gce, google compute engine" in match.reasons
+    # A name of the organisation's words alone is the organisation too: `knight capital`
+    # of Knight Capital Americas LLC, which IL-0211 and its original IL-0210 shared.
+    record = read_record(REPO / "incidents" / "IL-0211.yaml", "incidents/IL-0211.yaml")
+    assert record is not None
+    match = judge.compare(record, "IL-0210")
+    assert match is not None
+    assert "shared entities: 45min, nyse, retail liquidity program, smars" in match.reasons
+    assert match.kind == "duplicate"
+
+
+def test_a_name_of_the_organisation_and_generic_words_counts_only_against_other_makers(
+    tmp_path,
+):
+    # Against Google's own incident `Google Cloud` (and `Google Cloud Platform`) is Google,
+    # counted as the organisation; `Google Compute Engine` is a product and counts; against
+    # a customer's incident, `Google Cloud` is a name like any other.
+    said = ("학습 처리량이 떨어졌다.", "{} 장애로 학습 처리량이 떨어졌다.")
+    files = {
+        "IL-0001.yaml": ("Google", "Google Cloud 와 Google Cloud Platform"),
+        "IL-0002.yaml": ("Google", "Google Cloud 와 Google Cloud Platform"),
+        "IL-0003.yaml": ("Google", "Google Compute Engine"),
+        "IL-0004.yaml": ("Google", "Google Compute Engine"),
+        "IL-0005.yaml": ("Globex", "Google Cloud"),
+    }
+    root = write_library(
+        tmp_path,
+        {
+            name: incident(name[:7], ("Example", org), (said[0], said[1].format(text)))
+            for name, (org, text) in files.items()
+        },
+    )
+    judge = Judge(build(Library.at(root)))
+
+    def shared(one: str, other: str) -> list[str]:
+        record = read_record(root / "incidents" / f"{one}.yaml", f"incidents/{one}.yaml")
+        assert record is not None
+        match = judge.compare(record, other)
+        assert match is not None
+        return shared_entities(match.to_json())
+
+    assert shared("IL-0001", "IL-0002") == []
+    assert shared("IL-0003", "IL-0004") == ["google compute engine"]
+    assert shared("IL-0005", "IL-0001") == ["google cloud"]
+    assert shared("IL-0001", "IL-0005") == ["google cloud"]
 
 
 def test_a_name_of_several_words_is_one_entity_counted_once():

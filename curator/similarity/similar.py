@@ -274,7 +274,7 @@ class Evidence:
             )
         shared = counted(self.entity_names & index.entities_of(row))
         for name in shared_orgs:  # said once, above, as the organisation
-            shared -= _name_words(name)
+            shared -= _writing(name, shared)
         if shared:
             rarity = {name: index.rarity_of(name) for name in shared}
             ranked = sorted(shared, key=lambda name: (-rarity[name], name))
@@ -328,7 +328,7 @@ def _shared_rarity(index: Index, record: Record, names: set[str]) -> np.ndarray:
             passed.setdefault(part, []).append(index.rows_mentioning(name))
     for organisation in record.organizations:
         rows = np.array(index.by_organisation.get(organisation_key(organisation), []), np.int32)
-        for word in names & _name_words(organisation):
+        for word in _writing(organisation, names):
             passed.setdefault(word, []).append(rows)
     cols = index.entity_columns(names - passed.keys())
     rarity = index.shared_rarity(cols) if len(cols) else np.zeros(len(index))
@@ -357,6 +357,27 @@ def _name_words(name: str) -> set[str]:
 
 
 _NAME_WORD = re.compile(r"[^\W_]+")
+# Words that, beside an organisation's name, name nothing more specific than it: `google
+# cloud` is Google, as `google compute engine` (`compute`, `engine`) or `aws lambda` is not.
+_GENERIC = frozenset({"cloud", "platform", "service", "services", "status"})
+
+
+def _writing(organisation: str, names: set[str]) -> set[str]:
+    """The entities of `names` that write `organisation` (`_name_words`), and the names of
+    several words made of its words and generic ones, holding one of its own: `google cloud`
+    and `cloudflare status` of Google and Cloudflare, `knight capital` of Knight Capital
+    Americas LLC. Two Google incidents sharing `google cloud` share no more than their
+    maker, which "same organisation Google" counts already (IL-0206 and IL-0208 were
+    related by it alone)."""
+    own = _name_words(organisation)
+    words = own | {word for name in own for word in name.split(" ")}
+    return (names & own) | {
+        name
+        for name in names
+        if len(parts := set(name.split(" "))) > 1
+        and parts & words - _GENERIC
+        and parts <= words | _GENERIC
+    }
 
 
 def _shared_organisations(one: Record, other: Record) -> list[str]:
