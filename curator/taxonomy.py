@@ -15,10 +15,10 @@ from pydantic import ValidationError
 from curator.closest import NameIndex
 from curator.document import Document
 from curator.document import Path as KeyPath
-from curator.load import MAX_BYTES, START, Position, load_bytes
+from curator.load import MAX_BYTES, START, Loaded, Position, load_bytes, position_at
 from curator.model import DIMENSIONS, Dimension, TaxonomyFile, Term
 from curator.regular import content_digest, read_regular
-from curator.schema_errors import describe_errors
+from curator.schema_errors import describe_errors, dotted
 from curator.textnorm import normalized
 
 
@@ -356,6 +356,7 @@ def _load_dimension(taxonomy: Taxonomy, path: Path, dimension: Dimension) -> lis
     loaded = load_bytes(raw)
     for problem in loaded.problems:
         taxonomy.problems.append(TaxonomyProblem(path, problem.position, problem.message))
+    _check_text(taxonomy, path, loaded)
     if loaded.document is None:
         return []
     document = loaded.document
@@ -386,6 +387,104 @@ def _load_dimension(taxonomy: Taxonomy, path: Path, dimension: Dimension) -> lis
             ("English label", term.label.en, ("label", "en")),
         )
     ]
+
+
+def _check_text(taxonomy: Taxonomy, path: Path, loaded: Loaded) -> None:
+    """What the text of a dimension's file holds that reads otherwise than it looks, as
+    an incident's would be told (IL109, IL604, IL606, IL602): `- ` lines that YAML joins
+    to the text above (an `aliases:` line deleted: the aliases are gone, and the
+    description holds them); a byte-order mark after the first (ruamel.yaml reads it as
+    part of the first key); a zero-width character (a name holding one in a word is not
+    found in text by `suggest`, `search` and `new`); errors all. And, a
+    warning, white space ending a line. A letter not in NFC, or a tab, changes no name as
+    `fold` and the phrases compare them, and `curator fmt` writes no taxonomy file: left
+    alone. A few scans, once a run."""
+    # (Here, not above: the rules import this module.)
+    from curator.rules.invisible_characters import ZERO_WIDTH
+    from curator.rules.list_item_in_text import items_in_text
+    from curator.rules.trailing_whitespace import WHITE_SPACE, may_end_a_line_in_white_space
+
+    text = loaded.text
+    if text is None:
+        return
+    document, lines = loaded.document, text.split("\n")
+    marks: dict[KeyPath, list[Position]] = {}
+    for key, line, column in items_in_text(document, lines) if document else ():
+        marks.setdefault(key, []).append(Position(line, column))
+    for key, found in marks.items():
+        first = lines[found[0].line - 1][found[0].column - 1 :].rstrip()
+        message = _joined_items(document.data if document else None, key, first, len(found))
+        taxonomy.problems.append(TaxonomyProblem(path, found[0], message))
+    boms = len(text) - len(text.lstrip("\ufeff"))
+    if boms > 1:
+        message = (
+            f"{boms} byte-order marks start the file: curator reads past them, but another "
+            "YAML reader (ruamel.yaml) takes all but the first for part of the first key; "
+            "remove them (UTF-8 needs none)"
+        )
+        taxonomy.problems.append(TaxonomyProblem(path, START, message))
+    places = [place for char in ZERO_WIDTH if (place := text.find(char, boms)) >= 0]
+    if places:
+        char = text[min(places)]
+        count = sum(text.count(char, boms) for char in ZERO_WIDTH)
+        message = (
+            f"U+{ord(char):04X} {ZERO_WIDTH[char]}, which shows as nothing and splits the "
+            "word it is in: `suggest`, `search` and `new` do not find a name holding it in text"
+            + (f" ({count} zero-width characters in the file)" if count > 1 else "")
+            + "; remove it"
+        )
+        taxonomy.problems.append(TaxonomyProblem(path, position_at(text, min(places)), message))
+    if may_end_a_line_in_white_space(text):
+        ends = [
+            Position(number, len(line.rstrip(WHITE_SPACE)) + 1)
+            for number, line in enumerate((line.removesuffix("\r") for line in lines), 1)
+            if line != line.rstrip(WHITE_SPACE)
+        ]
+        if ends:
+            more = f" ({len(ends)} lines end in it)" if len(ends) > 1 else ""
+            message = f"trailing white space{more}; remove it"
+            taxonomy.warnings.append(TaxonomyProblem(path, ends[0], message))
+
+
+_SHOWN = 60  # characters of a text holding list items quoted
+
+
+def _joined_items(data: Any, key: KeyPath, first: str, count: int) -> str:
+    """What `count` list marks joined to the text at `key` mean (IL109's shape), the
+    first written `first`: its term's aliases, most likely, once the `aliases:` line above
+    them was deleted."""
+    value, term_id = _at(data, key), _at(data, (*key[:2], "id"))
+    term = f"term {term_id!r}: " if isinstance(term_id, str) and key[:1] == ("terms",) else ""
+    shown = ""
+    if isinstance(value, str):
+        start = max(value.find(first), 0)  # (the text from the first mark on)
+        joined = value[start:]
+        joined = joined if len(joined) <= _SHOWN else joined[: _SHOWN - 1] + "…"
+        shown = f", so {dotted(key)} ends in “{'…' * bool(start)}{joined}”"
+    if count == 1:
+        these, them, are = "this line is no list item", "it", "it is"
+    else:
+        these, them, are = (
+            f"this line and {count - 1} more below are no list items",
+            "them",
+            "they are",
+        )
+    return (
+        f"{term}{these}: YAML joins {them} to the text above{shown}; if {are} the term's "
+        f"aliases, write `aliases:` above, at the indent of `{key[-1]}:`; if "
+        f"{'the mark belongs' if count == 1 else 'the marks belong'} to the text, quote the "
+        "whole value"
+    )
+
+
+def _at(data: Any, key: KeyPath) -> Any:
+    """The value at `key` in `data`; None where there is none."""
+    for part in key:
+        try:
+            data = data[part]
+        except (KeyError, IndexError, TypeError):
+            return None
+    return data
 
 
 def _valid_terms(

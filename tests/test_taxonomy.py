@@ -496,3 +496,54 @@ def test_a_current_term_under_a_deprecated_parent_is_told_to_move_or_go_too(tmp_
         "carrying it; set parent: shared-network-filesystem (its replacement), or deprecate "
         "it too",
     ]
+
+
+def test_a_deleted_aliases_line_is_an_error_at_the_first_item_the_text_took(tmp_path: Path):
+    # Without `aliases:`, YAML joined the `- ` lines below to the description: the term
+    # lost its aliases and the description held them, and lint said nothing (incidents
+    # get IL109 for the shape).
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": incident("IL-0001")})
+    symptoms = root / "schema" / "taxonomy" / "symptoms.yaml"
+    text = symptoms.read_text(encoding="utf-8")
+    term = _line_of(text, "  - id: throughput-degradation")
+    aliases = _line_of(text, "    aliases:", term)
+    items = _line_of(text, "  - id: training-stall") - aliases - 1
+    symptoms.write_text(text.replace("    aliases:\n", "", 1), encoding="utf-8")
+    run = run_curator("lint", "--no-cache", cwd=root)
+    assert run.code == 1, run
+    assert run.out.splitlines() == [
+        f"schema/taxonomy/symptoms.yaml:{aliases}:7: IL303 [error] term "
+        f"'throughput-degradation': this line and {items - 1} more below are no list items: "
+        "YAML joins them to the text above, so terms[0].description ends in “…- 처리량 - "
+        "처리량 급락 - 처리량 감소 - throughput drop - throughput drop…”; if they are the "
+        "term's aliases, write `aliases:` above, at the indent of `description:`; if the "
+        "marks belong to the text, quote the whole value",
+    ]
+
+
+def test_what_a_taxonomy_file_holds_unseen_is_reported_where_it_is(tmp_path: Path):
+    # A second byte-order mark (ruamel.yaml reads it into the first key), a zero-width
+    # space inside an alias (`suggest` no longer finds the name in text) and white space
+    # ending lines got no finding, where an incident file gets IL604, IL606 and IL602.
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": incident("IL-0001")})
+    symptoms = root / "schema" / "taxonomy" / "symptoms.yaml"
+    text = symptoms.read_text(encoding="utf-8")
+    alias = _line_of(text, "      - 처리량 급락")
+    label = _line_of(text, "      ko: 처리량 저하")
+    lines = text.split("\n")
+    lines[alias - 1] = "      - 처리\u200b량 급락"
+    lines[label - 1] += " "
+    lines[label] += "\t"
+    symptoms.write_text("\ufeff\ufeff" + "\n".join(lines), encoding="utf-8")
+    run = run_curator("lint", "--no-cache", cwd=root)
+    assert run.code == 1, run
+    at = "schema/taxonomy/symptoms.yaml"
+    assert run.out.splitlines() == [
+        f"{at}:1:1: IL303 [error] 2 byte-order marks start the file: curator reads past "
+        "them, but another YAML reader (ruamel.yaml) takes all but the first for part of the "
+        "first key; remove them (UTF-8 needs none)",
+        f"{at}:{label}:17: IL305 [warning] trailing white space (2 lines end in it); remove it",
+        f"{at}:{alias}:11: IL303 [error] U+200B ZERO WIDTH SPACE, which shows as nothing and "
+        "splits the word it is in: `suggest`, `search` and `new` do not find a name holding "
+        "it in text; remove it",
+    ]

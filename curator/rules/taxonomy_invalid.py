@@ -15,6 +15,13 @@ is told that its definition is broken, as an incident carrying it is (IL301). On
 that is no mapping, or whose `terms` is no list, is left out whole. And against any other
 YAML file of `schema/taxonomy/` (`contributing-factors.yaml`, `causes.yml`): nothing reads
 it, so the terms it holds would be unknown to every incident without a word of why.
+And what a dimension's file holds that reads otherwise than it looks, as an incident's is
+told (IL109, IL606): `- ` lines YAML joins to the text above (a deleted `aliases:` line
+leaves the aliases in the description, and the term without them), at the first, once a
+value; two byte-order marks or more starting the file (ruamel.yaml reads all but the first
+as part of the first key); a zero-width character, at the first (`suggest`, `search` and
+`new` do not find a name holding one inside a word in text). A letter not in NFC changes no
+name as they are compared, and is left alone.
 """
 
 from curator.findings import Severity
