@@ -547,3 +547,36 @@ def test_what_a_taxonomy_file_holds_unseen_is_reported_where_it_is(tmp_path: Pat
         "splits the word it is in: `suggest`, `search` and `new` do not find a name holding "
         "it in text; remove it",
     ]
+
+
+def test_a_taxonomy_file_whose_every_term_is_broken_is_not_an_error_a_term_carried(
+    tmp_path: Path,
+):
+    # Every term of symptoms with a misspelt key: each was reported where it is, and each
+    # symptom of each incident was an IL301 error too (203 on the bundled library), where
+    # a file that cannot be read is said once.
+    carried = {
+        "IL-0001.yaml": incident("IL-0001"),
+        "IL-0002.yaml": incident(
+            "IL-0002", ("- throughput-degradation", "- no-such-symptom\n    - training-stall")
+        ),
+    }
+    root = write_library(tmp_path / "lib", carried)
+    symptoms = root / "schema" / "taxonomy" / "symptoms.yaml"
+    text = symptoms.read_text(encoding="utf-8")
+    misspelt = text.replace("    description:", "    descripton:")
+    symptoms.write_text(misspelt, encoding="utf-8")
+    terms = text.count("  - id: ")
+    run = run_curator("lint", "--no-cache", cwd=root)
+    assert run.code == 1, run
+    found = run.out.splitlines()
+    first = _line_of(text, "  - id: throughput-degradation") + 4  # (its description)
+    assert found[0] == (
+        f"schema/taxonomy/symptoms.yaml:{first}:5: IL303 [error] unknown key "
+        "'terms[0].descripton'; did you mean 'terms[0].description'? ('terms[0].description' "
+        "is required and missing); none of its terms is known, so the symptoms of incidents "
+        "are not checked (IL301) until it is fixed: 2 incidents carry 3 terms of it"
+    )
+    assert len(found) == terms
+    assert all(" IL303 [error] unknown key 'terms[" in line for line in found), found
+    assert run.err.startswith(f"{terms} errors, 0 warnings in 2 files checked"), run

@@ -4,7 +4,8 @@ An unknown term is reported with the closest terms by id, Korean and English lab
 aliases ("did you mean"), and with the dimension it belongs to when it was put under the
 wrong one; a term whose definition in the taxonomy breaks its schema (IL303) is told
 where that definition is, not that it is no term. Where a taxonomy file could not be read
-at all, `curator lint` says so once, at its IL303 error, not for each term it lists. A
+at all, or none of its terms could (each breaks the schema), `curator lint` says so once,
+at its first IL303 error, not for each term an incident carries. A
 facet written as a term's alias in an id's shape (`job-hang`), where that alias is one
 term's alone, `curator fix` replaces with the term's id.
 """
@@ -36,9 +37,9 @@ def check(file: IncidentFile) -> FileFindings:
         if taxonomy.term(dimension, term) is not None:
             continue
         message = taxonomy.not_a_term(dimension, term)
-        unread = unread_ending(taxonomy, dimension)
-        if unread and (dimension, term) not in taxonomy.broken:  # (which names its file)
-            message += unread
+        # (A term whose definition is broken too: when every term of the file is, each
+        # facet of the dimension is one error, which lint says once.)
+        message += unread_ending(taxonomy, dimension) or ""
         finding = RULE.at(file.display, file.position("facets", dimension, index), message)
         yield finding if taxonomy.named_term(dimension, term) else not_fixable(finding)
 
