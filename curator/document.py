@@ -6,6 +6,7 @@ Both readers build it: `curator.load` (from libyaml's events, any file) and
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
@@ -35,6 +36,17 @@ def text_values(value: Any, path: Path = ()) -> Iterator[tuple[Path, str]]:
     elif isinstance(value, list):
         for index, item in enumerate(value):
             yield from text_values(item, (*path, index))
+
+
+def value_at(data: Any, path: Path, missing: Any = None) -> Any:
+    """The value at `path` in `data`; `missing` where the data holds none there (a key
+    written twice keeps its later value, so an earlier one's places have no data)."""
+    for part in path:
+        try:
+            data = data[part]
+        except (KeyError, IndexError, TypeError):
+            return missing
+    return data
 
 
 @dataclass
@@ -69,3 +81,19 @@ class Document:
 
     def span(self, path: Path) -> tuple[Position, Position] | None:
         return self.value_spans.get(path)
+
+
+_LIST_MARK = re.compile(r"[ \t]*([-*•])(?:[ \t]|$)")
+
+
+def items_in_text(document: Document, lines: list[str]) -> Iterator[tuple[Path, int, int]]:
+    """(path of the value, line, column) of each list mark (`- `, or Markdown's `* ` and
+    `• `) that starts a line of an unquoted value written on several lines, after its first
+    line: a line meant as a list item that YAML joined to the text above (IL109, IL303)."""
+    for path in document.folded:
+        start, end = document.value_spans[path]
+        # (Lines as `lines` holds them: a file with other line breaks (IL603) may have fewer.)
+        for number in range(start.line + 1, min(end.line, len(lines)) + 1):
+            item = _LIST_MARK.match(lines[number - 1])
+            if item is not None:
+                yield path, number, item.start(1) + 1

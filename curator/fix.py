@@ -59,6 +59,7 @@ from curator.rules import trailing_whitespace as trailing
 from curator.schema_errors import dotted
 from curator.taxonomy import Taxonomy
 from curator.textnorm import STREAM_SAFE_RUN, composed, long_run
+from curator.unseen import WHITE_SPACE
 from curator.write.canonical import (
     CommentInFlow,
     ItemInText,
@@ -176,7 +177,7 @@ def _trailing_edits(text: str) -> list[Edit]:
     # run of spaces that does not end the line (hours for a megabyte of them).
     edits: list[Edit] = []
     for number, line in enumerate(text.split("\n")):
-        end = len(line.rstrip(trailing.WHITE_SPACE))
+        end = len(line.rstrip(WHITE_SPACE))
         if end != len(line):
             edits.append(Edit(number, end, len(line), "", end))
     return edits

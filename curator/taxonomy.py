@@ -13,13 +13,14 @@ from typing import Any, NamedTuple
 from pydantic import ValidationError
 
 from curator.closest import NameIndex
-from curator.document import Document
+from curator.document import Document, items_in_text, value_at
 from curator.document import Path as KeyPath
 from curator.load import MAX_BYTES, START, Loaded, Position, load_bytes, position_at
 from curator.model import DIMENSIONS, Dimension, TaxonomyFile, Term
 from curator.regular import content_digest, read_regular
 from curator.schema_errors import describe_errors, dotted
 from curator.textnorm import normalized
+from curator.unseen import WHITE_SPACE, ZERO_WIDTH, may_end_a_line_in_white_space
 
 
 @dataclass(frozen=True)
@@ -399,11 +400,6 @@ def _check_text(taxonomy: Taxonomy, path: Path, loaded: Loaded) -> None:
     warning, white space ending a line. A letter not in NFC, or a tab, changes no name as
     `fold` and the phrases compare them, and `curator fmt` writes no taxonomy file: left
     alone. A few scans, once a run."""
-    # (Here, not above: the rules import this module.)
-    from curator.rules.invisible_characters import ZERO_WIDTH
-    from curator.rules.list_item_in_text import items_in_text
-    from curator.rules.trailing_whitespace import WHITE_SPACE, may_end_a_line_in_white_space
-
     text = loaded.text
     if text is None:
         return
@@ -453,7 +449,7 @@ def _joined_items(data: Any, key: KeyPath, first: str, count: int) -> str:
     """What `count` list marks joined to the text at `key` mean (IL109's shape), the
     first written `first`: its term's aliases, most likely, once the `aliases:` line above
     them was deleted."""
-    value, term_id = _at(data, key), _at(data, (*key[:2], "id"))
+    value, term_id = value_at(data, key), value_at(data, (*key[:2], "id"))
     term = f"term {term_id!r}: " if isinstance(term_id, str) and key[:1] == ("terms",) else ""
     shown = ""
     if isinstance(value, str):
@@ -475,16 +471,6 @@ def _joined_items(data: Any, key: KeyPath, first: str, count: int) -> str:
         f"{'the mark belongs' if count == 1 else 'the marks belong'} to the text, quote the "
         "whole value"
     )
-
-
-def _at(data: Any, key: KeyPath) -> Any:
-    """The value at `key` in `data`; None where there is none."""
-    for part in key:
-        try:
-            data = data[part]
-        except (KeyError, IndexError, TypeError):
-            return None
-    return data
 
 
 def _valid_terms(

@@ -16,6 +16,7 @@ import pytest
 from conftest import BROKEN, REPO
 from pydantic import TypeAdapter, ValidationError
 
+from curator import unseen
 from curator.lint import parse_incident
 from curator.model import Incident, IncidentId, PartialDate, Text, parse_partial_date
 from curator.rules import (
@@ -26,7 +27,6 @@ from curator.rules import (
     placeholder_id,
     source_url,
     source_url_form,
-    trailing_whitespace,
     unknown_term,
 )
 from curator.rules._sources import all_plain
@@ -154,14 +154,14 @@ def test_in_order_is_being_as_tidy_would_have_it():
 
 def test_no_line_ends_in_white_space_where_the_quick_test_says_so():
     alphabet = ["a", " ", "\t", "\u3000", "\u00a0", "\r", "\n"]
-    assert set(trailing_whitespace.WHITE_SPACE) <= set(alphabet)
+    assert set(unseen.WHITE_SPACE) <= set(alphabet)
     for size in range(7):
         for chars in itertools.product(alphabet, repeat=size):
             text = "".join(chars)
             lines = (line.removesuffix("\r") for line in text.split("\n"))
-            trailing = any(line != line.rstrip(trailing_whitespace.WHITE_SPACE) for line in lines)
+            trailing = any(line != line.rstrip(unseen.WHITE_SPACE) for line in lines)
             if trailing:
-                assert trailing_whitespace.may_end_a_line_in_white_space(text), repr(text)
+                assert unseen.may_end_a_line_in_white_space(text), repr(text)
 
 
 @pytest.mark.parametrize(

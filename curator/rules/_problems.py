@@ -6,13 +6,12 @@ import re
 from bisect import bisect_right
 from collections.abc import Iterator
 
-from curator.document import Document, Position
+from curator.document import Document, Position, items_in_text
 from curator.findings import Finding
 from curator.load import UNICODE_BREAKS, LoadProblem, Problem, load_bytes
 from curator.rules import facet_order, invisible_characters, unicode_nfc
 from curator.rules._spaces import inside, scalar_spans
 from curator.rules.base import IncidentFile, Mended, Rule
-from curator.rules.list_item_in_text import items_in_text
 from curator.textnorm import composed, long_run
 from curator.write.edits import mend_tabs
 

@@ -30,6 +30,7 @@ import re
 from dataclasses import replace
 from typing import Any
 
+from curator.document import value_at
 from curator.findings import Severity
 from curator.load import Position
 from curator.rules.base import FileFindings, IncidentFile, Rule
@@ -75,7 +76,7 @@ def check(file: IncidentFile) -> FileFindings:
     for path, (start, end) in document.value_spans.items():
         if not is_text(path):
             continue
-        value = _value(document.data, path)
+        value = value_at(document.data, path, _REPLACED)
         if value is None:
             yield from _emptied(file, path, lines[end.line - 1], end)
             continue
@@ -179,18 +180,6 @@ def is_text(path: tuple[Any, ...]) -> bool:
     if len(path) == 2:
         return path[0] in TEXT_LISTS and isinstance(path[1], int)
     return len(path) == 3 and path[0] == "sources" and path[2] in SOURCE_TEXT
-
-
-def _value(data: Any, path: tuple[Any, ...]) -> Any:
-    """The value at `path`; `_REPLACED` where the data holds none: a key written twice keeps
-    its later value (IL102), so the items of an earlier, longer list have places but no
-    data."""
-    for part in path:
-        try:
-            data = data[part]
-        except (KeyError, IndexError, TypeError):
-            return _REPLACED
-    return data
 
 
 def _name(path: tuple[Any, ...]) -> str:

@@ -38,6 +38,7 @@ from curator.model import Incident
 from curator.rules._spaces import not_fixable
 from curator.rules.base import FileFindings, IncidentFile, Rule
 from curator.schema_errors import dotted
+from curator.unseen import REORDERING, ZERO_WIDTH
 
 RULE = Rule(
     code="IL606",
@@ -51,31 +52,6 @@ RULE = Rule(
     fixable=True,
 )
 
-ZERO_WIDTH = {
-    "\u200b": "ZERO WIDTH SPACE",
-    "\u2060": "WORD JOINER",
-    "\ufeff": "ZERO WIDTH NO-BREAK SPACE (a byte-order mark)",
-    "\u180e": "MONGOLIAN VOWEL SEPARATOR",
-}
-# Bidirectional controls: they show as nothing too, and all but the marks reorder the text
-# that follows them as it displays ("Trojan Source").
-MARKS = {
-    "\u200e": "LEFT-TO-RIGHT MARK",
-    "\u200f": "RIGHT-TO-LEFT MARK",
-    "\u061c": "ARABIC LETTER MARK",
-}
-REORDERING = {
-    "\u202a": "LEFT-TO-RIGHT EMBEDDING",
-    "\u202b": "RIGHT-TO-LEFT EMBEDDING",
-    "\u202c": "POP DIRECTIONAL FORMATTING",
-    "\u202d": "LEFT-TO-RIGHT OVERRIDE",
-    "\u202e": "RIGHT-TO-LEFT OVERRIDE",
-    "\u2066": "LEFT-TO-RIGHT ISOLATE",
-    "\u2067": "RIGHT-TO-LEFT ISOLATE",
-    "\u2068": "FIRST STRONG ISOLATE",
-    "\u2069": "POP DIRECTIONAL ISOLATE",
-}
-ZERO_WIDTH |= MARKS | REORDERING
 _SHOWN = 8  # characters of a run of padding named
 # White space that Unicode gives no name (`unicodedata.name` has none for controls).
 _CONTROL_NAMES = {"\n": "LINE FEED", "\t": "CHARACTER TABULATION", "\r": "CARRIAGE RETURN"}

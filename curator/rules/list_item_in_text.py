@@ -18,11 +18,7 @@ text. A line starting with `* ` or `• `, Markdown's and the typewriter's bulle
 taken the same way.
 """
 
-import re
-from collections.abc import Iterator
-from typing import Any
-
-from curator.document import Document, Path, Position
+from curator.document import Document, Path, Position, items_in_text, value_at
 from curator.findings import Severity
 from curator.rules.base import FileFindings, IncidentFile, Rule
 from curator.schema_errors import dotted
@@ -39,7 +35,6 @@ RULE = Rule(
     passing="actions:\n  - 스토리지 조치\n  - 컨트롤러를 재시작했다\n",
 )
 
-_ITEM = re.compile(r"[ \t]*([-*•])(?:[ \t]|$)")
 _SHOWN = 60  # characters of the joined text quoted in the message
 
 
@@ -52,22 +47,10 @@ def check(file: IncidentFile) -> FileFindings:
         yield RULE.at(file.display, Position(number, column), message(document, path))
 
 
-def items_in_text(document: Document, lines: list[str]) -> Iterator[tuple[Path, int, int]]:
-    """(path of the value, line, column) of each list mark that starts a line of an
-    unquoted value written on several lines, after its first line."""
-    for path in document.folded:
-        start, end = document.value_spans[path]
-        # (Lines as `lines` holds them: a file with other line breaks (IL603) may have fewer.)
-        for number in range(start.line + 1, min(end.line, len(lines)) + 1):
-            item = _ITEM.match(lines[number - 1])
-            if item is not None:
-                yield path, number, item.start(1) + 1
-
-
 def message(document: Document, path: Path) -> str:
-    value = _value(document.data, path)
+    value = value_at(document.data, path)
     joined = ""
-    if value is not None:
+    if isinstance(value, str):  # (a key written twice keeps its later value: IL102)
         shown = value if len(value) <= _SHOWN else value[: _SHOWN - 1] + "…"
         joined = f", so {dotted(path)} is “{shown}”"
     return (
@@ -75,14 +58,3 @@ def message(document: Document, path: Path) -> str:
         "item as `- ` at the indent of the list's other items (an item holds text, not a "
         "list), or quote the whole value if the mark belongs to the text"
     )
-
-
-def _value(data: Any, path: Path) -> str | None:
-    """The text at `path`; None where the data holds another value there (a key written
-    twice keeps its later value: IL102)."""
-    for part in path:
-        try:
-            data = data[part]
-        except (KeyError, IndexError, TypeError):
-            return None
-    return data if isinstance(data, str) else None

@@ -11,6 +11,7 @@ from curator.findings import Severity
 from curator.load import Position, at_editor_lines
 from curator.rules._spaces import Spans, inside, not_fixable, scalar_spans
 from curator.rules.base import FileFindings, IncidentFile, Rule
+from curator.unseen import WHITE_SPACE, may_end_a_line_in_white_space
 
 RULE = Rule(
     code="IL602",
@@ -21,7 +22,6 @@ RULE = Rule(
     passing="title: GPU 장애\n",
     fixable=True,
 )
-WHITE_SPACE = " \t\u3000\u00a0"  # what counts as trailing (and what `curator fix` strips)
 
 
 def check(file: IncidentFile) -> FileFindings:
@@ -53,13 +53,3 @@ def _shown_lines(line: str, lone_cr: bool) -> Iterator[tuple[int, str]]:
     for shown in line.split("\r") if lone_cr else [line]:
         yield start, shown
         start += len(shown) + 1
-
-
-def may_end_a_line_in_white_space(text: str) -> bool:
-    """False if no line of `text` ends in white space; True if one may. A few searches
-    in C instead of a look at each line: nearly every file holds no tab, U+3000 or U+00A0
-    at all, and then a line (less the CR of a CRLF) ends in white space only if a space
-    stands before an LF, before a CR, or at the end of the text."""
-    if "\t" in text or "\u3000" in text or "\u00a0" in text:
-        return True
-    return " \n" in text or text.endswith(" ") or ("\r" in text and " \r" in text)

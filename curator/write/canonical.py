@@ -54,6 +54,7 @@ from ruamel.yaml.scalarstring import (
     SingleQuotedScalarString,
 )
 
+from curator.document import items_in_text
 from curator.load import (
     MAX_BYTES,
     SCAN_LOADER,
@@ -384,7 +385,7 @@ def _refuse_a_list_item_in_text(document: Document | None, text: str) -> None:
     written on one line with it: then nothing would show what its author meant."""
     if document is None or not document.folded:
         return
-    found = next(list_item_in_text.items_in_text(document, text.split("\n")), None)
+    found = next(items_in_text(document, text.split("\n")), None)
     if found is not None:
         path, line, column = found
         message = f"{list_item_in_text.message(document, path)} (IL109); fix it by hand"
