@@ -283,7 +283,9 @@ def test_a_title_change_shows_the_title_it_replaces(repo):
         f'IL-0002 · title “{was}” → “공유 스토리지 "메타데이터" 포화로 \\*학습\\* 처리량 저하”'
         in lines
     )
-    assert f"IL-0001 · {was}" in lines
+    # (IL-0001's typo fix makes nothing new: no section, so no title said to be changed.)
+    assert "1 other changed file, nothing to report: incidents/IL-0001.yaml (changed)." in lines
+    assert not [line for line in lines if line.startswith("IL-0001 · ")]
 
 
 @pytest.mark.parametrize("was", ["published", "withdrawn"])
@@ -1294,12 +1296,12 @@ def test_a_rename_that_rewrites_only_the_id_is_not_judged_against_itself(repo):
     assert kept == [("IL-0001", "duplicate"), ("IL-0002", "duplicate")]
     comment = run_curator("review", "--base", "main", cwd=repo).out
     assert "✅ 0 possible duplicates" in comment and "not_duplicate_of" not in comment
-    scores = [f"{m['score']:.2f}" for m in file["matches_at_base"]]
-    line = (
-        "_Similar at the base already, not repeated: IL-0001 (possible duplicate, "
-        f"{scores[0]}), IL-0002 (possible duplicate, {scores[1]})._"
+    # Nothing else to say of it: no section (the JSON report keeps the base's likeness).
+    quiet = (
+        "1 other changed file, nothing to report: incidents/IL-0150.yaml (renamed from "
+        "incidents/IL-0003.yaml)."
     )
-    assert line in comment.splitlines()
+    assert quiet in comment.splitlines() and "####" not in comment
 
 
 def test_a_wording_edit_repeats_no_likeness_the_base_had_but_shows_a_new_one(repo):
@@ -1314,7 +1316,9 @@ def test_a_wording_edit_repeats_no_likeness_the_base_had_but_shows_a_new_one(rep
     assert kept == [("IL-0001", "duplicate"), ("IL-0003", "duplicate")]
     comment = run_curator("review", "--base", "main", cwd=repo).out
     assert "✅ 0 possible duplicates" in comment and "not_duplicate_of" not in comment
-    assert "_Similar at the base already, not repeated: IL-0001 (possible duplicate, " in comment
+    # A section that said only that was a section saying that nothing changed.
+    assert "not repeated" not in comment and "####" not in comment
+    assert "nothing to report: incidents/IL-0002.yaml (changed)." in comment
     # An edit that makes an incident another's twin is the change's: flagged, with its
     # score and evidence.
     git(repo, "checkout", "-q", "main")

@@ -1666,8 +1666,13 @@ def test_the_likeness_an_edit_leaves_as_at_the_base_is_one_line_of_bounded_lengt
         Match(id=f"IL-{n:04d}", score=0.7, kind="duplicate" if n % 2 else "related")
         for n in range(1, 8)
     ]
+    new = [Match(id="IL-0010", score=0.5, kind="related")]  # (what gives it a section)
     edited = FileReview(
-        path="incidents/IL-0009.yaml", change="changed", id="IL-0009", matches_at_base=kept
+        path="incidents/IL-0009.yaml",
+        change="changed",
+        id="IL-0009",
+        matches=new,
+        matches_at_base=kept,
     )
     comment = render(Review(base=BASE, head=HEAD, files=[edited]), LINKS, COMMENT)
     said = [line for line in comment.splitlines() if "not repeated" in line]
@@ -1677,3 +1682,33 @@ def test_the_likeness_an_edit_leaves_as_at_the_base_is_one_line_of_bounded_lengt
         "0.70), IL-0005 (possible duplicate, 0.70), 2 more in the full report._"
     ]
     assert "✅ 0 possible duplicates" in comment
+
+
+def test_a_file_whose_only_news_is_the_likeness_it_had_at_the_base_gets_no_section():
+    # A typo fixed in an incident with near-duplicates had a section of its own, its title
+    # and "Similar at the base already, not repeated: …", which says that nothing changed.
+    kept = [Match(id="IL-0001", score=0.97, kind="duplicate")]
+    typo = FileReview(
+        path="incidents/IL-0009.yaml",
+        change="changed",
+        id="IL-0009",
+        title="스토리지 포화",
+        matches_at_base=kept,
+    )
+    review = Review(base=BASE, head=HEAD, files=[typo])
+    comment = render(review, LINKS, COMMENT)
+    assert "####" not in comment and "not repeated" not in comment
+    quiet = "1 other changed file, nothing to report: incidents/IL-0009.yaml (changed)."
+    assert quiet in comment.splitlines()
+    assert "✅ 0 possible duplicates" in comment
+    # The report keeps them, for whatever reads it.
+    [file] = json.loads(output.as_json(review))["files"]
+    assert [(m["id"], m["kind"], m["score"]) for m in file["matches_at_base"]] == [
+        ("IL-0001", "duplicate", 0.97)
+    ]
+    # A draft published with them keeps its section: publishing puts the pair in a release.
+    published = typo.model_copy(update={"status_was": "draft", "status": "published"})
+    comment = render(Review(base=BASE, head=HEAD, files=[published]), LINKS, COMMENT)
+    assert "#### 📄 [incidents/IL-0009.yaml](" in comment and "(published)\n" in comment
+    said = "_Similar at the base already, not repeated: IL-0001 (possible duplicate, 0.97)._"
+    assert said in comment.splitlines()

@@ -452,10 +452,14 @@ def _plural(count: int, noun: str, nouns: str | None = None) -> str:
 
 
 def _has_news(file: FileReview) -> bool:
+    """Whether the file has a section. Not for its `matches_at_base` alone: the likeness
+    its text had at the base already is no decision of the change (a typo fixed in an
+    incident with near-duplicates), said in a section only beside what is, or when the
+    change writes the status: a draft published with them puts them in a release."""
     return bool(
         file.findings
         or file.matches
-        or file.matches_at_base
+        or (file.matches_at_base and file.status_was is not None)
         or file.missing()
         or file.unsupported()
         or file.duplicate_of is not None
