@@ -788,6 +788,11 @@ def test_a_taxonomy_file_mended_is_said_once(repo):
     git(repo, "checkout", "-q", "main")
     components.write_text(text.replace("    label:", "   label:", 1), encoding="utf-8")
     commit(repo, "break the indent of a term")
+    # Where lint puts the file's first error at the base: the review said no place.
+    linted = json.loads(run_curator("lint", "--format", "json", cwd=repo).out)
+    path = "schema/taxonomy/components.yaml"
+    first = min((f["line"], f["column"]) for f in linted if f["path"] == path)
+    assert first > (1, 1)
     git(repo, "checkout", "-q", "-B", "change")
     components.write_text(text, encoding="utf-8")
     commit(repo, "mend it")
@@ -795,13 +800,13 @@ def test_a_taxonomy_file_mended_is_said_once(repo):
     assert code == 0
     assert report["taxonomy_unread"] == [] and report["terms_changed"] == []
     assert report["taxonomy_mended"] == [
-        {"dimension": "components", "path": "schema/taxonomy/components.yaml"}
+        {"dimension": "components", "path": path, "line": first[0], "column": first[1]}
     ]
     lines = run_curator("review", "--base", "main", cwd=repo).out.splitlines()
     assert (
-        "- **components** · schema/taxonomy/components.yaml could not be read at the base "
-        "(IL303) and is read now: its terms are known again, and none is compared with the "
-        "base's."
+        f"- **components** · {path} could not be read at the base (IL303 at line {first[0]}, "
+        f"column {first[1]}) and is read now: its terms are known again, and none is "
+        "compared with the base's."
     ) in lines
 
 

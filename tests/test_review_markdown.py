@@ -37,6 +37,7 @@ from curator.review.model import (
     FileReview,
     FilterChange,
     Match,
+    MendedTaxonomy,
     ReportFinding,
     Review,
     TermChange,
@@ -248,6 +249,21 @@ def test_a_taxonomy_file_the_head_cannot_read_is_one_line_its_errors_counted():
     # The incident with another IL301 too keeps its section, where both are said.
     sections = [line for line in lines if line.startswith("#### ")]
     assert len(sections) == 2 and "IL-0204.yaml" in sections[1]
+
+
+def test_a_taxonomy_file_mended_is_said_with_where_its_error_was_at_the_base():
+    # Every other judgement names its place; the mended file's said only "(IL303)".
+    path = "schema/taxonomy/components.yaml"
+    mended = MendedTaxonomy(dimension="components", path=path, line=4, column=4)
+    text = render(Review(base=BASE, head=HEAD, taxonomy_mended=[mended]), LINKS, COMMENT)
+    [line] = [line for line in text.splitlines() if line.startswith("- **components** · ")]
+    assert (
+        f"could not be read at the base (IL303 at [line 4, column 4]({OURS}blob/{BASE}/{path}"
+        "#L4)) and is read now" in line
+    )
+    # A report of an older version gives no place, and none is made up.
+    older = Review(base=BASE, head=HEAD, taxonomy_mended=[mended.model_copy(update={"line": None})])
+    assert "could not be read at the base (IL303) and is read now" in render(older, LINKS, COMMENT)
 
 
 def test_a_report_from_a_newer_curator_is_read_and_its_new_fields_ignored():

@@ -223,15 +223,17 @@ def _unread(
 
 
 def _mended(before: Taxonomy, after: Taxonomy, revisions: Revisions) -> list[MendedTaxonomy]:
-    """The taxonomy files the base could not read and the head reads."""
-    return [
-        MendedTaxonomy(
-            dimension=dimension,
-            path=_in_library(revisions.prefix, SCHEMA, "taxonomy", f"{dimension}.yaml"),
-        )
-        for dimension in DIMENSIONS
-        if before.unread(dimension) and not after.unread(dimension)
-    ]
+    """The taxonomy files the base could not read and the head reads, each where its first
+    IL303 error was at the base (lint reports the base taxonomy's problems where they are)."""
+    mended = []
+    for dimension in DIMENSIONS:
+        if not before.unread(dimension) or after.unread(dimension):
+            continue
+        name = f"{dimension}.yaml"
+        line, column = min(p.position for p in before.problems if p.path.name == name)
+        path = _in_library(revisions.prefix, SCHEMA, "taxonomy", name)
+        mended.append(MendedTaxonomy(dimension=dimension, path=path, line=line, column=column))
+    return mended
 
 
 def _taxonomy_changes(

@@ -257,13 +257,19 @@ def _unread_line(unread: UnreadTaxonomy, links: Links, review: Review) -> str:
 
 
 def _mended_line(mended: MendedTaxonomy, links: Links, review: Review) -> str:
-    """A taxonomy file the base could not read and the head reads."""
+    """A taxonomy file the base could not read and the head reads: where its first error
+    was, linked at the base (a report of an older version does not say)."""
     url = links.blob(review.head, mended.path)
     name = inert_name(mended.path, 120)
+    where = ""
+    if mended.line and mended.column:
+        at = f"line {mended.line}, column {mended.column}"
+        was = links.blob(review.base, mended.path, mended.line)
+        where = f" at {link(at, was) if was else at}"
     return (
         f"- **{mended.dimension}** · {link(name, url) if url else name} could not be read "
-        "at the base (IL303) and is read now: its terms are known again, and none is "
-        "compared with the base's."
+        f"at the base (IL303{where}) and is read now: its terms are known again, and none "
+        "is compared with the base's."
     )
 
 

@@ -311,6 +311,12 @@ class MendedTaxonomy(_Value):
 
     dimension: Dimension
     path: str = Field(description="The taxonomy file, repository-relative.")
+    line: int | None = Field(
+        default=None,
+        ge=1,
+        description="Of its first IL303 error at the base (absent in reports of older versions).",
+    )
+    column: int | None = Field(default=None, ge=1)
 
 
 class FilterChange(_Value):
