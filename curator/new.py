@@ -376,9 +376,17 @@ def split_list(text: str) -> list[str]:
 # Guessing what was not given ------------------------------------------------------------
 
 
+# In Korean, where `suggest_terms` finds the words that name a term.
+_KOREAN_FIELDS = {"title": "제목의", "source URL": "출처 URL 의"}
+
+
 def evidence(guess: Hit) -> str:
     """Why `curator new` filled in a term: the words that name it, where, and what they match."""
-    return f"{guess.term} ← “{guess.quote}” in the {guess.field} (matches “{guess.alias}”)"
+    return bilingual(
+        f"{guess.term} ← {_KOREAN_FIELDS[guess.field]} “{guess.quote}” "
+        f"(맞는 이름·별칭: “{guess.alias}”)",
+        f"{guess.term} ← “{guess.quote}” in the {guess.field} (matches “{guess.alias}”)",
+    )
 
 
 def suggest_terms(taxonomy: Taxonomy, title: str, url: str) -> dict[str, list[Hit]]:

@@ -68,10 +68,13 @@ def test_a_draft_from_options_is_valid_canonical_and_fully_laid_out(tmp_path):
         "https://example.com/blog/nccl-hang (the source URL is written as "
         "https://example.com/blog/nccl-hang (IL505))",
         FILLED_IN,
-        "  components: gpu ← “타임아웃으로 H100 클러스터의” in the title (matches “H100”)",
-        "  components: nccl ← “NCCL 타임아웃으로” in the title (matches “NCCL”)",
-        "  symptoms: training-stall ← “클러스터의 학습이 멈췄다” in the title "
-        "(matches “학습 멈춤”)",
+        "  components: gpu ← 제목의 “타임아웃으로 H100 클러스터의” (맞는 이름·별칭: “H100”) "
+        "(gpu ← “타임아웃으로 H100 클러스터의” in the title (matches “H100”))",
+        "  components: nccl ← 제목의 “NCCL 타임아웃으로” (맞는 이름·별칭: “NCCL”) "
+        "(nccl ← “NCCL 타임아웃으로” in the title (matches “NCCL”))",
+        "  symptoms: training-stall ← 제목의 “클러스터의 학습이 멈췄다” (맞는 이름·별칭: "
+        "“학습 멈춤”) (training-stall ← “클러스터의 학습이 멈췄다” in the title "
+        "(matches “학습 멈춤”))",
     ]
     tidied = "https://example.com/blog/nccl-hang"  # tracking parameter dropped (IL505)
     assert data["sources"] == [{"url": tidied, "title": tidied}]
@@ -486,8 +489,11 @@ def test_facets_read_from_the_source_url_are_said_to_come_from_it(tmp_path):
     assert run.out.strip().endswith("IL-NEW-nccl-hang.yaml")
     assert run.err.splitlines()[:3] == [
         FILLED_IN,
-        "  components: nccl ← “/blog/nccl-hang” in the source URL (matches “NCCL”)",
-        "  symptoms: training-stall ← “/blog/nccl-hang” in the source URL (matches “NCCL hang”)",
+        "  components: nccl ← 출처 URL 의 “/blog/nccl-hang” (맞는 이름·별칭: “NCCL”) "
+        "(nccl ← “/blog/nccl-hang” in the source URL (matches “NCCL”))",
+        "  symptoms: training-stall ← 출처 URL 의 “/blog/nccl-hang” (맞는 이름·별칭: "
+        "“NCCL hang”) (training-stall ← “/blog/nccl-hang” in the source URL "
+        "(matches “NCCL hang”))",
     ]
 
 
@@ -777,7 +783,10 @@ def test_in_a_terminal_it_asks_for_what_is_missing(tmp_path):
     assert data["facets"]["components"] == ["gpu", "nccl"]
     assert data["facets"]["contributing_factors"] == ["scale-only-behaviour"]
     # Each suggestion offered with its evidence.
-    assert "제안 suggested: nccl ← “NCCL 타임아웃으로” in the title (matches “NCCL”)" in output
+    assert (
+        "제안 suggested: nccl ← 제목의 “NCCL 타임아웃으로” (맞는 이름·별칭: “NCCL”) "
+        "(nccl ← “NCCL 타임아웃으로” in the title (matches “NCCL”))"
+    ) in output
     assert [f.code for f in lint(Library.at(root))] == ["IL206"]
 
 
