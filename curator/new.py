@@ -32,7 +32,7 @@ from curator.rules.bare_mention import bare_mentions
 from curator.signals import deferred
 from curator.taxonomy import Taxonomy
 from curator.textnorm import composed, normalized
-from curator.urls import url_problem
+from curator.urls import UrlFault, url_fault
 from curator.write.atomic import write_atomic
 from curator.write.canonical import render
 
@@ -231,15 +231,37 @@ def check_text(what: str, text: str) -> str:
 
 def check_source_url(url: str) -> str:
     url = url.strip()
-    problem = url_problem(url)
-    if problem:
+    fault = url_fault(url)
+    if fault:
         raise DraftError(
             bilingual(
-                f"출처 URL {url!r}: 쓸 수 없는 주소입니다. 공개된 글의 https 주소만 쓰세요",
-                f"source URL {url!r} {problem}",
+                f"출처 URL {url!r}: {_korean_url_fault(fault)}", f"source URL {url!r} {fault}"
             )
         )
     return url
+
+
+def _korean_url_fault(fault: UrlFault) -> str:
+    """In Korean, what `fault` says in English (which lint's IL501 says alone)."""
+    detail = fault.detail
+    host = "호스트 이름이 올바르지 않습니다"
+    return {
+        "space": "공백이 있습니다",
+        "wrapped": f"{detail!r} 로 시작합니다: 따옴표나 괄호 없이 주소만 쓰세요",
+        "backslash": "역슬래시(\\)가 있습니다. URL 에 쓸 수 없는 글자라(RFC 3986) 읽는 쪽마다 "
+        "달리 읽습니다: 브라우저는 '/' 로 읽고(https://a.com\\@b.com/ 은 a.com 으로 갑니다), "
+        "다른 도구는 호스트나 경로의 일부로 읽습니다. '/' 나 '%5C' 로 쓰세요",
+        "bracket": "여는 '(' 없이 ')' 로 끝납니다. 괄호 안 문장이나 Markdown 의 [제목](url) 에서 "
+        "함께 복사된 것이니 주소만 쓰세요",
+        "malformed": f"주소 꼴이 잘못되었습니다({detail})",
+        "scheme": f"{detail + ' 주소' if detail else 'https:// 가 없는 주소'}입니다. 공개된 글의 "
+        "https 주소만 쓰세요",
+        "host": f"{host}({detail or '비어 있음'})",
+        "ipv6": f"{host}([{detail}] 은 IPv6 주소가 아닙니다)",
+        "empty-label": f"{host}({detail}: 두 점 사이가 비어 있습니다)",
+        "long-label": f"{host}({detail}: 63자보다 긴 레이블이 있습니다)",
+        "ipv4": f"{host}({detail} 은 IPv4 주소가 아닙니다)",
+    }[fault.kind]
 
 
 def check_occurred(text: str) -> str | None:

@@ -6,6 +6,8 @@ import functools
 import ipaddress
 import re
 import unicodedata
+from dataclasses import dataclass
+from typing import Literal
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 _TRACKING = re.compile(
@@ -60,59 +62,101 @@ def is_plain(url: str) -> bool:
     return _PLAIN.fullmatch(url) is not None
 
 
+@dataclass(frozen=True)
+class UrlFault:
+    """Why a URL is no usable https source URL, in parts, for a command that says it in
+    another language too (`curator new`): its `kind`, and the character, scheme, host or
+    parser's reason it names (`detail`)."""
+
+    kind: Literal[
+        "space",
+        "wrapped",
+        "backslash",
+        "bracket",
+        "malformed",
+        "scheme",
+        "host",
+        "ipv6",
+        "empty-label",
+        "long-label",
+        "ipv4",
+    ]
+    detail: str = ""
+
+    def __str__(self) -> str:
+        detail = self.detail
+        return {
+            "space": "contains white space",
+            "wrapped": f"starts with {detail!r}: write the address alone, without quotes or "
+            "brackets",
+            "backslash": "holds a backslash, which no URL may hold (RFC 3986) and readers take "
+            "apart: browsers read it as '/' (https://a.com\\@b.com/ goes to a.com), others as "
+            "part of the host or path; write '/' or '%5C'",
+            "bracket": "ends with a ')' that no '(' in it opens, as pasted from a sentence in "
+            "brackets or Markdown's [title](url): write the address alone",
+            "malformed": f"is malformed ({detail})",
+            "scheme": f"uses {detail or 'no scheme'}; sources must be https",
+            "host": f"has no valid host name ({detail or 'empty'})",
+            "ipv6": f"has no valid host name ([{detail}] is no IPv6 address)",
+            "empty-label": f"has no valid host name ({detail}: an empty label between two dots)",
+            "long-label": f"has no valid host name ({detail}: a label longer than 63 characters)",
+            "ipv4": f"has no valid host name ({detail} is no IPv4 address)",
+        }[self.kind]
+
+
 @functools.lru_cache(maxsize=1024)  # several rules ask about the same URLs of a file in turn
 def url_problem(url: str) -> str | None:
-    """Why `url` is not a usable https source URL, or None."""
+    """Why `url` is not a usable https source URL, in words, or None."""
+    if is_plain(url):
+        return None
+    fault = url_fault(url)
+    return None if fault is None else str(fault)
+
+
+def url_fault(url: str) -> UrlFault | None:
+    """Why `url` is not a usable https source URL, in parts, or None."""
     if is_plain(url):
         return None
     if _SPACE.search(url):
-        return "contains white space"
+        return UrlFault("space")
     if url[:1] in _WRAPPING:
-        return f"starts with {url[0]!r}: write the address alone, without quotes or brackets"
+        return UrlFault("wrapped", url[0])
     if "\\" in url:
-        return (
-            "holds a backslash, which no URL may hold (RFC 3986) and readers take apart: "
-            "browsers read it as '/' (https://a.com\\@b.com/ goes to a.com), others as part "
-            "of the host or path; write '/' or '%5C'"
-        )
+        return UrlFault("backslash")
     if url.endswith(")") and url.count(")") > url.count("("):
-        return (
-            "ends with a ')' that no '(' in it opens, as pasted from a sentence in brackets or "
-            "Markdown's [title](url): write the address alone"
-        )
+        return UrlFault("bracket")
     try:
         parts = urlsplit(url)
         parts.port  # noqa: B018 - raises ValueError on a malformed port
     except ValueError as exc:
-        return f"is malformed ({exc})"
+        return UrlFault("malformed", str(exc))
     if parts.scheme.lower() != "https":
-        scheme = parts.scheme or "no scheme"
-        return f"uses {scheme}; sources must be https"
+        return UrlFault("scheme", parts.scheme)
     host = parts.hostname or ""
     if "." not in host or host.startswith(".") or host.endswith("."):
-        return f"has no valid host name ({host or 'empty'})"
-    return _host_problem(host, bracketed="[" in parts.netloc)
+        return UrlFault("host", host)
+    return _host_fault(host, bracketed="[" in parts.netloc)
 
 
-def _host_problem(host: str, bracketed: bool) -> str | None:
+def _host_fault(host: str, bracketed: bool) -> UrlFault | None:
     """Why `host` (with dots, none at either end) names no host a browser would go to."""
     if bracketed:  # (an IPv6 address; Python also takes `[v1.x]`, which no browser does)
         try:
             ipaddress.IPv6Address(host)
         except ValueError:
-            return f"has no valid host name ([{host}] is no IPv6 address)"
+            return UrlFault("ipv6", host)
         return None
     labels = host.split(".")
     if "" in labels:
-        return f"has no valid host name ({host}: an empty label between two dots)"
+        return UrlFault("empty-label", host)
     if any(len(label) > 63 for label in labels):
-        return f"has no valid host name ({host}: a label longer than 63 characters)"
+        return UrlFault("long-label", host)
     # A host ending in a number is an IPv4 address to a browser, or nothing.
     if labels[-1].isascii() and labels[-1].isdigit():
         try:
             ipaddress.IPv4Address(host)
         except ValueError:
-            return f"has no valid host name ({host} is no IPv4 address)"
+            return UrlFault("ipv4", host)
     return None
 
 

@@ -12,6 +12,7 @@ import signal
 import subprocess
 import sys
 import time
+import typing
 import unicodedata
 
 import jsonschema
@@ -24,6 +25,7 @@ from curator.lint import lint
 from curator.load import load_bytes
 from curator.model import INCIDENT_KEYS
 from curator.new import slug_for, suggest_terms
+from curator.urls import UrlFault, url_fault, url_problem
 from curator.write.canonical import render
 from incidents import incident
 
@@ -425,8 +427,8 @@ def test_each_error_line_says_it_in_korean_first_then_in_english(tmp_path):
         ),
         (
             ("--source", "http://example.com/pm"),
-            "출처 URL 'http://example.com/pm': 쓸 수 없는 주소입니다. 공개된 글의 https 주소만 "
-            "쓰세요 (source URL 'http://example.com/pm' uses http; sources must be https)",
+            "출처 URL 'http://example.com/pm': http 주소입니다. 공개된 글의 https 주소만 쓰세요 "
+            "(source URL 'http://example.com/pm' uses http; sources must be https)",
         ),
         (("--title", "   "), "제목이 비어 있습니다 (the title must not be empty)"),
         (  # what the character is, in Korean too, as in English
@@ -465,6 +467,68 @@ def test_each_error_line_says_it_in_korean_first_then_in_english(tmp_path):
         run = new(root, *good, *args)
         assert (run.code, run.err) == (2, _said(said)), args
         assert list((root / "incidents").iterdir()) == []
+
+
+URL_FAULTS = [
+    ("https://example.com/a b", "space", "공백이 있습니다"),
+    (
+        "“https://example.com/a”",
+        "wrapped",
+        "'“' 로 시작합니다: 따옴표나 괄호 없이 주소만 쓰세요",
+    ),
+    (
+        "https://a.com\\@b.com/",
+        "backslash",
+        "역슬래시(\\)가 있습니다. URL 에 쓸 수 없는 글자라(RFC 3986) 읽는 쪽마다 달리 읽습니다: "
+        "브라우저는 '/' 로 읽고(https://a.com\\@b.com/ 은 a.com 으로 갑니다), 다른 도구는 "
+        "호스트나 경로의 일부로 읽습니다. '/' 나 '%5C' 로 쓰세요",
+    ),
+    (
+        "https://example.com/a)",
+        "bracket",
+        "여는 '(' 없이 ')' 로 끝납니다. 괄호 안 문장이나 Markdown 의 [제목](url) 에서 함께 "
+        "복사된 것이니 주소만 쓰세요",
+    ),
+    (
+        "https://example.com:99999/a",
+        "malformed",
+        "주소 꼴이 잘못되었습니다(Port out of range 0-65535)",
+    ),
+    ("example.com/a", "scheme", "https:// 가 없는 주소입니다. 공개된 글의 https 주소만 쓰세요"),
+    ("https://localhost/a", "host", "호스트 이름이 올바르지 않습니다(localhost)"),
+    (
+        "https://[v1.x]/a",
+        "ipv6",
+        "호스트 이름이 올바르지 않습니다([v1.x] 은 IPv6 주소가 아닙니다)",
+    ),
+    (
+        "https://example..com/a",
+        "empty-label",
+        "호스트 이름이 올바르지 않습니다(example..com: 두 점 사이가 비어 있습니다)",
+    ),
+    (
+        f"https://{'a' * 64}.com/a",
+        "long-label",
+        f"호스트 이름이 올바르지 않습니다({'a' * 64}.com: 63자보다 긴 레이블이 있습니다)",
+    ),
+    ("https://1.2.3/a", "ipv4", "호스트 이름이 올바르지 않습니다(1.2.3 은 IPv4 주소가 아닙니다)"),
+]
+
+
+@pytest.mark.parametrize(("url", "kind", "korean"), URL_FAULTS, ids=[k for _, k, _ in URL_FAULTS])
+def test_what_is_wrong_with_a_source_url_is_said_in_korean_first(tmp_path, url, kind, korean):
+    # The Korean said only that the address could not be used; what was wrong with it was
+    # in the English in brackets alone. The English is lint's IL501's, as it was.
+    root = write_library(tmp_path / "lib", {})
+    run = new(root, "--title", TITLE, "--source", url, "--cause", "software-defect")
+    english = f"source URL {url!r} {url_problem(url)}"
+    assert (run.code, run.err) == (2, _said(f"출처 URL {url!r}: {korean} ({english})"))
+    assert getattr(url_fault(url), "kind", None) == kind
+
+
+def test_every_kind_of_url_fault_is_said_in_korean():
+    kinds = typing.get_args(typing.get_type_hints(UrlFault)["kind"])
+    assert sorted(kinds) == sorted(kind for _, kind, _ in URL_FAULTS)
 
 
 def test_a_problem_said_twice_in_one_run_is_one_line(tmp_path):
