@@ -6,6 +6,7 @@ Exit status is public API: 0 clean (warnings allowed), 1 findings, 2 usage or in
 from __future__ import annotations
 
 import contextlib
+import difflib
 import errno
 import io
 import json
@@ -128,6 +129,41 @@ _HELP_INSTEAD = getattr(click.exceptions, "NoArgsIsHelpError", ())
 class KoreanFirstUsageError(click.UsageError):
     """A usage error said in Korean first, the English after it in brackets (`curator
     new`'s): where its options are explained is said so too."""
+
+
+class KoreanFirstCommand(click.Command):
+    """`curator new`: click's own usage errors (an option it does not have, an option
+    without its value or with one it takes none of, a value not among an option's choices,
+    words given without an option) in Korean first too, as new's own are, the English
+    after it as click says it."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        try:
+            return super().parse_args(ctx, args)
+        except KoreanFirstUsageError:
+            raise
+        except click.UsageError as exc:
+            korean_first = _korean_first(exc, ctx)
+            if korean_first is None:
+                raise
+            raise KoreanFirstUsageError(korean_first, ctx) from exc
+
+
+def _korean_first(exc: click.UsageError, ctx: click.Context) -> str | None:
+    """`exc` as `new` says it, or None for a usage error it has no words for."""
+    english = exc.format_message().removesuffix(".")  # (click ends its own with a stop)
+    if isinstance(exc, click.NoSuchOption):
+        near = difflib.get_close_matches(exc.option_name, exc.possibilities or [])
+        return new.unknown_option(exc.option_name, sorted(near), english)
+    if isinstance(exc, click.BadOptionUsage):
+        option = next((p for p in ctx.command.params if exc.option_name in p.opts), None)
+        flag = isinstance(option, click.Option) and option.is_flag
+        return (new.value_not_taken if flag else new.value_missing)(exc.option_name, english)
+    if isinstance(exc, click.BadParameter) and exc.param is not None:
+        choices = exc.param.type.choices if isinstance(exc.param.type, click.Choice) else ()
+        return new.bad_value(exc.param.opts[0], [str(c) for c in choices], english)
+    # (The one usage error of `Command.parse_args` itself: words given without an option.)
+    return new.not_an_option(english) if type(exc) is click.UsageError else None
 
 
 def _usage_error(exc: click.UsageError) -> NoReturn:
@@ -815,7 +851,11 @@ def _ask(question: str, default: str, check: Callable[[str], object]) -> str:
     )
 
 
-@main.command("new", short_help="Start a new incident (incidents/IL-NEW-<slug>.yaml) to fill in.")
+@main.command(
+    "new",
+    cls=KoreanFirstCommand,
+    short_help="Start a new incident (incidents/IL-NEW-<slug>.yaml) to fill in.",
+)
 @root_option
 @click.option(
     "--title",

@@ -845,3 +845,34 @@ def may_be_known() -> str:
         "the library may already hold this event; if it does, correct that incident "
         "instead, and if not, list it in not_duplicate_of",
     )
+
+
+# click's own usage errors, said in Korean first too; `english` is click's message.
+
+
+def unknown_option(option: str, near: list[str], english: str) -> str:
+    """`option` is none of new's; `near`, the options it may be a misspelling of."""
+    hint = f". 혹시 {' 또는 '.join(near)} 인가요?" if near else ""
+    return bilingual(f"{option} 옵션은 없습니다{hint}", english)
+
+
+def value_missing(option: str, english: str) -> str:
+    return bilingual(f"{option} 옵션의 값이 없습니다", english)
+
+
+def value_not_taken(option: str, english: str) -> str:
+    return bilingual(f"{option} 옵션은 값을 받지 않습니다", english)
+
+
+def bad_value(option: str, choices: list[str], english: str) -> str:
+    """A value `option` cannot take: one of `choices`, where it has them."""
+    if choices:
+        return bilingual(f"{option} 값은 {', '.join(choices)} 가운데 하나입니다", english)
+    return bilingual(f"{option} 값을 쓸 수 없습니다", english)
+
+
+def not_an_option(english: str) -> str:
+    """Words given without an option before them (`curator new 제목`)."""
+    return bilingual(
+        "옵션 없이 준 값이 있습니다. 값마다 --title 처럼 옵션을 앞에 붙이세요", english
+    )

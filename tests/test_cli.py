@@ -226,8 +226,9 @@ def test_bad_root_is_a_usage_error(tmp_path):
         ),
         (
             ["new", "--status", "withdrawn"],
-            "curator new: Invalid value for '--status': 'withdrawn' is not one of 'draft', "
-            "'published' — see `curator new --help`",
+            "curator new: --status 값은 draft, published 가운데 하나입니다 (Invalid value for "
+            "'--status': 'withdrawn' is not one of 'draft', 'published') — `curator new --help` "
+            "를 보세요 (see `curator new --help`)",
         ),
     ],
 )

@@ -531,6 +531,48 @@ def test_every_kind_of_url_fault_is_said_in_korean():
     assert sorted(kinds) == sorted(kind for _, kind, _ in URL_FAULTS)
 
 
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (("--bogus",), "--bogus 옵션은 없습니다 (No such option '--bogus')"),
+        (
+            ("--titl", "x"),
+            "--titl 옵션은 없습니다. 혹시 --source-title 또는 --title 인가요? (No such option "
+            "'--titl'. (Did you mean one of: '--source-title', '--title'?))",
+        ),
+        (
+            ("--status", "done"),
+            "--status 값은 draft, published 가운데 하나입니다 (Invalid value for '--status': "
+            "'done' is not one of 'draft', 'published')",
+        ),
+        (("--title",), "--title 옵션의 값이 없습니다 (Option '--title' requires an argument)"),
+        (
+            ("--prompt=yes",),
+            "--prompt 옵션은 값을 받지 않습니다 (Option '--prompt' does not take a value)",
+        ),
+        (
+            ("학습", "중단"),
+            "옵션 없이 준 값이 있습니다. 값마다 --title 처럼 옵션을 앞에 붙이세요 (Got "
+            "unexpected extra arguments (학습 중단))",
+        ),
+    ],
+    ids=["unknown", "misspelt", "choice", "no-value", "flag-value", "extra"],
+)
+def test_a_usage_error_of_clicks_own_is_said_in_korean_first_too(tmp_path, args, said):
+    # Said in English alone (and, for an option without its value, as `curator`'s).
+    root = write_library(tmp_path / "lib", {})
+    run = new(root, *args)
+    assert (run.code, run.err) == (2, _said(said))
+    assert list((root / "incidents").iterdir()) == []
+
+
+def test_a_root_that_is_a_file_is_a_usage_error_in_korean_first_too(tmp_path):
+    (tmp_path / "lib.yaml").write_text("", encoding="utf-8")
+    run = run_curator("new", "--root", str(tmp_path / "lib.yaml"), "--no-prompt")
+    english = f"Invalid value for '--root': Directory '{tmp_path / 'lib.yaml'}' is a file"
+    assert (run.code, run.err) == (2, _said(f"--root 값을 쓸 수 없습니다 ({english})"))
+
+
 def test_a_problem_said_twice_in_one_run_is_one_line(tmp_path):
     root = write_library(tmp_path / "lib", {})
     (root / "schema" / "taxonomy" / "components.yaml").write_text("terms: [\n", "utf-8")
