@@ -56,6 +56,10 @@ def test_phrases_match_through_particles_spacing_and_inflection(matcher, text, t
         ("데이터손실없음", "data-loss"),
         ("학습이 멈추지는 않았다", "training-stall"),
         ("링크 플래핑은 없었다", "link-flapping"),
+        # A particle after a Latin word, glued or apart, is a token of its own: left out.
+        ("OOM은 없었다", "resource-exhaustion"),
+        ("OOM 은 없었다", "resource-exhaustion"),
+        ("NCCL 도 없었다", "nccl"),
         ("There was no data loss.", "data-loss"),
         ("Recovered without any data loss.", "data-loss"),
     ],
@@ -72,6 +76,7 @@ def test_a_negated_phrase_is_not_a_match(matcher, text, term):
         ("단일 장애점을 없애고 이중화했다", "single-point-of-failure"),  # 없애다: to remove
         ("처리량 저하를 막지 못했다", "throughput-degradation"),  # 못 governs 막다
         ("제어 평면이 응답하지 않았다", "control-plane-unresponsive"),  # negative by meaning
+        ("OOM 은 났지만 데이터 손실은 없었다", "resource-exhaustion"),
         ("No alert fired; data loss followed.", "data-loss"),
     ],
 )

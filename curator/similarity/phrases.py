@@ -33,8 +33,8 @@ An alias matches when its words appear in order in the text's tokens (text.token
   it, straight after it or after a particle (`_glued`): "걸러내지" matches 걸러 내지,
   "검증을건너뛰었다" matches 검증을 건너뛰.
 A match that is negated is no match: in Korean by what directly follows it (데이터를 잃지
-않았다, 복구하지 못했다, 손실은 없었다, 손실 없이), in English by what directly precedes it
-(no data loss, without any data loss, never lost data).
+않았다, 복구하지 못했다, 손실은 없었다, 손실 없이, OOM 은 없었다), in English by what directly
+precedes it (no data loss, without any data loss, never lost data).
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from curator.model import DIMENSIONS, Term
-from curator.similarity.text import PARTICLES, strip_particle, token_spans, words
+from curator.similarity.text import PARTICLES, normalise, strip_particle, token_spans, words
 from curator.taxonomy import Taxonomy
 
 _FIRST, _LAST = 0xAC00, 0xD7A3
@@ -652,8 +652,15 @@ def _negated(text: str, spans: list[tuple[str, int, int]], start: int, end: int,
     last, _, last_end = spans[end - 1]
     rest = last[used:]
     following = ""
-    if end < len(spans) and text[last_end : spans[end][1]].isspace():
-        following = spans[end][0]
+    if end < len(spans):
+        between = text[last_end : spans[end][1]]
+        # A particle the tokens leave out, after a Latin word or a space (OOM은, OOM 은,
+        # 타임아웃 은), stands where the rest of the word would: then the next word.
+        alone = normalise(between).split()
+        if not rest and len(alone) == 1 and alone[0] in PARTICLES and between[-1].isspace():
+            rest, between = alone[0], " "
+        if between.isspace():
+            following = spans[end][0]
     before = text[max(0, spans[start][1] - _CONTEXT) : spans[start][1]]
     return bool(
         _KO_NEGATED_REST.match(rest)
