@@ -60,6 +60,14 @@ def test_query_values_are_recognised_like_the_seed_pages_filters(library):
     assert "carries nccl (NCCL)" in top["reasons"]
 
 
+def test_a_step_taken_is_no_symptom_recognised(library):
+    # 학습을 멈추고: operators stopped training, no training-stall (학습 멈춤, 학습이 멈).
+    found = search_json("학습을 멈추고 노드를 교체했다", "--root", str(library))
+    assert found["recognised"] == []
+    found = search_json("학습이 멈추고 노드가 빠졌다", "--root", str(library))
+    assert [r["term"] for r in found["recognised"]] == ["training-stall"]
+
+
 def test_scores_are_ordered_and_in_range(library):
     found = search_json("NCCL 타임아웃", "--root", str(library))
     scores = [r["score"] for r in found["results"]]

@@ -177,6 +177,26 @@ def test_a_word_glued_to_the_word_before_matches_only_where_it_may(matcher, text
     assert term not in terms(matcher, text)
 
 
+@pytest.mark.parametrize(
+    ("text", "term", "found"),
+    [
+        # After its object, a verb joined by 고 or 고서 to the next is a step someone took.
+        ("학습을 멈추고 노드를 교체했다", "training-stall", False),
+        ("학습을 멈추고서 노드를 교체했다", "training-stall", False),
+        ("학습을 멈췄고 노드를 교체했다", "training-stall", False),
+        ("잘못된 배포를 막고 되돌렸다", "deploys-blocked", False),
+        # Its subject before it, or another form, is what befell it.
+        ("학습이 멈추고 손실이 튀었다", "training-stall", True),
+        ("결함이 학습을 멈추거나 늦췄다", "training-stall", True),
+        ("학습을 멈추게 한 호스트", "training-stall", True),
+        # The alias gives the word as the verb's object itself.
+        ("데이터를 잃고 복구했다", "data-loss", True),
+    ],
+)
+def test_a_verb_after_its_object_joined_to_the_next_is_a_step_taken(matcher, text, term, found):
+    assert (term in terms(matcher, text)) is found
+
+
 def phrases(matcher: Matcher, text: str) -> set[str]:
     """Every label or alias matching in `text`, also where `find` quotes another beside it."""
     words, layout = tokens(text), _Layout(text, token_spans(text))

@@ -24,9 +24,12 @@ An alias matches when its words appear in order in the text's tokens (text.token
   particle to a noun of it with another, or bare before a comma, an item of a list
   (메타데이터가 엣지 사이트 서버에 is no 메타데이터 서버, 복구를 줄이도록 절차, 도구 no 복구
   절차: two roles in the sentence), unless a verb ending in 는 or 던 stands before the
-  noun (옛 기능을 켜던 플래그를 is 기능 플래그); and two words an alias joins by a hyphen
-  stand side by side, joined by one or by spaces (kube-apiserver, kube apiserver; not
-  kube-system 네임스페이스의 extension-apiserver);
+  noun (옛 기능을 켜던 플래그를 is 기능 플래그); nor to a last word that is a verb in a
+  form joined by 고 or 고서 to the next verb, after a word of it with the object particle
+  을 or 를, a step someone took (학습을 멈추고 노드를 교체했다 is no 학습 멈춤, 배포를 막고 no
+  배포가 막), unless the phrase writes that word with 을 or 를 too (데이터를 잃); and two
+  words an alias joins by a hyphen stand side by side, joined by one or by spaces
+  (kube-apiserver, kube apiserver; not kube-system 네임스페이스의 extension-apiserver);
 - spacing may differ: "처리량저하" matches 처리량 저하, and a word of an alias may be written
   apart, once, between two of its syllables (`_apart`): "네임 서버" matches 네임서버, "타임
   아웃 증가" matches 타임아웃 증가; and a word of an alias may be glued to the word before
@@ -101,6 +104,8 @@ _CLAUSE_CLOSED = re.compile(r"[하되해돼했됐](?:였|었|어)?(?:고|자|지
 _CASE_PARTICLES = PARTICLES - {"의"}
 _ROLES = PARTICLES - {"은", "는", "을"}
 _HEADED = ("는", "던")  # a verb's ending before the noun its clause describes (켜던 플래그)
+_OBJECT = ("을", "를")  # the object particle
+_THEN = ("고", "고서")  # a verb's ending that joins it to the next (멈추고 교체했다)
 # What may follow a one-syllable alias word in a text word (`Word.lone`): the first syllable
 # of a verb ending (막았다, 잃은, 늘고, 없으면, 않도록), or the verb's own last syllable in any
 # form: 막히다 (히 혀 혔 힌 힐 힘), 멈추다 and 늦추다 (추 춰 췄 춘 출 춤), 빠지다 (지 져 졌 진
@@ -222,6 +227,9 @@ class Phrase:
     term: str
     text: str
     words: tuple[Word, ...]
+    # The alias gives the word before its last as that word's object (데이터를 잃): see
+    # `_done_then`.
+    objected: bool = False
 
     def joined(self) -> Word | None:
         """The phrase written without spaces, when all its words are Korean."""
@@ -364,9 +372,9 @@ class Matcher:
         if not found:
             return
         last = len(found) - 1
-        phrase = Phrase(
-            dimension, term, name, tuple(Word.of(t, i == last) for i, t in enumerate(found))
-        )
+        words = tuple(Word.of(t, i == last) for i, t in enumerate(found))
+        objected = last > 0 and found[-2][len(words[-2].text) :] in _OBJECT
+        phrase = Phrase(dimension, term, name, words, objected)
         if (term, phrase.words) in self._seen:  # "NCCL" and "nccl" are one phrase
             return
         self._seen.add((term, phrase.words))
@@ -544,10 +552,15 @@ def _walk(
     below a child share its word, so they share that choice, and each node is reached at
     most once."""
     out: list[tuple[int, Phrase, int, int]] = []
-    pending = _children_at(root, found, [start], layout)
+    pending = [(*reached, False) for reached in _children_at(root, found, [start], layout)]
     while pending:
-        node, position, used = pending.pop()
-        out.extend((order, phrase, position, used) for order, phrase in node.phrases)
+        node, position, used, after_object = pending.pop()
+        done = after_object and _done_then(node, found[position - 1][used:])
+        out.extend(
+            (order, phrase, position, used)
+            for order, phrase in node.phrases
+            if not done or phrase.objected
+        )
         # (Most phrases are one word.) A word listed with the next by the particle 와 or 과
         # ends the phrase, unless the phrase lists it too: what follows names another
         # thing (인증서와 갱신된 DNS 레코드 is no 인증서 갱신); so does a word made a verb
@@ -562,8 +575,19 @@ def _walk(
             after = _children_at(node, found, places, layout, glued)
             if rest in _CASE_PARTICLES:  # (its own role: the next word may not have one)
                 after = [a for a in after if not _another_role(found, layout, position, *a)]
-            pending += after
+            pending += [(*reached, rest in _OBJECT) for reached in after]
     return out
+
+
+def _done_then(node: Node, rest: str) -> bool:
+    """Whether the verb of a phrase that reached `node`, with `rest` after it in the text,
+    after a word of the phrase with the object particle, tells what someone did and then
+    did next: its form joins it by 고 or 고서 to the next verb (학습을 멈추고 노드를 교체했다,
+    배포를 막고), a step taken, not the state the phrase names (학습 멈춤, 학습이 멈: what
+    befell training), unless the phrase gives the word before as the verb's object too
+    (데이터를 잃고 is 데이터를 잃)."""
+    word = node.word
+    return word is not None and (word.loose or word.lone) and rest.endswith(_THEN)
 
 
 def _children_at(
