@@ -26,7 +26,9 @@ from __future__ import annotations
 
 import copy
 import datetime as dt
+import functools
 import re
+import unicodedata
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -58,7 +60,7 @@ from curator.rules import (
 from curator.rules import trailing_whitespace as trailing
 from curator.schema_errors import dotted
 from curator.taxonomy import Taxonomy
-from curator.textnorm import STREAM_SAFE_RUN, composed, long_run
+from curator.textnorm import STREAM_SAFE_RUN, composed, long_run, maybe_non_starter
 from curator.unseen import WHITE_SPACE
 from curator.write.canonical import (
     CommentInFlow,
@@ -74,6 +76,7 @@ from curator.write.canonical import (
 from curator.write.comments import comments
 from curator.write.diff import unified_diff
 from curator.write.edits import Edit, apply, repairs, tab_edits, tries
+from curator.write.places import Move, Trail
 
 
 @dataclass(frozen=True, order=True)
@@ -106,32 +109,46 @@ class Fixed:
 
 # Text fixes -----------------------------------------------------------------------------
 
-TextFix = Callable[[str], tuple[str, list[Change]]]
+
+class TextFixed(NamedTuple):
+    """What a text fix made of a text: the text, the changes, said at their places in the
+    text it was given, and how it moved the places after them (`curator.write.places`)."""
+
+    text: str
+    changes: list[Change]
+    moves: list[Move]
 
 
-def remove_bom(text: str) -> tuple[str, list[Change]]:
+TextFix = Callable[[str], TextFixed]
+
+
+def remove_bom(text: str) -> TextFixed:
     if not text.startswith("\ufeff"):
-        return text, []
-    return text[1:], [Change(1, 1, bom.RULE.code, "removed the byte-order mark")]
+        return TextFixed(text, [], [])
+    change = Change(1, 1, bom.RULE.code, "removed the byte-order mark")
+    return TextFixed(text[1:], [change], [(0, 1, 0)])
 
 
-def lf_line_ends(text: str) -> tuple[str, list[Change]]:
+def lf_line_ends(text: str) -> TextFixed:
+    """Said at the first CR, as lint's IL603 says it."""
     if "\r" not in text:
-        return text, []
+        return TextFixed(text, [], [])
     count = text.count("\r\n") + text.replace("\r\n", "").count("\r")
     fixed = text.replace("\r\n", "\n").replace("\r", "\n")
-    first = text.count("\n", 0, text.index("\r")) + 1
-    return fixed, [Change(first, 1, crlf.RULE.code, f"changed {count} CR/CRLF line end(s) to LF")]
+    line, column = position_at(text, text.index("\r"))
+    what = f"changed {count} CR/CRLF line end(s) to LF"
+    moves = [(m.start(), m.start() + 1, 0) for m in re.finditer("\r\n", text)]
+    return TextFixed(fixed, [Change(line, column, crlf.RULE.code, what)], moves)
 
 
-def compose(text: str) -> tuple[str, list[Change]]:
+def compose(text: str) -> TextFixed:
     """Unicode NFC. It changes how letters are encoded, not which letters: the values read
     the same to people, and now to searches too (IL605). Not over a run of more than 30
     combining marks, which no text needs and which NFC takes minutes to put in order; and
     not for CJK compatibility ideographs, which NFC makes other characters (`composed`)."""
     found = unicode_nfc.decomposed(text)
     if found is None:
-        return text, []
+        return TextFixed(text, [], [])
     run = long_run(text)
     if run is not None:
         raise Refused(
@@ -141,35 +158,79 @@ def compose(text: str) -> tuple[str, list[Change]]:
         )
     line, column = found.position
     what = f"composed the letters of {found.lines} line(s) (Unicode NFC)"
-    return composed(text), [Change(line, column, unicode_nfc.RULE.code, what)]
+    change = Change(line, column, unicode_nfc.RULE.code, what)
+    return TextFixed(composed(text), [change], _composing_moves(text))
 
 
-def remove_zero_width(text: str) -> tuple[str, list[Change]]:
+def _composing_moves(text: str) -> list[Move]:
+    """How `composed` moves places: each letter whose code points compose to fewer, told
+    line by line (NFC composes nothing across a line end). A letter is a character and the
+    marks and jamo after it (`_letters`); on a line where NFC composes more than those (two
+    starters, as in some Indic vowels), one move for the line, inside which a column is
+    taken to stay where it was. (Only lengths count: a compatibility ideograph, which
+    `composed` keeps, is one character in NFC too.)"""
+    moves: list[Move] = []
+    at = 0
+    for line in text.split("\n"):
+        if not unicodedata.is_normalized("NFC", line):
+            on_line = [
+                (at + m.start(), at + m.end(), len(unicodedata.normalize("NFC", m.group())))
+                for m in _letters().finditer(line)
+            ]
+            on_line = [move for move in on_line if move[2] != move[1] - move[0]]
+            grown = sum(length - (end - start) for start, end, length in on_line)
+            whole = len(composed(line))
+            moves += on_line if len(line) + grown == whole else [(at, at + len(line), whole)]
+        at += len(line) + 1
+    return moves
+
+
+@functools.cache
+def _letters() -> re.Pattern[str]:
+    """A character and the marks and jamo after it that NFC may compose with it (a class
+    of `unicode_nfc.attaches` and more: any astral character)."""
+    return re.compile(f"(?s).[{maybe_non_starter()}\u1160-\u11ff\ud7b0-\ud7ff]+")
+
+
+def remove_zero_width(text: str) -> TextFixed:
     """U+200B, U+2060, U+FEFF, U+180E and the bidirectional controls go, wherever they
     are (IL606): they show as nothing, and no text here means one. Not where that would
     change more than them (a U+200B after `key:` makes it text, not a key): lint says so,
     and they stay."""
     found = invisible_characters.zero_width(text)
     if found is None or not invisible_characters.removable(load_bytes(text.encode("utf-8"))):
-        return text, []
+        return TextFixed(text, [], [])
     line, column = found.position
     what = f"removed {found.total} zero-width character(s)"
-    code = invisible_characters.RULE.code
-    return invisible_characters.without_zero_width(text), [Change(line, column, code, what)]
+    change = Change(line, column, invisible_characters.RULE.code, what)
+    start = 1 if text.startswith("\ufeff") else 0  # (a byte-order mark stays: IL604)
+    moves = [(m.start(), m.end(), 0) for m in _ZERO_WIDTH.finditer(text, start)]
+    return TextFixed(invisible_characters.without_zero_width(text), [change], moves)
 
 
-def tabs_to_spaces(text: str) -> tuple[str, list[Change]]:
+_ZERO_WIDTH = re.compile("|".join(map(re.escape, invisible_characters.ZERO_WIDTH)))
+
+
+def tabs_to_spaces(text: str) -> TextFixed:
     """A tab in the indentation becomes two spaces (the layout's indent step), any other
     tab one space; but only where the values and comments stay the same."""
     kept = _keep_values(text, tab_edits(text))
-    return kept.text, _changes(kept.made, no_tabs.RULE.code, "replaced tab(s) with spaces")
+    changes = _changes(kept.made, no_tabs.RULE.code, "replaced tab(s) with spaces")
+    return TextFixed(kept.text, changes, _moves(text, kept.made))
 
 
-def strip_trailing_whitespace(text: str) -> tuple[str, list[Change]]:
+def strip_trailing_whitespace(text: str) -> TextFixed:
     """White space at the end of a line goes, but only where the values and comments stay
     the same: at the end of a line of a `|` block it is text."""
     kept = _keep_values(text, _trailing_edits(text))
-    return kept.text, _changes(kept.made, trailing.RULE.code, "removed trailing space")
+    changes = _changes(kept.made, trailing.RULE.code, "removed trailing space")
+    return TextFixed(kept.text, changes, _moves(text, kept.made))
+
+
+def _moves(text: str, edits: list[Edit]) -> list[Move]:
+    """`edits` of `text`'s lines as moves of its places."""
+    starts = [0, *(m.end() for m in re.finditer("\n", text))] if edits else []
+    return [(starts[e.line] + e.start, starts[e.line] + e.end, len(e.new)) for e in sorted(edits)]
 
 
 def _trailing_edits(text: str) -> list[Edit]:
@@ -605,32 +666,72 @@ def _set_items(seq: CommentedSeq, values: list[str]) -> None:
 
 def fix_text(raw: bytes, taxonomy: Taxonomy) -> tuple[bytes, list[Change], list[Change]]:
     """The fixed bytes of one file (unchanged if no change), the changes made, and the
-    findings of fixable rules left in those bytes for people."""
+    findings of fixable rules left in those bytes for people. The changes and a refusal
+    are said at their places in `raw`, the file as it is (`Trail`), as lint says them;
+    what is left, at its place in the fixed bytes."""
     changes: list[Change] = []
+    tabs: list[tuple[Change, Position]] = []  # (as the tab fix found each, in `raw`)
     try:
         # A file over the size limit is refused by the writer: not worth a fix first.
         text = raw.decode("utf-8") if len(raw) <= MAX_BYTES else None
     except UnicodeDecodeError:
         text = None
-    if text is not None:
-        for text_fix in TEXT_FIXES:
-            text, made = text_fix(text)
-            changes += made
+    trail = Trail(text) if text is not None else None
+    if text is not None and trail is not None:
+        for stage, text_fix in enumerate(TEXT_FIXES):
+            try:
+                text, made, moves = text_fix(text)
+            except Refused as refused:
+                raise Refused(trail.on_disk(refused.position, stage), refused.message) from None
+            placed = [_placed(change, trail, stage) for change in made]
+            tabs += [(c, Position(p.line, p.column)) for c, p in zip(made, placed, strict=True)]
+            changes += placed
+            trail.add(text, moves)
     fixable = text.encode("utf-8") if text is not None else raw
+    value_changes: list[Change] = []
 
     def edit(tree: Any) -> None:
-        changes.extend(_value_fixes(tree, taxonomy))
+        value_changes.extend(_value_fixes(tree, taxonomy))
 
     try:
         out = render(fixable, edit)  # Refused propagates: nothing is written
     except CommentInFlow as in_flow:
-        out = _formatted_first(fixable, taxonomy, in_flow)
+        try:
+            out = _formatted_first(fixable, taxonomy, in_flow)
+        except Refused as refused:
+            raise _refusal(refused, tabs, raw, text, trail) from None
     except Refused as refused:
-        not_mended = _tab_not_mended(refused, changes, raw)
-        raise not_mended or _tab_in_text(_as_the_file_has_it(refused, raw), text) from None
+        raise _refusal(refused, tabs, raw, text, trail) from None
+    if trail is not None:
+        value_changes = [_placed(c, trail, len(TEXT_FIXES), document=True) for c in value_changes]
+    changes += value_changes
     if not changes:
         return raw, [], _left_by_hand(raw.decode("utf-8"))  # (render has read it as text)
     return out.encode("utf-8"), sorted(changes), _left_by_hand(out)
+
+
+def _placed(change: Change, trail: Trail, stage: int, document: bool = False) -> Change:
+    """`change`, found in the text after `stage` text fixes, at its place in the file."""
+    line, column = trail.on_disk(Position(change.line, change.column), stage, document)
+    return Change(line, column, change.code, change.description)
+
+
+def _refusal(
+    refused: Refused,
+    tabs: list[tuple[Change, Position]],
+    raw: bytes,
+    text: str | None,
+    trail: Trail | None,
+) -> Refused:
+    """Why the text fixed (`text`) cannot be written, said at the place in the file."""
+    not_mended = _tab_not_mended(refused, tabs, raw)
+    if not_mended is not None:
+        return not_mended
+    as_read = _as_the_file_has_it(refused, raw)
+    if as_read is not refused or trail is None:
+        return as_read
+    said = _tab_in_text(refused, text)
+    return Refused(trail.on_disk(said.position, len(TEXT_FIXES), document=True), said.message)
 
 
 def _formatted_first(fixable: bytes, taxonomy: Taxonomy, in_flow: CommentInFlow) -> str:
@@ -656,25 +757,28 @@ def _value_fixes(tree: Any, taxonomy: Taxonomy) -> list[Change]:
     return [change for value_fix in VALUE_FIXES for change in value_fix(tree, taxonomy)]
 
 
-def _tab_not_mended(refused: Refused, changes: list[Change], raw: bytes) -> Refused | None:
+def _tab_not_mended(
+    refused: Refused, tabs: list[tuple[Change, Position]], raw: bytes
+) -> Refused | None:
     """A file refused where the text fixes put two spaces for a tab the loader stopped at:
     still unreadable at the tab's line, or with the next list item joined to the tab's
     line as text (IL109: `\t- a` then `    - b`). The spaces did not mend the tab: said at
     it, as lint's IL601 says it, not at the repaired text's error (`lined up with the
-    list's items`, `this line is no list item`), which names no tab."""
-    tabs = [change for change in changes if change.code == no_tabs.RULE.code]
+    list's items`, `this line is no list item`), which names no tab. (`tabs`: each tab
+    change as the tab fix found it, and its place in the file.)"""
+    found = [(c, place) for c, place in tabs if c.code == no_tabs.RULE.code]
     if isinstance(refused, ItemInText):
         stop = [p.position for p in load_bytes(raw).problems][:1]  # (read only when refused)
         tab = next(
-            (c for c in tabs if c.line == refused.joined and (c.line, c.column) in stop), None
+            (place for c, place in found if c.line == refused.joined and place in stop), None
         )
     elif refused.message.startswith("cannot be read"):  # (the loader's)
-        tab = next((c for c in tabs if c.line == refused.position.line), None)
+        tab = next((place for c, place in found if c.line == refused.position.line), None)
     else:
         tab = None
     if tab is None:
         return None
-    return Refused(Position(tab.line, tab.column), no_tabs.STOPPED + no_tabs.NOT_MENDED)
+    return Refused(tab, no_tabs.STOPPED + no_tabs.NOT_MENDED)
 
 
 def _as_the_file_has_it(refused: Refused, raw: bytes) -> Refused:

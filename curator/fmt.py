@@ -174,7 +174,7 @@ def _formatted_once_fixed(before: bytes) -> bool:
     try:
         text = before.decode("utf-8")
         for text_fix in TEXT_FIXES:
-            text, _ = text_fix(text)
+            text = text_fix(text).text
         render(text.encode("utf-8"))
     except (UnicodeDecodeError, Refused):
         return False

@@ -86,10 +86,17 @@ def long_run(text: str) -> int | None:
 
 @functools.cache
 def _maybe_long_run() -> re.Pattern[str]:
-    """More than 30 characters in a row that may be non-starters: each one of the Basic
-    Multilingual Plane that is (listed from `unicodedata`, once, ≈10 ms), and any other
-    (a class that lists those makes every search ≈15 times slower), so that `long_run`
-    checks a match character by character."""
+    """More than 30 characters in a row that may be non-starters (`maybe_non_starter`), so
+    that `long_run` checks a match character by character."""
+    return re.compile(f"[{maybe_non_starter()}]{{{STREAM_SAFE_RUN + 1},}}")
+
+
+@functools.cache
+def maybe_non_starter() -> str:
+    """A regular expression's class (without its brackets) of the characters that may be
+    non-starters: each one of the Basic Multilingual Plane that is (listed from
+    `unicodedata`, once, ≈10 ms), and any other (a class that lists those makes every
+    search ≈15 times slower)."""
     ranges: list[tuple[int, int]] = []
     for point in range(0x10000):
         if unicodedata.combining(chr(point)):
@@ -98,4 +105,4 @@ def _maybe_long_run() -> re.Pattern[str]:
             else:
                 ranges.append((point, point))
     listed = "".join(f"{re.escape(chr(a))}-{re.escape(chr(b))}" for a, b in ranges)
-    return re.compile(f"[{listed}\U00010000-\U0010ffff]{{{STREAM_SAFE_RUN + 1},}}")
+    return f"{listed}\U00010000-\U0010ffff"

@@ -96,8 +96,8 @@ def test_text_fixes_repair_even_a_file_the_parser_refuses(tmp_path):
     assert run.code == 0, run
     shown = relative(path)
     assert run.out.splitlines() == [
-        f"{shown}:1:1: IL603 changed 27 CR/CRLF line end(s) to LF",
         f"{shown}:1:1: IL604 removed the byte-order mark",
+        f"{shown}:1:13: IL603 changed 27 CR/CRLF line end(s) to LF",
         f"{shown}:2:7: IL601 replaced tab(s) with spaces",
         f"{shown}:3:18: IL602 removed trailing space",
         f"{shown}:8:1: IL601 replaced tab(s) with spaces",
@@ -117,7 +117,7 @@ def test_after_fix_a_value_with_crlf_and_a_line_separator_passes_lint(tmp_path):
     path = root / "incidents" / "IL-0001.yaml"
     run = run_curator("fix", cwd=root)
     assert run.code == 0, run
-    assert run.out == "incidents/IL-0001.yaml:1:1: IL603 changed 27 CR/CRLF line end(s) to LF\n"
+    assert run.out == "incidents/IL-0001.yaml:1:12: IL603 changed 27 CR/CRLF line end(s) to LF\n"
     escaped = incident("IL-0001", ("  - Example\n", '  - "Example\\LCorp"\n'))
     assert path.read_text(encoding="utf-8") == escaped
     assert load_bytes(path.read_bytes()).data == load_bytes(text.encode()).data
@@ -965,6 +965,64 @@ def test_fix_refusing_a_file_it_cannot_read_says_where_lint_does_past_a_lone_cr(
     assert path.read_bytes() == text.encode("utf-8")
 
 
+LONE_CR = ("status: published\n", "status: published\r")  # (one line's text to lint, as to git)
+HUMAN_ERROR_FIRST = ("    - capacity-limit\n", "    - human-error\n    - capacity-limit\n")
+
+
+@pytest.mark.parametrize(
+    ("edits", "places"),
+    [
+        # A lone CR among LF line ends, which fix makes an LF: it said the facets a line below.
+        ([LONE_CR, HUMAN_ERROR_FIRST], [(3, 18, "IL603"), (8, 7, "IL304")]),
+        # A zero-width character that fix removes before a label: said a column to the left.
+        (
+            [
+                (
+                    "  causes:\n    - capacity-limit\n",
+                    "  causes: [capacity-limit\u200b, 운영자 실수]\n",
+                )
+            ],
+            [(8, 26, "IL606"), (8, 29, "IL201")],
+        ),
+        # Letters that fix composes (공유 as five jamo) before a trailing space: said three
+        # columns to the left.
+        (
+            [
+                ("title: 공유", "title: \u1100\u1169\u11bc\u110b\u1172"),
+                ("떨어졌다\n", "떨어졌다  \n"),
+            ],
+            [(2, 8, "IL605"), (2, 42, "IL602")],
+        ),
+        # CRLF line ends after a byte-order mark: said at the first CR, where it said 1:1.
+        ([("id:", "\ufeffid:"), ("\n", "\r\n")], [(1, 1, "IL604"), (1, 13, "IL603")]),
+    ],
+)
+def test_fix_says_each_change_where_lint_says_it_in_the_file_as_it_is(tmp_path, edits, places):
+    # fix found the places it said in the text its earlier text fixes had made: a lone CR
+    # made an LF, a character removed or letters composed before it on its line.
+    text = incident("IL-0001", *edits)
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": text})
+    codes = {code for *_, code in places}
+    _, changes, _ = fix_text(text.encode(), TAXONOMY)
+    assert sorted((c.line, c.column, c.code) for c in changes if c.code in codes) == places
+    linted = {(f.line, f.column, f.code) for f in lint(Library.at(root)) if f.code in codes}
+    assert set(places) <= linted
+
+
+def test_fix_refuses_a_file_at_the_place_in_it_past_a_lone_cr():
+    # It said 11:7, the line the item has once the CR is an LF: a line below it.
+    text = incident(
+        "IL-0001",
+        LONE_CR,
+        ("    - capacity-limit\n", "    - human-error\n    # 왜\n    - capacity-limit\n"),
+    )
+    with pytest.raises(Refused) as refused:
+        fix_text(text.encode(), TAXONOMY)
+    assert refused.value.position == (10, 7)
+    assert text.split("\n")[9] == "    - capacity-limit"
+    assert refused.value.message.startswith("facets.causes has a comment line above an item")
+
+
 def test_fix_refusing_a_list_item_in_text_beside_a_mended_tab_names_the_item():
     # The item was text before the tab's spaces: the refusal is IL109's, at the item.
     text = incident(
@@ -1390,8 +1448,8 @@ def test_fix_check_lists_the_changes_and_writes_nothing(tmp_path):
     check = run_curator("fix", "--check", cwd=root)
     assert check.code == 1, check
     assert check.out.splitlines() == [
-        "incidents/IL-0001.yaml:1:1: IL603 changed 27 CR/CRLF line end(s) to LF",
         "incidents/IL-0001.yaml:1:1: IL604 removed the byte-order mark",
+        "incidents/IL-0001.yaml:1:13: IL603 changed 27 CR/CRLF line end(s) to LF",
         "incidents/IL-0001.yaml:3:18: IL602 removed trailing space",
     ]
     assert "3 changes in 1 file would be made; nothing written" in check.err
