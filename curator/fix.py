@@ -730,7 +730,7 @@ def _refusal(
     as_read = _as_the_file_has_it(refused, raw)
     if as_read is not refused or trail is None:
         return as_read
-    said = _tab_in_text(refused, text)
+    said = tab_in_text(refused, text)
     return Refused(trail.on_disk(said.position, len(TEXT_FIXES), document=True), said.message)
 
 
@@ -792,10 +792,11 @@ def _as_the_file_has_it(refused: Refused, raw: bytes) -> Refused:
     return as_read if as_read.message == refused.message else refused
 
 
-def _tab_in_text(refused: Refused, text: str | None) -> Refused:
+def tab_in_text(refused: Refused, text: str | None) -> Refused:
     """ruamel.yaml cannot read a tab inside a plain value (`title: a<TAB>b`) or key, which
     the loader reads as text. A tab the parser stops at after the text fixes is one they left
-    because it is text: say so, rather than that the file cannot be read."""
+    because it is text: say so, rather than that the file cannot be read. (`curator fmt`
+    says so too of a file the text fixes leave one it cannot format.)"""
     line, column = refused.position
     if text is None:
         return refused

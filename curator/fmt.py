@@ -30,14 +30,14 @@ from typing import NamedTuple
 from curator.cache import SHARDS
 from curator.file_digests import FileDigests
 from curator.findings import Finding
-from curator.fix import TEXT_FIXES
+from curator.fix import TEXT_FIXES, tab_in_text
 from curator.library import Library
 from curator.lint import display_path, display_paths, in_subfolders, named_files
 from curator.load import MAX_BYTES, at_editor_lines
 from curator.regular import read_regular
 from curator.rules import not_an_incident_file
 from curator.workers import Workers, worker_count
-from curator.write.canonical import Refused, render, rewrite, unreadable
+from curator.write.canonical import MARK_INSIDE, Refused, render, rewrite, unreadable
 from curator.write.diff import unified_diff
 from curator.write.fastcheck import is_canonical
 from curator.write.verdicts import Verdicts
@@ -147,25 +147,37 @@ def canonical_form(before: bytes) -> Outcome:
     try:
         after = render(before).encode("utf-8")
     except Refused as refused:
-        return _tab_fix_hint(refused, before)
+        return _fix_hint(refused, before)
     return None if after == before else after
 
 
-def _tab_fix_hint(refused: Refused, before: bytes) -> Refused:
-    """YAML cannot read a tab used as indentation, but `curator fix` replaces one (IL601):
-    where the reading stopped at a tab, say so instead of "fix it by hand", if fix's
-    changes make the file one to format. (Two spaces for a tab in a key, or for one
-    before the spaces of a deeper key, leave it unreadable: fix refuses it too.)"""
+def _fix_hint(refused: Refused, before: bytes) -> Refused:
+    """What mends a file refused: `curator fix`, where its text fixes make the file one to
+    format, said instead of "by hand" — it replaces a tab YAML cannot read (IL601),
+    removes a U+FEFF past the file's start (IL606), and may mend a file the loader
+    cannot read (a zero-width character after a key's colon). (Two spaces for a tab in a
+    key, or for one before the spaces of a deeper key, leave it unreadable: fix refuses it
+    too.) A tab ruamel.yaml cannot read in a plain value or a key, which fix leaves, is
+    said in the words of lint and fix (IL601), which tell how to mend it."""
+    if _at_a_tab(refused, before):
+        hint, by_hand = "; `curator fix` replaces the tab (IL601)", "; fix it by hand"
+    elif refused.message == MARK_INSIDE:
+        hint, by_hand = "; `curator fix` removes it (IL606)", "; remove it by hand"
+    elif refused.message.startswith("cannot be read ("):  # (the loader's)
+        hint, by_hand = "; `curator fix` mends it", "; fix it by hand"
+    else:
+        return refused
+    if not _formatted_once_fixed(before):
+        return tab_in_text(refused, before.decode("utf-8", errors="replace"))
+    return Refused(refused.position, refused.message.removesuffix(by_hand) + hint)
+
+
+def _at_a_tab(refused: Refused, before: bytes) -> bool:
     line, column = refused.position
     text = before.decode("utf-8", errors="replace")
     # (Lines as the refusal counts them: at each CR too in a file of lone CR line ends.)
     lines = _EDITOR_LINES.split(text) if at_editor_lines(text) else text.split("\n")
-    if line > len(lines) or lines[line - 1][column - 1 : column] != "\t":
-        return refused
-    if not _formatted_once_fixed(before):
-        return refused
-    message = refused.message.removesuffix("; fix it by hand")
-    return Refused(refused.position, f"{message}; `curator fix` replaces the tab (IL601)")
+    return line <= len(lines) and lines[line - 1][column - 1 : column] == "\t"
 
 
 def _formatted_once_fixed(before: bytes) -> bool:

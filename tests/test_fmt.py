@@ -734,6 +734,52 @@ def test_a_tab_that_curator_fix_cannot_mend_is_left_to_the_hand(tmp_path):
     assert "do not mend it" in fix.err
 
 
+@pytest.mark.parametrize(
+    ("edit", "told", "fixed"),
+    [
+        # A U+FEFF inside a word: fmt said "remove it", where fix removes it (IL606).
+        (
+            ("title: 공유", "title: 공\ufeff유"),
+            "2:9: cannot format: holds U+FEFF, a byte-order mark; `curator fix` removes it (IL606)",
+            True,
+        ),
+        # One whose removal would make `Example: Co` a mapping: fix leaves it, as lint says.
+        (
+            ("  - Example\n", "  - Example:\ufeff Co\n"),
+            "6:13: cannot format: holds U+FEFF, a byte-order mark; remove it by hand",
+            False,
+        ),
+        # One that makes `status:` no key, which fix removes: fmt said "fix it by hand".
+        (
+            ("status: published", "status:\ufeff published"),
+            "3:1: cannot format: cannot be read (YAML syntax error: could not find expected "
+            "':': this line is not `key: value`; put ': ' after its key, or, if it goes on "
+            "with the text above, write that text as a `|` block (`key: |`, its lines indented "
+            "below)); `curator fix` mends it",
+            True,
+        ),
+        # A tab in a plain value, which fix leaves: fmt named ruamel.yaml's error ("found
+        # character '\t' that cannot start any token") and no way to mend it.
+        (
+            ("title: 공유 ", "title: 공유\t"),
+            "2:10: cannot format: the tab is part of a plain value, which ruamel.yaml cannot "
+            "read; fix it by hand: use spaces, or put the value in double quotes and write \\t "
+            "for the tab",
+            False,
+        ),
+    ],
+)
+def test_each_refusal_of_fmt_says_whether_curator_fix_mends_it(tmp_path, edit, told, fixed):
+    text = incident("IL-0001", edit)
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": text})
+    run = run_curator("fmt", cwd=root)
+    assert run.code == 1, run
+    assert run.err.splitlines()[0] == f"incidents/IL-0001.yaml:{told}", run.err
+    fix = run_curator("fix", cwd=root)
+    assert fix.code == (0 if fixed else 1), fix
+    assert run_curator("fmt", cwd=root).code == (0 if fixed else 1)
+
+
 def test_a_comment_ruamel_has_nowhere_to_keep_is_told_where_it_is_and_the_run_goes_on(tmp_path):
     # Found by fuzzing (fuzz/fuzz_fix.py): ruamel.yaml raises NotImplementedError ("overlap
     # in comment"), no YAMLError, for a comment after a key whose value starts on the next

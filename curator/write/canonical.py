@@ -270,7 +270,9 @@ def as_loaded(text: str, data: Any) -> Any:
     if "!" in text:  # (a tag needs one)
         _untag(tree)
     if plain(tree) != data:
-        raise Refused(START, "ruamel.yaml reads this file differently from the linter")
+        raise Refused(
+            START, "ruamel.yaml reads this file differently from the linter; please report"
+        )
     return tree
 
 
@@ -398,7 +400,10 @@ def _refuse_a_mark_inside(text: str) -> None:
     its author did not write, so the author removes the mark."""
     mark = text.find("\ufeff", 1)
     if mark >= 0:
-        raise Refused(position_at(text, mark), "holds U+FEFF, a byte-order mark; remove it")
+        raise Refused(position_at(text, mark), MARK_INSIDE)
+
+
+MARK_INSIDE = "holds U+FEFF, a byte-order mark; remove it by hand"
 
 
 def parse(text: str) -> Any:
@@ -407,9 +412,10 @@ def parse(text: str) -> Any:
     except MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         where = Position(mark.line + 1, mark.column + 1) if mark is not None else START
-        raise Unparsable(where, f"ruamel.yaml cannot read it: {exc.problem or exc}") from exc
+        message = f"ruamel.yaml cannot read it: {exc.problem or exc}; fix it by hand"
+        raise Unparsable(where, message) from exc
     except (YAMLError, ValueError, TypeError) as exc:
-        raise Unparsable(START, f"ruamel.yaml cannot read it: {exc}") from exc
+        raise Unparsable(START, f"ruamel.yaml cannot read it: {exc}; fix it by hand") from exc
     except NotImplementedError as exc:
         raise _comment_overlap(exc) from exc
 
@@ -464,7 +470,9 @@ def _notes(text: str) -> list[Note]:
     try:
         return notes(text)
     except yaml.YAMLError as exc:  # (only a text ruamel wrote can get here unread)
-        raise Refused(START, f"cannot tell where its comments belong: {exc}") from exc
+        raise Refused(
+            START, f"cannot tell where its comments belong: {exc}; please report"
+        ) from exc
 
 
 def _uncommented(tree: Any) -> Any:
