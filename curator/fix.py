@@ -61,7 +61,7 @@ from curator.rules import trailing_whitespace as trailing
 from curator.schema_errors import dotted
 from curator.taxonomy import Taxonomy
 from curator.textnorm import STREAM_SAFE_RUN, composed, long_run, maybe_non_starter
-from curator.unseen import WHITE_SPACE
+from curator.unseen import WHITE_SPACE, ZERO_WIDTH
 from curator.write.canonical import (
     CommentInFlow,
     ItemInText,
@@ -208,7 +208,7 @@ def remove_zero_width(text: str) -> TextFixed:
     return TextFixed(invisible_characters.without_zero_width(text), [change], moves)
 
 
-_ZERO_WIDTH = re.compile("|".join(map(re.escape, invisible_characters.ZERO_WIDTH)))
+_ZERO_WIDTH = re.compile("|".join(map(re.escape, ZERO_WIDTH)))
 
 
 def tabs_to_spaces(text: str) -> TextFixed:
