@@ -639,6 +639,23 @@ def test_partial_dates_become_day_ranges():
     assert occurred_range("2023-02-30") is None
 
 
+def test_a_year_too_large_for_a_date_is_no_date_and_the_others_are_judged(tmp_path):
+    # `occurred: 1000000000000000000000000000000` (IL201 in lint) ended `similar`, `review`
+    # and `new` with "internal error: OverflowError" once the dates were compared.
+    huge = "1" + "0" * 30
+    root = write_library(
+        tmp_path / "lib",
+        {
+            "IL-0001.yaml": incident("IL-0001"),
+            "IL-0002.yaml": incident("IL-0002", ("occurred: 2024-05", f"occurred: {huge}")),
+        },
+    )
+    assert occurred_range(huge) is None
+    assert occurred_range("２０２４") is None  # (int() reads full-width digits; the schema not)
+    judged = similar_json("--all", "--root", str(root))
+    assert [entry["id"] for entry in judged] == ["IL-0001", "IL-0002"]
+
+
 # --- the command ------------------------------------------------------------------------------
 
 

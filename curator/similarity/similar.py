@@ -22,6 +22,7 @@ from typing import Any, Literal
 
 import numpy as np
 
+from curator.model import PARTIAL_DATE_PATTERN, parse_partial_date
 from curator.similarity.entities import counted, entities, name_parts
 from curator.similarity.index import Index
 from curator.similarity.records import Record, organisation_key
@@ -73,14 +74,12 @@ class Match:
 
 
 def occurred_range(text: str | None) -> tuple[int, int] | None:
-    """A partial date as the first and last day it may mean (proleptic ordinals)."""
-    if not text:
+    """A partial date as the first and last day it may mean (proleptic ordinals); None
+    for what the schema's pattern does not allow (IL201)."""
+    if not text or not re.fullmatch(PARTIAL_DATE_PATTERN, text):
         return None
     try:
-        parts = [int(p) for p in text.split("-")]
-        year, month, day = parts[0], parts[1] if len(parts) > 1 else None, None
-        if len(parts) > 2:
-            day = parts[2]
+        year, month, day = parse_partial_date(text)
         if day is not None and month is not None:
             first = last = dt.date(year, month, day)
         elif month is not None:
@@ -88,7 +87,7 @@ def occurred_range(text: str | None) -> tuple[int, int] | None:
             last = (dt.date(year + month // 12, month % 12 + 1, 1)) - dt.timedelta(days=1)
         else:
             first, last = dt.date(year, 1, 1), dt.date(year, 12, 31)
-    except (ValueError, IndexError):
+    except ValueError:
         return None
     return first.toordinal(), last.toordinal()
 
