@@ -760,6 +760,10 @@ def event_that(tmp_path: Path, change: str) -> Path:
         event["workflow_run"]["pull_requests"] = 2
     elif change == "pull requests as an object":  # was taken for none: a fork's, unchecked
         event["workflow_run"]["pull_requests"] = {"number": 3}
+    elif change == "a repository named by a number":  # was an internal error
+        event["repository"]["full_name"] = 5
+    elif change == "a head repository named by a number":  # was an internal error
+        event["workflow_run"]["head_repository"]["full_name"] = 7
     path.write_text("{" if change == "not JSON" else json.dumps(event), encoding="utf-8")
     return path
 
@@ -779,6 +783,14 @@ def event_that(tmp_path: Path, change: str) -> Path:
         ("another repository's run", "is not a workflow run of Codertocat/Hello-World: 'https"),
         ("pull requests as a number", NO_LIST),
         ("pull requests as an object", NO_LIST),
+        (
+            "a repository named by a number",
+            "event.json is not a workflow_run event: its repository.full_name is not a string",
+        ),
+        (
+            "a head repository named by a number",
+            "is not a workflow_run event: its head_repository.full_name is not a string",
+        ),
     ],
 )
 def test_cli_refuses_an_event_that_is_not_the_pull_requests_review_run(

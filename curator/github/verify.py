@@ -58,12 +58,18 @@ class RunEvent:
             # for none would skip the check that the artifact names a listed pull request.
             why = "its pull_requests is not a list"
             raise GitHubError(f"{path} is not a workflow_run event: {why}")
+        repository = _get(payload, "repository", "full_name")
+        head_repository = _get(run, "head_repository", "full_name")
+        for name, value in (("repository", repository), ("head_repository", head_repository)):
+            if value is not None and not isinstance(value, str):
+                why = f"its {name}.full_name is not a string"
+                raise GitHubError(f"{path} is not a workflow_run event: {why}")
         repository_id = _get(payload, "repository", "id")
         return cls(
-            repository=_get(payload, "repository", "full_name") or "",
+            repository=repository or "",
             event=str(run.get("event") or ""),
             head_sha=str(run.get("head_sha") or ""),
-            head_repository=_get(run, "head_repository", "full_name"),
+            head_repository=head_repository,
             pull_requests=frozenset(
                 pr["number"]
                 for pr in listed
