@@ -29,6 +29,7 @@ from curator.model import (
 )
 from curator.rules import source_url_form
 from curator.rules.bare_mention import bare_mentions
+from curator.rules.invisible_characters import ZERO_WIDTH
 from curator.signals import deferred
 from curator.taxonomy import Taxonomy
 from curator.textnorm import composed, normalized
@@ -93,6 +94,7 @@ _KOREAN_NAMES = {
     "the title": "제목",
     "the source title": "출처 글의 제목",
     "an organization": "조직",
+    "the source URL": "출처 URL",
 }
 _DIMENSION_NAMES = {
     "causes": "원인",
@@ -179,6 +181,24 @@ def check_one_line(what: str, text: str) -> str:
     fault = text_fault(text) if text.strip() else None  # (nothing visible: said once joined)
     if fault:
         raise _text_error(what, fault)
+    return check_visible(what, text)
+
+
+def check_visible(what: str, text: str) -> str:
+    """`text`, if it holds no character lint refuses as unseen (IL606: a zero-width
+    character, a bidirectional control such as U+202E): the draft would fail lint over a
+    character its author cannot see in it."""
+    for index, char in enumerate(text):
+        if char in ZERO_WIDTH:
+            code, name = f"U+{ord(char):04X}", ZERO_WIDTH[char]
+            raise DraftError(
+                bilingual(
+                    f"{_KOREAN_NAMES[what]}에 보이지 않는 글자가 있습니다({index + 1}번째 "
+                    f"글자, {code} {name}): 지우세요",
+                    f"{what} holds {code} {name}, which shows as nothing (character "
+                    f"{index + 1}): remove it (IL606)",
+                )
+            )
     return text
 
 
@@ -238,7 +258,7 @@ def check_source_url(url: str) -> str:
                 f"출처 URL {url!r}: {_korean_url_fault(fault)}", f"source URL {url!r} {fault}"
             )
         )
-    return url
+    return check_visible("the source URL", url)
 
 
 def _korean_url_fault(fault: UrlFault) -> str:

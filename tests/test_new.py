@@ -865,6 +865,39 @@ def test_a_tab_line_break_or_control_character_in_a_one_line_value_is_refused_wh
     assert "\ntitle: NCCL 학습 멈춤  #" in written
 
 
+def test_a_zero_width_or_bidirectional_control_character_is_refused_where_it_is(tmp_path):
+    # A U+202E in the title (or the source URL, an organization, the source title) was
+    # written as given: a draft that lint refuses at once (IL606) over what no one sees.
+    root = write_library(tmp_path / "lib", {})
+    facets = ("--cause", "config-change", "--component", "nccl", "--symptom", "training-stall")
+    cases = [
+        (
+            ("--title", "\u202eNCCL 학습 멈춤", "--source", SOURCE),
+            "curator new: 제목에 보이지 않는 글자가 있습니다(1번째 글자, U+202E RIGHT-TO-LEFT "
+            "OVERRIDE): 지우세요 (the title holds U+202E RIGHT-TO-LEFT OVERRIDE, which shows "
+            "as nothing (character 1): remove it (IL606))",
+        ),
+        (
+            ("--title", TITLE, "--source", "https://example.com/pm\u2066"),
+            "the source URL holds U+2066 LEFT-TO-RIGHT ISOLATE, which shows as nothing "
+            "(character 23)",
+        ),
+        (
+            ("--title", TITLE, "--source", SOURCE, "--organization", "Lab\u200blup"),
+            "an organization holds U+200B ZERO WIDTH SPACE, which shows as nothing (character 4)",
+        ),
+        (
+            ("--title", TITLE, "--source", SOURCE, "--source-title", "원문\u200f제목"),
+            "the source title holds U+200F RIGHT-TO-LEFT MARK",
+        ),
+    ]
+    for args, message in cases:
+        run = new(root, *args, *facets)
+        assert (run.code, len(run.err.splitlines())) == (2, 1), (args, run)
+        assert message in run.err, (args, run.err)
+        assert list((root / "incidents").iterdir()) == []
+
+
 def test_in_a_terminal_it_asks_for_what_is_missing(tmp_path):
     root = write_library(tmp_path / "lib", {})
     answers = [
