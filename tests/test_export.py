@@ -2048,6 +2048,22 @@ def test_refuses_lint_errors_with_the_findings_and_keeps_the_old_export(repo, tm
     assert files_of(out) == previous
 
 
+def test_a_refused_export_of_two_files_with_one_id_leaves_the_old_export_as_it_was(repo, tmp_path):
+    # A copy of IL-0001 under another name, its source retitled (IL203, IL204: refused).
+    # Its incidents/IL-0001.json was first hard-linked from the old export (the same
+    # bytes), then the copy's was written through that link: the old export's file became
+    # the copy's, though nothing of the new export was kept.
+    out = tmp_path / "out"
+    assert run_export(repo, out).code == 0
+    previous = files_of(out)
+    repo.write("IL-0009.yaml", incident("IL-0001", ("Storage postmortem", "Storage report")))
+    repo.commit("2024-06-01T00:00:00")
+    run = run_export(repo, out, "--no-cache")
+    assert run.code == 1, run
+    assert "IL-0009.yaml:1:5: IL204 [error] id IL-0001 is also used by" in run.out
+    assert files_of(out) == previous
+
+
 def test_refuses_a_library_with_incidents_in_a_subfolder(repo, tmp_path):
     # Exported without them, with no word: they are not in the library it reads.
     (repo.root / "incidents" / "2024").mkdir()

@@ -136,7 +136,7 @@ def write_file(folder: Path, path: str, data: bytes, previous: Path | None = Non
     target = os.path.join(folder, path)
     if previous is None or not _linked(previous / path, target, data):
         try:
-            descriptor = os.open(target, _NEW_FILE, 0o666)  # (what `open(target, "wb")` does)
+            descriptor = _created(target)
             try:
                 written = 0
                 while written < len(data):  # (a write may stop short: a signal, say)
@@ -164,7 +164,19 @@ def _final_place(folder: Path, path: str) -> Path:
     return folder.parent / out / path
 
 
-_NEW_FILE = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_BINARY", 0)
+_NEW_FILE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
+
+
+def _created(target: str) -> int:
+    """A new file at `target`, open for writing. One already there (two incidents of one
+    id, which lint refuses, each write their file) may be a hard link to the previous
+    export's (`_linked`): it is replaced, never written through, which changed the export
+    a refused one was to leave as it was."""
+    try:
+        return os.open(target, _NEW_FILE, 0o666)
+    except FileExistsError:
+        os.unlink(target)
+        return os.open(target, _NEW_FILE, 0o666)
 
 
 def _linked(old: Path, target: str, data: bytes) -> bool:
