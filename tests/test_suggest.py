@@ -146,6 +146,8 @@ def test_nccl_timeout_written_apart_is_the_alias_nccl_timeout(matcher):
         ("타 임아웃 증가", "elevated-latency"),  # a lone syllable before the space
         ("타임 아 웃 증가", "elevated-latency"),  # two spaces in one word
         ("타임 아웃 증가는 없었다", "elevated-latency"),  # negated after the word apart
+        ("네임 이 서버가 죽었다", "authoritative-dns"),  # a particle between: two words
+        ("타임 은 아웃 증가", "elevated-latency"),
     ],
 )
 def test_a_space_inside_an_alias_word_stands_only_where_it_may(matcher, text, term):

@@ -512,13 +512,16 @@ class _Layout:
         """Whether tokens i and i + 1 are joined as a hyphenated word's may be: by a hyphen,
         or by spaces (kube-apiserver, kube apiserver; not kube-system … extension-apiserver)."""
         between = self.text[self.spans[i][2] : self.spans[i + 1][1]]
-        return between in _HYPHENS or (between.isspace() and "\n" not in between)
+        return between in _HYPHENS or self.together(i)
 
     def together(self, i: int) -> bool:
-        """Whether tokens i and i + 1 may be two parts of one word written apart."""
-        return not self.ends_clause(i) and (
-            self.asides is None or self.asides[i] == self.asides[i + 1]
-        )
+        """Whether tokens i and i + 1 may be two parts of one word written apart: nothing
+        but spaces between them, within a line (not 네임 (서버, nor 네임 이 서버, whose
+        particle the tokens leave out)."""
+        if i + 1 >= len(self.spans):
+            return False
+        between = self.text[self.spans[i][2] : self.spans[i + 1][1]]
+        return between.isspace() and "\n" not in between
 
     def after(self, i: int, marked: bool = False) -> Sequence[int]:
         """The tokens where the word of a phrase after the one that token i matched may
@@ -614,10 +617,11 @@ def _apart(node: Node, found: list[str], at: int, layout: _Layout) -> list[tuple
     """(child, characters of found[at + 1] it matched) of each child of `node` whose word
     found[at] and found[at + 1] hold written apart: Korean writes a compound together or
     not (네임서버, 네임 서버). The space may stand only between two syllables of the word,
-    once, with two or more before it, as a lone syllable is often a word of its own (저
-    장소, that place, is no 저장소), and two or more after it, or one that the next word
-    holds alone or with a particle (기본 값을 is 기본값, 인증 서버 is no 인증서). The first
-    text word is the word's first part, nothing glued to it."""
+    once, nothing else beside it (`_Layout.together`: 네임 이 서버가 is two words), with
+    two or more before it, as a lone syllable is often a word of its own (저 장소, that
+    place, is no 저장소), and two or more after it, or one that the next word holds alone
+    or with a particle (기본 값을 is 기본값, 인증 서버 is no 인증서). The first text word is
+    the word's first part, nothing glued to it."""
     if not layout.together(at):
         return []
     first, second = found[at], found[at + 1]
