@@ -863,6 +863,24 @@ def test_a_word_listed_with_the_next_by_wa_or_gwa_ends_an_alias(matcher, text, t
 @pytest.mark.parametrize(
     ("text", "alias", "found"),
     [
+        # 와 or 과 the tokens leave out, after a Latin word or apart, lists the word too.
+        ("GPU와 디스크 고장", "GPU 고장", False),
+        ("GPU 와 디스크 고장", "GPU 고장", False),
+        ("메모리 와 디스크 부족", "메모리 부족", False),
+        ("메모리와 디스크 부족", "메모리 부족", False),
+        ("스테이징 과 운영 환경의 차이", "스테이징과 운영 환경의 차이", True),  # the alias lists
+        # Another particle apart after a Latin word gives it no role of its own.
+        ("DNS 가 조회에 실패했다", "DNS 조회 실패", True),
+        ("GPU 고장과 디스크 부족", "GPU 고장", True),
+    ],
+)
+def test_a_particle_left_out_of_the_tokens_lists_a_word_as_its_own(matcher, text, alias, found):
+    assert (alias in phrases(matcher, text)) is found
+
+
+@pytest.mark.parametrize(
+    ("text", "alias", "found"),
+    [
         # IL-0218: the payments failed, not the deploy
         ("결제 처리 서비스에 변경을 배포하자 고객 결제가 실패하기 시작했고", "배포 실패", False),
         # IL-0287: the start of the incident, then latency elsewhere

@@ -490,6 +490,11 @@ class _Layout:
                 self.asides.append(open_[-1])
                 end = stop
 
+    def left_out(self, i: int) -> str:
+        """The particle that the tokens leave out after token i, alone before the next
+        word: glued to a Latin word or apart (OOM은, OOM 은, 타임아웃 은); else ""."""
+        return _left_out(self.text, self.spans, i)
+
     def ends_sentence(self, i: int) -> bool:
         """Whether a sentence ends after token i (or the text does)."""
         if i + 1 >= len(self.spans):
@@ -564,12 +569,14 @@ def _walk(
             for order, phrase in node.phrases
             if not done or phrase.objected
         )
-        # (Most phrases are one word.) A word listed with the next by the particle 와 or 과
-        # ends the phrase, unless the phrase lists it too: what follows names another
-        # thing (인증서와 갱신된 DNS 레코드 is no 인증서 갱신); so does a word made a verb
-        # that closes its clause (`_CLAUSE_CLOSED`).
+        # (Most phrases are one word.) A word listed with the next by the particle 와 or 과,
+        # its own or one the tokens left out (GPU와 디스크, 메모리 와 디스크), ends the
+        # phrase, unless the phrase lists it too: what follows names another thing (인증서와
+        # 갱신된 DNS 레코드 is no 인증서 갱신); so does a word made a verb that closes its
+        # clause (`_CLAUSE_CLOSED`). (Only the listing: another particle the tokens left out
+        # gives a Latin word no role of its own, as DNS 가 조회에 실패 is DNS 조회 실패.)
         rest = found[position - 1][used:]
-        listed = rest in _LISTING and not node.listing
+        listed = (rest or layout.left_out(position - 1)) in _LISTING and not node.listing
         if node.children and not listed and not _CLAUSE_CLOSED.fullmatch(rest):
             glued = _glued(node, found, position, used)
             places = layout.after(position - 1, node.marked)
@@ -675,6 +682,18 @@ def _glued(node: Node, found: list[str], position: int, used: int) -> dict[Word,
     return reached
 
 
+def _left_out(text: str, spans: list[tuple[str, int, int]], i: int) -> str:
+    """The particle that the tokens leave out after spans[i], alone before the next word:
+    glued to a Latin word or apart (OOM은, OOM 은, 타임아웃 은); else ""."""
+    if i + 1 >= len(spans):
+        return ""
+    between = text[spans[i][2] : spans[i + 1][1]]
+    alone = normalise(between).split()
+    if len(alone) == 1 and alone[0] in PARTICLES and between[-1].isspace():
+        return alone[0]
+    return ""
+
+
 def _negated(text: str, spans: list[tuple[str, int, int]], start: int, end: int, used: int) -> bool:
     """Whether the match of spans[start:end] is negated where it stands."""
     last, _, last_end = spans[end - 1]
@@ -682,11 +701,11 @@ def _negated(text: str, spans: list[tuple[str, int, int]], start: int, end: int,
     following = ""
     if end < len(spans):
         between = text[last_end : spans[end][1]]
-        # A particle the tokens leave out, after a Latin word or a space (OOM은, OOM 은,
-        # 타임아웃 은), stands where the rest of the word would: then the next word.
-        alone = normalise(between).split()
-        if not rest and len(alone) == 1 and alone[0] in PARTICLES and between[-1].isspace():
-            rest, between = alone[0], " "
+        # A particle the tokens leave out stands where the rest of the word would: then the
+        # next word.
+        particle = _left_out(text, spans, end - 1)
+        if not rest and particle:
+            rest, between = particle, " "
         if between.isspace():
             following = spans[end][0]
     before = text[max(0, spans[start][1] - _CONTEXT) : spans[start][1]]
