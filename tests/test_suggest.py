@@ -39,6 +39,7 @@ def terms(matcher: Matcher, text: str) -> set[str]:
         ("처리량저하가 보였다", "throughput-degradation"),  # spacing: written together
         ("학습이 갑자기 멈췄다", "training-stall"),  # a word between, verb contracted
         ("NCCL의 워치독이 울렸다", "nccl"),  # particle on a Latin-script word
+        ("OOM은없앴다가 다시 났다", "resource-exhaustion"),  # no 없다: not negated
         ("Links kept FLAPPING all night", "link-flapping"),  # case and inflection
         ("the training job hung for hours", "training-stall"),
     ],
@@ -60,6 +61,10 @@ def test_phrases_match_through_particles_spacing_and_inflection(matcher, text, t
         ("OOM은 없었다", "resource-exhaustion"),
         ("OOM 은 없었다", "resource-exhaustion"),
         ("NCCL 도 없었다", "nccl"),
+        # Hangul glued to a Latin word, its rest (written without spaces, as in a title).
+        ("OOM은없었다", "resource-exhaustion"),
+        ("NCCL도없었다", "nccl"),
+        ("GPU 가 OOM이없었다", "resource-exhaustion"),
         ("There was no data loss.", "data-loss"),
         ("Recovered without any data loss.", "data-loss"),
     ],
@@ -187,6 +192,8 @@ def test_a_word_glued_to_the_word_before_matches_only_where_it_may(matcher, text
         ("학습을 멈추고서 노드를 교체했다", "training-stall", False),
         ("학습을 멈췄고 노드를 교체했다", "training-stall", False),
         ("잘못된 배포를 막고 되돌렸다", "deploys-blocked", False),
+        ("학습을멈추고 노드를 교체했다", "training-stall", False),  # written without spaces
+        ("학습이멈추고 손실이 튀었다", "training-stall", True),
         # Its subject before it, or another form, is what befell it.
         ("학습이 멈추고 손실이 튀었다", "training-stall", True),
         ("결함이 학습을 멈추거나 늦췄다", "training-stall", True),

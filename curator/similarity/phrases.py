@@ -36,8 +36,8 @@ An alias matches when its words appear in order in the text's tokens (text.token
   it, straight after it or after a particle (`_glued`): "걸러내지" matches 걸러 내지,
   "검증을건너뛰었다" matches 검증을 건너뛰.
 A match that is negated is no match: in Korean by what directly follows it (데이터를 잃지
-않았다, 복구하지 못했다, 손실은 없었다, 손실 없이, OOM 은 없었다), in English by what directly
-precedes it (no data loss, without any data loss, never lost data).
+않았다, 복구하지 못했다, 손실은 없었다, 손실 없이, OOM 은 없었다, OOM은없었다), in English by
+what directly precedes it (no data loss, without any data loss, never lost data).
 """
 
 from __future__ import annotations
@@ -585,7 +585,11 @@ def _walk(
             after = _children_at(node, found, places, layout, glued)
             if rest in _CASE_PARTICLES:  # (its own role: the next word may not have one)
                 after = [a for a in after if not _another_role(found, layout, position, *a)]
-            pending += [(*reached, rest in _OBJECT) for reached in after]
+            for child, end, u in after:
+                between = rest
+                if end == position and child.word is not None:  # glued to it: 학습을멈추고
+                    between = rest[: u - used - len(child.word.text)]
+                pending.append((child, end, u, between in _OBJECT))
     return out
 
 
@@ -706,6 +710,11 @@ def _negated(text: str, spans: list[tuple[str, int, int]], start: int, end: int,
         particle = _left_out(text, spans, end - 1)
         if not rest and particle:
             rest, between = particle, " "
+        elif not (rest or between or _is_hangul(last)) and _is_hangul(spans[end][0]):
+            # Hangul glued to a Latin word is the word's rest, a token of its own
+            # (OOM은없었다): then the word after it.
+            rest, end = spans[end][0], end + 1
+            between = text[spans[end - 1][2] : spans[end][1]] if end < len(spans) else ""
         if between.isspace():
             following = spans[end][0]
     before = text[max(0, spans[start][1] - _CONTEXT) : spans[start][1]]
