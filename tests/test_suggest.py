@@ -194,6 +194,13 @@ def test_a_word_glued_to_the_word_before_matches_only_where_it_may(matcher, text
         ("잘못된 배포를 막고 되돌렸다", "deploys-blocked", False),
         ("학습을멈추고 노드를 교체했다", "training-stall", False),  # written without spaces
         ("학습이멈추고 손실이 튀었다", "training-stall", True),
+        # A halt made of a noun by 하다 after its object, a symptom's alias (학습 중단).
+        ("학습을 중단하고 노드를 교체했다", "training-stall", False),
+        ("학습을 정지하고서 재시작했다", "training-stall", False),
+        ("배포를 중단하고 되돌렸다", "deploys-blocked", False),
+        ("학습이 중단되고 노드가 빠졌다", "training-stall", True),
+        ("학습을 중단했다", "training-stall", True),
+        ("설정을 변경하고 배포했다", "config-change", True),  # a cause: a change made
         # Its subject before it, or another form, is what befell it.
         ("학습이 멈추고 손실이 튀었다", "training-stall", True),
         ("결함이 학습을 멈추거나 늦췄다", "training-stall", True),

@@ -106,6 +106,11 @@ _ROLES = PARTICLES - {"은", "는", "을"}
 _HEADED = ("는", "던")  # a verb's ending before the noun its clause describes (켜던 플래그)
 _OBJECT = ("을", "를")  # the object particle
 _THEN = ("고", "고서")  # a verb's ending that joins it to the next (멈추고 교체했다)
+# The nouns of a symptom's phrases that, made a verb by 하다 after their object, tell of a
+# halt someone made (학습을 중단하고): a fault 중단시키다. Not 노출, 유실, 탈취, 축출, 종료, whose
+# verb is as often what befell the thing (데이터를 유실하고, 프로세스를 종료하고 OOM killer).
+_HALTS = ("중단", "정지")
+_MADE_THEN = re.compile(r"(?:하|했|하였)고서?")
 # What may follow a one-syllable alias word in a text word (`Word.lone`): the first syllable
 # of a verb ending (막았다, 잃은, 늘고, 없으면, 않도록), or the verb's own last syllable in any
 # form: 막히다 (히 혀 혔 힌 힐 힘), 멈추다 and 늦추다 (추 춰 췄 춘 출 춤), 빠지다 (지 져 졌 진
@@ -563,11 +568,13 @@ def _walk(
     pending = [(*reached, False) for reached in _children_at(root, found, [start], layout)]
     while pending:
         node, position, used, after_object = pending.pop()
-        done = after_object and _done_then(node, found[position - 1][used:])
+        rest = found[position - 1][used:]
+        done = after_object and _done_then(node, rest)
+        halted = after_object and _halted_then(node, rest)
         out.extend(
             (order, phrase, position, used)
             for order, phrase in node.phrases
-            if not done or phrase.objected
+            if not (done or (halted and phrase.dimension == "symptoms")) or phrase.objected
         )
         # (Most phrases are one word.) A word listed with the next by the particle 와 or 과,
         # its own or one the tokens left out (GPU와 디스크, 메모리 와 디스크), ends the
@@ -575,7 +582,6 @@ def _walk(
         # 갱신된 DNS 레코드 is no 인증서 갱신); so does a word made a verb that closes its
         # clause (`_CLAUSE_CLOSED`). (Only the listing: another particle the tokens left out
         # gives a Latin word no role of its own, as DNS 가 조회에 실패 is DNS 조회 실패.)
-        rest = found[position - 1][used:]
         listed = (rest or layout.left_out(position - 1)) in _LISTING and not node.listing
         if node.children and not listed and not _CLAUSE_CLOSED.fullmatch(rest):
             glued = _glued(node, found, position, used)
@@ -602,6 +608,15 @@ def _done_then(node: Node, rest: str) -> bool:
     (데이터를 잃고 is 데이터를 잃)."""
     word = node.word
     return word is not None and (word.loose or word.lone) and rest.endswith(_THEN)
+
+
+def _halted_then(node: Node, rest: str) -> bool:
+    """Whether the noun of a phrase that reached `node`, with `rest` after it in the text,
+    after a word of the phrase with the object particle, is a halt someone made and then
+    did next (학습을 중단하고 노드를 교체했다, 모니터링을 정지하고서): a step taken, no symptom
+    (see `_done_then`). A change made and then another is still a cause (설정을 변경하고)."""
+    word = node.word
+    return word is not None and word.text in _HALTS and bool(_MADE_THEN.fullmatch(rest))
 
 
 def _children_at(
