@@ -330,6 +330,43 @@ def test_a_draft_may_stay_a_draft_and_be_published(repo):
     assert "#### 📄 **incidents/IL-0003.yaml** (published)\n" in comment
 
 
+@pytest.mark.parametrize("was", ["draft", "withdrawn"])
+def test_publishing_an_incident_makes_the_likeness_its_text_had_at_the_base_its_own(repo, was):
+    # The draft IL-0003 is IL-0001's text: published, the pair goes into a release by this
+    # change's decision, where the likeness went to matches_at_base ("✅ 0 possible
+    # duplicates") as its text had it at the base. So for a withdrawn incident restored.
+    name = "IL-0003" if was == "draft" else "IL-0002"
+    text = (repo / "incidents" / f"{name}.yaml").read_text(encoding="utf-8")
+    published = text.replace("status: draft", "status: published")
+    if was == "withdrawn":
+        git(repo, "checkout", "-q", "main")
+        write(repo, "IL-0002.yaml", withdraw(published, "IL-0001"))
+        commit(repo, "withdraw")
+        git(repo, "checkout", "-q", "-B", "change")
+    write(repo, f"{name}.yaml", published)
+    commit(repo, "publish")
+    code, report = review_json(repo)
+    [file] = report["files"]
+    assert (code, file["status_was"], file["status"]) == (0, was, "published")
+    assert file["matches_at_base"] == []
+    duplicates = [(m["id"], m["kind"]) for m in file["matches"]]
+    others = [f"IL-000{n}" for n in (1, 2, 3) if f"IL-000{n}" != name]
+    assert duplicates == [(other, "duplicate") for other in others]
+    assert all(m["score"] > 0.9 and m["reasons"] for m in file["matches"])
+    comment = run_curator("review", "--base", "main", cwd=repo).out
+    assert "❌ 2 possible duplicates" in comment.splitlines()[1]
+    assert "**Possible duplicates**" in comment and "not repeated" not in comment
+    # Published, a sentence of it reworded is no decision on the pair again.
+    git(repo, "checkout", "-q", "-B", "main")
+    git(repo, "checkout", "-q", "-b", "reword")
+    write(repo, f"{name}.yaml", published.replace("떨어졌다.", "크게 떨어졌다."))
+    commit(repo, "reword")
+    _, report = review_json(repo)
+    [file] = report["files"]
+    assert (file["status_was"], file["matches"]) == (None, [])
+    assert [m["id"] for m in file["matches_at_base"]] == others
+
+
 def test_the_change_that_adds_schema_is_reviewed_against_a_base_that_is_no_library(tmp_path):
     # A base with incidents/ but no schema/ (the change that makes a folder a library):
     # git archive refused the pair, and the review ended in exit 2, "cannot read incidents
@@ -1270,8 +1307,9 @@ def test_a_rename_with_its_content_unchanged_says_so_and_shows_no_duplicates(rep
     assert heading in comment and "✅ 0 possible duplicates" in comment
     assert "not_duplicate_of" not in comment
     # A word changed as it moves: judged as any change to the text, which finds the base's
-    # likeness again (not repeated).
-    write(repo, "IL-0004.yaml", incident("IL-0003", ("떨어졌다.", "떨어졌다 .")))
+    # likeness again (not repeated). (Still a draft: publishing it would make them new.)
+    draft = ("status: published", "status: draft")
+    write(repo, "IL-0004.yaml", incident("IL-0003", draft, ("떨어졌다.", "떨어졌다 .")))
     commit(repo, "and a typo")
     _, report = review_json(repo)
     [file] = report["files"]

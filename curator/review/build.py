@@ -483,7 +483,9 @@ def _file_review(
     # A rename with the base's content: the pairs `similar` would show are the base's.
     same = change.change == "renamed" and old is not None and _raw(path) == old
     found = live.matches(path) if live and not same and not _relabel(before, data) else []
-    new, at_base = _new_likeness(found, live, path, old if isinstance(before, dict) else None)
+    new, at_base = _new_likeness(
+        found, live, path, old if isinstance(before, dict) else None, _publishes(before, data)
+    )
     return FileReview(
         path=change.path,
         change=change.change,
@@ -511,19 +513,30 @@ def _file_review(
 
 
 def _new_likeness(
-    found: list[Match], judge: Judge | None, path: Path, before: bytes | None
+    found: list[Match], judge: Judge | None, path: Path, before: bytes | None, publishes: bool
 ) -> tuple[list[Match], list[Match]]:
     """Of the matches `found` for an incident the base has (`before`, its bytes there; for
     a rename, under its old path), those the change makes, and those its text at the base
     has too, as strong (a duplicate there, or related there and here): a reviewer of an
     edit to an incident decides on a likeness the edit brings, not on the base's again
     (a typo fixed repeated the table, and a rename that rewrote only the id listed the
-    incident's own likeness as the change's). A related one made a duplicate is new."""
-    if not found or judge is None or before is None:
+    incident's own likeness as the change's). A related one made a duplicate is new, and
+    so is every match of an incident the change `publishes`: the likeness was there, but
+    the pair goes into a release by this change's decision (a draft published beside the
+    incident it repeats counted no possible duplicate)."""
+    if not found or judge is None or before is None or publishes:
         return found, []
     kinds = judge.at_base(path, before)
     known = [m for m in found if kinds.get(m.id) in ("duplicate", m.kind)]
     return [m for m in found if m not in known], known
+
+
+def _publishes(before: Any, data: Any) -> bool:
+    """Whether the change makes the incident a published one, which a release carries as an
+    incident of its own: a draft (never exported), or a withdrawn one (exported as a copy of
+    the incident it repeats, `duplicate_of`) restored. (One the change withdraws is not
+    judged; one made a draft again leaves the release, IL901.)"""
+    return _text(before, "status") != "published" and _text(data, "status") == "published"
 
 
 def _status_change(before: Any, data: Any) -> tuple[str | None, str | None]:

@@ -461,7 +461,8 @@ def _has_news(file: FileReview) -> bool:
     """Whether the file has a section. Not for its `matches_at_base` alone: the likeness
     its text had at the base already is no decision of the change (a typo fixed in an
     incident with near-duplicates), said in a section only beside what is, or when the
-    change writes the status: a draft published with them puts them in a release."""
+    change writes the status (a report of an older version, which gave those of a draft it
+    published there: publishing puts the pair in a release, and they are `matches` now)."""
     return bool(
         file.findings
         or file.matches

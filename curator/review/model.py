@@ -185,8 +185,9 @@ class FileReview(_Value):
         max_length=_MANY,
         description="For an incident the base has (changed, or renamed: its old path's file): "
         "the matches its text at the base has too, as strong (a duplicate there, or related "
-        "there and here), left out of `matches`, as the change neither makes nor settles them "
-        "(absent in reports of older versions).",
+        "there and here), left out of `matches`, as the change neither makes nor settles them; "
+        "none for an incident the change publishes (a draft, or a withdrawn one restored), "
+        "which puts the pair in a release (absent in reports of older versions).",
     )
     suggestions: list[FacetJudgement] = Field(default_factory=list, max_length=len(DIMENSIONS))
     duplicate_of: Match | None = Field(
