@@ -1492,7 +1492,28 @@ def test_changed_files_with_nothing_to_report_are_named():
     drafts = [FileReview(path=f"incidents/IL-NEW-d{n}.yaml", change="removed") for n in range(7)]
     text = render(Review(base=BASE, head=HEAD, files=drafts), LINKS, COMMENT)
     named = ", ".join(f"incidents/IL-NEW-d{n}.yaml (removed)" for n in range(5))
-    assert f"7 other changed files, nothing to report: {named}, and 2 more." in text.splitlines()
+    assert f"7 changed files, nothing to report: {named}, and 2 more." in text.splitlines()
+
+
+def test_the_files_with_nothing_to_report_are_other_only_after_files_with_a_section():
+    # A pull request that only rewords a sentence ended in "1 other changed file, nothing to
+    # report", with no file before it for it to be other than.
+    reworded = FileReview(path="incidents/IL-0009.yaml", change="changed", id="IL-0009")
+    alone = render(Review(base=BASE, head=HEAD, files=[reworded]), LINKS, COMMENT)
+    assert "####" not in alone
+    said = "1 changed file, nothing to report: incidents/IL-0009.yaml (changed)."
+    assert said in alone.splitlines() and "other" not in alone
+    retitled = FileReview(
+        path="incidents/IL-0301.yaml",
+        change="changed",
+        id="IL-0301",
+        title="스토리지 포화로 학습이 멈췄다",
+        title_was="스토리지 포화",
+    )
+    beside = render(Review(base=BASE, head=HEAD, files=[retitled, reworded]), LINKS, COMMENT)
+    assert "#### 📄 [incidents/IL-0301.yaml](" in beside
+    said = "1 other changed file, nothing to report: incidents/IL-0009.yaml (changed)."
+    assert said in beside.splitlines()
 
 
 @pytest.mark.parametrize(
@@ -1714,7 +1735,7 @@ def test_a_file_whose_only_news_is_the_likeness_it_had_at_the_base_gets_no_secti
     review = Review(base=BASE, head=HEAD, files=[typo])
     comment = render(review, LINKS, COMMENT)
     assert "####" not in comment and "not repeated" not in comment
-    quiet = "1 other changed file, nothing to report: incidents/IL-0009.yaml (changed)."
+    quiet = "1 changed file, nothing to report: incidents/IL-0009.yaml (changed)."
     assert quiet in comment.splitlines()
     assert "✅ 0 possible duplicates" in comment
     # The report keeps them, for whatever reads it.

@@ -122,6 +122,7 @@ def render(
     sections_tail = _quiet(
         [f for f in review.files if not _has_news(f)],
         gave_findings=bool(summarised) or any(f.change == "unchanged" for f in news),
+        others=bool(sections),
     )
     foot = _footer(review)
     full = "\n".join([head, *(s.full for s in sections), *sections_tail, foot])
@@ -475,12 +476,14 @@ def _has_news(file: FileReview) -> bool:
     )
 
 
-def _quiet(files: list[FileReview], gave_findings: bool) -> list[str]:
+def _quiet(files: list[FileReview], gave_findings: bool, others: bool) -> list[str]:
     """The changed files with nothing of their own to report, the first few named, so that
     a reviewer sees which they are: a taxonomy change that breaks incidents is one, a draft
     deleted another. `gave_findings`: the change gives findings to files it leaves alone
     (shown above), which may be these files' doing, so that nothing is not said of them.
-    (Never trimmed: a few short names, the rest counted.)"""
+    `others`: files have sections above, which these are other than (a sentence reworded,
+    alone, was "1 other changed file" with no file before it). (Never trimmed: a few short
+    names, the rest counted.)"""
     if not files:
         return []
     named = ", ".join(f"{inert_name(f.path, 120)} ({_change(f)})" for f in files[:VISIBLE])
@@ -491,7 +494,8 @@ def _quiet(files: list[FileReview], gave_findings: bool) -> list[str]:
         if gave_findings
         else "nothing to report"
     )
-    return [f"{_plural(len(files), 'other changed file')}, {said}: {named}{more}.\n"]
+    noun = "other changed file" if others else "changed file"
+    return [f"{_plural(len(files), noun)}, {said}: {named}{more}.\n"]
 
 
 class _Section:
