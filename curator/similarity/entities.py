@@ -168,6 +168,22 @@ _NOT_NAMES = (
         "follow-up follow-ups root-cause e.g i.e"
     )
 )
+# The field's common nouns: what any system or incident has (a service, a cluster, a
+# GPU), capitalised or in capitals only as a word of a name (Service Control, Cloud
+# Storage) or by style. Alone, such a word is no entity: two incidents that both say
+# `Service` or `GPU` share no fact of one event, and the word is in their text similarity
+# already, where a small library's rarity made it weigh as a rare name (IL-0206 and
+# IL-0199 were related at 0.22 by `service, 10min, google, api`). A name of several words
+# holding one still is an entity (`service control`, `cloud storage`). Names of one
+# protocol or product (DNS, HTTP, Kubernetes) are no common nouns, and stay. `API` stays
+# too, for now: on the evaluation it alone made facets worse (docs/judgement.md).
+_COMMON_NOUNS = words(
+    "service services server servers cluster clusters node nodes network networks "
+    "networking platform cloud status data database storage disk compute engine control "
+    "plane access security code app apps application applications internet gateway "
+    "console portal agent interface container containers health metrics infrastructure "
+    "system systems error errors cpu gpu"
+)
 _SMALLEST_BARE_NUMBER = 10
 # More digits than any count, size, duration or sum of money has: a checksum or a serial
 # pasted in decimal, no fact of the event's size. (Python refuses int() of more than 4,300
@@ -225,7 +241,7 @@ def entities(text: str, query: bool = False) -> set[str]:
             found.add(value)
     if titled:
         _add_name(found, run)
-    return found
+    return found - _COMMON_NOUNS
 
 
 def _add_name(found: set[str], run: list[str]) -> None:
