@@ -29,10 +29,10 @@ from curator.model import (
 )
 from curator.rules import source_url_form
 from curator.rules.bare_mention import bare_mentions
-from curator.rules.invisible_characters import ZERO_WIDTH
 from curator.signals import deferred
 from curator.taxonomy import Taxonomy
 from curator.textnorm import composed, normalized
+from curator.unseen import ZERO_WIDTH
 from curator.urls import UrlFault, url_fault
 from curator.write.atomic import write_atomic
 from curator.write.canonical import render
