@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import posixpath
 import re
 import stat
 from collections.abc import Iterator
@@ -43,6 +44,14 @@ def read_as_incident(name: str) -> bool:
     regular file: a `.yaml` name (`Path(name).suffix`). The other names meant as incidents
     (`IL-0001.yml`, `IL-0001.json`) are reported (IL107), never read."""
     return name.endswith(".yaml") and len(name) > len(".yaml")
+
+
+def read_in(path: str, incidents: str) -> bool:
+    """Whether lint reads the file at `path` (`/`-separated, spelt as `incidents`, the
+    library's folder of incidents, is) as an incident, by its name: an entry of incidents/
+    itself (`IL-0001.yaml`), not one in a subfolder, a hidden one or an `IL-0001.yml`."""
+    parent, name = posixpath.split(path)
+    return parent == incidents and meant_as_incident(name) and read_as_incident(name)
 
 
 def incident_entries(folder: str | Path, *, subfolders: bool = True) -> list[str]:

@@ -1318,6 +1318,36 @@ def test_a_rename_with_its_content_unchanged_says_so_and_shows_no_duplicates(rep
     assert kept == ["IL-0001", "IL-0002"]
 
 
+@pytest.mark.parametrize("aside", [".IL-0004.yaml", "old/IL-0004.yaml", "IL-0004.yml"])
+def test_an_incident_moved_into_the_library_is_judged_as_added(repo, aside):
+    # Hidden, in a subfolder or a `.yml` at the base, the file was never read: moved into
+    # place, it enters the library and the release, and was said to be "renamed, content
+    # unchanged", no duplicate looked for (✅ 0), though it repeats the template's three.
+    (repo / "incidents" / aside).parent.mkdir(exist_ok=True)
+    write(repo, aside, incident("IL-0004"))
+    commit(repo, "kept aside")
+    git(repo, "branch", "-f", "main")
+    git(repo, "mv", f"incidents/{aside}", "incidents/IL-0004.yaml")
+    commit(repo, "move it in")
+    _, report = review_json(repo)
+    [file] = report["files"]
+    assert (file["change"], file["old_path"], file["content_unchanged"]) == (
+        "added",
+        f"incidents/{aside}",
+        False,
+    )
+    assert [(m["id"], m["kind"]) for m in file["matches"]] == [
+        ("IL-0001", "duplicate"),
+        ("IL-0002", "duplicate"),
+        ("IL-0003", "duplicate"),
+    ]
+    assert file["matches_at_base"] == []
+    comment = run_curator("review", "--base", "main", cwd=repo).out.splitlines()
+    assert "❌ 3 possible duplicates" in comment[1]
+    heading = f"#### 📄 **incidents/IL-0004.yaml** (added, moved from incidents/{aside})"
+    assert heading in comment
+
+
 def test_a_rename_that_rewrites_only_the_id_is_not_judged_against_itself(repo):
     # The draft IL-0003 numbered: moved, and its id written anew, nothing else. Its likeness
     # to IL-0001 and IL-0002 is the base's: it was shown as the change's (❌ 2 possible

@@ -17,13 +17,12 @@ a plain `.yaml` file at the base), `None`: the caller lints a copy of the base.
 
 from __future__ import annotations
 
-import posixpath
 from collections.abc import Sequence
 from pathlib import Path
 from typing import cast
 
 from curator.findings import Finding
-from curator.library import Library, meant_as_incident
+from curator.library import Library, read_in
 from curator.lint import display_path, run_library_rules, summary_of
 from curator.lint_cache import Checked
 from curator.review import git
@@ -51,7 +50,7 @@ def cross_file_findings_at_base(
     summaries = {d: r.summary for d, r in zip(displays, checked, strict=True)}
     folder = display_path(library.incidents_dir, cwd)
     at_base = [c.old_path or c.path for c in changes if c.change != "added"]
-    if not all(_plain(path, folder) for c in changes for path in (c.path, c.old_path) if path):
+    if not all(read_in(path, folder) for c in changes for path in (c.path, c.old_path) if path):
         return None
     regular = git.regular_files_at(repo, base, *at_base) if at_base else set()
     for change, old in zip(changes, olds, strict=True):
@@ -66,10 +65,3 @@ def cross_file_findings_at_base(
     ordered = [summaries[display] for display in sorted(summaries)]
     taxonomy_files = {p: display_path(p, cwd) for p in library.taxonomy.files}
     return run_library_rules(library, ordered, taxonomy_files, cwd)
-
-
-def _plain(path: str, folder: str) -> bool:
-    """Whether `path` is an entry of incidents/ itself that lint reads as a file of its
-    own by its name (`IL-0001.yaml`), not one in a subfolder or a hidden one."""
-    parent, name = posixpath.split(path)
-    return parent == folder and meant_as_incident(name) and name.endswith(".yaml")

@@ -23,7 +23,7 @@ from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any, Protocol
 
 from curator.findings import Finding, Severity
-from curator.library import INCIDENTS, SCHEMA, Library, is_library
+from curator.library import INCIDENTS, SCHEMA, Library, is_library, read_in
 from curator.lint import lint
 from curator.load import MAX_BYTES, Document, load_bytes
 from curator.model import DIMENSIONS, Dimension, canonical_id
@@ -138,15 +138,18 @@ def _library_in(tree: Path, revisions: Revisions) -> Path:
 def build_review(root: Path, base: str, head: str, judge_for: JudgeFactory | None = None) -> Review:
     """The review of what changed in the library at `root` from `base` to `head`."""
     revisions = resolve(root, base, head)
-    changes = git.changed_files(
-        revisions.repo,
-        revisions.base,
-        revisions.head,
-        _in_library(revisions.prefix, INCIDENTS) + "/",
-        _in_library(revisions.prefix, SCHEMA, "taxonomy") + "/",
-    )
-    touched = {c.path for c in changes}
     incidents = _in_library(revisions.prefix, INCIDENTS)
+    changes = [
+        _entering(c, incidents)
+        for c in git.changed_files(
+            revisions.repo,
+            revisions.base,
+            revisions.head,
+            incidents + "/",
+            _in_library(revisions.prefix, SCHEMA, "taxonomy") + "/",
+        )
+    ]
+    touched = {c.path for c in changes}
     # The entries of incidents/ holding a file the change puts in a subfolder: lint's
     # finding there is that file's (`_with_unread`), not one the change causes elsewhere.
     touched |= {
@@ -205,6 +208,18 @@ def build_review(root: Path, base: str, head: str, judge_for: JudgeFactory | Non
         taxonomy_mended=mended,
         filters_changed=filters,
     )
+
+
+def _entering(change: FileChange, incidents: str) -> FileChange:
+    """A rename from where the library does not read the file (hidden, a subfolder, an
+    `IL-0001.yml`) as the addition it is to the library (`old_path` kept, to say where it
+    came from): it enters the library and the release, and is judged as any new incident
+    (duplicates, facets), where a move with its content unchanged looked for none."""
+    if change.change != "renamed" or change.old_path is None:
+        return change
+    if read_in(change.old_path, incidents):
+        return change
+    return FileChange("added", change.path, change.old_path)
 
 
 def _unread(

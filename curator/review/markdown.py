@@ -589,8 +589,9 @@ def _change(file: FileReview) -> str:
     status = _STATUS_CHANGE.get(file.status or "") if file.status_was else None
     if status and change == "changed":
         change = status
-    if file.old_path:
-        change += f" from {inert_name(file.old_path)}"
+    if file.old_path:  # (one added from where the library did not read it: moved into it)
+        moved = " from" if file.change == "renamed" else ", moved from"
+        change += f"{moved} {inert_name(file.old_path)}"
     if file.content_unchanged:
         change += ", content unchanged"
     if status and file.change == "renamed":

@@ -144,7 +144,11 @@ class FileReview(_Value):
 
     path: str = Field(description="Repository-relative path at the head (at the base if removed).")
     change: Change
-    old_path: str | None = None
+    old_path: str | None = Field(
+        default=None,
+        description="A rename's path at the base; for an added file, the path it was moved "
+        "from, where the library did not read it (hidden, a subfolder, a `.yml`).",
+    )
     id: str | None = None
     title: str | None = Field(default=None, description="At the head (at the base if removed).")
     title_was: str | None = Field(
