@@ -436,6 +436,21 @@ def test_a_published_incident_moved_where_the_library_does_not_read_it_is_remove
     assert others == []
 
 
+@pytest.mark.parametrize("aside", [".IL-0004.yaml", "old/IL-0004.yaml"])
+def test_deleting_a_file_the_library_never_read_removes_no_id(repo, aside):
+    # A published incident kept hidden or in a subfolder was never in the library nor a
+    # release: deleting it was IL901, "its id disappears from the library".
+    (repo / "incidents" / aside).parent.mkdir(exist_ok=True)
+    write(repo, aside, incident("IL-0004"))
+    commit(repo, "kept aside")
+    git(repo, "branch", "-f", "main")
+    git(repo, "rm", "-q", f"incidents/{aside}")
+    commit(repo, "delete it")
+    code, report = review_json(repo)
+    [file] = report["files"]
+    assert (code, file["change"], file["findings"]) == (0, "removed", [])
+
+
 def test_an_incident_changed_outside_incidents_is_an_error(repo):
     # Lint reads only incidents/: a new incident put anywhere else went unchecked, and the
     # comment said "✅ 0 errors" and "0 files changed under the library".

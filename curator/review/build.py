@@ -706,8 +706,8 @@ def _with_removal(
     if change.change not in ("removed", "renamed"):
         return review
     old_path = change.old_path or change.path
-    if not old_path.startswith(_in_library(revisions.prefix, INCIDENTS) + "/"):
-        return review
+    if not read_in(old_path, _in_library(revisions.prefix, INCIDENTS)):
+        return review  # (never in the library: a hidden file, one in a subfolder)
     removed = incident_removed.removed_id(old)
     if removed is None or canonical_id(removed[0]) in head_ids:
         return review
