@@ -63,8 +63,25 @@ F = TypeVar("F", bound=Callable[..., Any])
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
 
-class CuratorGroup(click.Group):
+class CuratorCommand(click.Command):
+    """A command (or group) whose usage errors all name it. click's reader of the command
+    line raises an option without its value, and a flag given one (`--format`,
+    `--quiet=1`), without the command they are about: they were said as `curator`'s,
+    sending the user to `curator --help`."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        try:
+            return super().parse_args(ctx, args)
+        except click.UsageError as exc:
+            exc.ctx = exc.ctx or ctx
+            raise
+
+
+class CuratorGroup(CuratorCommand, click.Group):
     """Turns any unexpected exception into one line and exit status 2, never a traceback."""
+
+    command_class = CuratorCommand
+    group_class = type  # (`curator github` is one too, and its commands CuratorCommands)
 
     def make_context(
         self,
@@ -131,7 +148,7 @@ class KoreanFirstUsageError(click.UsageError):
     new`'s): where its options are explained is said so too."""
 
 
-class KoreanFirstCommand(click.Command):
+class KoreanFirstCommand(CuratorCommand):
     """`curator new`: click's own usage errors (an option it does not have, an option
     without its value or with one it takes none of, a value not among an option's choices,
     words given without an option) in Korean first too, as new's own are, the English

@@ -239,6 +239,32 @@ def test_usage_errors_exit_2_with_one_line(args, line, library):
     assert run.err == line.replace("curator", "python -m curator") + "\n"
 
 
+@pytest.mark.parametrize(
+    ("args", "command"),
+    [
+        (["lint", "--format"], "curator lint"),
+        (["lint", "-j"], "curator lint"),
+        (["rules", "--format"], "curator rules"),
+        (["review", "--base"], "curator review"),
+        (["fix", "--check=yes"], "curator fix"),
+        (["similar", "--all=1"], "curator similar"),
+        (["github", "comment", "--repo"], "curator github comment"),
+        (["github", "release", "--help=1"], "curator github release"),
+        (["github", "--help=1"], "curator github"),
+    ],
+)
+def test_an_option_without_its_value_or_a_flag_with_one_names_its_command(args, command):
+    """click reads the command line before the command has a context, and raised these two
+    without one: they were said as `curator`'s, and sent the user to `curator --help`."""
+    option, _, value = args[-1].partition("=")
+    problem = "does not take a value" if value else "requires an argument"
+    run = run_curator(*args)
+    assert run.code == 2
+    assert run.err == (
+        f"python -m {command}: Option '{option}' {problem} — see `python -m {command} --help`\n"
+    )
+
+
 def test_the_github_group_alone_shows_its_commands():
     run = run_curator("github")
     assert "comment" in run.out + run.err and "release" in run.out + run.err
