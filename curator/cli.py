@@ -165,6 +165,17 @@ class KoreanFirstCommand(CuratorCommand):
                 raise
             raise KoreanFirstUsageError(korean_first, ctx) from exc
 
+    def invoke(self, ctx: click.Context) -> Any:
+        """A stop in Korean first too."""
+        try:
+            return super().invoke(ctx)
+        except (KeyboardInterrupt, RuntimeError) as error:  # (as a module loads: `stop_behind`)
+            stop = stop_behind(error)
+            if stop is None:
+                raise
+            click.echo(f"curator: {new.stopped(stop)}", err=True)
+        ctx.exit(EXIT_ERROR)
+
 
 def _korean_first(exc: click.UsageError, ctx: click.Context) -> str | None:
     """`exc` as `new` says it, or None for a usage error it has no words for."""
@@ -968,7 +979,7 @@ def new_command(
         # click.prompt makes a stop an Abort; the stop it replaced is the Abort's context.
         stop = abort.__context__
         if isinstance(stop, Terminated):  # the user did not stop answering: a job was ended
-            click.echo(said(stop), err=True)
+            click.echo(f"curator: {new.stopped(stop)}", err=True)
         else:
             click.echo(f"curator: {new.unanswered()}", err=True)
         sys.exit(EXIT_ERROR)

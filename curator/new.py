@@ -29,7 +29,7 @@ from curator.model import (
 )
 from curator.rules import source_url_form
 from curator.rules.bare_mention import bare_mentions
-from curator.signals import deferred
+from curator.signals import Terminated, deferred
 from curator.taxonomy import Taxonomy
 from curator.textnorm import composed, normalized
 from curator.unseen import ZERO_WIDTH
@@ -847,6 +847,13 @@ def next_steps(draft: str) -> str:
         "다음: 출처를 보고 채운 뒤 `curator fix`, `curator fmt`, `curator lint` 를 실행하세요",
         f"next: fill it in from the source, then {commands} and `curator lint {draft}`",
     )
+
+
+def stopped(stop: KeyboardInterrupt) -> str:
+    """A run stopped by Ctrl-C, or by SIGTERM or SIGHUP (`curator.signals.said`)."""
+    if isinstance(stop, Terminated):
+        return bilingual("종료 신호로 중단되었습니다", "terminated")
+    return bilingual("중단되었습니다", "interrupted")
 
 
 def look_stopped(draft: str) -> str:

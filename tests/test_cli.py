@@ -381,7 +381,8 @@ def test_ctrl_c_as_a_command_loads_its_modules_is_not_dropped(tmp_path, monkeypa
     args = [a.format(lib=root, tmp=tmp_path) for a in arguments]
     monkeypatch.setattr(builtins, "__import__", loading)
     result = CliRunner().invoke(curator.cli.main, args)
-    assert (result.exit_code, result.output) == (2, "curator: interrupted\n")
+    said = "중단되었습니다 (interrupted)" if command == "new" else "interrupted"  # (Korean first)
+    assert (result.exit_code, result.output) == (2, f"curator: {said}\n")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["lib"]
 
 

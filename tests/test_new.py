@@ -25,6 +25,7 @@ from curator.lint import lint
 from curator.load import load_bytes
 from curator.model import INCIDENT_KEYS
 from curator.new import slug_for, suggest_terms
+from curator.signals import Terminated
 from curator.urls import UrlFault, url_fault, url_problem
 from curator.write.canonical import render
 from incidents import incident
@@ -709,8 +710,15 @@ def test_facets_are_guessed_as_search_recognises_terms(title, url, expected):
     assert {d: [g.term for g in guessed[d]] for d in expected} == expected
 
 
+@pytest.mark.parametrize(
+    ("stop", "said"),
+    [
+        (KeyboardInterrupt, "curator: 중단되었습니다 (interrupted)"),
+        (Terminated, "curator: 종료 신호로 중단되었습니다 (terminated)"),
+    ],
+)
 def test_stopped_while_looking_for_the_same_event_it_says_the_draft_is_written(
-    tmp_path, monkeypatch
+    tmp_path, monkeypatch, stop, said
 ):
     from click.testing import CliRunner
 
@@ -718,7 +726,7 @@ def test_stopped_while_looking_for_the_same_event_it_says_the_draft_is_written(
     from curator.similarity import commands
 
     def stopped(*_: object) -> None:
-        raise KeyboardInterrupt
+        raise stop
 
     monkeypatch.setattr(commands, "known_already", stopped)
     root = write_library(tmp_path / "lib", {})
@@ -729,7 +737,7 @@ def test_stopped_while_looking_for_the_same_event_it_says_the_draft_is_written(
     assert (
         f"curator: note: {shown} 은 썼습니다. 같은 사건 찾기는 멈췄습니다: `curator similar "
         f"{shown}` 로 다시 찾습니다 ({shown} is written; the look for the same event was "
-        f"stopped (`curator similar {shown}` looks again))\ncurator: interrupted\n"
+        f"stopped (`curator similar {shown}` looks again))\n{said}\n"
     ) in result.stderr
     assert (root / "incidents" / "IL-NEW-nccl-h100.yaml").is_file()
 
@@ -1131,8 +1139,8 @@ def test_asking_without_answers_is_a_usage_error_and_writes_nothing(tmp_path):
 @pytest.mark.parametrize(
     ("stop", "said"),
     [
-        (signal.SIGTERM, "curator: terminated\n"),
-        (signal.SIGHUP, "curator: terminated\n"),
+        (signal.SIGTERM, "curator: 종료 신호로 중단되었습니다 (terminated)\n"),
+        (signal.SIGHUP, "curator: 종료 신호로 중단되었습니다 (terminated)\n"),
         (signal.SIGINT, NOT_ANSWERED),
     ],
 )
