@@ -166,9 +166,11 @@ class KoreanFirstCommand(CuratorCommand):
             raise KoreanFirstUsageError(korean_first, ctx) from exc
 
     def invoke(self, ctx: click.Context) -> Any:
-        """A stop in Korean first too."""
+        """A library not found, and a stop, in Korean first too."""
         try:
             return super().invoke(ctx)
+        except NotALibrary as exc:
+            click.echo(f"curator: {new.no_library(exc)}", err=True)
         except (KeyboardInterrupt, RuntimeError) as error:  # (as a module loads: `stop_behind`)
             stop = stop_behind(error)
             if stop is None:

@@ -24,7 +24,13 @@ _CANDIDATE = re.compile(r"^IL-.*|.*\.ya?ml$", re.IGNORECASE | re.DOTALL)
 
 
 class NotALibrary(Exception):
-    """No folder holding both incidents/ and schema/ was found."""
+    """No folder holding both incidents/ and schema/ was found: `folder`, the root given,
+    is none, or (`upward`) neither is the folder the search started from nor one above."""
+
+    def __init__(self, message: str, folder: Path, upward: bool) -> None:
+        super().__init__(message)
+        self.folder = folder
+        self.upward = upward
 
 
 def meant_as_incident(name: str) -> bool:
@@ -247,7 +253,9 @@ def find_root(start: Path) -> Path:
             return folder
     raise NotALibrary(
         f"no library found in {start} or above (a library holds incidents/ and schema/); "
-        "use --root PATH"
+        "use --root PATH",
+        start,
+        upward=True,
     )
 
 
@@ -311,7 +319,8 @@ class Library:
         if root is None:
             return cls(find_root(cwd or Path.cwd()))
         if not is_library(root):
-            raise NotALibrary(f"{root} is not a library: it needs incidents/ and schema/ folders")
+            message = f"{root} is not a library: it needs incidents/ and schema/ folders"
+            raise NotALibrary(message, root, upward=False)
         return cls(root.resolve())
 
     @property

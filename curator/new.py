@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, ParamSpec, TypeVar
 from urllib.parse import unquote, urlsplit
 
-from curator.library import Library
+from curator.library import Library, NotALibrary
 from curator.model import (
     DIMENSIONS,
     PARTIAL_DATE_PATTERN,
@@ -847,6 +847,20 @@ def next_steps(draft: str) -> str:
         "다음: 출처를 보고 채운 뒤 `curator fix`, `curator fmt`, `curator lint` 를 실행하세요",
         f"next: fill it in from the source, then {commands} and `curator lint {draft}`",
     )
+
+
+def no_library(exc: NotALibrary) -> str:
+    """No library where one was looked for: the root given, or from here upward."""
+    if exc.upward:
+        korean = (
+            f"{exc.folder} 에도 그 위 폴더에도 라이브러리가 없습니다. 라이브러리는 incidents/ 와 "
+            "schema/ 가 있는 폴더입니다. --root PATH 로 지정하세요"
+        )
+    else:
+        korean = (
+            f"{exc.folder} 폴더는 라이브러리가 아닙니다: incidents/ 와 schema/ 폴더가 있어야 합니다"
+        )
+    return bilingual(korean, str(exc))
 
 
 def stopped(stop: KeyboardInterrupt) -> str:

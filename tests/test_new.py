@@ -742,6 +742,31 @@ def test_stopped_while_looking_for_the_same_event_it_says_the_draft_is_written(
     assert (root / "incidents" / "IL-NEW-nccl-h100.yaml").is_file()
 
 
+def test_no_library_is_said_in_korean_first_by_new_alone(tmp_path):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    run = run_curator("new", "--title", TITLE, cwd=outside)
+    assert run.code == 2
+    assert run.err == (
+        f"curator: {outside} 에도 그 위 폴더에도 라이브러리가 없습니다. 라이브러리는 "
+        "incidents/ 와 schema/ 가 있는 폴더입니다. --root PATH 로 지정하세요 (no library "
+        f"found in {outside} or above (a library holds incidents/ and schema/); use --root "
+        "PATH)\n"
+    )
+    run = run_curator("new", "--root", str(outside), "--title", TITLE)
+    assert run.code == 2
+    assert run.err == (
+        f"curator: {outside} 폴더는 라이브러리가 아닙니다: incidents/ 와 schema/ 폴더가 "
+        f"있어야 합니다 ({outside} is not a library: it needs incidents/ and schema/ folders)\n"
+    )
+    # Every other command says it as before, in English.
+    run = run_curator("lint", "--root", str(outside))
+    assert (run.code, run.err) == (
+        2,
+        f"curator: {outside} is not a library: it needs incidents/ and schema/ folders\n",
+    )
+
+
 def test_slugs():
     assert slug_for("NCCL 타임아웃: H100 8대", "https://x.org/") == "nccl-h100"
     # A number against a Korean word is a measure, a count or a date, not a name; last,
