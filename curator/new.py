@@ -863,6 +863,11 @@ def no_library(exc: NotALibrary) -> str:
     return bilingual(korean, str(exc))
 
 
+def looking() -> str:
+    """The progress line's label while the library is searched for the same event."""
+    return bilingual("같은 사건을 찾는 중", "looking for the same event")
+
+
 def stopped(stop: KeyboardInterrupt) -> str:
     """A run stopped by Ctrl-C, or by SIGTERM or SIGHUP (`curator.signals.said`)."""
     if isinstance(stop, Terminated):

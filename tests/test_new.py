@@ -25,6 +25,7 @@ from curator.lint import lint
 from curator.load import load_bytes
 from curator.model import INCIDENT_KEYS
 from curator.new import slug_for, suggest_terms
+from curator.progress import Progress
 from curator.signals import Terminated
 from curator.urls import UrlFault, url_fault, url_problem
 from curator.write.canonical import render
@@ -740,6 +741,29 @@ def test_stopped_while_looking_for_the_same_event_it_says_the_draft_is_written(
         f"stopped (`curator similar {shown}` looks again))\n{said}\n"
     ) in result.stderr
     assert (root / "incidents" / "IL-NEW-nccl-h100.yaml").is_file()
+
+
+def test_the_look_for_the_same_event_is_labelled_in_korean_first(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    import curator.cli
+    import curator.progress
+    from curator.similarity import commands
+
+    def slow(library: Library, draft: object, progress: Progress) -> list[object]:
+        progress.started -= 10  # (the run has gone on for a while, the line is due)
+        progress(1, 10)
+        return []
+
+    monkeypatch.setattr(commands, "known_already", slow)
+    monkeypatch.setattr(curator.progress, "_is_terminal", lambda stream: True)
+    root = write_library(tmp_path / "lib", {})
+    args = ["new", "--root", str(root), "--no-prompt", "--title", TITLE, "--source", SOURCE]
+    result = CliRunner().invoke(curator.cli.main, [*args, "--cause", "software-defect"])
+    assert result.exit_code == 0
+    assert (
+        "\r\x1b[K같은 사건을 찾는 중 (looking for the same event) 1/10 files (0 files/s)\r\x1b[K"
+    ) in result.stderr
 
 
 def test_no_library_is_said_in_korean_first_by_new_alone(tmp_path):
