@@ -15,7 +15,15 @@ from pydantic import ValidationError
 from curator.closest import NameIndex
 from curator.document import Document, items_in_text, value_at
 from curator.document import Path as KeyPath
-from curator.load import MAX_BYTES, START, Loaded, Position, load_bytes, position_at
+from curator.load import (
+    MAX_BYTES,
+    START,
+    UNICODE_BREAKS,
+    Loaded,
+    Position,
+    load_bytes,
+    position_at,
+)
 from curator.model import DIMENSIONS, Dimension, TaxonomyFile, Term
 from curator.regular import content_digest, read_regular
 from curator.schema_errors import describe_errors, dotted
@@ -430,6 +438,7 @@ def _check_text(taxonomy: Taxonomy, path: Path, loaded: Loaded) -> None:
             + "; remove it"
         )
         taxonomy.problems.append(TaxonomyProblem(path, position_at(text, min(places)), message))
+    _check_line_ends(taxonomy, path, text)
     if may_end_a_line_in_white_space(text):
         ends = [
             Position(number, len(line.rstrip(WHITE_SPACE)) + 1)
@@ -442,6 +451,47 @@ def _check_text(taxonomy: Taxonomy, path: Path, loaded: Loaded) -> None:
             taxonomy.warnings.append(TaxonomyProblem(path, ends[0], message))
 
 
+def _check_line_ends(taxonomy: Taxonomy, path: Path, text: str) -> None:
+    """A line break that YAML readers and a diff count otherwise (IL603 for an incident),
+    at the first: a lone CR, a line break to every YAML reader and to none of git, GitHub
+    or the line numbers lint gives (a key after one is read, and reviewed as part of the
+    line before); U+0085, U+2028 or U+2029, a line break to curator (YAML 1.1) and not to
+    editors, GitHub or ruamel.yaml (YAML 1.2): errors. CRLF every reader reads as LF, and
+    git writes LF where `.gitattributes` says `eol=lf`: a warning, as trailing white space
+    is (noise in diffs). Nearly every file holds none: a scan for each character."""
+    if "\r" in text:
+        crlf = text.count("\r\n")
+        lone = text.count("\r") - crlf
+        found = _LONE_CR.search(text) if lone else None
+        if found is not None:
+            also = f" (and {crlf} with CRLF)" if crlf else ""
+            message = (
+                f"{_lines_end(lone)} with a lone CR{also}, which starts a line for YAML "
+                "readers but not for git, GitHub or lint's line numbers; use LF"
+            )
+            taxonomy.problems.append(
+                TaxonomyProblem(path, position_at(text, found.start()), message)
+            )
+        else:
+            message = f"{_lines_end(crlf)} with CRLF; use LF (every YAML reader reads them alike)"
+            where = position_at(text, text.index("\r"))
+            taxonomy.warnings.append(TaxonomyProblem(path, where, message))
+    if "\x85" in text or "\u2028" in text or "\u2029" in text:
+        first = min(place for char in UNICODE_BREAKS if (place := text.find(char)) >= 0)
+        char = text[first]
+        message = (
+            f"U+{ord(char):04X} {UNICODE_BREAKS[char]} ends a line for YAML 1.1 (curator) but "
+            "not for editors, GitHub or YAML 1.2 readers (ruamel.yaml); replace it with a line "
+            "feed or a space"
+        )
+        taxonomy.problems.append(TaxonomyProblem(path, position_at(text, first), message))
+
+
+def _lines_end(count: int) -> str:
+    return f"{count} line{'s end' if count != 1 else ' ends'}"
+
+
+_LONE_CR = re.compile("\r(?!\n)")
 _SHOWN = 60  # characters of a text holding list items quoted
 
 

@@ -580,3 +580,51 @@ def test_a_taxonomy_file_whose_every_term_is_broken_is_not_an_error_a_term_carri
     assert len(found) == terms
     assert all(" IL303 [error] unknown key 'terms[" in line for line in found), found
     assert run.err.startswith(f"{terms} errors, 0 warnings in 2 files checked"), run
+
+
+def test_a_taxonomy_file_whose_lines_end_otherwise_than_with_lf_is_reported(tmp_path: Path):
+    # An incident gets IL603; a taxonomy file got nothing. A lone CR, NEL or LINE SEPARATOR
+    # joins two lines for one reader and not for another (the `aliases:` key after it is
+    # read by curator and shown to a reviewer as part of the description): an error. CRLF
+    # every YAML reader reads alike: a warning, as trailing white space is.
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": incident("IL-0001")})
+    symptoms = root / "schema" / "taxonomy" / "symptoms.yaml"
+    text = symptoms.read_text(encoding="utf-8")
+    aliases = _line_of(text, "    aliases:")
+    column = len(text.split("\n")[aliases - 2]) + 1  # (the end of the line above)
+    at = "schema/taxonomy/symptoms.yaml"
+    breaks = {
+        "\r": "IL303 [error] 1 line ends with a lone CR, which starts a line for YAML readers "
+        "but not for git, GitHub or lint's line numbers; use LF",
+        "\u2028": "IL303 [error] U+2028 LINE SEPARATOR ends a line for YAML 1.1 (curator) but "
+        "not for editors, GitHub or YAML 1.2 readers (ruamel.yaml); replace it with a line "
+        "feed or a space",
+        "\x85": "IL303 [error] U+0085 NEXT LINE ends a line for YAML 1.1 (curator) but not "
+        "for editors, GitHub or YAML 1.2 readers (ruamel.yaml); replace it with a line feed "
+        "or a space",
+    }
+    for char, finding in breaks.items():
+        symptoms.write_text(
+            text.replace("\n    aliases:", char + "    aliases:", 1), encoding="utf-8", newline=""
+        )
+        run = run_curator("lint", "--no-cache", cwd=root)
+        assert run.code == 1, run
+        assert run.out.splitlines() == [f"{at}:{aliases - 1}:{column}: {finding}"], repr(char)
+    lines = text.count("\n")
+    symptoms.write_text(text.replace("\n", "\r\n"), encoding="utf-8", newline="")
+    run = run_curator("lint", "--no-cache", cwd=root)
+    assert run.code == 0, run
+    first = len(text.split("\n")[0]) + 1
+    assert run.out.splitlines() == [
+        f"{at}:1:{first}: IL305 [warning] {lines} lines end with CRLF; use LF (every YAML "
+        "reader reads them alike)"
+    ]
+    mixed = text.replace("\n", "\r\n").replace("\r\n    aliases:", "\r    aliases:", 1)
+    symptoms.write_text(mixed, encoding="utf-8", newline="")
+    run = run_curator("lint", "--no-cache", cwd=root)
+    assert run.code == 1, run
+    assert run.out.splitlines() == [
+        f"{at}:{aliases - 1}:{column}: IL303 [error] 1 line ends with a lone CR (and "
+        f"{lines - 1} with CRLF), which starts a line for YAML readers but not for git, GitHub "
+        "or lint's line numbers; use LF"
+    ]

@@ -19,7 +19,9 @@ it is no child of the replacement, so `curator search --component` on either (a 
 the deprecated term filters on its replacement) misses the incidents carrying it. Set its
 parent to the replacement, or deprecate it too.
 And at the first line of a taxonomy file that ends in white space (as IL602 for an
-incident), with how many do: it changes no term, but is invisible, and noise in diffs.
+incident), with how many do: it changes no term, but is invisible, and noise in diffs. So
+are lines ending with CRLF (every YAML reader reads them as LF ends; git writes LF where
+`.gitattributes` says `eol=lf`): at the first, with how many.
 
 A warning, not an error: every term is read and every incident keeps its terms, but a
 name or a place is unclear. An alias two terms share names neither, so `curator fix`,
@@ -41,7 +43,7 @@ RULE = Rule(
         "A taxonomy alias is another term's too, another term's id or label, or its own "
         "term's name again; a label is another dimension's or a deprecated term's too; or "
         "a current term's parent is deprecated; or a line of a taxonomy file ends in white "
-        "space."
+        "space or CRLF."
     ),
     failing=(
         "terms:\n"

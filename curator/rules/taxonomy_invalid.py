@@ -20,8 +20,11 @@ told (IL109, IL606): `- ` lines YAML joins to the text above (a deleted `aliases
 leaves the aliases in the description, and the term without them), at the first, once a
 value; two byte-order marks or more starting the file (ruamel.yaml reads all but the first
 as part of the first key); a zero-width character, at the first (`suggest`, `search` and
-`new` do not find a name holding one inside a word in text). A letter not in NFC changes no
-name as they are compared, and is left alone.
+`new` do not find a name holding one inside a word in text); a line ending with a lone CR
+(a line to YAML readers, none to git and GitHub) or a NEL, LINE SEPARATOR or PARAGRAPH
+SEPARATOR (a line to curator, none to editors and ruamel.yaml), at the first, as IL603
+tells an incident. A letter not in NFC changes no name as they are compared, and is left
+alone.
 """
 
 from curator.findings import Severity
