@@ -6,7 +6,7 @@ import difflib
 import os
 import re
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -26,7 +26,7 @@ from curator.load import (
 )
 from curator.model import DIMENSIONS, Dimension, TaxonomyFile, Term
 from curator.regular import content_digest, read_regular
-from curator.schema_errors import describe_errors, dotted
+from curator.schema_errors import SchemaError, describe_errors, dotted
 from curator.textnorm import normalized
 from curator.unseen import WHITE_SPACE, ZERO_WIDTH, may_end_a_line_in_white_space
 
@@ -541,7 +541,7 @@ def _valid_terms(
         TaxonomyProblem(path, document.locate(error.loc, error.at_key), error.message)
         for error in errors
     ]
-    taxonomy.problems += found
+    taxonomy.problems += _once_a_mistake(errors, found)
     if () in failed or ("terms",) in failed:
         return []
     items: list[Any] = document.data["terms"]
@@ -557,6 +557,29 @@ def _valid_terms(
             for name in _written_names(item):
                 taxonomy._broken_names.setdefault((dimension, fold(name)), term_id)
     return [(i, Term.model_validate(item)) for i, item in enumerate(items) if i not in broken]
+
+
+def _once_a_mistake(
+    errors: list[SchemaError], found: list[TaxonomyProblem]
+) -> list[TaxonomyProblem]:
+    """`found`, each mistake made alike in several terms (a key misspelt in every one) said
+    once, at the first, with how many more terms make it and the line of the last: one a
+    term, 28 errors in symptoms.yaml for one search and replace, buried any other."""
+    alike: dict[str, list[TaxonomyProblem]] = {}
+    for error, problem in zip(errors, found, strict=True):
+        index = error.loc[1] if error.loc[:1] == ("terms",) and len(error.loc) > 1 else None
+        said = problem.message.replace(f"terms[{index}]", "terms[]")
+        alike.setdefault(said if isinstance(index, int) else str(id(problem)), []).append(problem)
+    once = []
+    for first, *more in alike.values():
+        if more:
+            terms = f"{len(more)} more term{'s' * (len(more) != 1)}"
+            last = more[-1].position.line
+            first = replace(
+                first, message=f"{first.message}; the same in {terms}, the last at line {last}"
+            )
+        once.append(first)
+    return once
 
 
 def _written_names(item: dict[str, Any]) -> list[str]:

@@ -569,17 +569,26 @@ def test_a_taxonomy_file_whose_every_term_is_broken_is_not_an_error_a_term_carri
     terms = text.count("  - id: ")
     run = run_curator("lint", "--no-cache", cwd=root)
     assert run.code == 1, run
-    found = run.out.splitlines()
+    # The same mistake in every term is one error, where it was one a term (28 in all).
     first = _line_of(text, "  - id: throughput-degradation") + 4  # (its description)
-    assert found[0] == (
+    last = len(misspelt[: misspelt.rindex("    descripton:")].split("\n"))
+    assert run.out.splitlines() == [
         f"schema/taxonomy/symptoms.yaml:{first}:5: IL303 [error] unknown key "
         "'terms[0].descripton'; did you mean 'terms[0].description'? ('terms[0].description' "
-        "is required and missing); none of its terms is known, so the symptoms of incidents "
-        "are not checked (IL301) until it is fixed: 2 incidents carry 3 terms of it"
-    )
-    assert len(found) == terms
-    assert all(" IL303 [error] unknown key 'terms[" in line for line in found), found
-    assert run.err.startswith(f"{terms} errors, 0 warnings in 2 files checked"), run
+        f"is required and missing); the same in {terms - 1} more terms, the last at line "
+        f"{last}; none of its terms is known, so the symptoms of incidents are not checked "
+        "(IL301) until it is fixed: 2 incidents carry 3 terms of it"
+    ]
+    assert run.err.startswith("1 error, 0 warnings in 2 files checked"), run
+    # Mistakes that differ are one a term still.
+    symptoms.write_text(misspelt.replace("    descripton:", "    desc:", 1), encoding="utf-8")
+    found = run_curator("lint", "--no-cache", cwd=root).out.splitlines()
+    assert [line.split(" IL303 [error] ")[1].split(";")[0] for line in found] == [
+        "missing required key 'terms[0].description'",
+        "unknown key 'terms[0].desc'",
+        "unknown key 'terms[1].descripton'",
+    ]
+    assert found[2].endswith(f"the same in {terms - 2} more terms, the last at line {last}")
 
 
 def test_a_taxonomy_file_whose_lines_end_otherwise_than_with_lf_is_reported(tmp_path: Path):

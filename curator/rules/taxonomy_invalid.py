@@ -11,7 +11,9 @@ new`, `fix` and `search` take a label two terms share for neither, another's id 
 term. (With a deprecated term, or in another dimension, it is IL305.) A term that breaks
 the schema (a misspelt key, `aliases` that are no list) is reported where the mistake is
 and left out alone: the dimension's other terms are kept, and a term whose `parent` it is
-is told that its definition is broken, as an incident carrying it is (IL301). Only a file
+is told that its definition is broken, as an incident carrying it is (IL301). A mistake
+made alike in several terms (a key misspelt in each) is one error, at the first, with how
+many more terms make it and the line of the last. Only a file
 that is no mapping, or whose `terms` is no list, is left out whole. And against any other
 YAML file of `schema/taxonomy/` (`contributing-factors.yaml`, `causes.yml`): nothing reads
 it, so the terms it holds would be unknown to every incident without a word of why.
