@@ -290,11 +290,14 @@ _TERM_FLAGS = (
 
 
 def term_options(
-    parameter: Callable[[str], str], help: Callable[[str, str], str]
+    parameter: Callable[[str], str],
+    help: Callable[[str, str], str],
+    callback: Callable[[click.Context, click.Parameter, Any], Any] = _utf8,
 ) -> Callable[[F], F]:
     """`--cause`, `--component`, `--symptom` and `--factor`, each repeatable, each taking a
     term by its id, label or alias: `parameter` names the function's argument from the
-    flag's name, `help` says what the option does from the dimension and a term's noun."""
+    flag's name, `help` says what the option does from the dimension and a term's noun,
+    `callback` refuses text that is not UTF-8."""
 
     def options(command: F) -> F:
         for flag, dimension, noun in reversed(_TERM_FLAGS):  # (click lists the last added first)
@@ -303,6 +306,7 @@ def term_options(
                 parameter(flag),
                 multiple=True,
                 metavar="TERM",
+                callback=callback,
                 help=help(dimension, noun),
             )
             command = option(command)
@@ -508,7 +512,7 @@ def rules_command(fmt: str) -> None:
     default=WEBSITE,
     metavar="URL",
     show_default=True,
-    callback=lambda ctx, param, value: _web_address(value),
+    callback=lambda ctx, param, value: _web_address(_utf8(ctx, param, value)),
     help="Where the exports are published: the feed links <base>latest/incidents/<id>.json. "
     "The default is a placeholder, which `curator github release` refuses.",
 )
@@ -574,7 +578,14 @@ def github_group() -> None:
 
 
 @github_group.command("release", short_help="Attach an export to the GitHub release of a tag.")
-@click.option("--repo", "repo_name", required=True, metavar="OWNER/NAME", help="The repository.")
+@click.option(
+    "--repo",
+    "repo_name",
+    required=True,
+    callback=_utf8,
+    metavar="OWNER/NAME",
+    help="The repository.",
+)
 @click.option(
     "--tag", required=True, callback=_utf8, metavar="TAG", help="The release's tag, e.g. v1.2.0."
 )
@@ -925,6 +936,7 @@ def _ask(question: str, default: str, check: Callable[[str], object]) -> str:
 @term_options(
     lambda flag: f"{flag}s",
     lambda dimension, _noun: f"A {dimension} term: its id, label or alias; repeat for several.",
+    _utf8_korean_first,
 )
 @click.option(
     "--prompt/--no-prompt",
@@ -1028,11 +1040,14 @@ def _note(message: str) -> None:
 @click.option(
     "--push",
     "remote",
+    callback=_utf8,
     metavar="REMOTE",
     help="Start from REMOTE's --branch, commit and push; redo from the new head if the "
     "branch moved meanwhile.",
 )
-@click.option("--branch", default="main", show_default=True, help="The branch for --push.")
+@click.option(
+    "--branch", default="main", show_default=True, callback=_utf8, help="The branch for --push."
+)
 @click.option(
     "--attempts",
     default=5,
@@ -1354,7 +1369,14 @@ def review_command(
 
 
 @github_group.command("comment", short_help="Post a review as the pull request's one bot comment.")
-@click.option("--repo", "repo_name", required=True, metavar="OWNER/NAME", help="The repository.")
+@click.option(
+    "--repo",
+    "repo_name",
+    required=True,
+    callback=_utf8,
+    metavar="OWNER/NAME",
+    help="The repository.",
+)
 @click.option(
     "--pr",
     "number",
@@ -1371,6 +1393,7 @@ def review_command(
 )
 @click.option(
     "--head-sha",
+    callback=_utf8,
     metavar="SHA",
     help="Post only if this commit is the pull request's head (and the report's).",
 )
@@ -1384,6 +1407,7 @@ def review_command(
     "--author",
     default="github-actions[bot]",
     show_default=True,
+    callback=_utf8,
     help="The account the token posts as, whose comment is edited.",
 )
 def github_comment_command(

@@ -553,6 +553,18 @@ def test_a_folder_the_system_will_not_list_is_one_line_not_an_internal_error(
         (["new", "--title", "abc", "--organization", "\udced\udca0\udc80"], "'--organization'"),
         (["export", "--out", "out", "--version", "v1\udcff"], "'--version'"),
         (["github", "release", "--repo", "a/b", "--tag", "v1\udcff", "--dir", "."], "'--tag'"),
+        # Each option that takes text says so too, where a filter said "'\udcff' is not a
+        # term of causes", --base-url and --push ended in an internal error (a UnicodeError).
+        (["search", "--cause", "\udcff"], "'--cause'"),
+        (["search", "GPU", "--factor", "a\udcff"], "'--factor'"),
+        (["new", "--title", "abc", "--component", "\udcff"], "'--component'"),
+        (["export", "--out", "out", "--base-url", "https://example.com/\udcff/"], "'--base-url'"),
+        (["assign-ids", "--push", "\udcff"], "'--push'"),
+        (["assign-ids", "--push", "origin", "--branch", "\udcff"], "'--branch'"),
+        (["github", "release", "--repo", "a/\udcff", "--tag", "v1", "--dir", "."], "'--repo'"),
+        (["github", "comment", "--repo", "\udcff/b", "--pr", "1", "--report", "x"], "'--repo'"),
+        (["github", "comment", "--head-sha", "\udcff", "--repo", "a/b"], "'--head-sha'"),
+        (["github", "comment", "--author", "\udcff", "--repo", "a/b"], "'--author'"),
     ],
 )
 def test_text_that_is_not_utf8_is_a_usage_error(library, args, option):
@@ -583,6 +595,12 @@ def test_utf8_text_is_read_as_such_where_the_locale_is_ascii(library):
     found = run_curator("search", "타임아웃", "--format", "json", cwd=library, env=ascii_locale)
     assert found.code == 0, found
     assert json.loads(found.out)["query"] == "타임아웃"
+    # A filter by its Korean label too, where it was "'\udcec…' is not a term of causes".
+    filtered = run_curator(
+        "search", "--cause", "용량 한계", "--format", "json", cwd=library, env=ascii_locale
+    )
+    assert filtered.code == 0, filtered
+    assert json.loads(filtered.out)["filters"]["causes"] == ["capacity-limit"]
     refused = run_curator("search", "GPU \udcff", cwd=library, env=ascii_locale)
     assert refused.code == 2 and "is not UTF-8 text (byte 0xFF)" in refused.err
 
