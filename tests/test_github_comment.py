@@ -736,6 +736,7 @@ def test_cli_refuses_a_malformed_repo_or_sha_before_asking_github(
 
 
 NO_LIST = "event.json is not a workflow_run event: its pull_requests is not a list\n"
+NO_NAME = "the event names no repository: its repository.full_name is empty or missing\n"
 
 
 def event_that(tmp_path: Path, change: str) -> Path:
@@ -762,6 +763,10 @@ def event_that(tmp_path: Path, change: str) -> Path:
         event["workflow_run"]["pull_requests"] = {"number": 3}
     elif change == "a repository named by a number":  # was an internal error
         event["repository"]["full_name"] = 5
+    elif change == "no repository name":  # was "the event is from , not …"
+        del event["repository"]["full_name"]
+    elif change == "a blank repository name":
+        event["repository"]["full_name"] = " "
     elif change == "a head repository named by a number":  # was an internal error
         event["workflow_run"]["head_repository"]["full_name"] = 7
     path.write_text("{" if change == "not JSON" else json.dumps(event), encoding="utf-8")
@@ -774,6 +779,8 @@ def event_that(tmp_path: Path, change: str) -> Path:
         ("a push", "the run was triggered by 'push', not by a pull request"),
         ("another repository", "the event is from octo/other, not Codertocat/Hello-World"),
         ("no run", "event.json is not a workflow_run event"),
+        ("no repository name", NO_NAME),
+        ("a blank repository name", NO_NAME),
         ("not JSON", "cannot read the event "),
         (
             "a run elsewhere",

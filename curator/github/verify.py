@@ -92,6 +92,10 @@ def _get(data: Any, *keys: str) -> Any:
 def check_event(event: RunEvent, repo: str, number: int, head_sha: str) -> None:
     if event.event != "pull_request":
         raise Mismatch(f"the run was triggered by {event.event!r}, not by a pull request")
+    if not event.repository.strip():
+        raise Mismatch(
+            "the event names no repository: its repository.full_name is empty or missing"
+        )
     if event.repository.lower() != repo.lower():
         raise Mismatch(f"the event is from {event.repository}, not {repo}")
     if head_sha != event.head_sha:
