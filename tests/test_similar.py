@@ -3,6 +3,7 @@ the on-disk index, and the evaluation figures held above their floors."""
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import os
 import re
@@ -654,6 +655,18 @@ def test_partial_dates_become_day_ranges():
     assert day[0] == day[1] and month[0] <= day[0] <= month[1]
     assert month[1] - month[0] == 30
     assert occurred_range("2023-02-30") is None
+
+
+def test_the_last_month_a_date_can_name_is_a_range_to_its_last_day():
+    # December 9999 was no date: its end was worked out as the day before 10000-01-01.
+    last = dt.date(9999, 12, 31).toordinal()
+    assert occurred_range("9999-12") == (dt.date(9999, 12, 1).toordinal(), last)
+    assert occurred_range("9999") == (dt.date(9999, 1, 1).toordinal(), last)
+    assert occurred_range("9999-12-31") == (last, last)
+    assert occurred_range("2024-02") == (
+        dt.date(2024, 2, 1).toordinal(),
+        dt.date(2024, 2, 29).toordinal(),
+    )
 
 
 def test_a_year_too_large_for_a_date_is_no_date_and_the_others_are_judged(tmp_path):

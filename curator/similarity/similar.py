@@ -14,6 +14,7 @@ explains the numbers and how they were chosen.
 
 from __future__ import annotations
 
+import calendar
 import datetime as dt
 import re
 from dataclasses import dataclass, field
@@ -84,7 +85,7 @@ def occurred_range(text: str | None) -> tuple[int, int] | None:
             first = last = dt.date(year, month, day)
         elif month is not None:
             first = dt.date(year, month, 1)
-            last = (dt.date(year + month // 12, month % 12 + 1, 1)) - dt.timedelta(days=1)
+            last = dt.date(year, month, calendar.monthrange(year, month)[1])
         else:
             first, last = dt.date(year, 1, 1), dt.date(year, 12, 31)
     except ValueError:
