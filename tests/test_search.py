@@ -530,3 +530,22 @@ def test_nothing_listed_by_the_words_offers_a_spelling_and_a_broader_term():
     assert (
         "(--component shared-network-filesystem lists them)" in run_curator("search", "lustre").out
     )
+
+
+def test_a_lone_surrogate_in_a_query_given_in_process_is_searched_around(library):
+    # A lone surrogate (no command line gives one: its bytes decode to \udc80-\udcff, which
+    # are refused) ended `search` called in-process with "internal error: UnicodeEncodeError
+    # 'utf-32-le'" as its text was made features.
+    from click.testing import CliRunner
+
+    from curator.cli import main
+
+    def found(query: str) -> dict:
+        args = ["search", query, "--root", str(library), "--format", "json", "--quiet"]
+        result = CliRunner().invoke(main, args)
+        assert result.exit_code == 0, result.output
+        return json.loads(result.output)
+
+    odd, plain = found("NCCL 타임아웃 \ud800"), found("NCCL 타임아웃")
+    assert odd["query"] == "NCCL 타임아웃 \ud800"
+    assert odd["results"] == plain["results"] and odd["results"][0]["id"] == "IL-0001"

@@ -183,7 +183,9 @@ def _word_feature(word: str) -> int:
 def features(text: str) -> np.ndarray:
     """Every feature occurrence of `text` as uint64 (repeats kept: they are the counts)."""
     folded = normalise(text)
-    points = np.frombuffer(folded.encode("utf-32-le"), dtype=np.uint32).astype(np.uint64)
+    points = np.frombuffer(folded.encode("utf-32-le", "surrogatepass"), dtype=np.uint32).astype(
+        np.uint64
+    )
     grams = _IN_NGRAM_SCRIPT[np.minimum(points, _BEYOND)]
     pair = grams[:-1] & grams[1:]
     bigrams = (points[:-1] << np.uint64(21)) | points[1:]
