@@ -203,8 +203,7 @@ def remove_zero_width(text: str) -> TextFixed:
     line, column = found.position
     what = f"removed {found.total} zero-width character(s)"
     change = Change(line, column, invisible_characters.RULE.code, what)
-    start = 1 if text.startswith("\ufeff") else 0  # (a byte-order mark stays: IL604)
-    moves = [(m.start(), m.end(), 0) for m in _ZERO_WIDTH.finditer(text, start)]
+    moves = [(m.start(), m.end(), 0) for m in _ZERO_WIDTH.finditer(text)]  # (after IL604's)
     return TextFixed(invisible_characters.without_zero_width(text), [change], moves)
 
 
@@ -703,16 +702,16 @@ def fix_text(raw: bytes, taxonomy: Taxonomy) -> tuple[bytes, list[Change], list[
     except Refused as refused:
         raise _refusal(refused, tabs, raw, text, trail) from None
     if trail is not None:
-        value_changes = [_placed(c, trail, len(TEXT_FIXES), document=True) for c in value_changes]
+        value_changes = [_placed(c, trail, len(TEXT_FIXES)) for c in value_changes]
     changes += value_changes
     if not changes:
         return raw, [], _left_by_hand(raw.decode("utf-8"))  # (render has read it as text)
     return out.encode("utf-8"), sorted(changes), _left_by_hand(out)
 
 
-def _placed(change: Change, trail: Trail, stage: int, document: bool = False) -> Change:
+def _placed(change: Change, trail: Trail, stage: int) -> Change:
     """`change`, found in the text after `stage` text fixes, at its place in the file."""
-    line, column = trail.on_disk(Position(change.line, change.column), stage, document)
+    line, column = trail.on_disk(Position(change.line, change.column), stage)
     return Change(line, column, change.code, change.description)
 
 
@@ -731,7 +730,7 @@ def _refusal(
     if as_read is not refused or trail is None:
         return as_read
     said = tab_in_text(refused, text)
-    return Refused(trail.on_disk(said.position, len(TEXT_FIXES), document=True), said.message)
+    return Refused(trail.on_disk(said.position, len(TEXT_FIXES)), said.message)
 
 
 def _formatted_first(fixable: bytes, taxonomy: Taxonomy, in_flow: CommentInFlow) -> str:

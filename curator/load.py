@@ -53,6 +53,7 @@ except ImportError:  # pragma: no cover - depends on the PyYAML build
 
 MAX_BYTES = 1024 * 1024
 UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")  # little- and big-endian
+UTF8_BOM = b"\xef\xbb\xbf"
 
 # The one explicit tag an incident may carry, on a scalar: `!!str`, which says only "this
 # is text", as the loader reads every scalar. Any other (`!!int`, `!!bool`, `!!map`, and
@@ -90,10 +91,19 @@ class LoadProblem:
 
 @dataclass
 class Loaded:
-    """The outcome of reading one file: text (if decodable), a document (if parseable)."""
+    """The outcome of reading one file: text (if decodable), a document (if parseable).
+
+    `text` is what follows a byte-order mark starting the file, as the loader and editors
+    read it: a place in it (`position_at`) is one an editor shows, and one the loader gives
+    (`bom` tells whether the file has the mark, IL604)."""
 
     raw: bytes
     text: str | None = None
+
+    @property
+    def bom(self) -> bool:
+        return self.raw.startswith(UTF8_BOM)
+
     document: Document | None = None
     problems: list[LoadProblem] = field(default_factory=list)
 
@@ -121,8 +131,7 @@ def load_bytes(raw: bytes, max_bytes: int = MAX_BYTES) -> Loaded:
             LoadProblem(Problem.ENCODING, _offset_position(raw, exc.start), _encoding_message(exc))
         )
         return loaded
-    loaded.text = text
-    body = text[1:] if text.startswith("\ufeff") else text
+    loaded.text = body = text.removeprefix("\ufeff")
     marked: list[LoadProblem] = []  # placed by libyaml's marks, as the document is
     moved = _at_lf_lines(body) if _has_other_breaks(body) else None
     try:
@@ -245,7 +254,7 @@ def _is_korean_windows_text(raw: bytes) -> bool:
 
 
 def _offset_position(raw: bytes, offset: int) -> Position:
-    before = raw[:offset]
+    before = raw[len(UTF8_BOM) if raw.startswith(UTF8_BOM) else 0 : offset]
     line = before.count(b"\n") + 1
     line_start = before.rfind(b"\n") + 1
     column = len(before[line_start:].decode("utf-8", errors="replace")) + 1

@@ -419,7 +419,8 @@ def _check_text(taxonomy: Taxonomy, path: Path, loaded: Loaded) -> None:
         first = lines[found[0].line - 1][found[0].column - 1 :].rstrip()
         message = _joined_items(document.data if document else None, key, first, len(found))
         taxonomy.problems.append(TaxonomyProblem(path, found[0], message))
-    boms = len(text) - len(text.lstrip("\ufeff"))
+    after_first = len(text) - len(text.lstrip("\ufeff"))  # (`text` follows the first)
+    boms = loaded.bom + after_first
     if boms > 1:
         message = (
             f"{boms} byte-order marks start the file: curator reads past them, but another "
@@ -427,10 +428,10 @@ def _check_text(taxonomy: Taxonomy, path: Path, loaded: Loaded) -> None:
             "remove them (UTF-8 needs none)"
         )
         taxonomy.problems.append(TaxonomyProblem(path, START, message))
-    places = [place for char in ZERO_WIDTH if (place := text.find(char, boms)) >= 0]
+    places = [place for char in ZERO_WIDTH if (place := text.find(char, after_first)) >= 0]
     if places:
         char = text[min(places)]
-        count = sum(text.count(char, boms) for char in ZERO_WIDTH)
+        count = sum(text.count(char, after_first) for char in ZERO_WIDTH)
         message = (
             f"U+{ord(char):04X} {ZERO_WIDTH[char]}, which shows as nothing and splits the "
             "word it is in: `suggest`, `search` and `new` do not find a name holding it in text"

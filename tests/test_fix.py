@@ -97,7 +97,7 @@ def test_text_fixes_repair_even_a_file_the_parser_refuses(tmp_path):
     shown = relative(path)
     assert run.out.splitlines() == [
         f"{shown}:1:1: IL604 removed the byte-order mark",
-        f"{shown}:1:13: IL603 changed 27 CR/CRLF line end(s) to LF",
+        f"{shown}:1:12: IL603 changed 27 CR/CRLF line end(s) to LF",
         f"{shown}:2:7: IL601 replaced tab(s) with spaces",
         f"{shown}:3:18: IL602 removed trailing space",
         f"{shown}:8:1: IL601 replaced tab(s) with spaces",
@@ -994,7 +994,7 @@ HUMAN_ERROR_FIRST = ("    - capacity-limit\n", "    - human-error\n    - capacit
             [(2, 8, "IL605"), (2, 42, "IL602")],
         ),
         # CRLF line ends after a byte-order mark: said at the first CR, where it said 1:1.
-        ([("id:", "\ufeffid:"), ("\n", "\r\n")], [(1, 1, "IL604"), (1, 13, "IL603")]),
+        ([("id:", "\ufeffid:"), ("\n", "\r\n")], [(1, 1, "IL604"), (1, 12, "IL603")]),
     ],
 )
 def test_fix_says_each_change_where_lint_says_it_in_the_file_as_it_is(tmp_path, edits, places):
@@ -1449,7 +1449,7 @@ def test_fix_check_lists_the_changes_and_writes_nothing(tmp_path):
     assert check.code == 1, check
     assert check.out.splitlines() == [
         "incidents/IL-0001.yaml:1:1: IL604 removed the byte-order mark",
-        "incidents/IL-0001.yaml:1:13: IL603 changed 27 CR/CRLF line end(s) to LF",
+        "incidents/IL-0001.yaml:1:12: IL603 changed 27 CR/CRLF line end(s) to LF",
         "incidents/IL-0001.yaml:3:18: IL602 removed trailing space",
     ]
     assert "3 changes in 1 file would be made; nothing written" in check.err

@@ -13,6 +13,7 @@ from types import ModuleType
 import pytest
 from conftest import BROKEN, REPO, run_curator, write_library
 
+from curator.fix import fix_text
 from curator.library import Library
 from curator.lint import lint, parse_incident
 from curator.rules import (
@@ -761,6 +762,45 @@ def test_il603_reports_a_crlf_and_a_unicode_line_break_each_once(taxonomy):
 def test_il604_reports_the_mark_at_the_start(taxonomy):
     text = "\ufeff" + incident("IL-0001")
     assert check(bom, text, taxonomy) == [(1, 1, "byte-order mark at the start of the file")]
+
+
+@pytest.mark.parametrize(
+    ("line_1", "places"),
+    [
+        # Found by scanning the text: each said a column to the right of the editor's.
+        ("id:\tIL-0001\n", [(1, 4, "IL601")]),
+        ("id: IL-0001  \n", [(1, 12, "IL602")]),
+        ("id: IL-0001\r\n", [(1, 12, "IL603")]),
+        # Beside a place the loader gives (IL202's, at the value), which was the editor's.
+        ("id: IL-00\u200b01\n", [(1, 5, "IL202"), (1, 10, "IL606")]),
+        ("id: IL-\u1100\u1161\n", [(1, 5, "IL202"), (1, 8, "IL605")]),
+        # A second mark is a zero-width character the editor shows at the line's start.
+        ("\ufeffid: IL-0001\n", [(1, 1, "IL606")]),
+    ],
+)
+def test_a_byte_order_mark_is_no_column_of_line_1_to_lint_and_fix(
+    tmp_path, taxonomy, line_1, places
+):
+    # An editor shows no mark and counts no column for it, as the loader does: the rules
+    # that scan the text counted one (IL603 at 1:13 here), and fix said their places so.
+    text = "\ufeff" + incident("IL-0001", ("id: IL-0001\n", line_1))
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": text})
+    linted = lint(Library.at(root), cwd=root, today=TODAY, jobs=1)
+    assert sorted((f.line, f.column, f.code) for f in linted if f.line == 1) == [
+        (1, 1, "IL604"),
+        *places,
+    ]
+    _, changes, _ = fix_text(text.encode(), taxonomy)
+    fixed = {code for *_, code in places} - {"IL202"}
+    assert sorted((c.line, c.column, c.code) for c in changes if c.line == 1) == sorted(
+        [(1, 1, "IL604"), *(place for place in places if place[2] in fixed)]
+    )
+
+
+def test_il103_counts_no_byte_order_mark_before_the_byte_it_cannot_read(tmp_path):
+    raw = b"\xef\xbb\xbfid: IL-\xff0001\n"
+    found = lint_library(tmp_path, {"IL-0001.yaml": raw}, "IL103")
+    assert [(line, column) for _, line, column, _ in found] == [(1, 8)]
 
 
 def il202(shown: str) -> str:

@@ -70,7 +70,7 @@ def _mended(file: IncidentFile) -> Mended | None:
     text = loaded.text
     if text is None:
         return None
-    text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
     if invisible_characters.zero_width(text) is not None and invisible_characters.removable(
         load_bytes(text.encode("utf-8"))
     ):

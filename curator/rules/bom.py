@@ -20,5 +20,5 @@ RULE = Rule(
 
 
 def check(file: IncidentFile) -> FileFindings:
-    if file.loaded.text is not None and file.loaded.text.startswith("\ufeff"):
+    if file.loaded.text is not None and file.loaded.bom:
         yield RULE.at(file.display, START, "byte-order mark at the start of the file")

@@ -234,7 +234,7 @@ def render(raw: bytes, edit: Edit | None = None) -> str:
     _refuse_a_list_item_in_text(loaded.document, loaded.text)
     _refuse_a_mark_inside(loaded.text)
     # CR and CRLF are line breaks to YAML, but ruamel keeps them inside comments.
-    text = loaded.text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+    text = loaded.text.replace("\r\n", "\n").replace("\r", "\n")
     try:
         tree = as_loaded(text, loaded.data)
     except Refused as refused:
@@ -398,7 +398,7 @@ def _refuse_a_mark_inside(text: str) -> None:
     """A byte-order mark past the file's start is text that ruamel writes only as the
     escape `\\uFEFF` (lint reports it in a value, IL201): written YAML holds no escape that
     its author did not write, so the author removes the mark."""
-    mark = text.find("\ufeff", 1)
+    mark = text.find("\ufeff")  # (`text` follows the file's byte-order mark)
     if mark >= 0:
         raise Refused(position_at(text, mark), MARK_INSIDE)
 

@@ -22,8 +22,11 @@ class Trail:
     """The texts a file's text fixes made one after another, and how each moved places."""
 
     def __init__(self, original: str) -> None:
-        self.original = original
-        self._on_editor_lines = at_editor_lines(original)
+        # Places are said in the text after the byte-order mark, as lint and editors say
+        # them (`curator.load.Loaded.text`).
+        self._mark = 1 if original.startswith("\ufeff") else 0
+        self._after_mark = original[self._mark :]
+        self._on_editor_lines = at_editor_lines(self._after_mark)
         self._line_starts = [_line_starts(original)]
         self._moves: list[list[Move]] = []
         self._out_starts: list[list[int]] = []
@@ -38,11 +41,10 @@ class Trail:
         self._moves.append(moves)
         self._out_starts.append(out_starts)
 
-    def on_disk(self, position: Position, stage: int, document: bool = False) -> Position:
+    def on_disk(self, position: Position, stage: int) -> Position:
         """Where `position` in the text after `stage` text fixes stands in the file, as lint
         counts places: lines as `curator.load` counts them (a lone CR among LF line ends is
-        one line's text), and the byte-order mark a column of line 1 where the rules find a
-        place in the text, none where the loader finds it (`document`: of a value)."""
+        one line's text), and the byte-order mark no column of line 1."""
         starts = self._line_starts[stage]
         line = min(position.line, len(starts))
         offset = starts[line - 1] + position.column - 1
@@ -50,11 +52,10 @@ class Trail:
             reversed(self._moves[:stage]), reversed(self._out_starts[:stage]), strict=True
         ):
             offset = _before(moves, out_starts, offset)
-        place = position_at(self.original, min(offset, len(self.original)))
+        offset = min(max(offset - self._mark, 0), len(self._after_mark))
+        place = position_at(self._after_mark, offset)
         if self._on_editor_lines is not None:
             place = self._on_editor_lines(place)
-        if document and place.line == 1 and place.column > 1 and self.original[:1] == "\ufeff":
-            place = Position(1, place.column - 1)
         return place
 
 
