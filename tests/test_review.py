@@ -313,6 +313,24 @@ def test_a_released_incident_made_a_draft_again_is_an_error(repo, was):
     assert "#### 📄 **incidents/IL-0002.yaml** (made a draft)\n" in comment
 
 
+def test_a_yml_never_released_made_a_draft_removes_no_id(repo):
+    # The library never read `IL-0004.yml` (IL107), so no release held its id: IL901 said
+    # "IL-0004 is made a draft again, so its id disappears from the next release".
+    write(repo, "IL-0004.yml", incident("IL-0004", *DIFFERENT))
+    commit(repo, "kept as .yml")
+    git(repo, "branch", "-f", "main")
+    write(
+        repo, "IL-0004.yml", incident("IL-0004", *DIFFERENT, ("status: published", "status: draft"))
+    )
+    commit(repo, "a draft")
+    code, report = review_json(repo)
+    [file] = report["files"]
+    assert (code, file["change"]) == (1, "changed")
+    assert [(f["code"], f["message"]) for f in file["findings"]] == [
+        ("IL107", "extension '.yml': incident files end in .yaml")
+    ]
+
+
 def test_a_draft_may_stay_a_draft_and_be_published(repo):
     text = (repo / "incidents" / "IL-0003.yaml").read_text(encoding="utf-8")
     write(repo, "IL-0003.yaml", text.replace("처리량 그래프에서", "처리량 그래프로"))
@@ -419,10 +437,21 @@ def test_an_id_spelt_with_fewer_zeros_is_the_same_id_not_one_removed(repo):
     assert (code, [f["code"] for f in file["findings"]]) == (0, [])
 
 
-@pytest.mark.parametrize("hidden", ["old/IL-0002.yaml", ".IL-0002.yaml"])
+@pytest.mark.parametrize(
+    "hidden",
+    [
+        "old/IL-0002.yaml",
+        ".IL-0002.yaml",
+        "IL-0002.yml",
+        "IL-0002.YAML",
+        "IL-0002/IL-0002.yaml",
+    ],
+)
 def test_a_published_incident_moved_where_the_library_does_not_read_it_is_removed(repo, hidden):
     # Lint reads neither a subfolder nor a dotfile: the id left the library, but the file
-    # still carrying it made the review pass (exit 0).
+    # still carrying it made the review pass (exit 0). Nor a `.yml`, nor a folder named
+    # for the id: the name of each was taken for an id the head still held, and only
+    # IL107 was said.
     (repo / "incidents" / hidden).parent.mkdir(exist_ok=True)
     git(repo, "mv", "incidents/IL-0002.yaml", f"incidents/{hidden}")
     commit(repo, "move it aside")
@@ -434,6 +463,15 @@ def test_a_published_incident_moved_where_the_library_does_not_read_it_is_remove
     # finding for the subfolder is the file's, not one the change caused in another.
     assert [f["code"] for f in file["findings"]] == ["IL901", "IL107"]
     assert others == []
+    gone = (
+        f"IL-0002 is renamed to incidents/{hidden}, so its id disappears from the library; "
+        "published ids are withdrawn, never deleted: keep the file with `status: withdrawn` "
+        "and a `withdrawn_reason` (and `duplicate_of` if it repeats another incident)"
+    )
+    assert file["findings"][0]["message"] == gone
+    comment = run_curator("review", "--base", "main", cwd=repo).out.splitlines()
+    said = gone.replace("(", "\\(").replace(")", "\\)")
+    assert f"- line 1 · **IL901** · {said}" in comment
 
 
 @pytest.mark.parametrize("aside", [".IL-0004.yaml", "old/IL-0004.yaml"])

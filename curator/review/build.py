@@ -23,7 +23,14 @@ from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any, Protocol
 
 from curator.findings import Finding, Severity
-from curator.library import INCIDENTS, SCHEMA, Library, is_library, read_in
+from curator.library import (
+    INCIDENTS,
+    SCHEMA,
+    Library,
+    is_library,
+    read_as_incident,
+    read_in,
+)
 from curator.lint import lint
 from curator.load import MAX_BYTES, Document, load_bytes
 from curator.model import DIMENSIONS, Dimension, canonical_id
@@ -171,15 +178,20 @@ def build_review(root: Path, base: str, head: str, judge_for: JudgeFactory | Non
         # The checkout's cache outlives the run (a second review reads it); a copy's would
         # be written only to be deleted with it.
         cache = tree == revisions.repo
-        incident_files = set(library.incident_paths())
+        # The files the library reads by their names (`IL-0002.yaml`), not every entry
+        # lint reports (an `IL-0002.yml`, a subfolder `IL-0002/`: IL107), whose names carry
+        # no id the head holds: moved to one, a published incident's id disappears.
+        folder = library.incidents_dir
+        incident_files = {folder / n for n in library.incident_names() if read_as_incident(n)}
         with _judge(revisions, library, judge_for if changes else None, cache) as judge:
             files = [
                 _file_review(c, o, tree, findings, judge, library.taxonomy, incident_files)
                 for c, o in zip(changes, olds, strict=True)
             ]
-        # The ids the head carries: each file's name, and the id written in each incident
-        # file the change touched (a file renamed with its id kept still carries that id;
-        # one moved to a subfolder or a dotfile does not: the library no longer reads it).
+        # The ids the head carries: each incident file's name, and the id written in each
+        # one the change touched (a file renamed with its id kept still carries that id;
+        # one moved to a subfolder, a dotfile or a `.yml` does not: the library no longer
+        # reads it).
         # Each as `canonical_id` spells it: IL-00025 is IL-0025 spelt otherwise (IL204),
         # and the export lists the one renamed to the other as modified, not removed.
         head_ids = {canonical_id(path.stem) for path in incident_files} | {
