@@ -748,6 +748,32 @@ def test_an_error_a_change_causes_elsewhere_is_found_without_a_copy_of_the_base(
     }
 
 
+@pytest.mark.parametrize("aside", [".IL-0004.yaml", "old/IL-0004.yaml", "IL-0004.yml"])
+def test_an_incident_moved_into_the_library_needs_no_copy_of_the_base(repo, monkeypatch, aside):
+    # The file it came from was no incident at the base (lint read it as none, or not at
+    # all): the base's cross-file findings are the head's without it, as for any file
+    # added. Its old path made the review write out and lint a copy of the base.
+    shared = ("postmortems/IL-0004", "postmortems/IL-0001")
+    (repo / "incidents" / aside).parent.mkdir(exist_ok=True)
+    write(repo, aside, incident("IL-0004", *DIFFERENT, shared))
+    commit(repo, "kept aside")
+    git(repo, "branch", "-f", "main")
+    git(repo, "mv", f"incidents/{aside}", "incidents/IL-0004.yaml")
+    commit(repo, "move it in")
+
+    def no_copy(*args: object) -> None:
+        raise AssertionError("the base was written out")
+
+    monkeypatch.setattr(review_git, "materialise", no_copy)
+    review = build_review(repo, "main", "HEAD")
+    found = {(f.path, f.change): [x.code for x in f.findings] for f in review.files}
+    assert found == {
+        ("incidents/IL-0004.yaml", "added"): ["IL502"],
+        ("incidents/IL-0001.yaml", "unchanged"): ["IL502"],  # shares its URL: new here
+    }
+    assert review.errors_elsewhere == 0
+
+
 def _ids_clash(repo: Path) -> None:  # IL-0002's file now says it is IL-0001 (IL204)
     write(repo, "IL-0002.yaml", incident("IL-0001"))
 
@@ -782,9 +808,26 @@ def _copied_with_its_id(repo: Path) -> None:  # a copy under a new name keeps IL
     write(repo, "IL-0007.yaml", incident("IL-0003", ("status: published", "status: draft")))
 
 
+def _moved_in(repo: Path) -> None:  # a `.yml` IL-0001 names, moved in: now IL-0002's repeat
+    git(repo, "checkout", "-q", "main")
+    write(repo, "IL-0004.yml", incident("IL-0004", ("postmortems/IL-0004", "postmortems/IL-0002")))
+    related = ("sources:", "related:\n  - IL-0004\nsources:")
+    write(repo, "IL-0001.yaml", incident("IL-0001", related))
+    commit(repo, "a .yml, and a reference to it")
+    git(repo, "checkout", "-q", "-B", "change")
+    git(repo, "mv", "incidents/IL-0004.yml", "incidents/IL-0004.yaml")
+
+
 @pytest.mark.parametrize(
     "change",
-    [_ids_clash, _reference_removed, _shared_before_and_after, _renamed_away, _copied_with_its_id],
+    [
+        _ids_clash,
+        _reference_removed,
+        _shared_before_and_after,
+        _renamed_away,
+        _copied_with_its_id,
+        _moved_in,
+    ],
 )
 def test_the_base_s_findings_from_the_head_s_lint_are_those_of_linting_the_base(
     repo, monkeypatch, change

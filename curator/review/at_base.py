@@ -11,8 +11,9 @@ them: most of a review's time where the change breaks another file (a second rep
 event, sharing its source URL), and minutes on a slow disk (benchmarks/HISTORY.md,
 "Session 49").
 
-Where that is not known to be exact (the taxonomy changed, a file in a subfolder or not
-a plain `.yaml` file at the base), `None`: the caller lints a copy of the base.
+Where that is not known to be exact (the taxonomy changed, a file the change removes,
+renames or writes in a subfolder or other than as a plain `.yaml` file), `None`: the
+caller lints a copy of the base.
 """
 
 from __future__ import annotations
@@ -50,7 +51,13 @@ def cross_file_findings_at_base(
     summaries = {d: r.summary for d, r in zip(displays, checked, strict=True)}
     folder = display_path(library.incidents_dir, cwd)
     at_base = [c.old_path or c.path for c in changes if c.change != "added"]
-    if not all(read_in(path, folder) for c in changes for path in (c.path, c.old_path) if path):
+    # Not an added file's `old_path` (moved in from where the library did not read it):
+    # no incident at the base, its entry had a summary with no id, reference nor source
+    # (IL107: a `.yml`, a subfolder), or none (hidden). It made no cross-file finding nor
+    # moved one (a message of IL401 may name it, and `_place` leaves messages out): the
+    # base's findings are those of the head's summaries without the file, as for any
+    # addition.
+    if not all(read_in(path, folder) for path in [*at_base, *(c.path for c in changes)]):
         return None
     regular = git.regular_files_at(repo, base, *at_base) if at_base else set()
     for change, old in zip(changes, olds, strict=True):
