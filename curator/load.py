@@ -99,13 +99,12 @@ class Loaded:
 
     raw: bytes
     text: str | None = None
+    document: Document | None = None
+    problems: list[LoadProblem] = field(default_factory=list)
 
     @property
     def bom(self) -> bool:
         return self.raw.startswith(UTF8_BOM)
-
-    document: Document | None = None
-    problems: list[LoadProblem] = field(default_factory=list)
 
     @property
     def data(self) -> Any:
