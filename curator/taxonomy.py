@@ -119,15 +119,18 @@ class Taxonomy:
     def dimension_of(self, term_id: str) -> str | None:
         return next((d for d in DIMENSIONS if term_id in self.terms[d]), None)
 
-    def not_a_term(self, dimension: str, term_id: str) -> str:
+    def not_a_term(self, dimension: str, term_id: str, say_how: bool = True) -> str:
         """Why `term_id` names no term of `dimension`, in words: the dimension that has it,
         or the terms it may be a misspelling of; or, for a term whose definition is broken,
-        where that is. Lint (IL301, IL303), `new` and `search` say it so."""
+        where that is, and that its IL303 errors say how unless not `say_how` (IL301 says
+        the file could not be read instead). Lint (IL301, IL303), `new` and `search` say it
+        so."""
         if (dimension, term_id) in self.broken:
             path, where = self.broken[dimension, term_id]
+            how = " (its IL303 errors say how)" if say_how else ""
             return (
                 f"{term_id!r} is a term of {dimension} whose definition is broken, at "
-                f"{_shown(path)}:{where.line}:{where.column} (its IL303 errors say how)"
+                f"{_shown(path)}:{where.line}:{where.column}{how}"
             )
         message = f"{term_id!r} is not a term of {dimension}"
         home = self.dimension_of(term_id)

@@ -913,6 +913,45 @@ def test_a_taxonomy_file_made_unreadable_is_said_once_not_as_every_term_removed(
     ]
 
 
+def break_every_symptom(repo: Path) -> tuple[int, int, int]:
+    """Misspell the `description` key of every term of symptoms.yaml (none can be read),
+    and edit IL-0002 with an unknown component too; the line of the term IL-0002 carries
+    (`throughput-degradation`), and the first and last line of the misspelt key."""
+    symptoms = repo / "schema" / "taxonomy" / "symptoms.yaml"
+    text = symptoms.read_text(encoding="utf-8")
+    misspelt = text.replace("    description:", "    descripton:")
+    symptoms.write_text(misspelt, encoding="utf-8")
+    edited = ("학습 처리량이 떨어졌다.", "처리량이 반으로 줄었다."), ("    - nccl", "    - ncl")
+    write(repo, "IL-0002.yaml", incident("IL-0002", *edited))
+    commit(repo, "break every symptom, edit IL-0002")
+    term = text.splitlines().index("  - id: throughput-degradation") + 1
+    last = misspelt[: misspelt.rindex("    descripton:")].count("\n") + 1
+    return term, term + 4, last  # (its description four lines below its id)
+
+
+def test_a_term_of_a_taxonomy_file_that_cannot_be_read_ends_its_message_once(repo):
+    # A broken term (every one is) ended twice: "definition is broken, at …:3:9 (its IL303
+    # errors say how); schema/taxonomy/symptoms.yaml could not be read (its IL303 errors
+    # say why)".
+    term, _, _ = break_every_symptom(repo)
+    _, report = review_json(repo)
+    messages = {
+        (f["path"], f["message"])
+        for file in report["files"]
+        for f in file["findings"]
+        if f["code"] == "IL301" and "symptoms" in f["message"]
+    }
+    assert messages == {
+        (
+            f"incidents/IL-000{n}.yaml",
+            "'throughput-degradation' is a term of symptoms whose definition is broken, at "
+            f"schema/taxonomy/symptoms.yaml:{term}:9; schema/taxonomy/symptoms.yaml could not "
+            "be read (its IL303 errors say why)",
+        )
+        for n in (1, 2, 3)
+    }
+
+
 def test_a_taxonomy_file_mended_is_said_once(repo):
     # A change that breaks one was said in a line (`taxonomy_unread`); one that mends it said
     # nothing: "1 other changed file, nothing to report".

@@ -36,10 +36,11 @@ def check(file: IncidentFile) -> FileFindings:
     for dimension, index, term in facets.terms():
         if taxonomy.term(dimension, term) is not None:
             continue
-        message = taxonomy.not_a_term(dimension, term)
         # (A term whose definition is broken too: when every term of the file is, each
-        # facet of the dimension is one error, which lint says once.)
-        message += unread_ending(taxonomy, dimension) or ""
+        # facet of the dimension is one error, which lint says once, and the message ends
+        # once, with the file, not with the term's IL303 errors as well.)
+        ending = unread_ending(taxonomy, dimension)
+        message = taxonomy.not_a_term(dimension, term, say_how=ending is None) + (ending or "")
         finding = RULE.at(file.display, file.position("facets", dimension, index), message)
         yield finding if taxonomy.named_term(dimension, term) else not_fixable(finding)
 
