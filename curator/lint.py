@@ -945,19 +945,11 @@ def fold_unread_taxonomy(
             default=taxonomy_invalid.RULE.at(shown, problem.position, problem.message),
         )
         incidents = len({f.path for f in folded})
-        note = (
-            f"; none of its terms is known, so the {dimension} of incidents are not checked "
-            f"(IL301) until it is fixed: {_count(incidents, 'incident')} "
-            f"{'carries' if incidents == 1 else 'carry'} {_count(len(folded), 'term')} of it"
-        )
+        note = unknown_term.unread_note(dimension, incidents, len(folded))
         skipped = {*folded, first}
         findings = [f for f in findings if f not in skipped]
         findings.append(replace(first, message=first.message + note))
     return sorted(findings, key=_order)
-
-
-def _count(number: int, noun: str) -> str:
-    return f"{number:,} {noun}{'s' * (number != 1)}"
 
 
 def has_errors(findings: Iterable[Finding]) -> bool:

@@ -952,6 +952,54 @@ def test_a_term_of_a_taxonomy_file_that_cannot_be_read_ends_its_message_once(rep
     }
 
 
+def test_a_taxonomy_file_that_cannot_be_read_is_said_once_for_a_changed_incident_too(repo):
+    # The incidents the change leaves alone were folded into the taxonomy's line; IL-0002,
+    # which it edits, kept its IL301 of the unread file in its section and as an annotation
+    # (as did IL-0001 and IL-0003), each saying again that the file could not be read, and
+    # the line counted "2 incidents this change leaves alone".
+    _, first, last = break_every_symptom(repo)
+    symptoms = (repo / "schema" / "taxonomy" / "symptoms.yaml").read_text(encoding="utf-8")
+    more = symptoms.count("  - id: ") - 1
+    lines = run_curator("review", "--base", "main", cwd=repo).out.splitlines()
+    assert lines[1].startswith("### ❌ 5 errors · ")  # every IL301 counted, folded or not
+    assert (
+        f"- **symptoms** · schema/taxonomy/symptoms.yaml could not be read (IL303 at line "
+        f"{first}, column 5): none of its terms is known, so none is compared with the base's; "
+        "3 incidents (1 this change adds or edits, 2 it leaves alone) carry them, with 3 IL301 "
+        "errors until it is fixed: IL-0002 (incidents/IL-0002.yaml), IL-0001 "
+        "(incidents/IL-0001.yaml), IL-0003 (incidents/IL-0003.yaml)."
+    ) in lines
+    # IL-0002's section keeps its other finding, and says the unread file no more.
+    section = lines[lines.index("#### 📄 **incidents/IL-0002.yaml** (changed)") :]
+    errors = section[section.index("**Errors**") + 2 :]
+    assert errors[: errors.index("")] == [
+        "- line 11 · **IL301** · 'ncl' is not a term of components; did you mean 'nccl'?"
+    ]
+    assert not [line for line in lines if "could not be read \\(its IL303" in line]
+    github = run_curator("review", "--base", "main", "--format", "github", cwd=repo).out
+    assert [line for line in github.splitlines() if line.startswith("::error ")] == [
+        "::error file=incidents/IL-0002.yaml,line=11,col=7,title=IL301::'ncl' is not a term of "
+        "components; did you mean 'nccl'?",
+        f"::error file=schema/taxonomy/symptoms.yaml,line={first},col=5,title=IL303::unknown "
+        "key 'terms[0].descripton'; did you mean 'terms[0].description'? "
+        f"('terms[0].description' is required and missing); the same in {more} more terms, the "
+        f"last at line {last}; none of its terms is known, so the symptoms of incidents are "
+        "not checked (IL301) until it is fixed: 3 incidents carry 3 terms of it",
+    ]
+    # A changed incident whose only findings are those has no section: the line names it.
+    write(
+        repo, "IL-0002.yaml", incident("IL-0002", ("학습 처리량이 떨어졌다.", "처리량이 줄었다."))
+    )
+    commit(repo, "mend the component")
+    lines = run_curator("review", "--base", "main", cwd=repo).out.splitlines()
+    assert [line for line in lines if line.startswith("#### ")] == [
+        "#### 📄 **schema/taxonomy/symptoms.yaml** (changed)"
+    ]
+    assert "3 incidents (1 this change adds or edits, 2 it leaves alone) carry them" in "\n".join(
+        lines
+    )
+
+
 def test_a_taxonomy_file_mended_is_said_once(repo):
     # A change that breaks one was said in a line (`taxonomy_unread`); one that mends it said
     # nothing: "1 other changed file, nothing to report".

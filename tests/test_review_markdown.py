@@ -200,7 +200,9 @@ def unread_taxonomy_review() -> Review:
             )
         ],
     )
-    unknown = "{!r} is not a term of contributing_factors; " + taxonomy + " could not be read"
+    # (As lint ends them: a review knows them by it.)
+    unknown = "{!r} is not a term of contributing_factors; " + taxonomy
+    unknown += " could not be read (its IL303 errors say why)"
 
     def broken(number: int, *terms: str, cause: str | None = None) -> FileReview:
         path = f"incidents/IL-{number:04d}.yaml"
@@ -244,11 +246,16 @@ def test_a_taxonomy_file_the_head_cannot_read_is_one_line_its_errors_counted():
     lines = text.splitlines()
     assert lines[1].startswith("### ❌ 11 errors · ")  # every IL301 counted, folded or not
     unread = next(line for line in lines if line.startswith("- **contributing_factors** · "))
-    assert "7 incidents this change leaves alone carry them, with 8 IL301 errors" in unread
-    assert "and 2 more." in unread
-    # The incident with another IL301 too keeps its section, where both are said.
+    assert "8 incidents this change leaves alone carry them, with 9 IL301 errors" in unread
+    assert "and 3 more." in unread
+    # The incident with another IL301 too keeps its section, where only that one is said:
+    # the line counts and names it with the others (its section said the file could not be
+    # read again).
     sections = [line for line in lines if line.startswith("#### ")]
     assert len(sections) == 2 and "IL-0204.yaml" in sections[1]
+    section = lines[lines.index(sections[1]) :]
+    said = [line.split(" · ", 1)[1] for line in section if "**IL301**" in line]
+    assert said == ["**IL301** · 'human-error' is not a term of causes"]
 
 
 def test_a_taxonomy_file_mended_is_said_with_where_its_error_was_at_the_base():

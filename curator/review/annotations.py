@@ -11,12 +11,13 @@ from curator.findings import Finding, Severity
 from curator.report import github_annotation, workflow_command
 from curator.review.markdown import ON_BASE
 from curator.review.model import ReportFinding, Review
+from curator.rules import taxonomy_invalid, unknown_term
 
 PER_STEP = 10  # GitHub's limit for each of error, warning and notice annotations
 
 
 def workflow_commands(review: Review) -> list[str]:
-    findings = [f for file in review.files for f in file.findings]
+    findings = _folded([f for file in review.files for f in file.findings], review)
     errors = [f for f in findings if f.severity == "error"]
     warnings = [f for f in findings if f.severity == "warning"]
     lines = [github_annotation(_finding(f)) for f in errors[:PER_STEP] + warnings[:PER_STEP]]
@@ -48,6 +49,24 @@ def workflow_commands(review: Review) -> list[str]:
             )
         )
     return lines
+
+
+def _folded(findings: list[ReportFinding], review: Review) -> list[ReportFinding]:
+    """`findings` with the IL301 errors of a taxonomy file the head cannot read left out and
+    said once, at the file's first IL303 error, as `curator lint` says them: an annotation a
+    term of each incident said again that the file could not be read, and took the ten."""
+    for unread in review.taxonomy_unread:
+        folded = [f for f in findings if review.unread_of(f) == unread]
+        at = (unread.path, unread.line, unread.column, taxonomy_invalid.RULE.code)
+        first = next((f for f in findings if (f.path, f.line, f.column, f.code) == at), None)
+        if not folded or first is None:  # (nowhere to say them: each is said)
+            continue
+        incidents = len({f.path for f in folded})
+        note = unknown_term.unread_note(unread.dimension, incidents, len(folded))
+        told = first.model_copy(update={"message": first.message + note})
+        gone = {id(f) for f in folded}
+        findings = [told if f is first else f for f in findings if id(f) not in gone]
+    return findings
 
 
 def _counted(*counts: tuple[int, str]) -> str:

@@ -111,16 +111,24 @@ def render(
     """`tooling`: what GitHub lists of the pull request's files (the comment step's view,
     not the report's), said first when the report may come from code the change makes."""
     head = _header(review, links, tooling) + _taxonomy(review, links)
-    summarised = [
-        f for f in review.files if _deprecation_warned(f, review) or _unread_only(f, review)
-    ]
+    # Each file without the IL301 errors of a taxonomy file the head cannot read: the
+    # taxonomy's lines say them (`_unread_line`), the status line counts them.
+    files = [review.without_unread(f) for f in review.files]
+    # A file whose findings were all those, with nothing else to say, has no section: the
+    # taxonomy's lines name it, where a section each repeated that the file could not be
+    # read, once for every incident carrying one of its terms.
+    summarised = {
+        id(f)
+        for f, whole in zip(files, review.files, strict=True)
+        if _deprecation_warned(f, review) or (f is not whole and not _has_news(f))
+    }
     news = sorted(
-        (f for f in review.files if _has_news(f) and f not in summarised), key=FileReview.rank
+        (f for f in files if _has_news(f) and id(f) not in summarised), key=FileReview.rank
     )
     shown = _shown_before(news)
     sections = [_Section(f, links, review, shown.get(f.path, {})) for f in news]
     sections_tail = _quiet(
-        [f for f in review.files if not _has_news(f)],
+        [f for f in files if not _has_news(f) and id(f) not in summarised],
         gave_findings=bool(summarised) or any(f.change == "unchanged" for f in news),
         others=bool(sections),
     )
@@ -189,19 +197,10 @@ def _deprecation_warned(file: FileReview, review: Review) -> bool:
     )
 
 
-def _unread_only(file: FileReview, review: Review) -> bool:
-    """A file the change leaves alone whose only findings are the IL301 errors of the terms
-    it carries of dimensions whose taxonomy file the head cannot read (one a term): said in
-    the taxonomy's lines, counted in the status line, where a section each repeated that
-    the file could not be read, once for every incident carrying one of its terms."""
-    unread = {u.dimension for u in review.taxonomy_unread}
-    return (
-        file.change == "unchanged"
-        and bool(unread)
-        and bool(file.findings)
-        and all(f.code == UNKNOWN for f in file.findings)
-        and len(file.findings) == sum(len(file.facets.get(d, [])) for d in unread)
-    )
+def _unread_errors(file: FileReview, review: Review, unread: UnreadTaxonomy) -> int:
+    """How many findings of `file` are IL301 errors of `unread`, a taxonomy file the head
+    cannot read (`Review.unread_of`)."""
+    return sum(review.unread_of(f) == unread for f in file.findings)
 
 
 def _taxonomy(review: Review, links: Links) -> str:
@@ -234,15 +233,23 @@ def _unread_line(unread: UnreadTaxonomy, links: Links, review: Review) -> str:
         f"(IL303 at line {unread.line}, column {unread.column}): none of its terms is known, "
         "so none is compared with the base's"
     )
-    carrying = [
-        (f, len(f.facets.get(unread.dimension, [])))
-        for f in review.files
-        if _unread_only(f, review) and f.facets.get(unread.dimension)
-    ]
+    carrying = [(f, n) for f in review.files if (n := _unread_errors(f, review, unread))]
     if not carrying:
         return text + "."
+    carrying.sort(key=lambda pair: pair[0].change == "unchanged")  # the change's first
     errors = sum(count for _, count in carrying)
+    alone = sum(f.change == "unchanged" for f, _ in carrying)
+    ours = len(carrying) - alone
     verb = "carries" if len(carrying) == 1 else "carry"
+    if not ours:
+        who = f"{_plural(alone, 'incident')} this change leaves alone {verb}"
+    elif not alone:
+        who = f"{_plural(ours, 'incident')} this change adds or edits {verb}"
+    else:
+        who = (
+            f"{_plural(len(carrying), 'incident')} ({ours:,} this change adds or edits, "
+            f"{alone:,} it leaves alone) {verb}"
+        )
     shown = []
     for file, _ in carrying[:VISIBLE]:
         url = links.blob(review.head, file.path)
@@ -251,8 +258,7 @@ def _unread_line(unread: UnreadTaxonomy, links: Links, review: Review) -> str:
     rest = len(carrying) - len(shown)
     more = f", and {rest:,} more" if rest > 0 else ""
     return (
-        f"{text}; {_plural(len(carrying), 'incident')} this change leaves alone {verb} "
-        f"them, with {_plural(errors, 'IL301 error')} until it is fixed: "
+        f"{text}; {who} them, with {_plural(errors, 'IL301 error')} until it is fixed: "
         f"{', '.join(shown)}{more}."
     )
 

@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from curator.findings import Finding
 from curator.library import INCIDENTS, SCHEMA
 from curator.model import DIMENSIONS, Dimension
+from curator.rules import unknown_term
 
 REPORT_VERSION: Final = 1
 SHA_PATTERN = r"^[0-9a-f]{40}(?:[0-9a-f]{24})?$"  # SHA-1 or SHA-256 object names
@@ -441,6 +442,24 @@ class Review(_Value):
                     seen.add(pair)
                     pairs.append((file, match))
         return pairs
+
+    def unread_of(self, finding: ReportFinding) -> UnreadTaxonomy | None:
+        """The taxonomy file the head cannot read that `finding` is an IL301 error of (a
+        facet unknown only because none of its dimension's terms is known), by the ending
+        lint gives it: the comment and the annotations say those once, at the file."""
+        if finding.code != unknown_term.RULE.code:
+            return None
+        said = finding.message.endswith
+        return next(
+            (u for u in self.taxonomy_unread if said(unknown_term.said_unread(u.path))), None
+        )
+
+    def without_unread(self, file: FileReview) -> FileReview:
+        """`file` without the IL301 errors `unread_of` finds (`file` itself if none)."""
+        kept = [f for f in file.findings if self.unread_of(f) is None]
+        return (
+            file if len(kept) == len(file.findings) else file.model_copy(update={"findings": kept})
+        )
 
     def in_library(self, path: str) -> bool:
         """Whether `path` is in the library's incidents/ or schema/: not an incident a

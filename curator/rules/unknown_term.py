@@ -10,6 +10,8 @@ facet written as a term's alias in an id's shape (`job-hang`), where that alias 
 term's alone, `curator fix` replaces with the term's id.
 """
 
+from pathlib import PurePosixPath
+
 from curator.findings import Severity
 from curator.model import Facets
 from curator.rules._spaces import not_fixable
@@ -50,7 +52,29 @@ def unread_ending(taxonomy: Taxonomy, dimension: str) -> str | None:
     of `dimension` could not be read (none of its terms is known): `curator lint` says
     those once, at the file (`curator.lint.fold_unread_taxonomy`). None when it was read."""
     unread = taxonomy.unread(dimension)
-    return f"; {unread} could not be read (its IL303 errors say why)" if unread else None
+    return said_unread(unread) if unread else None
+
+
+def said_unread(path: str) -> str:
+    """The ending of `unread_ending` for the taxonomy file at `path`, as messages name it
+    (`schema/taxonomy/causes.yaml`, however deep the library): `curator review` knows by
+    it which IL301 errors to say once, at the file."""
+    shown = "/".join(PurePosixPath(path).parts[-3:])
+    return f"; {shown} could not be read (its IL303 errors say why)"
+
+
+def unread_note(dimension: str, incidents: int, terms: int) -> str:
+    """What the first IL303 error of an unread taxonomy file says of the IL301 errors it
+    stands for: `incidents` incidents carry `terms` terms of `dimension`."""
+    return (
+        f"; none of its terms is known, so the {dimension} of incidents are not checked "
+        f"(IL301) until it is fixed: {_count(incidents, 'incident')} "
+        f"{'carries' if incidents == 1 else 'carry'} {_count(terms, 'term')} of it"
+    )
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number:,} {noun}{'s' * (number != 1)}"
 
 
 def all_known(facets: Facets, taxonomy: Taxonomy) -> bool:
