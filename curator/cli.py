@@ -572,20 +572,24 @@ def export_command(
     click.echo(f"exported {manifest.counts.incidents} incidents, {version}, to {out}", err=True)
 
 
+def repo_option(command: F) -> F:
+    return click.option(
+        "--repo",
+        "repo_name",
+        required=True,
+        callback=_utf8,
+        metavar="OWNER/NAME",
+        help="The repository.",
+    )(command)
+
+
 @main.group("github", short_help="Post the review comment; attach an export to a release.")
 def github_group() -> None:
     """Talk to GitHub (token from GITHUB_TOKEN, API from GITHUB_API_URL)."""
 
 
 @github_group.command("release", short_help="Attach an export to the GitHub release of a tag.")
-@click.option(
-    "--repo",
-    "repo_name",
-    required=True,
-    callback=_utf8,
-    metavar="OWNER/NAME",
-    help="The repository.",
-)
+@repo_option
 @click.option(
     "--tag", required=True, callback=_utf8, metavar="TAG", help="The release's tag, e.g. v1.2.0."
 )
@@ -1369,14 +1373,7 @@ def review_command(
 
 
 @github_group.command("comment", short_help="Post a review as the pull request's one bot comment.")
-@click.option(
-    "--repo",
-    "repo_name",
-    required=True,
-    callback=_utf8,
-    metavar="OWNER/NAME",
-    help="The repository.",
-)
+@repo_option
 @click.option(
     "--pr",
     "number",
