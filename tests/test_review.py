@@ -1000,6 +1000,45 @@ def test_a_taxonomy_file_that_cannot_be_read_is_said_once_for_a_changed_incident
     )
 
 
+def test_a_taxonomy_file_that_cannot_be_read_is_no_advice_to_empty_its_dimension(repo):
+    # The block to paste for IL-0002 said `symptoms: []`, as if to drop its symptom, and a
+    # new incident was judged in symptoms too (nothing missing, nothing unsupported): the
+    # suggester knows no term of a file it cannot read.
+    break_every_symptom(repo)
+    write(repo, "IL-0004.yaml", incident("IL-0004", *DIFFERENT))
+    commit(repo, "add an incident")
+    _, report = review_json(repo)
+    edited, added = (
+        next(f for f in report["files"] if f["id"] == i) for i in ("IL-0002", "IL-0004")
+    )
+    assert edited["facets_to_paste"] == {
+        "causes": ["capacity-limit"],
+        "components": ["nccl", "shared-network-filesystem"],
+        "symptoms": ["throughput-degradation"],
+        "contributing_factors": [],
+    }
+    assert edited["facets_unread"] == ["symptoms"]
+    assert [j["dimension"] for j in added["suggestions"]] == [
+        "causes",
+        "components",
+        "contributing_factors",
+    ]
+    comment = run_curator("review", "--base", "main", cwd=repo).out
+    section = comment.split("#### 📄 **incidents/IL-0002.yaml** (changed)")[1]
+    block = section.split("Ready to paste:\n\n```yaml\n")[1].split("```")[0]
+    assert block.splitlines() == [
+        "facets:",
+        "  causes:",
+        "    - capacity-limit",
+        "  components:",
+        "    - nccl  # suggested",
+        "    - shared-network-filesystem  # suggested",
+        "  symptoms:  # as it is: symptoms.yaml could not be read",
+        "    - throughput-degradation",
+        "  contributing_factors: []",
+    ]
+
+
 def test_a_taxonomy_file_mended_is_said_once(repo):
     # A change that breaks one was said in a line (`taxonomy_unread`); one that mends it said
     # nothing: "1 other changed file, nothing to report".

@@ -532,7 +532,8 @@ def _file_review(
         facets_changed=_facet_changes(had, facets, judged.support if judged else {}, suggestions)
         if isinstance(data, dict)
         else [],
-        facets_to_paste=to_paste(facets, suggestions, taxonomy),
+        facets_to_paste=(paste := to_paste(facets, suggestions, taxonomy)),
+        facets_unread=[d for d in DIMENSIONS if taxonomy.unread(d)] if paste else [],
         duplicate_of=judge.compare(path, claim)
         if judge and claim and _writes(before, data, "status", "duplicate_of")
         else None,
@@ -676,13 +677,17 @@ def to_paste(
 ) -> dict[Dimension, list[str]]:
     """The `facets` block with the suggested terms added, as lint wants it: a contributor
     who pastes it must not get IL301, IL302 or IL304 for it. Nothing when nothing is
-    suggested."""
+    suggested. A dimension whose taxonomy file cannot be read keeps the incident's terms
+    (`FileReview.facets_unread`): none of them is known, and none was judged."""
     if not any(j.missing for j in suggestions):
         return {}
     block: dict[Dimension, list[str]] = {}
     for dimension in DIMENSIONS:
         added = [t.term for j in suggestions if j.dimension == dimension for t in j.missing]
-        terms = (_current(taxonomy, dimension, t) for t in [*facets.get(dimension, []), *added])
+        own = [*facets.get(dimension, []), *added]
+        terms = (
+            own if taxonomy.unread(dimension) else (_current(taxonomy, dimension, t) for t in own)
+        )
         block[dimension] = facet_order.tidy([t for t in terms if t is not None])
     return block
 

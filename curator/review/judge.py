@@ -100,7 +100,12 @@ class LibraryJudge:
         record = self._record(path)
         if record is None:
             return Judged()
-        suggested = self.suggester.suggest(record).items()
+        # A dimension whose taxonomy file cannot be read has no terms to suggest or to judge
+        # a carried one by: nothing is said of it, where a score of 0 said nothing supports it.
+        taxonomy = self.library.taxonomy
+        suggested = [
+            (d, j) for d, j in self.suggester.suggest(record).items() if not taxonomy.unread(d)
+        ]
         return Judged(
             facets=[
                 FacetJudgement(

@@ -949,10 +949,15 @@ def _snippet(file: FileReview) -> list[str]:
     lines = ["```yaml", "facets:"]
     for dimension in DIMENSIONS:
         terms = [t for t in file.facets_to_paste.get(dimension, []) if _TERM.fullmatch(t)]
+        why = (
+            f"  # as it is: {dimension}.yaml could not be read"
+            if dimension in file.facets_unread
+            else ""
+        )
         if not terms:
-            lines.append(f"  {dimension}: []")
+            lines.append(f"  {dimension}: []{why}")
             continue
-        lines.append(f"  {dimension}:")
+        lines.append(f"  {dimension}:{why}")
         had = file.facets.get(dimension, [])
         for term in terms:
             new = (dimension, term) in suggested and term not in had

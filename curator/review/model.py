@@ -210,7 +210,15 @@ class FileReview(_Value):
     facets_to_paste: dict[Dimension, list[str]] = Field(
         default_factory=dict,
         description="When terms are suggested: the `facets` block with them added, as "
-        "`curator lint` accepts it (unknown terms dropped, deprecated ones replaced, sorted).",
+        "`curator lint` accepts it (unknown terms dropped, deprecated ones replaced, sorted; "
+        "of a dimension in `facets_unread`, the incident's terms, none dropped).",
+    )
+    facets_unread: list[Dimension] = Field(
+        default_factory=list,
+        max_length=len(DIMENSIONS),
+        description="With `facets_to_paste`: the dimensions whose taxonomy file the head cannot "
+        "read (IL303), of which nothing is suggested or judged and the block keeps the "
+        "incident's terms, none dropped (absent in reports of older versions).",
     )
 
     def own(self) -> str:
