@@ -95,8 +95,8 @@ class Fixed:
     after: bytes | None = None
     changes: list[Change] = field(default_factory=list)
     refused: Refused | None = None
-    # Findings of fixable rules still in the file (as written) because fixing them would
-    # change a value or a comment: for people, not counted as changes.
+    # Findings of fixable rules still in the file (as written; with a dry run, as it is)
+    # because fixing them would change a value or a comment: for people, not changes.
     left: list[Change] = field(default_factory=list)
 
     @property
@@ -663,11 +663,14 @@ def _set_items(seq: CommentedSeq, values: list[str]) -> None:
 # Running --------------------------------------------------------------------------------
 
 
-def fix_text(raw: bytes, taxonomy: Taxonomy) -> tuple[bytes, list[Change], list[Change]]:
+def fix_text(
+    raw: bytes, taxonomy: Taxonomy, *, dry_run: bool = False
+) -> tuple[bytes, list[Change], list[Change]]:
     """The fixed bytes of one file (unchanged if no change), the changes made, and the
     findings of fixable rules left in those bytes for people. The changes and a refusal
     are said at their places in `raw`, the file as it is (`Trail`), as lint says them;
-    what is left, at its place in the fixed bytes."""
+    what is left, at its place in the file the user will open: the fixed bytes, once
+    written; with `dry_run`, `raw`, which stays as it is."""
     changes: list[Change] = []
     tabs: list[tuple[Change, Position]] = []  # (as the tab fix found each, in `raw`)
     try:
@@ -706,10 +709,45 @@ def fix_text(raw: bytes, taxonomy: Taxonomy) -> tuple[bytes, list[Change], list[
     changes += value_changes
     if not changes:
         return raw, [], _left_by_hand(raw.decode("utf-8"))  # (render has read it as text)
-    return out.encode("utf-8"), sorted(changes), _left_by_hand(out)
+    left = _left_by_hand(out)
+    if dry_run and text is not None and trail is not None:
+        left = _left_on_disk(left, out, text, trail)
+    return out.encode("utf-8"), sorted(changes), left
 
 
-def _placed(change: Change, trail: Trail, stage: int) -> Change:
+def _left_on_disk(left: list[Change], out: str, text: str, trail: Trail) -> list[Change]:
+    """What is `left` in `out` (the canonical layout of `text`, the text the text fixes
+    made), at its place in the file. A line the writer moved (re-indented, its key put in
+    the layout's order) is the line of the text with a tab or a trailing space and the
+    same characters but white space; the place, the same distance from the line's end. On
+    a line the writer changed more (a key's quotes taken away, a value's quotes changed),
+    what is left is said at its place in `out`."""
+    lines, out_lines = text.split("\n"), out.split("\n")
+    unused: dict[str, list[int]] = {}  # (the lines that hold what is left)
+    for number, line in enumerate(lines, start=1):
+        if "\t" in line or line != line.rstrip(WHITE_SPACE):
+            unused.setdefault(_bare_line(line), []).append(number)
+    found: dict[int, int] = {}  # (a line of `out`: the line of `text`)
+    placed: list[Change] = []
+    for change in left:
+        out_line = out_lines[change.line - 1]
+        if change.line not in found:
+            same = unused.get(_bare_line(out_line))
+            if not same:
+                placed.append(change)
+                continue
+            found[change.line] = same.pop(0)
+        number = found[change.line]
+        column = len(lines[number - 1]) - (len(out_line) - change.column)
+        placed.append(_placed(Change(number, column, change.code, change.description), trail))
+    return sorted(placed)
+
+
+def _bare_line(line: str) -> str:
+    return "".join(line.split())
+
+
+def _placed(change: Change, trail: Trail, stage: int = len(TEXT_FIXES)) -> Change:
     """`change`, found in the text after `stage` text fixes, at its place in the file."""
     line, column = trail.on_disk(Position(change.line, change.column), stage)
     return Change(line, column, change.code, change.description)
@@ -840,14 +878,16 @@ def _left_by_hand(text: str) -> list[Change]:
     return sorted(left)
 
 
-def fix_file(path: Path, taxonomy: Taxonomy, cwd: Path | None = None) -> Fixed:
+def fix_file(
+    path: Path, taxonomy: Taxonomy, cwd: Path | None = None, *, dry_run: bool = False
+) -> Fixed:
     display = display_path(path, cwd)
     try:
         before = read_regular(path, MAX_BYTES)
     except OSError as exc:  # unreadable, or no longer a regular file: left alone
         return Fixed(path, display, b"", refused=unreadable(exc))
     try:
-        after, changes, left = fix_text(before, taxonomy)
+        after, changes, left = fix_text(before, taxonomy, dry_run=dry_run)
     except Refused as refused:
         return Fixed(path, display, before, refused=refused)
     return Fixed(path, display, before, after, changes, left=left)
@@ -874,7 +914,7 @@ def fix_files(
     displays = display_paths(names, cwd)
     flagged = _flagged(names, displays, taxonomy, store, jobs, progress)
     results = [
-        fix_file(path, taxonomy, cwd) if found else Fixed(path, display, b"")
+        fix_file(path, taxonomy, cwd, dry_run=not write) if found else Fixed(path, display, b"")
         for path, display, found in zip(paths, displays, flagged, strict=True)
     ]
     return rewrite(results, write, _refused)

@@ -831,6 +831,40 @@ def test_tabs_and_trailing_spaces_that_are_text_are_left_and_said_so(tmp_path):
     assert run.code == 0 and run.out == "" and "nothing to fix in 1 file" in run.err
 
 
+def test_what_is_left_is_said_where_it_is_in_the_file_the_user_will_open(tmp_path):
+    # Bug: what fix leaves for people was said in the fixed text, which --check and --diff
+    # never write: a line down past a lone CR made a line end, a column left past a removed
+    # zero-width character, and as the canonical layout wrote the rest (a `|` block
+    # indented 2, where the file has 4; a `[...]` list written a line an item above it).
+    text = incident(
+        "IL-0001",
+        ("status: published", "status: published  # 메모\r# 끝"),
+        ("  - Example\n", "  - Example  # 회\u200b사\t이름\n"),
+        ("  components:\n    - nccl\n", "  components: [nccl]\n"),
+        ("symptom: |\n  학습 처리량이 떨어졌다.\n", "symptom: |\n    열1\t열2   \n    다음 줄\n"),
+    )
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": text})
+    path = root / "incidents" / "IL-0001.yaml"
+    taxonomy = Library.at(root).taxonomy
+
+    def unfixable() -> list[tuple[int, int, str]]:
+        found = lint(Library.at(root))
+        return [(f.line, f.column, f.code) for f in found if f.code in {"IL601", "IL602"}]
+
+    on_disk = [(6, 19, "IL601"), (15, 7, "IL601"), (15, 10, "IL602")]  # was 7:18, 17:5, 17:8
+    assert unfixable() == on_disk
+    [checked] = fix_files([path], taxonomy, write=False)
+    assert [(c.line, c.column, c.code) for c in checked.left] == on_disk
+    assert path.read_bytes() == text.encode()
+    run = run_curator("fix", "--check", "--root", str(root))
+    assert f"{relative(path)}:6:19: IL601 not fixed: the tab is part" in run.err, run
+    # Written, the fixed text is the file: said where it is in that.
+    [written] = fix_files([path], taxonomy)
+    written_places = [(7, 18, "IL601"), (17, 5, "IL601"), (17, 8, "IL602")]
+    assert [(c.line, c.column, c.code) for c in written.left] == written_places
+    assert unfixable() == written_places
+
+
 def test_tabs_in_a_value_cost_a_bounded_number_of_reads(monkeypatch):
     # Each tab kept out of the all-at-once fix was tried alone, a parse of the whole file
     # each: 50,000 tabs in one quoted value took minutes. The ones not tried are left too.
@@ -1560,9 +1594,9 @@ def test_fix_reads_only_the_files_lint_finds_something_in(tmp_path, monkeypatch)
     paths = sorted((root / "incidents").iterdir())
     read = []
 
-    def recording(path, taxonomy, cwd=None):
+    def recording(path, taxonomy, cwd=None, **kwargs):
         read.append(path.name)
-        return fix_file(path, taxonomy, cwd)
+        return fix_file(path, taxonomy, cwd, **kwargs)
 
     monkeypatch.setattr(curator.fix, "fix_file", recording)
     results = fix_files(paths, Library.at(root).taxonomy, cwd=root, write=False)
