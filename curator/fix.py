@@ -61,7 +61,7 @@ from curator.rules import trailing_whitespace as trailing
 from curator.schema_errors import dotted
 from curator.taxonomy import Taxonomy
 from curator.textnorm import STREAM_SAFE_RUN, composed, long_run, maybe_non_starter
-from curator.unseen import WHITE_SPACE, ZERO_WIDTH
+from curator.unseen import WHITE_SPACE, ZERO_WIDTH, zero_width
 from curator.write.canonical import (
     CommentInFlow,
     ItemInText,
@@ -197,7 +197,7 @@ def remove_zero_width(text: str) -> TextFixed:
     are (IL606): they show as nothing, and no text here means one. Not where that would
     change more than them (a U+200B after `key:` makes it text, not a key): lint says so,
     and they stay."""
-    found = invisible_characters.zero_width(text)
+    found = zero_width(text)
     if found is None or not invisible_characters.removable(load_bytes(text.encode("utf-8"))):
         return TextFixed(text, [], [])
     line, column = found.position

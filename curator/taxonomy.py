@@ -28,7 +28,7 @@ from curator.model import DIMENSIONS, Dimension, TaxonomyFile, Term
 from curator.regular import content_digest, read_regular
 from curator.schema_errors import SchemaError, describe_errors, dotted
 from curator.textnorm import normalized
-from curator.unseen import WHITE_SPACE, ZERO_WIDTH, may_end_a_line_in_white_space
+from curator.unseen import WHITE_SPACE, ZERO_WIDTH, may_end_a_line_in_white_space, zero_width
 
 
 @dataclass(frozen=True)
@@ -431,17 +431,16 @@ def _check_text(taxonomy: Taxonomy, path: Path, loaded: Loaded) -> None:
             "remove them (UTF-8 needs none)"
         )
         taxonomy.problems.append(TaxonomyProblem(path, START, message))
-    places = [place for char in ZERO_WIDTH if (place := text.find(char, after_first)) >= 0]
-    if places:
-        char = text[min(places)]
-        count = sum(text.count(char, after_first) for char in ZERO_WIDTH)
+    unseen = zero_width(text, after_first)  # (the marks after the first said above)
+    if unseen is not None:
         message = (
-            f"U+{ord(char):04X} {ZERO_WIDTH[char]}, which shows as nothing and splits the "
-            "word it is in: `suggest`, `search` and `new` do not find a name holding it in text"
-            + (f" ({count} zero-width characters in the file)" if count > 1 else "")
+            f"U+{ord(unseen.char):04X} {ZERO_WIDTH[unseen.char]}, which shows as nothing and "
+            "splits the word it is in: `suggest`, `search` and `new` do not find a name "
+            "holding it in text"
+            + (f" ({unseen.total} zero-width characters in the file)" if unseen.total > 1 else "")
             + "; remove it"
         )
-        taxonomy.problems.append(TaxonomyProblem(path, position_at(text, min(places)), message))
+        taxonomy.problems.append(TaxonomyProblem(path, unseen.position, message))
     _check_line_ends(taxonomy, path, text)
     if may_end_a_line_in_white_space(text):
         ends = [

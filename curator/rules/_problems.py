@@ -13,6 +13,7 @@ from curator.rules import facet_order, invisible_characters, unicode_nfc
 from curator.rules._spaces import inside, scalar_spans
 from curator.rules.base import IncidentFile, Mended, Rule
 from curator.textnorm import composed, long_run
+from curator.unseen import zero_width
 from curator.write.edits import mend_tabs
 
 
@@ -71,7 +72,7 @@ def _mended(file: IncidentFile) -> Mended | None:
     if text is None:
         return None
     text = text.replace("\r\n", "\n").replace("\r", "\n")
-    if invisible_characters.zero_width(text) is not None and invisible_characters.removable(
+    if zero_width(text) is not None and invisible_characters.removable(
         load_bytes(text.encode("utf-8"))
     ):
         text = invisible_characters.without_zero_width(text)

@@ -29,16 +29,16 @@ one sentence or the second belongs in `symptom`.
 
 import unicodedata
 from collections.abc import Iterator
-from typing import Any, NamedTuple
+from typing import Any
 
 from curator.document import Path, text_values
 from curator.findings import Finding, Severity
-from curator.load import Loaded, Position, load_bytes, position_at
+from curator.load import Loaded, load_bytes
 from curator.model import Incident
 from curator.rules._spaces import not_fixable
 from curator.rules.base import FileFindings, IncidentFile, Rule
 from curator.schema_errors import dotted
-from curator.unseen import REORDERING, ZERO_WIDTH
+from curator.unseen import REORDERING, ZERO_WIDTH, ZeroWidth, zero_width
 
 RULE = Rule(
     code="IL606",
@@ -57,12 +57,6 @@ _SHOWN = 8  # characters of a run of padding named
 _CONTROL_NAMES = {"\n": "LINE FEED", "\t": "CHARACTER TABULATION", "\r": "CARRIAGE RETURN"}
 
 
-class ZeroWidth(NamedTuple):
-    position: Position  # of the first
-    char: str  # the first
-    total: int  # how many in the text
-
-
 def check(file: IncidentFile) -> FileFindings:
     text = file.loaded.text
     if text is None:
@@ -74,19 +68,6 @@ def check(file: IncidentFile) -> FileFindings:
     elif "\\" in text and ("\\u" in text or "\\U" in text):
         yield from _escaped_zero_width(file)
     yield from _one_line_findings(file)
-
-
-def zero_width(text: str) -> ZeroWidth | None:
-    """The first zero-width character of `text` (after the byte-order mark, IL604's: a
-    U+FEFF in it is one more), and how many there are; None if none (the usual case)."""
-    # A scan for each character, in C: 2.8 µs a file for the sixteen, where one
-    # regular-expression search for them took 5 (Korean text is not ASCII: the search looks
-    # at each character) and one set of the text's characters 40.
-    if not any(char in text for char in ZERO_WIDTH):
-        return None
-    first = min(place for char in ZERO_WIDTH if (place := text.find(char)) >= 0)
-    count = sum(text.count(char) for char in ZERO_WIDTH)
-    return ZeroWidth(position_at(text, first), text[first], count)
 
 
 def without_zero_width(text: str) -> str:
