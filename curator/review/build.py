@@ -620,24 +620,15 @@ def _facet_changes(
     missing = {(j.dimension, t.term): t for j in suggestions for t in j.missing}
     changes = []
     for dimension in DIMENSIONS:
-        had, has = before.get(dimension, []), after.get(dimension, [])
+        had, has = set(before.get(dimension, [])), set(after.get(dimension, []))
         changes += [
             FacetChange(
                 dimension=dimension,
                 term=term,
-                change="added",
-                support=support.get((dimension, term)),
+                change="added" if term in has else "removed",
+                support=(support if term in has else missing).get((dimension, term)),
             )
-            for term in sorted(set(has) - set(had))
-        ]
-        changes += [
-            FacetChange(
-                dimension=dimension,
-                term=term,
-                change="removed",
-                support=missing.get((dimension, term)),
-            )
-            for term in sorted(set(had) - set(has))
+            for term in [*sorted(has - had), *sorted(had - has)]
         ]
     return changes
 
