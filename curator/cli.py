@@ -1099,9 +1099,10 @@ def assign_ids_command(root: Path | None, remote: str | None, branch: str, attem
 # The judgement commands import numpy (~0.1 s); they load it on use so that `curator lint`,
 # run on every commit, does not pay for it. Like every module a command loads on use (its
 # models, numpy, PyGithub), under `deferred`, as at start-up (see `curator.__main__`).
-_judge_format_option = format_option(
-    ["text", "json"], "text: for people; json: the same for machines."
-)
+def _judge_output_options(command: F) -> F:
+    """`--format` and `-q` of the commands that build the index: similar, suggest, search."""
+    quiet = quiet_option("No progress line while the index is built.")(command)
+    return format_option(["text", "json"], "text: for people; json: the same for machines.")(quiet)
 
 
 def _judged_library(root: Path | None, paths: tuple[Path, ...], every: bool) -> tuple[Library, str]:
@@ -1193,8 +1194,7 @@ def _bad_input(message: str) -> NoReturn:
     type=click.IntRange(1, 1000),
     help="The most likely incidents shown for each PATH.",
 )
-@_judge_format_option
-@quiet_option("No progress line while the index is built.")
+@_judge_output_options
 def similar_command(
     paths: tuple[Path, ...], root: Path | None, every: bool, top: int, fmt: str, quiet: bool
 ) -> None:
@@ -1225,8 +1225,7 @@ def similar_command(
 @paths_argument
 @root_option
 @click.option("--all", "every", is_flag=True, help="Judge every incident of the library.")
-@_judge_format_option
-@quiet_option("No progress line while the index is built.")
+@_judge_output_options
 def suggest_command(
     paths: tuple[Path, ...], root: Path | None, every: bool, fmt: str, quiet: bool
 ) -> None:
@@ -1268,8 +1267,7 @@ def suggest_command(
     type=click.IntRange(1, 10000),
     help="The best-ranked incidents shown.",
 )
-@_judge_format_option
-@quiet_option("No progress line while the index is built.")
+@_judge_output_options
 def search_command(
     query: str,
     root: Path | None,
