@@ -13,7 +13,6 @@ full is refused as a whole, since an unreadable file might hold a reference.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,14 +22,13 @@ from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
 from curator.library import INCIDENTS, Library
 from curator.load import MAX_BYTES, START, Position, load_bytes
-from curator.model import NUMBERED_ID_PATTERN, numbered_id
+from curator.model import NUMBERED_ID, numbered_id
 from curator.regular import NotRegular, read_regular
 from curator.rules.placeholder_id import is_placeholder
 from curator.signals import deferred, held_off
 from curator.write.atomic import ChangedMeanwhile, remove_unchanged, write_atomic
 from curator.write.canonical import Refused, render
 
-_NUMBERED = re.compile(NUMBERED_ID_PATTERN)
 REFERENCE_LISTS = ("related", "not_duplicate_of")
 
 
@@ -62,7 +60,7 @@ class Plan:
 
 
 def number_of(incident_id: str) -> int | None:
-    return int(incident_id[3:]) if _NUMBERED.fullmatch(incident_id) else None
+    return int(incident_id[3:]) if NUMBERED_ID.fullmatch(incident_id) else None
 
 
 def plan(library: Library, reserved: Iterable[int] = ()) -> Plan:

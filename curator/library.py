@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 
-from curator.model import ID_PATTERN
+from curator.model import INCIDENT_ID
 from curator.taxonomy import Taxonomy, load_taxonomy
 
 INCIDENTS = "incidents"
@@ -264,11 +264,8 @@ def find_root(start: Path) -> Path:
 # folder. The pre-commit hooks name such files, as git stores them, a few at a time, and
 # listing 100,000 names for them cost `curator fmt` ≈0.08 s a commit. (Only a file stored
 # under a name of another case, itself misnamed (IL203), then stays named as typed.)
-_ID = re.compile(ID_PATTERN)
-
-
 def _spelt_as_an_id(name: str) -> bool:
-    return name.endswith(".yaml") and _ID.fullmatch(name[: -len(".yaml")]) is not None
+    return name.endswith(".yaml") and INCIDENT_ID.fullmatch(name[: -len(".yaml")]) is not None
 
 
 class ListedNames:

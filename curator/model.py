@@ -23,7 +23,9 @@ NUMBERED_ID_PATTERN = r"^IL-[0-9]{4,}$"
 TERM_ID_PATTERN = r"^[a-z0-9]+(?:-[a-z0-9]+)*$"
 PARTIAL_DATE_PATTERN = r"^[0-9]{4}(?:-[0-9]{2}(?:-[0-9]{2})?)?$"
 LANGUAGE_PATTERN = r"^[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$"
-_NUMBERED_ID = re.compile(NUMBERED_ID_PATTERN)
+# (`fullmatch`: `$` also matches before a final line break, which the schema refuses.)
+INCIDENT_ID = re.compile(ID_PATTERN)
+NUMBERED_ID = re.compile(NUMBERED_ID_PATTERN)
 
 Dimension = Literal["causes", "components", "symptoms", "contributing_factors"]
 DIMENSIONS: tuple[Dimension, ...] = ("causes", "components", "symptoms", "contributing_factors")
@@ -42,7 +44,7 @@ def canonical_id(incident_id: str) -> str:
     however spelt. Any other text (a placeholder, a spelling already canonical) as it is."""
     # Only a numbered id longer than four digits whose first is a zero is spelt otherwise:
     # told by two characters for the 100,000 ids of a large library, before any pattern.
-    if len(incident_id) > 7 and incident_id[3] == "0" and _NUMBERED_ID.fullmatch(incident_id):
+    if len(incident_id) > 7 and incident_id[3] == "0" and NUMBERED_ID.fullmatch(incident_id):
         return numbered_id(int(incident_id[3:]))
     return incident_id
 

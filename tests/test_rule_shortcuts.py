@@ -18,11 +18,10 @@ from pydantic import TypeAdapter, ValidationError
 
 from curator import unseen
 from curator.lint import parse_incident
-from curator.model import Incident, IncidentId, PartialDate, Text, parse_partial_date
+from curator.model import INCIDENT_ID, Incident, IncidentId, PartialDate, Text, parse_partial_date
 from curator.rules import (
     deprecated_term,
     facet_order,
-    id_format,
     narrative_missing,
     placeholder_id,
     source_url,
@@ -115,7 +114,7 @@ def test_the_model_takes_an_id_exactly_when_id_format_does(value):
         taken = True
     except ValidationError:
         taken = False
-    assert taken is bool(id_format._ID.fullmatch(value))
+    assert taken is bool(INCIDENT_ID.fullmatch(value))  # as id_format matches it
     # placeholder-id looks only at ids starting so.
     if placeholder_id.is_placeholder(value):
         assert value.startswith("IL-NEW-")

@@ -7,7 +7,6 @@ Only files whose blob differs between the two commits are read at the old commit
 from __future__ import annotations
 
 import json
-import re
 from pathlib import PurePosixPath
 from typing import Any, NamedTuple
 
@@ -31,10 +30,8 @@ from curator.export.model import Change, Changes, ReleasePoint, TermChange
 from curator.library import INCIDENTS, meant_as_incident
 from curator.lint import validate
 from curator.load import load_bytes
-from curator.model import DIMENSIONS, INCIDENT_KEYS, NUMBERED_ID_PATTERN, Term, canonical_id
+from curator.model import DIMENSIONS, INCIDENT_KEYS, NUMBERED_ID, Term, canonical_id
 from curator.taxonomy import Taxonomy
-
-_NUMBERED = re.compile(NUMBERED_ID_PATTERN)
 
 
 class Before(NamedTuple):
@@ -161,7 +158,7 @@ def _released_then(raw: bytes) -> tuple[str, Before] | None:
     else:
         return None
     incident_id, status, title = data["id"], data["status"], data["title"]
-    if not isinstance(incident_id, str) or not _NUMBERED.fullmatch(incident_id):
+    if not isinstance(incident_id, str) or not NUMBERED_ID.fullmatch(incident_id):
         return None
     if status not in EXPORTED_STATUSES:
         return None

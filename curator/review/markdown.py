@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from itertools import groupby
 
 from curator import __version__
-from curator.model import DIMENSIONS, ID_PATTERN, TERM_ID_PATTERN, Incident
+from curator.model import DIMENSIONS, INCIDENT_ID, TERM_ID_PATTERN, Incident
 from curator.review.inert import command, inert, inert_message, inert_name, link
 from curator.review.links import Links
 from curator.review.model import (
@@ -50,7 +50,6 @@ SUMMARY_LIMIT = 1024 * 1024  # bytes per step of $GITHUB_STEP_SUMMARY
 VISIBLE = 5  # list entries shown before the rest is folded into <details>
 _CODES_SHOWN = 3  # rule codes named on a file's one line (`_tally`)
 
-_ID = re.compile(ID_PATTERN)
 _SHA = re.compile(SHA_PATTERN)
 # The footer is never trimmed to fit the comment (`render`): the blocks to paste are kept
 # short whatever the report holds, at most VISIBLE ids of at most this length each, in at
@@ -833,7 +832,7 @@ def _match_url(match: Match, links: Links, review: Review) -> str | None:
     """The incident where it is: at the head, or, merged to the base branch meanwhile, at
     the base's tip (the head does not have it; no link when the report does not say where)."""
     sha = review.base_tip if match.on_base else review.head
-    if sha is None or not _ID.fullmatch(match.id):
+    if sha is None or not INCIDENT_ID.fullmatch(match.id):
         return None
     return links.blob(sha, review.incident_path(match.id))
 
@@ -936,7 +935,7 @@ def _neighbour(evidence: Evidence, links: Links, review: Review, said: str = "")
     name = inert(evidence.incident or "", 60)
     sha = review.base_tip if evidence.on_base else review.head
     url = None
-    if sha is not None and evidence.incident and _ID.fullmatch(evidence.incident):
+    if sha is not None and evidence.incident and INCIDENT_ID.fullmatch(evidence.incident):
         url = links.blob(sha, review.incident_path(evidence.incident))
     return f"{which}{link(name, url) if url else name}{said}{similarity}"
 
@@ -1019,7 +1018,7 @@ def _not_duplicate(review: Review) -> list[str]:
     change is settled in either, so it is in the block of the one shown first only."""
     ids_of: dict[str, list[Match]] = {}
     for file, match in review.duplicate_pairs(sorted(review.files, key=FileReview.rank)):
-        if match.id != file.id and len(match.id) <= _LONGEST_ID and _ID.fullmatch(match.id):
+        if match.id != file.id and len(match.id) <= _LONGEST_ID and INCIDENT_ID.fullmatch(match.id):
             ids_of.setdefault(file.path, []).append(match)
     one_file = sum(bool(_to_settle(file)) for file in review.files) == 1
     where = "this incident" if one_file else "one of the two"

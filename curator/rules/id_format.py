@@ -4,10 +4,8 @@ Before a pull request is merged a new incident may carry a placeholder, `IL-NEW-
 (lowercase letters, digits and hyphens), which is numbered at merge.
 """
 
-import re
-
 from curator.findings import Severity
-from curator.model import ID_PATTERN
+from curator.model import INCIDENT_ID
 from curator.rules.base import FileFindings, IncidentFile, Rule
 
 RULE = Rule(
@@ -18,7 +16,6 @@ RULE = Rule(
     failing="id: IL-12\n",
     passing="id: IL-0012\n",
 )
-_ID = re.compile(ID_PATTERN)
 # Said of a placeholder refused for its slug (`IL-NEW-Weka_2`), which reads as one otherwise.
 _SLUG = " (lower-case letters and digits, joined by single hyphens)"
 
@@ -31,7 +28,7 @@ def check(file: IncidentFile) -> FileFindings:
         return
     value = data["id"]
     # fullmatch: `$` also matches before a final line break, which the schema refuses.
-    if not isinstance(value, str) or not _ID.fullmatch(value):
+    if not isinstance(value, str) or not INCIDENT_ID.fullmatch(value):
         yield RULE.at(
             file.display,
             file.position("id"),

@@ -12,11 +12,9 @@ checks it (on every pull request), not `curator lint`.
 
 from __future__ import annotations
 
-import re
-
 from curator.findings import Finding, Severity
 from curator.load import START, Document, load_bytes
-from curator.model import NUMBERED_ID_PATTERN
+from curator.model import NUMBERED_ID
 from curator.rules.base import Rule
 
 RULE = Rule(
@@ -28,7 +26,6 @@ RULE = Rule(
     failing="# base: incidents/IL-0007.yaml (status: published)\n# head: the file is gone\n",
     passing="# head: incidents/IL-0007.yaml\nstatus: withdrawn\nwithdrawn_reason: |\n  ...\n",
 )
-_NUMBERED = re.compile(NUMBERED_ID_PATTERN)
 
 
 def removed_id(raw: bytes | None) -> tuple[str, int, int] | None:
@@ -41,7 +38,7 @@ def removed_id(raw: bytes | None) -> tuple[str, int, int] | None:
         return None
     data = document.data
     incident_id, status = data.get("id"), data.get("status")
-    if not isinstance(incident_id, str) or not _NUMBERED.fullmatch(incident_id):
+    if not isinstance(incident_id, str) or not NUMBERED_ID.fullmatch(incident_id):
         return None
     if status == "draft":
         return None

@@ -7,11 +7,10 @@ number, renames the file and rewrites every reference. `curator lint --release` 
 warning an error: a release never holds placeholders.
 """
 
-import re
 from dataclasses import replace
 
 from curator.findings import Finding, Severity
-from curator.model import ID_PATTERN, NUMBERED_ID_PATTERN
+from curator.model import INCIDENT_ID, NUMBERED_ID
 from curator.rules.base import FileFindings, IncidentFile, Rule
 
 RULE = Rule(
@@ -22,12 +21,10 @@ RULE = Rule(
     failing="# incidents/IL-NEW-weka-eviction.yaml, in a release\nid: IL-NEW-weka-eviction\n",
     passing="# incidents/IL-0266.yaml\nid: IL-0266\n",
 )
-_ID = re.compile(ID_PATTERN)
-_NUMBERED = re.compile(NUMBERED_ID_PATTERN)
 
 
 def is_placeholder(incident_id: str) -> bool:
-    return bool(_ID.fullmatch(incident_id)) and not _NUMBERED.fullmatch(incident_id)
+    return bool(INCIDENT_ID.fullmatch(incident_id)) and not NUMBERED_ID.fullmatch(incident_id)
 
 
 def check(file: IncidentFile) -> FileFindings:

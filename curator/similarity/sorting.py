@@ -9,20 +9,17 @@ order: equal keys end up in the order of their positions, as a stable sort leave
 
 from __future__ import annotations
 
-import re
-
 import numpy as np
 
-from curator.model import NUMBERED_ID_PATTERN
+from curator.model import NUMBERED_ID
 
 _BITS = 64
-_NUMBERED = re.compile(NUMBERED_ID_PATTERN)
 
 
 def id_order(incident_id: str) -> tuple[bool, int, str]:
     """Ids by their number (IL-9999 before IL-10000, as the export lists them); an id that
     holds none (a placeholder) after those, by its text."""
-    numbered = _NUMBERED.fullmatch(incident_id) is not None
+    numbered = NUMBERED_ID.fullmatch(incident_id) is not None
     return (not numbered, int(incident_id[3:]) if numbered else 0, incident_id)
 
 
