@@ -56,6 +56,7 @@ from curator.report import FORMATS, render, summary
 from curator.ruledocs import rules_markdown, rules_table
 from curator.signals import Terminated, deferred, said, stop_behind
 from curator.write.atomic import temporary_folder
+from curator.write.canonical import Refused
 from curator.write.changes import what_changed
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -759,14 +760,7 @@ def fmt_command(
         )
     for result in results:
         if result.refused is not None:
-            where = result.refused.position
-            click.echo(
-                escaped(
-                    f"{result.display}:{where.line}:{where.column}: cannot format: "
-                    f"{result.refused.message}"
-                ),
-                err=True,
-            )
+            _cannot(result.display, result.refused, "format")
         elif result.changed and show_diff:
             click.echo(result.diff(), nl=False)
         elif result.changed:
@@ -781,6 +775,12 @@ def fmt_command(
     if not quiet:
         click.echo(note + (f", {refused} could not be formatted" if refused else ""), err=True)
     sys.exit(EXIT_FINDINGS if refused or (changed and not write) else EXIT_CLEAN)
+
+
+def _cannot(display: str, refused: Refused, verb: str) -> None:
+    """A file fmt or fix leaves as it is: where, and why."""
+    where = f"{display}:{refused.position.line}:{refused.position.column}"
+    click.echo(escaped(f"{where}: cannot {verb}: {refused.message}"), err=True)
 
 
 def _not_incident_files(findings: list[Finding], verb: str) -> None:
@@ -850,14 +850,7 @@ def _print_fixed(result: Fixed, show_diff: bool) -> None:
     """What fix did (or would do) to one file. With --diff, standard output holds nothing
     but the diffs, so that it can be applied as a patch."""
     if result.refused is not None:
-        where = result.refused.position
-        click.echo(
-            escaped(
-                f"{result.display}:{where.line}:{where.column}: cannot fix: "
-                f"{result.refused.message}"
-            ),
-            err=True,
-        )
+        _cannot(result.display, result.refused, "fix")
     for change in result.changes:
         click.echo(
             escaped(
