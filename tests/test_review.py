@@ -474,6 +474,42 @@ def test_a_published_incident_moved_where_the_library_does_not_read_it_is_remove
     assert f"- line 1 · **IL901** · {said}" in comment
 
 
+@pytest.mark.parametrize("entry", ["folder", "link"])
+def test_a_published_incident_made_a_folder_or_a_link_of_its_name_is_removed(repo, entry):
+    # Lint reads neither (IL107: a folder, a link is not followed), but the review took
+    # the name `IL-0002.yaml` for an id the head still held: no IL901, and the release
+    # lost IL-0002 all the same.
+    text = (repo / "incidents" / "IL-0002.yaml").read_text(encoding="utf-8")
+    git(repo, "rm", "-q", "incidents/IL-0002.yaml")
+    if entry == "folder":
+        (repo / "incidents" / "IL-0002.yaml").mkdir()
+        (repo / "incidents" / "IL-0002.yaml" / "IL-0002.yaml").write_text(text, encoding="utf-8")
+    else:
+        (repo / "kept").mkdir()
+        (repo / "kept" / "IL-0002.yaml").write_text(text, encoding="utf-8")
+        (repo / "incidents" / "IL-0002.yaml").symlink_to("../kept/IL-0002.yaml")
+    commit(repo, f"IL-0002 made a {entry}")
+    linted = run_curator("lint", cwd=repo).out
+    assert f"incidents/IL-0002.yaml:1:1: IL107 [error] a {entry}" in linted.replace(
+        "symbolic link", "link"
+    )
+    code, report = review_json(repo)
+    assert code == 1
+    file = report["files"][0]
+    # Git sees the file moved into the folder, and the link as the file's type changed.
+    path, how = {
+        "folder": (
+            "incidents/IL-0002.yaml/IL-0002.yaml",
+            "renamed to incidents/IL-0002.yaml/IL-0002.yaml, so",
+        ),
+        "link": ("incidents/IL-0002.yaml", "deleted:"),
+    }[entry]
+    assert (file["path"], [f["code"] for f in file["findings"]]) == (path, ["IL901", "IL107"])
+    assert file["findings"][0]["message"].startswith(
+        f"IL-0002 is {how} its id disappears from the library; "
+    )
+
+
 @pytest.mark.parametrize("aside", [".IL-0004.yaml", "old/IL-0004.yaml"])
 def test_deleting_a_file_the_library_never_read_removes_no_id(repo, aside):
     # A published incident kept hidden or in a subfolder was never in the library nor a

@@ -28,7 +28,6 @@ from curator.library import (
     SCHEMA,
     Library,
     is_library,
-    read_as_incident,
     read_in,
 )
 from curator.lint import lint
@@ -61,7 +60,7 @@ from curator.review.model import (
 from curator.review.taxonomy_change import Carrier, filter_changes, term_changes
 from curator.rules import STOPPING, facet_order, incident_removed, not_an_incident_file
 from curator.rules.taxonomy_invalid import RULE as TAXONOMY_INVALID
-from curator.similarity.index import NONE_ADDED, Added
+from curator.similarity.index import NONE_ADDED, Added, library_items
 from curator.similarity.store import load_index
 from curator.taxonomy import Taxonomy, load_taxonomy
 from curator.write.atomic import temporary_folder
@@ -178,11 +177,11 @@ def build_review(root: Path, base: str, head: str, judge_for: JudgeFactory | Non
         # The checkout's cache outlives the run (a second review reads it); a copy's would
         # be written only to be deleted with it.
         cache = tree == revisions.repo
-        # The files the library reads by their names (`IL-0002.yaml`), not every entry
-        # lint reports (an `IL-0002.yml`, a subfolder `IL-0002/`: IL107), whose names carry
-        # no id the head holds: moved to one, a published incident's id disappears.
-        folder = library.incidents_dir
-        incident_files = {folder / n for n in library.incident_names() if read_as_incident(n)}
+        # The files the library reads (the regular `IL-0002.yaml`), not every entry lint
+        # reports (an `IL-0002.yml`, a subfolder `IL-0002/`, a link or a folder named
+        # `IL-0002.yaml`: IL107), whose names carry no id the head holds: moved to one, a
+        # published incident's id disappears.
+        incident_files = {path for path, _ in library_items(library)}
         with _judge(revisions, library, judge_for if changes else None, cache) as judge:
             files = [
                 _file_review(c, o, tree, findings, judge, library.taxonomy, incident_files)
@@ -710,8 +709,9 @@ def _with_removal(
     head_ids: set[str],
 ) -> FileReview:
     """Add the IL901 finding when the change makes a published id disappear (`head_ids`:
-    the ids the head carries, each as `canonical_id` spells it)."""
-    if change.change not in ("removed", "renamed"):
+    the ids the head carries, each as `canonical_id` spells it): a file removed, renamed,
+    or changed into one the library does not read (a link)."""
+    if change.change == "added":
         return review
     old_path = change.old_path or change.path
     if not read_in(old_path, _in_library(revisions.prefix, INCIDENTS)):
