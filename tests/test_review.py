@@ -510,10 +510,11 @@ def test_a_published_incident_made_a_folder_or_a_link_of_its_name_is_removed(rep
     )
 
 
-@pytest.mark.parametrize("aside", [".IL-0004.yaml", "old/IL-0004.yaml"])
+@pytest.mark.parametrize("aside", [".IL-0004.yaml", "old/IL-0004.yaml", "IL-0004.yml"])
 def test_deleting_a_file_the_library_never_read_removes_no_id(repo, aside):
     # A published incident kept hidden or in a subfolder was never in the library nor a
-    # release: deleting it was IL901, "its id disappears from the library".
+    # release: deleting it was IL901, "its id disappears from the library". Nor was one
+    # kept as a `.yml` (IL107 at the base), whose deletion no test had made.
     (repo / "incidents" / aside).parent.mkdir(exist_ok=True)
     write(repo, aside, incident("IL-0004"))
     commit(repo, "kept aside")
@@ -522,7 +523,16 @@ def test_deleting_a_file_the_library_never_read_removes_no_id(repo, aside):
     commit(repo, "delete it")
     code, report = review_json(repo)
     [file] = report["files"]
-    assert (code, file["change"], file["findings"]) == (0, "removed", [])
+    assert (code, file["path"], file["change"], file["findings"]) == (
+        0,
+        f"incidents/{aside}",
+        "removed",
+        [],
+    )
+    lines = run_curator("review", "--base", "main", cwd=repo).out.splitlines()
+    assert lines[1].startswith("### ✅ 0 errors · ")
+    assert [line for line in lines if line.startswith("#### ")] == []
+    assert f"1 changed file, nothing to report: incidents/{aside} (removed)." in lines
 
 
 def test_an_incident_changed_outside_incidents_is_an_error(repo):
