@@ -940,6 +940,7 @@ def test_a_taxonomy_file_made_unreadable_is_said_once_not_as_every_term_removed(
             "path": "schema/taxonomy/components.yaml",
             "line": 4,
             "column": 4,
+            "at_base": False,
         }
     ]
     broken = [(f["path"], [g["code"] for g in f["findings"]]) for f in report["files"][1:]]
@@ -1113,6 +1114,46 @@ def test_a_taxonomy_file_mended_is_said_once(repo):
         f"column {first[1]}) and is read now: its terms are known again, and none is "
         "compared with the base's."
     ) in lines
+
+
+@pytest.mark.parametrize("touches_the_taxonomy", [False, True])
+def test_a_taxonomy_file_unread_at_the_base_too_is_said_once(repo, touches_the_taxonomy):
+    # Unread at the base already, its IL301 errors in the incidents the change adds or
+    # edits were said in a section each, one per incident, where a change that breaks the
+    # file had them folded into one line; and that line, when the change touched another
+    # taxonomy file, did not say the base could not read it either.
+    components = repo / "schema" / "taxonomy" / "components.yaml"
+    text = components.read_text(encoding="utf-8")
+    git(repo, "checkout", "-q", "main")
+    components.write_text(text.replace("    label:", "   label:", 1), encoding="utf-8")
+    commit(repo, "break the indent of a term")
+    git(repo, "checkout", "-q", "-B", "change")
+    write(repo, "IL-0004.yaml", incident("IL-0004", *DIFFERENT))
+    write(
+        repo, "IL-0002.yaml", incident("IL-0002", ("학습 처리량이 떨어졌다.", "처리량이 줄었다."))
+    )
+    if touches_the_taxonomy:
+        symptoms = repo / "schema" / "taxonomy" / "symptoms.yaml"
+        symptoms.write_text(symptoms.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    commit(repo, "add IL-0004, edit IL-0002")
+    code, report = review_json(repo)
+    assert code == 1
+    path = "schema/taxonomy/components.yaml"
+    assert report["taxonomy_unread"] == [
+        {"dimension": "components", "path": path, "line": 4, "column": 4, "at_base": True}
+    ]
+    lines = run_curator("review", "--base", "main", cwd=repo).out.splitlines()
+    assert lines[1].startswith("### ❌ 2 errors · ")  # the two IL301, folded, still counted
+    assert (
+        f"- **components** · {path} could not be read, as at the base (IL303 at line 4, "
+        "column 4): none of its terms is known; 2 incidents this change adds or edits carry "
+        "them, with 2 IL301 errors until it is fixed: IL-0002 (incidents/IL-0002.yaml), "
+        "IL-0004 (incidents/IL-0004.yaml)."
+    ) in lines
+    # IL-0002's only finding was that: no section. IL-0004 keeps its own for its judgement.
+    sections = [line for line in lines if line.startswith("#### ")]
+    assert sections == ["#### 📄 **incidents/IL-0004.yaml** (added)"]
+    assert not [line for line in lines if "**IL301**" in line]
 
 
 def deprecate_nccl(repo: Path) -> None:

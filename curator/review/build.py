@@ -58,7 +58,13 @@ from curator.review.model import (
     UnreadTaxonomy,
 )
 from curator.review.taxonomy_change import Carrier, filter_changes, term_changes
-from curator.rules import STOPPING, facet_order, incident_removed, not_an_incident_file
+from curator.rules import (
+    STOPPING,
+    facet_order,
+    incident_removed,
+    not_an_incident_file,
+    unknown_term,
+)
 from curator.rules.taxonomy_invalid import RULE as TAXONOMY_INVALID
 from curator.similarity.index import NONE_ADDED, Added, library_items
 from curator.similarity.store import load_index
@@ -66,6 +72,7 @@ from curator.taxonomy import Taxonomy, load_taxonomy
 from curator.write.atomic import temporary_folder
 
 IL303 = TAXONOMY_INVALID.code
+UNKNOWN_TERM = unknown_term.RULE.code
 
 if TYPE_CHECKING:  # (the judge imports the similarity index, which a review may not need)
     from curator.review.judge import Judged
@@ -198,7 +205,8 @@ def build_review(root: Path, base: str, head: str, judge_for: JudgeFactory | Non
         }
         broken = [_broken_by_change(p, tree, caused) for p in sorted({f.path for f in caused})]
         terms, filters = _taxonomy_changes(before, library, cache)
-        unread = _unread(library.taxonomy, findings, revisions) if before else []
+        ours = {c.path for c in changes}
+        unread = _unread(library.taxonomy, findings, revisions, ours, deprecates, before)
         mended = _mended(before, library.taxonomy, revisions) if before else []
     # Named from the base only now: a base id in `head_ids` would hide the IL901 of a
     # rename that breaks the file.
@@ -234,17 +242,36 @@ def _entering(change: FileChange, incidents: str) -> FileChange:
 
 
 def _unread(
-    taxonomy: Taxonomy, findings: Sequence[Finding], revisions: Revisions
+    taxonomy: Taxonomy,
+    findings: Sequence[Finding],
+    revisions: Revisions,
+    ours: AbstractSet[str],
+    changed: bool,
+    before: Taxonomy | None,
 ) -> list[UnreadTaxonomy]:
-    """The taxonomy files the head cannot read, each where its first IL303 error is."""
+    """The taxonomy files the head cannot read, each where its first IL303 error is, and
+    whether the base could not read it either: of a change to the taxonomy (`changed`;
+    `before`, the base's, None when the base has none), every one; otherwise (the base's
+    taxonomy is the head's) those whose terms an incident of the change (`ours`) carries,
+    folded into one line as a change that breaks the file has them."""
     unread = []
     for dimension in DIMENSIONS:
         if not taxonomy.unread(dimension):
             continue
         path = _in_library(revisions.prefix, SCHEMA, "taxonomy", f"{dimension}.yaml")
+        said = unknown_term.said_unread(path)
+        if not changed and not any(
+            f.path in ours and f.code == UNKNOWN_TERM and f.message.endswith(said) for f in findings
+        ):
+            continue
         first = min((f for f in findings if f.path == path and f.code == IL303), default=None)
         line, column = (first.line, first.column) if first else (1, 1)
-        unread.append(UnreadTaxonomy(dimension=dimension, path=path, line=line, column=column))
+        at_base = not changed or (before is not None and before.unread(dimension) is not None)
+        unread.append(
+            UnreadTaxonomy(
+                dimension=dimension, path=path, line=line, column=column, at_base=at_base
+            )
+        )
     return unread
 
 

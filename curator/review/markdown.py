@@ -227,10 +227,16 @@ def _unread_line(unread: UnreadTaxonomy, links: Links, review: Review) -> str:
     incidents the change leaves alone, counted, with the first few of them."""
     url = links.blob(review.head, unread.path)
     name = inert_name(unread.path, 120)
+    # (Unread at the base too, there are no terms of the base's to compare.)
+    was = (
+        (", as at the base", "")
+        if unread.at_base
+        else ("", ", so none is compared with the base's")
+    )
     text = (
-        f"- **{unread.dimension}** · {link(name, url) if url else name} could not be read "
-        f"(IL303 at line {unread.line}, column {unread.column}): none of its terms is known, "
-        "so none is compared with the base's"
+        f"- **{unread.dimension}** · {link(name, url) if url else name} could not be read"
+        f"{was[0]} (IL303 at line {unread.line}, column {unread.column}): none of its terms "
+        f"is known{was[1]}"
     )
     carrying = [(f, n) for f in review.files if (n := _unread_errors(f, review, unread))]
     if not carrying:

@@ -316,6 +316,11 @@ class UnreadTaxonomy(_Value):
     path: str = Field(description="The taxonomy file, repository-relative.")
     line: int = Field(ge=1, description="Of its first IL303 error.")
     column: int = Field(ge=1)
+    at_base: bool | None = Field(
+        default=None,
+        description="Whether the base could not read it either (absent in reports of older "
+        "versions).",
+    )
 
 
 class MendedTaxonomy(_Value):
@@ -398,9 +403,9 @@ class Review(_Value):
     taxonomy_unread: list[UnreadTaxonomy] = Field(
         default_factory=list,
         max_length=len(DIMENSIONS),
-        description="The taxonomy files of a change to the taxonomy that the head cannot read "
-        "(IL303): their dimensions' terms are not in `terms_changed` (absent in reports of "
-        "older versions).",
+        description="The taxonomy files the head cannot read (IL303), of a change to the "
+        "taxonomy, or whose terms an incident of the change carries: their dimensions' terms "
+        "are not in `terms_changed` (absent in reports of older versions).",
     )
     taxonomy_mended: list[MendedTaxonomy] = Field(
         default_factory=list,
