@@ -32,7 +32,7 @@ from curator.rules.bare_mention import bare_mentions
 from curator.signals import Terminated, deferred
 from curator.taxonomy import Taxonomy
 from curator.textnorm import composed, normalized
-from curator.unseen import ZERO_WIDTH
+from curator.unseen import ZERO_WIDTH, zero_width
 from curator.urls import UrlFault, url_fault
 from curator.write.atomic import write_atomic
 from curator.write.canonical import render
@@ -187,19 +187,19 @@ def check_one_line(what: str, text: str) -> str:
 def check_visible(what: str, text: str) -> str:
     """`text`, if it holds no character lint refuses as unseen (IL606: a zero-width
     character, a bidirectional control such as U+202E): the draft would fail lint over a
-    character its author cannot see in it."""
-    for index, char in enumerate(text):
-        if char in ZERO_WIDTH:
-            code, name = f"U+{ord(char):04X}", ZERO_WIDTH[char]
-            raise DraftError(
-                bilingual(
-                    f"{_KOREAN_NAMES[what]}에 보이지 않는 글자가 있습니다({index + 1}번째 "
-                    f"글자, {code} {name}): 지우세요",
-                    f"{what} holds {code} {name}, which shows as nothing (character "
-                    f"{index + 1}): remove it (IL606)",
-                )
-            )
-    return text
+    character its author cannot see in it. (`text` is one line: its column is its place.)"""
+    found = zero_width(text)
+    if found is None:
+        return text
+    code, name, place = f"U+{ord(found.char):04X}", ZERO_WIDTH[found.char], found.position.column
+    raise DraftError(
+        bilingual(
+            f"{_KOREAN_NAMES[what]}에 보이지 않는 글자가 있습니다({place}번째 글자, {code} "
+            f"{name}): 지우세요",
+            f"{what} holds {code} {name}, which shows as nothing (character {place}): remove "
+            "it (IL606)",
+        )
+    )
 
 
 # In Korean, what `TextFault.character_kind` says a refused character is.
