@@ -190,9 +190,11 @@ def _korean_first(exc: click.UsageError, ctx: click.Context) -> str | None:
         option = next((p for p in ctx.command.params if exc.option_name in p.opts), None)
         flag = isinstance(option, click.Option) and option.is_flag
         return (new.value_not_taken if flag else new.value_missing)(exc.option_name, english)
-    if isinstance(exc, click.BadParameter) and exc.param is not None:
-        choices = exc.param.type.choices if isinstance(exc.param.type, click.Choice) else ()
-        return new.bad_value(exc.param.opts[0], [str(c) for c in choices], english)
+    # (A value refused otherwise is refused by new's own callbacks, in Korean first.)
+    param = exc.param if isinstance(exc, click.BadParameter) else None
+    if param is not None and isinstance(param.type, click.Choice):
+        choices = [str(choice) for choice in param.type.choices]
+        return new.bad_value(param.opts[0], choices, english)
     # (The one usage error of `Command.parse_args` itself: words given without an option.)
     return new.not_an_option(english) if type(exc) is click.UsageError else None
 
@@ -347,14 +349,28 @@ def paths_argument(command: F) -> F:
     )
 
 
+_ROOT_HELP = (
+    "The library root (holds incidents/ and schema/). Default: found from the current "
+    "directory upward."
+)
+_FOLDER = click.Path(file_okay=False, path_type=Path)
+
+
 def root_option(command: F) -> F:
-    return click.option(
-        "--root",
-        type=click.Path(file_okay=False, path_type=Path),
-        default=None,
-        help="The library root (holds incidents/ and schema/). Default: found from the "
-        "current directory upward.",
-    )(command)
+    return click.option("--root", type=_FOLDER, default=None, help=_ROOT_HELP)(command)
+
+
+def _root_korean_first(ctx: click.Context, param: click.Parameter, value: str | None) -> Any:
+    """`--root` of `curator new`: a file, or a folder that cannot be read, is refused in
+    Korean first too, as new's other errors are, the English after it as click says it."""
+    if value is None:
+        return None
+    try:
+        return _FOLDER.convert(value, param, ctx)
+    except click.BadParameter as exc:
+        english = f"Invalid value for {param.get_error_hint(ctx)}: {exc.message}"
+        korean_first = new.root_refused(value, os.path.isfile(value), english.removesuffix("."))
+        raise KoreanFirstUsageError(korean_first, ctx) from exc
 
 
 @click.group(cls=CuratorGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -894,7 +910,7 @@ def _ask(question: str, default: str, check: Callable[[str], object]) -> str:
     cls=KoreanFirstCommand,
     short_help="Start a new incident (incidents/IL-NEW-<slug>.yaml) to fill in.",
 )
-@root_option
+@click.option("--root", metavar="DIRECTORY", callback=_root_korean_first, help=_ROOT_HELP)
 @click.option(
     "--title",
     callback=_utf8_korean_first,

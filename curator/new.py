@@ -863,6 +863,18 @@ def no_library(exc: NotALibrary) -> str:
     return bilingual(korean, str(exc))
 
 
+def root_refused(root: str, is_file: bool, english: str) -> str:
+    """`--root` given a file, or a folder that cannot be read; `english`, click's message."""
+    if is_file:
+        korean = (
+            f"--root {root} 은 파일입니다: 라이브러리 폴더(incidents/ 와 schema/ 가 있는 "
+            "폴더)를 주세요"
+        )
+    else:
+        korean = f"--root {root} 폴더를 읽을 권한이 없습니다"
+    return bilingual(korean, english)
+
+
 def looking() -> str:
     """The progress line's label while the library is searched for the same event."""
     return bilingual("같은 사건을 찾는 중", "looking for the same event")
@@ -911,10 +923,8 @@ def value_not_taken(option: str, english: str) -> str:
 
 
 def bad_value(option: str, choices: list[str], english: str) -> str:
-    """A value `option` cannot take: one of `choices`, where it has them."""
-    if choices:
-        return bilingual(f"{option} 값은 {', '.join(choices)} 가운데 하나입니다", english)
-    return bilingual(f"{option} 값을 쓸 수 없습니다", english)
+    """A value `option` cannot take: it takes one of `choices`."""
+    return bilingual(f"{option} 값은 {', '.join(choices)} 가운데 하나입니다", english)
 
 
 def not_an_option(english: str) -> str:

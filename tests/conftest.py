@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import ctypes
 import os
 import re
 import shutil
@@ -75,11 +76,20 @@ def run_curator(
     env: dict[str, str] | None = None,
     timeout: float | None = None,
     closing: tuple[int, ...] = (),
+    permissions: bool = False,
 ) -> Run:
     """The real `curator` program in a subprocess, as a user would run it; with `timeout`,
     a run that does not end in time fails the test (TimeoutExpired) instead of hanging it;
     `closing` names standard streams (0, 1, 2) it starts without, as after `<&-`. (What
-    it wrote to a closed stream reads as "".)"""
+    it wrote to a closed stream reads as "".) With `permissions`, what the files'
+    permissions refuse is refused to it, run as root too (`as_permissions_say`)."""
+
+    def started() -> None:
+        for stream in closing:
+            os.close(stream)
+        if permissions:
+            as_permissions_say()
+
     proc = subprocess.run(
         [sys.executable, "-m", "curator", *args],
         cwd=cwd,
@@ -89,9 +99,21 @@ def run_curator(
         env=_curator_env(env),
         check=False,
         timeout=timeout,
-        preexec_fn=(lambda: [os.close(stream) for stream in closing]) if closing else None,
+        preexec_fn=started if closing or permissions else None,
     )
     return _checked(proc.returncode, proc.stdout, proc.stderr)
+
+
+def as_permissions_say() -> None:
+    """In a process about to run a program: what the files' permissions refuse is refused
+    to it. Tests run as root too (a container), whom the system lets past them: it drops
+    the capabilities that do (Linux's PR_CAPBSET_DROP), not to skip what `chmod` shows."""
+    if os.geteuid() != 0:
+        return
+    libc = ctypes.CDLL(None, use_errno=True)
+    for capability in (1, 2):  # CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH
+        if libc.prctl(24, capability, 0, 0, 0) != 0:
+            raise OSError(ctypes.get_errno(), "prctl(PR_CAPBSET_DROP)")
 
 
 def start_python(

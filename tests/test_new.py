@@ -568,11 +568,33 @@ def test_a_usage_error_of_clicks_own_is_said_in_korean_first_too(tmp_path, args,
     assert list((root / "incidents").iterdir()) == []
 
 
-def test_a_root_that_is_a_file_is_a_usage_error_in_korean_first_too(tmp_path):
-    (tmp_path / "lib.yaml").write_text("", encoding="utf-8")
-    run = run_curator("new", "--root", str(tmp_path / "lib.yaml"), "--no-prompt")
-    english = f"Invalid value for '--root': Directory '{tmp_path / 'lib.yaml'}' is a file"
-    assert (run.code, run.err) == (2, _said(f"--root 값을 쓸 수 없습니다 ({english})"))
+def test_a_root_that_is_a_file_or_unreadable_is_a_usage_error_saying_so_in_korean_first(
+    tmp_path,
+):
+    # Said in Korean as any value `--root` cannot take: "--root 값을 쓸 수 없습니다".
+    root = tmp_path / "lib.yaml"
+    root.write_text("", encoding="utf-8")
+    run = run_curator("new", "--root", str(root), "--no-prompt")
+    assert (run.code, run.err) == (
+        2,
+        _said(
+            f"--root {root} 은 파일입니다: 라이브러리 폴더(incidents/ 와 schema/ 가 있는 "
+            f"폴더)를 주세요 (Invalid value for '--root': Directory '{root}' is a file)"
+        ),
+    )
+    root = write_library(tmp_path / "lib", {})
+    root.chmod(0o311)
+    try:
+        run = run_curator("new", "--root", str(root), "--no-prompt", permissions=True)
+    finally:
+        root.chmod(0o755)
+    assert (run.code, run.err) == (
+        2,
+        _said(
+            f"--root {root} 폴더를 읽을 권한이 없습니다 (Invalid value for '--root': "
+            f"Directory '{root}' is not readable)"
+        ),
+    )
 
 
 def test_a_problem_said_twice_in_one_run_is_one_line(tmp_path):
