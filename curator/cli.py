@@ -1012,7 +1012,7 @@ def new_command(
         sys.exit(EXIT_ERROR)
     except OSError as exc:
         shown = display_path(library.incidents_dir)
-        click.echo(f"curator: {new.not_written(shown, str(exc.strerror))}", err=True)
+        click.echo(f"curator: {new.not_written(shown, exc)}", err=True)
         sys.exit(EXIT_ERROR)
     shown = display_path(path)
     click.echo(shown)

@@ -8,6 +8,7 @@ contributor can commit early and fill it in from the source step by step.
 from __future__ import annotations
 
 import datetime as dt
+import errno
 import hashlib
 import json
 import re
@@ -827,9 +828,19 @@ def unanswered() -> str:
     )
 
 
-def not_written(folder: str, reason: str) -> str:
+# In Korean, why the system would not write the draft: what its folder allows. (Any other
+# reason is said in the system's words alone.)
+_KOREAN_REFUSALS = {
+    errno.EACCES: "권한이 없습니다",
+    errno.EPERM: "권한이 없습니다",
+    errno.EROFS: "읽기 전용 파일 시스템입니다",
+}
+
+
+def not_written(folder: str, refused: OSError) -> str:
+    reason = refused.strerror or str(refused)
     return bilingual(
-        f"초안을 {folder} 에 쓸 수 없습니다: {reason}",
+        f"초안을 {folder} 에 쓸 수 없습니다: {_KOREAN_REFUSALS.get(refused.errno or 0, reason)}",
         f"cannot write the draft in {folder}: {reason}",
     )
 

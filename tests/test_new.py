@@ -1298,6 +1298,29 @@ def test_with_standard_input_closed_nothing_is_asked(tmp_path):
     assert len(list((root / "incidents").iterdir())) == 1
 
 
+@pytest.mark.parametrize("mode", [0o555, 0o333], ids=["not-writable", "not-readable"])
+def test_a_folder_of_incidents_it_may_not_write_or_read_is_said_in_korean_first(tmp_path, mode):
+    # The Korean said the system's English reason, `… 쓸 수 없습니다: Permission denied`.
+    root = write_library(tmp_path / "lib", {})
+    (root / "incidents").chmod(mode)
+    try:
+        run = run_curator(
+            *("new", "--root", str(root), "--no-prompt", "--title", TITLE, "--source", SOURCE),
+            *("--cause", "software-defect"),
+            permissions=True,
+        )
+    finally:
+        (root / "incidents").chmod(0o755)
+    shown = os.path.relpath(root / "incidents", REPO)
+    assert (run.code, run.out, run.err) == (
+        2,
+        "",
+        f"curator: 초안을 {shown} 에 쓸 수 없습니다: 권한이 없습니다 (cannot write the draft "
+        f"in {shown}: Permission denied)\n",
+    )
+    assert os.listdir(root / "incidents") == []
+
+
 def test_a_draft_the_system_will_not_write_is_one_line_and_exit_2(tmp_path, monkeypatch):
     import errno
 
