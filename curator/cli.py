@@ -1034,7 +1034,7 @@ def _say_if_known(library: Library, draft: Path) -> None:
         from curator.similarity import commands
 
     try:
-        with Progress(new.looking(), enabled=True) as progress:
+        with Progress(new.looking, enabled=True) as progress:
             matches = commands.known_already(library, draft, progress)
     except KeyboardInterrupt:  # (then said as any stop is, exit 2): the draft stays
         click.echo(f"curator: note: {new.look_stopped(display_path(draft))}", err=True)

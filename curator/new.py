@@ -28,6 +28,7 @@ from curator.model import (
     parse_partial_date,
     text_fault,
 )
+from curator.progress import counted
 from curator.rules import source_url_form
 from curator.rules.bare_mention import bare_mentions
 from curator.signals import Terminated, deferred
@@ -886,9 +887,13 @@ def root_refused(root: str, is_file: bool, english: str) -> str:
     return bilingual(korean, english)
 
 
-def looking() -> str:
-    """The progress line's label while the library is searched for the same event."""
-    return bilingual("같은 사건을 찾는 중", "looking for the same event")
+def looking(done: int, total: int, rate: float) -> str:
+    """The progress line while the library is searched for the same event: `done` of
+    `total` files, `rate` a second."""
+    return bilingual(
+        f"같은 사건을 찾는 중 파일 {done:,}/{total:,}개, 초당 {rate:,.0f}개",
+        counted("looking for the same event", done, total, rate),
+    )
 
 
 def stopped(stop: KeyboardInterrupt) -> str:

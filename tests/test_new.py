@@ -784,7 +784,8 @@ def test_the_look_for_the_same_event_is_labelled_in_korean_first(tmp_path, monke
     result = CliRunner().invoke(curator.cli.main, [*args, "--cause", "software-defect"])
     assert result.exit_code == 0
     assert (
-        "\r\x1b[K같은 사건을 찾는 중 (looking for the same event) 1/10 files (0 files/s)\r\x1b[K"
+        "\r\x1b[K같은 사건을 찾는 중 파일 1/10개, 초당 0개 (looking for the same event 1/10 "
+        "files (0 files/s))\r\x1b[K"
     ) in result.stderr
 
 
