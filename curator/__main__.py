@@ -27,7 +27,9 @@ def main() -> NoReturn:
         stop = stop_behind(error)
         if stop is None:
             raise
-        print(said(stop), file=sys.stderr)
+        # (`curator new` says it in Korean first, as it says everything: known by its name
+        # here, before its module may have loaded.)
+        print(said(stop, korean_first=sys.argv[1:2] == ["new"]), file=sys.stderr)
         # Out at once, as `run` ends: Python ending the usual way takes 0.1 s, and Ctrl-C
         # again meanwhile printed "Exception ignored in atexit callback", or, once Python
         # had given the signal back to the system, ended the run with exit status 130.

@@ -166,6 +166,20 @@ class KoreanFirstCommand(CuratorCommand):
                 raise
             raise KoreanFirstUsageError(korean_first, ctx) from exc
 
+    def make_context(
+        self,
+        info_name: str | None,
+        args: list[str],
+        parent: click.Context | None = None,
+        **extra: Any,
+    ) -> click.Context:
+        """A stop while the command line is read, in Korean first too."""
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except KeyboardInterrupt as stop:  # Ctrl-C, or SIGTERM or SIGHUP (curator.signals)
+            click.echo(said(stop, korean_first=True), err=True)
+            raise click.exceptions.Exit(EXIT_ERROR) from None
+
     def invoke(self, ctx: click.Context) -> Any:
         """A library not found, and a stop, in Korean first too."""
         try:
@@ -176,7 +190,7 @@ class KoreanFirstCommand(CuratorCommand):
             stop = stop_behind(error)
             if stop is None:
                 raise
-            click.echo(f"curator: {new.stopped(stop)}", err=True)
+            click.echo(said(stop, korean_first=True), err=True)
         ctx.exit(EXIT_ERROR)
 
 
@@ -1006,7 +1020,7 @@ def new_command(
         # click.prompt makes a stop an Abort; the stop it replaced is the Abort's context.
         stop = abort.__context__
         if isinstance(stop, Terminated):  # the user did not stop answering: a job was ended
-            click.echo(f"curator: {new.stopped(stop)}", err=True)
+            click.echo(said(stop, korean_first=True), err=True)
         else:
             click.echo(f"curator: {new.unanswered()}", err=True)
         sys.exit(EXIT_ERROR)

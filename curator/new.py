@@ -31,7 +31,7 @@ from curator.model import (
 from curator.progress import counted
 from curator.rules import source_url_form
 from curator.rules.bare_mention import bare_mentions
-from curator.signals import Terminated, deferred
+from curator.signals import deferred
 from curator.taxonomy import Taxonomy
 from curator.textnorm import composed, normalized
 from curator.unseen import ZERO_WIDTH, zero_width
@@ -894,13 +894,6 @@ def looking(done: int, total: int, rate: float) -> str:
         f"같은 사건을 찾는 중 파일 {done:,}/{total:,}개, 초당 {rate:,.0f}개",
         counted("looking for the same event", done, total, rate),
     )
-
-
-def stopped(stop: KeyboardInterrupt) -> str:
-    """A run stopped by Ctrl-C, or by SIGTERM or SIGHUP (`curator.signals.said`)."""
-    if isinstance(stop, Terminated):
-        return bilingual("종료 신호로 중단되었습니다", "terminated")
-    return bilingual("중단되었습니다", "interrupted")
 
 
 def look_stopped(draft: str) -> str:

@@ -148,9 +148,15 @@ def stop_behind(error: BaseException) -> KeyboardInterrupt | None:
     return error if isinstance(error, KeyboardInterrupt) else None
 
 
-def said(stop: KeyboardInterrupt) -> str:
-    """`curator: …` for a run stopped by Ctrl-C, or by SIGTERM or SIGHUP."""
-    return "curator: terminated" if isinstance(stop, Terminated) else "curator: interrupted"
+def said(stop: KeyboardInterrupt, korean_first: bool = False) -> str:
+    """`curator: …` for a run stopped by Ctrl-C, or by SIGTERM or SIGHUP; `korean_first`
+    for `curator new`, which says everything in Korean first, the English after it in
+    brackets (`curator.new.bilingual`)."""
+    english = "terminated" if isinstance(stop, Terminated) else "interrupted"
+    if korean_first:
+        korean = "종료 신호로 중단되었습니다" if isinstance(stop, Terminated) else "중단되었습니다"
+        return f"curator: {korean} ({english})"
+    return f"curator: {english}"
 
 
 def _terminate(number: int, frame: FrameType | None) -> None:

@@ -17,7 +17,15 @@ import unicodedata
 
 import jsonschema
 import pytest
-from conftest import REPO, run_curator, typed_like_other_tools, write_library
+from conftest import (
+    REPO,
+    ended,
+    run_curator,
+    start_python,
+    stopped_as_it_loads,
+    typed_like_other_tools,
+    write_library,
+)
 
 from curator.ids import plan
 from curator.library import Library
@@ -763,6 +771,38 @@ def test_stopped_while_looking_for_the_same_event_it_says_the_draft_is_written(
         f"stopped (`curator similar {shown}` looks again))\n{said}\n"
     ) in result.stderr
     assert (root / "incidents" / "IL-NEW-nccl-h100.yaml").is_file()
+
+
+def test_stopped_as_curator_loads_or_reads_its_command_line_new_says_so_in_korean_first(
+    tmp_path,
+):
+    # Said `curator: interrupted` or `curator: terminated` alone, as every command does.
+    root = write_library(tmp_path / "lib", {})
+    args = ("new", "--root", str(root), "--no-prompt", "--title", TITLE, "--source", SOURCE)
+    run = stopped_as_it_loads("curator.cli", *args)
+    assert (run.code, run.out, run.err) == (2, "", "curator: 중단되었습니다 (interrupted)\n")
+    program = _STOPPED_WHILE_NEW_IS_READ.format(stop="os.kill(os.getpid(), signal.SIGTERM)")
+    run = ended(start_python("-c", program, *args))
+    said = "curator: 종료 신호로 중단되었습니다 (terminated)\n"
+    assert (run.code, run.out, run.err) == (2, "", said)
+    assert list((root / "incidents").iterdir()) == []
+    # Every other command says it as before, in English.
+    run = stopped_as_it_loads("curator.cli", "lint", "--root", str(root))
+    assert (run.code, run.out, run.err) == (2, "", "curator: interrupted\n")
+
+
+# SIGTERM as click reads new's options, once `curator` has found the command.
+_STOPPED_WHILE_NEW_IS_READ = """
+import click, os, signal
+parse = click.Command.parse_args
+def stopped(self, ctx, args):
+    if ctx.info_name == "new":
+        {stop}
+    return parse(self, ctx, args)
+click.Command.parse_args = stopped
+from curator.__main__ import main
+main()
+"""
 
 
 def test_the_look_for_the_same_event_is_labelled_in_korean_first(tmp_path, monkeypatch):
