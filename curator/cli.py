@@ -1044,13 +1044,17 @@ def _say_if_known(library: Library, draft: Path) -> None:
     """Name the incidents the draft may duplicate, with the evidence, before its author
     writes the rest: the same report cited, the same organisation and date, the same words.
     The draft stays; whether it is the same event is for its author to tell."""
-    with deferred():
-        from curator.similarity import commands
-
     try:
+        with deferred():
+            from curator.similarity import commands
+
         with Progress(new.looking, enabled=True) as progress:
             matches = commands.known_already(library, draft, progress)
-    except KeyboardInterrupt:  # (then said as any stop is, exit 2): the draft stays
+    # (Then said as any stop is, exit 2: the draft stays. A stop as a module loads, on
+    # Python 3.11, may come as a RuntimeError: `stop_behind`.)
+    except (KeyboardInterrupt, RuntimeError) as error:
+        if stop_behind(error) is None:
+            raise
         click.echo(f"curator: note: {new.look_stopped(display_path(draft))}", err=True)
         raise
     if matches:

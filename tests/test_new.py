@@ -741,11 +741,21 @@ def test_facets_are_guessed_as_search_recognises_terms(title, url, expected):
     assert {d: [g.term for g in guessed[d]] for d in expected} == expected
 
 
+def _as_a_class_is_made(stop: KeyboardInterrupt) -> RuntimeError:
+    """`stop` as Python 3.11 raises one that lands as a class is made (`stop_behind`)."""
+    error = RuntimeError("Error calling __set_name__ on 'Stopping' instance 'field' in 'Made'")
+    error.__cause__ = stop
+    return error
+
+
 @pytest.mark.parametrize(
     ("stop", "said"),
     [
         (KeyboardInterrupt, "curator: 중단되었습니다 (interrupted)"),
         (Terminated, "curator: 종료 신호로 중단되었습니다 (terminated)"),
+        # (Python 3.11's, for one landing as a class is made, a module loading; the look
+        # was said stopped only for a KeyboardInterrupt itself)
+        (_as_a_class_is_made(KeyboardInterrupt()), "curator: 중단되었습니다 (interrupted)"),
     ],
 )
 def test_stopped_while_looking_for_the_same_event_it_says_the_draft_is_written(
@@ -803,6 +813,23 @@ click.Command.parse_args = stopped
 from curator.__main__ import main
 main()
 """
+
+
+def test_stopped_as_the_look_for_the_same_event_loads_it_says_the_draft_is_written(tmp_path):
+    # The modules that look load once the draft is written: a stop then said only
+    # `curator: 중단되었습니다 (interrupted)`, not that the draft was written nor how to look.
+    root = write_library(tmp_path / "lib", {})
+    args = ("new", "--root", str(root), "--no-prompt", "--title", TITLE, "--source", SOURCE)
+    run = stopped_as_it_loads("curator.similarity.index", *args, "--cause", "software-defect")
+    shown = os.path.relpath(root / "incidents" / "IL-NEW-nccl-h100.yaml", REPO)
+    assert (run.code, run.out) == (2, f"{shown}\n")
+    assert run.err.endswith(
+        f"curator: note: {shown} 은 썼습니다. 같은 사건 찾기는 멈췄습니다: `curator similar "
+        f"{shown}` 로 다시 찾습니다 ({shown} is written; the look for the same event was "
+        f"stopped (`curator similar {shown}` looks again))\ncurator: 중단되었습니다 "
+        "(interrupted)\n"
+    )
+    assert (root / "incidents" / "IL-NEW-nccl-h100.yaml").is_file()
 
 
 def test_the_look_for_the_same_event_is_labelled_in_korean_first(tmp_path, monkeypatch):
