@@ -24,6 +24,7 @@ to fix. A round trip through ruamel.yaml costs ~10 ms a file, a quarter of an ho
 
 from __future__ import annotations
 
+import bisect
 import copy
 import datetime as dt
 import functools
@@ -58,6 +59,7 @@ from curator.rules import (
     unknown_term,
 )
 from curator.rules import trailing_whitespace as trailing
+from curator.rules._spaces import scalars
 from curator.schema_errors import dotted
 from curator.taxonomy import Taxonomy
 from curator.textnorm import STREAM_SAFE_RUN, composed, long_run, maybe_non_starter
@@ -717,34 +719,68 @@ def fix_text(
 
 def _left_on_disk(left: list[Change], out: str, text: str, trail: Trail) -> list[Change]:
     """What is `left` in `out` (the canonical layout of `text`, the text the text fixes
-    made), at its place in the file. A line the writer moved (re-indented, its key put in
-    the layout's order) is the line of the text with a tab or a trailing space and the
-    same characters but white space; the place, the same distance from the line's end. On
-    a line the writer changed more (a key's quotes taken away, a value's quotes changed),
-    what is left is said at its place in `out`."""
-    lines, out_lines = text.split("\n"), out.split("\n")
-    unused: dict[str, list[int]] = {}  # (the lines that hold what is left)
-    for number, line in enumerate(lines, start=1):
-        if "\t" in line or line != line.rstrip(WHITE_SPACE):
-            unused.setdefault(_bare_line(line), []).append(number)
-    found: dict[int, int] = {}  # (a line of `out`: the line of `text`)
+    made), at its place in the file. Each is found in `text` by what holds it, which the
+    layout keeps wherever it writes it: the value at the same path (a `|` block indented
+    otherwise, put in the layout's order of keys, a `>` block written `|`) or a comment of
+    the same words; the nth line with a tab (or trailing space) there is the nth in `text`.
+    One that `text` has fewer of there (a `>` block's lines joined) is said at its place
+    in `out`."""
+    in_text = _lines_to_fix_by_hand(text)
+    in_out = {
+        (code, place): (holder, nth)
+        for (code, holder), places in _lines_to_fix_by_hand(out).items()
+        for nth, place in enumerate(places)
+    }
     placed: list[Change] = []
     for change in left:
-        out_line = out_lines[change.line - 1]
-        if change.line not in found:
-            same = unused.get(_bare_line(out_line))
-            if not same:
-                placed.append(change)
-                continue
-            found[change.line] = same.pop(0)
-        number = found[change.line]
-        column = len(lines[number - 1]) - (len(out_line) - change.column)
-        placed.append(_placed(Change(number, column, change.code, change.description), trail))
+        holder, nth = in_out.get(
+            (change.code, Position(change.line, change.column)), (("", None), 0)
+        )
+        there = in_text.get((change.code, holder), [])
+        if nth < len(there):
+            line, column = there[nth]
+            change = _placed(Change(line, column, change.code, change.description), trail)
+        placed.append(change)
     return sorted(placed)
 
 
-def _bare_line(line: str) -> str:
-    return "".join(line.split())
+Holder = tuple[str, Any]  # ("value", its path), ("comment", its words) or ("line", …)
+
+
+def _lines_to_fix_by_hand(text: str) -> dict[tuple[str, Holder], list[Position]]:
+    """Each line of `text` with a tab (IL601) or trailing white space (IL602), at the first,
+    by what holds it: the path of a value, the words of a comment, else the line's
+    characters but white space."""
+    lines = text.split("\n")
+    spans = scalars(load_bytes(text.encode("utf-8")).document, lines)
+    starts = [start for start, _, _ in spans]
+
+    def value(where: Position) -> Any:
+        index = bisect.bisect_right(starts, where) - 1
+        return spans[index][2] if index >= 0 and where < spans[index][1] else None
+
+    def holder(where: Position) -> Holder:
+        path = value(where)
+        if path is not None:
+            return "value", path
+        line = lines[where.line - 1]
+        for mark in range(where.column - 1):  # (a `#` outside a value starts a comment)
+            after_space = mark == 0 or line[mark - 1] in " \t"
+            if line[mark] == "#" and after_space and value(Position(where.line, mark + 1)) is None:
+                return "comment", line[mark:].rstrip(WHITE_SPACE)
+        return "line", "".join(line.split())
+
+    found: dict[tuple[str, Holder], list[Position]] = {}
+    for number, line in enumerate(lines, start=1):
+        end = len(line.rstrip(WHITE_SPACE))
+        for code, column in (
+            (no_tabs.RULE.code, line.find("\t") + 1),
+            (trailing.RULE.code, end + 1),
+        ):
+            if 0 < column <= len(line):
+                where = Position(number, column)
+                found.setdefault((code, holder(where)), []).append(where)
+    return found
 
 
 def _placed(change: Change, trail: Trail, stage: int = len(TEXT_FIXES)) -> Change:

@@ -865,6 +865,38 @@ def test_what_is_left_is_said_where_it_is_in_the_file_the_user_will_open(tmp_pat
     assert unfixable() == written_places
 
 
+def test_what_is_left_is_found_by_the_value_or_comment_that_holds_it(tmp_path):
+    # Bug: --check found each line the canonical layout wrote by a line of the file with
+    # the same characters but white space, first to first, and said the rest at its place
+    # in the fixed text it never writes: a value put in the layout's order took the
+    # other's line, a `>` block written `|` (its lines joined) and a key unquoted and moved
+    # up were said where the fixed text has them: 3:26, 16:6, 16:14, 17:6.
+    text = incident(
+        "IL-0001",
+        ("status: published\n", ""),
+        (
+            "  contributing_factors: []\n",
+            '  contributing_factors: []\n"status": published  # 메모\t끝\n',
+        ),
+        ("symptom: |\n  학습 처리량이 떨어졌다.\n", ""),
+        (
+            "trigger: |\n  노드 수를 늘렸다.\n",
+            "trigger: |\n    노드 수를 늘렸다.\n    가\t나 다\n"
+            "symptom: >\n  가 나\t다\n  떨어졌다.  \n\n  둘\n",
+        ),
+        ("  - Example\n", "  - Example \n"),
+    )
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": text})
+    path = root / "incidents" / "IL-0001.yaml"
+    found = lint(Library.at(root))
+    on_disk = [(f.line, f.column, f.code) for f in found if not f.fixable]
+    assert on_disk == [(14, 26, "IL601"), (17, 6, "IL601"), (19, 6, "IL601"), (20, 8, "IL602")]
+    [checked] = fix_files([path], Library.at(root).taxonomy, write=False)
+    assert [(c.line, c.column, c.code) for c in checked.left] == on_disk
+    run = run_curator("fix", "--check", "--root", str(root))
+    assert f"{relative(path)}:20:8: IL602 not fixed: the trailing space is part" in run.err, run
+
+
 def test_tabs_in_a_value_cost_a_bounded_number_of_reads(monkeypatch):
     # Each tab kept out of the all-at-once fix was tried alone, a parse of the whole file
     # each: 50,000 tabs in one quoted value took minutes. The ones not tried are left too.

@@ -9,6 +9,7 @@ from bisect import bisect_right
 from dataclasses import dataclass, replace
 from itertools import accumulate
 
+from curator.document import Path
 from curator.findings import Finding
 from curator.load import Document, Position
 
@@ -32,8 +33,13 @@ def scalar_spans(document: Document | None, lines: list[str]) -> Spans:
     """Where each scalar value's text stands (from its first character to just after its
     last; a block scalar's from the line after its `|` or `>` header); none when the file
     could not be read: `fix` repairs such a file first."""
+    return Spans.of([(start, end) for start, end, _ in scalars(document, lines)])
+
+
+def scalars(document: Document | None, lines: list[str]) -> list[tuple[Position, Position, Path]]:
+    """The spans of `scalar_spans`, sorted, each with the path of its value."""
     if document is None:
-        return Spans([], [])
+        return []
     spans = []
     for path, span in document.value_spans.items():
         value = document.data
@@ -47,8 +53,8 @@ def scalar_spans(document: Document | None, lines: list[str]) -> Spans:
             header = lines[start.line - 1] if start.line <= len(lines) else ""
             if header[start.column - 1 : start.column] in ("|", ">"):
                 start = Position(start.line + 1, 1)
-            spans.append((start, end))
-    return Spans.of(spans)
+            spans.append((start, end, path))
+    return sorted(((s, e, p) for s, e, p in spans if s < e), key=lambda span: span[:2])
 
 
 def inside(spans: Spans, first: Position, last: Position | None = None) -> bool:
