@@ -475,6 +475,22 @@ IN_A_KEY = (
         ((("메타데이터 포화로", "메타데이터\n  포\t화로"),), (3, 4), IN_A_PLAIN_VALUE),
         # The loader stops at the other tab first; read once fix's spaces mend that one.
         ((("title: 공유", "title: 공\t유"), ("  causes:", "\tcauses:")), (2, 9), IN_A_PLAIN_VALUE),
+        # And fix's text fixes change the line before the tab, or the lines above it (a
+        # lone CR): said all the same (bug: "use spaces", its place in the file not known).
+        (
+            (("title: 공유", "title: 공\u200b유\t스"), ("  causes:", "\tcauses:")),
+            (2, 11),
+            IN_A_PLAIN_VALUE,
+        ),
+        (
+            (
+                ("id: IL-0001", "id: IL-0001  # 메모\r# 끝"),
+                ("title: 공유", "title: 공유\t스"),
+                ("  causes:", "\tcauses:"),
+            ),
+            (2, 10),
+            IN_A_PLAIN_VALUE,
+        ),
         ((("  causes:", "  cau\tses:"),), (8, 6), IN_A_KEY),
         # Quoted, the tab is text ruamel.yaml reads: fix leaves it (IL601, not fixable).
         ((("title: 공유", "title: '공\t유"), ("떨어졌다\n", "떨어졌다'\n")), (2, 10), None),

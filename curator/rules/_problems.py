@@ -14,7 +14,7 @@ from curator.rules._spaces import inside, scalar_spans
 from curator.rules.base import IncidentFile, Mended, Rule
 from curator.textnorm import composed, long_run
 from curator.unseen import zero_width
-from curator.write.edits import mend_tabs
+from curator.write.edits import apply, repairs, tab_edits
 
 
 def report(file: IncidentFile, kind: Problem, rule: Rule) -> list[Finding]:
@@ -80,9 +80,19 @@ def _mended(file: IncidentFile) -> Mended | None:
         if long_run(text) is not None:
             return None  # (fix refuses to compose it)
         text = composed(text)
-    text = mend_tabs(text)
+    spaces = repairs(text, tab_edits(text))
+    lines = text.split("\n")
+    tabs = (
+        (number, column)
+        for number, line in enumerate(lines)
+        for column, char in enumerate(line)
+        if char == "\t"
+    )
+    spaced = {(e.line, column) for e in spaces for column in range(e.start, e.end)}
+    kept = tuple(index for index, tab in enumerate(tabs) if tab not in spaced)
+    text = apply(text, spaces)
     mended = load_bytes(text.encode("utf-8"))
-    return Mended(text, mended.document) if not mended.problems else None
+    return Mended(text, mended.document, kept) if not mended.problems else None
 
 
 def tab_in_plain_value(file: IncidentFile) -> bool:
@@ -95,19 +105,25 @@ def tab_in_plain_value(file: IncidentFile) -> bool:
 
 def plain_tabs(file: IncidentFile) -> dict[Position, bool]:
     """The tabs of `tab_in_plain_value`, each with whether it is in a key, at their places
-    in the file as it is. One on a line that fix's text fixes changed before it (a BOM,
-    letters composed), or in a file where they changed the line count, is left out: its
-    place in the file is not known. At no cost for a file without a tab."""
+    in the file as it is: the text fixes keep every tab but those fix puts spaces for, so
+    the nth tab fix reads is the nth the file has of those it keeps (`Mended.tabs`). At
+    no cost for a file without a tab."""
     read = mended(file)
     text = file.loaded.text
-    if read is None or text is None or read.text.count("\n") != text.count("\n"):
-        return {}
-    lines, fixed = text.split("\n"), read.text.split("\n")
-    return {
-        where: in_key
-        for where, in_key in _plain_tabs(file)
-        if fixed[where.line - 1][: where.column] == lines[where.line - 1][: where.column]
-    }
+    found = dict(_plain_tabs(file))
+    if read is None or text is None or read.tabs is None or not found:
+        return found
+    by_count = {where: index for index, where in enumerate(_tabs(read.text))}
+    in_file = list(_tabs(text))
+    return {in_file[read.tabs[by_count[where]]]: in_key for where, in_key in found.items()}
+
+
+def _tabs(text: str) -> Iterator[Position]:
+    for number, line in enumerate(text.split("\n"), start=1):
+        column = line.find("\t") + 1
+        while column:
+            yield Position(number, column)
+            column = line.find("\t", column) + 1
 
 
 def _plain_tabs(file: IncidentFile) -> Iterator[tuple[Position, bool]]:

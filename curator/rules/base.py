@@ -52,6 +52,9 @@ class Mended(NamedTuple):
 
     text: str
     document: Document | None
+    # Which tab of the file's text each tab of `text` is, counted from 0 (fix's spaces
+    # replace some; its other text fixes keep every tab); None where `text` is the file's.
+    tabs: tuple[int, ...] | None = None
 
 
 @dataclass

@@ -97,10 +97,3 @@ def column_before(made: list[Edit], line: int, column: int) -> int:
             break
         shift += len(edit.new) - (edit.end - edit.start)
     return column - shift
-
-
-def mend_tabs(text: str) -> str:
-    """`text` with the tabs the loader stops at replaced, as `curator fix` replaces them
-    first (`tabs_to_spaces`): fix mends a file this leaves unreadable in no way (lint's
-    IL601 asks)."""
-    return apply(text, repairs(text, tab_edits(text)))
