@@ -1700,3 +1700,18 @@ def test_fix_quiet_and_jobs(generated, tmp_path):
     assert "would be made" not in quiet.err and "cannot fix" in quiet.err
     refused = run_curator("fix", "--root", str(root), "-j", "0")
     assert refused.code == 2 and "-j" in refused.err
+
+
+@pytest.mark.parametrize("mark", ["\ufeff", "\u200b"])
+def test_a_zero_width_character_in_a_key_goes_only_where_no_value_is_lost(tmp_path, mark):
+    # `sta<U+FEFF>tus:` shows as `status:`, and lint says 'status' is missing: fix takes
+    # the character out (said, at it) and the value is status's. Where the file has a
+    # `status:` too, that would make a duplicate key: the file is left, both values in it.
+    alone = incident("IL-0001", ("status: published", f"sta{mark}tus: published"))
+    both = incident("IL-0002", ("status: published", f"status: published\nsta{mark}tus: draft"))
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": alone, "IL-0002.yaml": both})
+    run = run_curator("fix", "--root", str(root), cwd=root)
+    assert run.out == "incidents/IL-0001.yaml:3:4: IL606 removed 1 zero-width character(s)\n"
+    assert (root / "incidents" / "IL-0001.yaml").read_text(encoding="utf-8") == incident("IL-0001")
+    assert (root / "incidents" / "IL-0002.yaml").read_text(encoding="utf-8") == both
+    assert "1 change in 1 file" in run.err and run.code == (1 if mark == "\ufeff" else 0), run
