@@ -108,7 +108,7 @@ def test_the_spacing_rule_docs_judgement_md_gives_holds_for_its_examples(matcher
     shown = judgement_md().partition("or with a particle: ")[2].partition(")")[0]
     written_apart, _, glued = shown.partition("; ")
     examples = [*written_apart.split(", "), *glued.partition("or more: ")[2].split(", ")]
-    assert len(examples) == 5, shown
+    assert len(examples) == 6, shown
     for example in examples:
         if " is no " in example:
             one, written = example.split(" is no ")
@@ -174,10 +174,25 @@ def test_words_of_an_alias_written_together_match(matcher, text, alias, quote):
 
 
 @pytest.mark.parametrize(
+    ("text", "term", "alias", "quote"),
+    [
+        # A one-syllable word of an alias glued to the particle of the word before (데이터+를+잃).
+        ("운영 데이터를잃었다.", "data-loss", "데이터를 잃", "운영 데이터를잃었다."),
+        ("운영 데이터를잃고 복구했다.", "data-loss", "데이터를 잃", "운영 데이터를잃고 복구했다."),
+        ("네트워크를잃었다", "node-network-loss", "네트워크를 잃", "네트워크를잃었다"),
+    ],
+)
+def test_a_one_syllable_word_glued_to_a_particle_matches(matcher, text, term, alias, quote):
+    assert (term, alias, quote) in {(hit.term, hit.alias, hit.quote) for hit in matcher.find(text)}
+
+
+@pytest.mark.parametrize(
     ("text", "term"),
     [
         ("배포 전 검증을건너뛰지 않았다", "failed-safeguard"),  # negated after the glued word
-        ("배포가막바지에 이르렀다", "deploys-blocked"),  # 배포가 막: a lone 막 glued is no word
+        ("운영 데이터를잃지 않았다", "data-loss"),  # negated after the glued one syllable
+        ("운영 데이터를잃지않았다", "data-loss"),
+        ("배포가막바지에 이르렀다", "deploys-blocked"),  # 배포가 막: 막 | 바지, no 막히다
     ],
 )
 def test_a_word_glued_to_the_word_before_matches_only_where_it_may(matcher, text, term):

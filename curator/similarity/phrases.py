@@ -34,7 +34,7 @@ An alias matches when its words appear in order in the text's tokens (text.token
   apart, once, between two of its syllables (`_apart`): "네임 서버" matches 네임서버, "타임
   아웃 증가" matches 타임아웃 증가; and a word of an alias may be glued to the word before
   it, straight after it or after a particle (`_glued`): "걸러내지" matches 걸러 내지,
-  "검증을건너뛰었다" matches 검증을 건너뛰.
+  "검증을건너뛰었다" matches 검증을 건너뛰, "데이터를잃었다" 데이터를 잃.
 A match that is negated is no match: in Korean by what directly follows it (데이터를 잃지
 않았다, 복구하지 못했다, 손실은 없었다, 손실 없이, OOM 은 없었다, OOM은없었다), in English by
 what directly precedes it (no data loss, without any data loss, never lost data).
@@ -687,7 +687,9 @@ def _glued(node: Node, found: list[str], position: int, used: int) -> dict[Word,
     of the phrase before, which matched its first `used` characters: straight after it
     (걸러내지 holds 걸러 and 내지) or after a particle (검증을건너뛰었다 holds 검증 and 건너뛰).
     Both words have two syllables or more, as in `_apart`: a lone syllable is often a word
-    of its own (배포가막바지에 is no 배포가 막)."""
+    of its own; but after a particle, which ends the word before, a word of one syllable
+    too, matched as it is apart (`Word.lone`: 데이터를잃었다 holds 데이터를 잃, 배포가막바지에
+    no 배포가 막)."""
     word = found[position - 1]
     reached: dict[Word, tuple[int, int]] = {}
     if used < _SHORTEST_PART or len(word) - used < _SHORTEST_PART or not _is_hangul(word):
@@ -696,7 +698,8 @@ def _glued(node: Node, found: list[str], position: int, used: int) -> dict[Word,
     # (Most text words end in no more than a particle or an ending: ruled out at once.)
     for skip in range(min(len(rest) - _SHORTEST_PART, _LONGEST_PARTICLE) + 1):
         if (skip == 0 or rest[:skip] in PARTICLES) and node.may_match(rest[skip:]):
-            for child in node.matching(rest[skip:], longer_than=_SHORTEST_PART - 1):
+            shortest = 0 if skip else _SHORTEST_PART - 1
+            for child in node.matching(rest[skip:], longer_than=shortest):
                 reached.setdefault(child, (position, used + skip + len(child.text)))
     return reached
 
