@@ -952,6 +952,12 @@ def test_a_word_made_a_verb_that_closes_its_clause_ends_an_alias(matcher, text, 
         ("긴 꼬리 복구를 줄이도록 절차 ,도구 ,자동 복구 시스템의 빈틈을", "복구 절차", False),
         ("복구 절차 , 도구 , 자동 복구 시스템의 빈틈을", "복구 절차", True),
         ("옛 기능을 켜던 플래그, 설정을 지웠다", "기능 플래그", True),
+        # X에 실패하다: what the subject failed at is the failure's, no role of its own
+        ("이름이 해석에 실패했다", "이름 해석 실패", True),
+        ("인증서가 갱신에 실패했다", "인증서 갱신", True),
+        ("이름을 해석에 실패한 리졸버에서 지웠다", "이름 해석 실패", False),  # an object
+        ("이름이 해석에 쓰는 도구가 실패했다", "이름 해석 실패", False),  # 해석에 쓰는
+        ("인증서가 갱신에 성공했다", "인증서 갱신", False),
     ],
 )
 def test_a_noun_of_an_alias_with_its_own_particle_is_no_compound(matcher, text, alias, found):

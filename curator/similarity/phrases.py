@@ -24,7 +24,8 @@ An alias matches when its words appear in order in the text's tokens (text.token
   particle to a noun of it with another, or bare before a comma, an item of a list
   (메타데이터가 엣지 사이트 서버에 is no 메타데이터 서버, 복구를 줄이도록 절차, 도구 no 복구
   절차: two roles in the sentence), unless a verb ending in 는 or 던 stands before the
-  noun (옛 기능을 켜던 플래그를 is 기능 플래그); nor to a last word that is a verb in a
+  noun (옛 기능을 켜던 플래그를 is 기능 플래그), or the noun is what the subject failed at
+  (이름이 해석에 실패했다 is 이름 해석 실패); nor to a last word that is a verb in a
   form joined by 고 or 고서 to the next verb, after a word of it with the object particle
   을 or 를, a step someone took (학습을 멈추고 노드를 교체했다 is no 학습 멈춤, 배포를 막고 no
   배포가 막), unless the phrase writes that word with 을 or 를 too (데이터를 잃); and two
@@ -103,6 +104,10 @@ _CLAUSE_CLOSED = re.compile(r"[하되해돼했됐](?:였|었|어)?(?:고|자|지
 # and 을 also end verbs (잃은, 돌려주는, 죽을), which a phrase's noun may be made.
 _CASE_PARTICLES = PARTICLES - {"의"}
 _ROLES = PARTICLES - {"은", "는", "을"}
+_SUBJECT = ("이", "가")  # the subject particle
+# What a subject failed at, X에 실패하다, is the failure's, no role of its own (see
+# `_another_role`).
+_FAILED = "실패"
 _HEADED = ("는", "던")  # a verb's ending before the noun its clause describes (켜던 플래그)
 _OBJECT = ("을", "를")  # the object particle
 _THEN = ("고", "고서")  # a verb's ending that joins it to the next (멈추고 교체했다)
@@ -590,7 +595,10 @@ def _walk(
                 places = [at for at in places[:1] if layout.joins(at - 1)]
             after = _children_at(node, found, places, layout, glued)
             if rest in _CASE_PARTICLES:  # (its own role: the next word may not have one)
-                after = [a for a in after if not _another_role(found, layout, position, *a)]
+                subject = rest in _SUBJECT
+                after = [
+                    a for a in after if not _another_role(found, layout, position, subject, *a)
+                ]
             for child, end, u in after:
                 between = rest
                 if end == position and child.word is not None:  # glued to it: 학습을멈추고
@@ -662,15 +670,23 @@ def _apart(node: Node, found: list[str], at: int, layout: _Layout) -> list[tuple
 
 
 def _another_role(
-    found: list[str], layout: _Layout, after: int, node: Node, end: int, used: int
+    found: list[str],
+    layout: _Layout,
+    after: int,
+    subject: bool,
+    node: Node,
+    end: int,
+    used: int,
 ) -> bool:
     """Whether the word of a phrase that reached `node` at found[end - 1], its first `used`
-    characters, after a word of the phrase with a case particle at found[after - 1], has
-    a role of its own in the sentence: a noun there (written as it is, not 멈춰도 for 멈춤;
-    no verb's stem, …다, nor one syllable, most of which are verbs) that goes on with a
-    particle, or stands bare before a comma, an item of a list (복구를 줄이도록 절차, 도구,
-    … is no 복구 절차), unless the word before it is a verb whose clause it heads, which
-    the word of the phrase before is in (옛 기능을 켜던 플래그를 is 기능 플래그)."""
+    characters, after a word of the phrase with a case particle at found[after - 1] (the
+    subject's, 이 or 가, or not), has a role of its own in the sentence: a noun there
+    (written as it is, not 멈춰도 for 멈춤; no verb's stem, …다, nor one syllable, most of
+    which are verbs) that goes on with a particle, or stands bare before a comma, an item of
+    a list (복구를 줄이도록 절차, 도구, … is no 복구 절차), unless the word before it is a verb
+    whose clause it heads, which the word of the phrase before is in (옛 기능을 켜던 플래그를
+    is 기능 플래그), or it is what the subject failed at: with 에 before 실패 (도메인이
+    조회에 실패했다 is 도메인 조회 실패; 도메인을 조회에 실패한 리졸버 no)."""
     word, text_word = node.word, found[end - 1]
     if word is None or word.lone or (word.loose and _final(word.text[-1]) != _FINAL_M):
         return False
@@ -678,6 +694,8 @@ def _another_role(
         return False
     rest = text_word[used:]
     if not (rest in _ROLES or (not rest and layout.lists(end - 1))):
+        return False
+    if subject and rest == "에" and layout.together(end - 1) and found[end].startswith(_FAILED):
         return False
     return not (end - 2 >= after and found[end - 2].endswith(_HEADED))
 
