@@ -958,6 +958,8 @@ def test_a_word_made_a_verb_that_closes_its_clause_ends_an_alias(matcher, text, 
         ("이름을 해석에 실패한 리졸버에서 지웠다", "이름 해석 실패", False),  # an object
         ("이름이 해석에 쓰는 도구가 실패했다", "이름 해석 실패", False),  # 해석에 쓰는
         ("인증서가 갱신에 성공했다", "인증서 갱신", False),
+        ("도메인이 조회에 실패했다", "도메인 조회 실패", True),
+        ("도메인을 조회에 실패한 리졸버에서 지웠다", "도메인 조회 실패", False),  # an object
     ],
 )
 def test_a_noun_of_an_alias_with_its_own_particle_is_no_compound(matcher, text, alias, found):
@@ -974,6 +976,7 @@ def test_a_noun_of_an_alias_with_its_own_particle_is_no_compound(matcher, text, 
         ("dns-resolution-failure", "EC2 인스턴스에서 DNS 해석이 실패했다"),  # IL-0245
         ("dns-resolution-failure", "고객은 US-East 지역에서 이름 풀이 실패를 겪었다"),  # IL-0237
         ("dns-resolution-failure", "장애는 일부 DNS 질의가 타임아웃되면서 시작되었다"),  # IL-0230
+        ("dns-resolution-failure", "공용 리졸버에서 도메인이 조회에 실패했다"),
         (
             "elevated-error-rate",
             "18:00 UTC 에 서비스 하나에서 통신 오류가 늘어나는 것이 보였다",
