@@ -177,12 +177,15 @@ _NOT_NAMES = (
 # holding one still is an entity (`service control`, `cloud storage`). Names of one
 # protocol or product (DNS, HTTP, Kubernetes) are no common nouns, and stay. `API` stays
 # too, for now: on the evaluation it alone made facets worse (docs/judgement.md).
-_COMMON_NOUNS = words(
-    "service services server servers cluster clusters node nodes network networks "
-    "networking platform cloud status data database storage disk compute engine control "
-    "plane access security code app apps application applications internet gateway "
-    "console portal agent interface container containers health metrics infrastructure "
-    "system systems error errors cpu gpu"
+# The first of them, `GENERIC`, are those that beside an organisation's name name nothing
+# more specific than it: `google cloud` is Google, as `google compute engine` (`compute`,
+# `engine`) or `aws lambda` is not (similar.py).
+GENERIC = words("cloud platform service services status")
+_COMMON_NOUNS = GENERIC | words(
+    "server servers cluster clusters node nodes network networks networking data database "
+    "storage disk compute engine control plane access security code app apps application "
+    "applications internet gateway console portal agent interface container containers "
+    "health metrics infrastructure system systems error errors cpu gpu"
 )
 _SMALLEST_BARE_NUMBER = 10
 # More digits than any count, size, duration or sum of money has: a checksum or a serial

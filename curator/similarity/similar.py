@@ -24,7 +24,7 @@ from typing import Any, Literal
 import numpy as np
 
 from curator.model import PARTIAL_DATE_PATTERN, parse_partial_date
-from curator.similarity.entities import counted, entities, name_parts
+from curator.similarity.entities import GENERIC, counted, entities, name_parts
 from curator.similarity.index import Index
 from curator.similarity.records import Record, organisation_key
 from curator.taxonomy import fold
@@ -357,26 +357,23 @@ def _name_words(name: str) -> set[str]:
 
 
 _NAME_WORD = re.compile(r"[^\W_]+")
-# Words that, beside an organisation's name, name nothing more specific than it: `google
-# cloud` is Google, as `google compute engine` (`compute`, `engine`) or `aws lambda` is not.
-_GENERIC = frozenset({"cloud", "platform", "service", "services", "status"})
 
 
 def _writing(organisation: str, names: set[str]) -> set[str]:
     """The entities of `names` that write `organisation` (`_name_words`), and the names of
-    several words made of its words and generic ones, holding one of its own: `google cloud`
-    and `cloudflare status` of Google and Cloudflare, `knight capital` of Knight Capital
-    Americas LLC. Two Google incidents sharing `google cloud` share no more than their
-    maker, which "same organisation Google" counts already (IL-0206 and IL-0208 were
-    related by it alone)."""
+    several words made of its words and generic ones (`GENERIC`), holding one of its own:
+    `google cloud` and `cloudflare status` of Google and Cloudflare, `knight capital` of
+    Knight Capital Americas LLC. Two Google incidents sharing `google cloud` share no more
+    than their maker, which "same organisation Google" counts already (IL-0206 and IL-0208
+    were related by it alone)."""
     own = _name_words(organisation)
     words = own | {word for name in own for word in name.split(" ")}
     return (names & own) | {
         name
         for name in names
         if len(parts := set(name.split(" "))) > 1
-        and parts & words - _GENERIC
-        and parts <= words | _GENERIC
+        and parts & words - GENERIC
+        and parts <= words | GENERIC
     }
 
 
