@@ -484,6 +484,28 @@ def test_a_common_noun_of_the_field_alone_is_no_entity_and_a_name_holding_it_sti
     assert [m.id for m in judge.similar(record)] == []
 
 
+def test_an_edition_or_a_publisher_alone_is_no_entity():
+    # IL-0213, IL-0219, IL-0228 and IL-0268, four events, were related to each other by
+    # `register` alone (each cites The Register); IL-0258 and IL-0287, two OpenAI outages a
+    # year apart, by `enterprise` of ChatGPT Enterprise; IL-0208 and IL-0232 by `suite` of
+    # G Suite and Data Localization Suite.
+    found = entities("The Register 가 전한 ChatGPT Enterprise 와 G Suite, Data Localization Suite")
+    assert not found & {"register", "enterprise", "suite"}, found
+    assert {"chatgpt", "data localization suite"} <= found
+    judge = Judge(build(Library.at(REPO)))
+
+    def shared(one: str, other: str) -> list[str]:
+        record = read_record(REPO / "incidents" / f"{one}.yaml", f"incidents/{one}.yaml")
+        assert record is not None
+        match = judge.compare(record, other)
+        return [] if match is None else shared_entities(match.to_json())
+
+    assert shared("IL-0213", "IL-0219") == []
+    assert shared("IL-0287", "IL-0258") == ["chatgpt", "api"]
+    assert shared("IL-0232", "IL-0208") == []
+    assert shared("IL-0209", "IL-0208") == ["cloud storage"]
+
+
 def test_a_name_of_several_words_is_one_entity_counted_once():
     # Northern Virginia and Network Load Balancer were two and three entities, each word
     # listed and counted by itself: `ecs, northern, virginia, …` and `balancer, load, …`.

@@ -176,7 +176,9 @@ _NOT_NAMES = (
 # IL-0199 were related at 0.22 by `service, 10min, google, api`). A name of several words
 # holding one still is an entity (`service control`, `cloud storage`). Names of one
 # protocol or product (DNS, HTTP, Kubernetes) are no common nouns, and stay. `API` stays
-# too, for now: on the evaluation it alone made facets worse (docs/judgement.md).
+# too, for now: on the evaluation it alone made facets worse (docs/judgement.md). Nor do
+# the words that name a product's edition or a publisher (ChatGPT Enterprise, G Suite, The
+# Register): two reports that both cite The Register share no fact of one event.
 # The first of them, `GENERIC`, are those that beside an organisation's name name nothing
 # more specific than it: `google cloud` is Google, as `google compute engine` (`compute`,
 # `engine`) or `aws lambda` is not (similar.py).
@@ -185,7 +187,8 @@ _COMMON_NOUNS = GENERIC | words(
     "server servers cluster clusters node nodes network networks networking data database "
     "storage disk compute engine control plane access security code app apps application "
     "applications internet gateway console portal agent interface container containers "
-    "health metrics infrastructure system systems error errors cpu gpu"
+    "health metrics infrastructure system systems error errors cpu gpu enterprise suite "
+    "register"
 )
 _SMALLEST_BARE_NUMBER = 10
 # More digits than any count, size, duration or sum of money has: a checksum or a serial
