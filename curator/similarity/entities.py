@@ -123,8 +123,10 @@ _KINDS = [
     # (Two capitals are looked for ahead, not matched by three overlapping runs of
     # letters: on a long word without an end, those were tried in cubic time.) A word in
     # capitals alone (AWS, DNS) is a kind of its own, read as a name is, and a word of a
-    # name too (AWS Lambda): told apart by the pattern, not again by each match.
-    rf"(?P<capitals>{_after_none_of('.-')}[A-Z]{{2,}}{_ENDS}(?!-))",
+    # name too (AWS Lambda): told apart by the pattern, not again by each match. One
+    # capital is a word of a name only before a capitalised word (G Suite, X Window).
+    rf"(?P<capitals>{_after_none_of('.-')}(?:[A-Z]{{2,}}|[A-Z](?= [A-Z][a-z][a-z0-9]+{_ENDS}))"
+    rf"{_ENDS}(?!-))",
     rf"(?P<name>{_after_none_of('.-')}(?:(?=[a-z]*[A-Z][a-z]*[A-Z])[A-Za-z]+"
     rf"|[a-z][a-z0-9]*(?:[-.][a-z0-9]+)+|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+){_ENDS}(?!-))",
     rf"(?P<capitalised>{_after_none_of('.-')}[A-Z][a-z][a-z0-9]+{_ENDS}(?!-))",
