@@ -2185,6 +2185,38 @@ def test_a_tag_that_is_not_utf8_is_named_not_an_internal_error(repo, tmp_path):
     assert run.code == 0, run.err
 
 
+def test_a_tag_that_is_not_utf8_gets_advice_that_works_where_it_is_met(tmp_path):
+    # Every such tag was met with "rename it, or give --version (and --since, for the
+    # release to compare with)": --since named it, or it was the release before a tagged
+    # HEAD, where neither option passes it by; only the tag at HEAD is passed by --version.
+    before = tmp_path / "before"
+    before.mkdir()
+    old = GitLibrary(before)
+    old.write("IL-0001.yaml", incident("IL-0001"))
+    old.commit("2024-01-01T10:00:00", "first")
+    old.git("tag", os.fsdecode(b"v0.9\xff"))
+    old.write("IL-0002.yaml", incident("IL-0002", GPU))
+    old.commit("2024-02-01T10:00:00", "more")
+    old.git("tag", "v1.0.0")
+    run = run_export(old, tmp_path / "out", "--version", "v1.0.0", "--since", "v1.0.0")
+    assert run.code == 2
+    assert run.err == (
+        "curator: export failed: the tag v0.9\\xff is not UTF-8 text, which the export "
+        "cannot record: rename it\n"
+    )
+    old.write("IL-0003.yaml", incident("IL-0003"))
+    old.commit("2024-03-01T10:00:00", "after v1.0.0")
+    assert run_export(old, tmp_path / "out").code == 0
+    for since in (os.fsdecode(b"v0.9\xff"), "HEAD~2"):
+        run = run_export(old, tmp_path / "out2", "--since", since, "--version", "v1.1.0")
+        assert run.code == 2
+        assert run.err == (
+            "curator: export failed: the tag v0.9\\xff is not UTF-8 text, which the export "
+            "cannot record: rename it (changes.json names the release --since gives by its "
+            "tag)\n"
+        )
+
+
 def test_a_stop_as_git_starts_stops_git_too(repo, tmp_path):
     # Popen raised the stop before it gave curator the process: git ran on, out of reach.
     out = tmp_path / "out"

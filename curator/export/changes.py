@@ -25,7 +25,7 @@ from curator.export.collect import (
     trimmed,
 )
 from curator.export.errors import ExportError
-from curator.export.git import GitError, Repo
+from curator.export.git import GitError, Repo, TagNotText
 from curator.export.model import Change, Changes, ReleasePoint, TermChange
 from curator.library import INCIDENTS, meant_as_incident
 from curator.lint import validate
@@ -63,11 +63,15 @@ class ChangeLog:
                 base = repo.commit(since)
                 # A tag names itself (a commit may have two); another revision is named
                 # as its export would be, which the nearest tag, a hotfix say, need not be.
-                version = default or (
-                    since
-                    if since in snapshot.tags
-                    else recorded_version(repo, base.sha, snapshot.tags)[0]
-                )
+                try:
+                    version = default or (
+                        since
+                        if since in snapshot.tags
+                        else recorded_version(repo, base.sha, snapshot.tags)[0]
+                    )
+                except TagNotText as exc:  # (its advice, --version, names the other end)
+                    named = "changes.json names the release --since gives by its tag"
+                    raise TagNotText(exc.tag, f"rename it ({named})") from None
                 self.since = ReleasePoint(version=version, commit=base.sha)
                 self.previous = _released_at(snapshot, base.sha)
                 terms_then = _terms_at(repo, base.sha)

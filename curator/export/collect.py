@@ -20,7 +20,7 @@ from pydantic.fields import FieldInfo
 from pydantic_core import to_json
 
 from curator.export.errors import ExportError, ExportRefused
-from curator.export.git import Commit, GitError, Repo
+from curator.export.git import Commit, GitError, Repo, TagNotText
 from curator.export.history import History, file_history
 from curator.export.model import ExportedIncident
 from curator.export.versions import latest_version, previous_release, versions_below
@@ -444,7 +444,10 @@ def recorded_version(
     of the highest version if it has several, a release before its candidates; else `git
     describe` from the release it compares with, see `release_before`), and that release."""
     given = version
-    version = version or latest_version(repo.tags_at(rev)) or repo.describe(rev)
+    try:
+        version = version or latest_version(repo.tags_at(rev)) or repo.describe(rev)
+    except TagNotText as exc:  # (the tag that `describe` names it by: --version names it)
+        raise TagNotText(exc.tag, "rename it, or give --version") from None
     before = release_before(repo, rev, version, tags)
     if given is None and version not in tags and before is not None:
         version = repo.describe(rev, match=before)

@@ -46,6 +46,16 @@ class GitError(Exception):
     """git is missing, the library is not in a usable checkout, or a command failed."""
 
 
+class TagNotText(GitError):
+    """A tag's name that is not UTF-8 text: `tag` shows it, its bytes escaped."""
+
+    def __init__(self, tag: str, advice: str = "rename it") -> None:
+        super().__init__(
+            f"the tag {tag} is not UTF-8 text, which the export cannot record: {advice}"
+        )
+        self.tag = tag
+
+
 class GitMissing(GitError):
     """git itself cannot be run: no question asked of it says anything of the checkout."""
 
@@ -121,10 +131,7 @@ def _tag_name(out: bytes) -> str:
         return out.decode().strip()
     except UnicodeDecodeError:
         shown = out.decode(errors="backslashreplace").strip()
-        raise GitError(
-            f"the tag {shown} is not UTF-8 text, which the export cannot record: rename it, "
-            "or give --version (and --since, for the release to compare with)"
-        ) from None
+        raise TagNotText(shown) from None
 
 
 def _commit_named(out: bytes) -> str | None:
