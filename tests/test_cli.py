@@ -1650,6 +1650,19 @@ def test_with_commit_a_draft_after_a_byte_order_mark_is_still_shaped_like_an_inc
     assert (left_out.code, left_out.out) == (0, ""), left_out
 
 
+def test_with_commit_a_draft_after_two_byte_order_marks_is_shaped_like_an_incident(library):
+    # The line test allowed one mark: a draft begun with two (a file saved with a BOM, pasted
+    # into another) was left out of `lint --commit`, unchecked, where in incidents/ the
+    # loader reads past both (IL604 and IL606).
+    (library / "drafts").mkdir()
+    (library / "drafts" / "nccl.yaml").write_text("\ufeff\ufeff" + incident("IL-0009"), "utf-8")
+    run = run_curator("lint", "--commit", "--format", "json", "drafts/nccl.yaml", cwd=library)
+    assert run.code == 1
+    assert [(f["path"], f["line"], f["code"]) for f in json.loads(run.out)] == [
+        ("drafts/nccl.yaml", 1, "IL107")
+    ]
+
+
 def test_with_commit_yaml_outside_incidents_that_is_no_incident_is_left_out(library):
     # The hook names every such file, as its pattern cannot look inside one: `mkdocs.yml`
     # was an IL107 error ("extension '.yml'"), and a `.yaml` one a draft full of errors.

@@ -544,6 +544,7 @@ def test_an_incident_changed_outside_incidents_is_an_error(repo):
         "IL-NEW-y.YAML": new,  # in any case, as lint reports it in incidents/
         "incident/storage.yml": new,  # a misspelt folder: shaped like one
         "incident/notepad.yml": "\ufeff" + new,  # after a byte-order mark, as Notepad saves
+        "incident/pasted.yml": "\ufeff\ufeff" + new,  # after two (one was allowed)
         "tests/IL-NEW-x.yaml": new,  # fixtures, samples, hidden folders and files are not
         "examples/storage.yaml": new,
         ".archive/IL-0009.yaml": new,
@@ -560,6 +561,7 @@ def test_an_incident_changed_outside_incidents_is_an_error(repo):
         ("IL-NEW-x.yaml", "added"),
         ("IL-NEW-y.YAML", "added"),
         ("incident/notepad.yml", "added"),
+        ("incident/pasted.yml", "added"),
         ("incident/storage.yml", "added"),
     ]
     [finding] = report["files"][0]["findings"]
@@ -568,10 +570,10 @@ def test_an_incident_changed_outside_incidents_is_an_error(repo):
         "an incident outside incidents/: the library reads only the files directly in "
         "incidents/; move it to incidents/IL-NEW-x.yaml"
     )
-    [shaped] = report["files"][3]["findings"]  # (by its `id:` and `title:` lines)
+    [shaped] = report["files"][4]["findings"]  # (by its `id:` and `title:` lines)
     assert shaped["message"].endswith("; move it to incidents/, named after its id")
     comment = run_curator("review", "--base", "main", cwd=repo).out
-    assert "### ❌ 4 errors" in comment
+    assert "### ❌ 5 errors" in comment
     assert "0 files changed under the library" in comment
     assert "#### 📄 **IL-NEW-x.yaml** (added)" in comment
     github = run_curator("review", "--base", "main", "--format", "github", cwd=repo).out

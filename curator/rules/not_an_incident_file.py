@@ -217,9 +217,10 @@ ABOUT_AN_INCIDENT = frozenset(
 
 # What makes a file that `may_be_incident` look like one by its text, as an incident's first
 # lines do: a line starting `id:` and one starting `title:`, after the byte-order mark some
-# editors begin a file with (`git grep -E` patterns for `curator review`, Python's for
-# `curator lint --commit`; a group, as ERE has no `(?:`).
-SHAPED = ("^(\ufeff)?id:", "^(\ufeff)?title:")
+# editors begin a file with, or more than one, which the loader reads past as well (IL606)
+# (`git grep -E` patterns for `curator review`, Python's for `curator lint --commit`; a
+# group, as ERE has no `(?:`).
+SHAPED = ("^(\ufeff)*id:", "^(\ufeff)*title:")
 _SHAPED = [re.compile(pattern.encode(), re.MULTILINE) for pattern in SHAPED]
 
 
