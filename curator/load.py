@@ -144,7 +144,7 @@ def load_bytes(raw: bytes, max_bytes: int = MAX_BYTES) -> Loaded:
         loaded.problems.append(_reader_problem(exc, body))
     if moved is not None:
         marked = [replace(problem, position=moved(problem.position)) for problem in marked]
-        _renumber(loaded.document, moved)
+        renumber(loaded.document, moved)
     if marked:
         # libyaml places an error at the end of the text on a line after it (two, past a
         # lone CR or a U+2028): the place is the end of the text.
@@ -214,7 +214,8 @@ def at_editor_lines(text: str | None) -> Callable[[Position], Position] | None:
     return moved
 
 
-def _renumber(document: Document | None, moved: Callable[[Position], Position]) -> None:
+def renumber(document: Document | None, moved: Callable[[Position], Position]) -> None:
+    """Moves the places `document` keeps of its keys and values by `moved`."""
     if document is not None:
         spans = document.value_spans
         for path, (start, end) in spans.items():

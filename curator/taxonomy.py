@@ -21,14 +21,22 @@ from curator.load import (
     UNICODE_BREAKS,
     Loaded,
     Position,
+    at_editor_lines,
     load_bytes,
     position_at,
+    renumber,
 )
 from curator.model import DIMENSIONS, Dimension, TaxonomyFile, Term
 from curator.regular import content_digest, read_regular
 from curator.schema_errors import SchemaError, describe_errors, dotted
 from curator.textnorm import normalized
-from curator.unseen import WHITE_SPACE, ZERO_WIDTH, may_end_a_line_in_white_space, zero_width
+from curator.unseen import (
+    WHITE_SPACE,
+    ZERO_WIDTH,
+    may_end_a_line_in_white_space,
+    shown_lines,
+    zero_width,
+)
 
 
 @dataclass(frozen=True)
@@ -366,9 +374,15 @@ def _load_dimension(taxonomy: Taxonomy, path: Path, dimension: Dimension) -> lis
         return []
     taxonomy.sources[path.name] = content_digest(raw)
     loaded = load_bytes(raw)
+    problems, warnings = len(taxonomy.problems), len(taxonomy.warnings)
     for problem in loaded.problems:
         taxonomy.problems.append(TaxonomyProblem(path, problem.position, problem.message))
     _check_text(taxonomy, path, loaded)
+    moved = at_editor_lines(loaded.text)
+    if moved is not None:  # (lone CR line ends: every place on the line its editor shows)
+        for found, since in ((taxonomy.problems, problems), (taxonomy.warnings, warnings)):
+            found[since:] = [replace(p, position=moved(p.position)) for p in found[since:]]
+        renumber(loaded.document, moved)  # (and so what is placed by it from here on)
     if loaded.document is None:
         return []
     document = loaded.document
@@ -443,10 +457,12 @@ def _check_text(taxonomy: Taxonomy, path: Path, loaded: Loaded) -> None:
         taxonomy.problems.append(TaxonomyProblem(path, unseen.position, message))
     _check_line_ends(taxonomy, path, text)
     if may_end_a_line_in_white_space(text):
+        lone_cr = at_editor_lines(text) is not None
         ends = [
-            Position(number, len(line.rstrip(WHITE_SPACE)) + 1)
-            for number, line in enumerate((line.removesuffix("\r") for line in lines), 1)
-            if line != line.rstrip(WHITE_SPACE)
+            Position(number, start + len(shown.rstrip(WHITE_SPACE)) + 1)
+            for number, line in enumerate(lines, 1)
+            for start, shown in shown_lines(line, lone_cr)
+            if shown != shown.rstrip(WHITE_SPACE)
         ]
         if ends:
             more = f" ({len(ends)} lines end in it)" if len(ends) > 1 else ""

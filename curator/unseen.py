@@ -3,6 +3,7 @@ and the white space that can end a line. Incident files (IL606, IL602) and taxon
 (IL303, IL305) are checked for the same ones, and `curator fix` removes them.
 """
 
+from collections.abc import Iterator
 from typing import NamedTuple
 
 from curator.load import Position, position_at
@@ -67,3 +68,14 @@ def may_end_a_line_in_white_space(text: str) -> bool:
     if "\t" in text or "\u3000" in text or "\u00a0" in text:
         return True
     return " \n" in text or text.endswith(" ") or ("\r" in text and " \r" in text)
+
+
+def shown_lines(line: str, lone_cr: bool) -> Iterator[tuple[int, str]]:
+    """(offset, text) of each line an editor shows within `line` (the text between two
+    LFs): the line less a CRLF's CR, or in a file of lone CR line ends each part between
+    two CRs."""
+    line = line.removesuffix("\r")
+    start = 0
+    for shown in line.split("\r") if lone_cr else [line]:
+        yield start, shown
+        start += len(shown) + 1

@@ -591,6 +591,38 @@ def test_a_taxonomy_file_whose_every_term_is_broken_is_not_an_error_a_term_carri
     assert found[2].endswith(f"the same in {terms - 2} more terms, the last at line {last}")
 
 
+def test_a_taxonomy_file_of_lone_cr_line_ends_is_reported_on_the_lines_its_editor_shows(
+    tmp_path: Path,
+):
+    # An incident's findings are moved to the lines a classic Mac OS editor shows; a
+    # taxonomy file's were not: all of it was line 1 (the U+200B at 1:104), and the white
+    # space ending a line went unreported.
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": incident("IL-0001")})
+    symptoms = root / "schema" / "taxonomy" / "symptoms.yaml"
+    text = symptoms.read_text(encoding="utf-8")
+    text = text.replace("      en: Throughput degradation\n", "      en: Through\u200bput  \n", 1)
+    text = text.replace("    aliases:", "    alias:", 1)
+    symptoms.write_text(text, encoding="utf-8")
+    at = "schema/taxonomy/symptoms.yaml"
+    found = run_curator("lint", "--no-cache", cwd=root).out.splitlines()
+    with_lf = [line for line in found if line.startswith(at)]  # (less the incident's IL301)
+    label, key = _line_of(text, "      en: Through\u200bput  "), _line_of(text, "    alias:")
+    assert [line.split(" [")[0] for line in with_lf] == [
+        f"{at}:{label}:18: IL303",  # (the U+200B)
+        f"{at}:{label}:22: IL305",  # (the two spaces)
+        f"{at}:{key}:5: IL303",  # (alias:)
+    ]
+    symptoms.write_text(text.replace("\n", "\r"), encoding="utf-8", newline="")
+    run = run_curator("lint", "--no-cache", cwd=root)
+    assert run.code == 1, run
+    lines = text.count("\n")
+    assert [line for line in run.out.splitlines() if line.startswith(at)] == [
+        f"{at}:1:20: IL303 [error] {lines} lines end with a lone CR, which starts a line for "
+        "YAML readers but not for git, GitHub or lint's line numbers; use LF",
+        *with_lf,
+    ]
+
+
 def test_a_taxonomy_file_whose_lines_end_otherwise_than_with_lf_is_reported(tmp_path: Path):
     # An incident gets IL603; a taxonomy file got nothing. A lone CR, NEL or LINE SEPARATOR
     # joins two lines for one reader and not for another (the `aliases:` key after it is

@@ -5,13 +5,11 @@ except inside a value (a line of a `|` block, a plain value ending in U+3000), w
 text that only its author may change (the finding is then not marked fixable).
 """
 
-from collections.abc import Iterator
-
 from curator.findings import Severity
 from curator.load import Position, at_editor_lines
 from curator.rules._spaces import Spans, inside, not_fixable, scalar_spans
 from curator.rules.base import FileFindings, IncidentFile, Rule
-from curator.unseen import WHITE_SPACE, may_end_a_line_in_white_space
+from curator.unseen import WHITE_SPACE, may_end_a_line_in_white_space, shown_lines
 
 RULE = Rule(
     code="IL602",
@@ -33,7 +31,7 @@ def check(file: IncidentFile) -> FileFindings:
     lone_cr = at_editor_lines(file.loaded.text) is not None
     spans: Spans | None = None  # worked out for the few that need it
     for number, line in enumerate(lines, start=1):
-        for start, shown in _shown_lines(line, lone_cr):
+        for start, shown in shown_lines(line, lone_cr):
             stripped = shown.rstrip(WHITE_SPACE)
             if stripped != shown:
                 where = Position(number, start + len(stripped) + 1)
@@ -42,14 +40,3 @@ def check(file: IncidentFile) -> FileFindings:
                 # Any of the run may be text: in `key: <space><U+3000>` the U+3000 is the value.
                 text = inside(spans, where, Position(number, start + len(shown)))
                 yield not_fixable(finding) if text else finding
-
-
-def _shown_lines(line: str, lone_cr: bool) -> Iterator[tuple[int, str]]:
-    """(offset, text) of each line an editor shows within `line` (the text between two
-    LFs): the line less a CRLF's CR, or in a file of lone CR line ends each part between
-    two CRs."""
-    line = line.removesuffix("\r")
-    start = 0
-    for shown in line.split("\r") if lone_cr else [line]:
-        yield start, shown
-        start += len(shown) + 1
