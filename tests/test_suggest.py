@@ -765,6 +765,27 @@ def test_a_broken_taxonomy_is_noted_and_the_rest_still_judged(tmp_path, command)
     assert "IL-0001" in run.out
 
 
+def test_a_dimension_whose_taxonomy_file_cannot_be_read_is_said_not_judged(tmp_path):
+    # Its terms carried were judged with score 0, and nothing was said of it: the text left
+    # the dimension out (or said "facets look complete"), the JSON gave it empty lists.
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": incident("IL-0001")})
+    symptoms = root / "schema" / "taxonomy" / "symptoms.yaml"
+    symptoms.write_text("dimension: symptoms\nterms: [\n", encoding="utf-8")
+    why = (
+        "schema/taxonomy/symptoms.yaml:3:1: YAML syntax error: did not find expected node "
+        "content (while parsing a flow node)"
+    )
+    run = run_curator("suggest", "incidents/IL-0001.yaml", cwd=root)
+    assert run.code == 0, run
+    said = [line for line in run.out.splitlines() if line.startswith("  symptoms: ")]
+    assert said == [f"  symptoms: not judged, its taxonomy file cannot be read: {why}"]
+    assert "facets look complete" not in run.out
+    run = run_curator("suggest", "--format", "json", "incidents/IL-0001.yaml", cwd=root)
+    [found] = json.loads(run.out)
+    assert found["facets"]["symptoms"] == {"missing": [], "unsupported": [], "not_judged": why}
+    assert "not_judged" not in found["facets"]["causes"]
+
+
 @pytest.mark.parametrize(
     ("text", "term"),
     [

@@ -223,6 +223,10 @@ def suggest_text(results: list[tuple[Input, dict[str, DimensionSuggestions]]]) -
         lines.append(f"{_input_text(given)}:")
         quiet = True
         for dimension in DIMENSIONS:
+            if found[dimension].not_judged is not None:
+                quiet = False
+                why = found[dimension].not_judged
+                lines.append(f"  {dimension}: not judged, its taxonomy file cannot be read: {why}")
             for kind, items in (
                 ("missing", found[dimension].missing),
                 ("please check", found[dimension].unsupported),

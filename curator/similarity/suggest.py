@@ -87,12 +87,16 @@ class DimensionSuggestions:
     # Every term carried, with its support (unsupported or not): what the review says of a
     # term a change adds. Not in `curator suggest`'s output.
     support: dict[str, Suggestion] = field(default_factory=dict)
+    # Why the dimension was not judged (its taxonomy file's first problem, where it is),
+    # when that file cannot be read: no term to suggest, nor to judge a carried one by.
+    not_judged: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        judged = {
             "missing": [s.to_json() for s in self.missing],
             "unsupported": [s.to_json() for s in self.unsupported],
         }
+        return judged if self.not_judged is None else {**judged, "not_judged": self.not_judged}
 
 
 class Suggester:
@@ -172,6 +176,8 @@ class Suggester:
     def _judge_dimension(
         self, record: Record, dimension: str, evidence: dict[str, TermEvidence]
     ) -> DimensionSuggestions:
+        if self.taxonomy.unread(dimension):  # (where each term carried had a score of 0)
+            return DimensionSuggestions(not_judged=self.taxonomy.file_problem(dimension))
         carried = set(record.facets.get(dimension, ()))
         # A deprecated term carried is its replacement carried (IL302 says to write it).
         meant = {t: self.taxonomy.replacement(dimension, t) or t for t in carried}
