@@ -981,6 +981,10 @@ def test_a_word_made_a_verb_that_closes_its_clause_ends_an_alias(matcher, text, 
         ("인증서가 갱신에 성공했다", "인증서 갱신", False),
         ("도메인이 조회에 실패했다", "도메인 조회 실패", True),
         ("도메인을 조회에 실패한 리졸버에서 지웠다", "도메인 조회 실패", False),  # an object
+        # the topic (은, 는) before X에 실패했다 is what failed, as the subject is
+        ("이름은 해석에 실패했다", "이름 해석 실패", True),
+        ("도메인은 조회에 실패했다", "도메인 조회 실패", True),
+        ("인증서는 갱신에 성공했다", "인증서 갱신", False),
     ],
 )
 def test_a_noun_of_an_alias_with_its_own_particle_is_no_compound(matcher, text, alias, found):

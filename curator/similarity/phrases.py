@@ -24,13 +24,14 @@ An alias matches when its words appear in order in the text's tokens (text.token
   particle to a noun of it with another, or bare before a comma, an item of a list
   (메타데이터가 엣지 사이트 서버에 is no 메타데이터 서버, 복구를 줄이도록 절차, 도구 no 복구
   절차: two roles in the sentence), unless a verb ending in 는 or 던 stands before the
-  noun (옛 기능을 켜던 플래그를 is 기능 플래그), or the noun is what the subject failed at
-  (이름이 해석에 실패했다 is 이름 해석 실패); nor to a last word that is a verb in a
-  form joined by 고 or 고서 to the next verb, after a word of it with the object particle
-  을 or 를, a step someone took (학습을 멈추고 노드를 교체했다 is no 학습 멈춤, 배포를 막고 no
-  배포가 막), unless the phrase writes that word with 을 or 를 too (데이터를 잃); and two
-  words an alias joins by a hyphen stand side by side, joined by one or by spaces
-  (kube-apiserver, kube apiserver; not kube-system 네임스페이스의 extension-apiserver);
+  noun (옛 기능을 켜던 플래그를 is 기능 플래그), or the noun is what the subject or the
+  topic failed at (이름이 해석에 실패했다, 이름은 해석에 실패했다: 이름 해석 실패); nor to a
+  last word that is a verb in a form joined by 고 or 고서 to the next verb, after a word of
+  it with the object particle 을 or 를, a step someone took (학습을 멈추고 노드를 교체했다
+  is no 학습 멈춤, 배포를 막고 no 배포가 막), unless the phrase writes that word with 을 or
+  를 too (데이터를 잃); and two words an alias joins by a hyphen stand side by side, joined
+  by one or by spaces (kube-apiserver, kube apiserver; not kube-system 네임스페이스의
+  extension-apiserver);
 - spacing may differ: "처리량저하" matches 처리량 저하, and a word of an alias may be written
   apart, once, between two of its syllables (`_apart`): "네임 서버" matches 네임서버, "타임
   아웃 증가" matches 타임아웃 증가; and a word of an alias may be glued to the word before
@@ -104,7 +105,9 @@ _CLAUSE_CLOSED = re.compile(r"[하되해돼했됐](?:였|었|어)?(?:고|자|지
 # and 을 also end verbs (잃은, 돌려주는, 죽을), which a phrase's noun may be made.
 _CASE_PARTICLES = PARTICLES - {"의"}
 _ROLES = PARTICLES - {"은", "는", "을"}
-_SUBJECT = ("이", "가")  # the subject particle
+# The subject particle, or the topic's, which before X에 실패했다 marks what failed too
+# (이름은 해석에 실패했다).
+_SUBJECT = ("이", "가", "은", "는")
 # What a subject failed at, X에 실패하다, is the failure's, no role of its own (see
 # `_another_role`).
 _FAILED = "실패"
@@ -680,13 +683,14 @@ def _another_role(
 ) -> bool:
     """Whether the word of a phrase that reached `node` at found[end - 1], its first `used`
     characters, after a word of the phrase with a case particle at found[after - 1] (the
-    subject's, 이 or 가, or not), has a role of its own in the sentence: a noun there
-    (written as it is, not 멈춰도 for 멈춤; no verb's stem, …다, nor one syllable, most of
-    which are verbs) that goes on with a particle, or stands bare before a comma, an item of
-    a list (복구를 줄이도록 절차, 도구, … is no 복구 절차), unless the word before it is a verb
-    whose clause it heads, which the word of the phrase before is in (옛 기능을 켜던 플래그를
-    is 기능 플래그), or it is what the subject failed at: with 에 before 실패 (도메인이
-    조회에 실패했다 is 도메인 조회 실패; 도메인을 조회에 실패한 리졸버 no)."""
+    subject's or the topic's, 이, 가, 은 or 는, or not), has a role of its own in the
+    sentence: a noun there (written as it is, not 멈춰도 for 멈춤; no verb's stem, …다, nor
+    one syllable, most of which are verbs) that goes on with a particle, or stands bare
+    before a comma, an item of a list (복구를 줄이도록 절차, 도구, … is no 복구 절차), unless
+    the word before it is a verb whose clause it heads, which the word of the phrase before
+    is in (옛 기능을 켜던 플래그를 is 기능 플래그), or it is what the subject failed at: with
+    에 before 실패 (도메인이 조회에 실패했다 and 도메인은 조회에 실패했다 are 도메인 조회 실패;
+    도메인을 조회에 실패한 리졸버 no)."""
     word, text_word = node.word, found[end - 1]
     if word is None or word.lone or (word.loose and _final(word.text[-1]) != _FINAL_M):
         return False
