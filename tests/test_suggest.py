@@ -992,6 +992,22 @@ def test_a_noun_of_an_alias_with_its_own_particle_is_no_compound(matcher, text, 
 
 
 @pytest.mark.parametrize(
+    ("text", "alias", "found"),
+    [
+        # what succeeded is no part of a failure that follows it
+        ("DNS 해석에 성공했지만 연결에 실패했다", "DNS 해석 실패", False),
+        ("이름 해석은 성공했지만 연결은 실패했다", "이름 해석 실패", False),
+        ("인증서 검증에 성공한 뒤 배포가 실패했다", "인증서 검증 실패", False),
+        ("DNS 해석은 성공적으로 끝났고 연결이 실패했다", "DNS 해석 실패", False),
+        ("인증서 검증 성공률이 떨어지고 실패가 늘었다", "인증서 검증 실패", True),  # a rate
+        ("DNS 해석이 잠시 실패했다", "DNS 해석 실패", True),
+    ],
+)
+def test_no_word_of_an_alias_goes_past_a_success(matcher, text, alias, found):
+    assert (alias in phrases(matcher, text)) is found
+
+
+@pytest.mark.parametrize(
     ("term", "text"),
     [
         ("dns-resolution-failure", "DNS 인프라가 조회를 풀지 못했고"),  # IL-0247

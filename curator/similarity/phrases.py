@@ -31,7 +31,8 @@ An alias matches when its words appear in order in the text's tokens (text.token
   is no 학습 멈춤, 배포를 막고 no 배포가 막), unless the phrase writes that word with 을 or
   를 too (데이터를 잃); and two words an alias joins by a hyphen stand side by side, joined
   by one or by spaces (kube-apiserver, kube apiserver; not kube-system 네임스페이스의
-  extension-apiserver);
+  extension-apiserver); and none goes past a word of success (DNS 해석에 성공했지만 연결에
+  실패했다 is no DNS 해석 실패);
 - spacing may differ: "처리량저하" matches 처리량 저하, and a word of an alias may be written
   apart, once, between two of its syllables (`_apart`): "네임 서버" matches 네임서버, "타임
   아웃 증가" matches 타임아웃 증가; and a word of an alias may be glued to the word before
@@ -111,6 +112,7 @@ _SUBJECT = ("이", "가", "은", "는")
 # What a subject failed at, X에 실패하다, is the failure's, no role of its own (see
 # `_another_role`).
 _FAILED = "실패"
+_SUCCESS = "성공"  # what no later word of a phrase goes past (see `_succeeded`)
 _HEADED = ("는", "던")  # a verb's ending before the noun its clause describes (켜던 플래그)
 _OBJECT = ("을", "를")  # the object particle
 _THEN = ("고", "고서")  # a verb's ending that joins it to the next (멈추고 교체했다)
@@ -543,7 +545,8 @@ class _Layout:
 
     def after(self, i: int, marked: bool = False) -> Sequence[int]:
         """The tokens where the word of a phrase after the one that token i matched may
-        stand: in the same clause, or sentence when the phrase is `marked` there itself."""
+        stand: in the same clause, or sentence when the phrase is `marked` there itself,
+        and none past a word that tells of success (`_succeeded`)."""
         places = self._after.get((i, marked))
         if places is None:
             ends = self.ends_sentence if marked else self.ends_clause
@@ -553,12 +556,23 @@ class _Layout:
                 if words > GAP + 1:
                     break
                 end += 1
+                if _succeeded(self.spans[end - 1][0]):
+                    break
             places = range(i + 1, end)
             if self.asides is not None:
                 aside = self.asides[i]
                 places = [at for at in places if self.asides[at] == aside]
             self._after[i, marked] = places
         return places
+
+
+def _succeeded(word: str) -> bool:
+    """Whether `word` tells that what came before it went well (성공했지만, 성공한, 성공으로;
+    not 성공률): the words of a phrase before it are what succeeded, and a later word of
+    the phrase, a failure, befell something else (DNS 해석에 성공했지만 연결에 실패했다 is
+    no DNS 해석 실패)."""
+    rest = word[len(_SUCCESS) :]
+    return word.startswith(_SUCCESS) and (not rest or _inflects(rest))
 
 
 def _walk(
