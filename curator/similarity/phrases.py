@@ -247,7 +247,10 @@ class Phrase:
     objected: bool = False
 
     def joined(self) -> Word | None:
-        """The phrase written without spaces, when all its words are Korean."""
+        """The phrase written without spaces, when all its words are Korean: its words
+        without their particles (데이터를 잃 → 데이터잃), as apart they match a text word with
+        any particle or none ("데이터 잃었다"); the phrase with its particle written
+        together ("데이터를잃었다") is found by `_glued`."""
         if len(self.words) < 2 or not all(_is_hangul(w.text) for w in self.words):
             return None
         last = self.words[-1]
