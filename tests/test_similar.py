@@ -516,6 +516,30 @@ def test_one_capital_before_a_capitalised_word_is_a_word_of_its_name():
     assert entities("A Kubernetes cluster failed") == {"kubernetes"}
 
 
+def test_a_name_in_mixed_case_before_a_capitalised_word_is_a_word_of_its_name():
+    # ChatGPT Enterprise and ChatGPT Plus were both `chatgpt`, no edition told apart, and
+    # GitHub Actions `github` and `actions`, where Google Cloud was `google cloud`: a name
+    # in mixed case never joined the capitalised words after it.
+    found = entities("ChatGPT Enterprise 와 ChatGPT Plus, GitHub Actions 가 멈췄다")
+    assert {"chatgpt enterprise", "chatgpt plus", "github actions"} <= found
+    assert {"chatgpt", "plus", "github", "actions"} <= found  # its words still meet alone
+    # Beside a word in capitals only it is no name, as two words in capitals are none;
+    # a dotted or hyphenated name stays a word of its own.
+    assert entities("GitHub AWS 연동") == {"github", "aws"}
+    assert entities("systemd-networkd Service 가 멈췄다") == {"systemd-networkd"}
+    # IL-0285 and IL-0286, two events of the Ministry of Justice two years apart, were
+    # related (0.226) by `cloud platform` of MoJ Cloud Platform, the organisation's own
+    # platform: as `moj cloud platform` it is the organisation (MoJ), counted already.
+    judge = Judge(build(Library.at(REPO)))
+    record = read_record(REPO / "incidents" / "IL-0285.yaml", "incidents/IL-0285.yaml")
+    assert record is not None
+    match = judge.compare(record, "IL-0286")
+    assert match is not None
+    assert shared_entities(match.to_json()) == ["high-priority", "terraform"]
+    assert match.score < 0.2  # below MIN_SCORE: `similar` no longer lists it
+    assert [m.id for m in judge.similar(record)] == []
+
+
 def test_a_name_of_several_words_is_one_entity_counted_once():
     # Northern Virginia and Network Load Balancer were two and three entities, each word
     # listed and counted by itself: `ecs, northern, virginia, …` and `balancer, load, …`.

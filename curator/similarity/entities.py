@@ -124,7 +124,8 @@ _KINDS = [
     # letters: on a long word without an end, those were tried in cubic time.) A word in
     # capitals alone (AWS, DNS) is a kind of its own, read as a name is, and a word of a
     # name too (AWS Lambda): told apart by the pattern, not again by each match. One
-    # capital is a word of a name only before a capitalised word (G Suite, X Window).
+    # capital is a word of a name only before a capitalised word (G Suite, X Window). A
+    # name in mixed case is a word of a name too (GitHub Actions, ChatGPT Enterprise).
     rf"(?P<capitals>{_after_none_of('.-')}(?:[A-Z]{{2,}}|[A-Z](?= [A-Z][a-z][a-z0-9]+{_ENDS}))"
     rf"{_ENDS}(?!-))",
     rf"(?P<name>{_after_none_of('.-')}(?:(?=[a-z]*[A-Z][a-z]*[A-Z])[A-Za-z]+"
@@ -227,6 +228,8 @@ def entities(text: str, query: bool = False) -> set[str]:
                 if line[2]:
                     continue
             word = value
+        elif kind == "name" and value and match.group(0).isalpha():
+            word = value  # in mixed case (GitHub, ChatGPT), not dotted, hyphenated or _
         elif kind == "capitals":
             # A word of a name (`AWS`, `DNS`, `AD` of AWS Lambda, Google Cloud DNS, Azure AD)
             # unless a time zone or a stopword (`UTC`, `AND`), which are no entity either.
