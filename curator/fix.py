@@ -65,6 +65,7 @@ from curator.taxonomy import Taxonomy
 from curator.textnorm import STREAM_SAFE_RUN, composed, long_run, maybe_non_starter
 from curator.unseen import WHITE_SPACE, ZERO_WIDTH, zero_width
 from curator.write.canonical import (
+    MARK_INSIDE,
     CommentInFlow,
     ItemInText,
     Refused,
@@ -710,11 +711,43 @@ def fix_text(
         value_changes = [_placed(c, trail, len(TEXT_FIXES)) for c in value_changes]
     changes += value_changes
     if not changes:
-        return raw, [], _left_by_hand(raw.decode("utf-8"))  # (render has read it as text)
+        unchanged = raw.decode("utf-8")  # (render has read it as text)
+        return raw, [], sorted(_left_by_hand(unchanged) + _zero_width_kept(unchanged, unchanged))
     left = _left_by_hand(out)
     if dry_run and text is not None and trail is not None:
         left = _left_on_disk(left, out, text, trail)
-    return out.encode("utf-8"), sorted(changes), left
+        left += _zero_width_kept(text, out, trail)
+    elif text is not None:
+        left += _zero_width_kept(text, out)
+    return out.encode("utf-8"), sorted(changes), sorted(left)
+
+
+def _zero_width_kept(text: str, out: str, trail: Trail | None = None) -> list[Change]:
+    """The zero-width characters the text fixes left in `text` (the text they made) for a
+    reason (`invisible_characters.kept`), which the value fixes did not take out of values
+    and `out` still holds: said at the first in `out`, the file as written; with `trail`
+    (a dry run, the file left as it is), at the first in `text` outside a value, at its
+    place in the file."""
+    if zero_width(out) is None:
+        return []
+    loaded = load_bytes(text.encode("utf-8"))
+    # (Keys named at their lines in the file the user opens: in `out`, once written.)
+    written = None if trail is not None else invisible_characters.kept(load_bytes(out.encode()))
+    why = written or invisible_characters.kept(loaded)
+    if why is None:
+        return []
+    found = zero_width(out)
+    assert found is not None
+    where = found.position
+    if trail is not None:
+        lines = text.split("\n")
+        spans = scalars(loaded.document, lines)
+        for match in _ZERO_WIDTH.finditer(text):
+            place = position_at(text, match.start())
+            if not any(start <= place < end for start, end, _ in spans):
+                where = trail.on_disk(place, len(TEXT_FIXES))
+                break
+    return [Change(where.line, where.column, invisible_characters.RULE.code, f"not fixed: {why}")]
 
 
 def _left_on_disk(left: list[Change], out: str, text: str, trail: Trail) -> list[Change]:
@@ -797,6 +830,7 @@ def _refusal(
     trail: Trail | None,
 ) -> Refused:
     """Why the text fixed (`text`) cannot be written, said at the place in the file."""
+    refused = mark_kept(refused, text)
     not_mended = _tab_not_mended(refused, tabs, raw)
     if not_mended is not None:
         return not_mended
@@ -805,6 +839,20 @@ def _refusal(
         return as_read
     said = tab_in_text(refused, text)
     return Refused(trail.on_disk(said.position, len(TEXT_FIXES)), said.message)
+
+
+def mark_kept(refused: Refused, text: str | None) -> Refused:
+    """A refusal for a U+FEFF that the text fixes left (`curator fmt`'s too) in a key that
+    would be, without it, one its mapping has already, which "remove it by hand" made: with
+    why they left it and what to do instead."""
+    if refused.message != MARK_INSIDE or text is None:
+        return refused
+    why = invisible_characters.key_made_again(load_bytes(text.encode("utf-8")))
+    if why is None:
+        return refused
+    return Refused(
+        refused.position, f"holds U+FEFF, a byte-order mark, which `curator fix` leaves: {why}"
+    )
 
 
 def _formatted_first(fixable: bytes, taxonomy: Taxonomy, in_flow: CommentInFlow) -> str:

@@ -30,7 +30,7 @@ from typing import NamedTuple
 from curator.cache import SHARDS
 from curator.file_digests import FileDigests
 from curator.findings import Finding
-from curator.fix import TEXT_FIXES, tab_in_text
+from curator.fix import TEXT_FIXES, mark_kept, tab_in_text
 from curator.library import Library
 from curator.lint import display_path, display_paths, in_subfolders, named_files
 from curator.load import MAX_BYTES, at_editor_lines
@@ -168,7 +168,8 @@ def _fix_hint(refused: Refused, before: bytes) -> Refused:
     else:
         return refused
     if not _formatted_once_fixed(before):
-        return tab_in_text(refused, before.decode("utf-8", errors="replace"))
+        text = before.decode("utf-8", errors="replace")
+        return mark_kept(tab_in_text(refused, text), text)
     return Refused(refused.position, refused.message.removesuffix(by_hand) + hint)
 
 

@@ -1715,3 +1715,79 @@ def test_a_zero_width_character_in_a_key_goes_only_where_no_value_is_lost(tmp_pa
     assert (root / "incidents" / "IL-0001.yaml").read_text(encoding="utf-8") == incident("IL-0001")
     assert (root / "incidents" / "IL-0002.yaml").read_text(encoding="utf-8") == both
     assert "1 change in 1 file" in run.err and run.code == (1 if mark == "\ufeff" else 0), run
+
+
+@pytest.mark.parametrize("mark", ["\ufeff", "\u200b"])
+def test_a_zero_width_character_left_in_a_key_is_said_with_why_and_what_to_do(tmp_path, mark):
+    # Without the character, `sta<mark>tus:` would be a second `status:`: fix leaves it, and
+    # says so with what to do, where it said "remove it by hand" of U+FEFF (which makes the
+    # duplicate key) and nothing at all of U+200B ("nothing to fix in 1 file").
+    both = incident("IL-0002", ("status: published", f"status: published\nsta{mark}tus: draft"))
+    root = write_library(tmp_path / "lib", {"IL-0002.yaml": both})
+    why = (
+        f"without its zero-width characters the key 'sta\\u{ord(mark):04x}tus' on line 4 would "
+        "be 'status', which its mapping has on line 3 already; merge or rename the two keys by hand"
+    )
+    for check in ("--check",), ():
+        run = run_curator("fix", *check, "--root", str(root), cwd=root)
+        said = run.err.splitlines()[0]
+        if mark == "\ufeff":
+            mark_left = "holds U+FEFF, a byte-order mark, which `curator fix` leaves"
+            assert said == f"incidents/IL-0002.yaml:4:4: cannot fix: {mark_left}: {why}", run
+            assert run.code == 1
+        else:
+            assert said == f"incidents/IL-0002.yaml:4:4: IL606 not fixed: {why}", run
+            assert run.code == 0
+        assert run.out == ""
+        assert (root / "incidents" / "IL-0002.yaml").read_text(encoding="utf-8") == both
+    if mark == "\ufeff":
+        run = run_curator("fmt", "--check", "--root", str(root), cwd=root)
+        assert run.err.splitlines()[0] == (
+            "incidents/IL-0002.yaml:4:4: cannot format: holds U+FEFF, a byte-order mark, which "
+            f"`curator fix` leaves: {why}"
+        )
+
+
+def test_a_zero_width_character_fix_leaves_is_said_at_its_place_in_the_file_written(tmp_path):
+    # Another fix (a trailing space) rewrites the file, and the layout puts the unknown key
+    # last: the character left is said where the written file has it, as lint then says it.
+    both = incident(
+        "IL-0002",
+        ("status: published", "status: published\nsta\u200btus: draft"),
+        ("2024-05", "2024-05 "),
+    )
+    root = write_library(tmp_path / "lib", {"IL-0002.yaml": both})
+    dry = run_curator("fix", "--check", "--root", str(root), cwd=root)
+    assert dry.out == "incidents/IL-0002.yaml:5:18: IL602 removed trailing space\n"
+    why = "IL606 not fixed: without its zero-width characters the key 'sta\\u200btus' on line"
+    assert f"incidents/IL-0002.yaml:4:4: {why} 4 would be 'status'" in dry.err
+    run = run_curator("fix", "--root", str(root), cwd=root)
+    assert run.out == dry.out
+    [found] = [f for f in lint(Library.at(root)) if f.code == "IL606"]
+    assert (
+        f"incidents/IL-0002.yaml:{found.line}:{found.column}: IL606 not fixed: without its "
+        f"zero-width characters the key 'sta\\u200btus' on line {found.line} would be 'status'"
+    ) in run.err
+    assert found.line > 4  # (moved)
+
+
+def test_a_zero_width_character_left_in_a_comment_is_said(tmp_path):
+    # Out of the text, ` #1` would start a comment: fix takes the one in the value out of
+    # the value alone, and left the one in the comment unsaid (lint then said it, fixable).
+    text = incident(
+        "IL-0001",
+        ("organizations:\n", "organizations:  # 회\u200b사\n"),
+        ("  - Example\n", "  - Example \u200b#1\n"),
+    )
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": text})
+    run = run_curator("fix", "--root", str(root), cwd=root)
+    assert (
+        run.out
+        == "incidents/IL-0001.yaml:6:5: IL606 organizations[0]: removed 1 zero-width character(s)\n"
+    )
+    assert run.err.splitlines()[0] == (
+        "incidents/IL-0001.yaml:5:20: IL606 not fixed: taken out of the text they would change "
+        "organizations[0] too, so fix takes them out of values alone; remove the others by hand"
+    )
+    [found] = lint(Library.at(root))
+    assert (found.code, found.line, found.column) == ("IL606", 5, 20)

@@ -33,7 +33,7 @@ from typing import Any
 
 from curator.document import Path, text_values
 from curator.findings import Finding, Severity
-from curator.load import Loaded, load_bytes
+from curator.load import Loaded, Position, load_bytes
 from curator.model import Incident
 from curator.rules._spaces import not_fixable
 from curator.rules.base import FileFindings, IncidentFile, Rule
@@ -91,6 +91,80 @@ def removable(loaded: Loaded, after: Loaded | None = None) -> bool:
         # (Less them in both: one a double-quoted value writes as an escape stays.)
         and less_zero_width(after.data) == less_zero_width(loaded.data)
     )
+
+
+def kept(loaded: Loaded) -> str | None:
+    """Why `curator fix` leaves the zero-width characters of the text where they are, and
+    what to do instead; None if it takes them out (or the text holds none). Taken out
+    by hand, they would change the same: a key made one its mapping has already (the
+    usual case: `sta<U+200B>tus:` under `status:`), so that is said."""
+    text, document = loaded.text, loaded.document
+    if text is None or document is None or zero_width(text) is None or removable(loaded):
+        return None
+    clash = key_made_again(loaded)
+    if clash is not None:
+        return clash
+    after = load_bytes(without_zero_width(text).encode("utf-8"))
+    if after.problems and [p.kind for p in after.problems] != [p.kind for p in loaded.problems]:
+        why = after.problems[0]
+        return (
+            f"without them the file would read otherwise (line {why.position.line}: "
+            f"{why.message}); fix it by hand"
+        )
+    path = _first_difference(less_zero_width(loaded.data), less_zero_width(after.data))
+    return (
+        f"taken out of the text they would change {dotted(path) or 'the file'} too, so fix "
+        "takes them out of values alone; remove the others by hand"
+    )
+
+
+def key_made_again(loaded: Loaded) -> str | None:
+    """A key that without its zero-width characters is one its mapping has already, said
+    with what to do (taking them out by hand makes the same duplicate); else None."""
+    clash = _clash(loaded.document.key_positions) if loaded.document is not None else None
+    if clash is None:
+        return None
+    key, line, name, first = clash
+    return (
+        f"without its zero-width characters the key {key!r} on line {line} would be "
+        f"{name!r}, which its mapping has on line {first} already; merge or rename the "
+        "two keys by hand"
+    )
+
+
+def _clash(keys: dict[Path, Position]) -> tuple[str, int, str, int] | None:
+    """The first key holding a zero-width character that is, without them, another key of
+    its mapping, with its line, the other key and its line."""
+    named: dict[Path, list[tuple[Position, Path]]] = {}
+    for path, start in keys.items():
+        if all(isinstance(part, str | int) for part in path):
+            named.setdefault(tuple(map(less_zero_width, path)), []).append((start, path))
+    clashes = []
+    for same in named.values():
+        if len(same) > 1:
+            same.sort()
+            hidden = [(start, path) for start, path in same if _count(str(path[-1]))]
+            if hidden:
+                start, path = hidden[0]
+                other = next(s for s, p in same if p != path)
+                clashes.append((start, str(path[-1]), other))
+    if not clashes:
+        return None
+    start, key, other = min(clashes)
+    return key, start.line, less_zero_width(key), other.line
+
+
+def _first_difference(before: Any, after: Any, path: Path = ()) -> Path:
+    """The path of the first value (or mapping) that `after` holds otherwise than `before`."""
+    if isinstance(before, dict) and isinstance(after, dict) and list(before) == list(after):
+        for key in before:
+            if before[key] != after[key]:
+                return _first_difference(before[key], after[key], (*path, key))
+    if isinstance(before, list) and isinstance(after, list) and len(before) == len(after):
+        for index, (one, other) in enumerate(zip(before, after, strict=True)):
+            if one != other:
+                return _first_difference(one, other, (*path, index))
+    return path
 
 
 def less_zero_width(value: Any) -> Any:
