@@ -93,10 +93,13 @@ class CuratorGroup(CuratorCommand, click.Group):
     ) -> click.Context:
         # Reading the command line (and printing --help or --version) comes before `invoke`:
         # a stop there reached click's own handler, "Aborted!" and exit 1, that of findings.
+        # `curator new` says it in Korean first, known by its name as `__main__` knows it
+        # (before click reads, which may consume `args`).
+        korean_first = parent is None and args[:1] == ["new"]
         try:
             return super().make_context(info_name, args, parent, **extra)
         except KeyboardInterrupt as stop:  # Ctrl-C, or SIGTERM or SIGHUP (curator.signals)
-            click.echo(said(stop), err=True)
+            click.echo(said(stop, korean_first=korean_first), err=True)
             raise click.exceptions.Exit(EXIT_ERROR) from None
         except click.UsageError as exc:  # `curator --nope`
             _usage_error(exc)
