@@ -37,7 +37,6 @@ class Progress:
         interval: float = 0.1,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        self.what = what
         self.line = what if callable(what) else functools.partial(counted, what)
         self.stream = stream if stream is not None else sys.stderr
         self.enabled = enabled and _is_terminal(self.stream)

@@ -1349,10 +1349,10 @@ def test_the_progress_line_counts_each_incident_file_once_drafts_included(repo, 
     class Recorder(Progress):
         def __init__(self, what: str) -> None:
             super().__init__(what, enabled=False)
-            calls[what] = []
+            self.calls = calls[what] = []
 
         def __call__(self, done: int, total: int) -> None:
-            calls[self.what].append((done, total))
+            self.calls.append((done, total))
 
     # Cold, lint renders every incident as it parses its file: it counts them all, and
     # nothing is left to count after it.
