@@ -16,7 +16,7 @@ import time
 import unicodedata
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 from urllib.parse import urlsplit
 
 import click
@@ -58,6 +58,9 @@ from curator.signals import Terminated, deferred, said, stop_behind
 from curator.write.atomic import temporary_folder
 from curator.write.canonical import Refused
 from curator.write.changes import what_changed
+
+if TYPE_CHECKING:  # (imported where used, as the commands that judge load it)
+    from curator.similarity.commands import Unread
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -1052,7 +1055,7 @@ def _say_if_known(library: Library, draft: Path) -> None:
             from curator.similarity import commands
 
         with Progress(new.looking, enabled=True) as progress:
-            matches = commands.known_already(library, draft, progress)
+            matches, left_out = commands.known_already(library, draft, progress)
     # (Then said as any stop is, exit 2: the draft stays. A stop as a module loads, on
     # Python 3.11, may come as a RuntimeError: `stop_behind`.)
     except (KeyboardInterrupt, RuntimeError) as error:
@@ -1060,6 +1063,10 @@ def _say_if_known(library: Library, draft: Path) -> None:
             raise
         click.echo(f"curator: note: {new.look_stopped(display_path(draft))}", err=True)
         raise
+    for file in left_out:
+        click.echo(
+            f"curator: note: {escaped(new.left_out(file.shown, file.why, file.refused))}", err=True
+        )
     if matches:
         click.echo(f"curator: note: {new.may_be_known()}:", err=True)
         click.echo(commands.known_text(matches), err=True, nl=False)
@@ -1170,7 +1177,7 @@ def _with_taxonomy_note(
 
 
 def _judge_and_print(
-    judge: Callable[[Progress], tuple[list[Any], list[str]]],
+    judge: Callable[[Progress], tuple[list[Any], list[str], list[Unread]]],
     to_json: Callable[[Any], Any],
     to_text: Callable[[Any], str],
     fmt: str,
@@ -1181,10 +1188,12 @@ def _judge_and_print(
     standard error, which inputs the library does not hold though they are in incidents/
     (judged as drafts), why each input that could not be judged was not, and exit 2 if any,
     or that there was no input at all, and why (`nothing_found`: an empty library, folders
-    holding no incident, paths passed over). Standard output holds the judgements only, so
+    holding no incident, paths passed over). Before all that, each file of the library it
+    could not read, and so judged without. Standard output holds the judgements only, so
     that JSON stays one parseable list."""
     with Progress("indexing", enabled=not quiet) as progress:
-        results, not_judged = judge(progress)
+        results, not_judged, left_out = judge(progress)
+    _say_left_out(left_out, "judged without it")
     for given, _ in results:
         if given.unheld:  # (lint reports it: IL107, an error)
             held = "is judged as a draft, the library does not hold it"
@@ -1206,6 +1215,13 @@ def _judge_and_print(
         # The last line a terminal shows: how much of the output is missing.
         given = _plural(len(results) + len(not_judged), "input")
         _bad_input(f"{len(not_judged)} of {given} not judged")
+
+
+def _say_left_out(left_out: list[Unread], without: str) -> None:
+    """On standard error, each file of the library the index could not read (a
+    `commands.Unread`), as lint reports it, and that the run did `without` it."""
+    for file in left_out:
+        click.echo(escaped(f"curator: note: {file.shown}: {file.why} (IL107); {without}"), err=True)
 
 
 def _bad_input(message: str) -> NoReturn:
@@ -1321,9 +1337,10 @@ def search_command(
     library = _with_taxonomy_note(Library.at(root))
     try:
         with Progress("indexing", enabled=not quiet) as progress:
-            report = commands.run_search(library, query, filters, top, progress)
+            report, left_out = commands.run_search(library, query, filters, top, progress)
     except commands.BadInput as exc:  # in the form of every command's usage error
         raise click.UsageError(str(exc)) from exc
+    _say_left_out(left_out, "searched without it")
     if fmt == "json":
         click.echo(json.dumps(report.to_json(), ensure_ascii=False, indent=2))
     else:

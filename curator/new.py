@@ -846,6 +846,17 @@ def not_written(folder: str, refused: OSError) -> str:
     )
 
 
+def left_out(shown: str, why: str, refused: OSError) -> str:
+    """A file of the library that could not be read (`why`, lint's reason), which the look
+    for the same event went without."""
+    reason = refused.strerror or str(refused)
+    korean = _KOREAN_REFUSALS.get(refused.errno or 0, reason)
+    return bilingual(
+        f"{shown} 은 읽을 수 없어 같은 사건 찾기에서 빠졌습니다: {korean}",
+        f"{shown} is left out of the look for the same event: {why} (IL107)",
+    )
+
+
 def facets_guessed() -> str:
     return bilingual(
         "제목과 출처 URL 에서 분류를 채웠습니다. 하나씩 확인하세요",

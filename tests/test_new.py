@@ -680,6 +680,33 @@ def test_it_names_the_incidents_the_draft_may_duplicate_with_the_evidence(tmp_pa
     assert run.code == 0 and "may already hold" not in run.err, run
 
 
+def test_a_file_of_the_library_it_may_not_read_is_named_in_korean_first(tmp_path):
+    # The look for the same event went without it in silence (exit 0, no note): a draft of
+    # its very event was said to duplicate nothing. Once it can be read, it counts.
+    paper = ("https://example.com/postmortems/IL-0001", "https://huggingface.co/papers/2402.15627")
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": incident("IL-0001", paper)})
+    args = ("--title", TITLE, "--source", "https://arxiv.org/pdf/2402.15627v2")
+    args += ("--cause", "software-defect")
+    unread = root / "incidents" / "IL-0001.yaml"
+    unread.chmod(0o000)
+    try:
+        run = run_curator("new", "--root", str(root), "--no-prompt", *args, permissions=True)
+    finally:
+        unread.chmod(0o644)
+    assert run.code == 0, run
+    shown = os.path.relpath(unread, REPO)
+    notes = [line for line in run.err.splitlines() if line.startswith("curator: note: ")]
+    assert notes[1:] == [
+        f"curator: note: {shown} 은 읽을 수 없어 같은 사건 찾기에서 빠졌습니다: 권한이 없습니다 "
+        f"({shown} is left out of the look for the same event: cannot read the file: "
+        "Permission denied (IL107))"
+    ]
+    run = new(root, *args)
+    assert run.code == 0, run
+    assert "이 사건이 이미 있을 수 있습니다" in run.err and "빠졌습니다" not in run.err
+    assert "  duplicate  1.00  IL-0001  " in run.err
+
+
 def test_two_drafts_from_one_site_share_no_entity_by_their_placeholder_source_titles(tmp_path):
     # A draft's source title is its URL till the report's title is written in: two drafts
     # of other events from one blog shared its host as an entity, and `curator similar`
@@ -870,10 +897,10 @@ def test_the_look_for_the_same_event_is_labelled_in_korean_first(tmp_path, monke
     import curator.progress
     from curator.similarity import commands
 
-    def slow(library: Library, draft: object, progress: Progress) -> list[object]:
+    def slow(library: Library, draft: object, progress: Progress) -> tuple[list[object], list]:
         progress.started -= 10  # (the run has gone on for a while, the line is due)
         progress(1, 10)
-        return []
+        return [], []
 
     monkeypatch.setattr(commands, "known_already", slow)
     monkeypatch.setattr(curator.progress, "_is_terminal", lambda stream: True)

@@ -1713,3 +1713,55 @@ def test_an_organisation_named_in_another_organisations_incident_is_a_shared_ent
     assert match is not None
     assert not any(reason.startswith("same organisation") for reason in match.reasons)
     assert "acme" in next(r for r in match.reasons if r.startswith("shared entities: "))
+
+
+def test_a_file_of_the_library_it_may_not_read_is_named_and_counts_once_it_can_be_read(
+    tmp_path,
+):
+    # `similar`, `suggest` and `search` went without a file of the library they could not
+    # read (no permission) without a word, exit 0: a draft repeating its incident was said
+    # to repeat none. It is named as lint names it, on standard error, run after run (the
+    # index is cached), and counts again once it can be read.
+    root = write_library(
+        tmp_path / "lib", {"IL-0001.yaml": incident("IL-0001"), "IL-NEW-gl.yaml": GITLAB_EN}
+    )
+    draft = tmp_path / "draft.yaml"
+    draft.write_text(incident("IL-NEW-copy"), encoding="utf-8")
+    unread = root / "incidents" / "IL-0001.yaml"
+
+    def runs() -> dict[str, tuple[int, bool, str]]:
+        """Each command's exit status, whether it names IL-0001 (or, `suggest`, judges the
+        draft), and what it says on standard error."""
+        found = {}
+        for command in (
+            ["similar", str(draft)],
+            ["suggest", str(draft)],
+            ["search", "메타데이터 포화"],
+        ):
+            run = run_curator(*command, "--format", "json", cwd=root, permissions=True)
+            output = json.loads(run.out)
+            if command[0] == "similar":
+                named = any(m["id"] == "IL-0001" for m in output[0]["matches"])
+            elif command[0] == "search":
+                named = any(r["id"] == "IL-0001" for r in output["results"])
+            else:
+                named = [judged["id"] for judged in output] == ["IL-NEW-copy"]
+            found[command[0]] = (run.code, named, run.err)
+        return found
+
+    said = "curator: note: incidents/IL-0001.yaml: cannot read the file: Permission denied (IL107)"
+    unread.chmod(0o000)
+    try:
+        for _ in range(2):  # built, then read from the cache
+            assert runs() == {
+                "similar": (0, False, f"{said}; judged without it\n"),
+                "suggest": (0, True, f"{said}; judged without it\n"),
+                "search": (0, False, f"{said}; searched without it\n"),
+            }
+    finally:
+        unread.chmod(0o644)
+    assert runs() == {
+        "similar": (0, True, ""),
+        "suggest": (0, True, ""),
+        "search": (0, True, ""),
+    }

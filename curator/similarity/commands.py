@@ -8,7 +8,7 @@ id, stay apart.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -21,7 +21,7 @@ from curator.model import DIMENSIONS, not_a_mapping
 from curator.oneline import shown
 from curator.regular import read_regular
 from curator.rules import not_an_incident_file
-from curator.similarity.index import Progress
+from curator.similarity.index import Index, Progress
 from curator.similarity.phrases import Matcher
 from curator.similarity.records import Record, read_record
 from curator.similarity.search import SearchReport, Unmatched, search, searchable
@@ -51,11 +51,41 @@ class Input:
     unheld: str | None = None
 
 
-def inputs(library: Library, paths: Sequence[Path], every: bool) -> tuple[list[Input], list[str]]:
+@dataclass(frozen=True)
+class Unread:
+    """A file of the library that the index holds nothing of, as it could not be read (no
+    permission): what is judged or searched is judged or searched without it."""
+
+    shown: str  # its path, as lint shows it
+    why: str  # lint's reason (IL107): `cannot read the file: Permission denied`
+    refused: OSError
+
+
+def unread(library: Library, index: Index, inputs: Collection[str] = ()) -> list[Unread]:
+    """The files of the library the index could not read, in name order, but those among
+    `inputs` (as the index names them), which are said not judged already. (A file it read
+    but not as a YAML mapping is lint's to report, records.py.) Each is tried again: the
+    index, cached, names only the files it holds nothing of."""
+    found = []
+    for name in index.skipped:
+        if name in inputs:
+            continue
+        path = library.root / name
+        try:
+            read_regular(path, MAX_BYTES)
+        except OSError as exc:
+            shown = display_path(path)
+            found.append(Unread(shown, _unreadable(path, shown, exc), exc))
+    return found
+
+
+def inputs(
+    library: Library, paths: Sequence[Path], every: bool
+) -> tuple[list[Input], list[str], set[str]]:
     """The incidents to judge: the files given, or with `every` each file the library
-    lists (those the index could not read too, which were passed over without a word); and,
-    in the order given, why each that cannot be judged is not. One bad file does not keep
-    the others from being judged, as in lint."""
+    lists (those the index could not read too); in the order given, why each that cannot be
+    judged is not; and the inputs as the index names them. One bad file does not keep the
+    others from being judged, as in lint."""
     # (path, as the index spells it, why the library does not hold it, why it is not read)
     given: list[tuple[Path, str, str | None, Finding | None]]
     if every:
@@ -80,7 +110,7 @@ def inputs(library: Library, paths: Sequence[Path], every: bool) -> tuple[list[I
             not_judged.append(_not_judged(path, display_path(path) if every else str(path)))
         else:
             found.append(Input(record, display if every else str(path), unheld))
-    return found, not_judged
+    return found, not_judged, {display for _path, display, _unheld, _unread in given}
 
 
 def _never_read(path: Path) -> Finding | None:
@@ -139,18 +169,24 @@ def _library_path(library: Library, where: str, path: Path) -> str:
 
 def similar(
     library: Library, paths: Sequence[Path], every: bool, top: int, progress: Progress | None = None
-) -> tuple[list[tuple[Input, list[Match]]], list[str]]:
-    """Each input judged, and why each input that could not be is not (see `inputs`)."""
+) -> tuple[list[tuple[Input, list[Match]]], list[str], list[Unread]]:
+    """Each input judged, why each input that could not be is not (see `inputs`), and the
+    files of the library it is judged without (`unread`)."""
     index = load_index(library, progress=progress)
     judge = Judge(index)
-    found, not_judged = inputs(library, paths, every)
-    return [(given, judge.similar(given.record, top)) for given in found], not_judged
+    found, not_judged, named = inputs(library, paths, every)
+    results = [(given, judge.similar(given.record, top)) for given in found]
+    return results, not_judged, unread(library, index, named)
 
 
-def known_already(library: Library, path: Path, progress: Progress | None = None) -> list[Match]:
-    """The incidents of the library that `path` (a draft just written) may duplicate."""
-    results, _ = similar(library, [path], False, KNOWN_SHOWN, progress)
-    return [match for _, matches in results for match in matches if match.kind == "duplicate"]
+def known_already(
+    library: Library, path: Path, progress: Progress | None = None
+) -> tuple[list[Match], list[Unread]]:
+    """The incidents of the library that `path` (a draft just written) may duplicate, and
+    the files of the library it could not read, whose incidents it may duplicate too."""
+    results, _, left_out = similar(library, [path], False, KNOWN_SHOWN, progress)
+    duplicates = [m for _, matches in results for m in matches if m.kind == "duplicate"]
+    return duplicates, left_out
 
 
 KNOWN_SHOWN = 3  # a draft's possible duplicates named by `curator new`
@@ -196,12 +232,14 @@ def _copies_text(copies: list[str]) -> str:
 
 def suggest(
     library: Library, paths: Sequence[Path], every: bool, progress: Progress | None = None
-) -> tuple[list[tuple[Input, dict[str, DimensionSuggestions]]], list[str]]:
-    """Each input judged, and why each input that could not be is not (see `inputs`)."""
+) -> tuple[list[tuple[Input, dict[str, DimensionSuggestions]]], list[str], list[Unread]]:
+    """Each input judged, why each input that could not be is not (see `inputs`), and the
+    files of the library it is judged without (`unread`)."""
     index = load_index(library, progress=progress)
     suggester = Suggester(index, library.taxonomy)
-    found, not_judged = inputs(library, paths, every)
-    return [(given, suggester.suggest(given.record)) for given in found], not_judged
+    found, not_judged, named = inputs(library, paths, every)
+    results = [(given, suggester.suggest(given.record)) for given in found]
+    return results, not_judged, unread(library, index, named)
 
 
 def suggest_json(
@@ -278,7 +316,8 @@ def run_search(
     filters: dict[str, list[str]],
     top: int,
     progress: Progress | None = None,
-) -> SearchReport:
+) -> tuple[SearchReport, list[Unread]]:
+    """The search's report, and the files of the library searched without (`unread`)."""
     if not query.strip() and not filters:
         # Nothing to rank by and nothing to filter on: every incident would tie at 0.
         raise BadInput("give a query, or a filter (--cause, --component, --symptom, --factor)")
@@ -295,7 +334,8 @@ def run_search(
             "letters or more of Latin, Greek or Cyrillic script, two characters or more of "
             "Hangul, kana or CJK ideographs), a number of 2 to 30 digits, or a name"
         )
-    return search(load_index(library, progress=progress), taxonomy, query, filters, top, matcher)
+    index = load_index(library, progress=progress)
+    return search(index, taxonomy, query, filters, top, matcher), unread(library, index)
 
 
 def _filter_term(taxonomy: Taxonomy, dimension: str, term: str) -> str:
