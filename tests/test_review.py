@@ -1156,6 +1156,16 @@ def test_a_taxonomy_file_unread_at_the_base_too_is_said_once(repo, touches_the_t
     sections = [line for line in lines if line.startswith("#### ")]
     assert sections == ["#### 📄 **incidents/IL-0004.yaml** (added)"]
     assert not [line for line in lines if "**IL301**" in line]
+    # The annotations said them one an incident, each that the file could not be read: the
+    # IL303 that lint adds the count to is in a file the change leaves alone, no annotation.
+    # Said once, on the first incident's line, which "Files changed" shows.
+    github = run_curator("review", "--base", "main", "--format", "github", cwd=repo).out
+    assert [line for line in github.splitlines() if line.startswith("::error ")] == [
+        "::error file=incidents/IL-0002.yaml,line=11,col=7,title=IL301::'nccl' is not a term "
+        f"of components; {path} could not be read, as at the base (IL303 at line 4, column 4); "
+        "none of its terms is known, so the components of incidents are not checked (IL301) "
+        "until it is fixed: 2 incidents carry 2 terms of it"
+    ]
 
 
 def deprecate_nccl(repo: Path) -> None:

@@ -54,16 +54,29 @@ def workflow_commands(review: Review) -> list[str]:
 def _folded(findings: list[ReportFinding], review: Review) -> list[ReportFinding]:
     """`findings` with the IL301 errors of a taxonomy file the head cannot read left out and
     said once, at the file's first IL303 error, as `curator lint` says them: an annotation a
-    term of each incident said again that the file could not be read, and took the ten."""
+    term of each incident said again that the file could not be read, and took the ten.
+    With no annotation at that IL303 (a file the change leaves alone, unread at the base
+    too, which "Files changed" would not show), they are said at the first of them."""
     for unread in review.taxonomy_unread:
         folded = [f for f in findings if review.unread_of(f) == unread]
+        if not folded:
+            continue
         at = (unread.path, unread.line, unread.column, taxonomy_invalid.RULE.code)
         first = next((f for f in findings if (f.path, f.line, f.column, f.code) == at), None)
-        if not folded or first is None:  # (nowhere to say them: each is said)
-            continue
         incidents = len({f.path for f in folded})
         note = unknown_term.unread_note(unread.dimension, incidents, len(folded))
-        told = first.model_copy(update={"message": first.message + note})
+        if first is None:
+            first = folded.pop(0)
+            was = ", as at the base" if unread.at_base else ""
+            own = first.message.removesuffix(unknown_term.said_unread(unread.path))
+            told = first.model_copy(
+                update={
+                    "message": f"{own}; {unread.path} could not be read{was} (IL303 at line "
+                    f"{unread.line}, column {unread.column}){note}"
+                }
+            )
+        else:
+            told = first.model_copy(update={"message": first.message + note})
         gone = {id(f) for f in folded}
         findings = [told if f is first else f for f in findings if id(f) not in gone]
     return findings
