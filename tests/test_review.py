@@ -1153,6 +1153,9 @@ def test_a_taxonomy_file_unread_at_the_base_too_is_said_once(repo, touches_the_t
         "IL-0004 (incidents/IL-0004.yaml)."
     ) in lines
     # IL-0002's only finding was that: no section. IL-0004 keeps its own for its judgement.
+    # The heading said it was "what this change does to the incidents".
+    assert "**Taxonomy** — as at the base, none of it this change's doing:" in lines
+    assert not [line for line in lines if "what this change does" in line]
     sections = [line for line in lines if line.startswith("#### ")]
     assert sections == ["#### 📄 **incidents/IL-0004.yaml** (added)"]
     assert not [line for line in lines if "**IL301**" in line]

@@ -258,6 +258,32 @@ def test_a_taxonomy_file_the_head_cannot_read_is_one_line_its_errors_counted():
     assert said == ["**IL301** · 'human-error' is not a term of causes"]
 
 
+def test_the_taxonomy_heading_says_what_the_change_does_only_when_it_does_something():
+    # A file the base could not read either was said under "what this change does to the
+    # incidents", the change having done nothing to the taxonomy.
+    path = "schema/taxonomy/components.yaml"
+    unread = UnreadTaxonomy(dimension="components", path=path, line=4, column=4, at_base=True)
+    removed = TermChange(dimension="causes", term="human-error", kinds=["removed"])
+    for review, heading in [
+        (
+            Review(base=BASE, head=HEAD, taxonomy_unread=[unread]),
+            "**Taxonomy** — as at the base, none of it this change's doing:",
+        ),
+        (
+            Review(base=BASE, head=HEAD, taxonomy_unread=[unread], terms_changed=[removed]),
+            "**Taxonomy** — what this change does to the incidents:",
+        ),
+        (  # (a report of an older version, which says nothing of the base)
+            Review(
+                base=BASE, head=HEAD, taxonomy_unread=[unread.model_copy(update={"at_base": None})]
+            ),
+            "**Taxonomy** — what this change does to the incidents:",
+        ),
+    ]:
+        lines = render(review, LINKS, COMMENT).splitlines()
+        assert [line for line in lines if line.startswith("**Taxonomy**")] == [heading]
+
+
 def test_a_taxonomy_file_mended_is_said_with_where_its_error_was_at_the_base():
     # Every other judgement names its place; the mended file's said only "(IL303)".
     path = "schema/taxonomy/components.yaml"

@@ -203,14 +203,22 @@ def _unread_errors(file: FileReview, review: Review, unread: UnreadTaxonomy) -> 
 
 
 def _taxonomy(review: Review, links: Links) -> str:
-    """What the change to the taxonomy does to the incidents: a line per taxonomy file the
-    head cannot read, then per term it changes (the first few), with how many incidents
-    carry it and which, then the search filters that find other incidents. Bounded, as the
-    header is never trimmed."""
+    """What the change to the taxonomy does to the incidents (or, when all it has to say
+    is of files the base could not read either, that they are as at the base): a line per
+    taxonomy file the head cannot read, then per term it changes (the first few), with how
+    many incidents carry it and which, then the search filters that find other incidents.
+    Bounded, as the header is never trimmed."""
     if not review.terms_changed and not review.taxonomy_unread and not review.taxonomy_mended:
         return ""
     shown = review.terms_changed[: 2 * VISIBLE]
-    lines = ["**Taxonomy** — what this change does to the incidents:", ""]
+    # (Files the base could not read either, and nothing else: the change did none of it.)
+    at_base = all(u.at_base for u in review.taxonomy_unread) and not (
+        review.terms_changed or review.filters_changed or review.taxonomy_mended
+    )
+    said = "what this change does to the incidents"
+    if at_base:
+        said = "as at the base, none of it this change's doing"
+    lines = [f"**Taxonomy** — {said}:", ""]
     lines += [_unread_line(unread, links, review) for unread in review.taxonomy_unread]
     lines += [_mended_line(mended, links, review) for mended in review.taxonomy_mended]
     lines += [_term_line(change, links, review) for change in shown]
