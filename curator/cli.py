@@ -601,6 +601,8 @@ def export_command(
         click.echo(f"curator: export failed: {exc}", err=True)
         sys.exit(EXIT_ERROR)
     click.echo(render(exported.findings, fmt), nl=False)
+    for note in exported.notes:
+        click.echo(escaped(f"curator: note: {note}"), err=True)
     manifest = exported.manifest
     if quiet:
         return

@@ -2185,10 +2185,50 @@ def test_a_tag_that_is_not_utf8_is_named_not_an_internal_error(repo, tmp_path):
     assert run.code == 0, run.err
 
 
+def test_a_tag_that_is_not_utf8_is_no_release_passed_over_with_a_note(tmp_path):
+    # `Repo.tags` left such a tag out, `git describe` did not: the only `v*` tag before a
+    # release, or one beside the release's on its commit, was taken for the release
+    # before, and the release could not be exported ("rename it"); a commit after one,
+    # between releases, was named by it ("rename it, or give --version").
+    lib = GitLibrary(tmp_path / "lib")
+    lib.write("IL-0001.yaml", incident("IL-0001"))
+    lib.commit("2024-01-01T10:00:00", "first")
+    lib.git("tag", os.fsdecode(b"v0.9\xff"))
+    lib.write("IL-0002.yaml", incident("IL-0002", GPU))
+    head = lib.commit("2024-02-01T10:00:00", "more")
+    lib.git("tag", "v1.0.0")
+    lib.git("tag", os.fsdecode(b"v1.0.0\xfe"))
+    notes = "".join(
+        f"curator: note: the tag {tag} is not UTF-8 text, which the export cannot record: "
+        "passed over, as no release (rename it, if it is one)\n"
+        for tag in ("v0.9\\xff", "v1.0.0\\xfe")
+    )
+    run = run_export(lib, tmp_path / "out")
+    assert run.code == 0, run.err
+    assert run.err == f"{notes}exported 2 incidents, v1.0.0 ({head[:12]}), to {tmp_path / 'out'}\n"
+    changes = load(tmp_path / "out", "changes.json")
+    assert changes["since"] is None
+    assert [c["id"] for c in changes["changes"]] == ["IL-0002", "IL-0001"]
+    lib.write("IL-0003.yaml", incident("IL-0003"))
+    lib.commit("2024-03-01T10:00:00", "after v1.0.0")
+    lib.git("tag", os.fsdecode(b"v1.1\xfd"))
+    lib.write("IL-0004.yaml", incident("IL-0004"))
+    head = lib.commit("2024-04-01T10:00:00", "between releases")
+    run = run_export(lib, tmp_path / "out2", "--quiet")
+    assert run.code == 0, run.err
+    assert run.err == notes + (
+        "curator: note: the tag v1.1\\xfd is not UTF-8 text, which the export cannot "
+        "record: passed over, as no release (rename it, if it is one)\n"
+    )
+    manifest = load(tmp_path / "out2", "manifest.json")
+    assert manifest["version"] == f"v1.0.0-2-g{head[:12]}"
+    assert load(tmp_path / "out2", "changes.json")["since"]["version"] == "v1.0.0"
+
+
 def test_a_tag_that_is_not_utf8_gets_advice_that_works_where_it_is_met(tmp_path):
     # Every such tag was met with "rename it, or give --version (and --since, for the
-    # release to compare with)": --since named it, or it was the release before a tagged
-    # HEAD, where neither option passes it by; only the tag at HEAD is passed by --version.
+    # release to compare with)": --since named it (or a commit it names), where --version
+    # does not pass it by; only the tag at HEAD is passed by --version.
     before = tmp_path / "before"
     before.mkdir()
     old = GitLibrary(before)
@@ -2198,12 +2238,6 @@ def test_a_tag_that_is_not_utf8_gets_advice_that_works_where_it_is_met(tmp_path)
     old.write("IL-0002.yaml", incident("IL-0002", GPU))
     old.commit("2024-02-01T10:00:00", "more")
     old.git("tag", "v1.0.0")
-    run = run_export(old, tmp_path / "out", "--version", "v1.0.0", "--since", "v1.0.0")
-    assert run.code == 2
-    assert run.err == (
-        "curator: export failed: the tag v0.9\\xff is not UTF-8 text, which the export "
-        "cannot record: rename it\n"
-    )
     old.write("IL-0003.yaml", incident("IL-0003"))
     old.commit("2024-03-01T10:00:00", "after v1.0.0")
     assert run_export(old, tmp_path / "out").code == 0

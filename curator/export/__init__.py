@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from curator import WEBSITE
@@ -22,6 +22,7 @@ from curator.export.changes import ChangeLog
 from curator.export.collect import Snapshot, check_releasable, collect, timestamp
 from curator.export.errors import ExportError, ExportRefused
 from curator.export.feed import feed_bytes
+from curator.export.git import shown
 from curator.export.graph import GraphStream
 from curator.export.model import SCHEMA_VERSION, Counts, Manifest
 from curator.export.released import IncidentStream
@@ -49,10 +50,12 @@ class ExportOptions:
 @dataclass(frozen=True)
 class Exported:
     """What an export wrote (its manifest), and what `curator lint --release` said of the
-    library on the way: warnings only, or the export would have been refused."""
+    library on the way: warnings only, or the export would have been refused; and what it
+    passed over, each a note for the user (`notes`)."""
 
     manifest: Manifest
     findings: list[Finding]
+    notes: list[str] = field(default_factory=list)
 
 
 def export(
@@ -95,7 +98,17 @@ def export(
             manifest = _write_the_rest(writer, graph, snapshot, changelog, summaries, options)
     if held is not None:
         held += [snapshot, changelog, cache, writer, stream, summaries]
-    return Exported(manifest, findings)
+    return Exported(manifest, findings, _notes(snapshot))
+
+
+def _notes(snapshot: Snapshot) -> list[str]:
+    """What the export passed over that the user may not expect it to: the `v*` tags whose
+    names are not UTF-8, which it takes for no release (`Repo.not_text`)."""
+    return [
+        f"the tag {shown(tag)} is not UTF-8 text, which the export cannot record: passed "
+        "over, as no release (rename it, if it is one)"
+        for tag in snapshot.repo.not_text
+    ]
 
 
 def export_workers(library: Library, jobs: int | None = None) -> Workers:

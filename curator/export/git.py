@@ -10,6 +10,7 @@ file whose name is not UTF-8 is the same path to git as to lint, which reports i
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import os
 import subprocess
 from collections.abc import Callable, Iterable, Iterator
@@ -132,6 +133,19 @@ def _tag_name(out: bytes) -> str:
     except UnicodeDecodeError:
         shown = out.decode(errors="backslashreplace").strip()
         raise TagNotText(shown) from None
+
+
+def _is_text(name: bytes) -> bool:
+    try:
+        name.decode()
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def shown(tag: str) -> str:
+    """A tag's name as `tag` shows it: its bytes that are not UTF-8 escaped (`\\xff`)."""
+    return os.fsencode(tag).decode(errors="backslashreplace")
 
 
 def _commit_named(out: bytes) -> str | None:
@@ -319,44 +333,50 @@ class Repo:
 
     def describe(self, rev: str = "HEAD", match: str = "v*") -> str:
         """The release tag at `rev`, else `<tag>-<n>-g<sha>` (the tag nearest in its
-        history, of those `match` names), else the commit's short sha."""
-        args = ("describe", "--tags", "--match", match, "--abbrev=12", "--always", rev)
+        history, of those `match` names), else the commit's short sha. A tag that is not
+        UTF-8 names no release (`not_text`), and is passed over; but one of `rev` itself
+        would name it: TagNotText."""
+        own = self.tags_at(rev, text=False) if self.not_text else []
+        passed = [f"--exclude={tag}" for tag in self.not_text if tag not in own]
+        args = ("describe", "--tags", "--match", match, *passed, "--abbrev=12", "--always", rev)
         return _tag_name(self.run(*args))
 
     def nearest_tag(self, rev: str = "HEAD") -> str | None:
         """The `v*` tag nearest to `rev` in its history, its own tags passed over: in the
-        history of its parents, both of a merge (`git describe`)."""
-        passed = [f"--exclude={tag}" for tag in self.tags_at(rev)]  # (a tag's name is no glob)
+        history of its parents, both of a merge (`git describe`). One that is not UTF-8,
+        no release (`not_text`), is passed over too."""
+        passed = [f"--exclude={tag}" for tag in (*self.tags_at(rev), *self.not_text)]
         out = self._try("describe", "--tags", "--abbrev=0", "--match", "v*", *passed, rev)
-        return _tag_name(out) if out else None
+        return _tag_name(out) if out else None  # (a tag's name is no glob: git allows none)
 
-    def tags_at(self, rev: str) -> list[str]:
+    def tags_at(self, rev: str, text: bool = True) -> list[str]:
         """`tags` of the commit `rev` itself, sorted: in its history, not its parents'. (Not
         `--points-at`, which passes over a tag of a tag of the commit.)"""
-        return sorted(set(self.tags(merged=rev)) - set(self.tags_before(rev)))
+        return sorted(set(self.tags(rev, text)) - set(self.tags_before(rev, text)))
 
-    def tags_before(self, rev: str) -> list[str]:
+    def tags_before(self, rev: str, text: bool = True) -> list[str]:
         """`tags` in the history of the parents of `rev`, every parent of a merge (a
         release merged in from another branch): those of its history but its own; none
         for a first commit."""
         parents = self.run("rev-parse", f"{rev}^@").decode().split()
-        return list(dict.fromkeys(tag for parent in parents for tag in self.tags(merged=parent)))
+        return list(dict.fromkeys(tag for p in parents for tag in self.tags(p, text)))
 
-    def tags(self, merged: str | None = None) -> list[str]:
-        """The names of the `v*` tags (with `merged`, a commit, those in its history). One
-        that is not UTF-8 is left out: it names no version, and the export could not record
-        it. (Not `git tag --list`, which `column.ui` sets in columns.)"""
+    @functools.cached_property
+    def not_text(self) -> list[str]:
+        """The `v*` tags whose names are not UTF-8 (`tags(text=False)`), which the export
+        takes for no release: it could not record them."""
+        return self.tags(text=False)
+
+    def tags(self, merged: str | None = None, text: bool = True) -> list[str]:
+        """The names of the `v*` tags (with `merged`, a commit, those in its history) that
+        are UTF-8; with `text` false, those that are not instead, decoded as Python names
+        files (`os.fsdecode`), which git is given back as the same bytes. (Not `git tag
+        --list`, which `column.ui` sets in columns.)"""
         args: tuple[str, ...] = ("for-each-ref", "--format=%(refname:lstrip=2)")
         if merged is not None:
             args = (*args, f"--merged={merged}")
         out = self.run(*args, "refs/tags/v*")
-        names = []
-        for line in out.splitlines():
-            try:
-                names.append(line.decode())
-            except UnicodeDecodeError:
-                continue
-        return names
+        return [os.fsdecode(line) for line in out.splitlines() if _is_text(line) == text]
 
     def tree(self, rev: str, folder: str) -> list[TreeEntry]:
         """The blobs under `folder` at `rev`."""
