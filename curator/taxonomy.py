@@ -473,20 +473,25 @@ def _check_text(taxonomy: Taxonomy, path: Path, loaded: Loaded) -> None:
 def _check_line_ends(taxonomy: Taxonomy, path: Path, text: str) -> None:
     """A line break that YAML readers and a diff count otherwise (IL603 for an incident),
     at the first: a lone CR, a line break to every YAML reader and to none of git, GitHub
-    or the line numbers lint gives (a key after one is read, and reviewed as part of the
-    line before); U+0085, U+2028 or U+2029, a line break to curator (YAML 1.1) and not to
-    editors, GitHub or ruamel.yaml (YAML 1.2): errors. CRLF every reader reads as LF, and
-    git writes LF where `.gitattributes` says `eol=lf`: a warning, as trailing white space
-    is (noise in diffs). Nearly every file holds none: a scan for each character."""
+    or, among LF line ends, the line numbers lint gives (`at_editor_lines`) (a key after
+    one is read, and reviewed as part of the line before); U+0085, U+2028 or U+2029, a
+    line break to curator (YAML 1.1) and not to editors, GitHub or ruamel.yaml (YAML 1.2):
+    errors. CRLF every reader reads as LF, and git writes LF where `.gitattributes` says
+    `eol=lf`: a warning, as trailing white space is (noise in diffs). Nearly every file
+    holds none: a scan for each character."""
     if "\r" in text:
         crlf = text.count("\r\n")
         lone = text.count("\r") - crlf
         found = _LONE_CR.search(text) if lone else None
         if found is not None:
             also = f" (and {crlf} with CRLF)" if crlf else ""
+            # (Lint counts a file of lone CR line ends by the lines its editor shows.)
+            not_for = "git, GitHub or lint's line numbers"
+            if at_editor_lines(text) is not None:
+                not_for = "git or GitHub"
             message = (
                 f"{_lines_end(lone)} with a lone CR{also}, which starts a line for YAML "
-                "readers but not for git, GitHub or lint's line numbers; use LF"
+                f"readers but not for {not_for}; use LF"
             )
             taxonomy.problems.append(
                 TaxonomyProblem(path, position_at(text, found.start()), message)
