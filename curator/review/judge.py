@@ -102,9 +102,8 @@ class LibraryJudge:
             return Judged()
         # A dimension whose taxonomy file cannot be read has no terms to suggest or to judge
         # a carried one by: nothing is said of it, where a score of 0 said nothing supports it.
-        taxonomy = self.library.taxonomy
         suggested = [
-            (d, j) for d, j in self.suggester.suggest(record).items() if not taxonomy.unread(d)
+            (d, j) for d, j in self.suggester.suggest(record).items() if j.not_judged is None
         ]
         return Judged(
             facets=[
