@@ -831,6 +831,26 @@ def test_tabs_and_trailing_spaces_that_are_text_are_left_and_said_so(tmp_path):
     assert run.code == 0 and run.out == "" and "nothing to fix in 1 file" in run.err
 
 
+def test_a_fix_elsewhere_leaves_a_tab_in_a_quoted_value_as_written_and_says_so(tmp_path):
+    # Bug: with a trailing space to remove, fix wrote the file with '공유<TAB>스토리지의 …'
+    # as "공유\t스토리지의 …" and said only `IL602 removed trailing space`.
+    text = incident(
+        "IL-0001",
+        ("title: 공유 스토리지의", "title: '공유\t스토리지의"),
+        ("떨어졌다\nstatus", "떨어졌다'\nstatus"),
+        ("2024-05", "2024-05 "),
+    )
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": text})
+    path = root / "incidents" / "IL-0001.yaml"
+    run = run_curator("fix", "--root", str(root))
+    assert path.read_text(encoding="utf-8") == text.replace("2024-05 ", "2024-05")
+    assert run.out == f"{relative(path)}:4:18: IL602 removed trailing space\n", run
+    assert run.err.splitlines()[0] == (
+        f"{relative(path)}:2:11: IL601 not fixed: the tab is part of a value or a comment; "
+        "fix it by hand"
+    ), run
+
+
 def test_what_is_left_is_said_where_it_is_in_the_file_the_user_will_open(tmp_path):
     # Bug: what fix leaves for people was said in the fixed text, which --check and --diff
     # never write: a line down past a lone CR made a line end, a column left past a removed
@@ -932,7 +952,10 @@ def test_the_reads_of_a_large_file_are_bounded_by_their_bytes(monkeypatch):
     _after, changes, left = fix_text(text.encode(), TAXONOMY)
     assert [(c.line, c.column, c.code) for c in changes] == [(1, 4, "IL601")]
     assert sum(reads) < 20 * len(text)  # was 103 reads of the whole file
-    assert left == []  # the canonical writer writes each tab in a value as \t
+    # Each tab in a value is written as itself again (it was `\t`), and said.
+    assert [(c.line, c.column, c.code) for c in left] == [
+        (29 + n, 7, "IL601") for n in range(40_000)
+    ]
 
 
 def test_only_the_tabs_and_trailing_spaces_outside_values_are_fixed(tmp_path):

@@ -457,6 +457,25 @@ def test_long_korean_lines_are_never_folded_and_never_escaped():
     assert 'status: "한국"' in out and "\\u" not in out
 
 
+def test_a_tab_in_a_quoted_value_stays_as_its_author_wrote_it():
+    # Bug: ruamel.yaml writes any text holding a tab double-quoted, the tab as `\t`: fmt
+    # wrote '공유<TAB>스토리지의 …' as "공유\t스토리지의 …" and "Ex<TAB>ample" as
+    # "Ex\tample", unsaid (`would reformat … (layout)`), and lint's IL601 went with them.
+    text = incident(
+        "IL-0001",
+        ("title: 공유 스토리지의", "title: '공유\t스토리지의"),
+        ("떨어졌다\nstatus", "떨어졌다\t'\nstatus"),
+        ("  - Example\n", '  - "Ex\tample"\n'),
+        ("title: Storage postmortem", 'title: "Storage\\tpostmortem"'),  # an escape stays one
+    )
+    assert render(text.encode("utf-8")) == text
+    spaced = text.replace("2024-05", "2024-05 ")
+    assert render(spaced.encode("utf-8")) == text
+    assert data_of(text)["title"] == "공유\t스토리지의 메타데이터 포화로 학습 처리량이 떨어졌다\t"
+    assert data_of(text)["organizations"] == ["Ex\tample"]
+    assert data_of(text)["sources"][0]["title"] == "Storage\tpostmortem"
+
+
 # Inputs hypothesis once found wrong, kept as plain examples.
 TRICKY = [
     "title: x\nwithdrawn_reason: \xa0\n",  # a value that str.rstrip() would eat

@@ -7,10 +7,10 @@ literal block scalar (`|`), long lines never folded, UTF-8 without escapes, LF l
 exactly one final newline, no white space at the end of a line (but in block-scalar text,
 where it is part of the value, and a block written with it stays a block), keys unquoted,
 no `---` or `...` but after directives (`%YAML 1.2`), which stay, first in the file.
-Comments and the quoting of values stay as the author wrote them; an explicit `!!str` tag,
-which the loader ignores, is dropped. Text that other YAML readers would type if written
-plain (`2024`, `no`) is single-quoted where the layout takes away what made it text (a
-block's `|-`, a tag, a key's quotes).
+Comments and the quoting of values stay as the author wrote them (a tab in a quoted value
+stays a tab, `_Emitter`); an explicit `!!str` tag, which the loader ignores, is dropped.
+Text that other YAML readers would type if written plain (`2024`, `no`) is single-quoted
+where the layout takes away what made it text (a block's `|-`, a tag, a key's quotes).
 
 Comments and blank lines are not left to ruamel, which keeps a comment line in the slot of
 the key before it, so that reordering keys would carry it off to another key: they are
@@ -42,8 +42,11 @@ import ruamel.yaml.mergevalue  # noqa: F401 (0.2 ms)
 import yaml
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import Comment, CommentedMap, CommentedSeq, TaggedScalar
+from ruamel.yaml.constructor import RoundTripConstructor
+from ruamel.yaml.emitter import RoundTripEmitter
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 from ruamel.yaml.nodes import ScalarNode
+from ruamel.yaml.representer import RoundTripRepresenter
 from ruamel.yaml.resolver import VersionedResolver
 from ruamel.yaml.scalarstring import (
     DoubleQuotedScalarString,
@@ -214,9 +217,65 @@ class _TextResolver(VersionedResolver):
         return _NULL_ONLY
 
 
+class _TabKept(DoubleQuotedScalarString):
+    """Double-quoted text whose author wrote a tab in it as itself (`"a<TAB>b"`), not as
+    the escape `\\t`: it is written so again (`_Emitter`). (Where one value holds both, all
+    its tabs are written as themselves.)"""
+
+    __slots__ = ()
+
+
+class _Constructor(RoundTripConstructor):
+    def construct_scalar(self, node: Any) -> Any:
+        value = super().construct_scalar(node)
+        if type(value) is DoubleQuotedScalarString and "\t" in value:
+            start, end = node.start_mark, node.end_mark  # (marks of a text hold the text)
+            if "\t" in getattr(start, "buffer", "")[start.pointer : end.pointer]:
+                return _TabKept(value)
+        return value
+
+
+class _Representer(RoundTripRepresenter):
+    pass
+
+
+_Representer.add_representer(_TabKept, _Representer.represent_double_quoted_scalarstring)
+
+
+class _Emitter(RoundTripEmitter):
+    """ruamel.yaml's emitter, but a tab in quoted text stays as its author wrote it: ruamel
+    writes any text holding a tab double-quoted, with the tab as `\\t`, which changed the
+    author's `'a<TAB>b'` into `"a\\tb"` (and so took away lint's IL601) unsaid."""
+
+    def choose_scalar_style(self) -> Any:
+        if self.event.style == "'" and "\t" in self.event.value:
+            # Single-quoted where the text with spaces for its tabs would be (YAML allows a
+            # tab in a quoted scalar; only the plain one ruamel cannot read back).
+            spaced = self.analyze_scalar(self.event.value.replace("\t", " "))
+            if spaced.allow_single_quoted and not (self.simple_key_context and spaced.multiline):
+                return "'"
+        return super().choose_scalar_style()
+
+    def write_double_quoted(self, text: Any, split: Any = True) -> None:
+        if not isinstance(self.event.value, _TabKept):
+            return super().write_double_quoted(text, split)
+        # Written with a character the text does not hold in place of each tab, which
+        # ruamel writes as itself, then put back.
+        stand_in = next(chr(code) for code in range(0xE000, 0xF900) if chr(code) not in text)
+        stream, self.stream = self.stream, io.StringIO()
+        try:
+            super().write_double_quoted(text.replace("\t", stand_in), split)
+        finally:
+            written, self.stream = self.stream.getvalue(), stream
+        stream.write(written.replace(stand_in, "\t"))
+
+
 def _yaml() -> YAML:
     yaml = YAML(typ="rt")
     yaml.Resolver = _TextResolver
+    yaml.Constructor = _Constructor
+    yaml.Representer = _Representer
+    yaml.Emitter = _Emitter
     yaml.preserve_quotes = True
     yaml.allow_unicode = True
     yaml.width = sys.maxsize  # never fold a line: Korean text must not break mid-word
@@ -662,7 +721,7 @@ def _text_style(value: str) -> str:
     if "\n" in value or _UNICODE_BREAK.search(value):
         block = literal_ok(value) or (_was_block(value) and literal_ok(_spaces_cut(value)))
         wanted = LiteralScalarString if block else DoubleQuotedScalarString
-        return value if type(value) is wanted else wanted(value)
+        return value if isinstance(value, wanted) else wanted(value)
     if isinstance(value, LiteralScalarString | FoldedScalarString):
         return _unquoted(value)
     return value
