@@ -1771,6 +1771,20 @@ def test_a_zero_width_character_left_in_a_key_is_said_with_why_and_what_to_do(tm
         )
 
 
+@pytest.mark.parametrize("mark", ["\ufeff", "\u200b"])
+def test_lint_gives_a_zero_width_character_left_in_a_key_the_advice_fix_gives(tmp_path, mark):
+    # Lint ended its IL606 `remove it`, which makes the duplicate key fix will not make.
+    both = incident("IL-0002", ("status: published", f"status: published\nsta{mark}tus: draft"))
+    root = write_library(tmp_path / "lib", {"IL-0002.yaml": both})
+    [found] = [f for f in lint(Library.at(root)) if f.code == "IL606"]
+    assert (found.line, found.column, found.fixable) == (4, 4, False)
+    assert found.message.endswith(
+        f"searches; without its zero-width characters the key 'sta\\u{ord(mark):04x}tus' on "
+        "line 4 would be 'status', which its mapping has on line 3 already; merge or rename "
+        "the two keys by hand"
+    ), found.message
+
+
 def test_a_zero_width_character_fix_leaves_is_said_at_its_place_in_the_file_written(tmp_path):
     # Another fix (a trailing space) rewrites the file, and the layout puts the unknown key
     # last: the character left is said where the written file has it, as lint then says it.

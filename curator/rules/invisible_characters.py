@@ -190,13 +190,16 @@ def _zero_width_finding(file: IncidentFile, found: ZeroWidth) -> Finding:
     form = "an escape" if escaped == 1 else "escapes"
     written = f", {escaped} of them written as {form}" if escaped else ""
     more = f" ({total} zero-width characters in the file{written})" if total > 1 else ""
+    fixable = removable(file.loaded, after)
+    # (Taken out by hand, one in a key can make a duplicate key, as fix says it: `kept`.)
+    advice = "remove it" if fixable else key_made_again(file.loaded) or "remove it"
     finding = RULE.at(
         file.display,
         found.position,
         f"U+{ord(found.char):04X} {ZERO_WIDTH[found.char]}, which {_does(found.char)}{more}; "
-        "remove it",
+        f"{advice}",
     )
-    return finding if removable(file.loaded, after) else not_fixable(finding)
+    return finding if fixable else not_fixable(finding)
 
 
 def _shows(char: str) -> str:
