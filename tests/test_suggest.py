@@ -15,6 +15,7 @@ from curator.library import Library
 from curator.similarity.phrases import Matcher, _Layout
 from curator.similarity.suggest import NEIGHBOUR_FLOOR
 from curator.similarity.text import token_spans, tokens
+from curator.taxonomy import load_taxonomy
 from incidents import GITLAB_EN, incident
 
 sys.path.insert(0, str(REPO / "tests" / "eval"))
@@ -1100,3 +1101,53 @@ def test_an_alias_word_does_not_match_the_start_of_a_longer_noun_of_the_taxonomy
 )
 def test_an_alias_word_still_matches_before_a_particle_or_an_ending(matcher, text, alias):
     assert alias in phrases(matcher, text)
+
+
+OWN_ENDINGS = """\
+dimension: contributing_factors
+terms:
+  - id: retry-storm
+    label: {ko: 재시도 폭주, en: Retry storm}
+    description: 시험용.
+    aliases: [재시도, 처리속도 저하]
+  - id: siloed-monitoring
+    label: {ko: 팀마다 따로, en: Siloed monitoring}
+    description: 시험용.
+    aliases: [심각도 상향, 기본값 그대로, 서버가 한꺼번에 종료, 범위가 넓거나]
+"""
+
+
+@pytest.fixture(scope="module")
+def own_endings(tmp_path_factory):
+    """A taxonomy whose aliases end in syllables that read as particles: no other of its
+    nouns (재시작) keeps a cut word from matching the start of another."""
+    folder = tmp_path_factory.mktemp("taxonomy")
+    (folder / "contributing_factors.yaml").write_text(OWN_ENDINGS, encoding="utf-8")
+    return Matcher(load_taxonomy(folder))
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        # 도, 로, 에, 나 and 다 that end an alias word are its own, not a particle or a
+        # verb's ending: 재시 matched 재시작 (restart, no retry), 처리속 처리속성, and the
+        # phrase written together, 재시도폭주 and 팀마다따로, matched nothing.
+        ("서버를 재시작했다", set()),
+        ("재시작 폭주가 일어났다", set()),
+        ("처리속성이 저하됐다", set()),
+        ("심각성이 상향됐다", set()),
+        ("기본값 그대가 있었다", set()),
+        ("재시도가 몰렸다", {"재시도"}),
+        ("재시도를 줄였다", {"재시도"}),
+        ("재시도폭주가 일어났다", {"재시도 폭주", "재시도"}),
+        ("처리속도가 저하됐다", {"처리속도 저하"}),
+        ("심각도가 상향됐다", {"심각도 상향"}),
+        ("팀마다따로 봤다", {"팀마다 따로"}),
+        ("팀마다 지표를 따로 봤다", {"팀마다 따로"}),
+        ("기본값을 그대로 두었다", {"기본값 그대로"}),
+        ("서버가 한꺼번에 종료됐다", {"서버가 한꺼번에 종료"}),
+        ("권한 범위가 넓거나 길었다", {"범위가 넓거나"}),
+    ],
+)
+def test_an_alias_word_ending_as_a_particle_would_keeps_its_end(own_endings, text, found):
+    assert phrases(own_endings, text) == found

@@ -50,7 +50,14 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from curator.model import DIMENSIONS, Term
-from curator.similarity.text import PARTICLES, normalise, strip_particle, token_spans, words
+from curator.similarity.text import (
+    OWN_ENDINGS,
+    PARTICLES,
+    normalise,
+    strip_particle,
+    token_spans,
+    words,
+)
 from curator.taxonomy import Taxonomy
 
 _FIRST, _LAST = 0xAC00, 0xD7A3
@@ -201,7 +208,7 @@ class Word:
         so it matches itself alone there."""
         if not _is_hangul(token):
             return cls(token, False)
-        if token.endswith("다") and len(token) >= 3:
+        if token.endswith("다") and len(token) >= 3 and not token.endswith(OWN_ENDINGS):
             return cls(token[:-1], True)
         stripped = strip_particle(token)
         return cls(stripped, last and stripped in _VERB_NOUNS, len(stripped) == 1)

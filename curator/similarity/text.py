@@ -66,8 +66,14 @@ PARTICLES = words(
     "라는 이라는 란 이란 나 이나 와도 과도 에도 에는 에서는 로는 으로는 조차 마저 께서"
 )
 # Endings stripped from the *aliases* of taxonomy terms (never from incident text), so that
-# an alias written with a particle ("처리량이") still matches "처리량은", "처리량 저하".
-_ALIAS_PARTICLES = tuple(sorted(PARTICLES, key=len, reverse=True))
+# an alias written with a particle ("처리량이") still matches "처리량은", "처리량 저하". Not 도
+# (also), which no alias needs and which ends many nouns: 재시도, 심각도 and 처리속도 are no
+# 재시, 심각 and 처리속 (재시 would match 재시작).
+_ALIAS_PARTICLES = tuple(sorted(PARTICLES - {"도"}, key=len, reverse=True))
+# The ends of words that read as a particle, or as a verb's 다, but are the word's own: an
+# alias word ending in one is kept whole (그대로 is no 그대 + 로, 한꺼번에 no 한꺼번 + 에, 넓거나
+# no 넓거 + 나, 거나 being a verb's ending; 팀마다 is no verb 팀마 + 다, 마다 a particle).
+OWN_ENDINGS = ("그대로", "제대로", "한꺼번에", "거나", "마다")
 
 ENGLISH_STOPWORDS = words(
     """a an the and or but if of to in on at by for with from as is are was were be been being
@@ -165,8 +171,9 @@ def _joins_previous(char: str) -> bool:
 
 
 def strip_particle(token: str) -> str:
-    """An alias word without a trailing particle, when at least two syllables remain."""
-    if not ("가" <= token[0] <= "힣"):
+    """An alias word without a trailing particle, when at least two syllables remain and
+    the word does not end in one of its own (`OWN_ENDINGS`)."""
+    if not ("가" <= token[0] <= "힣") or token.endswith(OWN_ENDINGS):
         return token
     for particle in _ALIAS_PARTICLES:
         if token.endswith(particle) and len(token) - len(particle) >= 2:
