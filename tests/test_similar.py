@@ -1765,3 +1765,26 @@ def test_a_file_of_the_library_it_may_not_read_is_named_and_counts_once_it_can_b
         "suggest": (0, True, ""),
         "search": (0, True, ""),
     }
+
+
+def test_an_input_is_named_where_its_syntax_error_stops_it_not_at_a_key_given_twice(tmp_path):
+    # A key given twice before a syntax error was named as why it was not judged, where
+    # the loader read on past it and stopped at the syntax error.
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": incident("IL-0001")})
+    draft = tmp_path / "IL-NEW-x.yaml"
+    draft.write_text(
+        incident(
+            "IL-NEW-x",
+            ("status: published", "title: 다시\nstatus: published"),
+            ("title: Storage postmortem", "title: Storage: postmortem"),
+        ),
+        encoding="utf-8",
+    )
+    run = run_curator("similar", str(draft), cwd=root)
+    assert run.code == 2, run
+    assert run.err.splitlines()[0] == (
+        f"curator: {draft}:28:19: YAML syntax error: mapping values are not allowed in this "
+        "context: a ': ' inside a value starts another key; put the whole value in double "
+        'quotes ("…") or write it as a `|` block; '
+        f"`curator lint {draft}` lists every problem"
+    )

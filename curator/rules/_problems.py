@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 from curator.document import Document, Position, items_in_text
 from curator.findings import Finding
-from curator.load import UNICODE_BREAKS, LoadProblem, Problem, load_bytes
+from curator.load import UNICODE_BREAKS, Loaded, LoadProblem, Problem, load_bytes
 from curator.rules import facet_order, invisible_characters, unicode_nfc
 from curator.rules._spaces import inside, scalar_spans
 from curator.rules.base import IncidentFile, Mended, Rule
@@ -21,17 +21,17 @@ def report(file: IncidentFile, kind: Problem, rule: Rule) -> list[Finding]:
     return [
         rule.at(file.display, problem.position, problem.message)
         for problem in file.loaded.problems
-        if problem.kind is kind and not (kind is Problem.SYNTAX and at_a_tab(file, problem))
+        if problem.kind is kind and not (kind is Problem.SYNTAX and at_a_tab(file.loaded, problem))
     ]
 
 
-def at_a_tab(file: IncidentFile, problem: LoadProblem) -> bool:
+def at_a_tab(loaded: Loaded, problem: LoadProblem) -> bool:
     """Whether a syntax error stands at a tab, which IL601 reports (and `curator fix`
     replaces), saying that the file cannot be read until then: one finding, not two."""
-    if problem.kind is not Problem.SYNTAX or file.loaded.text is None:
+    if problem.kind is not Problem.SYNTAX or loaded.text is None:
         return False
     line, column = problem.position
-    lines = file.loaded.text.split("\n")  # (as the loader places its problems)
+    lines = loaded.text.split("\n")  # (as the loader places its problems)
     return line <= len(lines) and lines[line - 1][column - 1 : column] == "\t"
 
 

@@ -52,7 +52,7 @@ def check(file: IncidentFile) -> FileFindings:
         return
     lines = file.loaded.text.split("\n")  # lines as editors and curator.load count them
     spans = scalar_spans(file.loaded.document, lines)
-    stopped = {p.position for p in file.loaded.problems if at_a_tab(file, p)}
+    stopped = {p.position for p in file.loaded.problems if at_a_tab(file.loaded, p)}
     mended = fix_reads(file)
     plain = plain_tabs(file)
     for number, line in enumerate(lines, start=1):

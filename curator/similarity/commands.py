@@ -16,11 +16,21 @@ from typing import Any
 from curator.findings import Finding
 from curator.library import INCIDENTS, Library, read_as_incident
 from curator.lint import display_path, in_a_subfolder, named_files, through_links
-from curator.load import MAX_BYTES, load_bytes
+from curator.load import MAX_BYTES, Loaded, Position, Problem, load_bytes
 from curator.model import DIMENSIONS, not_a_mapping
 from curator.oneline import shown
 from curator.regular import read_regular
-from curator.rules import not_an_incident_file
+from curator.rules import (
+    empty_file,
+    encoding,
+    file_too_large,
+    forbidden_construct,
+    no_tabs,
+    not_an_incident_file,
+    schema,
+    yaml_syntax,
+)
+from curator.rules._problems import at_a_tab
 from curator.similarity.index import Index, Progress
 from curator.similarity.phrases import Matcher
 from curator.similarity.records import Record, read_record
@@ -77,6 +87,30 @@ def unread(library: Library, index: Index, inputs: Collection[str] = ()) -> list
             shown = display_path(path)
             found.append(Unread(shown, _unreadable(path, shown, exc), exc))
     return found
+
+
+# The rule lint reports each of the loader's problems under (a tab: `no_tabs`).
+_CODES = {
+    Problem.TOO_LARGE: file_too_large.RULE.code,
+    Problem.ENCODING: encoding.RULE.code,
+    Problem.EMPTY: empty_file.RULE.code,
+    Problem.SYNTAX: yaml_syntax.RULE.code,
+    Problem.FORBIDDEN: forbidden_construct.RULE.code,
+}
+
+
+def _stopped(loaded: Loaded) -> tuple[Position, str, str] | None:
+    """Where and why lint does not read `loaded` as a YAML mapping, and the code it reports
+    that under: the loader's first problem that kept the document out (a key given twice
+    does not), or where a list or a text stands for the mapping an incident is (IL201)."""
+    for problem in loaded.problems:
+        if problem.kind is not Problem.DUPLICATE_KEY:
+            code = no_tabs.RULE.code if at_a_tab(loaded, problem) else _CODES[problem.kind]
+            return problem.position, problem.message, code
+    mapping = not_a_mapping(loaded.data) if loaded.document is not None else None
+    if loaded.document is None or mapping is None:
+        return None
+    return loaded.document.position(()), mapping, schema.RULE.code
 
 
 def inputs(
@@ -140,13 +174,10 @@ def _not_judged(path: Path, named: str) -> str:
         loaded = load_bytes(read_regular(path, MAX_BYTES))
     except OSError as exc:  # not a regular file (a FIFO is never read), or gone meanwhile
         return f"{named}: not an incident file: {_unreadable(path, named, exc)} (IL107)"
-    mapping = not_a_mapping(loaded.data) if loaded.document is not None else None
-    if loaded.problems:
-        (line, column), why = loaded.problems[0].position, loaded.problems[0].message
-    elif loaded.document is not None and mapping is not None:
-        (line, column), why = loaded.document.position(()), mapping  # lint's IL201
-    else:
+    stopped = _stopped(loaded)
+    if stopped is None:
         return f"{named}: not an incident file (run `curator lint {named}`)"
+    (line, column), why, _code = stopped
     return f"{named}:{line}:{column}: {why}; `curator lint {named}` lists every problem"
 
 
