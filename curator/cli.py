@@ -60,7 +60,7 @@ from curator.write.canonical import Refused
 from curator.write.changes import what_changed
 
 if TYPE_CHECKING:  # (imported where used, as the commands that judge load it)
-    from curator.similarity.commands import Unread
+    from curator.similarity.commands import LeftOut
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -1065,10 +1065,12 @@ def _say_if_known(library: Library, draft: Path) -> None:
             raise
         click.echo(f"curator: note: {new.look_stopped(display_path(draft))}", err=True)
         raise
-    for file in left_out:
+    for file in left_out.files:
         click.echo(
             f"curator: note: {escaped(new.left_out(file.shown, file.why, file.refused))}", err=True
         )
+    if left_out.more:
+        click.echo(f"curator: note: {new.more_left_out(left_out.more)}", err=True)
     if matches:
         click.echo(f"curator: note: {new.may_be_known()}:", err=True)
         click.echo(commands.known_text(matches), err=True, nl=False)
@@ -1179,7 +1181,7 @@ def _with_taxonomy_note(
 
 
 def _judge_and_print(
-    judge: Callable[[Progress], tuple[list[Any], list[str], list[Unread]]],
+    judge: Callable[[Progress], tuple[list[Any], list[str], LeftOut]],
     to_json: Callable[[Any], Any],
     to_text: Callable[[Any], str],
     fmt: str,
@@ -1195,7 +1197,7 @@ def _judge_and_print(
     that JSON stays one parseable list."""
     with Progress("indexing", enabled=not quiet) as progress:
         results, not_judged, left_out = judge(progress)
-    _say_left_out(left_out, "judged without it")
+    _say_left_out(left_out, "judged")
     for given, _ in results:
         if given.unheld:  # (lint reports it: IL107, an error)
             held = "is judged as a draft, the library does not hold it"
@@ -1219,11 +1221,21 @@ def _judge_and_print(
         _bad_input(f"{len(not_judged)} of {given} not judged")
 
 
-def _say_left_out(left_out: list[Unread], without: str) -> None:
-    """On standard error, each file of the library the index could not read (a
-    `commands.Unread`), as lint reports it, and that the run did `without` it."""
-    for file in left_out:
-        click.echo(escaped(f"curator: note: {file.shown}: {file.why} (IL107); {without}"), err=True)
+def _say_left_out(left_out: LeftOut, done: str) -> None:
+    """On standard error, each file of the library the index holds nothing of (a
+    `commands.Unread`: it could not be read, or not as a YAML mapping), as lint reports it,
+    and that the run was `done` (judged, searched) without it; past the first few, how many
+    more."""
+    for file in left_out.files:
+        click.echo(escaped(f"curator: note: {file.shown}: {file.why}; {done} without it"), err=True)
+    if left_out.more:
+        more = _plural(left_out.more, "more file")
+        them = "them" if left_out.more > 1 else "it"
+        click.echo(
+            f"curator: note: {more} of the library cannot be read as an incident; {done} "
+            f"without {them} (`curator lint` names each)",
+            err=True,
+        )
 
 
 def _bad_input(message: str) -> NoReturn:
@@ -1342,7 +1354,7 @@ def search_command(
             report, left_out = commands.run_search(library, query, filters, top, progress)
     except commands.BadInput as exc:  # in the form of every command's usage error
         raise click.UsageError(str(exc)) from exc
-    _say_left_out(left_out, "searched without it")
+    _say_left_out(left_out, "searched")
     if fmt == "json":
         click.echo(json.dumps(report.to_json(), ensure_ascii=False, indent=2))
     else:

@@ -846,14 +846,25 @@ def not_written(folder: str, refused: OSError) -> str:
     )
 
 
-def left_out(shown: str, why: str, refused: OSError) -> str:
-    """A file of the library that could not be read (`why`, lint's reason), which the look
-    for the same event went without."""
-    reason = refused.strerror or str(refused)
-    korean = _KOREAN_REFUSALS.get(refused.errno or 0, reason)
+def left_out(shown: str, why: str, refused: OSError | None) -> str:
+    """A file of the library that could not be read (`refused`), or not as an incident
+    (`why`, lint's reason and code), which the look for the same event went without."""
+    if refused is None:
+        korean = f"{shown} 은 사건으로 읽을 수 없어 같은 사건 찾기에서 빠졌습니다"
+    else:
+        reason = refused.strerror or str(refused)
+        refusal = _KOREAN_REFUSALS.get(refused.errno or 0, reason)
+        korean = f"{shown} 은 읽을 수 없어 같은 사건 찾기에서 빠졌습니다: {refusal}"
+    return bilingual(korean, f"{shown} is left out of the look for the same event: {why}")
+
+
+def more_left_out(more: int) -> str:
+    """How many more files of the library `left_out` would have named."""
+    files = f"{more} more files of the library are" if more > 1 else "1 more file of the library is"
     return bilingual(
-        f"{shown} 은 읽을 수 없어 같은 사건 찾기에서 빠졌습니다: {korean}",
-        f"{shown} is left out of the look for the same event: {why} (IL107)",
+        f"그 밖에 파일 {more}개를 사건으로 읽을 수 없어 같은 사건 찾기에서 빠졌습니다",
+        f"{files} left out of the look for the same event, not read as an incident; "
+        "`curator lint` names each",
     )
 
 

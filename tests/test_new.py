@@ -707,6 +707,43 @@ def test_a_file_of_the_library_it_may_not_read_is_named_in_korean_first(tmp_path
     assert "  duplicate  1.00  IL-0001  " in run.err
 
 
+def test_files_of_the_library_lint_does_not_read_are_named_in_korean_first_ten_at_most(
+    tmp_path,
+):
+    # The look for the same event went without a file of the library that lint does not
+    # read as a YAML mapping (a syntax error, a list) without a word, exit 0. Each is named
+    # where lint reports it, with its code, in Korean first; past ten, how many more.
+    files = {f"IL-{n:04}.yaml": "- a list\n" for n in range(3, 13)}
+    files["IL-0002.yaml"] = incident("IL-0002", ("title: 공유", "title: 경고: 공유"))
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": incident("IL-0001"), **files})
+    run = new(root, "--title", TITLE, "--source", SOURCE, "--cause", "software-defect")
+    assert run.code == 0, run
+
+    def shown(n: int) -> str:
+        return os.path.relpath(root / "incidents" / f"IL-{n:04}.yaml", REPO)
+
+    syntax = (
+        "YAML syntax error: mapping values are not allowed in this context: a ': ' inside a "
+        'value starts another key; put the whole value in double quotes ("…") or write it as '
+        "a `|` block (IL101)"
+    )
+    whys = {2: ("2:10", syntax)} | {
+        n: ("1:1", "an incident is a mapping of keys to values, not a list (IL201)")
+        for n in range(3, 12)
+    }
+    notes = [line for line in run.err.splitlines() if "같은 사건 찾기에서 빠졌습니다" in line]
+    assert notes == [
+        *(
+            f"curator: note: {shown(n)}:{at} 은 사건으로 읽을 수 없어 같은 사건 찾기에서 "
+            f"빠졌습니다 ({shown(n)}:{at} is left out of the look for the same event: {why})"
+            for n, (at, why) in whys.items()
+        ),
+        "curator: note: 그 밖에 파일 1개를 사건으로 읽을 수 없어 같은 사건 찾기에서 빠졌습니다 "
+        "(1 more file of the library is left out of the look for the same event, not read as "
+        "an incident; `curator lint` names each)",
+    ]
+
+
 def test_two_drafts_from_one_site_share_no_entity_by_their_placeholder_source_titles(tmp_path):
     # A draft's source title is its URL till the report's title is written in: two drafts
     # of other events from one blog shared its host as an entity, and `curator similar`
@@ -897,10 +934,12 @@ def test_the_look_for_the_same_event_is_labelled_in_korean_first(tmp_path, monke
     import curator.progress
     from curator.similarity import commands
 
-    def slow(library: Library, draft: object, progress: Progress) -> tuple[list[object], list]:
+    def slow(
+        library: Library, draft: object, progress: Progress
+    ) -> tuple[list[object], commands.LeftOut]:
         progress.started -= 10  # (the run has gone on for a while, the line is due)
         progress(1, 10)
-        return [], []
+        return [], commands.LeftOut([])
 
     monkeypatch.setattr(commands, "known_already", slow)
     monkeypatch.setattr(curator.progress, "_is_terminal", lambda stream: True)

@@ -1767,6 +1767,90 @@ def test_a_file_of_the_library_it_may_not_read_is_named_and_counts_once_it_can_b
     }
 
 
+def test_a_file_of_the_library_lint_does_not_read_is_named_where_lint_names_it(tmp_path):
+    # `similar`, `suggest` and `search` went without a file of the library that lint does
+    # not read as a YAML mapping (a syntax error, a tab, a list, not UTF-8) without a word,
+    # exit 0. Each is named once, where lint reports the problem that keeps it out, with
+    # lint's code, run after run (the index is cached). A draft and a withdrawn copy, which
+    # the index holds, are not named; nor a key given twice, which keeps nothing out.
+    broken = {
+        "IL-0004.yaml": incident("IL-0004", ("title: 공유", "title: 경고: 공유")),
+        "IL-0005.yaml": "- just\n- a list\n",
+        "IL-0007.yaml": incident("IL-0007", ("  - Example", "\t- Example")),
+        "IL-0008.yaml": incident(
+            "IL-0008",
+            ("status: published", "title: 다시\nstatus: published"),
+            ("title: Storage postmortem", "title: Storage: postmortem"),
+        ),
+    }
+    root = write_library(
+        tmp_path / "lib",
+        {
+            "IL-0001.yaml": systemd("IL-0001", "https://example.com/a"),
+            "IL-0002.yaml": withdrawn_copy("IL-0002", "IL-0001", "https://example.com/b"),
+            "IL-0003.yaml": systemd(
+                "IL-0003", "https://example.com/c", ("status: published", "status: draft")
+            ),
+            **broken,
+        },
+    )
+    not_utf8 = incident("IL-0006").encode().replace(b"Example", b"Ex\xc0ample")
+    (root / "incidents" / "IL-0006.yaml").write_bytes(not_utf8)
+    draft = tmp_path / "draft.yaml"
+    draft.write_text(systemd("IL-NEW-x", "https://example.com/a"), encoding="utf-8")
+    syntax = (
+        "YAML syntax error: mapping values are not allowed in this context: a ': ' inside a "
+        'value starts another key; put the whole value in double quotes ("…") or write it as '
+        "a `|` block (IL101)"
+    )
+    said = [
+        f"incidents/IL-0004.yaml:2:10: {syntax}",
+        "incidents/IL-0005.yaml:1:1: an incident is a mapping of keys to values, not a list "
+        "(IL201)",
+        "incidents/IL-0006.yaml:6:7: not valid UTF-8 (byte 0xc0 at offset 158); save the file "
+        "as UTF-8 (IL103)",
+        "incidents/IL-0007.yaml:6:1: a tab where YAML takes only spaces (to indent, and after "
+        "an item's '-'), so the file cannot be read; use spaces (IL601)",
+        f"incidents/IL-0008.yaml:28:19: {syntax}",
+    ]
+    # Each in lint's words, at lint's place, under lint's code.
+    linted = run_curator("lint", cwd=root).out.splitlines()
+    for note in said:
+        where, why = note.split(": ", 1)
+        message, code = why.rsplit(" (", 1)
+        assert any(line.startswith(f"{where}: {code[:-1]} [error] {message}") for line in linted)
+    for _ in range(2):  # built, then read from the cache
+        for command, done in (
+            (["similar", str(draft)], "judged"),
+            (["suggest", str(draft)], "judged"),
+            (["search", "systemd-networkd"], "searched"),
+        ):
+            run = run_curator(*command, cwd=root)
+            assert run.code == 0, run
+            assert run.err.splitlines() == [
+                f"curator: note: {note}; {done} without it" for note in said
+            ]
+            assert command[0] == "suggest" or "IL-0001" in run.out  # (it judges the rest)
+
+
+def test_past_the_first_ten_files_left_out_it_says_how_many_more(tmp_path):
+    # A library of many files that lint does not read gets ten notes, and a count of the
+    # rest, rather than a page of them.
+    files = {f"IL-{n:04}.yaml": "- a list\n" for n in range(2, 15)}
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": incident("IL-0001"), **files})
+    run = run_curator("search", "메타데이터", cwd=root)
+    assert run.code == 0, run
+    assert run.err.splitlines() == [
+        *(
+            f"curator: note: incidents/IL-{n:04}.yaml:1:1: an incident is a mapping of keys to "
+            "values, not a list (IL201); searched without it"
+            for n in range(2, 12)
+        ),
+        "curator: note: 3 more files of the library cannot be read as an incident; searched "
+        "without them (`curator lint` names each)",
+    ]
+
+
 def test_an_input_is_named_where_its_syntax_error_stops_it_not_at_a_key_given_twice(tmp_path):
     # A key given twice before a syntax error was named as why it was not judged, where
     # the loader read on past it and stopped at the syntax error.

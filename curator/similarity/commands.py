@@ -63,30 +63,58 @@ class Input:
 
 @dataclass(frozen=True)
 class Unread:
-    """A file of the library that the index holds nothing of, as it could not be read (no
-    permission): what is judged or searched is judged or searched without it."""
+    """A file of the library that the index holds nothing of: it could not be read (no
+    permission), or lint does not read it as a YAML mapping (a syntax error, not UTF-8, too
+    large, a list): what is judged or searched is judged or searched without it."""
 
-    shown: str  # its path, as lint shows it
-    why: str  # lint's reason (IL107): `cannot read the file: Permission denied`
-    refused: OSError
+    shown: str  # its path, as lint shows it, and where lint's first problem stands in it
+    why: str  # lint's reason, and its code: `cannot read the file: Permission denied (IL107)`
+    refused: OSError | None = None  # the system's answer, for a file it could not read
 
 
-def unread(library: Library, index: Index, inputs: Collection[str] = ()) -> list[Unread]:
-    """The files of the library the index could not read, in name order, but those among
-    `inputs` (as the index names them), which are said not judged already. (A file it read
-    but not as a YAML mapping is lint's to report, records.py.) Each is tried again: the
-    index, cached, names only the files it holds nothing of."""
-    found = []
-    for name in index.skipped:
-        if name in inputs:
-            continue
-        path = library.root / name
-        try:
-            read_regular(path, MAX_BYTES)
-        except OSError as exc:
-            shown = display_path(path)
-            found.append(Unread(shown, _unreadable(path, shown, exc), exc))
-    return found
+@dataclass(frozen=True)
+class LeftOut:
+    """The files of the library judged without (`unread`): the first `SAID_AT_MOST`, and how
+    many more there are (lint names them all)."""
+
+    files: list[Unread]
+    more: int = 0
+
+
+SAID_AT_MOST = 10
+
+
+def unread(library: Library, index: Index, inputs: Collection[str] = ()) -> LeftOut:
+    """The files of the library the index holds nothing of, in name order, but those among
+    `inputs` (as the index names them), which are said not judged already. Only the files
+    the index names as such (`Index.skipped`, cached) are read again, and only the first
+    `SAID_AT_MOST` of them, for why: where lint's first problem keeps it out, and its code."""
+    names = [name for name in index.skipped if name not in inputs]
+    found: list[Unread] = []
+    for done, name in enumerate(names):
+        if len(found) == SAID_AT_MOST:
+            return LeftOut(found, len(names) - done)
+        file = _left_out(library.root / name)
+        if file is not None:
+            found.append(file)
+    return LeftOut(found)
+
+
+def _left_out(path: Path) -> Unread | None:
+    """Why the index holds nothing of `path`, as lint reports it; None if it does read now
+    as a mapping (changed since the index was built)."""
+    shown = display_path(path)
+    try:
+        raw = read_regular(path, MAX_BYTES)
+    except OSError as exc:
+        return Unread(shown, f"{_unreadable(path, shown, exc)} (IL107)", exc)
+    stopped = _stopped(load_bytes(raw))
+    if stopped is None:
+        return None
+    (line, column), why, code = stopped
+    if code == no_tabs.RULE.code:  # (in the words lint has for it, which fix's advice follows)
+        why = no_tabs.STOPPED
+    return Unread(f"{shown}:{line}:{column}", f"{why} ({code})")
 
 
 # The rule lint reports each of the loader's problems under (a tab: `no_tabs`).
@@ -200,7 +228,7 @@ def _library_path(library: Library, where: str, path: Path) -> str:
 
 def similar(
     library: Library, paths: Sequence[Path], every: bool, top: int, progress: Progress | None = None
-) -> tuple[list[tuple[Input, list[Match]]], list[str], list[Unread]]:
+) -> tuple[list[tuple[Input, list[Match]]], list[str], LeftOut]:
     """Each input judged, why each input that could not be is not (see `inputs`), and the
     files of the library it is judged without (`unread`)."""
     index = load_index(library, progress=progress)
@@ -212,7 +240,7 @@ def similar(
 
 def known_already(
     library: Library, path: Path, progress: Progress | None = None
-) -> tuple[list[Match], list[Unread]]:
+) -> tuple[list[Match], LeftOut]:
     """The incidents of the library that `path` (a draft just written) may duplicate, and
     the files of the library it could not read, whose incidents it may duplicate too."""
     results, _, left_out = similar(library, [path], False, KNOWN_SHOWN, progress)
@@ -263,7 +291,7 @@ def _copies_text(copies: list[str]) -> str:
 
 def suggest(
     library: Library, paths: Sequence[Path], every: bool, progress: Progress | None = None
-) -> tuple[list[tuple[Input, dict[str, DimensionSuggestions]]], list[str], list[Unread]]:
+) -> tuple[list[tuple[Input, dict[str, DimensionSuggestions]]], list[str], LeftOut]:
     """Each input judged, why each input that could not be is not (see `inputs`), and the
     files of the library it is judged without (`unread`)."""
     index = load_index(library, progress=progress)
@@ -347,7 +375,7 @@ def run_search(
     filters: dict[str, list[str]],
     top: int,
     progress: Progress | None = None,
-) -> tuple[SearchReport, list[Unread]]:
+) -> tuple[SearchReport, LeftOut]:
     """The search's report, and the files of the library searched without (`unread`)."""
     if not query.strip() and not filters:
         # Nothing to rank by and nothing to filter on: every incident would tie at 0.

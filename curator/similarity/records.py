@@ -4,7 +4,8 @@ A file with a lint error (a missing field, a wrong type somewhere) still has a t
 narrative worth comparing — a new incident in a pull request is exactly such a file — so
 values of the wrong type are dropped one by one instead of rejecting the file. Only a file
 that lint cannot read as a YAML mapping yields no record (read by lint's own loader: what
-lint refuses whole, judgement never reads either); `curator lint` says why.
+lint refuses whole, judgement never reads either); `curator lint` says why, and the commands
+that judge without it name it as lint does (`commands.unread`).
 """
 
 from __future__ import annotations
