@@ -765,7 +765,9 @@ def test_a_tab_that_curator_fix_cannot_mend_is_left_to_the_hand(tmp_path):
         # One whose removal would make `Example: Co` a mapping: fix leaves it, as lint says.
         (
             ("  - Example\n", "  - Example:\ufeff Co\n"),
-            "6:13: cannot format: holds U+FEFF, a byte-order mark; remove it by hand",
+            "6:13: cannot format: holds U+FEFF, a byte-order mark, which `curator fix` leaves: "
+            "without it the plain value would read otherwise; remove it and put the value in "
+            'double quotes by hand ("Example: Co")',
             False,
         ),
         # One that makes `status:` no key, which fix removes: fmt said "fix it by hand".
@@ -797,6 +799,41 @@ def test_each_refusal_of_fmt_says_whether_curator_fix_mends_it(tmp_path, edit, t
     fix = run_curator("fix", cwd=root)
     assert fix.code == (0 if fixed else 1), fix
     assert run_curator("fmt", cwd=root).code == (0 if fixed else 1)
+
+
+@pytest.mark.parametrize(
+    ("edit", "lead", "path"),
+    [
+        (("  - Example\n", "  - Example:\ufeff Co\n"), "  - ", ("organizations", 0)),  # a mapping
+        (("title: 공유", "title: 공유:\ufeff 스토리지"), "title: ", ("title",)),  # a syntax error
+    ],
+)
+def test_a_mark_whose_removal_changes_a_plain_value_is_told_to_quote_it(tmp_path, edit, lead, path):
+    # fmt and fix said "remove it by hand" of a U+FEFF after `Example:` in a plain list
+    # item: removed, it makes the item the mapping `Example: Co` (and `title` unreadable).
+    # They now say to quote the value too, and the file edited so is one lint accepts.
+    text = incident("IL-0001", edit)
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": text})
+    advice = re.compile(r"; remove it and put the value in double quotes by hand \((.*)\)$")
+    said = []
+    for command, verb in (("fmt", "format"), ("fix", "fix")):
+        run = run_curator(command, "--check", cwd=root)
+        assert run.code == 1, run
+        first = run.err.splitlines()[0]
+        assert f": cannot {verb}: holds U+FEFF, a byte-order mark, which `curator fix` " in first
+        found = advice.search(first)
+        assert found is not None, first
+        said.append(found[1])
+    assert said[0] == said[1]
+    marked = next(line for line in text.split("\n") if "\ufeff" in line)
+    edited = text.replace(marked, lead + said[0])
+    (root / "incidents" / "IL-0001.yaml").write_text(edited, encoding="utf-8")
+    lint = run_curator("lint", cwd=root)
+    assert lint.code == 0, lint
+    value: Any = data_of(edited)
+    for part in path:
+        value = value[part]
+    assert value == marked.removeprefix(lead).replace("\ufeff", "")
 
 
 def test_a_comment_ruamel_has_nowhere_to_keep_is_told_where_it_is_and_the_run_goes_on(tmp_path):
