@@ -476,6 +476,42 @@ def test_a_tab_in_a_quoted_value_stays_as_its_author_wrote_it():
     assert data_of(text)["sources"][0]["title"] == "Storage\tpostmortem"
 
 
+TITLE = ("title: 공유 스토리지의", "떨어졌다\nstatus")
+KEY = "    title: Storage postmortem\n"  # (the last; a key it does not know goes after it)
+
+
+@pytest.mark.parametrize(
+    ("written", "formatted"),
+    [
+        # A quoted key, which the layout writes plain where it can: stays as it is.
+        (((KEY, f"{KEY}    '비고\t내부': 메모\n"),), None),
+        (((KEY, f'{KEY}    "비고\t내부": 메모\n'),), None),
+        (
+            (((KEY, f"{KEY}    ? !!str '비고\t내부'\n    : 메모\n"),)),
+            (((KEY, f"{KEY}    '비고\t내부': 메모\n"),)),
+        ),
+        # A `|-` one-liner, which the layout writes plain where it can.
+        (
+            ((TITLE[0], "title: |-\n  공유\t스토리지의"),),
+            ((TITLE[0], "title: '공유\t스토리지의"), (TITLE[1], "떨어졌다'\nstatus")),
+        ),
+        # A value tagged `!!str`, whose tag the layout drops.
+        (
+            ((TITLE[0], 'title: !!str "공유\t스토리지의'), (TITLE[1], '떨어졌다"\nstatus')),
+            ((TITLE[0], 'title: "공유\t스토리지의'), (TITLE[1], '떨어졌다"\nstatus')),
+        ),
+    ],
+)
+def test_a_tab_its_author_wrote_stays_where_the_layout_rewrites_the_text(written, formatted):
+    # Bug: the key written plain, the `|-` block plain, the tag dropped, each was a new
+    # string, which ruamel.yaml wrote double-quoted with the tab as `\t`, unsaid.
+    text = incident("IL-0001", *written)
+    out = render(text.encode("utf-8"))
+    assert out == (text if formatted is None else incident("IL-0001", *formatted))
+    assert data_of(out) == data_of(text)
+    assert "\\t" not in out and render(out.encode("utf-8")) == out
+
+
 # Inputs hypothesis once found wrong, kept as plain examples.
 TRICKY = [
     "title: x\nwithdrawn_reason: \xa0\n",  # a value that str.rstrip() would eat

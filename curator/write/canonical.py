@@ -637,6 +637,8 @@ def _untag(node: Any) -> None:
 
 def _untagged(value: TaggedScalar) -> str:
     """The text of a tagged scalar without its tag, quoted as it was."""
+    if isinstance(value.value, _TabKept):  # (a new string would lose its mark)
+        return value.value
     quoted = _QUOTED.get(value.style)
     return quoted(value.value) if quoted else _unquoted(value.value)
 
@@ -653,10 +655,20 @@ def _plain_keys(mapping: CommentedMap) -> None:
         comment = mapping.ca.items.pop(key, None)
         value = mapping[key]
         del mapping[key]
-        written = _unquoted(str(key)) if isinstance(key, ScalarString | TaggedScalar) else key
+        written = _key_written(key) if isinstance(key, ScalarString | TaggedScalar) else key
         mapping[written] = value
         if comment is not None:
             mapping.ca.items[written] = comment
+
+
+def _key_written(key: ScalarString | TaggedScalar) -> str:
+    """A quoted or tagged key as the layout writes it: plain, but with a tab its author
+    wrote as itself in quotes kept so (ruamel writes a tab in a plain key as `\\t`)."""
+    text = key.value if isinstance(key, TaggedScalar) else key
+    if isinstance(text, _TabKept):
+        return text
+    single = isinstance(key, SingleQuotedScalarString) or getattr(key, "style", None) == "'"
+    return _unquoted(str(text), tab_written=single)
 
 
 def _restyle(node: Any) -> None:
@@ -723,7 +735,7 @@ def _text_style(value: str) -> str:
         wanted = LiteralScalarString if block else DoubleQuotedScalarString
         return value if isinstance(value, wanted) else wanted(value)
     if isinstance(value, LiteralScalarString | FoldedScalarString):
-        return _unquoted(value)
+        return _unquoted(value, tab_written=True)
     return value
 
 
@@ -732,14 +744,15 @@ _OTHER_READERS = (VersionedResolver(version=(1, 1)), VersionedResolver(version=(
 _TEXT_TAG = "tag:yaml.org,2002:str"
 
 
-def _unquoted(text: str) -> str:
+def _unquoted(text: str, tab_written: bool = False) -> str:
     """`text` to be written without quotes, where every YAML reader reads it as text; else
     single-quoted. curator reads `2024`, `no` or `<<` as text whatever the quoting, but
     other tools read them plain as a number, a boolean or a merge key: a value written as
     a block (`|-`), with `!!str`, or a quoted key is text to them, and must stay so.
     (A bare `str` would not do: ruamel gives a new value the style of the one it
-    replaces.)"""
-    text_to_all = all(
+    replaces.) Single-quoted too where its author wrote a tab in it as itself
+    (`tab_written`), which stays so (`_Emitter`); plain, ruamel writes it `"…\\t…"`."""
+    text_to_all = not (tab_written and "\t" in text) and all(
         reader.resolve(ScalarNode, text, (True, False)) == _TEXT_TAG for reader in _OTHER_READERS
     )
     written: str = (PlainScalarString if text_to_all else SingleQuotedScalarString)(text)
