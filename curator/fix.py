@@ -28,7 +28,6 @@ import bisect
 import copy
 import datetime as dt
 import functools
-import json
 import re
 import unicodedata
 from collections import Counter
@@ -44,7 +43,7 @@ from ruamel.yaml.tokens import CommentToken
 from curator.library import Library
 from curator.lint import Progress, check_files, display_path, display_paths
 from curator.lint_cache import ResultCache
-from curator.load import MAX_BYTES, Loaded, Position, load_bytes, position_at
+from curator.load import MAX_BYTES, Position, load_bytes, position_at
 from curator.model import DIMENSIONS, TERM_ID_PATTERN
 from curator.regular import read_regular
 from curator.rules import (
@@ -849,35 +848,14 @@ def mark_kept(refused: Refused, text: str | None) -> Refused:
     if refused.message != MARK_INSIDE or text is None:
         return refused
     loaded = load_bytes(text.encode("utf-8"))
-    why = invisible_characters.key_made_again(loaded) or _quoted_instead(loaded, refused)
+    why = invisible_characters.key_made_again(loaded) or invisible_characters.quoted_instead(
+        loaded, refused.position
+    )
     if why is None:
         return refused
     return Refused(
         refused.position, f"holds U+FEFF, a byte-order mark, which `curator fix` leaves: {why}"
     )
-
-
-def _quoted_instead(loaded: Loaded, refused: Refused) -> str | None:
-    """What to do with a U+FEFF in a plain value (`- Example:<U+FEFF> Co`) that without it
-    would read otherwise (a mapping, `Example: Co`, or a syntax error): take it out and
-    quote the value, written as it would then be, where "remove it" made the mapping."""
-    text, document = loaded.text, loaded.document
-    if text is None or document is None or invisible_characters.removable(loaded):
-        return None
-    lines = text.split("\n")
-    for start, end, path in scalars(document, lines):
-        if start <= refused.position < end:
-            value: Any = document.data
-            for part in path:
-                value = value[part]
-            if not isinstance(value, str) or lines[start.line - 1][start.column - 1] in "'\"|>":
-                return None
-            quoted = json.dumps(invisible_characters.less_zero_width(value), ensure_ascii=False)
-            return (
-                "without it the plain value would read otherwise; remove it and put "
-                f"the value in double quotes by hand ({quoted})"
-            )
-    return None
 
 
 def _formatted_first(fixable: bytes, taxonomy: Taxonomy, in_flow: CommentInFlow) -> str:

@@ -847,7 +847,8 @@ def test_each_refusal_of_fmt_says_whether_curator_fix_mends_it(tmp_path, edit, t
 def test_a_mark_whose_removal_changes_a_plain_value_is_told_to_quote_it(tmp_path, edit, lead, path):
     # fmt and fix said "remove it by hand" of a U+FEFF after `Example:` in a plain list
     # item: removed, it makes the item the mapping `Example: Co` (and `title` unreadable).
-    # They now say to quote the value too, and the file edited so is one lint accepts.
+    # They now say to quote the value too, and lint's IL606 as they do (it said "remove
+    # it"), and the file edited so is one lint accepts.
     text = incident("IL-0001", edit)
     root = write_library(tmp_path / "lib", {"IL-0001.yaml": text})
     advice = re.compile(r"; remove it and put the value in double quotes by hand \((.*)\)$")
@@ -861,6 +862,11 @@ def test_a_mark_whose_removal_changes_a_plain_value_is_told_to_quote_it(tmp_path
         assert found is not None, first
         said.append(found[1])
     assert said[0] == said[1]
+    linted = run_curator("lint", cwd=root)
+    il606 = [line for line in linted.out.splitlines() if " IL606 " in line]
+    assert len(il606) == 1, linted
+    found = advice.search(il606[0])
+    assert found is not None and found[1] == said[0], il606
     marked = next(line for line in text.split("\n") if "\ufeff" in line)
     edited = text.replace(marked, lead + said[0])
     (root / "incidents" / "IL-0001.yaml").write_text(edited, encoding="utf-8")

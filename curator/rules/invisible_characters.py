@@ -27,6 +27,7 @@ to its author (the finding is not marked fixable), who alone knows whether the l
 one sentence or the second belongs in `symptom`.
 """
 
+import json
 import unicodedata
 from collections.abc import Iterator
 from typing import Any
@@ -35,7 +36,7 @@ from curator.document import Path, text_values
 from curator.findings import Finding, Severity
 from curator.load import Loaded, Position, load_bytes
 from curator.model import Incident
-from curator.rules._spaces import not_fixable
+from curator.rules._spaces import not_fixable, scalars
 from curator.rules.base import FileFindings, IncidentFile, Rule
 from curator.schema_errors import dotted
 from curator.unseen import REORDERING, ZERO_WIDTH, ZeroWidth, zero_width
@@ -167,6 +168,30 @@ def _first_difference(before: Any, after: Any, path: Path = ()) -> Path:
     return path
 
 
+def quoted_instead(loaded: Loaded, where: Position) -> str | None:
+    """What to do with a zero-width character at `where` in a plain value (`- Example:<U+FEFF>
+    Co`) that without it would read otherwise (a mapping, `Example: Co`, or a syntax error):
+    take it out and quote the value, written as it would then be, where "remove it" made
+    the mapping."""
+    text, document = loaded.text, loaded.document
+    if text is None or document is None or removable(loaded):
+        return None
+    lines = text.split("\n")
+    for start, end, path in scalars(document, lines):
+        if start <= where < end:
+            value: Any = document.data
+            for part in path:
+                value = value[part]
+            if not isinstance(value, str) or lines[start.line - 1][start.column - 1] in "'\"|>":
+                return None
+            quoted = json.dumps(less_zero_width(value), ensure_ascii=False)
+            return (
+                "without it the plain value would read otherwise; remove it and put "
+                f"the value in double quotes by hand ({quoted})"
+            )
+    return None
+
+
 def less_zero_width(value: Any) -> Any:
     """`value` (text, or a list or mapping of values) without zero-width characters."""
     if isinstance(value, str):
@@ -191,8 +216,15 @@ def _zero_width_finding(file: IncidentFile, found: ZeroWidth) -> Finding:
     written = f", {escaped} of them written as {form}" if escaped else ""
     more = f" ({total} zero-width characters in the file{written})" if total > 1 else ""
     fixable = removable(file.loaded, after)
-    # (Taken out by hand, one in a key can make a duplicate key, as fix says it: `kept`.)
-    advice = "remove it" if fixable else key_made_again(file.loaded) or "remove it"
+    # (Taken out by hand, one in a key can make a duplicate key, and one in a plain value
+    # another value: what to do instead, as fix says it.)
+    advice = (
+        "remove it"
+        if fixable
+        else key_made_again(file.loaded)
+        or quoted_instead(file.loaded, found.position)
+        or "remove it"
+    )
     finding = RULE.at(
         file.display,
         found.position,
