@@ -81,6 +81,10 @@ class CuratorCommand(click.Command):
             raise
 
 
+# Whether the command line runs `curator new`, which says a stop in Korean first too.
+_KOREAN_FIRST = "curator.korean_first"
+
+
 class CuratorGroup(CuratorCommand, click.Group):
     """Turns any unexpected exception into one line and exit status 2, never a traceback."""
 
@@ -100,12 +104,15 @@ class CuratorGroup(CuratorCommand, click.Group):
         # (before click reads, which may consume `args`).
         korean_first = parent is None and args[:1] == ["new"]
         try:
-            return super().make_context(info_name, args, parent, **extra)
+            ctx = super().make_context(info_name, args, parent, **extra)
         except KeyboardInterrupt as stop:  # Ctrl-C, or SIGTERM or SIGHUP (curator.signals)
             click.echo(said(stop, korean_first=korean_first), err=True)
             raise click.exceptions.Exit(EXIT_ERROR) from None
         except click.UsageError as exc:  # `curator --nope`
             _usage_error(exc)
+        if parent is None:  # (and a stop later, as new's options are read or it runs: `invoke`)
+            ctx.meta[_KOREAN_FIRST] = korean_first
+        return ctx
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -118,7 +125,7 @@ class CuratorGroup(CuratorCommand, click.Group):
             click.echo(f"curator: {exc}", err=True)
             ctx.exit(EXIT_ERROR)
         except KeyboardInterrupt as stop:  # Ctrl-C, or SIGTERM or SIGHUP (curator.signals)
-            click.echo(said(stop), err=True)
+            click.echo(said(stop, korean_first=ctx.meta.get(_KOREAN_FIRST, False)), err=True)
             ctx.exit(EXIT_ERROR)
         except BrokenPipeError:
             # The reader went away (`curator fmt --diff | head`). Point stdout at devnull so
@@ -134,7 +141,8 @@ class CuratorGroup(CuratorCommand, click.Group):
         except Exception as exc:
             wrapped = stop_behind(exc)  # (a stop as a module loads, on Python 3.11)
             internal = f"curator: internal error: {type(exc).__name__}: {exc}"
-            click.echo(said(wrapped) if wrapped else internal, err=True)
+            korean_first = ctx.meta.get(_KOREAN_FIRST, False)
+            click.echo(said(wrapped, korean_first=korean_first) if wrapped else internal, err=True)
             ctx.exit(EXIT_ERROR)
 
 
@@ -172,31 +180,13 @@ class KoreanFirstCommand(CuratorCommand):
                 raise
             raise KoreanFirstUsageError(korean_first, ctx) from exc
 
-    def make_context(
-        self,
-        info_name: str | None,
-        args: list[str],
-        parent: click.Context | None = None,
-        **extra: Any,
-    ) -> click.Context:
-        """A stop while the command line is read, in Korean first too."""
-        try:
-            return super().make_context(info_name, args, parent, **extra)
-        except KeyboardInterrupt as stop:  # Ctrl-C, or SIGTERM or SIGHUP (curator.signals)
-            click.echo(said(stop, korean_first=True), err=True)
-            raise click.exceptions.Exit(EXIT_ERROR) from None
-
     def invoke(self, ctx: click.Context) -> Any:
-        """A library not found, and a stop, in Korean first too."""
+        """A library not found in Korean first too. (A stop, as its options are read or as
+        it runs, `CuratorGroup.invoke` says so.)"""
         try:
             return super().invoke(ctx)
         except NotALibrary as exc:
             click.echo(f"curator: {new.no_library(exc)}", err=True)
-        except (KeyboardInterrupt, RuntimeError) as error:  # (as a module loads: `stop_behind`)
-            stop = stop_behind(error)
-            if stop is None:
-                raise
-            click.echo(said(stop, korean_first=True), err=True)
         ctx.exit(EXIT_ERROR)
 
 
