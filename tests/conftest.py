@@ -210,6 +210,22 @@ main()
 """
 
 
+# A program that runs `curator` (its arguments after `-c PROGRAM`) and stops it with
+# `{stop}` (Ctrl-C, SIGTERM) as click reads its command line, before it has found the
+# command.
+STOPPED_WHILE_PARSING = """
+import click, os, signal
+parse = click.Group.parse_args
+def stopped(self, ctx, args):
+    if ctx.parent is None:
+        {stop}
+    return parse(self, ctx, args)
+click.Group.parse_args = stopped
+from curator.__main__ import main
+main()
+"""
+
+
 def stopped_as_it_loads(
     module: str, *args: str, cwd: Path = REPO, env: dict[str, str] | None = None
 ) -> Run:

@@ -14,7 +14,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import REPO, run_curator, stopped_as_it_loads, write_library
+from conftest import (
+    REPO,
+    STOPPED_WHILE_PARSING,
+    run_curator,
+    stopped_as_it_loads,
+    write_library,
+)
 
 from curator.findings import Finding, Severity
 from curator.lint import passed_over
@@ -461,20 +467,6 @@ def test_ctrl_c_or_sigterm_while_curator_loads_is_one_line_too(stop, said):
     assert (run.returncode, run.stdout, run.stderr) == (2, "", said)
 
 
-# Ctrl-C or SIGTERM while click reads the command line, before any command runs.
-_STOPPED_WHILE_PARSING = """
-import click, os, signal
-parse = click.Group.parse_args
-def stopped(self, ctx, args):
-    if ctx.parent is None:
-        {stop}
-    return parse(self, ctx, args)
-click.Group.parse_args = stopped
-from curator.__main__ import main
-main()
-"""
-
-
 @pytest.mark.parametrize(
     ("stop", "said"),
     [
@@ -485,7 +477,7 @@ main()
 )
 def test_ctrl_c_or_sigterm_while_the_command_line_is_read_is_one_line_and_exit_2(stop, said):
     # click caught it itself: a blank line, "Aborted!", and exit 1, the status of findings.
-    program = _STOPPED_WHILE_PARSING.format(stop=stop)
+    program = STOPPED_WHILE_PARSING.format(stop=stop)
     run = subprocess.run([sys.executable, "-c", program, "rules"], capture_output=True, text=True)
     assert (run.returncode, run.stdout, run.stderr) == (2, "", said)
 

@@ -19,6 +19,7 @@ import jsonschema
 import pytest
 from conftest import (
     REPO,
+    STOPPED_WHILE_PARSING,
     ended,
     run_curator,
     start_python,
@@ -873,27 +874,13 @@ def test_stopped_before_curator_knows_the_command_is_new_it_says_so_in_korean_fi
         ("signal.raise_signal(signal.SIGINT)", "중단되었습니다 (interrupted)"),
         ("os.kill(os.getpid(), signal.SIGTERM)", "종료 신호로 중단되었습니다 (terminated)"),
     ):
-        program = _STOPPED_AS_CURATOR_READS.format(stop=stop)
+        program = STOPPED_WHILE_PARSING.format(stop=stop)
         run = ended(start_python("-c", program, "new", "--root", str(root), "--no-prompt"))
         assert (run.code, run.out, run.err) == (2, "", f"curator: {korean}\n")
         english = korean.split(" (")[1].rstrip(")")
         run = ended(start_python("-c", program, "lint", "--root", str(root)))
         assert (run.code, run.out, run.err) == (2, "", f"curator: {english}\n")
     assert list((root / "incidents").iterdir()) == []
-
-
-# A stop as `curator` reads its own command line, before it has found the command.
-_STOPPED_AS_CURATOR_READS = """
-import click, os, signal
-parse = click.Group.parse_args
-def stopped(self, ctx, args):
-    if ctx.parent is None:
-        {stop}
-    return parse(self, ctx, args)
-click.Group.parse_args = stopped
-from curator.__main__ import main
-main()
-"""
 
 
 # SIGTERM as click reads new's options, once `curator` has found the command.
