@@ -2264,6 +2264,55 @@ def test_an_incident_merged_to_the_base_since_the_branch_started_is_judged_again
     ) in notices.splitlines()
 
 
+def test_incidents_merged_to_the_base_meanwhile_that_cannot_be_read_are_said_left_out(repo):
+    # Main gains a repeat of what the branch adds, but broken, and a file that is not UTF-8:
+    # neither could be compared with the branch's incident, and the reviewer is told so,
+    # where lint at main's tip stops reading each, where they went unsaid.
+    git(repo, "checkout", "-q", "main")
+    write(repo, "IL-0004.yaml", incident("IL-0004", *DIFFERENT) + "  - [broken\n")
+    (repo / "incidents" / "IL-0006.yaml").write_bytes(incident("IL-0006").encode("cp949"))
+    write(repo, "IL-0007.yaml", incident("IL-0007", ("Example", "Other")))  # read: compared
+    tip = commit(repo, "merged meanwhile")
+    linted = run_curator("lint", "--format", "json", cwd=repo)
+    at_tip = {f["path"]: f for f in reversed(json.loads(linted.out)) if f["path"] != "-"}
+    git(repo, "checkout", "-q", "change")
+    write(repo, "IL-0005.yaml", incident("IL-0005", *SAME_EVENT))
+    commit(repo, "add")
+    code, report = review_json(repo)
+    assert code == 0
+    assert [(u["path"], u["line"], u["column"], u["code"]) for u in report["base_tip_unread"]] == [
+        (path, at_tip[path]["line"], at_tip[path]["column"], at_tip[path]["code"])
+        for path in ("incidents/IL-0004.yaml", "incidents/IL-0006.yaml")
+    ]
+    assert [u["code"] for u in report["base_tip_unread"]] == ["IL101", "IL103"]
+    assert report["base_tip_unread"][1]["message"] == at_tip["incidents/IL-0006.yaml"]["message"]
+    assert "IL-0004" not in [m["id"] for m in report["files"][0]["matches"]]
+    comment = run_curator("review", "--base", "main", cwd=repo, env={"GITHUB_REPOSITORY": "o/r"})
+    said = comment.out.split("\n\n")
+    at = next(i for i, paragraph in enumerate(said) if paragraph.startswith("⚠️"))
+    assert said[at] == (
+        "⚠️ 2 incident files merged to the base branch since this branch started could not be "
+        "read: possible duplicates of this change's incidents were not looked for among them."
+    )
+    first, second = said[at + 1].splitlines()
+    line = at_tip["incidents/IL-0004.yaml"]["line"]
+    assert first.startswith(
+        f"- [incidents/IL-0004.yaml](https://github.com/o/r/blob/{tip}/incidents/IL-0004.yaml"
+        f"#L{line}) line {line}, column {at_tip['incidents/IL-0004.yaml']['column']} · "
+        "**IL101** · YAML syntax error: "
+    )
+    assert second.startswith("- [incidents/IL-0006.yaml](") and " · **IL103** · " in second
+    # Nothing to say when all the base's additions were read.
+    git(repo, "checkout", "-q", "main")
+    write(repo, "IL-0004.yaml", incident("IL-0004", *DIFFERENT))
+    (repo / "incidents" / "IL-0006.yaml").unlink()
+    commit(repo, "mended")
+    git(repo, "checkout", "-q", "change")
+    code, report = review_json(repo)
+    assert report["base_tip_unread"] == []
+    assert report["files"][0]["matches"][0]["id"] == "IL-0004"
+
+
 def test_a_withdrawal_may_name_an_incident_merged_to_the_base_meanwhile(repo):
     merged_meanwhile(repo, "IL-0004.yaml", incident("IL-0004", *DIFFERENT))
     text = incident("IL-0005", *SAME_EVENT)

@@ -42,6 +42,7 @@ from curator.review.model import (
     Review,
     TermChange,
     TermJudgement,
+    UnreadOnBase,
     UnreadTaxonomy,
 )
 from curator.rules import not_in_korean, placeholder_id
@@ -1159,6 +1160,46 @@ def test_a_match_merged_to_the_base_meanwhile_is_said_so_and_linked_at_the_base_
     untold = render(Review(base=BASE, head=HEAD, files=[file]), LINKS, COMMENT)
     assert "| IL-NEW-gh (merged to the base branch since this branch started) |" in untold
     assert "`curator review --base 111111111111 --head 222222222222`" in untold
+
+
+def test_files_merged_to_the_base_meanwhile_that_could_not_be_read_are_named_the_rest_counted():
+    tip = "3" * 40
+    unread = [
+        UnreadOnBase(
+            path=f"incidents/IL-09{n:02}.yaml", line=n, column=3, code="IL101", message="YAML"
+        )
+        for n in range(1, 7)
+    ]
+    refused = UnreadOnBase(
+        path="incidents/IL-0999.yaml",
+        code="IL107",
+        message="cannot read the file: Permission denied",
+    )
+    review = Review(base=BASE, head=HEAD, base_tip=tip, base_tip_unread=[refused, *unread])
+    lines = render(review, LINKS, COMMENT).splitlines()
+    at = lines.index(
+        "⚠️ 7 incident files merged to the base branch since this branch started could not be "
+        "read: possible duplicates of this change's incidents were not looked for among them."
+    )
+    assert lines[at + 2 : at + 9] == [
+        f"- [incidents/IL-0999.yaml]({OURS}blob/{tip}/incidents/IL-0999.yaml) · **IL107** · "
+        "cannot read the file: Permission denied",
+        *(
+            f"- [incidents/IL-09{n:02}.yaml]({OURS}blob/{tip}/incidents/IL-09{n:02}.yaml#L{n}) "
+            f"line {n}, column 3 · **IL101** · YAML"
+            for n in range(1, 5)
+        ),
+        "- … and 2 more files: `curator review --format json` lists them all",
+        "",
+    ]
+    # Without the base's tip (a report made by hand) nothing is linked: the merge base has
+    # no such file.
+    one = Review(base=BASE, head=HEAD, base_tip_unread=[unread[0]])
+    text = render(one, LINKS, COMMENT)
+    assert "\n- incidents/IL-0901.yaml line 1, column 3 · **IL101** · YAML\n" in text
+    assert "1 incident file merged to the base branch since this branch started could" in text
+    assert "were not looked for in it.\n" in text
+    assert "could not be read" not in render(Review(base=BASE, head=HEAD), LINKS, COMMENT)
 
 
 def test_an_incident_given_as_evidence_is_linked_where_it_is():

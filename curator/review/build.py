@@ -55,6 +55,7 @@ from curator.review.model import (
     Review,
     TermChange,
     TermJudgement,
+    UnreadOnBase,
     UnreadTaxonomy,
 )
 from curator.review.taxonomy_change import Carrier, filter_changes, term_changes
@@ -76,6 +77,7 @@ UNKNOWN_TERM = unknown_term.RULE.code
 
 if TYPE_CHECKING:  # (the judge imports the similarity index, which a review may not need)
     from curator.review.judge import Judged
+    from curator.similarity.commands import Unread
 
 
 class Judge(Protocol):
@@ -91,6 +93,10 @@ class Judge(Protocol):
 
     def compare(self, path: Path, other_id: str) -> Match | None:
         """The incident file scored against the incident `other_id` alone."""
+
+    def unread_on_base(self) -> list[Unread]:
+        """The files the base branch added that could not be read as incidents, as lint
+        reports each, under its path in the library: none was judged against."""
 
 
 @dataclass(frozen=True)
@@ -194,6 +200,7 @@ def build_review(root: Path, base: str, head: str, judge_for: JudgeFactory | Non
                 _file_review(c, o, tree, findings, judge, library.taxonomy, incident_files)
                 for c, o in zip(changes, olds, strict=True)
             ]
+            unread_on_base = _unread_on_base(judge, revisions.prefix)
         # The ids the head carries: each incident file's name, and the id written in each
         # one the change touched (a file renamed with its id kept still carries that id;
         # one moved to a subfolder, a dotfile or a `.yml` does not: the library no longer
@@ -226,7 +233,26 @@ def build_review(root: Path, base: str, head: str, judge_for: JudgeFactory | Non
         taxonomy_unread=unread,
         taxonomy_mended=mended,
         filters_changed=filters,
+        base_tip_unread=unread_on_base,
     )
+
+
+def _unread_on_base(judge: Judge | None, prefix: str) -> list[UnreadOnBase]:
+    """The incident files the base branch added since the change branched off that the
+    judge could not read, where lint stops reading each: the reviewer is told that the
+    change's incidents were not compared with them, where they were left out unsaid."""
+    if judge is None:
+        return []
+    return [
+        UnreadOnBase(
+            path=_in_library(prefix, unread.path),
+            line=unread.position[0] if unread.position else None,
+            column=unread.position[1] if unread.position else None,
+            code=unread.code,
+            message=unread.reason,
+        )
+        for unread in judge.unread_on_base()
+    ]
 
 
 def _entering(change: FileChange, incidents: str) -> FileChange:

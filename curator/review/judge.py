@@ -20,6 +20,7 @@ from curator.review.model import (
     TermJudgement,
     more_reasons,
 )
+from curator.similarity.commands import Unread, left_out
 from curator.similarity.index import NONE_ADDED, Added
 from curator.similarity.records import Record, parse_mapping, read_record, record_of
 from curator.similarity.similar import Judge as Similarity
@@ -47,14 +48,27 @@ class LibraryJudge:
 
     def __init__(self, library: Library, added: Added = NONE_ADDED, cache: bool = True) -> None:
         self.library = library
+        self.added = added
         self.on_base = frozenset(f"{INCIDENTS}/{name}" for name in added)
         index = load_index(library, use_cache=cache, added=added)
+        self.skipped = frozenset(index.skipped)
         self.similarity = Similarity(index)
         # Ids that only the base's additions carry: evidence naming one is linked at the base.
         on_base = {r.id for r in index.records if r.path in self.on_base} if added else set()
         at_head = {r.id for r in index.records if r.path not in self.on_base} if on_base else set()
         self.base_ids = frozenset(on_base - at_head)
         self.suggester = Suggester(index, library.taxonomy, self.similarity)
+
+    def unread_on_base(self) -> list[Unread]:
+        """The files of `added` the index holds nothing of, as lint reports each (its place
+        in the library's incidents/ for its path), in name order: no incident was compared
+        with them, which `similar` and `suggest` say as this (`commands.unread`)."""
+        found = (
+            left_out(path, f"{INCIDENTS}/{name}")
+            for name, path in sorted(self.added.items())
+            if f"{INCIDENTS}/{name}" in self.skipped
+        )
+        return [file for file in found if file is not None]
 
     def _record(self, path: Path) -> Record | None:
         # Its place by name, as the index names every file it holds (`incidents/NAME`,

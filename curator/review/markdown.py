@@ -34,6 +34,7 @@ from curator.review.model import (
     Review,
     TermChange,
     TermJudgement,
+    UnreadOnBase,
     UnreadTaxonomy,
 )
 from curator.review.tooling import ChangedTooling
@@ -181,7 +182,38 @@ def _header(review: Review, links: Links, tooling: ChangedTooling | None) -> str
             f"not change {was} there before it too. `curator lint` lists them all.",
             "",
         ]
+    if review.base_tip_unread:
+        lines += [*_unread_on_base(review, links), ""]
     return "\n".join(lines)
+
+
+def _unread_on_base(review: Review, links: Links) -> list[str]:
+    """The incident files the base branch gained since this one started that could not be
+    read, so none of the change's incidents was compared with them: each where lint stops
+    reading it, linked at the base's tip (the first few; the header is never trimmed)."""
+    unread = review.base_tip_unread
+    among = "in it" if len(unread) == 1 else "among them"
+    lines = [
+        f"⚠️ {_plural(len(unread), 'incident file')} {ON_BASE} could not be read: possible "
+        f"duplicates of this change's incidents were not looked for {among}.",
+        "",
+        *(_unread_file(file, links, review) for file in unread[:VISIBLE]),
+    ]
+    if len(unread) > VISIBLE:
+        rest = _plural(len(unread) - VISIBLE, "more file")
+        lines.append(f"- … and {rest}: `curator review --format json` lists them all")
+    return lines
+
+
+def _unread_file(file: UnreadOnBase, links: Links, review: Review) -> str:
+    name = inert_name(file.path, 120)
+    # (At the base's tip alone: the merge base has no such file.)
+    url = links.blob(review.base_tip, file.path, file.line) if review.base_tip else None
+    where = f" line {file.line}, column {file.column}" if file.line and file.column else ""
+    return (
+        f"- {link(name, url) if url else name}{where} · **{inert(file.code, 10)}** · "
+        f"{inert_message(file.message)}"
+    )
 
 
 def _deprecation_warned(file: FileReview, review: Review) -> bool:

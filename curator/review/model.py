@@ -338,6 +338,21 @@ class MendedTaxonomy(_Value):
     column: int | None = Field(default=None, ge=1)
 
 
+class UnreadOnBase(_Value):
+    """An incident file only `base_tip` has (merged to the base branch since the change
+    branched off) that cannot be read as an incident (its YAML is broken, it is not UTF-8,
+    it is a list, …): no incident of the change was compared with it, so a repeat of it
+    would be found only after the merge, by lint."""
+
+    path: str = Field(description="Repository-relative, as `base_tip` has it.")
+    line: int | None = Field(
+        default=None, ge=1, description="Of lint's first problem; null when it cannot be read."
+    )
+    column: int | None = Field(default=None, ge=1)
+    code: str = Field(pattern=CODE_PATTERN, description="Lint's, for that problem (IL101, …).")
+    message: str = Field(description="Lint's reason.")
+
+
 class FilterChange(_Value):
     """A term whose search filter (`curator search`, a facet filter of the website) finds
     other incident files at the head than at the base, through a parent or a deprecation
@@ -419,6 +434,13 @@ class Review(_Value):
         max_length=_MANY,
         description="The terms whose search filter finds other incidents because of the "
         "change to the taxonomy (absent in reports of older versions).",
+    )
+    base_tip_unread: list[UnreadOnBase] = Field(
+        default_factory=list,
+        max_length=_MANY,
+        description="The incident files `base_tip` added since `base` that cannot be read as "
+        "incidents, which the change's incidents were not compared with (absent in reports "
+        "of older versions).",
     )
     omitted: Omitted | None = Field(
         default=None,

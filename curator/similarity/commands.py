@@ -67,9 +67,21 @@ class Unread:
     permission), or lint does not read it as a YAML mapping (a syntax error, not UTF-8, too
     large, a list): what is judged or searched is judged or searched without it."""
 
-    shown: str  # its path, as lint shows it, and where lint's first problem stands in it
-    why: str  # lint's reason, and its code: `cannot read the file: Permission denied (IL107)`
+    path: str  # as lint shows it
+    position: Position | None  # where lint's first problem stands (none: it cannot be read)
+    reason: str  # lint's: `cannot read the file: Permission denied`
+    code: str  # lint's, for that reason: `IL107`
     refused: OSError | None = None  # the system's answer, for a file it could not read
+
+    @property
+    def shown(self) -> str:
+        """Its path, and where lint's first problem stands in it: `incidents/IL-0005.yaml:1:1`."""
+        return f"{self.path}:{self.position[0]}:{self.position[1]}" if self.position else self.path
+
+    @property
+    def why(self) -> str:
+        """Lint's reason, and its code: `cannot read the file: Permission denied (IL107)`."""
+        return f"{self.reason} ({self.code})"
 
 
 @dataclass(frozen=True)
@@ -94,27 +106,30 @@ def unread(library: Library, index: Index, inputs: Collection[str] = ()) -> Left
     for done, name in enumerate(names):
         if len(found) == SAID_AT_MOST:
             return LeftOut(found, len(names) - done)
-        file = _left_out(library.root / name)
+        file = left_out(library.root / name)
         if file is not None:
             found.append(file)
     return LeftOut(found)
 
 
-def _left_out(path: Path) -> Unread | None:
-    """Why the index holds nothing of `path`, as lint reports it; None if it does read now
-    as a mapping (changed since the index was built)."""
-    shown = display_path(path)
+def left_out(path: Path, shown: str | None = None) -> Unread | None:
+    """Why the index holds nothing of `path` (shown as `shown`, by default as lint shows
+    it), as lint reports it; None if it does read now as a mapping (changed since the
+    index was built)."""
+    shown = shown or display_path(path)
     try:
         raw = read_regular(path, MAX_BYTES)
     except OSError as exc:
-        return Unread(shown, f"{_unreadable(path, shown, exc)} (IL107)", exc)
+        return Unread(
+            shown, None, _unreadable(path, shown, exc), not_an_incident_file.RULE.code, exc
+        )
     stopped = _stopped(load_bytes(raw))
     if stopped is None:
         return None
-    (line, column), why, code = stopped
+    position, why, code = stopped
     if code == no_tabs.RULE.code:  # (in the words lint has for it, which fix's advice follows)
         why = no_tabs.STOPPED
-    return Unread(f"{shown}:{line}:{column}", f"{why} ({code})")
+    return Unread(shown, position, why, code)
 
 
 # The rule lint reports each of the loader's problems under (a tab: `no_tabs`).
