@@ -474,40 +474,72 @@ def test_a_published_incident_moved_where_the_library_does_not_read_it_is_remove
     assert f"- line 1 · **IL901** · {said}" in comment
 
 
-@pytest.mark.parametrize("entry", ["folder", "link"])
+@pytest.mark.parametrize("entry", ["folder", "folder of notes", "link"])
 def test_a_published_incident_made_a_folder_or_a_link_of_its_name_is_removed(repo, entry):
     # Lint reads neither (IL107: a folder, a link is not followed), but the review took
     # the name `IL-0002.yaml` for an id the head still held: no IL901, and the release
-    # lost IL-0002 all the same.
+    # lost IL-0002 all the same. And IL901 said the file "is deleted" where a link or a
+    # folder stands in its place, which sent its author looking for a deletion.
     text = (repo / "incidents" / "IL-0002.yaml").read_text(encoding="utf-8")
     git(repo, "rm", "-q", "incidents/IL-0002.yaml")
-    if entry == "folder":
+    if entry.startswith("folder"):
         (repo / "incidents" / "IL-0002.yaml").mkdir()
-        (repo / "incidents" / "IL-0002.yaml" / "IL-0002.yaml").write_text(text, encoding="utf-8")
+        inside = ("IL-0002.yaml", text) if entry == "folder" else ("notes.txt", "메모\n")
+        (repo / "incidents" / "IL-0002.yaml" / inside[0]).write_text(inside[1], encoding="utf-8")
     else:
         (repo / "kept").mkdir()
         (repo / "kept" / "IL-0002.yaml").write_text(text, encoding="utf-8")
         (repo / "incidents" / "IL-0002.yaml").symlink_to("../kept/IL-0002.yaml")
     commit(repo, f"IL-0002 made a {entry}")
     linted = run_curator("lint", cwd=repo).out
-    assert f"incidents/IL-0002.yaml:1:1: IL107 [error] a {entry}" in linted.replace(
+    assert f"incidents/IL-0002.yaml:1:1: IL107 [error] a {entry[:6]}" in linted.replace(
         "symbolic link", "link"
     )
     code, report = review_json(repo)
     assert code == 1
     file = report["files"][0]
-    # Git sees the file moved into the folder, and the link as the file's type changed.
-    path, how = {
+    # Git sees the file moved into the folder, the file removed beside a folder of notes
+    # added, and the link as the file's type changed.
+    path, change, how = {
         "folder": (
             "incidents/IL-0002.yaml/IL-0002.yaml",
+            "renamed",
             "renamed to incidents/IL-0002.yaml/IL-0002.yaml, so",
         ),
-        "link": ("incidents/IL-0002.yaml", "deleted:"),
+        "folder of notes": (
+            "incidents/IL-0002.yaml",
+            "removed",
+            "replaced by a folder, which the library does not read, so",
+        ),
+        "link": (
+            "incidents/IL-0002.yaml",
+            "changed",
+            "replaced by a symbolic link, which the library does not read, so",
+        ),
     }[entry]
-    assert (file["path"], [f["code"] for f in file["findings"]]) == (path, ["IL901", "IL107"])
-    assert file["findings"][0]["message"].startswith(
-        f"IL-0002 is {how} its id disappears from the library; "
+    assert (file["path"], file["change"]) == (path, change)
+    assert [f["code"] for f in file["findings"]] == ["IL901", "IL107"]
+    keep = "keep the file" if entry == "folder" else "put the file back in its place"
+    assert file["findings"][0]["message"] == (
+        f"IL-0002 is {how} its id disappears from the library; published ids are withdrawn, "
+        f"never deleted: {keep} with `status: withdrawn` and a `withdrawn_reason` (and "
+        "`duplicate_of` if it repeats another incident)"
     )
+
+
+def test_a_link_added_beside_the_incidents_removes_no_id(repo):
+    # A link or a folder of a new name takes no id from the library: IL107 alone.
+    (repo / "incidents" / "IL-0009.yaml").symlink_to("IL-0001.yaml")
+    (repo / "incidents" / "IL-0010.yaml").mkdir()
+    (repo / "incidents" / "IL-0010.yaml" / "notes.txt").write_text("메모\n", encoding="utf-8")
+    commit(repo, "a link and a folder")
+    code, report = review_json(repo)
+    assert code == 1
+    found = [(f["path"], f["change"], [x["code"] for x in f["findings"]]) for f in report["files"]]
+    assert found == [
+        ("incidents/IL-0009.yaml", "added", ["IL107"]),
+        ("incidents/IL-0010.yaml/notes.txt", "added", ["IL107"]),
+    ]
 
 
 @pytest.mark.parametrize("aside", [".IL-0004.yaml", "old/IL-0004.yaml", "IL-0004.yml"])

@@ -211,6 +211,8 @@ def build_review(root: Path, base: str, head: str, judge_for: JudgeFactory | Non
             canonical_id(f.id) for f in files if f.id and tree / f.path in incident_files
         }
         broken = [_broken_by_change(p, tree, caused) for p in sorted({f.path for f in caused})]
+        # What the head has where a file of the base was (a link, a folder), for IL901.
+        in_place = [_in_place_of(tree / (c.old_path or c.path)) for c in changes]
         terms, filters = _taxonomy_changes(before, library, cache)
         ours = {c.path for c in changes}
         unread = _unread(library.taxonomy, findings, revisions, ours, deprecates, before)
@@ -218,8 +220,10 @@ def build_review(root: Path, base: str, head: str, judge_for: JudgeFactory | Non
     # Named from the base only now: a base id in `head_ids` would hide the IL901 of a
     # rename that breaks the file.
     files = [
-        _named_at_base(_with_removal(_with_unread(f, incidents), c, o, revisions, head_ids), o)
-        for f, c, o in zip(files, changes, olds, strict=True)
+        _named_at_base(
+            _with_removal(_with_unread(f, incidents), c, o, revisions, head_ids, there), o
+        )
+        for f, c, o, there in zip(files, changes, olds, in_place, strict=True)
     ]
     misplaced = misplaced_incidents(revisions.repo, revisions.base, revisions.head, incidents)
     return Review(
@@ -760,10 +764,11 @@ def _with_removal(
     old: bytes | None,
     revisions: Revisions,
     head_ids: set[str],
+    in_place: str | None = None,
 ) -> FileReview:
     """Add the IL901 finding when the change makes a published id disappear (`head_ids`:
     the ids the head carries, each as `canonical_id` spells it): a file removed, renamed,
-    or changed into one the library does not read (a link)."""
+    or replaced by what the library does not read (`in_place`: a link, a folder)."""
     if change.change == "added":
         return review
     old_path = change.old_path or change.path
@@ -773,11 +778,20 @@ def _with_removal(
     if removed is None or canonical_id(removed[0]) in head_ids:
         return review
     renamed_to = change.path if change.change == "renamed" else None
-    extra = ReportFinding.of(incident_removed.finding(old_path, removed, renamed_to))
+    extra = ReportFinding.of(incident_removed.finding(old_path, removed, renamed_to, in_place))
     update: dict[str, Any] = {"findings": [extra, *review.findings]}
     if change.change == "removed":
         update["id"] = removed[0]
     return review.model_copy(update=update)
+
+
+def _in_place_of(path: Path) -> str | None:
+    """What the head has at `path`, where the base had a file, when the library does not
+    read it as one: a symbolic link (git's type change), a folder (a submodule's too);
+    None for a file, or nothing."""
+    if path.is_symlink():
+        return "a symbolic link"
+    return "a folder" if path.is_dir() else None
 
 
 def _named_at_base(review: FileReview, old: bytes | None) -> FileReview:

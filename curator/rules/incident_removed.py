@@ -46,12 +46,28 @@ def removed_id(raw: bytes | None) -> tuple[str, int, int] | None:
     return incident_id, position.line, position.column
 
 
-def finding(path: str, removed: tuple[str, int, int], renamed_to: str | None = None) -> Finding:
+def finding(
+    path: str,
+    removed: tuple[str, int, int],
+    renamed_to: str | None = None,
+    replaced_by: str | None = None,
+) -> Finding:
+    """The finding for the incident `removed` from `path`: the file deleted, `renamed_to`
+    another path, or `replaced_by` what the library does not read in its place (`a
+    symbolic link`, `a folder`: the file is not deleted, and "deleted" sent its author
+    looking for a deletion the change does not make)."""
     incident_id, line, column = removed
-    how = f"renamed to {renamed_to}, so" if renamed_to else "deleted:"
+    keep = "keep the file"
+    if renamed_to:
+        how = f"renamed to {renamed_to}, so"
+    elif replaced_by:
+        how = f"replaced by {replaced_by}, which the library does not read, so"
+        keep = "put the file back in its place"
+    else:
+        how = "deleted:"
     message = (
         f"{incident_id} is {how} its id disappears from the library; published ids are "
-        "withdrawn, never deleted: keep the file with `status: withdrawn` and a "
+        f"withdrawn, never deleted: {keep} with `status: withdrawn` and a "
         "`withdrawn_reason` (and `duplicate_of` if it repeats another incident)"
     )
     if renamed_to:
