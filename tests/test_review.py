@@ -1193,13 +1193,59 @@ def test_a_taxonomy_file_unread_at_the_base_too_is_said_once(repo, touches_the_t
     assert not [line for line in lines if "**IL301**" in line]
     # The annotations said them one an incident, each that the file could not be read: the
     # IL303 that lint adds the count to is in a file the change leaves alone, no annotation.
-    # Said once, on the first incident's line, which "Files changed" shows.
+    # Said once, on the line of the first of them that "Files changed" shows: in the new
+    # incident, not the one whose title alone the change edits.
     github = run_curator("review", "--base", "main", "--format", "github", cwd=repo).out
     assert [line for line in github.splitlines() if line.startswith("::error ")] == [
-        "::error file=incidents/IL-0002.yaml,line=11,col=7,title=IL301::'nccl' is not a term "
+        "::error file=incidents/IL-0004.yaml,line=11,col=7,title=IL301::'nccl' is not a term "
         f"of components; {path} could not be read, as at the base (IL303 at line 4, column 4); "
         "none of its terms is known, so the components of incidents are not checked (IL301) "
         "until it is fixed: 2 incidents carry 2 terms of it"
+    ]
+
+
+def test_the_one_annotation_of_an_unread_taxonomy_file_is_on_a_line_the_diff_changes(repo):
+    # Its IL301 errors in the incidents the change edits are one annotation, which was on
+    # the first of them: in IL-0001, whose title alone the change edits, a line the diff
+    # does not touch, where "Files changed" shows no annotation. IL-0002's new term is.
+    components = repo / "schema" / "taxonomy" / "components.yaml"
+    text = components.read_text(encoding="utf-8")
+    git(repo, "checkout", "-q", "main")
+    components.write_text(text.replace("    label:", "   label:", 1), encoding="utf-8")
+    commit(repo, "break the indent of a term")
+    git(repo, "checkout", "-q", "-B", "change")
+    write(repo, "IL-0001.yaml", incident("IL-0001", ("학습 처리량이 떨어졌다", "처리량이 줄었다")))
+    write(repo, "IL-0002.yaml", incident("IL-0002", ("    - nccl\n", "    - dns\n    - nccl\n")))
+    commit(repo, "edit IL-0001's title, add a component to IL-0002")
+    diff = git(repo, "diff", "-U0", "main", "HEAD", "--", "incidents/IL-0002.yaml")
+    assert "\n@@ -10,0 +11 @@ facets:\n+    - dns" in diff
+    code, report = review_json(repo)
+    unread = [
+        (f["path"], x["line"], x["message"].split(";")[0])
+        for f in report["files"]
+        for x in f["findings"]
+        if x["code"] == "IL301"
+    ]
+    assert code == 1 and unread == [
+        ("incidents/IL-0001.yaml", 11, "'nccl' is not a term of components"),
+        ("incidents/IL-0002.yaml", 11, "'dns' is not a term of components"),
+        ("incidents/IL-0002.yaml", 12, "'nccl' is not a term of components"),
+    ]
+    assert all("lines_in_diff" not in f for f in report["files"])  # not in the report
+    github = run_curator("review", "--base", "main", "--format", "github", cwd=repo).out
+    assert [line for line in github.splitlines() if line.startswith("::error ")] == [
+        "::error file=incidents/IL-0002.yaml,line=11,col=7,title=IL301::'dns' is not a term "
+        "of components; schema/taxonomy/components.yaml could not be read, as at the base "
+        "(IL303 at line 4, column 4); none of its terms is known, so the components of "
+        "incidents are not checked (IL301) until it is fixed: 2 incidents carry 3 terms of it"
+    ]
+    # With no error on a line the diff changes, on the first of them, as before.
+    write(repo, "IL-0002.yaml", incident("IL-0002", ("떨어졌다.", "떨어졌다 .")))
+    commit(repo, "IL-0002's component as at the base")
+    github = run_curator("review", "--base", "main", "--format", "github", cwd=repo).out
+    errors = [line for line in github.splitlines() if line.startswith("::error ")]
+    assert [line.split("::")[1] for line in errors] == [
+        "error file=incidents/IL-0001.yaml,line=11,col=7,title=IL301"
     ]
 
 

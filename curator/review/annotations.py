@@ -56,7 +56,11 @@ def _folded(findings: list[ReportFinding], review: Review) -> list[ReportFinding
     said once, at the file's first IL303 error, as `curator lint` says them: an annotation a
     term of each incident said again that the file could not be read, and took the ten.
     With no annotation at that IL303 (a file the change leaves alone, unread at the base
-    too, which "Files changed" would not show), they are said at the first of them."""
+    too, which "Files changed" would not show), they are said at the first of them that
+    "Files changed" shows (in a new file, or on a line the diff adds or rewrites), where
+    the first of all, in an incident edited elsewhere, was shown nowhere but the run's
+    summary; at the first of all when none is."""
+    of = {file.path: file for file in review.files}
     for unread in review.taxonomy_unread:
         folded = [f for f in findings if review.unread_of(f) == unread]
         if not folded:
@@ -66,7 +70,9 @@ def _folded(findings: list[ReportFinding], review: Review) -> list[ReportFinding
         incidents = len({f.path for f in folded})
         note = unknown_term.unread_note(unread.dimension, incidents, len(folded))
         if first is None:
-            first = folded.pop(0)
+            shown = (f for f in folded if f.path in of and of[f.path].shown_in_diff(f.line))
+            first = next(shown, folded[0])
+            folded = [f for f in folded if f is not first]
             was = ", as at the base" if unread.at_base else ""
             own = first.message.removesuffix(unknown_term.said_unread(unread.path))
             told = first.model_copy(

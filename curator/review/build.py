@@ -225,6 +225,7 @@ def build_review(root: Path, base: str, head: str, judge_for: JudgeFactory | Non
         )
         for f, c, o, there in zip(files, changes, olds, in_place, strict=True)
     ]
+    files = [_with_lines_in_diff(f, revisions, unread) for f in files]
     misplaced = misplaced_incidents(revisions.repo, revisions.base, revisions.head, incidents)
     return Review(
         base=revisions.base,
@@ -783,6 +784,24 @@ def _with_removal(
     if change.change == "removed":
         update["id"] = removed[0]
     return review.model_copy(update=update)
+
+
+def _with_lines_in_diff(
+    review: FileReview, revisions: Revisions, unread: Sequence[UnreadTaxonomy]
+) -> FileReview:
+    """`review` with the lines its diff adds or rewrites when its annotations need them: the
+    IL301 errors of a taxonomy file the head cannot read (`unread`) are one annotation, on
+    one of them (`annotations._folded`), which "Files changed" shows only on such a line.
+    (A new file's lines are all the change's; one moved into the library is a rename.)"""
+    if review.change not in ("added", "changed", "renamed") or review.shown_in_diff(1):
+        return review
+    said = tuple(unknown_term.said_unread(u.path) for u in unread)
+    if not any(f.code == UNKNOWN_TERM and f.message.endswith(said) for f in review.findings):
+        return review
+    lines = git.lines_changed(
+        revisions.repo, revisions.base, revisions.head, review.path, review.old_path
+    )
+    return review.model_copy(update={"lines_in_diff": lines})
 
 
 def _in_place_of(path: Path) -> str | None:

@@ -173,6 +173,40 @@ def changed_files(repo: Path, base: str, head: str, *folders: str) -> list[FileC
     return list(_parse_name_status(out))
 
 
+# A hunk's header in a diff without context (`-U0`): where its lines are at the head, and
+# how many (1 when not said; 0 for a hunk that only removes).
+_HUNK = re.compile(rb"^@@ -[0-9]+(?:,[0-9]+)? \+([0-9]+)(?:,([0-9]+))? @@", re.MULTILINE)
+
+
+def lines_changed(
+    repo: Path, base: str, head: str, path: str, old_path: str | None
+) -> frozenset[int]:
+    """The lines of `path` at `head` that its diff from `base` (from `old_path` there, for a
+    rename) adds or rewrites: those a pull request's "Files changed" shows as the change's,
+    where an annotation is shown (one on another line is not)."""
+    out = run_git(
+        repo,
+        "diff",
+        "-U0",
+        "-M",
+        "--no-color",
+        "--no-ext-diff",
+        "--no-textconv",
+        "--no-relative",
+        "--end-of-options",
+        base,
+        head,
+        "--",
+        *([old_path] if old_path else []),
+        path,
+    )
+    return frozenset(
+        line
+        for start, count in _HUNK.findall(out)
+        for line in range(int(start), int(start) + int(count or b"1"))
+    )
+
+
 def _parse_name_status(out: bytes) -> Iterator[FileChange]:
     fields = [f.decode("utf-8", "surrogateescape") for f in out.split(b"\0")]
     i = 0

@@ -220,6 +220,16 @@ class FileReview(_Value):
         "read (IL303), of which nothing is suggested or judged and the block keeps the "
         "incident's terms, none dropped (absent in reports of older versions).",
     )
+    # Not in the report (its JSON leaves it out): of a file the change edits or renames,
+    # the lines its diff adds or rewrites, where "Files changed" shows an annotation, for the
+    # annotations of the review's own run (`annotations._folded`). Empty when not needed.
+    lines_in_diff: frozenset[int] = Field(default=frozenset(), exclude=True)
+
+    def shown_in_diff(self, line: int) -> bool:
+        """Whether a pull request's "Files changed" shows `line` of the file as the change's
+        (where an annotation on it is shown): every line of a new file, and the lines the
+        diff adds or rewrites of one it edits or renames (`lines_in_diff`)."""
+        return (self.change == "added" and self.old_path is None) or line in self.lines_in_diff
 
     def own(self) -> str:
         """The incident's name as the similarity index gives it, and its matches name it."""
