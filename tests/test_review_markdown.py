@@ -1199,6 +1199,10 @@ def test_files_merged_to_the_base_meanwhile_that_could_not_be_read_are_named_the
     assert "\n- incidents/IL-0901.yaml line 1, column 3 · **IL101** · YAML\n" in text
     assert "1 incident file merged to the base branch since this branch started could" in text
     assert "were not looked for in it.\n" in text
+    # A base that gained more than a report holds of anything else: no refusal, five named.
+    many = [unread[0].model_copy(update={"path": f"incidents/IL-{n}.yaml"}) for n in range(10_001)]
+    text = render(Review(base=BASE, head=HEAD, base_tip_unread=many), LINKS, COMMENT)
+    assert "\n- … and 9,996 more files: `curator review --format json` lists them all\n" in text
     assert "could not be read" not in render(Review(base=BASE, head=HEAD), LINKS, COMMENT)
 
 

@@ -447,7 +447,7 @@ class Review(_Value):
     )
     base_tip_unread: list[UnreadOnBase] = Field(
         default_factory=list,
-        max_length=_MANY,
+        max_length=100_000,  # (as many as `files`: the base may gain a library's worth)
         description="The incident files `base_tip` added since `base` that cannot be read as "
         "incidents, which the change's incidents were not compared with (absent in reports "
         "of older versions).",
