@@ -220,9 +220,10 @@ class FileReview(_Value):
         "read (IL303), of which nothing is suggested or judged and the block keeps the "
         "incident's terms, none dropped (absent in reports of older versions).",
     )
-    # Not in the report (its JSON leaves it out): of a file the change edits or renames,
-    # the lines its diff adds or rewrites, where "Files changed" shows an annotation, for the
-    # annotations of the review's own run (`annotations._folded`). Empty when not needed.
+    # Not in the report (its JSON leaves it out): of a file the change edits, renames or
+    # moves into the library, the lines its diff adds or rewrites, where "Files changed"
+    # shows an annotation, for the annotations of the review's own run
+    # (`annotations._folded`). Empty when not needed.
     lines_in_diff: frozenset[int] = Field(default=frozenset(), exclude=True)
 
     def shown_in_diff(self, line: int) -> bool:
@@ -351,8 +352,7 @@ class MendedTaxonomy(_Value):
 class UnreadOnBase(_Value):
     """An incident file only `base_tip` has (merged to the base branch since the change
     branched off) that cannot be read as an incident (its YAML is broken, it is not UTF-8,
-    it is a list, …): no incident of the change was compared with it, so a repeat of it
-    would be found only after the merge, by lint."""
+    it is a list, …): no incident of the change was compared with it."""
 
     path: str = Field(description="Repository-relative, as `base_tip` has it.")
     line: int | None = Field(
