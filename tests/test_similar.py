@@ -993,19 +993,42 @@ def test_usage_and_input_errors_exit_2_without_traceback(tmp_path):
         assert "causes.yaml: not an incident file" in run.err
 
 
+# IL601's words for a tab where YAML takes none, which `curator fix`'s two spaces mend or not.
+TAB_STOPS = (
+    "a tab where YAML takes only spaces (to indent, and after an item's '-'), so the file "
+    "cannot be read; use spaces"
+)
+NOT_MENDED = "; indent the line by hand: the two spaces `curator fix` puts for a tab do not mend it"
+
+
+@pytest.mark.parametrize(
+    ("tabbed", "at", "words"),
+    [
+        (("  - Example", "\t- Example"), "6:1", TAB_STOPS),
+        (("status: published", "\tstatus: published"), "3:1", TAB_STOPS + NOT_MENDED),
+    ],
+    ids=["mended-by-fix", "not-mended"],
+)
 @pytest.mark.parametrize("command", ["similar", "suggest"])
-def test_an_incident_that_cannot_be_read_is_named_with_line_and_column(tmp_path, command):
+def test_an_incident_that_cannot_be_read_is_named_with_line_and_column(
+    tmp_path, command, tabbed, at, words
+):
+    # A tab was said in the loader's words ("YAML syntax error: found character that
+    # cannot start any token: … replace it with spaces"), where lint says IL601's of the
+    # same file: those, whether `curator fix` mends it or not, are said here too.
     root = write_library(tmp_path / "lib", {"IL-0001.yaml": incident("IL-0001")})
-    tabbed = tmp_path / "IL-NEW-x.yaml"
-    tabbed.write_text(incident("IL-NEW-x", ("  - Example", "\t- Example")), encoding="utf-8")
-    run = run_curator(command, str(tabbed), "--root", str(root))
+    path = tmp_path / "IL-NEW-x.yaml"
+    path.write_text(incident("IL-NEW-x", tabbed), encoding="utf-8")
+    run = run_curator(command, str(path), "--root", str(root))
     assert (run.code, run.out) == (2, ""), run
     assert run.err == (
-        f"curator: {tabbed}:6:1: YAML syntax error: found character that cannot start any "
-        f"token: a tab where YAML takes only spaces (to indent, and after an item's '-'); "
-        f"replace it with spaces; `curator lint {tabbed}` lists every "
-        "problem\ncurator: 1 of 1 input not judged\n"
+        f"curator: {path}:{at}: {words}; `curator lint {path}` lists every problem\n"
+        "curator: 1 of 1 input not judged\n"
     )
+    linted = run_curator("lint", path.name, "--root", str(root), cwd=tmp_path).out.splitlines()
+    assert f"{path.name}:{at}: IL601 [error] {words}" in [
+        line.removesuffix(" (fixable)") for line in linted
+    ]
 
 
 @pytest.mark.parametrize("fmt", ["text", "json"])
@@ -1035,10 +1058,7 @@ def test_inputs_that_cannot_be_judged_are_named_and_the_others_judged(tmp_path, 
         headers = [line for line in run.out.splitlines() if not line.startswith(" ")]
         assert [line.split(" (")[0] for line in headers] == list(map(str, good))
     assert run.err.splitlines() == [
-        f"curator: {tabbed}:6:1: YAML syntax error: found character that cannot start any "
-        f"token: a tab where YAML takes only spaces (to indent, and after an item's '-'); "
-        f"replace it with spaces; `curator lint {tabbed}` lists every "
-        "problem",
+        f"curator: {tabbed}:6:1: {TAB_STOPS}; `curator lint {tabbed}` lists every problem",
         f"curator: {listed}:1:1: an incident is a mapping of keys to values, not a list; "
         f"`curator lint {listed}` lists every problem",
         f"curator: {taxonomy}: not an incident file (run `curator lint {taxonomy}`)",
@@ -1066,9 +1086,7 @@ def test_all_names_each_library_file_it_cannot_judge(tmp_path, command):
         "incidents/IL-0004.yaml",
     ]
     assert run.err.splitlines() == [
-        "curator: incidents/IL-0002.yaml:6:1: YAML syntax error: found character that cannot "
-        "start any token: a tab where YAML takes only spaces (to indent, and after an item's "
-        "'-'); replace it with spaces; `curator lint "
+        f"curator: incidents/IL-0002.yaml:6:1: {TAB_STOPS}; `curator lint "
         "incidents/IL-0002.yaml` lists every problem",
         "curator: incidents/IL-0003.yaml:1:1: an incident is a mapping of keys to values, not "
         "a list; `curator lint incidents/IL-0003.yaml` lists every problem",
@@ -1782,6 +1800,7 @@ def test_a_file_of_the_library_lint_does_not_read_is_named_where_lint_names_it(t
             ("status: published", "title: 다시\nstatus: published"),
             ("title: Storage postmortem", "title: Storage: postmortem"),
         ),
+        "IL-0009.yaml": incident("IL-0009", ("status: published", "\tstatus: published")),
     }
     root = write_library(
         tmp_path / "lib",
@@ -1809,16 +1828,19 @@ def test_a_file_of_the_library_lint_does_not_read_is_named_where_lint_names_it(t
         "(IL201)",
         "incidents/IL-0006.yaml:6:7: not valid UTF-8 (byte 0xc0 at offset 158); save the file "
         "as UTF-8 (IL103)",
-        "incidents/IL-0007.yaml:6:1: a tab where YAML takes only spaces (to indent, and after "
-        "an item's '-'), so the file cannot be read; use spaces (IL601)",
+        f"incidents/IL-0007.yaml:6:1: {TAB_STOPS} (IL601)",
         f"incidents/IL-0008.yaml:28:19: {syntax}",
+        f"incidents/IL-0009.yaml:3:1: {TAB_STOPS}{NOT_MENDED} (IL601)",
     ]
-    # Each in lint's words, at lint's place, under lint's code.
-    linted = run_curator("lint", cwd=root).out.splitlines()
+    # Each in lint's words, all of them, at lint's place, under lint's code. (A tab's were
+    # said without what lint adds where `curator fix` does not mend it.)
+    linted = [
+        line.removesuffix(" (fixable)") for line in run_curator("lint", cwd=root).out.splitlines()
+    ]
     for note in said:
         where, why = note.split(": ", 1)
         message, code = why.rsplit(" (", 1)
-        assert any(line.startswith(f"{where}: {code[:-1]} [error] {message}") for line in linted)
+        assert f"{where}: {code[:-1]} [error] {message}" in linted
     for _ in range(2):  # built, then read from the cache
         for command, done in (
             (["similar", str(draft)], "judged"),

@@ -47,10 +47,18 @@ def _fix_reads(file: IncidentFile) -> bool:
     mapping, its list items still items. Where it does not, fix leaves the file whole
     ("cannot be read", "no list item", "not a list", "a comment line above an item",
     `facet_order.by_hand`), and no finding in it is fixable."""
-    mended = file.mended = _mended(file)
+    mended = file.mended = _mended(file.loaded)
     if mended is None or not _rewritable(mended.document, mended.text):
         return False
     return mended.document is not file.loaded.document or not facet_order.by_hand(file)
+
+
+def fix_reads_unread(loaded: Loaded) -> bool:
+    """`fix_reads` of a file the loader reads no document of (it stops at a tab, say),
+    which asks nothing of it but its text: for what tells of such a file without lint's
+    other rules (the notes of `curator similar`), in lint's words."""
+    mended = _mended(loaded)
+    return mended is not None and _rewritable(mended.document, mended.text)
 
 
 def mended(file: IncidentFile) -> Mended | None:
@@ -59,13 +67,12 @@ def mended(file: IncidentFile) -> Mended | None:
     return file.mended
 
 
-def _mended(file: IncidentFile) -> Mended | None:
+def _mended(loaded: Loaded) -> Mended | None:
     """The file's text once its text fixes are made as `curator fix` makes them
     (`curator.fix.TEXT_FIXES`), and what the loader reads of it; None where it reads
     nothing. At no cost for a file the loader reads without a problem (nearly every one);
     else one more read. (Trailing white space is left out: the parser never stops at it,
     so its repairs mend no file.)"""
-    loaded = file.loaded
     if not loaded.problems:
         return Mended(loaded.text, loaded.document) if loaded.text is not None else None
     text = loaded.text

@@ -47,6 +47,13 @@ IN_A_PLAIN_VALUE = (
 )
 
 
+def stops_the_file(mended: bool) -> str:
+    """The words for a tab the loader stops at, whether `curator fix`'s two spaces for it
+    mend the file (`mended`, `fix_reads`) or not: lint's, and those of the commands that
+    name a file they cannot read (`curator similar`'s notes), so that each says it alike."""
+    return STOPPED if mended else STOPPED + NOT_MENDED
+
+
 def check(file: IncidentFile) -> FileFindings:
     if file.loaded.text is None or "\t" not in file.loaded.text:
         return
@@ -61,7 +68,7 @@ def check(file: IncidentFile) -> FileFindings:
         while column:
             where = Position(number, column)
             if where in stopped:
-                words = STOPPED if mended else STOPPED + NOT_MENDED
+                words = stops_the_file(mended)
             elif where in plain:
                 words = IN_A_KEY if plain[where] else IN_A_PLAIN_VALUE
             else:

@@ -30,7 +30,7 @@ from curator.rules import (
     schema,
     yaml_syntax,
 )
-from curator.rules._problems import at_a_tab
+from curator.rules._problems import at_a_tab, fix_reads_unread
 from curator.similarity.index import Index, Progress
 from curator.similarity.phrases import Matcher
 from curator.similarity.records import Record, read_record
@@ -127,8 +127,6 @@ def left_out(path: Path, shown: str | None = None) -> Unread | None:
     if stopped is None:
         return None
     position, why, code = stopped
-    if code == no_tabs.RULE.code:  # (in the words lint has for it, which fix's advice follows)
-        why = no_tabs.STOPPED
     return Unread(shown, position, why, code)
 
 
@@ -147,9 +145,11 @@ def _stopped(loaded: Loaded) -> tuple[Position, str, str] | None:
     that under: the loader's first problem that kept the document out (a key given twice
     does not), or where a list or a text stands for the mapping an incident is (IL201)."""
     for problem in loaded.problems:
+        if at_a_tab(loaded, problem):  # (in the words lint has for it, which fix's follow)
+            words = no_tabs.stops_the_file(fix_reads_unread(loaded))
+            return problem.position, words, no_tabs.RULE.code
         if problem.kind is not Problem.DUPLICATE_KEY:
-            code = no_tabs.RULE.code if at_a_tab(loaded, problem) else _CODES[problem.kind]
-            return problem.position, problem.message, code
+            return problem.position, problem.message, _CODES[problem.kind]
     mapping = not_a_mapping(loaded.data) if loaded.document is not None else None
     if loaded.document is None or mapping is None:
         return None
