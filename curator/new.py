@@ -829,19 +829,29 @@ def unanswered() -> str:
     )
 
 
-# In Korean, why the system would not write the draft: what its folder allows. (Any other
-# reason is said in the system's words alone.)
+# In Korean, why the system would not write the draft, or read a file of the library: what
+# a folder allows, a full disk, a name too long.
 _KOREAN_REFUSALS = {
     errno.EACCES: "권한이 없습니다",
     errno.EPERM: "권한이 없습니다",
     errno.EROFS: "읽기 전용 파일 시스템입니다",
+    errno.ENOSPC: "디스크에 남은 공간이 없습니다",
+    errno.EDQUOT: "디스크 사용량 한도(quota)를 넘었습니다",
+    errno.ENAMETOOLONG: "파일 이름이나 경로가 너무 깁니다",
 }
+
+
+def _refused(korean: str, refused: OSError) -> str:
+    """`korean`, and why the system refused in Korean where there are words for it; else
+    `korean` alone, the system's reason following in English (`bilingual`), not in it."""
+    why = _KOREAN_REFUSALS.get(refused.errno or 0)
+    return f"{korean}: {why}" if why else korean
 
 
 def not_written(folder: str, refused: OSError) -> str:
     reason = refused.strerror or str(refused)
     return bilingual(
-        f"초안을 {folder} 에 쓸 수 없습니다: {_KOREAN_REFUSALS.get(refused.errno or 0, reason)}",
+        _refused(f"초안을 {folder} 에 쓸 수 없습니다", refused),
         f"cannot write the draft in {folder}: {reason}",
     )
 
@@ -852,9 +862,7 @@ def left_out(shown: str, why: str, refused: OSError | None) -> str:
     if refused is None:
         korean = f"{shown} 은 사건으로 읽을 수 없어 같은 사건 찾기에서 빠졌습니다"
     else:
-        reason = refused.strerror or str(refused)
-        refusal = _KOREAN_REFUSALS.get(refused.errno or 0, reason)
-        korean = f"{shown} 은 읽을 수 없어 같은 사건 찾기에서 빠졌습니다: {refusal}"
+        korean = _refused(f"{shown} 은 읽을 수 없어 같은 사건 찾기에서 빠졌습니다", refused)
     return bilingual(korean, f"{shown} is left out of the look for the same event: {why}")
 
 

@@ -1473,7 +1473,22 @@ def test_a_folder_of_incidents_it_may_not_write_or_read_is_said_in_korean_first(
     assert os.listdir(root / "incidents") == []
 
 
-def test_a_draft_the_system_will_not_write_is_one_line_and_exit_2(tmp_path, monkeypatch):
+@pytest.mark.parametrize(
+    ("code", "korean"),
+    [
+        ("ENOSPC", ": 디스크에 남은 공간이 없습니다"),
+        ("EDQUOT", ": 디스크 사용량 한도(quota)를 넘었습니다"),
+        ("ENAMETOOLONG", ": 파일 이름이나 경로가 너무 깁니다"),
+        ("EROFS", ": 읽기 전용 파일 시스템입니다"),
+        ("EIO", ""),  # (no Korean words for it: the system's follow, in English)
+    ],
+    ids=["ENOSPC", "EDQUOT", "ENAMETOOLONG", "EROFS", "EIO"],
+)
+def test_a_draft_the_system_will_not_write_is_one_line_and_exit_2(
+    tmp_path, monkeypatch, code, korean
+):
+    # The Korean said the system's English reason for a full disk, a quota, a name too
+    # long (`… 쓸 수 없습니다: No space left on device`), as for any it had no words for.
     import errno
 
     from click.testing import CliRunner
@@ -1481,10 +1496,13 @@ def test_a_draft_the_system_will_not_write_is_one_line_and_exit_2(tmp_path, monk
     import curator.cli
     import curator.new
 
-    def full_disk(path, data, exclusive=False):
-        raise OSError(errno.ENOSPC, "No space left on device", str(path))
+    number = getattr(errno, code)
+    reason = os.strerror(number)
 
-    monkeypatch.setattr(curator.new, "write_atomic", full_disk)
+    def refused(path, data, exclusive=False):
+        raise OSError(number, reason, str(path))
+
+    monkeypatch.setattr(curator.new, "write_atomic", refused)
     root = write_library(tmp_path / "lib", {})
     args = ["new", "--root", str(root), "--no-prompt", "--title", TITLE, "--source", SOURCE]
     args += [
@@ -1499,7 +1517,7 @@ def test_a_draft_the_system_will_not_write_is_one_line_and_exit_2(tmp_path, monk
     assert result.exit_code == 2, result.output
     shown = os.path.relpath(root / "incidents")
     assert result.output == (
-        f"curator: 초안을 {shown} 에 쓸 수 없습니다: No space left on device "
-        f"(cannot write the draft in {shown}: No space left on device)\n"
+        f"curator: 초안을 {shown} 에 쓸 수 없습니다{korean} "
+        f"(cannot write the draft in {shown}: {reason})\n"
     )
     assert os.listdir(root / "incidents") == []
