@@ -1056,9 +1056,8 @@ def _say_if_known(library: Library, draft: Path) -> None:
         click.echo(f"curator: note: {new.look_stopped(display_path(draft))}", err=True)
         raise
     for file in left_out.files:
-        click.echo(
-            f"curator: note: {escaped(new.left_out(file.shown, file.why, file.refused))}", err=True
-        )
+        note = new.left_out(file.shown, file.reason, file.code, file.refused)
+        click.echo(f"curator: note: {escaped(note)}", err=True)
     if left_out.more:
         click.echo(f"curator: note: {new.more_left_out(left_out.more)}", err=True)
     if matches:
@@ -1217,7 +1216,8 @@ def _say_left_out(left_out: LeftOut, done: str) -> None:
     and that the run was `done` (judged, searched) without it; past the first few, how many
     more."""
     for file in left_out.files:
-        click.echo(escaped(f"curator: note: {file.shown}: {file.why}; {done} without it"), err=True)
+        said = f"{file.shown}: {file.why}; {done} without it"
+        click.echo(escaped(f"curator: note: {said}"), err=True)
     if left_out.more:
         more = _plural(left_out.more, "more file")
         them = "them" if left_out.more > 1 else "it"

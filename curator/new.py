@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, ParamSpec, TypeVar
 from urllib.parse import unquote, urlsplit
 
 from curator.library import Library, NotALibrary
+from curator.load import MAX_BYTES
 from curator.model import (
     DIMENSIONS,
     PARTIAL_DATE_PATTERN,
@@ -29,7 +30,16 @@ from curator.model import (
     text_fault,
 )
 from curator.progress import counted
-from curator.rules import source_url_form
+from curator.rules import (
+    empty_file,
+    encoding,
+    file_too_large,
+    forbidden_construct,
+    no_tabs,
+    schema,
+    source_url_form,
+    yaml_syntax,
+)
 from curator.rules.bare_mention import bare_mentions
 from curator.signals import deferred
 from curator.taxonomy import Taxonomy
@@ -856,14 +866,33 @@ def not_written(folder: str, refused: OSError) -> str:
     )
 
 
-def left_out(shown: str, why: str, refused: OSError | None) -> str:
+# In Korean, why lint does not read a file as a YAML mapping, by the code it reports it
+# under: the loader's first problem (`curator.similarity.commands._stopped`), or a list or
+# a text where the mapping should be. (A key given twice keeps no file out.)
+_KOREAN_REASONS = {
+    yaml_syntax.RULE.code: "YAML 문법 오류가 있습니다",
+    no_tabs.RULE.code: "YAML 이 공백만 받는 자리에 탭이 있습니다",
+    encoding.RULE.code: "UTF-8 로 저장된 파일이 아닙니다",
+    file_too_large.RULE.code: f"파일이 {MAX_BYTES:,} 바이트보다 큽니다",
+    forbidden_construct.RULE.code: (
+        "태그, 앵커, 별칭처럼 사건 파일에 쓰지 않는 YAML 구문이 있습니다"
+    ),
+    empty_file.RULE.code: "YAML 문서가 없습니다",
+    schema.RULE.code: "키와 값의 매핑이 아닙니다",
+}
+
+
+def left_out(shown: str, why: str, code: str, refused: OSError | None) -> str:
     """A file of the library that could not be read (`refused`), or not as an incident
-    (`why`, lint's reason and code), which the look for the same event went without."""
+    (`why`, lint's reason, and `code`, its rule), which the look for the same event went
+    without: why in Korean too, where there are words for it."""
     if refused is None:
         korean = f"{shown} 은 사건으로 읽을 수 없어 같은 사건 찾기에서 빠졌습니다"
+        reason = _KOREAN_REASONS.get(code)
+        korean = f"{korean}: {reason}" if reason else korean
     else:
         korean = _refused(f"{shown} 은 읽을 수 없어 같은 사건 찾기에서 빠졌습니다", refused)
-    return bilingual(korean, f"{shown} is left out of the look for the same event: {why}")
+    return bilingual(korean, f"{shown} is left out of the look for the same event: {why} ({code})")
 
 
 def more_left_out(more: int) -> str:

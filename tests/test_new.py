@@ -728,21 +728,92 @@ def test_files_of_the_library_lint_does_not_read_are_named_in_korean_first_ten_a
         'value starts another key; put the whole value in double quotes ("…") or write it as '
         "a `|` block (IL101)"
     )
-    whys = {2: ("2:10", syntax)} | {
-        n: ("1:1", "an incident is a mapping of keys to values, not a list (IL201)")
+    whys = {2: ("2:10", "YAML 문법 오류가 있습니다", syntax)} | {
+        n: (
+            "1:1",
+            "키와 값의 매핑이 아닙니다",
+            "an incident is a mapping of keys to values, not a list (IL201)",
+        )
         for n in range(3, 12)
     }
     notes = [line for line in run.err.splitlines() if "같은 사건 찾기에서 빠졌습니다" in line]
     assert notes == [
         *(
             f"curator: note: {shown(n)}:{at} 은 사건으로 읽을 수 없어 같은 사건 찾기에서 "
-            f"빠졌습니다 ({shown(n)}:{at} is left out of the look for the same event: {why})"
-            for n, (at, why) in whys.items()
+            f"빠졌습니다: {korean} ({shown(n)}:{at} is left out of the look for the same event: "
+            f"{why})"
+            for n, (at, korean, why) in whys.items()
         ),
         "curator: note: 그 밖에 파일 1개를 사건으로 읽을 수 없어 같은 사건 찾기에서 빠졌습니다 "
         "(1 more file of the library is left out of the look for the same event, not read as "
         "an incident; `curator lint` names each)",
     ]
+
+
+def test_why_a_file_of_the_library_is_left_out_is_said_in_korean_too(tmp_path):
+    # The Korean said only that the file could not be read as an incident; why (a syntax
+    # error, a tab, …) was in English alone, after it. Each common reason has its Korean
+    # words, lint's English, its place and its code after them. A key given twice keeps
+    # no file out: it is not named.
+    files: dict[str, str | bytes] = {
+        "IL-0002.yaml": incident("IL-0002", ("title: 공유", "title: 경고: 공유")),
+        "IL-0003.yaml": incident("IL-0003", ("status: published", "\tstatus: published")),
+        "IL-0004.yaml": incident("IL-0004").encode().replace(b"Example", b"Ex\xc0ample"),
+        "IL-0005.yaml": "x" * 1_048_577,
+        "IL-0006.yaml": incident(
+            "IL-0006", ("occurred: 2024-05", "occurred: !!python/object 2024-05")
+        ),
+        "IL-0007.yaml": "# 아직 비어 있다\n",
+        "IL-0008.yaml": "- a list\n",
+        "IL-0009.yaml": incident("IL-0009", ("status: published", "status: published\nid: X")),
+    }
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": incident("IL-0001"), **files})
+    run = new(root, "--title", TITLE, "--source", SOURCE, "--cause", "software-defect")
+    assert run.code == 0, run
+    said = {
+        "IL-0002.yaml:2:10": (
+            "YAML 문법 오류가 있습니다",
+            "YAML syntax error: mapping values are not allowed in this context: a ': ' inside a "
+            'value starts another key; put the whole value in double quotes ("…") or write it '
+            "as a `|` block (IL101)",
+        ),
+        "IL-0003.yaml:3:1": (
+            "YAML 이 공백만 받는 자리에 탭이 있습니다",
+            "a tab where YAML takes only spaces (to indent, and after an item's '-'), so the "
+            "file cannot be read; use spaces; indent the line by hand: the two spaces `curator "
+            "fix` puts for a tab do not mend it (IL601)",
+        ),
+        "IL-0004.yaml:6:7": (
+            "UTF-8 로 저장된 파일이 아닙니다",
+            "not valid UTF-8 (byte 0xc0 at offset 158); save the file as UTF-8 (IL103)",
+        ),
+        "IL-0005.yaml:1:1": (
+            "파일이 1,048,576 바이트보다 큽니다",
+            "file is 1,048,577 bytes; curator reads files of up to 1,048,576 bytes (IL104)",
+        ),
+        "IL-0006.yaml:4:11": (
+            "태그, 앵커, 별칭처럼 사건 파일에 쓰지 않는 YAML 구문이 있습니다",
+            "tag !!python/object is not allowed; incidents hold plain values only: write the value "
+            "without the tag (IL105)",
+        ),
+        "IL-0007.yaml:1:1": ("YAML 문서가 없습니다", "the file holds no YAML document (IL106)"),
+        "IL-0008.yaml:1:1": (
+            "키와 값의 매핑이 아닙니다",
+            "an incident is a mapping of keys to values, not a list (IL201)",
+        ),
+    }
+    notes = [line for line in run.err.splitlines() if "같은 사건 찾기에서 빠졌습니다" in line]
+    folder = os.path.relpath(root / "incidents", REPO)
+    assert notes == [
+        f"curator: note: {folder}/{where} 은 사건으로 읽을 수 없어 같은 사건 찾기에서 빠졌습니다: "
+        f"{korean} ({folder}/{where} is left out of the look for the same event: {why})"
+        for where, (korean, why) in said.items()
+    ]
+    # The English, the place and the code are lint's.
+    linted = run_curator("lint", "--root", str(root), cwd=root).out.splitlines()
+    for where, (_, why) in said.items():
+        message, _, code = why.rpartition(" (")
+        assert f"incidents/{where}: {code[:-1]} [error] {message}" in linted
 
 
 def test_two_drafts_from_one_site_share_no_entity_by_their_placeholder_source_titles(tmp_path):
