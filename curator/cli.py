@@ -14,7 +14,7 @@ import os
 import sys
 import time
 import unicodedata
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 from urllib.parse import urlsplit
@@ -584,21 +584,28 @@ def export_command(
         exported = export(library, out, options, held=_held_till_exit)
     except ExportRefused as refused:
         click.echo(render(refused.findings, fmt), nl=False)
+        _say_notes(refused.notes)
         count = len(refused.errors)
         click.echo(f"curator: export refused: {count} error(s) under lint --release", err=True)
         sys.exit(EXIT_FINDINGS)
     except ExportError as exc:
+        _say_notes(exc.notes)
         click.echo(f"curator: export failed: {exc}", err=True)
         sys.exit(EXIT_ERROR)
     click.echo(render(exported.findings, fmt), nl=False)
-    for note in exported.notes:
-        click.echo(escaped(f"curator: note: {note}"), err=True)
+    _say_notes(exported.notes)
     manifest = exported.manifest
     if quiet:
         return
     commit = manifest.commit[:12]  # before the first tag, the version is this short id
     version = manifest.version if manifest.version == commit else f"{manifest.version} ({commit})"
     click.echo(f"exported {manifest.counts.incidents} incidents, {version}, to {out}", err=True)
+
+
+def _say_notes(notes: Iterable[str]) -> None:
+    """What the export passed over, on standard error, before how it ended."""
+    for note in notes:
+        click.echo(escaped(f"curator: note: {note}"), err=True)
 
 
 def repo_option(command: F) -> F:

@@ -2251,6 +2251,42 @@ def test_a_tag_that_is_not_utf8_gets_advice_that_works_where_it_is_met(tmp_path)
         )
 
 
+def test_a_tag_passed_over_is_said_when_the_export_then_fails(tmp_path):
+    # A `v*` tag that is not UTF-8, passed over as no release, was said only of an export
+    # that went on to the end: one that then failed (a dirty checkout, --since naming no
+    # commit, exit 2; lint's errors, exit 1) said why alone. The note comes first, as for
+    # one that does not; the exit status and the last line are as they were.
+    lib = GitLibrary(tmp_path / "lib")
+    lib.write("IL-0001.yaml", incident("IL-0001"))
+    lib.commit("2024-01-01T10:00:00", "first")
+    lib.git("tag", os.fsdecode(b"v0.9\xff"))
+    lib.write("IL-0002.yaml", incident("IL-0002", GPU))
+    lib.commit("2024-02-01T10:00:00", "more")
+    note = (
+        "curator: note: the tag v0.9\\xff is not UTF-8 text, which the export cannot record: "
+        "passed over, as no release (rename it, if it is one)\n"
+    )
+    out = tmp_path / "out"
+    run = run_export(lib, out, "--since", "nope")
+    assert (run.code, run.out) == (2, ""), run
+    assert run.err == f"{note}curator: export failed: 'nope' is not a commit of this repository\n"
+    (lib.root / "incidents" / "IL-0001.yaml").write_text(incident("IL-0001") + "# 메모\n", "utf-8")
+    run = run_export(lib, out, "--quiet")
+    assert run.code == 2, run
+    assert run.err == (
+        f"{note}curator: export failed: 1 file(s) under incidents/ or schema/taxonomy/ differ "
+        "from the commit (incidents/IL-0001.yaml); an export describes a commit: commit them, "
+        "or export from a clean clone\n"
+    )
+    lib.write("IL-NEW-x.yaml", incident("IL-NEW-x"))
+    lib.commit("2024-03-01T10:00:00", "a placeholder")
+    run = run_export(lib, out, "--quiet")
+    assert run.code == 1, run
+    assert "IL206 [error] placeholder id IL-NEW-x" in run.out
+    assert run.err == f"{note}curator: export refused: 1 error(s) under lint --release\n"
+    assert not out.exists()
+
+
 def test_a_stop_as_git_starts_stops_git_too(repo, tmp_path):
     # Popen raised the stop before it gave curator the process: git ran on, out of reach.
     out = tmp_path / "out"

@@ -11,18 +11,18 @@ schema/.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from contextlib import AbstractContextManager, nullcontext
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from curator import WEBSITE
 from curator.export.build import Summary, json_bytes, published_terms, taxonomy_export
 from curator.export.changes import ChangeLog
-from curator.export.collect import Snapshot, check_releasable, collect, timestamp
-from curator.export.errors import ExportError, ExportRefused
+from curator.export.collect import Snapshot, check_releasable, checkout, collect, timestamp
+from curator.export.errors import ExportError, ExportFailed, ExportRefused
 from curator.export.feed import feed_bytes
-from curator.export.git import shown
+from curator.export.git import Repo, TagNotText, shown
 from curator.export.graph import GraphStream
 from curator.export.model import SCHEMA_VERSION, Counts, Manifest
 from curator.export.released import IncidentStream
@@ -74,11 +74,12 @@ def export(
     # export it replaces, 0.2 s at 100,000 incidents.)
     writer = ExportWriter(out, (library.incidents_dir, library.taxonomy_dir))
     library = library.listed()  # (for the workers' count, the snapshot and lint alike)
+    repo = checkout(library)
     # The workers write into the writer's temporary folder: they are stopped first (on an
     # error or Ctrl-C, once their chunks are done), then the folder is swapped in or
     # deleted. Deleted while they wrote on, it was left beside `--out`, half full.
-    with writer, export_workers(library, options.jobs) as workers:  # (see export_workers)
-        snapshot = collect(library, options.version)
+    with _noting(repo), writer, export_workers(library, options.jobs) as workers:
+        snapshot = collect(library, repo, options.version)
         changelog = ChangeLog(snapshot, options.since)
         with (
             ReleasedCache(library, options.cache) as cache,
@@ -98,17 +99,31 @@ def export(
             manifest = _write_the_rest(writer, graph, snapshot, changelog, summaries, options)
     if held is not None:
         held += [snapshot, changelog, cache, writer, stream, summaries]
-    return Exported(manifest, findings, _notes(snapshot))
+    return Exported(manifest, findings, _notes(snapshot.repo.not_text))
 
 
-def _notes(snapshot: Snapshot) -> list[str]:
+def _notes(not_text: list[str]) -> list[str]:
     """What the export passed over that the user may not expect it to: the `v*` tags whose
     names are not UTF-8, which it takes for no release (`Repo.not_text`)."""
     return [
         f"the tag {shown(tag)} is not UTF-8 text, which the export cannot record: passed "
         "over, as no release (rename it, if it is one)"
-        for tag in snapshot.repo.not_text
+        for tag in not_text
     ]
+
+
+@contextmanager
+def _noting(repo: Repo) -> Iterator[None]:
+    """An export that fails says too what it had passed over by then (`_notes`), as one
+    that does not: a dirty checkout, say, was named alone. (Not the tag the failure is
+    about: that it could not be passed over where it was met is the failure.)"""
+    try:
+        yield
+    except ExportFailed as failed:
+        cause = failed.__cause__
+        about = cause.tag if isinstance(cause, TagNotText) else None
+        failed.notes = tuple(_notes([tag for tag in repo.passed_over() if shown(tag) != about]))
+        raise
 
 
 def export_workers(library: Library, jobs: int | None = None) -> Workers:

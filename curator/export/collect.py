@@ -394,11 +394,19 @@ def attribute_paths(repo: Repo) -> tuple[str, ...]:
     return (*repo.attribute_files(*LIBRARY_CONTENT), *inside)
 
 
-def collect(library: Library, version: str | None = None) -> Snapshot:
-    """The commit the export describes, as git has it: its incident files and their blobs,
-    their dates, the version. (Lint checks the files themselves: `check_releasable`.)"""
+def checkout(library: Library) -> Repo:
+    """The git checkout that holds the library, or why there is none to export from."""
     try:
-        repo = Repo(library.root)
+        return Repo(library.root)
+    except GitError as exc:
+        raise ExportError(str(exc)) from exc
+
+
+def collect(library: Library, repo: Repo, version: str | None = None) -> Snapshot:
+    """The commit the export describes, as git has it (`repo`, the library's checkout): its
+    incident files and their blobs, their dates, the version. (Lint checks the files
+    themselves: `check_releasable`.)"""
+    try:
         with (
             repo.dirty(LIBRARY_CONTENT) as dirty,  # (answered last: see `Repo.dirty`)
             repo.dirty(repo.attribute_files(*LIBRARY_CONTENT)) as attributes,

@@ -7,11 +7,18 @@ from collections.abc import Sequence
 from curator.findings import Finding, Severity
 
 
-class ExportError(Exception):
+class ExportFailed(Exception):
+    """An export that did not happen, and what it had passed over by then that the user may
+    not expect it to (`notes`, said before why it failed: `curator.export._noting`)."""
+
+    notes: tuple[str, ...] = ()
+
+
+class ExportError(ExportFailed):
     """The export cannot run here (no git history, uncommitted changes, bad --out): exit 2."""
 
 
-class ExportRefused(Exception):
+class ExportRefused(ExportFailed):
     """The library is not fit to release (lint errors, placeholder ids): exit 1. `findings`:
     all that `curator lint --release` reports, warnings too; `errors`, those that refuse."""
 

@@ -10,7 +10,6 @@ file whose name is not UTF-8 is the same path to git as to lint, which reports i
 from __future__ import annotations
 
 import datetime as dt
-import functools
 import os
 import subprocess
 from collections.abc import Callable, Iterable, Iterator
@@ -173,6 +172,7 @@ class Repo:
                 "fetch it all (git fetch --unshallow, or actions/checkout with fetch-depth: 0)"
             )
         self.prefix = os.fsdecode(self.run("rev-parse", "--show-prefix")).strip()
+        self._not_text: list[str] | None = None  # (`not_text`, once listed)
 
     def run(self, *args: str, stdin: bytes | None = None) -> bytes:
         with self.start(bytes, *args, stdin=stdin) as running:
@@ -361,11 +361,18 @@ class Repo:
         parents = self.run("rev-parse", f"{rev}^@").decode().split()
         return list(dict.fromkeys(tag for p in parents for tag in self.tags(p, text)))
 
-    @functools.cached_property
+    @property
     def not_text(self) -> list[str]:
         """The `v*` tags whose names are not UTF-8 (`tags(text=False)`), which the export
-        takes for no release: it could not record them."""
-        return self.tags(text=False)
+        takes for no release: it could not record them. Listed once."""
+        if self._not_text is None:
+            self._not_text = self.tags(text=False)
+        return self._not_text
+
+    def passed_over(self) -> list[str]:
+        """`not_text` if they were listed already, as a commit was described; else none,
+        without asking git: what an export that then fails had passed over by then."""
+        return self._not_text or []
 
     def tags(self, merged: str | None = None, text: bool = True) -> list[str]:
         """The names of the `v*` tags (with `merged`, a commit, those in its history) that
