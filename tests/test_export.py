@@ -406,6 +406,24 @@ def test_changes_since_the_previous_tag_newest_first(repo, tmp_path):
     assert by_id["IL-0001"]["status"] == "withdrawn"
 
 
+def test_changes_without_the_cache_are_those_with_it(repo, tmp_path):
+    # The change log reads an incident's released data only where its file changed since
+    # the tag (`released_text`, made on demand): with no cache to keep it for, as the
+    # release job exports, it is still made for those.
+    repo.write("IL-0002.yaml", incident("IL-0002", GPU, ("occurred: 2024-05", "occurred: 2024-04")))
+    repo.write("IL-0001.yaml", withdrawn("IL-0001", "IL-0002"))
+    repo.commit("2024-04-01T00:00:00", "rework")
+    assert run_export(repo, tmp_path / "cached").code == 0
+    assert run_export(repo, tmp_path / "release", "--no-cache", "--format", "github").code == 0
+    changes = (tmp_path / "release" / "changes.json").read_bytes()
+    assert changes == (tmp_path / "cached" / "changes.json").read_bytes()
+    fields = {c["id"]: c["fields"] for c in json.loads(changes)["changes"]}
+    assert fields == {
+        "IL-0001": ["status", "duplicate_of", "withdrawn_reason"],
+        "IL-0002": ["occurred"],
+    }
+
+
 def hotfix_then_release(repo, *files: tuple[str, str]) -> None:
     """v1.0.1 tagged on a release branch, a commit for each of `files`; then, on main, v1.1.0
     adds IL-0005. (The repository is left on main.)"""

@@ -7,6 +7,7 @@ Only files whose blob differs between the two commits are read at the old commit
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import PurePosixPath
 from typing import Any, NamedTuple
 
@@ -86,10 +87,11 @@ class ChangeLog:
                 "term, with `deprecated: {replaced_by: ..., reason: ...}` if it is replaced"
             )
 
-    def observe(self, summary: Summary, released: bytes) -> None:
-        """See one released incident: its summary, and its released data (JSON on one line,
-        `curator.export.released.released_text`; decoded only if its file changed since
-        `since`, and compared field by field, so the dates it may hold are not looked at)."""
+    def observe(self, summary: Summary, released: Callable[[], bytes]) -> None:
+        """See one released incident: its summary, and what gives its released data (JSON
+        on one line, `curator.export.released.released_text`; asked for and decoded only if
+        its file changed since `since`, and compared field by field, so the dates it may
+        hold are not looked at)."""
         number = canonical_id(summary.id)  # (IL-00025 then, IL-0025 now: one incident)
         self.seen.add(number)
         if self.previous is None or number not in self.previous:
@@ -98,7 +100,7 @@ class ChangeLog:
         _path, before = self.previous[number]
         if before is None:
             return  # the same bytes as then
-        then, now = before.data, json.loads(released)
+        then, now = before.data, json.loads(released())
         fields = [key for key in INCIDENT_KEYS if then[key] != now[key]]
         if before.status == "published" and summary.status == "withdrawn":
             self.changes.append(_change(summary, "withdrawn", fields))

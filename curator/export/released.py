@@ -94,7 +94,8 @@ class Rendered(NamedTuple):
 # rendered incident: 4 µs of a worker's time and 2 of the main process's, where a plain
 # tuple is pickled and unpickled in C, and made a named tuple again by `tuple.__new__`.
 Sent = tuple[Any, ...]
-Observer = Callable[[Summary, bytes], None]
+# Given a released incident's summary, and what makes its released data (`released_text`).
+Observer = Callable[[Summary, Callable[[], bytes]], None]
 Graph = Callable[[bytes, bytes], None]  # given a published incident's node and facet edges
 # Incidents lint rendered while an earlier one is still to come (its lint result was
 # cached), held whole up to this many; past it, only their released data is held and they
@@ -108,8 +109,8 @@ class IncidentStream:
     workers, files checked in id order), then, once lint is done (`finish`), the files it
     did not parse (its result was cached), rendered from the export's cache or parsed
     again. Each incident is rendered once and then let go; `observe` sees every released
-    incident's summary and data (compact JSON) on the way, `graph` every published
-    incident's lines of graph.json (`curator.export.graph.GraphStream.add`).
+    incident's summary and data (on one line, made if asked for) on the way, `graph` every
+    published incident's lines of graph.json (`curator.export.graph.GraphStream.add`).
 
     `incidents.json` is streamed: the same bytes as dumping the whole list at once.
     """
@@ -226,17 +227,18 @@ class IncidentStream:
     def _write(self, rendered: Rendered) -> None:
         """Write one incident in its turn; its released data kept in the cache if it was
         parsed (`Rendered.fresh`)."""
-        released = released_text(rendered)
         if rendered.digest is not None:
             self.digests.add(rendered.digest)
-            if rendered.fresh:
-                self.cache.keep(rendered.digest, released)
+            if rendered.fresh and self.cache.keeping:
+                self.cache.keep(rendered.digest, released_text(rendered))
         if rendered.summary is None or rendered.file is None:
             return  # a draft
         self.writer.add(rendered.file)
         self._items.append(rendered.nested)
         self._records.append(rendered.record)
-        self.observe(rendered.summary, released)
+        # Made only if asked for (`released_text` copies the ~3 KB of the incident): the
+        # change log reads it of an incident whose file changed since `since` alone.
+        self.observe(rendered.summary, functools.partial(released_text, rendered))
         if rendered.node:
             self.graph(rendered.node, rendered.edges)
         self.summaries.append(rendered.summary)

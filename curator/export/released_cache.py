@@ -48,6 +48,11 @@ class ReleasedCache:
         # `render`, as any foreign entry is.)
         return dict(self.open().take(digests))
 
+    @property
+    def keeping(self) -> bool:
+        """Whether `keep` keeps anything (not with the cache off, `--no-cache`)."""
+        return self.open is not None
+
     def keep(self, digest: str, released: bytes) -> None:
         """Keep `released` (JSON on one line) for the next `save`. Data with a line break
         is not written (`LineStore`): a miss later, never another entry."""
