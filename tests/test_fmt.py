@@ -476,6 +476,46 @@ def test_a_tab_in_a_quoted_value_stays_as_its_author_wrote_it():
     assert data_of(text)["sources"][0]["title"] == "Storage\tpostmortem"
 
 
+@pytest.mark.parametrize(
+    ("title", "written"),
+    [
+        ('"공유\\t스토리지\t메타데이터"', None),
+        (
+            '"공유\t스토리지\\x09메타데이터\\u0009포화\\\t학습"',
+            '"공유\t스토리지\\t메타데이터\\t포화\\t학습"',
+        ),
+        ('!!str "공유\\t스토리지\t메타데이터"', '"공유\\t스토리지\t메타데이터"'),
+        # Folded lines: the tabs written as themselves around the line break are not text.
+        ('"공유\\t스토리지\t메타\t\n  \t데이터"', '"공유\\t스토리지\t메타 데이터"'),
+        ('"공유\\t스토리지\t메타\t\\\n  \t데이터"', '"공유\\t스토리지\t메타\t데이터"'),
+    ],
+    ids=["one of each", "every escape", "tagged", "folded", "escaped line break"],
+)
+def test_each_tab_of_a_double_quoted_value_stays_as_its_author_wrote_it(title, written):
+    # Bug: `"a\tb<TAB>c"` came out `"a<TAB>b<TAB>c"`: one tab written as itself made
+    # ruamel.yaml write every tab of the value so, the author's escapes lost, unsaid.
+    original = "title: 공유 스토리지의 메타데이터 포화로 학습 처리량이 떨어졌다"
+    text = incident("IL-0001", (original, f"title: {title}"))
+    out = render(text.encode("utf-8"))
+    assert out == incident("IL-0001", (original, f"title: {written or title}"))
+    assert data_of(out) == data_of(text)
+    assert render(out.encode("utf-8")) == out
+
+
+def test_text_of_many_lines_with_a_tab_written_as_an_escape_stays_double_quoted():
+    # Bug: the layout wrote `"a\tb\nc"` as a `|` block, where the tab is itself: the
+    # author's escape was gone, and lint's IL601 (not fixable: the value's) came with it.
+    text = incident(
+        "IL-0001",
+        ("symptom: |\n  학습 처리량이 떨어졌다.", 'symptom: "학습\\t처리량이\\n떨어졌다."'),
+    )
+    out = render(text.encode("utf-8"))
+    assert out == text
+    assert data_of(out)["symptom"] == "학습\t처리량이\n떨어졌다."
+    written = text.replace('"학습\\t', '"학습\t')  # the tab written as itself: a block holds it
+    assert "symptom: |-\n  학습\t처리량이\n  떨어졌다.\n" in render(written.encode("utf-8"))
+
+
 TITLE = ("title: 공유 스토리지의", "떨어졌다\nstatus")
 KEY = "    title: Storage postmortem\n"  # (the last; a key it does not know goes after it)
 

@@ -7,8 +7,10 @@ literal block scalar (`|`), long lines never folded, UTF-8 without escapes, LF l
 exactly one final newline, no white space at the end of a line (but in block-scalar text,
 where it is part of the value, and a block written with it stays a block), keys unquoted,
 no `---` or `...` but after directives (`%YAML 1.2`), which stay, first in the file.
-Comments and the quoting of values stay as the author wrote them (a tab in a quoted value
-stays a tab, `_Emitter`); an explicit `!!str` tag, which the loader ignores, is dropped.
+Comments and the quoting of values stay as the author wrote them (each tab in a quoted value
+stays a tab or the escape `\\t`, as written, `_Emitter`; text of many lines with a tab written
+as an escape stays double-quoted, as a block holds none); an explicit `!!str` tag, which the
+loader ignores, is dropped.
 Text that other YAML readers would type if written plain (`2024`, `no`) is single-quoted
 where the layout takes away what made it text (a block's `|-`, a tag, a key's quotes).
 
@@ -219,10 +221,11 @@ class _TextResolver(VersionedResolver):
 
 class _TabKept(DoubleQuotedScalarString):
     """Double-quoted text whose author wrote a tab in it as itself (`"a<TAB>b"`), not as
-    the escape `\\t`: it is written so again (`_Emitter`). (Where one value holds both, all
-    its tabs are written as themselves.)"""
+    the escape `\\t`: each tab is written again as its author wrote it (`_Emitter`), those
+    in `escaped` (by their order among its tabs) as `\\t`, the others as themselves."""
 
-    __slots__ = ()
+    __slots__ = ("escaped",)
+    escaped: frozenset[int]
 
 
 class _Constructor(RoundTripConstructor):
@@ -230,9 +233,53 @@ class _Constructor(RoundTripConstructor):
         value = super().construct_scalar(node)
         if type(value) is DoubleQuotedScalarString and "\t" in value:
             start, end = node.start_mark, node.end_mark  # (marks of a text hold the text)
-            if "\t" in getattr(start, "buffer", "")[start.pointer : end.pointer]:
-                return _TabKept(value)
+            written = getattr(start, "buffer", "")[start.pointer : end.pointer]
+            if "\t" in written:
+                return _tab_kept(value, written)
         return value
+
+
+def _tab_kept(value: str, written: str) -> str:
+    """`value`, double-quoted as `written`, marked with the tabs its author wrote as escapes;
+    left unmarked if they all are (a tab written as itself at a line's end is folded away).
+    Where the tabs of `written` cannot be told apart, all are written as themselves."""
+    forms = _tab_forms(written)
+    if len(forms) != value.count("\t"):
+        forms = [False] * value.count("\t")
+    if all(forms):
+        return value
+    kept: _TabKept = _TabKept(value)
+    kept.escaped = frozenset(index for index, escaped in enumerate(forms) if escaped)
+    return kept
+
+
+# An escape of a double-quoted scalar: a character after a backslash, or a code point.
+_ESCAPE = re.compile(r"\\(?:x[0-9A-Fa-f]{2}|u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8}|.|$)", re.DOTALL)
+
+
+def _tab_forms(written: str) -> list[bool]:
+    """Whether its author wrote each tab of the value of a double-quoted scalar (`written`,
+    quotes and all) as an escape (`\\t`, `\\<TAB>`, `\\x09`…), in order. YAML folds the
+    lines of such a scalar: a tab written as itself at the start of a line after the first,
+    or at the end of one before the last (but before an escaped line break), is no part
+    of the value."""
+    lines = written[written.index('"') + 1 : -1].split("\n")  # (after a tag, `!!str "…"`)
+    forms: list[bool] = []
+    for number, line in enumerate(lines):
+        tabs: list[tuple[int, bool]] = []  # (column, escaped)
+        at, broken = 0, False
+        for escape in _ESCAPE.finditer(line):
+            tabs += [(at + i, False) for i, c in enumerate(line[at : escape.start()]) if c == "\t"]
+            code = escape.group()[1:]
+            if code in ("t", "\t") or (len(code) > 1 and int(code[1:], 16) == 9):
+                tabs.append((escape.start(), True))
+            at, broken = escape.end(), code == ""
+        tabs += [(at + i, False) for i, c in enumerate(line[at:]) if c == "\t"]
+        first = len(line) - len(line.lstrip(" \t")) if number > 0 else 0
+        ends = number == len(lines) - 1 or broken
+        last = len(line) if ends else len(line.rstrip(" \t"))
+        forms += [escaped for column, escaped in tabs if escaped or first <= column < last]
+    return forms
 
 
 class _Representer(RoundTripRepresenter):
@@ -259,12 +306,18 @@ class _Emitter(RoundTripEmitter):
     def write_double_quoted(self, text: Any, split: Any = True) -> None:
         if not isinstance(self.event.value, _TabKept):
             return super().write_double_quoted(text, split)
-        # Written with a character the text does not hold in place of each tab, which
-        # ruamel writes as itself, then put back.
+        # Written with a character the text does not hold in place of each tab its author
+        # wrote as itself, which ruamel writes as itself, then put back; ruamel writes the
+        # other tabs `\t`, as their author did.
         stand_in = next(chr(code) for code in range(0xE000, 0xF900) if chr(code) not in text)
+        escaped = self.event.value.escaped
+        *pieces, end = text.split("\t")
+        marked = "".join(
+            piece + ("\t" if index in escaped else stand_in) for index, piece in enumerate(pieces)
+        )
         stream, self.stream = self.stream, io.StringIO()
         try:
-            super().write_double_quoted(text.replace("\t", stand_in), split)
+            super().write_double_quoted(marked + end, split)
         finally:
             written, self.stream = self.stream.getvalue(), stream
         stream.write(written.replace(stand_in, "\t"))
@@ -731,12 +784,23 @@ def _text_style(value: str) -> str:
     is written as itself, and a YAML 1.2 reader takes it and the indentation after it for
     text (IL603); as YAML's escape (`\\L`), every reader reads the same value."""
     if "\n" in value or _UNICODE_BREAK.search(value):
-        block = literal_ok(value) or (_was_block(value) and literal_ok(_spaces_cut(value)))
+        block = not _tab_escaped(value) and (
+            literal_ok(value) or (_was_block(value) and literal_ok(_spaces_cut(value)))
+        )
         wanted = LiteralScalarString if block else DoubleQuotedScalarString
         return value if isinstance(value, wanted) else wanted(value)
     if isinstance(value, LiteralScalarString | FoldedScalarString):
         return _unquoted(value, tab_written=True)
     return value
+
+
+def _tab_escaped(value: str) -> bool:
+    """Whether its author wrote a tab of `value` as an escape (`"a\\tb\\nc"`): its text
+    stays double-quoted, where the escape stays one. A block has no escapes: it would hold
+    the tab as itself, which lint reports (IL601) and fix leaves, as a value's."""
+    if "\t" not in value or not isinstance(value, DoubleQuotedScalarString):
+        return False
+    return bool(value.escaped) if isinstance(value, _TabKept) else True
 
 
 # Implicit types of other YAML readers: YAML 1.1 (PyYAML, yamllint) and 1.2 (most others).
