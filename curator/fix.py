@@ -63,7 +63,7 @@ from curator.rules._spaces import scalars
 from curator.schema_errors import dotted
 from curator.taxonomy import Taxonomy
 from curator.textnorm import STREAM_SAFE_RUN, composed, long_run, maybe_non_starter
-from curator.unseen import WHITE_SPACE, ZERO_WIDTH, zero_width
+from curator.unseen import WHITE_SPACE, zero_width
 from curator.write.canonical import (
     MARK_INSIDE,
     CommentInFlow,
@@ -197,20 +197,26 @@ def _letters() -> re.Pattern[str]:
 
 def remove_zero_width(text: str) -> TextFixed:
     """U+200B, U+2060, U+FEFF, U+180E and the bidirectional controls go, wherever they
-    are (IL606): they show as nothing, and no text here means one. Not where that would
-    change more than them (a U+200B after `key:` makes it text, not a key): lint says so,
-    and they stay."""
-    found = zero_width(text)
-    if found is None or not invisible_characters.removable(load_bytes(text.encode("utf-8"))):
+    are (IL606): they show as nothing, and no text here means one. Not one whose going
+    would change more than it (a U+200B after `key:` makes it text, not a key; one in a
+    key can make a duplicate key): it stays, and the others go (`removal`); the one left
+    in a value is taken out of the value alone (`remove_escaped_zero_width`), any other
+    said with why (`_zero_width_kept`)."""
+    loaded = load_bytes(text.encode("utf-8")) if zero_width(text) is not None else None
+    if loaded is None or loaded.text is None:
         return TextFixed(text, [], [])
-    line, column = found.position
-    what = f"removed {found.total} zero-width character(s)"
+    removal = invisible_characters.removal(loaded)
+    # A mark starting the text (a second, after IL604's) is the file's to the loader: it
+    # goes unread, and so unsaid by `removal`.
+    mark = len(text) - len(loaded.text)
+    removed = [*range(mark), *(place + mark for place in removal.removed)]
+    if not removed:
+        return TextFixed(text, [], [])
+    line, column = position_at(text, removed[0])
+    what = f"removed {len(removed)} zero-width character(s)"
     change = Change(line, column, invisible_characters.RULE.code, what)
-    moves = [(m.start(), m.end(), 0) for m in _ZERO_WIDTH.finditer(text)]  # (after IL604's)
-    return TextFixed(invisible_characters.without_zero_width(text), [change], moves)
-
-
-_ZERO_WIDTH = re.compile("|".join(map(re.escape, ZERO_WIDTH)))
+    moves = [(place, place + 1, 0) for place in removed]  # (after IL604's)
+    return TextFixed(removal.text, [change], moves)
 
 
 def tabs_to_spaces(text: str) -> TextFixed:
@@ -723,31 +729,29 @@ def fix_text(
 
 
 def _zero_width_kept(text: str, out: str, trail: Trail | None = None) -> list[Change]:
-    """The zero-width characters the text fixes left in `text` (the text they made) for a
-    reason (`invisible_characters.kept`), which the value fixes did not take out of values
-    and `out` still holds: said at the first in `out`, the file as written; with `trail`
-    (a dry run, the file left as it is), at the first in `text` outside a value, at its
-    place in the file."""
+    """The zero-width characters the text fixes left in `text` (the text they made), which
+    the value fixes did not take out of values and `out` still holds: each said with why
+    (`invisible_characters.why_kept`) at its place in `out`, the file as written; with
+    `trail` (a dry run, the file left as it is), at its place in `text`, told in the file.
+    Those there were no reads left to try are said once a line."""
     if zero_width(out) is None:
         return []
-    loaded = load_bytes(text.encode("utf-8"))
     # (Keys named at their lines in the file the user opens: in `out`, once written.)
-    written = None if trail is not None else invisible_characters.kept(load_bytes(out.encode()))
-    why = written or invisible_characters.kept(loaded)
-    if why is None:
-        return []
-    found = zero_width(out)
-    assert found is not None
-    where = found.position
-    if trail is not None:
-        lines = text.split("\n")
-        spans = scalars(loaded.document, lines)
-        for match in _ZERO_WIDTH.finditer(text):
-            place = position_at(text, match.start())
-            if not any(start <= place < end for start, end, _ in spans):
-                where = trail.on_disk(place, len(TEXT_FIXES))
-                break
-    return [Change(where.line, where.column, invisible_characters.RULE.code, f"not fixed: {why}")]
+    said = text if trail is not None else out
+    loaded = load_bytes(said.encode("utf-8"))
+    left: dict[Position, Change] = {}
+    for place, why in invisible_characters.left(loaded):
+        if why is None:  # (in a value: the value fixes took it out)
+            continue
+        where = position_at(loaded.text or said, place)
+        if trail is not None:
+            where = trail.on_disk(where, len(TEXT_FIXES))
+        line = Position(where.line, 0) if why == invisible_characters.NOT_TRIED else where
+        change = Change(
+            where.line, where.column, invisible_characters.RULE.code, f"not fixed: {why}"
+        )
+        left.setdefault(line, change)
+    return list(left.values())
 
 
 def _left_on_disk(left: list[Change], out: str, text: str, trail: Trail) -> list[Change]:
@@ -848,9 +852,10 @@ def mark_kept(refused: Refused, text: str | None) -> Refused:
     if refused.message != MARK_INSIDE or text is None:
         return refused
     loaded = load_bytes(text.encode("utf-8"))
-    why = invisible_characters.key_made_again(loaded) or invisible_characters.quoted_instead(
-        loaded, refused.position
-    )
+    line, column = refused.position
+    lines = (loaded.text or "").split("\n")
+    place = sum(len(before) + 1 for before in lines[: line - 1]) + column - 1
+    why = invisible_characters.why_kept(loaded, place)
     if why is None:
         return refused
     return Refused(

@@ -35,7 +35,7 @@ from curator.rules import (
     source_url_form,
     trailing_whitespace,
 )
-from curator.write import atomic
+from curator.write import atomic, edits
 from curator.write.canonical import Refused, render
 from curator.write.comments import comments
 from incidents import incident
@@ -267,11 +267,17 @@ def test_fix_leaves_a_title_on_two_lines_to_its_author(tmp_path):
 def test_fix_takes_a_zero_width_character_out_of_the_value_where_the_text_would_change_more(
     tmp_path,
 ):
-    # Out of the text, ` #1` would start a comment: the organization would lose "#1".
+    # Out of the text, ` #1` would start a comment: the organization would lose "#1". Lint
+    # says what fix does, and that fix does it (it said `remove it`, which made the comment,
+    # not fixable).
     text = incident("IL-0001", ("  - Example\n", "  - Example \u200b#1\n"))
     root = write_library(tmp_path / "lib", {"IL-0001.yaml": text})
     [found] = lint(Library.at(root))
-    assert (found.code, found.line, found.column, found.fixable) == ("IL606", 6, 13, False)
+    assert (found.code, found.line, found.column, found.fixable) == ("IL606", 6, 13, True)
+    assert found.message.endswith(
+        "; without it the plain value would read otherwise; remove it and put the value in "
+        'double quotes ("Example #1")'
+    ), found.message
     run = run_curator("fix", cwd=root)
     assert run.out.splitlines() == [
         "incidents/IL-0001.yaml:6:5: IL606 organizations[0]: removed 1 zero-width character(s)"
@@ -1808,9 +1814,35 @@ def test_a_zero_width_character_fix_leaves_is_said_at_its_place_in_the_file_writ
     assert found.line > 4  # (moved)
 
 
-def test_a_zero_width_character_left_in_a_comment_is_said(tmp_path):
-    # Out of the text, ` #1` would start a comment: fix takes the one in the value out of
-    # the value alone, and left the one in the comment unsaid (lint then said it, fixable).
+def test_zero_width_characters_fix_has_no_reads_left_to_try_are_said_not_tried(tmp_path):
+    # Each tried alone is a read of the whole file: as many as `tries` allows (20 for a
+    # file of 100,000 characters), the others left, said once a line.
+    long = ("작은 규모 시험으로는 알 수 없었다. " * 4800).strip()
+    text = incident(
+        "IL-0001",
+        ("status: published", "status: published\nsta\u200btus: draft"),
+        ("organizations:\n", "organizations:  # " + "회사\u200b" * 30 + "\n"),
+        ("  작은 규모 시험으로는 알 수 없었다.", f"  {long}"),
+    )
+    assert edits.tries(text) == 20
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": text})
+    run = run_curator("fix", "--check", "--root", str(root), cwd=root)
+    assert run.out == "incidents/IL-0001.yaml:6:21: IL606 removed 19 zero-width character(s)\n"
+    assert run.err.splitlines()[:2] == [
+        "incidents/IL-0001.yaml:4:4: IL606 not fixed: without its zero-width characters the key "
+        "'sta\\u200btus' on line 4 would be 'status', which its mapping has on line 3 "
+        "already; merge or rename the two keys by hand",
+        "incidents/IL-0001.yaml:6:78: IL606 not fixed: not tried (too many in a file this "
+        "size); remove it by hand",
+    ], run
+
+
+def test_a_zero_width_character_in_a_comment_goes_where_one_in_a_value_goes_from_it_alone(
+    tmp_path,
+):
+    # Out of the text, ` #1` would start a comment: fix takes that one out of the value
+    # alone. It left the one in the comment too ("not fixed: …; remove the others by hand"):
+    # all of them stayed in the text where one could not go.
     text = incident(
         "IL-0001",
         ("organizations:\n", "organizations:  # 회\u200b사\n"),
@@ -1818,13 +1850,54 @@ def test_a_zero_width_character_left_in_a_comment_is_said(tmp_path):
     )
     root = write_library(tmp_path / "lib", {"IL-0001.yaml": text})
     run = run_curator("fix", "--root", str(root), cwd=root)
-    assert (
-        run.out
-        == "incidents/IL-0001.yaml:6:5: IL606 organizations[0]: removed 1 zero-width character(s)\n"
+    assert run.out.splitlines() == [
+        "incidents/IL-0001.yaml:5:20: IL606 removed 1 zero-width character(s)",
+        "incidents/IL-0001.yaml:6:5: IL606 organizations[0]: removed 1 zero-width character(s)",
+    ]
+    assert "not fixed" not in run.err, run
+    written = (root / "incidents" / "IL-0001.yaml").read_text(encoding="utf-8")
+    assert "organizations:  # 회사\n  - 'Example #1'\n" in written
+    assert lint(Library.at(root)) == []
+
+
+def test_fix_removes_the_zero_width_characters_it_can_and_says_each_it_leaves(tmp_path):
+    # Two keys would be keys their mapping has already without theirs: fix left every
+    # zero-width character of the file, the title's and the comment's too, and said the
+    # first key alone. It now takes out those it can, and says each it leaves and why.
+    text = incident(
+        "IL-0001",
+        ("공유 스토리지", "공유 스\u200b토리지"),
+        ("status: published", "status: published\nsta\u200btus: draft\nti\u2060tle: 제목"),
+        ("organizations:\n", "organizations:  # 회\u200b사\n"),
     )
-    assert run.err.splitlines()[0] == (
-        "incidents/IL-0001.yaml:5:20: IL606 not fixed: taken out of the text they would change "
-        "organizations[0] too, so fix takes them out of values alone; remove the others by hand"
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": text})
+    why = (
+        "without its zero-width characters the key {key!r} on line {line} would be {name!r}, "
+        "which its mapping has on line {first} already; merge or rename the two keys by hand"
     )
-    [found] = lint(Library.at(root))
-    assert (found.code, found.line, found.column) == ("IL606", 5, 20)
+    status = {"key": "sta\u200btus", "name": "status", "first": 3}
+    title = {"key": "ti\u2060tle", "name": "title", "first": 2}
+    dry = run_curator("fix", "--check", "--root", str(root), cwd=root)
+    assert dry.out == "incidents/IL-0001.yaml:2:12: IL606 removed 2 zero-width character(s)\n"
+    assert dry.err.splitlines()[:2] == [
+        f"incidents/IL-0001.yaml:4:4: IL606 not fixed: {why.format(line=4, **status)}",
+        f"incidents/IL-0001.yaml:5:3: IL606 not fixed: {why.format(line=5, **title)}",
+    ], dry
+    run = run_curator("fix", "--root", str(root), cwd=root)
+    assert run.out == dry.out
+    written = (root / "incidents" / "IL-0001.yaml").read_text(encoding="utf-8")
+    # (The layout puts the keys it does not know last: they are said where they now are.)
+    end = len(written.splitlines())
+    assert written.endswith("sta\u200btus: draft\nti\u2060tle: 제목\n")
+    left = "incidents/IL-0001.yaml:{}:{}: IL606 not fixed: {}"
+    assert run.err.splitlines()[:2] == [
+        left.format(end - 1, 4, why.format(line=end - 1, **status)),
+        left.format(end, 3, why.format(line=end, **title)),
+    ], run
+    assert "organizations:  # 회사\n" in written
+    expected = load_bytes(text.encode()).data
+    expected["title"] = expected["title"].replace("\u200b", "")
+    assert load_bytes(written.encode()).data == expected
+    [found] = [f for f in lint(Library.at(root)) if f.code == "IL606"]
+    assert (found.line, found.column, found.fixable) == (end - 1, 4, False)
+    assert found.message.endswith(f"; {why.format(line=end - 1, **status)}"), found.message

@@ -383,6 +383,67 @@ def test_the_finding_is_printed_where_it_stands(tmp_path, replacements, expected
     assert run.code == (1 if "[error]" in expected else 0)
 
 
+ZWSP = (
+    "IL606 [error] U+200B ZERO WIDTH SPACE, which shows as nothing and hides the word it is "
+    "in from searches (2 zero-width characters in the file); "
+)
+
+
+@pytest.mark.parametrize(
+    ("replacements", "expected"),
+    [
+        pytest.param(
+            # It said what to do with the key, as if that were the first, and not fixable:
+            # fix takes the first out, and leaves the key's (said when it is the first).
+            [
+                ("스토리지의", "스토\u200b리지의"),
+                ("status: published", "status: published\nsta\u200btus: draft"),
+            ],
+            f"2:13: {ZWSP}remove it (fixable)",
+            id="one fix takes out, before one it leaves in a key",
+        ),
+        pytest.param(
+            [
+                ("status: published", "status: published\nsta\u200btus: draft"),
+                ("  - nccl\n", "  - nccl  # 통\u200b신\n"),
+            ],
+            f"4:4: {ZWSP}without its zero-width characters the key 'sta\\u200btus' on line 4 "
+            "would be 'status', which its mapping has on line 3 already; merge or rename the "
+            "two keys by hand",
+            id="one fix leaves in a key, before one it takes out",
+        ),
+        pytest.param(
+            # It said `remove it`, not fixable: out of the text, ` #1` starts a comment.
+            [
+                ("  - Example\n", "  - Example \u200b#1\n"),
+                ("  - nccl\n", "  - nccl  # 통\u200b신\n"),
+            ],
+            f"6:13: {ZWSP}without it the plain value would read otherwise; remove it and put "
+            'the value in double quotes ("Example #1") (fixable)',
+            id="one fix takes out of its value alone",
+        ),
+        pytest.param(
+            # It said to quote the title ("without it the plain value would read otherwise"),
+            # which the U+200B in it leaves as it is; fix leaves the file for the U+FEFF.
+            [("스토리지의", "스토\u200b리지의"), ("  - Example\n", "  - Example:\ufeff Co\n")],
+            f"2:13: {ZWSP}remove it; `curator fix` leaves the file for the U+FEFF at 6:13: "
+            "without it the plain value would read otherwise; remove it and put the value in "
+            'double quotes by hand ("Example: Co")',
+            id="one fix takes out, in a file it leaves for a U+FEFF",
+        ),
+    ],
+)
+def test_il606_says_what_fix_does_with_the_first_zero_width_character(
+    tmp_path, replacements, expected
+):
+    # IL606 is said once, at the first, and said of the file what only some of its zero-width
+    # characters called for: now what `curator fix` does with the first, as fix says it.
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": incident("IL-0001", *replacements)})
+    run = run_curator("lint", "--root", str(root), "--no-cache", "--quiet", cwd=root)
+    said = [line for line in run.out.splitlines() if " IL606 " in line]
+    assert said == [f"incidents/IL-0001.yaml:{expected}"], run
+
+
 IL606_FEFF = (
     "IL606 [error] U+FEFF ZERO WIDTH NO-BREAK SPACE (a byte-order mark), which shows as "
     "nothing and hides the word it is in from searches; remove it"

@@ -79,10 +79,8 @@ def _mended(loaded: Loaded) -> Mended | None:
     if text is None:
         return None
     text = text.replace("\r\n", "\n").replace("\r", "\n")
-    if zero_width(text) is not None and invisible_characters.removable(
-        load_bytes(text.encode("utf-8"))
-    ):
-        text = invisible_characters.without_zero_width(text)
+    if zero_width(text) is not None:
+        text = invisible_characters.removal(load_bytes(text.encode("utf-8"))).text
     if unicode_nfc.decomposed(text) is not None:
         if long_run(text) is not None:
             return None  # (fix refuses to compose it)

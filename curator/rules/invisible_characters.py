@@ -11,12 +11,16 @@ the marks U+200E, U+200F and U+061C, which reorder nothing in text that is Korea
 English, left to right, but hide a word as the others do. They come with text copied from
 web pages and chat, and no incident means one (a name in Arabic or Hebrew displays right
 to left without them). Reported once per file, at the first, with how many there are;
-`curator fix` removes them all, in values, keys and comments alike. Where taking one out
-of the text would change more than that character (`- Example ` + U+200B + `#1` would
-start a comment), fix takes it out of the value alone, and lint does not mark the finding
-fixable. One a double-quoted value writes as an escape (`"\\u200b"`) is reported at the
-value, when the text holds none as itself, and removed too. U+200C ZERO WIDTH NON-JOINER
-and U+200D ZERO WIDTH JOINER are left alone: scripts and emoji need them.
+`curator fix` removes them, in values, keys and comments alike, each that it can. Where
+taking one out of the text would change more than that character (`- Example ` + U+200B +
+`#1` would start a comment), fix takes it out of the value alone (the layout then quotes
+the value); one in a key that would then be another key of its mapping, it leaves, and
+says so, and the others go. A U+FEFF it leaves (the layout cannot write one) leaves the
+file to its author. The finding says what fix does with the first (and why it leaves
+it), and is marked fixable where fix takes it out. One a double-quoted value writes as an
+escape (`"\\u200b"`) is reported at the value, when the text holds none as itself, and
+removed too. U+200C ZERO WIDTH NON-JOINER and U+200D ZERO WIDTH JOINER are left alone:
+scripts and emoji need them.
 
 The title, each organization and each source's title and publisher are one line: the
 website's lists, the Atom feed and the CSV export show them so, and they are matched as
@@ -28,18 +32,20 @@ one sentence or the second belongs in `symptom`.
 """
 
 import json
+import re
 import unicodedata
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, NamedTuple
 
 from curator.document import Path, text_values
 from curator.findings import Finding, Severity
-from curator.load import Loaded, Position, load_bytes
+from curator.load import Loaded, Position, load_bytes, position_at
 from curator.model import Incident
 from curator.rules._spaces import not_fixable, scalars
 from curator.rules.base import FileFindings, IncidentFile, Rule
 from curator.schema_errors import dotted
 from curator.unseen import REORDERING, ZERO_WIDTH, ZeroWidth, zero_width
+from curator.write.edits import tries
 
 RULE = Rule(
     code="IL606",
@@ -86,43 +92,109 @@ def removable(loaded: Loaded, after: Loaded | None = None) -> bool:
     if loaded.text is None or loaded.document is None:
         return loaded.text is not None
     after = after or load_bytes(without_zero_width(loaded.text).encode("utf-8"))
+    return _reads_as(loaded, after)
+
+
+def _reads_as(loaded: Loaded, after: Loaded) -> bool:
+    """Whether `after` reads as `loaded`, less zero-width characters in both (one a
+    double-quoted value writes as an escape stays)."""
     return (
         after.document is not None
         and [p.kind for p in after.problems] == [p.kind for p in loaded.problems]
-        # (Less them in both: one a double-quoted value writes as an escape stays.)
         and less_zero_width(after.data) == less_zero_width(loaded.data)
     )
 
 
-def kept(loaded: Loaded) -> str | None:
-    """Why `curator fix` leaves the zero-width characters of the text where they are, and
-    what to do instead; None if it takes them out (or the text holds none). Taken out
-    by hand, they would change the same: a key made one its mapping has already (the
-    usual case: `sta<U+200B>tus:` under `status:`), so that is said."""
-    text, document = loaded.text, loaded.document
-    if text is None or document is None or zero_width(text) is None or removable(loaded):
-        return None
-    clash = key_made_again(loaded)
+class Removal(NamedTuple):
+    """What `curator fix` makes of the zero-width characters of a text: the text less those
+    it takes out of it (`removed`, their offsets in the text it was given), and the offsets
+    of those it leaves there: those whose going would change more than them (`kept`), and
+    those it had no reads left to try (`untried`)."""
+
+    text: str
+    removed: list[int]
+    kept: list[int]
+    untried: list[int]
+
+
+def removal(loaded: Loaded) -> Removal:
+    """All of them at once where that changes nothing else (`removable`: one read, the usual
+    case); else each that can go alone, tried one after another, as far as `tries` allows
+    (one in a key that would make a duplicate key stays, the others go)."""
+    text = loaded.text or ""
+    places = [found.start() for found in _ZERO_WIDTH.finditer(text)]
+    if removable(loaded):
+        return Removal(without_zero_width(text), places, [], [])
+    budget = tries(text)
+    removed: list[int] = []
+    kept: list[int] = []
+    for place in places[:budget]:
+        tried = load_bytes(_less(text, [*removed, place]))
+        (removed if _reads_as(loaded, tried) else kept).append(place)
+    return Removal(_less(text, removed).decode("utf-8"), removed, kept, places[budget:])
+
+
+def _less(text: str, places: list[int]) -> bytes:
+    """`text` without the characters at `places`, encoded."""
+    pieces, at = [], 0
+    for place in sorted(places):
+        pieces.append(text[at:place])
+        at = place + 1
+    return ("".join(pieces) + text[at:]).encode("utf-8")
+
+
+_ZERO_WIDTH = re.compile("|".join(map(re.escape, ZERO_WIDTH)))
+NOT_TRIED = "not tried (too many in a file this size); remove it by hand"
+
+
+def left(loaded: Loaded) -> list[tuple[int, str | None]]:
+    """The zero-width characters of a text that `curator fix` made (`removal`), each with
+    why it is left (`why_kept`), as far as `tries` allows; the others, not tried."""
+    places = [found.start() for found in _ZERO_WIDTH.finditer(loaded.text or "")]
+    budget = tries(loaded.text or "")
+    return [(place, why_kept(loaded, place)) for place in places[:budget]] + [
+        (place, NOT_TRIED) for place in places[budget:]
+    ]
+
+
+def why_kept(loaded: Loaded, place: int) -> str | None:
+    """Why `curator fix` leaves the zero-width character at `place` of the text (one that
+    `removal` keeps) and what to do instead, as lint, fmt and fix say it; None where fix
+    takes it out of its value alone (`- Example <U+200B>#1`, written `'Example #1'`),
+    which it cannot do with a U+FEFF, which the layout cannot write. Taken out by hand, it
+    would change the same: a key made one its mapping has already (the usual case:
+    `sta<U+200B>tus:` under `status:`) or a plain value made another. One that would go
+    alone is one fix had no reads left to try."""
+    text = loaded.text or ""
+    where = position_at(text, place)
+    after = load_bytes(_less(text, [place]))
+    if _reads_as(loaded, after):
+        return NOT_TRIED
+    clash = key_made_again(loaded, where)
     if clash is not None:
         return clash
-    after = load_bytes(without_zero_width(text).encode("utf-8"))
-    if after.problems and [p.kind for p in after.problems] != [p.kind for p in loaded.problems]:
-        why = after.problems[0]
-        return (
-            f"without them the file would read otherwise (line {why.position.line}: "
-            f"{why.message}); fix it by hand"
-        )
+    in_value = _value_at(loaded, where) is not None
+    if in_value and text[place] != "\ufeff":
+        return None
+    quoted = quoted_instead(loaded, where) if in_value else None
+    if quoted is not None:
+        return quoted
+    if after.document is None or [p.kind for p in after.problems] != [
+        p.kind for p in loaded.problems
+    ]:
+        why = after.problems[0] if after.problems else None
+        said = f" (line {why.position.line}: {why.message})" if why else ""
+        return f"without it the file would read otherwise{said}; fix it by hand"
     path = _first_difference(less_zero_width(loaded.data), less_zero_width(after.data))
-    return (
-        f"taken out of the text they would change {dotted(path) or 'the file'} too, so fix "
-        "takes them out of values alone; remove the others by hand"
-    )
+    return f"without it {dotted(path) or 'the file'} would read otherwise; fix it by hand"
 
 
-def key_made_again(loaded: Loaded) -> str | None:
-    """A key that without its zero-width characters is one its mapping has already, said
-    with what to do (taking them out by hand makes the same duplicate); else None."""
-    clash = _clash(loaded.document.key_positions) if loaded.document is not None else None
+def key_made_again(loaded: Loaded, where: Position | None = None) -> str | None:
+    """A key that without its zero-width characters is one its mapping has already (the key
+    holding `where`, if given), said with what to do (taking them out by hand makes the
+    same duplicate); else None."""
+    keys = loaded.document.key_positions if loaded.document is not None else {}
+    clash = _clash(keys, (loaded.text or "").split("\n"), where)
     if clash is None:
         return None
     key, line, name, first = clash
@@ -133,9 +205,12 @@ def key_made_again(loaded: Loaded) -> str | None:
     )
 
 
-def _clash(keys: dict[Path, Position]) -> tuple[str, int, str, int] | None:
-    """The first key holding a zero-width character that is, without them, another key of
-    its mapping, with its line, the other key and its line."""
+def _clash(
+    keys: dict[Path, Position], lines: list[str], where: Position | None
+) -> tuple[str, int, str, int] | None:
+    """The first key holding a zero-width character (the one holding `where`, if given)
+    that is, without them, another key of its mapping, with its line, the other key and
+    its line."""
     named: dict[Path, list[tuple[Position, Path]]] = {}
     for path, start in keys.items():
         if all(isinstance(part, str | int) for part in path):
@@ -144,7 +219,12 @@ def _clash(keys: dict[Path, Position]) -> tuple[str, int, str, int] | None:
     for same in named.values():
         if len(same) > 1:
             same.sort()
-            hidden = [(start, path) for start, path in same if _count(str(path[-1]))]
+            hidden = [
+                (start, path)
+                for start, path in same
+                if _count(str(path[-1]))
+                and (where is None or _holds(lines, start, str(path[-1]), where))
+            ]
             if hidden:
                 start, path = hidden[0]
                 other = next(s for s, p in same if p != path)
@@ -153,6 +233,13 @@ def _clash(keys: dict[Path, Position]) -> tuple[str, int, str, int] | None:
         return None
     start, key, other = min(clashes)
     return key, start.line, less_zero_width(key), other.line
+
+
+def _holds(lines: list[str], start: Position, key: str, where: Position) -> bool:
+    """Whether the key written from `start` holds `where` (a key stands on one line; one
+    in quotes is two characters longer)."""
+    quoted = lines[start.line - 1][start.column - 1 : start.column] in ("'", '"')
+    return start.line == where.line and 0 <= where.column - start.column < len(key) + 2 * quoted
 
 
 def _first_difference(before: Any, after: Any, path: Path = ()) -> Path:
@@ -170,25 +257,35 @@ def _first_difference(before: Any, after: Any, path: Path = ()) -> Path:
 
 def quoted_instead(loaded: Loaded, where: Position) -> str | None:
     """What to do with a zero-width character at `where` in a plain value (`- Example:<U+FEFF>
-    Co`) that without it would read otherwise (a mapping, `Example: Co`, or a syntax error):
-    take it out and quote the value, written as it would then be, where "remove it" made
-    the mapping."""
-    text, document = loaded.text, loaded.document
-    if text is None or document is None or removable(loaded):
+    Co`) that without it would read otherwise (a mapping, `Example: Co`, or a syntax error),
+    one that `removal` keeps: take it out and quote the value, written as it would then
+    be, where "remove it" made the mapping; None if it is in no plain value."""
+    found = _value_at(loaded, where)
+    if found is None or loaded.text is None:
         return None
-    lines = text.split("\n")
-    for start, end, path in scalars(document, lines):
+    start, value = found
+    lines = loaded.text.split("\n")
+    if not isinstance(value, str) or lines[start.line - 1][start.column - 1] in "'\"|>":
+        return None
+    quoted = json.dumps(less_zero_width(value), ensure_ascii=False)
+    # (`curator fix` does so itself, but with a U+FEFF, which the layout cannot write.)
+    by_hand = " by hand" if lines[where.line - 1][where.column - 1] == "\ufeff" else ""
+    return (
+        "without it the plain value would read otherwise; remove it and put "
+        f"the value in double quotes{by_hand} ({quoted})"
+    )
+
+
+def _value_at(loaded: Loaded, where: Position) -> tuple[Position, Any] | None:
+    """The value (not a key) whose text holds `where`, and where it starts; None if none."""
+    if loaded.text is None or loaded.document is None:
+        return None
+    for start, end, path in scalars(loaded.document, loaded.text.split("\n")):
         if start <= where < end:
-            value: Any = document.data
+            value: Any = loaded.document.data
             for part in path:
                 value = value[part]
-            if not isinstance(value, str) or lines[start.line - 1][start.column - 1] in "'\"|>":
-                return None
-            quoted = json.dumps(less_zero_width(value), ensure_ascii=False)
-            return (
-                "without it the plain value would read otherwise; remove it and put "
-                f"the value in double quotes by hand ({quoted})"
-            )
+            return start, value
     return None
 
 
@@ -215,15 +312,8 @@ def _zero_width_finding(file: IncidentFile, found: ZeroWidth) -> Finding:
     form = "an escape" if escaped == 1 else "escapes"
     written = f", {escaped} of them written as {form}" if escaped else ""
     more = f" ({total} zero-width characters in the file{written})" if total > 1 else ""
-    fixable = removable(file.loaded, after)
-    # (Taken out by hand, one in a key can make a duplicate key, and one in a plain value
-    # another value: what to do instead, as fix says it.)
-    advice = (
-        "remove it"
-        if fixable
-        else key_made_again(file.loaded)
-        or quoted_instead(file.loaded, found.position)
-        or "remove it"
+    fixable, advice = (
+        (True, "remove it") if removable(file.loaded, after) else _advice(file.loaded, found)
     )
     finding = RULE.at(
         file.display,
@@ -232,6 +322,30 @@ def _zero_width_finding(file: IncidentFile, found: ZeroWidth) -> Finding:
         f"{advice}",
     )
     return finding if fixable else not_fixable(finding)
+
+
+def _advice(loaded: Loaded, found: ZeroWidth) -> tuple[bool, str]:
+    """Whether `curator fix` takes out the first zero-width character (`found`), the one
+    lint reports, and what to do with it, as fix says it: taken out by hand, one in a key
+    can make a duplicate key, and one in a plain value another value. Not fixable where
+    fix leaves a U+FEFF anywhere: the layout cannot write it, and fix leaves the file."""
+    text = loaded.text or ""  # (found in it)
+    place = text.find(found.char)
+    left = removal(loaded)
+    kept = [*left.kept, *left.untried]
+    why = why_kept(loaded, place) if place in kept else None
+    if why is not None:
+        return False, why
+    taken = "`curator fix` takes it out of the value alone"
+    advice = (quoted_instead(loaded, found.position) or taken) if place in kept else "remove it"
+    mark = next((other for other in kept if text[other] == "\ufeff"), None)
+    if mark is None:
+        return True, advice
+    line, column = position_at(text, mark)
+    return False, (
+        f"{advice}; `curator fix` leaves the file for the U+FEFF at {line}:{column}: "
+        f"{why_kept(loaded, mark)}"
+    )
 
 
 def _shows(char: str) -> str:
