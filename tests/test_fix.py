@@ -1814,6 +1814,30 @@ def test_a_zero_width_character_fix_leaves_is_said_at_its_place_in_the_file_writ
     assert found.line > 4  # (moved)
 
 
+@pytest.mark.parametrize("mark", ["\ufeff", "\u200b"])
+def test_lint_fix_and_fmt_say_the_same_of_a_zero_width_character_fix_leaves(tmp_path, mark):
+    # In the key `a <mark>#b`, out of the text it would start a comment. Lint said `remove
+    # it`, which does that; fix, for U+200B, `taken out of the text they would change
+    # organizations[0] too, so fix takes them out of values alone; remove the others by
+    # hand` (there were no others), and for U+FEFF `remove it by hand`, as fmt did.
+    text = incident("IL-0001", ("  - Example\n", f"  - a {mark}#b: c\n"))
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": text})
+    why = "without it organizations[0] would read otherwise; fix it by hand"
+    [found] = [f for f in lint(Library.at(root)) if f.code == "IL606"]
+    assert (found.line, found.column, found.fixable) == (6, 7, False)
+    assert found.message.endswith(f"; {why}"), found.message
+    fixed = run_curator("fix", "--check", "--root", str(root), cwd=root)
+    formatted = run_curator("fmt", "--check", "--root", str(root), cwd=root)
+    if mark == "\ufeff":
+        left = f"holds U+FEFF, a byte-order mark, which `curator fix` leaves: {why}"
+        assert fixed.err.splitlines()[0] == f"incidents/IL-0001.yaml:6:7: cannot fix: {left}"
+        assert formatted.err.splitlines()[0] == f"incidents/IL-0001.yaml:6:7: cannot format: {left}"
+    else:
+        assert fixed.err.splitlines()[0] == f"incidents/IL-0001.yaml:6:7: IL606 not fixed: {why}"
+        assert formatted.code == 0, formatted
+    assert (root / "incidents" / "IL-0001.yaml").read_text(encoding="utf-8") == text
+
+
 def test_zero_width_characters_fix_has_no_reads_left_to_try_are_said_not_tried(tmp_path):
     # Each tried alone is a read of the whole file: as many as `tries` allows (20 for a
     # file of 100,000 characters), the others left, said once a line.
