@@ -184,6 +184,35 @@ def test_fix_composes_jamo_but_leaves_compatibility_ideographs_to_people(tmp_pat
     assert "U+F914, a CJK compatibility ideograph" in left.message
 
 
+@pytest.mark.parametrize(
+    ("title", "written"),
+    [
+        ('"공유\t스토리지의 ', '"공유\t스토리지의 '),
+        ('"공유\\t스토리지\t의 ', '"공유\t스토리지\t의 '),  # (a new value: the tabs as themselves)
+    ],
+    ids=["a tab", "a tab and an escape"],
+)
+def test_a_padded_double_quoted_value_with_a_tab_written_as_itself_is_stripped(
+    tmp_path, title, written
+):
+    # The value set in place of the padded one is one ruamel.yaml makes of the old one's
+    # kind, without which of its tabs were escapes: fix stopped with a traceback.
+    original = ("title: 공유 스토리지의 ", "떨어졌다\nstatus")
+    text = incident(
+        "IL-0001", (original[0], f"title: {title}"), (original[1], '떨어졌다 "\nstatus')
+    )
+    root = write_library(tmp_path / "lib", {"IL-0001.yaml": text})
+    run = run_curator("fix", "--root", str(root), cwd=root)
+    assert run.out.startswith("incidents/IL-0001.yaml:2:8: IL606 title: "), run
+    assert run.err.startswith(
+        "incidents/IL-0001.yaml:2:11: IL601 not fixed: the tab is part of a value or a comment"
+    ), run
+    fixed = (root / "incidents" / "IL-0001.yaml").read_text(encoding="utf-8")
+    assert fixed == incident(
+        "IL-0001", (original[0], f"title: {written}"), (original[1], '떨어졌다"\nstatus')
+    )
+
+
 def test_fix_removes_zero_width_characters_and_padding_and_keeps_everything_else(tmp_path):
     # U+200B inside a word, U+2060 in a comment and U+200B written as an escape; padded
     # one-line values (one quoted, one a block with its comment, one ending in U+3000).

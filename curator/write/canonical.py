@@ -222,10 +222,16 @@ class _TextResolver(VersionedResolver):
 class _TabKept(DoubleQuotedScalarString):
     """Double-quoted text whose author wrote a tab in it as itself (`"a<TAB>b"`), not as
     the escape `\\t`: each tab is written again as its author wrote it (`_Emitter`), those
-    in `escaped` (by their order among its tabs) as `\\t`, the others as themselves."""
+    in `escaped` (by their order among its tabs) as `\\t`, the others as themselves. One
+    ruamel.yaml makes of a value set in its place (a fix's: `"a<TAB>b "` stripped) has no
+    `escaped` (`_escaped`): its tabs are all written as themselves."""
 
     __slots__ = ("escaped",)
     escaped: frozenset[int]
+
+
+def _escaped(value: _TabKept) -> frozenset[int]:
+    return getattr(value, "escaped", frozenset())
 
 
 class _Constructor(RoundTripConstructor):
@@ -310,7 +316,7 @@ class _Emitter(RoundTripEmitter):
         # wrote as itself, which ruamel writes as itself, then put back; ruamel writes the
         # other tabs `\t`, as their author did.
         stand_in = next(chr(code) for code in range(0xE000, 0xF900) if chr(code) not in text)
-        escaped = self.event.value.escaped
+        escaped = _escaped(self.event.value)
         *pieces, end = text.split("\t")
         marked = "".join(
             piece + ("\t" if index in escaped else stand_in) for index, piece in enumerate(pieces)
@@ -800,7 +806,7 @@ def _tab_escaped(value: str) -> bool:
     the tab as itself, which lint reports (IL601) and fix leaves, as a value's."""
     if "\t" not in value or not isinstance(value, DoubleQuotedScalarString):
         return False
-    return bool(value.escaped) if isinstance(value, _TabKept) else True
+    return bool(_escaped(value)) if isinstance(value, _TabKept) else True
 
 
 # Implicit types of other YAML readers: YAML 1.1 (PyYAML, yamllint) and 1.2 (most others).
