@@ -986,6 +986,12 @@ def test_a_word_made_a_verb_that_closes_its_clause_ends_an_alias(matcher, text, 
         ("이름은 해석에 실패했다", "이름 해석 실패", True),
         ("도메인은 조회에 실패했다", "도메인 조회 실패", True),
         ("인증서는 갱신에 성공했다", "인증서 갱신", False),
+        # so is it with 도, 만, 조차 or 마저 in place of the subject's particle
+        ("이름도 해석에 실패했다", "이름 해석 실패", True),
+        ("이름만 해석에 실패했다", "이름 해석 실패", True),
+        ("도메인조차 조회에 실패했다", "도메인 조회 실패", True),
+        ("이름도 해석에 쓰는 도구가 실패했다", "이름 해석 실패", False),
+        ("인증서도 갱신에 성공했다", "인증서 갱신", False),
     ],
 )
 def test_a_noun_of_an_alias_with_its_own_particle_is_no_compound(matcher, text, alias, found):

@@ -25,7 +25,8 @@ An alias matches when its words appear in order in the text's tokens (text.token
   (메타데이터가 엣지 사이트 서버에 is no 메타데이터 서버, 복구를 줄이도록 절차, 도구 no 복구
   절차: two roles in the sentence), unless a verb ending in 는 or 던 stands before the
   noun (옛 기능을 켜던 플래그를 is 기능 플래그), or the noun is what the subject or the
-  topic failed at (이름이 해석에 실패했다, 이름은 해석에 실패했다: 이름 해석 실패); nor to a
+  topic failed at (이름이 해석에 실패했다, 이름은 해석에 실패했다, 이름도 해석에 실패했다: 이름
+  해석 실패); nor to a
   last word that is a verb in a form joined by 고 or 고서 to the next verb, after a word of
   it with the object particle 을 or 를, a step someone took (학습을 멈추고 노드를 교체했다
   is no 학습 멈춤, 배포를 막고 no 배포가 막), unless the phrase writes that word with 을 or
@@ -114,8 +115,9 @@ _CLAUSE_CLOSED = re.compile(r"[하되해돼했됐](?:였|었|어)?(?:고|자|지
 _CASE_PARTICLES = PARTICLES - {"의"}
 _ROLES = PARTICLES - {"은", "는", "을"}
 # The subject particle, or the topic's, which before X에 실패했다 marks what failed too
-# (이름은 해석에 실패했다).
-_SUBJECT = ("이", "가", "은", "는")
+# (이름은 해석에 실패했다), or an auxiliary one that stands in its place, also, only or even
+# (이름도 해석에 실패했다, 이름만, 이름조차, 이름마저).
+_SUBJECT = ("이", "가", "은", "는", "도", "만", "조차", "마저")
 # What a subject failed at, X에 실패하다, is the failure's, no role of its own (see
 # `_another_role`).
 _FAILED = "실패"
@@ -707,9 +709,10 @@ def _another_role(
 ) -> bool:
     """Whether the word of a phrase that reached `node` at found[end - 1], its first `used`
     characters, after a word of the phrase with a case particle at found[after - 1] (the
-    subject's or the topic's, 이, 가, 은 or 는, or not), has a role of its own in the
-    sentence: a noun there (written as it is, not 멈춰도 for 멈춤; no verb's stem, …다, nor
-    one syllable, most of which are verbs) that goes on with a particle, or stands bare
+    subject's or the topic's, 이, 가, 은 or 는, or 도, 만, 조차 or 마저 in their place, or
+    not), has a role of its own in the sentence: a noun there (written as it is, not 멈춰도
+    for 멈춤; no verb's stem, …다, nor one syllable, most of which are verbs) that goes on
+    with a particle, or stands bare
     before a comma, an item of a list (복구를 줄이도록 절차, 도구, … is no 복구 절차), unless
     the word before it is a verb whose clause it heads, which the word of the phrase before
     is in (옛 기능을 켜던 플래그를 is 기능 플래그), or it is what the subject failed at: with
