@@ -14,7 +14,7 @@ from conftest import REPO, run_curator, write_library
 from curator.library import Library
 from curator.similarity.phrases import Matcher, _Layout
 from curator.similarity.suggest import NEIGHBOUR_FLOOR
-from curator.similarity.text import token_spans, tokens
+from curator.similarity.text import strip_particle, token_spans, tokens
 from curator.taxonomy import load_taxonomy
 from incidents import GITLAB_EN, incident
 
@@ -1157,3 +1157,103 @@ def own_endings(tmp_path_factory):
 )
 def test_an_alias_word_ending_as_a_particle_would_keeps_its_end(own_endings, text, found):
     assert phrases(own_endings, text) == found
+
+
+@pytest.mark.parametrize(
+    ("word", "noun"),
+    [
+        # a stack of particles, the last first: 에서 + 만, 에게 + 도, 으로 + 는, 까지 + 도, 만 + 이
+        ("규모에서만", "규모"),
+        ("운영에만", "운영"),
+        ("사용자에게도", "사용자"),
+        ("수동으로는", "수동"),
+        ("복구까지도", "복구"),
+        ("운영만이", "운영"),
+        ("팀만으로", "팀만"),  # (팀 would be one syllable)
+        # 가, 이 and 과 of the wrong kind for the syllable before them are the noun's own
+        ("전문가", "전문가"),
+        ("전문가가", "전문가"),
+        ("전문가는", "전문가"),
+        ("성능평가", "성능평가"),
+        ("평가는", "평가"),
+        ("예상단가", "예상단가"),
+        ("노드사이", "노드사이"),
+        ("사이에", "사이"),
+        ("버전차이가", "버전차이"),
+        ("효과가", "효과"),
+        ("아이디가", "아이디"),
+        # 결과 and the like, whose 과 may follow the syllable before it: their own (OWN_ENDINGS)
+        ("결과는", "결과"),
+        ("검사결과는", "검사결과"),
+        # 도 after no other particle stays (재시도, 심각도)
+        ("재시도", "재시도"),
+        ("재시도가", "재시도"),
+        ("처리량이", "처리량"),
+    ],
+)
+def test_an_alias_word_loses_its_particles_down_to_its_noun(word, noun):
+    assert strip_particle(word) == noun
+
+
+OWN_SYLLABLES = """\
+dimension: contributing_factors
+terms:
+  - id: missing-expert
+    label: {ko: 전문가 부재, en: Missing expert}
+    description: 시험용.
+    aliases: [전문가가 없, 노드사이 지연, 버전차이, 검사결과는 누락]
+  - id: scale-only
+    label: {ko: 규모에서만 드러남, en: Scale only}
+    description: 시험용.
+    aliases: [사용자에게도 노출, 수동으로는 복구]
+"""
+
+
+@pytest.fixture(scope="module")
+def own_syllables(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("taxonomy")
+    (folder / "contributing_factors.yaml").write_text(OWN_SYLLABLES, encoding="utf-8")
+    return Matcher(load_taxonomy(folder))
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        # 가, 이 and 과 that end the noun stay: 전문 matched 전문성, 노드사 노드사용량, 버전차
+        # 버전차단, 검사결 검사결정
+        ("전문가가 없었다", {"전문가가 없"}),
+        ("전문가는 아무도 없었다", {"전문가가 없"}),
+        ("전문성이 없었다", set()),
+        ("전문성 부재가 드러났다", set()),
+        ("전문가 부재가 드러났다", {"전문가 부재"}),
+        ("노드사이 지연이 컸다", {"노드사이 지연"}),
+        ("노드사용량 지연이 컸다", set()),
+        ("버전차이가 컸다", {"버전차이"}),
+        ("버전차단을 켰다", set()),
+        ("검사결과가 누락됐다", {"검사결과는 누락"}),
+        ("검사결정이 누락됐다", set()),
+        # a stack stripped down to the noun matches it with any particle or none, where
+        # 사용자에게도 matched 사용자에게도 alone, and 수동으로 수동으로는 and 수동으로도
+        ("사용자에게 토큰이 노출됐다", {"사용자에게도 노출"}),
+        ("사용자 토큰이 노출됐다", {"사용자에게도 노출"}),
+        ("수동 복구에 기댔다", {"수동으로는 복구"}),
+        ("수동으로 복구했다", {"수동으로는 복구"}),
+    ],
+)
+def test_a_noun_keeps_its_own_last_syllable_and_loses_a_stack_of_particles(
+    own_syllables, text, found
+):
+    assert phrases(own_syllables, text) == found
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("운영 규모에서만 드러났다", True),
+        ("운영 규모로는 드러나지 않던 문제가 운영 규모에서 드러났다", True),
+        ("규모가 커지자 비로소 드러났다", True),  # 규모에서만 드러: 규모 드러
+        ("운영 환경의 규칙이 드러났다", False),
+    ],
+)
+def test_the_bundled_scale_alias_matches_its_noun_with_any_particle(matcher, text, found):
+    assert bool(phrases(matcher, text) & {"운영 규모에서만", "규모에서만 드러"}) is found

@@ -10,7 +10,7 @@ An alias matches when its words appear in order in the text's tokens (text.token
   ending makes (`_CONTRACTED`, `_ENDING_FINALS`): 멈칫 is no 멈춤;
 - a Korean alias word of one syllable matches only a text word that ends after it or goes
   on with a verb ending (`_ENDING_STARTS`) or a particle that may follow its last sound
-  (`_AFTER_VOWEL`): 배포가 막 matches 배포가 막혔다, not 배포가 막바지에, and 다시 붙 not
+  (`text.particle_after`): 배포가 막 matches 배포가 막혔다, not 배포가 막바지에, and 다시 붙 not
   다시 붙였다;
 - English words match after light stemming and case folding (flapping → flap);
 - up to `GAP` unrelated words may stand between two alias words (학습이 갑자기 멈췄다,
@@ -55,6 +55,7 @@ from curator.similarity.text import (
     OWN_ENDINGS,
     PARTICLES,
     normalise,
+    particle_after,
     strip_particle,
     token_spans,
     words,
@@ -139,12 +140,6 @@ _ENDING_STARTS = words(
     "아 어 았 었 고 는 은 을 던 다 지 게 기 음 으 도 거 자 면 며 습 "
     "히 혀 혔 힌 힐 힘 추 춰 췄 춘 출 춤 져 졌 진 질 짐 하 한 했 해 할 함"
 )
-# The particles that follow only a syllable with no final consonant (배포가, 때는), and only
-# one with a final (막이, 큐는 is no 큐은): after a one-syllable alias word, a particle of the
-# wrong kind is no particle but the start of another word (붙였다 is 붙이다, not 붙 + 였다).
-_AFTER_VOWEL = words("가 는 를 와 로 로는 였다 라는 란 나 와도")  # 로, 로는 also after ㄹ
-_AFTER_CONSONANT = words("이 은 을 과 으로 으로는 이었다 이라는 이란 이나 과도")
-_FINAL_L = 8  # index of ㄹ among the final consonants
 # What makes a verb of a noun (부팅되지, 복구하지, 배포한): a noun of an alias written with it is
 # the noun, no longer noun (see `Node._shadowed`).
 _MAKES_VERB = words("하 한 할 함 합 했 해 되 된 될 됨 됩 됐 돼 시 적")
@@ -179,16 +174,6 @@ def _inflected(stem: str, syllable: str) -> bool:
     return (vowel == _vowel(stem) or (_vowel(stem), vowel) in _CONTRACTED) and (
         final in _ENDING_FINALS or final == _final(stem)
     )
-
-
-def _particle_after(rest: str, syllable: str) -> bool:
-    """Whether `rest` is a particle that may follow `syllable` (`_AFTER_VOWEL`)."""
-    if rest not in PARTICLES:
-        return False
-    final = _final(syllable)
-    if not final:
-        return rest not in _AFTER_CONSONANT
-    return rest not in _AFTER_VOWEL or (final == _FINAL_L and rest in ("로", "로는"))
 
 
 @dataclass(frozen=True)
@@ -229,7 +214,7 @@ class Word:
                 not self.lone
                 or not rest
                 or rest[0] in _ENDING_STARTS
-                or _particle_after(rest, self.text[-1])
+                or particle_after(rest, self.text[-1])
             )
         if not self.loose or len(word) < len(self.text):
             return False

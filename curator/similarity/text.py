@@ -67,13 +67,31 @@ PARTICLES = words(
 )
 # Endings stripped from the *aliases* of taxonomy terms (never from incident text), so that
 # an alias written with a particle ("처리량이") still matches "처리량은", "처리량 저하". Not 도
-# (also), which no alias needs and which ends many nouns: 재시도, 심각도 and 처리속도 are no
-# 재시, 심각 and 처리속 (재시 would match 재시작).
+# (also) alone, which no alias needs and which ends many nouns: 재시도, 심각도 and 처리속도 are
+# no 재시, 심각 and 처리속 (재시 would match 재시작).
 _ALIAS_PARTICLES = tuple(sorted(PARTICLES - {"도"}, key=len, reverse=True))
+# Korean stacks particles: an auxiliary one after a particle of place, direction, company or
+# limit (규모에서만, 사용자에게도, 수동으로는, 복구까지도), or a case particle after a limit
+# (팀만으로, 운영만이, 여기까지가). An alias word loses them one at a time, the last first (도
+# too, after another particle), so that it matches the noun with any particle or none.
+_AUXILIARY = words("은 는 도 만 까지 부터 조차 마저 나 이나")
+_ADVERBIAL = words("에 에서 에게 께서 로 으로 와 과 까지 부터 만 보다 처럼 조차 마저")
+_CASE = words("이 가 을 를 의 에 로 으로")
+_LIMIT = words("만 까지 부터 조차 마저")
+# Particles that follow a syllable without a final consonant only (배포가, 때는), and those
+# that follow one with a final only (막이, 결함이나): a particle of the wrong kind for the
+# syllable before it is the word's own (전문가, 평가, 단가: 가 after 문, 평, 단; 사이, 차이,
+# 효과: 이 and 과 after 사, 차, 효), or, after a one-syllable alias word, the start of another
+# word (붙였다 is 붙이다, not 붙 + 였다: phrases.py).
+_AFTER_VOWEL = words("가 는 를 와 로 로는 였다 라는 란 나 와도")  # 로, 로는 also after ㄹ
+_AFTER_CONSONANT = words("이 은 을 과 으로 으로는 이었다 이라는 이란 이나 과도")
+_FINAL_L = 8  # index of ㄹ among the final consonants
 # The ends of words that read as a particle, or as a verb's 다, but are the word's own: an
 # alias word ending in one is kept whole (그대로 is no 그대 + 로, 한꺼번에 no 한꺼번 + 에, 넓거나
-# no 넓거 + 나, 거나 being a verb's ending; 팀마다 is no verb 팀마 + 다, 마다 a particle).
-OWN_ENDINGS = ("그대로", "제대로", "한꺼번에", "거나", "마다")
+# no 넓거 + 나, 거나 being a verb's ending; 팀마다 is no verb 팀마 + 다, 마다 a particle;
+# 결과, 경과, 성과 and 통과, whose 과 may follow the syllable before it, are no 결 + 과 …:
+# 검사결과 is no 검사결).
+OWN_ENDINGS = ("그대로", "제대로", "한꺼번에", "거나", "마다", "결과", "경과", "성과", "통과")
 
 ENGLISH_STOPWORDS = words(
     """a an the and or but if of to in on at by for with from as is are was were be been being
@@ -170,15 +188,46 @@ def _joins_previous(char: str) -> bool:
     )
 
 
+def particle_after(rest: str, syllable: str) -> bool:
+    """Whether `rest` is a particle that may follow `syllable` (`_AFTER_VOWEL`)."""
+    if rest not in PARTICLES:
+        return False
+    final = (ord(syllable) - HANGUL_FIRST) % 28  # (its index among the 28 finals; 0: none)
+    if not final:
+        return rest not in _AFTER_CONSONANT
+    return rest not in _AFTER_VOWEL or (final == _FINAL_L and rest in ("로", "로는"))
+
+
 def strip_particle(token: str) -> str:
-    """An alias word without a trailing particle, when at least two syllables remain and
-    the word does not end in one of its own (`OWN_ENDINGS`)."""
-    if not ("가" <= token[0] <= "힣") or token.endswith(OWN_ENDINGS):
-        return token
-    for particle in _ALIAS_PARTICLES:
-        if token.endswith(particle) and len(token) - len(particle) >= 2:
-            return token[: -len(particle)]
-    return token
+    """An alias word without the particles after its noun: the last, then each that it
+    stacks on (규모에서만 → 규모), each one that may follow the syllable before it
+    (`particle_after`: 전문가 and 사이 keep their ends), while at least two syllables remain
+    and the word does not end in one of its own (`OWN_ENDINGS`)."""
+    stripped, particles = token, _ALIAS_PARTICLES
+    if token.endswith("도") and _last_particle(token[:-1], _stacked_on("도")):
+        stripped, particles = token[:-1], _stacked_on("도")
+    while (particle := _last_particle(stripped, particles)) is not None:
+        stripped, particles = stripped[: -len(particle)], _stacked_on(particle)
+    return stripped
+
+
+def _last_particle(word: str, particles: tuple[str, ...]) -> str | None:
+    """The longest of `particles` that `word` ends in and may lose (see `strip_particle`)."""
+    if not ("가" <= word[:1] <= "힣") or word.endswith(OWN_ENDINGS):
+        return None
+    for particle in particles:
+        rest = len(word) - len(particle)
+        if word.endswith(particle) and rest >= 2 and particle_after(particle, word[rest - 1]):
+            return particle
+    return None
+
+
+def _stacked_on(particle: str) -> tuple[str, ...]:
+    """The particles that `particle` may follow in a stack, the longest first."""
+    inner = (_ADVERBIAL if particle in _AUXILIARY else set()) | (
+        _LIMIT if particle in _CASE else set()
+    )
+    return tuple(sorted(inner, key=lambda p: (-len(p), p)))
 
 
 @lru_cache(maxsize=262144)
