@@ -18,6 +18,8 @@ from curator.library import Library
 from curator.similarity import index as index_module
 from curator.similarity import shares, store
 from curator.similarity.index import COUNT_MAX, Chunk, Index, build, extract_file
+from curator.similarity.records import parse_mapping, record_of
+from curator.similarity.text import WORD_BIT, features
 
 
 def same_index(ours: Index, theirs: Index) -> None:
@@ -181,6 +183,18 @@ def test_features_and_their_counts_come_back_from_a_share_as_extracted(tmp_path)
     assert chunk.counts.max() == COUNT_MAX
     assert np.all(np.diff(chunk.cols) > 0) and chunk.cols.max() < index_module.N_BUCKETS
     assert chunk.lengths.tolist() == [len(share.packed) // 4]
+
+
+def test_a_share_marks_the_columns_its_words_are_in(tmp_path):
+    root, _ = synthetic_library(tmp_path / "lib", count=3, seed=5, defects_per_rule=0)
+    path = root / "incidents" / "IL-0002.yaml"
+    _digest, share = extract_file(path, "incidents/IL-0002.yaml")
+    assert share is not None
+    found = features(record_of(parse_mapping(path.read_bytes()), "", "IL-0002").text)
+    words = set(index_module.buckets(found[(found & WORD_BIT) != 0]).tolist())
+    chunk = Chunk.of([share])
+    assert words and set(chunk.cols[chunk.words].tolist()) == words
+    assert chunk.counts.min() >= 1  # (the mark is no count)
 
 
 def test_no_cache_folder_no_shares_and_the_same_index(library, monkeypatch):

@@ -549,3 +549,35 @@ def test_a_lone_surrogate_in_a_query_given_in_process_is_searched_around(library
     odd, plain = found("NCCL 타임아웃 \ud800"), found("NCCL 타임아웃")
     assert odd["query"] == "NCCL 타임아웃 \ud800"
     assert odd["results"] == plain["results"] and odd["results"][0]["id"] == "IL-0001"
+
+
+# A lesson of 100 words of three syllables that no other incident has: more features than
+# an incident keeps of its heaviest (KEEP_PER_DOCUMENT), each heavier than a word that two
+# incidents hold.
+LONG_LESSON = " ".join(
+    "".join(chr(0xAC00 + (word * 3 + i) * 37 % 11172) for i in range(3)) for word in range(100)
+)
+
+
+@pytest.fixture
+def long_library(tmp_path):
+    lessons = ("작은 규모 시험으로는 알 수 없었다.", f"{LONG_LESSON} 암호는 bcrypt 로 해시했다.")
+    return write_library(
+        tmp_path / "lib",
+        {
+            "IL-0001.yaml": incident("IL-0001", lessons),
+            "IL-0002.yaml": incident("IL-0002", ("알 수 없었다.", "bcrypt 를 썼다.")),
+            "IL-0003.yaml": incident("IL-0003"),
+        },
+    )
+
+
+def test_a_word_searched_for_finds_an_incident_holding_it_among_many_heavier_features(
+    long_library,
+):
+    # IL-0001 holds bcrypt once among 300 syllables: the index kept only its 150 heaviest
+    # features, bcrypt not among them, and the search found it in IL-0002 alone.
+    found = search_json("bcrypt", "--root", str(long_library))
+    scores = {r["id"]: r["score"] for r in found["results"]}
+    assert set(scores) == {"IL-0001", "IL-0002"} and found["total"] == 2
+    assert scores["IL-0002"] > scores["IL-0001"] >= 0.1  # (the shorter text first)

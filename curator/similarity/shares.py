@@ -36,7 +36,7 @@ from curator.similarity.index import COUNT_BITS, COUNT_MAX, Share
 from curator.similarity.records import record_row, records_from_rows
 
 KIND = "index-shares"
-FORMAT = 1  # the entries' shape: bump it to change them
+FORMAT = 2  # the entries' shape: bump it to change them (2: a word's flag in the features)
 # Shares made by other code (another curator) are kept for one other only, as indexes are
 # (`store.OTHER_INDEXES_KEPT`): at 100,000 incidents they take 306 MB.
 OTHER_CONTEXTS_KEPT = 1

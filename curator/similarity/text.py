@@ -51,7 +51,7 @@ _WORD_LETTERS = "a-z\u00e0-\u024f\u1e00-\u1eff\u0370-\u03ff\u1f00-\u1fff\u0400-\
 _TOKEN = re.compile(r"[가-힣]+|[a-z\u00e0-\u024f]+[0-9]*[a-z\u00e0-\u024f0-9]*|[0-9]+")
 _WORD = re.compile(f"[{_WORD_LETTERS}][{_WORD_LETTERS}0-9]+")
 # Set on word features so that they never meet a Hangul n-gram (those stay below 2**63).
-_WORD_BIT = np.uint64(1 << 63)
+WORD_BIT = np.uint64(1 << 63)
 
 
 # Particles and copulas that Korean writers in this library put after a space when the word
@@ -233,7 +233,7 @@ def _stacked_on(particle: str) -> tuple[str, ...]:
 @lru_cache(maxsize=262144)
 def _word_feature(word: str) -> int:
     digest = hashlib.blake2b(word.encode("utf-8"), digest_size=8).digest()
-    return int.from_bytes(digest, "little") | (1 << 63)
+    return int.from_bytes(digest, "little") | int(WORD_BIT)
 
 
 def features(text: str) -> np.ndarray:
