@@ -35,6 +35,8 @@ def same_index(ours: Index, theirs: Index) -> None:
                 getattr(getattr(theirs, postings), array),
             )
             assert mine.dtype == built.dtype and np.array_equal(mine, built), (postings, array)
+    assert ours.text.marks is not None and theirs.text.marks is not None
+    assert np.array_equal(ours.text.marks, theirs.text.marks)
 
 
 @pytest.fixture

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 from conftest import run_curator, write_library
 
+from curator.library import Library
+from curator.similarity.index import buckets, build
+from curator.similarity.text import features
 from incidents import incident
 
 STALL = (
@@ -581,3 +585,51 @@ def test_a_word_searched_for_finds_an_incident_holding_it_among_many_heavier_fea
     scores = {r["id"]: r["score"] for r in found["results"]}
     assert set(scores) == {"IL-0001", "IL-0002"} and found["total"] == 2
     assert scores["IL-0002"] > scores["IL-0001"] >= 0.1  # (the shorter text first)
+
+
+# A lesson of 400 words of such syllables: its cosine to one word of it is under the floor.
+LONGER_LESSON = " ".join(
+    "".join(chr(0xAC00 + (word * 3 + i) * 37 % 11172) for i in range(3)) for word in range(400)
+)
+
+
+@pytest.fixture
+def longer_library(tmp_path):
+    lessons = ("작은 규모 시험으로는 알 수 없었다.", f"{LONGER_LESSON} 암호는 bcrypt 로 해시했다.")
+    # "text" and the syllables 업데이 share a column of the index's hashing: IL-0003 holds no
+    # word text.
+    return write_library(
+        tmp_path / "lib",
+        {
+            "IL-0001.yaml": incident("IL-0001", lessons),
+            "IL-0002.yaml": incident("IL-0002", ("알 수 없었다.", "bcrypt 와 text 를 썼다.")),
+            "IL-0003.yaml": incident("IL-0003", ("알 수 없었다.", "업데이트를 미뤘다.")),
+        },
+    )
+
+
+def test_a_word_searched_for_lists_every_incident_holding_it_however_long(longer_library):
+    # IL-0001 holds bcrypt once among 1,200 syllables: its cosine to it is under the floor.
+    found = search_json("bcrypt", "--root", str(longer_library))
+    results = {r["id"]: r for r in found["results"]}
+    assert set(results) == {"IL-0001", "IL-0002"} and found["total"] == 2
+    long = results["IL-0001"]
+    assert long["score"] < 0.1
+    assert long["reasons"][0] == "holds the word bcrypt"
+    assert long["reasons"][1].startswith("text similarity 0.0")
+    assert "holds the word bcrypt" not in results["IL-0002"]["reasons"]  # at its score
+
+
+def test_an_incident_holding_some_words_of_the_query_only_keeps_the_floor(longer_library):
+    found = search_json("bcrypt argon", "--root", str(longer_library))
+    assert [r["id"] for r in found["results"]] == ["IL-0002"]  # IL-0001 under the floor
+
+
+def test_a_word_is_held_by_its_own_feature_not_by_another_that_shares_its_column(
+    longer_library,
+):
+    index = build(Library.at(longer_library), workers=1)
+    assert buckets(features("text"))[0] == buckets(features("업데이"))[-1]  # (one column)
+    held = index.holding_words("text")
+    assert held is not None
+    assert [index.records[row].id for row in np.flatnonzero(held)] == ["IL-0002"]

@@ -55,21 +55,37 @@ def buckets(keys: np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True)
 class Postings:
-    """A sparse matrix stored column by column: column c holds rows[indptr[c]:indptr[c+1]]."""
+    """A sparse matrix stored column by column: column c holds rows[indptr[c]:indptr[c+1]];
+    for the text, each entry marked where a word is among the features of its column in
+    its row (`Chunk.words`), as against an n-gram that the hashing put there too."""
 
     indptr: np.ndarray
     rows: np.ndarray
     values: np.ndarray
+    marks: np.ndarray | None = None
 
     @classmethod
     def from_entries(
-        cls, rows: np.ndarray, cols: np.ndarray, values: np.ndarray, n_cols: int
+        cls,
+        rows: np.ndarray,
+        cols: np.ndarray,
+        values: np.ndarray,
+        n_cols: int,
+        marks: np.ndarray | None = None,
     ) -> Postings:
         order = stable_order(cols, n_cols)
         indptr = np.zeros(n_cols + 1, dtype=np.int64)
         np.cumsum(np.bincount(cols, minlength=n_cols), out=indptr[1:])
         rows = rows[order].astype(np.int32, copy=False)
-        return cls(indptr, rows, values[order].astype(np.float32, copy=False))
+        marked = None if marks is None else marks[order]
+        return cls(indptr, rows, values[order].astype(np.float32, copy=False), marked)
+
+    def marked_in(self, col: int) -> np.ndarray:
+        """The rows of column `col` whose entry is marked (none without marks)."""
+        if self.marks is None:
+            return np.zeros(0, dtype=np.int32)
+        start, end = self.indptr[col], self.indptr[col + 1]
+        return np.asarray(self.rows[start:end][self.marks[start:end]])
 
     def column(self, col: int) -> np.ndarray:
         return self.rows[self.indptr[col] : self.indptr[col + 1]]
@@ -342,6 +358,20 @@ class Index:
             return 0.0
         return (len(self.records) + 1) / math.exp(float(self.idf[found[0]]) - 1.0) - 1.0
 
+    def holding_words(self, text: str) -> np.ndarray | None:
+        """Per incident, whether its text holds every word of `text` of Latin, Greek or
+        Cyrillic letters (no stop word; in any case and inflection the stemmer folds),
+        which the index keeps all of, marked apart from the n-grams that share their
+        columns (`Postings.marks`); None where `text` has no such word."""
+        found = features(text)
+        cols = np.unique(buckets(found[(found & WORD_BIT) != 0]))
+        if not len(cols):
+            return None
+        held = np.zeros(len(self.records), dtype=np.int64)
+        for col in cols.tolist():
+            held[self.text.marked_in(col)] += 1
+        return np.asarray(held == len(cols))
+
     def entities_of(self, row: int) -> set[str]:
         return {self.entity_names[c] for c in self.doc_entities.column(row)}
 
@@ -470,27 +500,32 @@ def _text_postings(chunks: list[Chunk], n: int, threads: int) -> tuple[np.ndarra
         np.add.at(df, chunk.cols, 1)
     idf = (np.log((n + 1) / (df + 1)) + 1.0).astype(np.float32)
     del df
-    kept_rows, kept_cols, kept_weights = [], [], []
+    kept_rows, kept_cols, kept_weights, kept_words = [], [], [], []
     first_row = 0
     with ThreadPoolExecutor(max(threads, 1)) as pool:
-        for chunk, (rows, cols, weights) in zip(
+        for chunk, (rows, cols, weights, words) in zip(
             chunks, pool.map(partial(_kept_entries, idf=idf), chunks), strict=True
         ):
             kept_rows.append(rows + first_row)
             kept_cols.append(cols)
             kept_weights.append(weights)
+            kept_words.append(words)
             first_row += len(chunk.lengths)
-    rows, cols, weights = (
+    rows, cols, weights, words = (
         _concatenate(kept_rows, np.int32),
         _concatenate(kept_cols, np.int32),
         _concatenate(kept_weights, np.float32),
+        _concatenate(kept_words, np.bool_),
     )
-    del kept_rows, kept_cols, kept_weights  # the parts, now copied: 12 bytes a posting
-    return idf, Postings.from_entries(rows, cols, weights, N_BUCKETS)
+    del kept_rows, kept_cols, kept_weights, kept_words  # the parts, now copied
+    return idf, Postings.from_entries(rows, cols, weights, N_BUCKETS, words)
 
 
-def _kept_entries(chunk: Chunk, idf: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The rows (within the chunk), columns and weights of a chunk's kept entries: each
+def _kept_entries(
+    chunk: Chunk, idf: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The rows (within the chunk), columns, weights and word marks of a chunk's kept
+    entries: each
     document's heaviest, and every word of it (`Chunk.words`), light or not, so that a
     search for a word finds each document holding it. A word is one feature, where a
     Korean word is several, and they are few: 4% of the bundled library's features, 2%
@@ -503,7 +538,7 @@ def _kept_entries(chunk: Chunk, idf: np.ndarray) -> tuple[np.ndarray, np.ndarray
     weights /= np.repeat(_row_norms(weights, lengths).astype(np.float32), lengths)
     kept = np.flatnonzero(_heaviest_per_row(weights, lengths) | words)
     rows = np.repeat(np.arange(len(lengths), dtype=np.int32), lengths)
-    return rows.take(kept), cols.take(kept), weights.take(kept)
+    return rows.take(kept), cols.take(kept), weights.take(kept), words.take(kept)
 
 
 def _row_norms(weights: np.ndarray, lengths: np.ndarray) -> np.ndarray:

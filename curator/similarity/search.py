@@ -24,7 +24,7 @@ from curator.similarity.phrases import Matcher
 from curator.similarity.records import Record
 from curator.similarity.similar import same_source
 from curator.similarity.sorting import id_order
-from curator.similarity.text import features
+from curator.similarity.text import features, latin_words
 from curator.taxonomy import Taxonomy, fold
 from curator.urls import normalize_url
 
@@ -32,7 +32,10 @@ TEXT_FULL = 0.3  # a query's cosine to a document at which text evidence is full
 TERM_WEIGHT = 0.6
 ENTITY_WEIGHT = 0.5
 DEFAULT_TOP = 10
-MIN_SCORE = 0.1  # below this, a shared syllable or two: noise, not a match
+# Below this, a shared syllable or two: noise, not a match; but for an incident that holds
+# every word of the query (`Index.holding_words`): a word searched for lists each incident
+# holding it, however long its text, where its cosine is small.
+MIN_SCORE = 0.1
 # A word of small letters in a query is a name only where the library's incidents write it
 # as one in most places they hold it (`Datadog`; not `slack`, were "no slack in capacity"
 # common in them; a name that is part of a longer one, `kube-dns`, counts as a place).
@@ -350,6 +353,8 @@ def search(
         recognised,
         index.cosine(index.vector(read)) if query.strip() else np.zeros(n),
         index.shared_rarity(cols) > 0 if len(cols) else np.zeros(n, dtype=bool),
+        index.holding_words(read) if query.strip() else None,
+        list(dict.fromkeys(latin_words(read))),
         _identified(index, query),
         bool(query.strip()),
     )
@@ -383,6 +388,9 @@ class _Scoring:
     recognised: list[Recognised]
     cosine: np.ndarray
     named: np.ndarray  # per row, whether it mentions a name of the query
+    # per row, whether it holds every word of the query (None: the query has no word)
+    holding: np.ndarray | None
+    words: list[str]  # those words, as the query writes them (normalised)
     identified: dict[int, list[str]]  # the rows the query names, with why
     query: bool  # (without one, filters alone list incidents, each at 0)
 
@@ -400,9 +408,12 @@ class _Scoring:
         )
         if row in self.identified:
             score = 1.0  # the incident named, by its id or its report's address
-        if score < MIN_SCORE and self.query:
+        if score < MIN_SCORE and self.query and not self.holds_words(row):
             return None
         return score, carried
+
+    def holds_words(self, row: int) -> bool:
+        return self.holding is not None and bool(self.holding[row])
 
 
 def _unmatched(
@@ -491,8 +502,14 @@ def _result(
     shared = counted(names & scoring.index.entities_of(row))
     if shared:
         reasons.append("mentions " + ", ".join(sorted(shared)))
+    if score < MIN_SCORE and scoring.holds_words(row):  # (what lists it)
+        reasons.append(f"holds {_listed_words(scoring.words)}")
     reasons.append(f"text similarity {float(scoring.cosine[row]):.2f}")
     return Result(record.id, record.title, record.path, score, reasons)
+
+
+def _listed_words(words: list[str]) -> str:
+    return f"the word {words[0]}" if len(words) == 1 else f"the words {', '.join(words)}"
 
 
 def _listed(

@@ -58,7 +58,9 @@ from curator.write.atomic import made_beside
 # rather than mid-run (see `codecs.lookup` in curator.similarity.text).
 codecs.lookup("cp437")
 
-FORMAT = 5  # 4: idf and the text postings' column starts stored sparse; 5: records as columns
+# 4: idf and the text postings' column starts stored sparse; 5: records as columns; 6: the
+# text postings' word marks
+FORMAT = 6
 INDEX_FILE = "index.npz"
 # Each edit gives the library a new index, in a folder of its own (175 MB at 100,000
 # incidents): one other is kept, for going back and forth between two branches, or for
@@ -227,6 +229,7 @@ def _index(arrays: dict[str, np.ndarray], records: list[Record], meta: dict[str,
             _column_starts(arrays["text_cols"], arrays["text_counts"]),
             arrays["text_rows"],
             arrays["text_values"],
+            arrays["text_words"],
         ),
         entity_names=meta["entity_names"],
         entity_rarity=arrays["entity_rarity"],
@@ -269,6 +272,7 @@ def write(index: Index, path: Path) -> bool:
                     text_counts=lengths[text_cols],
                     text_rows=index.text.rows,
                     text_values=index.text.values,
+                    text_words=_marks(index.text),
                     entity_rarity=index.entity_rarity,
                     entity_indptr=index.entity_postings.indptr,
                     entity_rows=index.entity_postings.rows,
@@ -279,6 +283,12 @@ def write(index: Index, path: Path) -> bool:
     except OSError:
         return False
     return True
+
+
+def _marks(postings: Postings) -> np.ndarray:
+    """The postings' word marks; none marked where it has none."""
+    marks = postings.marks
+    return np.zeros(len(postings.rows), dtype=np.bool_) if marks is None else marks
 
 
 # The text postings have a column per hashed feature (2^22): their idf and their column
@@ -321,6 +331,7 @@ _ARRAYS = {
     "text_counts": np.dtype(np.int64),
     "text_rows": np.dtype(np.int32),
     "text_values": np.dtype(np.float32),
+    "text_words": np.dtype(np.bool_),
     "entity_rarity": np.dtype(np.float32),
     "entity_indptr": np.dtype(np.int64),
     "entity_rows": np.dtype(np.int32),
@@ -357,6 +368,7 @@ def _consistent(arrays: dict[str, np.ndarray], n: int, n_entities: int) -> bool:
         and _increasing_below(a["text_cols"], N_BUCKETS)
         and _within(a["text_counts"], 1, n)  # a feature is counted once per incident
         and int(a["text_counts"].sum()) == len(a["text_rows"]) == len(a["text_values"])
+        and len(a["text_words"]) == len(a["text_rows"])
         and _within(a["text_rows"], 0, n - 1)
         and _positive_up_to(a["text_values"], 1 + _SLACK)  # L2-normalised, idf ≥ 1
         and len(a["entity_rarity"]) == n_entities

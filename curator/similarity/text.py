@@ -230,6 +230,16 @@ def _stacked_on(particle: str) -> tuple[str, ...]:
     return tuple(sorted(inner, key=lambda p: (-len(p), p)))
 
 
+def latin_words(text: str) -> list[str]:
+    """The words of `text` in Latin, Greek or Cyrillic letters that are features of it (no
+    stop word), normalised, not stemmed: `Enterprise 요금제` → ["enterprise"]."""
+    return _words(normalise(text))
+
+
+def _words(folded: str) -> list[str]:
+    return [word for word in _WORD.findall(folded) if word not in ENGLISH_STOPWORDS]
+
+
 @lru_cache(maxsize=262144)
 def _word_feature(word: str) -> int:
     digest = hashlib.blake2b(word.encode("utf-8"), digest_size=8).digest()
@@ -247,5 +257,5 @@ def features(text: str) -> np.ndarray:
     bigrams = (points[:-1] << np.uint64(21)) | points[1:]
     triple = pair[:-1] & grams[2:]
     trigrams = (points[:-2] << np.uint64(42)) | (points[1:-1] << np.uint64(21)) | points[2:]
-    words = [_word_feature(stem(w)) for w in _WORD.findall(folded) if w not in ENGLISH_STOPWORDS]
+    words = [_word_feature(stem(w)) for w in _words(folded)]
     return np.concatenate([bigrams[pair], trigrams[triple], np.array(words, dtype=np.uint64)])
