@@ -147,9 +147,11 @@ def extract_file(path: Path, display: str) -> tuple[bytes, Share | None]:
         return digest, None
     record = record_of(data, display, path.stem)
     keys = features(record.text)
-    cols, times = np.unique(buckets(keys), return_counts=True)
+    # (Each key's place among `cols` from the one sort: np.isin, sorting twice more, made a
+    # build of 2,000 incidents a quarter slower.)
+    cols, where, times = np.unique(buckets(keys), return_inverse=True, return_counts=True)
     packed = (cols.astype("<u4") << COUNT_BITS) | np.minimum(times, COUNT_MAX).astype("<u4")
-    packed[np.isin(cols, buckets(keys[(keys & WORD_BIT) != 0]))] |= np.uint32(WORD_FLAG)
+    packed[where[(keys & WORD_BIT) != 0]] |= np.uint32(WORD_FLAG)
     found = "\n".join(sorted(entities(record.text)))
     return digest, Share(replace(record, fields=_NO_FIELDS), packed.tobytes(), found)
 
