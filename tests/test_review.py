@@ -1120,14 +1120,21 @@ def test_a_taxonomy_file_that_cannot_be_read_is_no_advice_to_empty_its_dimension
     ]
 
 
-def test_a_taxonomy_file_mended_is_said_once(repo):
-    # A change that breaks one was said in a line (`taxonomy_unread`); one that mends it said
-    # nothing: "1 other changed file, nothing to report".
+def components_broken_on_main(repo: Path) -> tuple[Path, str]:
+    """The components taxonomy file, a term's indent broken in a commit on main (checked
+    out), and its text before."""
     components = repo / "schema" / "taxonomy" / "components.yaml"
     text = components.read_text(encoding="utf-8")
     git(repo, "checkout", "-q", "main")
     components.write_text(text.replace("    label:", "   label:", 1), encoding="utf-8")
     commit(repo, "break the indent of a term")
+    return components, text
+
+
+def test_a_taxonomy_file_mended_is_said_once(repo):
+    # A change that breaks one was said in a line (`taxonomy_unread`); one that mends it said
+    # nothing: "1 other changed file, nothing to report".
+    components, text = components_broken_on_main(repo)
     # Where lint puts the file's first error at the base: the review said no place.
     linted = json.loads(run_curator("lint", "--format", "json", cwd=repo).out)
     path = "schema/taxonomy/components.yaml"
@@ -1156,11 +1163,7 @@ def test_a_taxonomy_file_unread_at_the_base_too_is_said_once(repo, touches_the_t
     # edits were said in a section each, one per incident, where a change that breaks the
     # file had them folded into one line; and that line, when the change touched another
     # taxonomy file, did not say the base could not read it either.
-    components = repo / "schema" / "taxonomy" / "components.yaml"
-    text = components.read_text(encoding="utf-8")
-    git(repo, "checkout", "-q", "main")
-    components.write_text(text.replace("    label:", "   label:", 1), encoding="utf-8")
-    commit(repo, "break the indent of a term")
+    components_broken_on_main(repo)
     git(repo, "checkout", "-q", "-B", "change")
     write(repo, "IL-0004.yaml", incident("IL-0004", *DIFFERENT))
     write(
@@ -1208,11 +1211,7 @@ def test_the_one_annotation_of_an_unread_taxonomy_file_is_on_a_line_the_diff_cha
     # Its IL301 errors in the incidents the change edits are one annotation, which was on
     # the first of them: in IL-0001, whose title alone the change edits, a line the diff
     # does not touch, where "Files changed" shows no annotation. IL-0002's new term is.
-    components = repo / "schema" / "taxonomy" / "components.yaml"
-    text = components.read_text(encoding="utf-8")
-    git(repo, "checkout", "-q", "main")
-    components.write_text(text.replace("    label:", "   label:", 1), encoding="utf-8")
-    commit(repo, "break the indent of a term")
+    components_broken_on_main(repo)
     git(repo, "checkout", "-q", "-B", "change")
     write(repo, "IL-0001.yaml", incident("IL-0001", ("학습 처리량이 떨어졌다", "처리량이 줄었다")))
     write(repo, "IL-0002.yaml", incident("IL-0002", ("    - nccl\n", "    - dns\n    - nccl\n")))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -555,25 +556,33 @@ def test_a_lone_surrogate_in_a_query_given_in_process_is_searched_around(library
     assert odd["results"] == plain["results"] and odd["results"][0]["id"] == "IL-0001"
 
 
-# A lesson of 100 words of three syllables that no other incident has: more features than
-# an incident keeps of its heaviest (KEEP_PER_DOCUMENT), each heavier than a word that two
-# incidents hold.
-LONG_LESSON = " ".join(
-    "".join(chr(0xAC00 + (word * 3 + i) * 37 % 11172) for i in range(3)) for word in range(100)
-)
+def lesson_of(words: int) -> str:
+    """A lesson of `words` words of three syllables that no other incident has, then
+    bcrypt once."""
+    syllables = (
+        "".join(chr(0xAC00 + (word * 3 + i) * 37 % 11172) for i in range(3))
+        for word in range(words)
+    )
+    return f"{' '.join(syllables)} 암호는 bcrypt 로 해시했다."
+
+
+def library_of(root: Path, lesson: str, second: str, third: tuple[str, str] | None) -> Path:
+    first = ("작은 규모 시험으로는 알 수 없었다.", lesson)
+    return write_library(
+        root,
+        {
+            "IL-0001.yaml": incident("IL-0001", first),
+            "IL-0002.yaml": incident("IL-0002", ("알 수 없었다.", second)),
+            "IL-0003.yaml": incident("IL-0003", third) if third else incident("IL-0003"),
+        },
+    )
 
 
 @pytest.fixture
 def long_library(tmp_path):
-    lessons = ("작은 규모 시험으로는 알 수 없었다.", f"{LONG_LESSON} 암호는 bcrypt 로 해시했다.")
-    return write_library(
-        tmp_path / "lib",
-        {
-            "IL-0001.yaml": incident("IL-0001", lessons),
-            "IL-0002.yaml": incident("IL-0002", ("알 수 없었다.", "bcrypt 를 썼다.")),
-            "IL-0003.yaml": incident("IL-0003"),
-        },
-    )
+    # 100 words: more features than an incident keeps of its heaviest (KEEP_PER_DOCUMENT),
+    # each heavier than a word that two incidents hold.
+    return library_of(tmp_path / "lib", lesson_of(100), "bcrypt 를 썼다.", None)
 
 
 def test_a_word_searched_for_finds_an_incident_holding_it_among_many_heavier_features(
@@ -587,25 +596,12 @@ def test_a_word_searched_for_finds_an_incident_holding_it_among_many_heavier_fea
     assert scores["IL-0002"] > scores["IL-0001"] >= 0.1  # (the shorter text first)
 
 
-# A lesson of 400 words of such syllables: its cosine to one word of it is under the floor.
-LONGER_LESSON = " ".join(
-    "".join(chr(0xAC00 + (word * 3 + i) * 37 % 11172) for i in range(3)) for word in range(400)
-)
-
-
 @pytest.fixture
 def longer_library(tmp_path):
-    lessons = ("작은 규모 시험으로는 알 수 없었다.", f"{LONGER_LESSON} 암호는 bcrypt 로 해시했다.")
-    # "text" and the syllables 업데이 share a column of the index's hashing: IL-0003 holds no
-    # word text.
-    return write_library(
-        tmp_path / "lib",
-        {
-            "IL-0001.yaml": incident("IL-0001", lessons),
-            "IL-0002.yaml": incident("IL-0002", ("알 수 없었다.", "bcrypt 와 text 를 썼다.")),
-            "IL-0003.yaml": incident("IL-0003", ("알 수 없었다.", "업데이트를 미뤘다.")),
-        },
-    )
+    # 400 words: the lesson's cosine to one word of it is under the floor. "text" and the
+    # syllables 업데이 share a column of the index's hashing: IL-0003 holds no word text.
+    third = ("알 수 없었다.", "업데이트를 미뤘다.")
+    return library_of(tmp_path / "lib", lesson_of(400), "bcrypt 와 text 를 썼다.", third)
 
 
 def test_a_word_searched_for_lists_every_incident_holding_it_however_long(longer_library):
