@@ -907,7 +907,7 @@ def _tab_not_mended(
         tab = None
     if tab is None:
         return None
-    return Refused(tab, no_tabs.STOPPED + no_tabs.NOT_MENDED)
+    return Refused(tab, no_tabs.stops_the_file(mended=False))
 
 
 def _as_the_file_has_it(refused: Refused, raw: bytes) -> Refused:
