@@ -120,6 +120,11 @@ def _tree_rss(pid: int) -> int:
 
 
 def measure(command: Sequence[str], cwd: Path | None = None) -> Sample:
+    # What earlier steps wrote goes to disk before this run starts, not during it: the
+    # first command measured after the 100,000-file libraries were generated (floor-load,
+    # session 60) took 16.7 s for 15.9 CPU s, as if on one CPU, against 8.8-10.5 s on
+    # both later in the sitting, probably while the kernel wrote their 2 GB back.
+    os.sync()
     started = time.perf_counter()
     process = subprocess.Popen(command, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     peak = 0
