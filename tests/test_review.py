@@ -1248,6 +1248,54 @@ def test_the_one_annotation_of_an_unread_taxonomy_file_is_on_a_line_the_diff_cha
     ]
 
 
+def test_the_lines_of_every_edited_file_with_annotations_come_from_one_git_diff(repo, monkeypatch):
+    # They were asked of git a file at a time, and only of a file holding the IL301 errors
+    # of a taxonomy file the head cannot read: the annotations of any other edited file
+    # could not be placed where "Files changed" shows them.
+    git(repo, "checkout", "-q", "main")
+    write(repo, "IL-0004.yaml", incident("IL-0004", *DIFFERENT))
+    commit(repo, "add IL-0004")
+    git(repo, "checkout", "-q", "-B", "change")
+    spaces = ("학습 처리량이 떨어졌다.\n", "학습 처리량이 떨어졌다. \n")
+    write(repo, "IL-0001.yaml", incident("IL-0001", spaces, ("늘렸다.\n", "늘렸다. \n")))
+    # Past what lint reads (IL104, say): git is not made to compare its megabytes.
+    lessons = "  작은 규모 시험으로는 알 수 없었다.\n"
+    write(repo, "IL-0002.yaml", incident("IL-0002", (lessons, lessons * 30_000)))
+    write(repo, "IL-0004.yaml", incident("IL-0004", *DIFFERENT, ("DNS 설정", "DNS 레코드")))
+    (repo / "incidents" / "IL-0003.yaml").unlink()
+    write(
+        repo,
+        "IL-0003 사본.yaml",
+        incident("IL-0003", ("status: published", "status: draft"), spaces),
+    )
+    commit(repo, "trailing spaces, a file too large, a retitle, a rename")
+    diffs = []
+    run_git = review_git.run_git
+
+    def counted(cwd: Path, *args: str) -> bytes:
+        if "diff" in args and "-U0" in args:
+            diffs.append(args)
+        return run_git(cwd, *args)
+
+    monkeypatch.setattr(review_git, "run_git", counted)
+    review = build_review(repo, "main", "HEAD")
+    placed = {f.path: (f.change, sorted(f.lines_in_diff)) for f in review.files}
+    assert placed == {
+        "incidents/IL-0001.yaml": ("changed", [16, 18]),
+        "incidents/IL-0002.yaml": ("changed", []),
+        "incidents/IL-0003 사본.yaml": ("renamed", [16]),  # git quotes it, a tab after
+        "incidents/IL-0004.yaml": ("changed", []),  # no finding: not asked
+    }
+    assert [f.code for f in review.files[1].findings] == ["IL104"]
+    [asked] = diffs
+    assert asked[asked.index("--") + 1 :] == (
+        "incidents/IL-0001.yaml",
+        "incidents/IL-0002.yaml",
+        "incidents/IL-0003.yaml",
+        "incidents/IL-0003 사본.yaml",
+    )
+
+
 def deprecate_nccl(repo: Path) -> None:
     """Deprecate the components term `nccl` (carried by every incident of `repo`) in favour
     of a new term."""

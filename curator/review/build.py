@@ -225,7 +225,7 @@ def build_review(root: Path, base: str, head: str, judge_for: JudgeFactory | Non
         )
         for f, c, o, there in zip(files, changes, olds, in_place, strict=True)
     ]
-    files = [_with_lines_in_diff(f, revisions, unread) for f in files]
+    files = _with_lines_in_diff(files, revisions)
     misplaced = misplaced_incidents(revisions.repo, revisions.base, revisions.head, incidents)
     return Review(
         base=revisions.base,
@@ -786,22 +786,24 @@ def _with_removal(
     return review.model_copy(update=update)
 
 
-def _with_lines_in_diff(
-    review: FileReview, revisions: Revisions, unread: Sequence[UnreadTaxonomy]
-) -> FileReview:
-    """`review` with the lines its diff adds or rewrites when its annotations need them: the
-    IL301 errors of a taxonomy file the head cannot read (`unread`) are one annotation, on
-    one of them (`annotations._folded`), which "Files changed" shows only on such a line.
-    (A new file's lines are all the change's; one moved into the library is a rename.)"""
-    if review.change not in ("added", "changed", "renamed") or review.shown_in_diff(1):
-        return review
-    said = tuple(unknown_term.said_unread(u.path) for u in unread)
-    if not any(f.code == UNKNOWN_TERM and f.message.endswith(said) for f in review.findings):
-        return review
-    lines = git.lines_changed(
-        revisions.repo, revisions.base, revisions.head, review.path, review.old_path
-    )
-    return review.model_copy(update={"lines_in_diff": lines})
+def _with_lines_in_diff(files: list[FileReview], revisions: Revisions) -> list[FileReview]:
+    """`files` with the lines the diff adds or rewrites, of each the change edits, renames
+    or moves into the library that has an annotation to place (a finding, a possible
+    duplicate): "Files changed" shows one only on such a line (`annotations`), and of a new
+    file, every line. One `git diff` for them all, none when no file needs it."""
+    wanted = [
+        f
+        for f in files
+        if f.change in ("added", "changed", "renamed")
+        and not f.shown_in_diff(1)
+        and (f.findings or f.duplicates())
+    ]
+    asked = [(f.path, f.old_path) for f in wanted]
+    lines = git.lines_changed(revisions.repo, revisions.base, revisions.head, asked, MAX_BYTES)
+    return [
+        f.model_copy(update={"lines_in_diff": lines[f.path]}) if f.path in lines else f
+        for f in files
+    ]
 
 
 def _in_place_of(path: Path) -> str | None:

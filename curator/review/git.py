@@ -12,7 +12,7 @@ import contextlib
 import os
 import re
 import subprocess
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -175,17 +175,28 @@ def changed_files(repo: Path, base: str, head: str, *folders: str) -> list[FileC
 
 # A hunk's header in a diff without context (`-U0`): where its lines are at the head, and
 # how many (1 when not said; 0 for a hunk that only removes).
-_HUNK = re.compile(rb"^@@ -[0-9]+(?:,[0-9]+)? \+([0-9]+)(?:,([0-9]+))? @@", re.MULTILINE)
+_HUNK = re.compile(rb"@@ -[0-9]+(?:,[0-9]+)? \+([0-9]+)(?:,([0-9]+))? @@")
+# git's escapes in a quoted name (`"b/a\"b"`): its octal bytes, and these.
+_ESCAPED = {b"a": 7, b"b": 8, b"t": 9, b"n": 10, b"v": 11, b"f": 12, b"r": 13}
 
 
 def lines_changed(
-    repo: Path, base: str, head: str, path: str, old_path: str | None
-) -> frozenset[int]:
-    """The lines of `path` at `head` that its diff from `base` (from `old_path` there, for a
-    rename) adds or rewrites: those a pull request's "Files changed" shows as the change's,
-    where an annotation is shown (one on another line is not)."""
+    repo: Path, base: str, head: str, files: Sequence[tuple[str, str | None]], limit: int
+) -> dict[str, frozenset[int]]:
+    """For each of `files` (its path at `head`, and its path at `base` for a rename), the
+    lines its diff from `base` adds or rewrites: those a pull request's "Files changed" shows
+    as the change's, where an annotation is shown (one on another line is not). One `git
+    diff -U0` for them all; a file it gives no such line has none (a rename alone), nor
+    one of more than `limit` bytes on either side, which git is not asked to compare (a
+    pull request may make an incident hundreds of megabytes, each of them diffed and read
+    back)."""
+    if not files:
+        return {}
+    paths = [p for path, old_path in files for p in (old_path, path) if p is not None]
     out = run_git(
         repo,
+        "-c",
+        f"core.bigFileThreshold={limit}",  # "Binary files … differ", and no hunk
         "diff",
         "-U0",
         "-M",
@@ -193,18 +204,63 @@ def lines_changed(
         "--no-ext-diff",
         "--no-textconv",
         "--no-relative",
+        "--src-prefix=a/",  # whatever diff.noprefix or diff.mnemonicPrefix say
+        "--dst-prefix=b/",
         "--end-of-options",
         base,
         head,
         "--",
-        *([old_path] if old_path else []),
-        path,
+        *paths,
     )
-    return frozenset(
-        line
-        for start, count in _HUNK.findall(out)
-        for line in range(int(start), int(start) + int(count or b"1"))
-    )
+    lines: dict[str, set[int]] = {path: set() for path, _ in files}
+    path: str | None = None
+    header = False
+    # Without context, every line of a file's diff starts with +, - or \ once its first
+    # hunk has begun: `diff --git` and `@@` at the start of a line are git's own, and so
+    # is `+++` before the first hunk (the file's name at the head, /dev/null if removed).
+    for line in out.split(b"\n"):
+        if line.startswith(b"diff --git "):
+            path, header = None, True
+        elif header and line.startswith(b"+++ "):
+            path = _diff_name(line[4:])
+        elif hunk := _HUNK.match(line):
+            header = False
+            start, count = int(hunk[1]), int(hunk[2] or b"1")
+            if path in lines:
+                lines[path].update(range(start, start + count))
+    return {path: frozenset(numbers) for path, numbers in lines.items()}
+
+
+def _diff_name(raw: bytes) -> str | None:
+    """The path a diff's `+++ b/…` line names (None for /dev/null): unquoted where git
+    quoted it (`"b/a\\"b"`, `"b/\\355\\225\\234"`), without the tab git writes after a name
+    holding a space."""
+    raw = raw.removesuffix(b"\t")  # a tab in the name itself is quoted, as \t
+    if raw.startswith(b'"') and raw.endswith(b'"'):
+        raw = _unquoted(raw[1:-1])
+    if not raw.startswith(b"b/"):
+        return None
+    return raw[2:].decode("utf-8", "surrogateescape")
+
+
+def _unquoted(quoted: bytes) -> bytes:
+    """A name as git quotes it (C style, between the quotes): `\\"`, `\\\\`, `\\t`, … and
+    `\\303\\251`, an octal byte each."""
+    out = bytearray()
+    at = 0
+    while at < len(quoted):
+        byte = quoted[at : at + 1]
+        if byte != b"\\":
+            out += byte
+            at += 1
+        elif quoted[at + 1 : at + 2].isdigit():
+            out.append(int(quoted[at + 1 : at + 4], 8))
+            at += 4
+        else:
+            escape = quoted[at + 1 : at + 2]
+            out.append(_ESCAPED.get(escape, escape[0] if escape else 92))
+            at += 2
+    return bytes(out)
 
 
 def _parse_name_status(out: bytes) -> Iterator[FileChange]:

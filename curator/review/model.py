@@ -222,8 +222,8 @@ class FileReview(_Value):
     )
     # Not in the report (its JSON leaves it out): of a file the change edits, renames or
     # moves into the library, the lines its diff adds or rewrites, where "Files changed"
-    # shows an annotation, for the annotations of the review's own run
-    # (`annotations._folded`). Empty when not needed.
+    # shows an annotation, for the annotations of the review's own run (`annotations`).
+    # Empty when not needed (a file with no finding and no possible duplicate).
     lines_in_diff: frozenset[int] = Field(default=frozenset(), exclude=True)
 
     def shown_in_diff(self, line: int) -> bool:
