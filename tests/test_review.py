@@ -1296,6 +1296,48 @@ def test_the_lines_of_every_edited_file_with_annotations_come_from_one_git_diff(
     )
 
 
+def test_annotations_on_lines_the_diff_shows_take_the_ten_first(repo):
+    # An edited incident's errors on lines its diff leaves alone came first, in the order
+    # lint gives them, and took four of the ten that GitHub shows: two of those it would
+    # have shown in "Files changed", on the lines the change adds, were left out. Those
+    # left out now are of the others, still printed (the run's summary shows them).
+    outside = "".join(f"    - broken-{n}\n" for n in range(1, 7))
+    facets = ("    - nccl\n", "    - nccl\n" + outside)
+    spaces = ("학습 처리량이 떨어졌다.\n", "학습 처리량이 떨어졌다. \n")
+    git(repo, "checkout", "-q", "main")
+    write(repo, "IL-0001.yaml", incident("IL-0001", facets, spaces))
+    commit(repo, "IL-0001 with unknown components and a trailing space")
+    git(repo, "checkout", "-q", "-B", "change")
+    inside = "".join(f"    - lost-{n}\n" for n in range(1, 7))
+    symptoms = ("    - throughput-degradation\n", "    - throughput-degradation\n" + inside)
+    lessons = ("알 수 없었다.\n", "알 수 없었다. \n")
+    write(repo, "IL-0001.yaml", incident("IL-0001", facets, spaces, symptoms, lessons))
+    commit(repo, "IL-0001 with unknown symptoms and a trailing space")
+    diff = git(repo, "diff", "-U0", "main", "HEAD").splitlines()
+    assert [line for line in diff if line.startswith("@@")] == [
+        "@@ -19,0 +20,6 @@ facets:",
+        "@@ -30 +36 @@ lessons: |",
+    ]
+    github = run_curator("review", "--base", "main", "--format", "github", cwd=repo).out
+    lines = github.splitlines()
+    where = "file=incidents/IL-0001.yaml"
+    assert [line.split("::")[1] for line in lines] == [
+        *(f"error {where},line={n},col=7,title=IL301" for n in (20, 21, 22, 23, 24, 25)),
+        *(f"error {where},line={n},col=7,title=IL301" for n in (12, 13, 14, 15)),
+        f"warning {where},line=36,col=23,title=IL602",  # the lessons' trailing space
+        f"warning {where},line=11,col=7,title=IL304",  # components out of order
+        f"warning {where},line=19,col=7,title=IL304",  # symptoms out of order
+        f"warning {where},line=28,col=16,title=IL602",  # the symptom's, at the base too
+        "notice title=more in the job summary",
+    ]
+    assert lines[0].endswith("::'lost-1' is not a term of symptoms; did you mean 'data-loss'?")
+    assert lines[9].endswith("::'broken-4' is not a term of components")
+    assert lines[-1].endswith(
+        "::not shown as annotations (GitHub shows 10 of each kind per step): 2 more errors; "
+        "the job summary lists them all"
+    )  # broken-5 and broken-6
+
+
 def deprecate_nccl(repo: Path) -> None:
     """Deprecate the components term `nccl` (carried by every incident of `repo`) in favour
     of a new term."""

@@ -2,7 +2,8 @@
 
 GitHub shows at most 10 error and 10 warning annotations (and 10 notices) per step and
 drops the rest silently, so the most important ones are printed and one notice says how many
-were left out and where they are (the job summary).
+were left out and where they are (the job summary); of each kind, those a pull request's
+"Files changed" shows first (`FileReview.shown_in_diff`), as it shows no other.
 """
 
 from __future__ import annotations
@@ -10,14 +11,19 @@ from __future__ import annotations
 from curator.findings import Finding, Severity
 from curator.report import github_annotation, workflow_command
 from curator.review.markdown import ON_BASE
-from curator.review.model import ReportFinding, Review
+from curator.review.model import FileReview, ReportFinding, Review
 from curator.rules import taxonomy_invalid, unknown_term
 
 PER_STEP = 10  # GitHub's limit for each of error, warning and notice annotations
 
 
 def workflow_commands(review: Review) -> list[str]:
+    of = {file.path: file for file in review.files}
     findings = _folded([f for file in review.files for f in file.findings], review)
+    # Those "Files changed" shows first, each kind in its order otherwise: one on a line an
+    # edited file's diff leaves alone took one of the ten, and pushed out one it shows. It
+    # is printed after them, not dropped: the run's summary and checks tab show it.
+    findings = sorted(findings, key=lambda f: not _shown(f, of))
     errors = [f for f in findings if f.severity == "error"]
     warnings = [f for f in findings if f.severity == "warning"]
     lines = [github_annotation(_finding(f)) for f in errors[:PER_STEP] + warnings[:PER_STEP]]
@@ -70,8 +76,7 @@ def _folded(findings: list[ReportFinding], review: Review) -> list[ReportFinding
         incidents = len({f.path for f in folded})
         note = unknown_term.unread_note(unread.dimension, incidents, len(folded))
         if first is None:
-            shown = (f for f in folded if f.path in of and of[f.path].shown_in_diff(f.line))
-            first = next(shown, folded[0])
+            first = next((f for f in folded if _shown(f, of)), folded[0])
             folded = [f for f in folded if f is not first]
             was = ", as at the base" if unread.at_base else ""
             own = first.message.removesuffix(unknown_term.said_unread(unread.path))
@@ -86,6 +91,11 @@ def _folded(findings: list[ReportFinding], review: Review) -> list[ReportFinding
         gone = {id(f) for f in folded}
         findings = [told if f is first else f for f in findings if id(f) not in gone]
     return findings
+
+
+def _shown(finding: ReportFinding, of: dict[str, FileReview]) -> bool:
+    file = of.get(finding.path)
+    return file is not None and file.shown_in_diff(finding.line)
 
 
 def _counted(*counts: tuple[int, str]) -> str:
