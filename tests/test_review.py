@@ -1338,6 +1338,56 @@ def test_annotations_on_lines_the_diff_shows_take_the_ten_first(repo):
     )  # broken-5 and broken-6
 
 
+def test_a_possible_duplicate_of_an_edited_incident_is_at_the_first_line_the_diff_shows(repo):
+    # It was at line 1, which the diff of an incident edited elsewhere does not show: the
+    # notice was seen in no "Files changed". The change gives IL-0001 the text of IL-0002
+    # (and of IL-0003, a draft), its id line left alone.
+    git(repo, "checkout", "-q", "main")
+    write(repo, "IL-0001.yaml", incident("IL-0001", *DIFFERENT))
+    commit(repo, "IL-0001 of another event")
+    git(repo, "checkout", "-q", "-B", "change")
+    write(repo, "IL-0001.yaml", incident("IL-0001"))
+    commit(repo, "IL-0001 told as IL-0002")
+    diff = git(repo, "diff", "-U0", "main", "HEAD").splitlines()
+    assert next(line for line in diff if line.startswith("@@")) == "@@ -2 +2 @@ id: IL-0001"
+    github = run_curator("review", "--base", "main", "--format", "github", cwd=repo).out
+    title = "공유 스토리지의 메타데이터 포화로 학습 처리량이 떨어졌다"
+    assert [line.split(" (score ")[0] for line in github.splitlines()] == [
+        "::notice file=incidents/IL-0001.yaml,line=2,title=possible duplicate::possible "
+        f"duplicate of {n}"
+        for n in ("IL-0002", "IL-0003")
+    ]
+    assert all(line.endswith(f"): {title}") for line in github.splitlines())
+
+
+def test_the_il303_of_a_taxonomy_file_edited_elsewhere_is_at_the_first_line_the_diff_shows(
+    repo,
+):
+    # Unread at the base already, the file's first IL303 (line 4) holds the count of the
+    # IL301 errors it stands for; the change edits the file further down only, so it was on
+    # a line "Files changed" does not show, and the count was seen in no diff.
+    components, _ = components_broken_on_main(repo)
+    git(repo, "checkout", "-q", "-B", "change")
+    text = components.read_text(encoding="utf-8")
+    components.write_text(text.replace("en: GPU driver\n", "en: GPU drivers\n"), encoding="utf-8")
+    write(repo, "IL-0002.yaml", incident("IL-0002", ("    - nccl\n", "    - dns\n    - nccl\n")))
+    commit(repo, "relabel a component, add one to IL-0002")
+    path = "schema/taxonomy/components.yaml"
+    diff = git(repo, "diff", "-U0", "main", "HEAD", "--", path).splitlines()
+    [hunk] = [line for line in diff if line.startswith("@@")]
+    line = int(hunk.split("+")[1].split(" ")[0])
+    assert line > 4
+    github = run_curator("review", "--base", "main", "--format", "github", cwd=repo).out
+    [error] = [line for line in github.splitlines() if line.startswith("::error ")]
+    assert error.startswith(
+        f"::error file={path},line={line},col=1,title=IL303::line 4, column 4: YAML syntax error: "
+    )
+    assert error.endswith(
+        "; none of its terms is known, so the components of incidents are not checked "
+        "(IL301) until it is fixed: 1 incident carries 2 terms of it"
+    )
+
+
 def deprecate_nccl(repo: Path) -> None:
     """Deprecate the components term `nccl` (carried by every incident of `repo`) in favour
     of a new term."""

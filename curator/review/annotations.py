@@ -29,15 +29,18 @@ def workflow_commands(review: Review) -> list[str]:
     lines = [github_annotation(_finding(f)) for f in errors[:PER_STEP] + warnings[:PER_STEP]]
     # Each pair once, as the status line counts them: two incidents of the change that
     # match each other took two of the ten notices, and were two of those left out.
-    notices = [(file.path, match) for file, match in review.duplicate_pairs()]
+    notices = review.duplicate_pairs()
     omitted_errors = max(len(errors) - PER_STEP, 0)
     omitted_warnings = max(len(warnings) - PER_STEP, 0)
     room = PER_STEP - 1 if omitted_errors or omitted_warnings else PER_STEP
-    for path, match in notices[:room]:
+    for file, match in notices[:room]:
+        # Of the file as a whole, at its first line that "Files changed" shows: line 1 of
+        # an incident edited elsewhere is not, and the notice was seen in no diff.
+        line = file.first_shown() or 1
         where = f", {ON_BASE}" if match.on_base else ""
         score = f"score {match.score:.2f}{where}"
         message = f"possible duplicate of {match.id} ({score}): {match.title or ''}"
-        lines.append(_command("notice", path, 1, "possible duplicate", message))
+        lines.append(_command("notice", file.path, line, "possible duplicate", message))
     omitted = _counted(
         (omitted_errors, "error"),
         (omitted_warnings, "warning"),
@@ -65,7 +68,10 @@ def _folded(findings: list[ReportFinding], review: Review) -> list[ReportFinding
     too, which "Files changed" would not show), they are said at the first of them that
     "Files changed" shows (in a new file, or on a line the diff adds or rewrites), where
     the first of all, in an incident edited elsewhere, was shown nowhere but the run's
-    summary; at the first of all when none is."""
+    summary; at the first of all when none is. That IL303, on a line "Files changed" does not
+    show of a file the change edits (elsewhere: unread at the base too, say), is moved to
+    the first line it shows of the file, saying where it is, as it too was shown in no
+    diff."""
     of = {file.path: file for file in review.files}
     for unread in review.taxonomy_unread:
         folded = [f for f in findings if review.unread_of(f) == unread]
@@ -86,8 +92,12 @@ def _folded(findings: list[ReportFinding], review: Review) -> list[ReportFinding
                     f"{unread.line}, column {unread.column}){note}"
                 }
             )
-        else:
+        elif (line := _moved_to(first, of)) is None:
             told = first.model_copy(update={"message": first.message + note})
+        else:
+            # Said where it is: the message may speak of "this line".
+            said = f"line {first.line}, column {first.column}: {first.message}{note}"
+            told = first.model_copy(update={"line": line, "column": 1, "message": said})
         gone = {id(f) for f in folded}
         findings = [told if f is first else f for f in findings if id(f) not in gone]
     return findings
@@ -96,6 +106,13 @@ def _folded(findings: list[ReportFinding], review: Review) -> list[ReportFinding
 def _shown(finding: ReportFinding, of: dict[str, FileReview]) -> bool:
     file = of.get(finding.path)
     return file is not None and file.shown_in_diff(finding.line)
+
+
+def _moved_to(finding: ReportFinding, of: dict[str, FileReview]) -> int | None:
+    """The first line "Files changed" shows of `finding`'s file when it does not show the
+    finding's own (a file the change edits elsewhere); None when it does, or shows none."""
+    file = of.get(finding.path)
+    return None if file is None or _shown(finding, of) else file.first_shown()
 
 
 def _counted(*counts: tuple[int, str]) -> str:

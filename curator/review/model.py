@@ -232,6 +232,12 @@ class FileReview(_Value):
         diff adds or rewrites of one it edits or renames (`lines_in_diff`)."""
         return (self.change == "added" and self.old_path is None) or line in self.lines_in_diff
 
+    def first_shown(self) -> int | None:
+        """The first line "Files changed" shows of the file as the change's (`shown_in_diff`),
+        where an annotation on the file as a whole is seen beside the change; None when it
+        shows none (a rename alone, a diff that only removes lines, a file not changed)."""
+        return 1 if self.shown_in_diff(1) else min(self.lines_in_diff, default=None)
+
     def own(self) -> str:
         """The incident's name as the similarity index gives it, and its matches name it."""
         return self.id or PurePosixPath(self.path).stem
