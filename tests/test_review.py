@@ -3006,3 +3006,11 @@ def test_a_relabel_shows_the_terms_it_adds_and_removes_and_what_supports_each_ad
     ]
     suggested = comment.split("**Suggested facets**")[1].split("Ready to paste")[0]
     assert "capacity-limit" not in suggested and "throughput-degradation" not in suggested
+
+
+def test_a_git_command_that_fails_without_a_word_is_named_past_its_settings(repo):
+    # `diff --quiet` ends 1 where the two differ, and says nothing on stderr.
+    write(repo, "IL-0001.yaml", incident("IL-0001", ("status: published", "status: draft")))
+    commit(repo, "an edit")
+    with pytest.raises(review_git.GitError, match=r"^git diff failed$"):
+        review_git.run_git(repo, "-c", "core.quotePath=false", "diff", "--quiet", "main", "HEAD")

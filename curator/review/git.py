@@ -51,8 +51,16 @@ def run_git(cwd: Path, *args: str) -> bytes:
         out, err = proc.communicate()
     if proc.returncode != 0:
         message = err.decode("utf-8", "replace").strip().splitlines()
-        raise GitError(message[-1] if message else f"git {args[0]} failed")
+        raise GitError(message[-1] if message else f"git {_command(args)} failed")
     return out
+
+
+def _command(args: tuple[str, ...]) -> str:
+    """The git command `args` run (`diff` of `-c core.bigFileThreshold=… diff …`)."""
+    at = 0
+    while at < len(args) and args[at] == "-c":
+        at += 2  # (an option and its value)
+    return args[at] if at < len(args) else "command"
 
 
 @contextmanager
