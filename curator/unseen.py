@@ -41,10 +41,23 @@ class ZeroWidth(NamedTuple):
     total: int  # how many in the text
 
 
-def zero_width(text: str, start: int = 0) -> ZeroWidth | None:
+# The first byte of each in UTF-8. A byte that starts a character in UTF-8 is never a later
+# byte of another, so UTF-8 that holds none of these holds none of the characters.
+_FIRST_BYTES = tuple(sorted({char.encode("utf-8")[0] for char in ZERO_WIDTH}))
+
+
+def zero_width(text: str, start: int = 0, encoded: bytes | None = None) -> ZeroWidth | None:
     """The first zero-width character of `text` from `start` (after the byte-order mark,
     IL604's: a U+FEFF in it is one more), and how many there are; None if none (the usual
-    case)."""
+    case). `encoded`, where the caller has it: `text` in UTF-8, perhaps after a byte-order
+    mark (a file's bytes), from which the usual case is told at less cost."""
+    # A search of the bytes for each first byte (four, `memchr`): ≈3,900 instructions a
+    # file of 2,000 characters, where the text's search below costs ≈40,700. In a text that
+    # is not Latin-1, that search is `memchr` for the low byte of each character, which
+    # stops at every f, g, h, i, -, . or , of it (the low bytes of U+2066 to U+2069 and
+    # U+202A to U+202E).
+    if encoded is not None and not _may_hold(encoded):
+        return None
     # A scan for each character, in C: 2.8 µs a file for the sixteen, where one
     # regular-expression search for them took 5 (Korean text is not ASCII: the search looks
     # at each character) and one set of the text's characters 40.
@@ -55,6 +68,16 @@ def zero_width(text: str, start: int = 0) -> ZeroWidth | None:
         return None
     count = sum(text.count(char, start) for char in ZERO_WIDTH)
     return ZeroWidth(position_at(text, min(places)), text[min(places)], count)
+
+
+def _may_hold(encoded: bytes) -> bool:
+    """Whether UTF-8 `encoded` holds the first byte of a zero-width character."""
+    # (Each an int, not bytes: `in` is then `memchr` alone; a loop, not any(): 3,000
+    # instructions fewer a call.)
+    for first in _FIRST_BYTES:  # noqa: SIM110
+        if first in encoded:
+            return True
+    return False
 
 
 WHITE_SPACE = " \t\u3000\u00a0"  # what counts as trailing (and what `curator fix` strips)

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 from conftest import BROKEN, REPO
+from hypothesis import given
+from hypothesis import strategies as st
 from pydantic import TypeAdapter, ValidationError
 
 from curator import unseen
@@ -161,6 +163,34 @@ def test_no_line_ends_in_white_space_where_the_quick_test_says_so():
             trailing = any(line != line.rstrip(unseen.WHITE_SPACE) for line in lines)
             if trailing:
                 assert unseen.may_end_a_line_in_white_space(text), repr(text)
+
+
+# The zero-width characters, characters whose UTF-8 starts with the same byte as one of them
+# (… and ’ as U+200B; ᄀ as U+180E; ؛ as U+061C; ＡＢ and U+FEFF's neighbours as U+FEFF),
+# and the ASCII characters the text's own search stops at (f, g, h, i, -, . and ,).
+NEAR_ZERO_WIDTH = st.sampled_from(
+    [*unseen.ZERO_WIDTH, "\u2026", "\u2019", "\u1100", "\u061b", "\uff21", "\ufefe",
+     "\ufe0f", "f", "i", "-", ".", ",", "가", "a", "\n", "😀"]
+)  # fmt: skip
+
+
+@given(
+    st.one_of(st.text(), st.lists(NEAR_ZERO_WIDTH, max_size=40).map("".join)),
+    st.booleans(),
+    st.integers(min_value=0, max_value=5),
+)
+def test_zero_width_told_from_the_bytes_is_zero_width_told_from_the_text(text, bom, start):
+    encoded = ("\ufeff" if bom else "").encode("utf-8") + text.encode("utf-8")
+    assert unseen.zero_width(text, start, encoded) == unseen.zero_width(text, start)
+
+
+def test_zero_width_told_from_the_bytes_finds_each_one():
+    for char in unseen.ZERO_WIDTH:
+        text = f"가 {char}나"
+        found = unseen.zero_width(text, encoded=text.encode("utf-8"))
+        assert found is not None and found.char == char and found.total == 1
+    near = "가나 … ’ ﻾ ᄀ ؛"  # (their first bytes are theirs)
+    assert unseen.zero_width(near, encoded=near.encode()) is None
 
 
 @pytest.mark.parametrize(

@@ -68,7 +68,7 @@ def check(file: IncidentFile) -> FileFindings:
     text = file.loaded.text
     if text is None:
         return
-    found = zero_width(text)
+    found = zero_width(text, encoded=file.loaded.raw)  # (the text's bytes: see there)
     if found is not None:
         yield _zero_width_finding(file, found)
     # Nearly every file holds no backslash: one scan for it is 0.6 µs, one for `\u` 10.
