@@ -81,11 +81,11 @@ Progress = Callable[[int, int], None]
 Task = tuple[int, str, str, Any]  # (index, path, display, `Extra.payload` of the path)
 _TURNING_POINTS = [r.turning_points for r in FILE_RULES if hasattr(r, "turning_points")]
 # (file, the SHA-256 of its bytes in hex, `Extra.payload`'s value for it): the digest is
-# lint's own, so that no file is hashed twice.
-Compute = Callable[[IncidentFile, str, Any], Any]
+# lint's own, so that no file is hashed twice; None where no one reads it (`Extra.digest`).
+Compute = Callable[[IncidentFile, str | None, Any], Any]
 # What every check_task needs: the taxonomy, today, the prefix of the cache's keys (None:
-# nothing is kept), what else to compute of each file.
-_Context = tuple[Taxonomy, dt.date, str | None, Compute | None]
+# nothing is kept), what else to compute of each file, whether to hash each file.
+_Context = tuple[Taxonomy, dt.date, str | None, Compute | None, bool]
 
 
 @dataclass(frozen=True)
@@ -114,6 +114,10 @@ class Extra:
     # SHA-256 (hex) of the bytes that result was found in: what the caller may have kept
     # of those bytes describes the file as it is.
     kept: Callable[[str, str], None] | None = None
+    # Whether `compute` reads each file's digest. Where it does not and no result is kept
+    # (`--no-cache`), no file is hashed, and `compute` is given None: ≈6,000 bytes a file
+    # through SHA-256 for nothing.
+    digest: bool = True
 
 
 def display_path(path: Path, cwd: Path | None = None) -> str:
@@ -184,9 +188,12 @@ def check_file(
     today: dt.date,
     extra: Compute | None = None,
     payload: Any = None,
+    hashed: bool = True,
 ) -> Checked:
     """Findings of the single-file rules, and what the cross-file rules need; and `extra`'s
-    value for the parsed file (given `payload`), if asked for."""
+    value for the parsed file (given `payload`), if asked for. Unless `hashed`, the file's
+    digest is not worked out (None): for a run that keeps nothing, and whose `extra`
+    does not read it."""
     where = str(path)  # (as text for `os`: pathlib's layers cost more than lstat and read)
     try:
         before = os.lstat(where)  # before reading: a change after it shows as a new stat
@@ -215,7 +222,7 @@ def check_file(
             findings = [replace(finding, fixable=False) for finding in findings]
         points = [day for turning in _TURNING_POINTS for day in turning(file)]
         summary = FileSummary.of(file)
-        digest = content_digest(raw)
+        digest = content_digest(raw) if hashed else None
         value = extra(file, digest, payload) if extra is not None else None
         moved = at_editor_lines(file.loaded.text)
         if moved is not None:  # (the summary's places are moved by `FileSummary.of`)
@@ -842,7 +849,8 @@ def check_files(
         tasks.sort(key=lambda task: order(task[1]))
     compute = extra.compute if extra else None
     prefix = store.prefix if store else None
-    checks = run_checks(tasks, taxonomy, today, jobs, prefix, compute, workers)
+    hashed = store is not None or (extra is not None and extra.digest)
+    checks = run_checks(tasks, taxonomy, today, jobs, prefix, compute, workers, hashed)
     for index, result in checks:
         result.decode_summary()  # (while the workers check the rest, see there)
         if extra is not None and result.extra is not None:
@@ -868,17 +876,19 @@ def run_checks(
     cache_prefix: str | None = None,
     extra: Compute | None = None,
     workers: Workers | None = None,
+    hashed: bool = True,
 ) -> Iterator[tuple[int, Checked]]:
     """(index, result) of each task, in order: in `workers`, else in worker processes of
     its own if it pays. With `cache_prefix` (results go to the cache, which keeps a file
-    under its path after that prefix), workers also work out what the cache keeps."""
+    under its path after that prefix), workers also work out what the cache keeps; unless
+    `hashed`, no file's digest (see `check_file`)."""
     if workers is None:
         with Workers(worker_count(len(tasks), PARALLEL_FROM, jobs)) as own:
             yield from run_checks(
-                tasks, taxonomy, today, cache_prefix=cache_prefix, extra=extra, workers=own
+                tasks, taxonomy, today, None, cache_prefix, extra, workers=own, hashed=hashed
             )
         return
-    context = SentOnce((taxonomy, today, cache_prefix, extra))
+    context = SentOnce((taxonomy, today, cache_prefix, extra, hashed))
     work = functools.partial(check_task, context=context)
     # Small chunks keep every worker busy to the end and the progress line moving.
     size = max(8, min(250, len(tasks) // (workers.count * 8)))
@@ -886,9 +896,9 @@ def run_checks(
 
 
 def check_task(task: Task, context: SentOnce[_Context]) -> tuple[int, Checked]:
-    taxonomy, today, cache_prefix, extra = context.value
+    taxonomy, today, cache_prefix, extra, hashed = context.value
     index, path, display, payload = task
-    result = check_file(Path(path), display, taxonomy, today, extra, payload)
+    result = check_file(Path(path), display, taxonomy, today, extra, payload, hashed)
     if cache_prefix is not None:  # what the cache keeps of it: worked out here, in a worker
         result.encode(cache_key(path, cache_prefix), today.isoformat())
     return index, result

@@ -380,11 +380,9 @@ def test_findings_and_summaries_survive_the_round_trip(tmp_path):
     library = Library.at(root)
     paths = [str(path) for path in library.incident_paths()]
     displays = engine.display_paths(paths, root)
-    fresh = engine.check_files(paths, displays, library.taxonomy, TODAY)
     store = kept.ResultCache.open(library)
     assert store is not None
-    for path, result in zip(paths, fresh, strict=True):
-        store.put(path, TODAY.isoformat(), result)
+    fresh = engine.check_files(paths, displays, library.taxonomy, TODAY, store)  # (and kept)
     store.save()
     reopened = kept.ResultCache.open(library)
     assert reopened is not None

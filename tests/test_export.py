@@ -43,6 +43,7 @@ from referencing import Registry, Resource
 
 import curator.export.released as released
 import curator.export.write as write
+import curator.lint
 from curator.export import ExportError, ExportOptions, ExportRefused, export
 from curator.export.collect import Snapshot, name_order
 from curator.export.feed import feed_bytes
@@ -2736,6 +2737,48 @@ def test_lint_checks_files_in_the_order_the_export_asks_and_hands_them_over_so(t
 
     lint(Library.at(repo.root), extra=Extra(name, lambda path, n: taken.append(n), id_order))
     assert taken == ["IL-0002.yaml", "IL-9999.yaml", "IL-10000.yaml", "IL-10001.yaml"]
+
+
+@pytest.mark.parametrize(
+    ("cache", "asked", "hashed"), [(False, False, False), (False, True, True), (True, False, True)]
+)
+def test_lint_hashes_a_file_only_for_the_cache_or_an_extra_that_reads_the_digest(
+    tmp_path, cache, asked, hashed
+):
+    repo = _numbered_repo(tmp_path, [2, 1])
+    given: dict[str, str | None] = {}
+
+    def digest(file, digest, payload):
+        given[file.path.name] = digest
+
+    extra = Extra(digest, lambda path, value: None, digest=asked)
+    lint(Library.at(repo.root), cache=cache, extra=extra)
+    assert given == {
+        name: hashlib.sha256((repo.root / "incidents" / name).read_bytes()).hexdigest()
+        if hashed
+        else None
+        for name in ("IL-0001.yaml", "IL-0002.yaml")
+    }
+
+
+def test_an_export_without_the_cache_hashes_no_file_as_lint_checks_it(tmp_path, monkeypatch):
+    # (No one reads the digest then: the export's cache keeps its incidents under it.)
+    repo = _numbered_repo(tmp_path, [1, 2, 3])
+    library = Library.at(repo.root)
+    hashed: list[bytes] = []
+    real_digest = curator.lint.content_digest
+
+    def counted(raw: bytes) -> str:
+        hashed.append(raw)
+        return real_digest(raw)
+
+    monkeypatch.setattr(curator.lint, "content_digest", counted)
+    export(library, tmp_path / "cold", ExportOptions(cache=False, jobs=1))
+    assert hashed == []
+    export(library, tmp_path / "kept", ExportOptions(jobs=1))
+    assert len(hashed) == 3
+    for name in ("incidents.json", "incidents.csv", "incidents/IL-0002.json"):
+        assert (tmp_path / "cold" / name).read_bytes() == (tmp_path / "kept" / name).read_bytes()
 
 
 @pytest.mark.parametrize("held", [0, 1, 1_000])

@@ -81,7 +81,7 @@ def test_the_key_hashes_a_worker_sends_are_those_of_the_summary_it_sends():
     # with its result, for the index the main process builds once every file is checked.
     library = Library.at(Path(__file__).resolve().parents[1])
     prefix = f"{library.root}{os.sep}"  # (results kept in the cache, under their paths)
-    context = SentOnce((library.taxonomy, dt.date(2026, 12, 2), prefix, None))
+    context = SentOnce((library.taxonomy, dt.date(2026, 12, 2), prefix, None, True))
     for number, path in enumerate(library.incident_paths()[:20]):
         _, checked = check_task((number, str(path), path.name, None), context)
         sent: Checked = pickle.loads(pickle.dumps(checked))

@@ -162,7 +162,9 @@ class IncidentStream:
         folder, previous = self.writer.folder, self.writer.previous
         render = functools.partial(_render_parsed_sent, folder=folder, previous=previous)
         checked = functools.partial(self._save_meanwhile, workers)
-        return Extra(render, self.take, self._turn, self._dates_of, checked, self._kept)
+        # The digest is what the cache keeps an incident under; nothing else reads it.
+        keeping = self.cache.keeping
+        return Extra(render, self.take, self._turn, self._dates_of, checked, self._kept, keeping)
 
     def _kept(self, path: str, digest: str) -> None:
         self.kept[path] = digest
@@ -304,7 +306,7 @@ def _render_sent(task: Task, folder: Path, previous: Path | None = None) -> Sent
 
 def _render_parsed_sent(
     file: IncidentFile,
-    digest: str,
+    digest: str | None,
     when: tuple[str, str] | None,
     folder: Path,
     previous: Path | None = None,
@@ -362,7 +364,7 @@ def render(task: Task, folder: Path, previous: Path | None = None) -> Rendered:
 
 def render_parsed(
     file: IncidentFile,
-    digest: str,
+    digest: str | None,
     when: tuple[str, str] | None,
     folder: Path,
     previous: Path | None = None,
@@ -372,7 +374,7 @@ def render_parsed(
     read it as an incident, or when its rendering fails (an id a release refuses, a write
     that fails): then it is rendered again after lint, where its error is the export's.
     `digest` is the parsed bytes' (`content_digest`, which lint works out): the cache keeps
-    the data under it. Nor
+    the data under it (None with the cache off: lint does not work it out). Nor
     is a file with schema errors rendered: lint may judge one by its values less a U+FEFF
     (`curator.lint.parse_incident`), which are not its bytes' and must not be kept in the
     cache under their digest."""
