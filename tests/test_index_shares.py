@@ -37,6 +37,9 @@ def same_index(ours: Index, theirs: Index) -> None:
             assert mine.dtype == built.dtype and np.array_equal(mine, built), (postings, array)
     assert ours.text.marks is not None and theirs.text.marks is not None
     assert np.array_equal(ours.text.marks, theirs.text.marks)
+    for array in ("indptr", "keys"):
+        mine, built = getattr(ours.korean, array), getattr(theirs.korean, array)
+        assert mine.dtype == built.dtype and np.array_equal(mine, built), ("korean", array)
 
 
 @pytest.fixture
@@ -93,22 +96,34 @@ def test_a_share_kept_of_other_bytes_is_never_used(library, monkeypatch):
 
 
 def _features(text: str, change) -> str:
-    """A share's base64 features, changed: every count 0, columns out of order, repeated."""
+    """A share's base64 features (or Korean word keys), changed: every count 0, columns
+    out of order, repeated."""
     packed = np.frombuffer(base64.b64decode(text), dtype="<u4")
     return base64.b64encode(np.ascontiguousarray(change(packed)).astype("<u4").tobytes()).decode()
+
+
+def _with(entry: list, place: int, value) -> list:
+    """`entry` with its value at `place` changed to `value`."""
+    return [value if i == place else old for i, old in enumerate(entry)]
 
 
 @pytest.mark.parametrize(
     "tamper",
     [
-        lambda entry: [entry[0], entry[1], "not base64!", entry[3]],  # features not base64
-        lambda entry: [entry[0], entry[1], entry[2][:-4], entry[3]],  # not whole uint32s
-        lambda entry: [entry[0], entry[1][:-1], entry[2], entry[3]],  # a record too short
-        lambda entry: [entry[0], [7, *entry[1][1:]], entry[2], entry[3]],  # an id not text
+        lambda entry: _with(entry, 2, "not base64!"),  # features not base64
+        lambda entry: _with(entry, 2, entry[2][:-4]),  # not whole uint32s
+        lambda entry: _with(entry, 1, entry[1][:-1]),  # a record too short
+        lambda entry: _with(entry, 1, [7, *entry[1][1:]]),  # an id not text
         lambda entry: entry[:3],  # no entities
-        lambda entry: [entry[0], entry[1], _features(entry[2], lambda f: f >> 10 << 10), entry[3]],
-        lambda entry: [entry[0], entry[1], _features(entry[2], lambda f: f[::-1]), entry[3]],
-        lambda entry: [entry[0], entry[1], _features(entry[2], lambda f: f[[0, 0]]), entry[3]],
+        lambda entry: _with(entry, 2, _features(entry[2], lambda f: f >> 10 << 10)),
+        lambda entry: _with(entry, 2, _features(entry[2], lambda f: f[::-1])),
+        lambda entry: _with(entry, 2, _features(entry[2], lambda f: f[[0, 0]])),
+        lambda entry: entry[:4],  # no Korean words
+        lambda entry: _with(entry, 4, "not base64!"),
+        lambda entry: _with(entry, 4, entry[4][:-4]),  # not whole uint32s
+        lambda entry: _with(entry, 4, _features(entry[4], lambda f: f[::-1])),  # descending
+        lambda entry: _with(entry, 4, _features(entry[4], lambda f: f[[0, 0]])),  # repeated
+        lambda entry: _with(entry, 4, 7),  # not text
         lambda entry: {"entry": entry},  # not a list
     ],
 )

@@ -629,3 +629,74 @@ def test_a_word_is_held_by_its_own_feature_not_by_another_that_shares_its_column
     held = index.holding_words("text")
     assert held is not None
     assert [index.records[row].id for row in np.flatnonzero(held)] == ["IL-0002"]
+
+
+@pytest.fixture
+def korean_library(tmp_path):
+    # IL-0001 holds 규모 once, with a stack of particles, at the end of 1,200 syllables: none
+    # of its n-grams among the 150 heaviest features the index keeps of it. IL-0002 holds
+    # it before 도; IL-0003 holds 대규모 only, another word; IL-0004 none, but 늘어나.
+    lessons = "작은 규모 시험으로는 알 수 없었다."
+    tail = lesson_of(400).replace("암호는 bcrypt 로 해시했다.", "bcrypt 는 운영 규모에서만 썼다.")
+    return write_library(
+        tmp_path / "lib",
+        {
+            "IL-0001.yaml": incident("IL-0001", (lessons, tail)),
+            "IL-0002.yaml": incident("IL-0002", (lessons, "시험 규모도 작았다.")),
+            "IL-0003.yaml": incident("IL-0003", (lessons, "대규모 시험을 했다.")),
+            "IL-0004.yaml": incident("IL-0004", (lessons, "처리량이 늘어나는 것을 알 수 없었다.")),
+        },
+    )
+
+
+def test_a_korean_word_searched_for_lists_every_incident_holding_it_with_its_particles(
+    korean_library,
+):
+    # IL-0001 was not listed: its cosine to 규모 is 0, the word's n-grams being among the
+    # light features the index drops.
+    for query in ("규모", "규모에서만", "규모가"):
+        found = search_json(query, "--root", str(korean_library))
+        results = {r["id"]: r for r in found["results"]}
+        assert {"IL-0001", "IL-0002"} <= set(results) and "IL-0004" not in results, query
+        long = results["IL-0001"]
+        assert long["score"] < 0.1
+        assert long["reasons"] == ["holds the word 규모", "text similarity 0.00"], query
+
+
+def test_a_korean_word_is_held_whole_with_any_particles_not_inside_a_longer_word(
+    korean_library,
+):
+    index = build(Library.at(korean_library), workers=1)
+
+    def holding(query: str) -> list[str]:
+        held = index.holding_words(query)
+        assert held is not None, query
+        return [index.records[row].id for row in np.flatnonzero(held)]
+
+    assert holding("규모") == ["IL-0001", "IL-0002"]  # 규모에서만, 규모도; not 대규모
+    assert holding("대규모를") == ["IL-0003"]
+    # 늘어나 alone loses 나 as a particle (늘어); 늘어나는 loses 는 only: held all the same.
+    assert holding("늘어나") == ["IL-0004"]
+    assert holding("bcrypt 규모는") == ["IL-0001"]  # every word of the query
+    assert holding("시험") == ["IL-0002", "IL-0003"]  # (시험으로는 was IL-0001's, replaced)
+    assert index.holding_words("규") is None  # a lone syllable is no word, as no feature
+
+
+def test_an_incident_holding_korean_and_latin_words_of_the_query_is_listed_for_both(
+    korean_library,
+):
+    found = search_json("bcrypt 규모", "--root", str(korean_library))
+    results = {r["id"]: r for r in found["results"]}
+    assert results["IL-0001"]["reasons"][0] == "holds the words bcrypt, 규모"
+
+
+def test_holders_of_a_korean_word_filtered_out_are_counted_as_matching_it(korean_library):
+    # Nothing listed: the count of incidents matching the words takes in IL-0001, which
+    # shares no feature the index kept with the query, as the listing does.
+    listed = search_json("규모", "--root", str(korean_library))["total"]
+    found = search_json("규모", "--cause", "human-error", "--root", str(korean_library))
+    assert found["total"] == 0
+    assert found["unmatched"]["matching_words"] == listed
+    assert found["unmatched"]["without_filter"] == [
+        {"dimension": "causes", "term": "human-error", "total": listed}
+    ]

@@ -8,6 +8,9 @@ touches only the postings of its own features:
   each document keeps only its `KEEP_PER_DOCUMENT` heaviest features (the rest carry a
   small share of its weight and most of the index's size), and every word it holds of
   Latin, Greek or Cyrillic letters, which a search for the word finds;
+- Korean words: per incident, the keys of the Korean words its text holds, particles
+  dropped (`WordSets`), which a search for the word finds it by, however light the word's
+  n-grams are in its text: apart from the TF-IDF vectors, which they do not weigh into;
 - entities: for each distinctive entity (see entities.py), the incidents mentioning it,
   and how rare it is.
 """
@@ -34,7 +37,7 @@ from curator.regular import read_regular
 from curator.similarity.entities import entities
 from curator.similarity.records import Record, parse_mapping, record_of
 from curator.similarity.sorting import id_order, stable_order
-from curator.similarity.text import WORD_BIT, features
+from curator.similarity.text import WORD_BIT, features, korean_forms, korean_word_keys
 from curator.workers import Workers
 
 BUCKET_BITS = 22
@@ -105,6 +108,22 @@ class Postings:
 
 
 @dataclass(frozen=True)
+class WordSets:
+    """A set of keys per row, one row after another: row r holds keys[indptr[r]:indptr[r+1]].
+    Kept as they are, not inverted: a key is looked for in all of them at once (14 M keys
+    at 100,000 synthetic incidents: 57 MB, and 10-40 ms a key), where an inverted copy
+    took a sort of them all to build and as much memory again."""
+
+    indptr: np.ndarray
+    keys: np.ndarray
+
+    def rows_holding(self, key: int) -> np.ndarray:
+        """The rows that hold `key`, ascending (each once, as a row holds a key once)."""
+        places = np.flatnonzero(self.keys == np.uint32(key))
+        return np.searchsorted(self.indptr, places, side="right") - 1
+
+
+@dataclass(frozen=True)
 class Vector:
     """A sparse TF-IDF vector: sorted column numbers and their weights (L2 norm 1)."""
 
@@ -124,14 +143,16 @@ COUNT_MAX = WORD_FLAG - 1
 
 class Share(NamedTuple):
     """What the index takes from one incident file: its record (without its text), its
-    distinct feature columns with their counts, packed (see COUNT_BITS), and its entities
-    joined by newlines. Plain values, cheap to pass between processes and to keep
-    (`curator.similarity.shares`)."""
+    distinct feature columns with their counts, packed (see COUNT_BITS), its entities
+    joined by newlines, and the keys of its Korean words (`text.korean_word_keys`). Plain
+    values, cheap to pass between processes and to keep (`curator.similarity.shares`)."""
 
     record: Record
     # uint32, little-endian: column << COUNT_BITS | WORD_FLAG or 0 | count, columns ascending
     packed: bytes
     entities: str
+    # uint32, little-endian, ascending: the keys of its Korean words
+    korean: bytes
 
 
 def extract_file(path: Path, display: str) -> tuple[bytes, Share | None]:
@@ -153,7 +174,8 @@ def extract_file(path: Path, display: str) -> tuple[bytes, Share | None]:
     packed = (cols.astype("<u4") << COUNT_BITS) | np.minimum(times, COUNT_MAX).astype("<u4")
     packed[where[(keys & WORD_BIT) != 0]] |= np.uint32(WORD_FLAG)
     found = "\n".join(sorted(entities(record.text)))
-    return digest, Share(replace(record, fields=_NO_FIELDS), packed.tobytes(), found)
+    korean = korean_word_keys(record.text).tobytes()
+    return digest, Share(replace(record, fields=_NO_FIELDS), packed.tobytes(), found, korean)
 
 
 def extract_chunk(items: list[tuple[Path, str]]) -> list[tuple[bytes, Share | None]]:
@@ -164,12 +186,14 @@ def extract_chunk(items: list[tuple[Path, str]]) -> list[tuple[bytes, Share | No
 class Chunk:
     """The shares of a run of files in flat arrays: per record its number of distinct
     features, then all their columns and counts, packed as in `Share.packed`, one record
-    after another."""
+    after another; and so the keys of their Korean words."""
 
     records: list[Record]
     lengths: np.ndarray
     packed: np.ndarray
     entities: list[str]  # per record, its entities joined by newlines (one string, not 30)
+    korean_lengths: np.ndarray
+    korean: np.ndarray
 
     @classmethod
     def of(cls, shares: Sequence[Share]) -> Chunk:
@@ -178,6 +202,8 @@ class Chunk:
             np.array([len(share.packed) // 4 for share in shares], dtype=np.int64),
             np.frombuffer(b"".join(share.packed for share in shares), dtype="<u4"),
             [share.entities for share in shares],
+            np.array([len(share.korean) // 4 for share in shares], dtype=np.int64),
+            np.frombuffer(b"".join(share.korean for share in shares), dtype="<u4"),
         )
 
     @property
@@ -203,6 +229,7 @@ class Index:
     entity_rarity: np.ndarray
     entity_postings: Postings
     doc_entities: Postings
+    korean: WordSets
     skipped: list[str] = field(default_factory=list)
 
     def __len__(self) -> int:
@@ -361,18 +388,25 @@ class Index:
         return (len(self.records) + 1) / math.exp(float(self.idf[found[0]]) - 1.0) - 1.0
 
     def holding_words(self, text: str) -> np.ndarray | None:
-        """Per incident, whether its text holds every word of `text` of Latin, Greek or
-        Cyrillic letters (no stop word; in any case and inflection the stemmer folds),
-        which the index keeps all of, marked apart from the n-grams that share their
-        columns (`Postings.marks`); None where `text` has no such word."""
+        """Per incident, whether its text holds every word of `text` (`searched_words`):
+        of Latin, Greek or Cyrillic letters (no stop word; in any case and inflection the
+        stemmer folds), which the index keeps all of, marked apart from the n-grams that
+        share their columns (`Postings.marks`), and Korean, with any particles after it
+        (`WordSets`); None where `text` has no such word."""
         found = features(text)
         cols = np.unique(buckets(found[(found & WORD_BIT) != 0]))
-        if not len(cols):
+        korean = korean_forms(text)
+        if not len(cols) and not korean:
             return None
         held = np.zeros(len(self.records), dtype=np.int64)
         for col in cols.tolist():
             held[self.text.marked_in(col)] += 1
-        return np.asarray(held == len(cols))
+        for keys in korean.values():
+            holding = np.zeros(len(self.records), dtype=bool)
+            for key in keys:  # (a word held by any of its forms: `korean_forms`)
+                holding[self.korean.rows_holding(key)] = True
+            held += holding
+        return np.asarray(held == len(cols) + len(korean))
 
     def entities_of(self, row: int) -> set[str]:
         return {self.entity_names[c] for c in self.doc_entities.column(row)}
@@ -470,9 +504,21 @@ def assemble(
     while found:
         chunks.append(Chunk.of([found.pop() for _ in range(min(_CHUNK, len(found)))]))
     records = [r for chunk in chunks for r in chunk.records]
+    korean = _word_sets(chunks)
     idf, text = _text_postings(chunks, len(records), threads)
     names, rarity, by_entity, by_doc = _entity_postings([e for c in chunks for e in c.entities])
-    return Index(records, idf, text, names, rarity, by_entity, by_doc, skipped)
+    return Index(records, idf, text, names, rarity, by_entity, by_doc, korean, skipped)
+
+
+def _word_sets(chunks: list[Chunk]) -> WordSets:
+    """The keys of each record's Korean words, the chunks' copies let go once joined."""
+    lengths = _concatenate([chunk.korean_lengths for chunk in chunks], np.int64)
+    indptr = np.zeros(len(lengths) + 1, dtype=np.int64)
+    np.cumsum(lengths, out=indptr[1:])
+    keys = _concatenate([chunk.korean for chunk in chunks], np.uint32)
+    for chunk in chunks:
+        chunk.korean = np.zeros(0, dtype="<u4")
+    return WordSets(indptr, keys)
 
 
 def _silent(done: int, total: int) -> None:

@@ -24,7 +24,7 @@ from curator.similarity.phrases import Matcher
 from curator.similarity.records import Record
 from curator.similarity.similar import same_source
 from curator.similarity.sorting import id_order
-from curator.similarity.text import features, latin_words
+from curator.similarity.text import features, searched_words
 from curator.taxonomy import Taxonomy, fold
 from curator.urls import normalize_url
 
@@ -354,7 +354,7 @@ def search(
         index.cosine(index.vector(read)) if query.strip() else np.zeros(n),
         index.shared_rarity(cols) > 0 if len(cols) else np.zeros(n, dtype=bool),
         index.holding_words(read) if query.strip() else None,
-        list(dict.fromkeys(latin_words(read))),
+        searched_words(read),
         _identified(index, query),
         bool(query.strip()),
     )
@@ -451,6 +451,8 @@ def _may_match(scoring: _Scoring, live: list[int]) -> list[int]:
     if not scoring.query or scoring.recognised:
         return live
     hit = (scoring.cosine > 0) | scoring.named
+    if scoring.holding is not None:  # (a Korean word's n-grams may be none it kept)
+        hit |= scoring.holding
     hit[list(scoring.identified)] = True
     return np.flatnonzero(hit & ~scoring.index.withdrawn).tolist()
 

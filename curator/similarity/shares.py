@@ -4,10 +4,10 @@ The index itself is kept under a key of the whole library's content (store.py), 
 edit builds it again, and reading every file for its features and entities is nearly all
 of a build: about a minute at 100,000 incidents. So each file's share (`index.Share`) is
 kept too, in the "index-shares" store of `curator.cache`, one entry per file under its
-name: `[sha256 hex, record row, packed features as base64, entities]`. A build after an
-edit reads only the files whose bytes are not those of their entry, and assembles the
-index from every share (the weights depend on the whole library, so they are worked out
-again, which costs seconds, not a minute).
+name: `[sha256 hex, record row, packed features as base64, entities, Korean word keys as
+base64]`. A build after an edit reads only the files whose bytes are not those of their
+entry, and assembles the index from every share (the weights depend on the whole
+library, so they are worked out again, which costs seconds, not a minute).
 
 - **Never wrong.** An entry is kept under the digest of the very bytes it was read from
   (`index.extract_file`), and used only for a file whose digest now is that one
@@ -36,9 +36,11 @@ from curator.similarity.index import COUNT_BITS, COUNT_MAX, Share
 from curator.similarity.records import record_row, records_from_rows
 
 KIND = "index-shares"
-FORMAT = 2  # the entries' shape: bump it to change them (2: a word's flag in the features)
+# The entries' shape: bump it to change them (2: a word's flag in the features; 3: the keys
+# of the Korean words)
+FORMAT = 3
 # Shares made by other code (another curator) are kept for one other only, as indexes are
-# (`store.OTHER_INDEXES_KEPT`): at 100,000 incidents they take 306 MB.
+# (`store.OTHER_INDEXES_KEPT`): at 100,000 incidents they take 383 MB.
 OTHER_CONTEXTS_KEPT = 1
 
 
@@ -96,8 +98,11 @@ class _Encoding(Mapping[str, Encoded]):
 
     def __getitem__(self, name: str) -> Encoded:
         digest, share = self.shares[name]
-        packed = binascii.b2a_base64(share.packed, newline=False).decode("ascii")
-        entry = [digest.hex(), record_row(share.record), packed, share.entities]
+        packed, korean = (
+            binascii.b2a_base64(value, newline=False).decode("ascii")
+            for value in (share.packed, share.korean)
+        )
+        entry = [digest.hex(), record_row(share.record), packed, share.entities, korean]
         return Encoded.of(name, json.dumps(entry, ensure_ascii=False))
 
     def __iter__(self) -> Iterator[str]:
@@ -116,12 +121,13 @@ def _decode(batch: list[tuple[int, list[Any]]], found: list[Share | None]) -> No
     try:
         records = records_from_rows([value[1] for _, value in batch])
         packed = [binascii.a2b_base64(value[2], strict_mode=True) for _, value in batch]
+        korean = [binascii.a2b_base64(value[4], strict_mode=True) for _, value in batch]
     except (TypeError, KeyError, ValueError):  # (binascii.Error is a ValueError)
         return
-    if not _as_extracted(packed):
+    if not (_as_extracted(packed) and _as_keyed(korean)):
         return
-    for (i, value), record, features in zip(batch, records, packed, strict=True):
-        found[i] = Share(record, features, value[3])
+    for (i, value), record, features, keys in zip(batch, records, packed, korean, strict=True):
+        found[i] = Share(record, features, value[3], keys)
 
 
 def _as_extracted(packed: list[bytes]) -> bool:
@@ -133,9 +139,22 @@ def _as_extracted(packed: list[bytes]) -> bool:
     values = np.frombuffer(b"".join(packed), dtype="<u4")
     if not (values & COUNT_MAX).all():
         return False
-    columns = values >> COUNT_BITS
-    rising = columns[1:] > columns[:-1]
-    starts = np.cumsum([len(features) // 4 for features in packed], dtype=np.int64)[:-1]
+    return _rising_in_each(values >> COUNT_BITS, packed)
+
+
+def _as_keyed(korean: list[bytes]) -> bool:
+    """Whether each of `korean` holds whole uint32s, ascending, as `index.extract_file`
+    keys a file's Korean words."""
+    if any(len(keys) % 4 for keys in korean):
+        return False
+    return _rising_in_each(np.frombuffer(b"".join(korean), dtype="<u4"), korean)
+
+
+def _rising_in_each(values: np.ndarray, parts: list[bytes]) -> bool:
+    """Whether `values`, the uint32s of `parts` one after another, rise strictly within
+    each part."""
+    rising = values[1:] > values[:-1]
+    starts = np.cumsum([len(part) // 4 for part in parts], dtype=np.int64)[:-1]
     rising[starts[(starts > 0) & (starts < len(values))] - 1] = True  # one file to the next
     return bool(rising.all())
 
@@ -144,8 +163,9 @@ def _is_entry(value: Any, digest: str) -> bool:
     """Whether `value` is an entry of `KeptShares.keep`'s shape for the bytes of `digest`."""
     return (
         type(value) is list
-        and len(value) == 4
+        and len(value) == 5
         and value[0] == digest
         and type(value[2]) is str
         and type(value[3]) is str
+        and type(value[4]) is str
     )

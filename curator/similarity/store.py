@@ -45,6 +45,7 @@ from curator.similarity.index import (
     Postings,
     Progress,
     Share,
+    WordSets,
     added_items,
     assemble,
     build,
@@ -59,8 +60,8 @@ from curator.write.atomic import made_beside
 codecs.lookup("cp437")
 
 # 4: idf and the text postings' column starts stored sparse; 5: records as columns; 6: the
-# text postings' word marks
-FORMAT = 6
+# text postings' word marks; 7: the keys of each incident's Korean words
+FORMAT = 7
 INDEX_FILE = "index.npz"
 # Each edit gives the library a new index, in a folder of its own (175 MB at 100,000
 # incidents): one other is kept, for going back and forth between two branches, or for
@@ -239,6 +240,7 @@ def _index(arrays: dict[str, np.ndarray], records: list[Record], meta: dict[str,
         doc_entities=Postings(
             arrays["doc_entity_indptr"], doc_cols, np.ones(len(doc_cols), np.float32)
         ),
+        korean=WordSets(arrays["korean_indptr"], arrays["korean_keys"]),
         skipped=meta["skipped"],
     )
 
@@ -278,6 +280,8 @@ def write(index: Index, path: Path) -> bool:
                     entity_rows=index.entity_postings.rows,
                     doc_entity_indptr=index.doc_entities.indptr,
                     doc_entity_rows=index.doc_entities.rows,
+                    korean_indptr=index.korean.indptr,
+                    korean_keys=index.korean.keys,
                 )
             os.replace(temporary, path)
     except OSError:
@@ -337,6 +341,8 @@ _ARRAYS = {
     "entity_rows": np.dtype(np.int32),
     "doc_entity_indptr": np.dtype(np.int64),
     "doc_entity_rows": np.dtype(np.int32),
+    "korean_indptr": np.dtype(np.int64),
+    "korean_keys": np.dtype(np.uint32),
 }
 _JSON = ("meta", "records")  # arrays of UTF-8 bytes
 _SLACK = 1e-5  # float32 rounding of the weights' upper bounds
@@ -378,6 +384,7 @@ def _consistent(arrays: dict[str, np.ndarray], n: int, n_entities: int) -> bool:
         # The two entity postings are one relation read both ways: the same counts.
         and _column_lengths(a["entity_indptr"]) == _row_counts(a["doc_entity_rows"], n_entities)
         and _column_lengths(a["doc_entity_indptr"]) == _row_counts(a["entity_rows"], n)
+        and _starts(a["korean_indptr"], len(a["korean_keys"]), n)
     )
 
 
@@ -397,12 +404,16 @@ def _increasing_below(cols: np.ndarray, bound: int) -> bool:
 
 def _postings(indptr: np.ndarray, rows: np.ndarray, n_cols: int, n_rows: int) -> bool:
     """Column starts that slice `rows` whole and in order, and rows in range."""
+    return _starts(indptr, len(rows), n_cols) and _within(rows, 0, n_rows - 1)
+
+
+def _starts(indptr: np.ndarray, total: int, n: int) -> bool:
+    """The starts of `n` runs that slice `total` values whole and in order."""
     return (
-        len(indptr) == n_cols + 1
+        len(indptr) == n + 1
         and indptr[0] == 0
-        and indptr[-1] == len(rows)
+        and indptr[-1] == total
         and bool(np.all(indptr[1:] >= indptr[:-1]))
-        and _within(rows, 0, n_rows - 1)
     )
 
 

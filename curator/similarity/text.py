@@ -17,6 +17,7 @@ import hashlib
 import re
 import unicodedata
 from functools import lru_cache
+from itertools import chain
 
 import numpy as np
 
@@ -203,12 +204,19 @@ def strip_particle(token: str) -> str:
     stacks on (규모에서만 → 규모), each one that may follow the syllable before it
     (`particle_after`: 전문가 and 사이 keep their ends), while at least two syllables remain
     and the word does not end in one of its own (`OWN_ENDINGS`)."""
-    stripped, particles = token, _ALIAS_PARTICLES
+    return particle_stages(token)[-1]
+
+
+def particle_stages(token: str) -> list[str]:
+    """`token`, then each word `strip_particle` makes of it on its way, a particle less
+    each time (규모에서만, 규모에서, 규모)."""
+    stages, particles = [token], _ALIAS_PARTICLES
     if token.endswith("도") and _last_particle(token[:-1], _stacked_on("도")):
-        stripped, particles = token[:-1], _stacked_on("도")
-    while (particle := _last_particle(stripped, particles)) is not None:
-        stripped, particles = stripped[: -len(particle)], _stacked_on(particle)
-    return stripped
+        stages, particles = [token, token[:-1]], _stacked_on("도")
+    while (particle := _last_particle(stages[-1], particles)) is not None:
+        stages.append(stages[-1][: -len(particle)])
+        particles = _stacked_on(particle)
+    return stages
 
 
 def _last_particle(word: str, particles: tuple[str, ...]) -> str | None:
@@ -238,6 +246,82 @@ def latin_words(text: str) -> list[str]:
 
 def _words(folded: str) -> list[str]:
     return [word for word in _WORD.findall(folded) if word not in ENGLISH_STOPWORDS]
+
+
+# A run of Hangul is a Korean word with what is glued to it (규모에서만, 타임아웃이 of
+# NCCL타임아웃이); the index keeps its noun, without the particles (`korean_word_keys`).
+_HANGUL_RUN = re.compile("[가-힣]+")
+_SEARCHED_WORD = re.compile(f"{_HANGUL_RUN.pattern}|{_WORD.pattern}")
+
+
+def korean_word(run: str) -> str | None:
+    """The word a run of Hangul is searched for as: its noun without the particles after
+    it (`strip_particle`: 규모에서만 → 규모), if of two syllables or more (a lone syllable is
+    no feature of the text either); None for a particle alone or a lone syllable."""
+    if run in PARTICLES:
+        return None
+    word = strip_particle(run)
+    return word if len(word) >= 2 else None
+
+
+@lru_cache(maxsize=65536)
+def _korean_keys_in(token: str) -> tuple[int, ...]:
+    """The keys of the Korean words a token of text (between spaces) holds: of each run of
+    Hangul in it, its `korean_word`, and that of the run without a last 도 (also), which
+    `strip_particle` keeps as a noun's own (재시도): 규모도 holds 규모 (and 재시도 holds
+    재시, which no one searches for). Memoised: a library's texts repeat their words."""
+    found = set()
+    for run in _HANGUL_RUN.findall(token):
+        found |= {korean_word(run), korean_word(run[:-1]) if run.endswith("도") else None}
+    return tuple(_korean_key(word) for word in found if word is not None)
+
+
+@lru_cache(maxsize=65536)
+def _korean_key(word: str) -> int:
+    """32 bits of a word's hash: at 100,000 incidents of about 143 such words each, about
+    one search for a word in 300 finds an incident holding another word of its key (the
+    marks of Latin words share a column of 22 bits). 64 bits would double their memory."""
+    return int.from_bytes(hashlib.blake2b(word.encode("utf-8"), digest_size=4).digest(), "little")
+
+
+def korean_word_keys(text: str) -> np.ndarray:
+    """The sorted distinct keys (uint32) of the Korean words `text` holds (`korean_word`),
+    each with any particles after it: what a search for a Korean word finds an incident by.
+    (Read a distinct token at a time: a run of Hangul never spans a space, and finding
+    the runs of every text afresh took longer than its features.)"""
+    tokens = set(normalise(text).split())
+    keys = np.sort(np.fromiter(chain.from_iterable(map(_korean_keys_in, tokens)), "<u4"))
+    return keys[np.concatenate(([True], keys[1:] != keys[:-1]))] if len(keys) else keys
+
+
+def searched_words(text: str) -> list[str]:
+    """The words of a query that an incident is listed for holding, in its order, each
+    once: its words of Latin, Greek or Cyrillic letters (`latin_words`) and its Korean
+    words (`korean_word`): `Enterprise 요금제를` → ["enterprise", "요금제"]."""
+    found = []
+    for word in _SEARCHED_WORD.findall(normalise(text)):
+        if _HANGUL_RUN.fullmatch(word):
+            found.append(korean_word(word))
+        elif word not in ENGLISH_STOPWORDS:
+            found.append(word)
+    return list(dict.fromkeys(word for word in found if word is not None))
+
+
+def korean_forms(text: str) -> dict[str, tuple[int, ...]]:
+    """Each Korean word of a query (`korean_word`), with the keys of the words an incident
+    holds it by (`korean_word_keys`): of each word the stripping of its particles goes
+    through (`particle_stages`), as an incident's word may keep what the query's loses,
+    a particle that ends a stack being read otherwise alone (늘어나는 is 늘어나, where
+    늘어나 alone is 늘어 and 나: 늘어나 is held by 늘어나는 and 늘어나), and without a last 도."""
+    found: dict[str, set[int]] = {}
+    for run in _HANGUL_RUN.findall(normalise(text)):
+        word = korean_word(run)
+        if word is None:
+            continue
+        stages = particle_stages(run) + (particle_stages(run[:-1]) if run.endswith("도") else [])
+        forms = {stage for stage in stages if len(stage) >= 2 and stage not in PARTICLES}
+        found.setdefault(word, set()).update(map(_korean_key, forms))
+    return {word: tuple(sorted(keys)) for word, keys in found.items()}
 
 
 @lru_cache(maxsize=262144)
