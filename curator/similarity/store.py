@@ -63,7 +63,7 @@ codecs.lookup("cp437")
 # text postings' word marks; 7: the keys of each incident's Korean words
 FORMAT = 7
 INDEX_FILE = "index.npz"
-# Each edit gives the library a new index, in a folder of its own (175 MB at 100,000
+# Each edit gives the library a new index, in a folder of its own (248 MB at 100,000
 # incidents): one other is kept, for going back and forth between two branches, or for
 # `curator review`'s base and head. One dropped is built again from the shares kept of its
 # files (15-20 s at 100,000).
