@@ -1248,10 +1248,16 @@ def test_the_one_annotation_of_an_unread_taxonomy_file_is_on_a_line_the_diff_cha
     ]
 
 
-def test_the_lines_of_every_edited_file_with_annotations_come_from_one_git_diff(repo, monkeypatch):
+@pytest.mark.parametrize("named", [True, False])
+def test_the_lines_of_every_edited_file_with_annotations_come_from_one_git_diff(
+    repo, monkeypatch, named
+):
     # They were asked of git a file at a time, and only of a file holding the IL301 errors
     # of a taxonomy file the head cannot read: the annotations of any other edited file
-    # could not be placed where "Files changed" shows them.
+    # could not be placed where "Files changed" shows them. Without `named`, the files'
+    # names would pass the limit on git's command line: the whole diff is read instead.
+    if not named:
+        monkeypatch.setattr(review_git, "_NAMED_AT_MOST", 10)
     git(repo, "checkout", "-q", "main")
     write(repo, "IL-0004.yaml", incident("IL-0004", *DIFFERENT))
     commit(repo, "add IL-0004")
@@ -1288,12 +1294,13 @@ def test_the_lines_of_every_edited_file_with_annotations_come_from_one_git_diff(
     }
     assert [f.code for f in review.files[1].findings] == ["IL104"]
     [asked] = diffs
-    assert asked[asked.index("--") + 1 :] == (
+    names = (
         "incidents/IL-0001.yaml",
         "incidents/IL-0002.yaml",
         "incidents/IL-0003.yaml",
         "incidents/IL-0003 사본.yaml",
     )
+    assert asked[asked.index("--") + 1 :] == (names if named else ())
 
 
 def test_annotations_on_lines_the_diff_shows_take_the_ten_first(repo):

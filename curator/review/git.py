@@ -184,6 +184,11 @@ def changed_files(repo: Path, base: str, head: str, *folders: str) -> list[FileC
 # A hunk's header in a diff without context (`-U0`): where its lines are at the head, and
 # how many (1 when not said; 0 for a hunk that only removes).
 _HUNK = re.compile(rb"@@ -[0-9]+(?:,[0-9]+)? \+([0-9]+)(?:,([0-9]+))? @@")
+# The bytes of paths `lines_changed` names on git's command line, at most: a change to
+# every incident of a large library would pass the system's limit on a command's
+# arguments (2 MB on Linux), and git would not start. Beyond it, git diffs every file the
+# change touches and the files asked for are picked from its answer.
+_NAMED_AT_MOST = 256 * 1024
 # git's escapes in a quoted name (`"b/a\"b"`): its octal bytes, and these.
 _ESCAPED = {b"a": 7, b"b": 8, b"t": 9, b"n": 10, b"v": 11, b"f": 12, b"r": 13}
 
@@ -201,6 +206,8 @@ def lines_changed(
     if not files:
         return {}
     paths = [p for path, old_path in files for p in (old_path, path) if p is not None]
+    if sum(len(p.encode("utf-8", "surrogateescape")) + 1 for p in paths) > _NAMED_AT_MOST:
+        paths = []  # the whole diff, the files picked from it
     out = run_git(
         repo,
         "-c",
