@@ -238,12 +238,6 @@ def _stacked_on(particle: str) -> tuple[str, ...]:
     return tuple(sorted(inner, key=lambda p: (-len(p), p)))
 
 
-def latin_words(text: str) -> list[str]:
-    """The words of `text` in Latin, Greek or Cyrillic letters that are features of it (no
-    stop word), normalised, not stemmed: `Enterprise 요금제` → ["enterprise"]."""
-    return _words(normalise(text))
-
-
 def _words(folded: str) -> list[str]:
     return [word for word in _WORD.findall(folded) if word not in ENGLISH_STOPWORDS]
 
@@ -296,8 +290,8 @@ def korean_word_keys(text: str) -> np.ndarray:
 
 def searched_words(text: str) -> list[str]:
     """The words of a query that an incident is listed for holding, in its order, each
-    once: its words of Latin, Greek or Cyrillic letters (`latin_words`) and its Korean
-    words (`korean_word`): `Enterprise 요금제를` → ["enterprise", "요금제"]."""
+    once: its words of Latin, Greek or Cyrillic letters (no stop word, not stemmed) and
+    its Korean words (`korean_word`): `Enterprise 요금제를` → ["enterprise", "요금제"]."""
     found = []
     for word in _SEARCHED_WORD.findall(normalise(text)):
         if _HANGUL_RUN.fullmatch(word):
