@@ -59,6 +59,17 @@ def commit(repo: Path, message: str) -> str:
     return git(repo, "rev-parse", "HEAD")
 
 
+def rewritten_as_a_twin(repo: Path, id: str) -> None:
+    """`id` on main as an incident of another event; on the change, rewritten in the words
+    the repository's other incidents tell theirs in, its id line left alone."""
+    git(repo, "checkout", "-q", "main")
+    write(repo, f"{id}.yaml", incident(id, *DIFFERENT))
+    commit(repo, f"{id} of another event")
+    git(repo, "checkout", "-q", "-B", "change")
+    write(repo, f"{id}.yaml", incident(id))
+    commit(repo, f"{id} rewritten as the others tell theirs")
+
+
 @pytest.fixture
 def repo(tmp_path: Path) -> Path:
     """A repository whose main branch holds three incidents; the work happens on a branch."""
@@ -1349,12 +1360,7 @@ def test_a_possible_duplicate_of_an_edited_incident_is_at_the_first_line_the_dif
     # It was at line 1, which the diff of an incident edited elsewhere does not show: the
     # notice was seen in no "Files changed". The change gives IL-0001 the text of IL-0002
     # (and of IL-0003, a draft), its id line left alone.
-    git(repo, "checkout", "-q", "main")
-    write(repo, "IL-0001.yaml", incident("IL-0001", *DIFFERENT))
-    commit(repo, "IL-0001 of another event")
-    git(repo, "checkout", "-q", "-B", "change")
-    write(repo, "IL-0001.yaml", incident("IL-0001"))
-    commit(repo, "IL-0001 told as IL-0002")
+    rewritten_as_a_twin(repo, "IL-0001")
     diff = git(repo, "diff", "-U0", "main", "HEAD").splitlines()
     assert next(line for line in diff if line.startswith("@@")) == "@@ -2 +2 @@ id: IL-0001"
     github = run_curator("review", "--base", "main", "--format", "github", cwd=repo).out
@@ -1943,12 +1949,7 @@ def test_a_wording_edit_repeats_no_likeness_the_base_had_but_shows_a_new_one(rep
     assert quiet in comment.splitlines()
     # An edit that makes an incident another's twin is the change's: flagged, with its
     # score and evidence.
-    git(repo, "checkout", "-q", "main")
-    write(repo, "IL-0004.yaml", incident("IL-0004", *DIFFERENT))
-    commit(repo, "a different incident")
-    git(repo, "checkout", "-q", "-B", "change")
-    write(repo, "IL-0004.yaml", incident("IL-0004"))
-    commit(repo, "rewritten as IL-0001 tells it")
+    rewritten_as_a_twin(repo, "IL-0004")
     code, report = review_json(repo)
     [file] = report["files"]
     assert (code, file["change"], file["matches_at_base"]) == (0, "changed", [])
