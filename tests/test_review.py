@@ -3022,3 +3022,36 @@ def test_a_git_command_that_fails_without_a_word_is_named_past_its_settings(repo
     commit(repo, "an edit")
     with pytest.raises(review_git.GitError, match=r"^git diff failed$"):
         review_git.run_git(repo, "-c", "core.quotePath=false", "diff", "--quiet", "main", "HEAD")
+
+
+@pytest.mark.parametrize("named", [True, False])
+def test_the_regular_files_at_a_commit_are_found_past_the_limit_on_named_files(
+    repo, monkeypatch, named
+):
+    # Every name went on git's command line: the base of a change to every incident of a
+    # large library passed the system's limit on a command's arguments, git did not start
+    # and the review ended in an internal error. Past the limit, the whole tree is listed.
+    if not named:
+        monkeypatch.setattr(review_git, "_NAMED_AT_MOST", 10)
+    (repo / "incidents" / "IL-0009.yaml").symlink_to("IL-0001.yaml")
+    (repo / "incidents" / "folder.yaml").mkdir()
+    (repo / "incidents" / "folder.yaml" / "IL-0008.yaml").write_text("id: IL-0008\n")
+    commit(repo, "a link and a folder")
+    asked = [
+        "incidents/IL-0001.yaml",
+        "incidents/IL-0009.yaml",
+        "incidents/folder.yaml",
+        "incidents/missing.yaml",
+        "incidents/IL-0002.yaml",
+    ]
+    calls = []
+    run_git = review_git.run_git
+
+    def counted(cwd: Path, *args: str) -> bytes:
+        calls.append(args)
+        return run_git(cwd, *args)
+
+    monkeypatch.setattr(review_git, "run_git", counted)
+    found = review_git.regular_files_at(repo, "HEAD", *asked)
+    assert found == {"incidents/IL-0001.yaml", "incidents/IL-0002.yaml"}
+    assert [any(path in call for path in asked) for call in calls] == [named]

@@ -184,10 +184,10 @@ def changed_files(repo: Path, base: str, head: str, *folders: str) -> list[FileC
 # A hunk's header in a diff without context (`-U0`): where its lines are at the head, and
 # how many (1 when not said; 0 for a hunk that only removes).
 _HUNK = re.compile(rb"@@ -[0-9]+(?:,[0-9]+)? \+([0-9]+)(?:,([0-9]+))? @@")
-# The bytes of paths `lines_changed` names on git's command line, at most: a change to
-# every incident of a large library would pass the system's limit on a command's
-# arguments (2 MB on Linux), and git would not start. Beyond it, git diffs every file the
-# change touches and the files asked for are picked from its answer.
+# The bytes of paths `lines_changed` and `regular_files_at` name on git's command line, at
+# most: a change to every incident of a large library would pass the system's limit on a
+# command's arguments (2 MB on Linux), and git would not start. Beyond it, git answers for
+# every file (the whole diff, the whole tree) and the files asked for are picked from that.
 _NAMED_AT_MOST = 256 * 1024
 # git's escapes in a quoted name (`"b/a\"b"`): its octal bytes, and these.
 _ESCAPED = {b"a": 7, b"b": 8, b"t": 9, b"n": 10, b"v": 11, b"f": 12, b"r": 13}
@@ -206,7 +206,7 @@ def lines_changed(
     if not files:
         return {}
     paths = [p for path, old_path in files for p in (old_path, path) if p is not None]
-    if sum(len(p.encode("utf-8", "surrogateescape")) + 1 for p in paths) > _NAMED_AT_MOST:
+    if _named_bytes(paths) > _NAMED_AT_MOST:
         paths = []  # the whole diff, the files picked from it
     out = run_git(
         repo,
@@ -325,14 +325,23 @@ def present_at(repo: Path, commit: str, *paths: str) -> list[str]:
 
 def regular_files_at(repo: Path, commit: str, *paths: str) -> set[str]:
     """Those of `paths` that are regular files at `commit` (not links, folders or
-    submodules)."""
-    out = run_git(repo, "ls-tree", "-z", commit, "--", *paths)
+    submodules). Past `_NAMED_AT_MOST` bytes of names, every file of the commit is listed
+    and `paths` picked from them, as `lines_changed` does."""
+    if _named_bytes(paths) > _NAMED_AT_MOST:
+        out = run_git(repo, "ls-tree", "-r", "-z", commit)
+    else:
+        out = run_git(repo, "ls-tree", "-z", commit, "--", *paths)
     found = set()
     for entry in out.decode("utf-8", "surrogateescape").split("\0"):
         mode, _, path = entry.partition("\t")
         if mode.startswith(("100644 blob ", "100755 blob ")):
             found.add(path)
-    return found
+    return found & set(paths)
+
+
+def _named_bytes(paths: Sequence[str]) -> int:
+    """The bytes `paths` take on git's command line."""
+    return sum(len(p.encode("utf-8", "surrogateescape")) + 1 for p in paths)
 
 
 def holding_lines(repo: Path, commit: str, paths: list[str], *patterns: str) -> set[str]:
