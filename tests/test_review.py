@@ -25,17 +25,22 @@ from conftest import (
     write_library,
 )
 
+import curator.lint as lint_module
+import curator.lint_cache as lint_cache
+import curator.review.at_base as at_base
 import curator.review.build as build
 import curator.review.git as review_git
 import curator.review.misplaced as misplaced
 import curator.review.output as output
 from curator.library import Library
+from curator.lint_cache import Checked
 from curator.model import Dimension
 from curator.review.build import JudgeFactory, build_review, to_paste
 from curator.review.judge import LibraryJudge
 from curator.review.links import Links
 from curator.review.markdown import render
 from curator.review.model import FacetJudgement, TermJudgement
+from curator.rules.base import FileSummary
 from curator.signals import Terminated
 from curator.similarity import index as index_module
 from curator.similarity.index import Added
@@ -909,17 +914,18 @@ def _moved_in(repo: Path) -> None:  # a `.yml` IL-0001 names, moved in: now IL-0
     git(repo, "mv", "incidents/IL-0004.yml", "incidents/IL-0004.yaml")
 
 
-@pytest.mark.parametrize(
-    "change",
-    [
-        _ids_clash,
-        _reference_removed,
-        _shared_before_and_after,
-        _renamed_away,
-        _copied_with_its_id,
-        _moved_in,
-    ],
-)
+# Changes that give an error to a file they leave alone, or take one away, or both.
+ELSEWHERE = [
+    _ids_clash,
+    _reference_removed,
+    _shared_before_and_after,
+    _renamed_away,
+    _copied_with_its_id,
+    _moved_in,
+]
+
+
+@pytest.mark.parametrize("change", ELSEWHERE)
 def test_the_base_s_findings_from_the_head_s_lint_are_those_of_linting_the_base(
     repo, monkeypatch, change
 ):
@@ -2606,6 +2612,11 @@ def copies_kept(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[Path]:
     return kept
 
 
+def kept_in_cache(root: Path) -> list[str]:
+    """The kinds of values `root/.curator-cache/` keeps (a folder each, named `<kind>-<hash>`)."""
+    return sorted(p.name.rsplit("-", 1)[0] for p in (root / ".curator-cache").glob("*-*"))
+
+
 def test_a_review_of_copies_keeps_no_cache_in_them(repo, copies_kept):
     # The change breaks incidents it leaves alone (the base is linted too) and repeats one
     # merged to main meanwhile (written out, to be judged against): every copy there is.
@@ -2633,9 +2644,130 @@ def test_a_review_of_the_checkout_keeps_the_index_in_its_cache(repo, copies_kept
     git(repo, "checkout", "-q", "change")
     assert build_review(repo, "main", head, LibraryJudge) == copied
     assert len(copies_kept) == 1  # the head's, while main was checked out
-    kept = sorted(p.name.split("-")[0] for p in (repo / ".curator-cache").glob("*-*"))
-    assert kept == ["file", "index", "similarity"]
+    assert kept_in_cache(repo) == [
+        "file-digests",
+        "index-shares",
+        "lint",
+        "lint-summary",
+        "similarity",
+    ]
     assert build_review(repo, "main", head, LibraryJudge) == copied  # read from the cache
+
+
+def checks_counted(monkeypatch: pytest.MonkeyPatch, module: Any) -> list[str]:
+    """The files `module` checks (by `check_file`, as displayed), from now on."""
+    checked: list[str] = []
+    real = module.check_file
+
+    def counting(path: Path, display: str, *args: Any, **kwargs: Any) -> Any:
+        checked.append(display)
+        return real(path, display, *args, **kwargs)
+
+    monkeypatch.setattr(module, "check_file", counting)
+    return checked
+
+
+def test_a_second_review_of_the_checkout_checks_no_file_again(repo, monkeypatch):
+    # Lint's results are kept in the checkout's cache, as `curator lint` keeps them: a
+    # review linted every file of the library on every run (12 s of 16.7 s at 100,000).
+    write(repo, "IL-0004.yaml", incident("IL-0004", *DIFFERENT))
+    commit(repo, "add")
+    first = output.as_json(build_review(repo, "main", "HEAD", LibraryJudge))
+    assert "lint" in kept_in_cache(repo)
+    checked = checks_counted(monkeypatch, lint_module)
+    assert output.as_json(build_review(repo, "main", "HEAD", LibraryJudge)) == first
+    assert checked == []
+    shutil.rmtree(repo / ".curator-cache")
+    assert output.as_json(build_review(repo, "main", "HEAD", LibraryJudge)) == first
+    assert len(checked) == 4  # (without the cache, every file: the count is of them)
+
+
+def test_a_review_of_a_commit_not_checked_out_keeps_no_cache(repo, copies_kept):
+    # The head is copied (and linted, judged there) and the change breaks IL-0001, whose
+    # error at the base is worked out from the head's lint: nothing is kept anywhere.
+    shared = ("postmortems/IL-0004", "postmortems/IL-0001")
+    write(repo, "IL-0004.yaml", incident("IL-0004", *DIFFERENT, shared))
+    head = commit(repo, "repeat a source")
+    write(repo, "IL-0005.yaml", incident("IL-0005", *DIFFERENT))
+    commit(repo, "add another")
+    code, report = review_json(repo, "--head", head)
+    assert code == 1 and [f["path"] for f in report["files"]] == [
+        "incidents/IL-0004.yaml",
+        "incidents/IL-0001.yaml",
+    ]
+    review = build_review(repo, "main", head, LibraryJudge)
+    assert len(copies_kept) == 1
+    assert [p for c in [repo, *copies_kept] for p in c.rglob(".curator-cache")] == []
+    git(repo, "checkout", "-q", head)  # the same review, of the checkout, with its cache
+    assert build_review(repo, "main", "HEAD", LibraryJudge) == review
+    assert "lint" in kept_in_cache(repo)
+
+
+def _summaries_spoilt(repo: Path, monkeypatch: pytest.MonkeyPatch, how: str) -> None:
+    shards = list((repo / ".curator-cache").glob("lint-summary-*/*.json"))
+    assert shards
+    for shard in shards:
+        if how == "deleted":  # (by a concurrent run keeping another checkout's, say)
+            shard.unlink()
+        elif how == "corrupted":
+            shard.write_bytes(shard.read_bytes()[:-9] + b"\x00garbage")
+    if how == "undecodable":  # passed its checksum and hash, yet is not what curator writes
+
+        def undecodable(display: str, data: list[Any]) -> Any:
+            raise ValueError(display)
+
+        monkeypatch.setattr(lint_cache, "decode_summary", undecodable)
+
+
+@pytest.mark.parametrize("how", ["deleted", "corrupted", "undecodable"])
+def test_a_review_whose_cache_lost_the_summaries_is_the_same(repo, monkeypatch, how):
+    # The base's cross-file findings are worked out from the summary of every file of the
+    # head, which a result kept by the cache holds only in the cache: lost there, each file
+    # is checked again (where the review read the lost summary, as `MissingSummary`).
+    _shared_before_and_after(repo)
+    commit(repo, "the change")
+    first = output.as_json(build_review(repo, "main", "HEAD", LibraryJudge))
+    assert json.loads(first)["errors_elsewhere"] == 2  # main's; the change's is IL-0003's
+    _summaries_spoilt(repo, monkeypatch, how)
+    again = checks_counted(monkeypatch, at_base)
+    assert output.as_json(build_review(repo, "main", "HEAD", LibraryJudge)) == first
+    assert sorted(again) == [f"incidents/IL-000{n}.yaml" for n in (1, 2, 3, 4)]
+
+
+def test_a_file_edited_since_lint_found_it_has_its_base_linted(repo, monkeypatch):
+    # Checked again for a summary the cache lost, a file that no longer reads as lint found
+    # it (edited meanwhile) tells nothing exact of the base: the base is linted instead.
+    _shared_before_and_after(repo)
+    commit(repo, "the change")
+    first = build_review(repo, "main", "HEAD")
+    _summaries_spoilt(repo, monkeypatch, "deleted")
+
+    def edited(path: Path, display: str, *args: Any, **kwargs: Any) -> Checked:
+        return Checked([], FileSummary(display, path.stem))  # (no longer an incident)
+
+    monkeypatch.setattr(at_base, "check_file", edited)
+    copied = []
+    real = review_git.materialise
+    monkeypatch.setattr(review_git, "materialise", lambda *a: copied.append(a) or real(*a))
+    assert build_review(repo, "main", "HEAD") == first
+    assert len(copied) == 1  # the base's copy
+
+
+@pytest.mark.parametrize("change", ELSEWHERE)
+def test_a_review_from_the_cache_finds_what_the_change_causes_elsewhere(repo, monkeypatch, change):
+    # The cache warmed by a lint of main, then by the review itself: each review the same
+    # as a cold one's, errors elsewhere said to be the change's or not as they are.
+    change(repo)
+    commit(repo, "the change")
+    cold = build_review(repo, "main", "HEAD")
+    shutil.rmtree(repo / ".curator-cache")
+    git(repo, "checkout", "-q", "main")
+    lint_module.lint(Library.at(repo), cache=True)
+    git(repo, "checkout", "-q", "change")
+    assert build_review(repo, "main", "HEAD") == cold  # main's results, the change's new
+    checked = checks_counted(monkeypatch, lint_module)
+    assert build_review(repo, "main", "HEAD") == cold
+    assert checked == []  # every result from the cache
 
 
 def test_evidence_naming_an_incident_merged_to_the_base_meanwhile_says_so(repo):
@@ -2670,9 +2802,9 @@ def test_what_main_added_meanwhile_is_written_out_alone_and_the_head_judged_in_p
     assert [(m.id, m.on_base) for m in review.files[0].matches][:1] == [("IL-0004", True)]
     written = [p.relative_to(c) for c in copies_kept for p in c.rglob("*") if p.is_file()]
     assert written == [Path("incidents/IL-0004.yaml")]
-    # The head's files' digests and shares; no index, which would be of more than the head.
-    kept = sorted(p.name.split("-")[0] for p in (repo / ".curator-cache").glob("*-*"))
-    assert kept == ["file", "index"]
+    # Lint's results, the head's files' digests and shares; no index, which would be of more
+    # than the head.
+    assert kept_in_cache(repo) == ["file-digests", "index-shares", "lint", "lint-summary"]
     read = files_read(monkeypatch, index_module)
     assert build_review(repo, "main", head, LibraryJudge) == review
     assert read == ["IL-0004.yaml"]  # the head's incidents come from their shares

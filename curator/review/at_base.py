@@ -18,17 +18,20 @@ caller lints a copy of the base.
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Sequence
 from pathlib import Path
 from typing import cast
 
 from curator.findings import Finding
 from curator.library import Library, read_in
-from curator.lint import display_path, run_library_rules, summary_of
-from curator.lint_cache import Checked
+from curator.lint import check_file, display_path, run_library_rules, summary_of
+from curator.lint_cache import Checked, CorruptEntry, MissingSummary
 from curator.review import git
 from curator.review.git import FileChange
 from curator.rules import LIBRARY_RULES
+from curator.rules.base import FileSummary
+from curator.taxonomy import Taxonomy
 
 # The codes a change can give a file it does not touch, the taxonomy left alone.
 ACROSS_FILES = frozenset(rule.RULE.code for rule in LIBRARY_RULES)
@@ -47,8 +50,14 @@ def cross_file_findings_at_base(
     `held`, what `curator.lint.lint` held of each file: paths, displays relative to `cwd`,
     the repository's top as the head has it, and results) and the base's bytes of each of
     `changes` (`olds`); None where that would not be exact."""
-    displays, checked = cast(list[str], held[1]), cast(list[Checked], held[2])
-    summaries = {d: r.summary for d, r in zip(displays, checked, strict=True)}
+    entries, displays = cast(list[str], held[0]), cast(list[str], held[1])
+    checked = cast(list[Checked], held[2])
+    summaries: dict[str, FileSummary] = {}
+    for entry, display, result in zip(entries, displays, checked, strict=True):
+        summary = _summary_as_linted(entry, result, library.taxonomy)
+        if summary is None:
+            return None
+        summaries[display] = summary
     folder = display_path(library.incidents_dir, cwd)
     at_base = [c.old_path or c.path for c in changes if c.change != "added"]
     # Not an added file's `old_path` (moved in from where the library did not read it):
@@ -72,3 +81,18 @@ def cross_file_findings_at_base(
     ordered = [summaries[display] for display in sorted(summaries)]
     taxonomy_files = {p: display_path(p, cwd) for p in library.taxonomy.files}
     return run_library_rules(library, ordered, taxonomy_files, cwd)
+
+
+def _summary_as_linted(entry: str, result: Checked, taxonomy: Taxonomy) -> FileSummary | None:
+    """The summary of the file at `entry` that the head's lint had. A result the lint cache
+    kept holds none: it is read from the cache, and where the cache no longer has it (a
+    concurrent run wrote its shard: `MissingSummary`) or holds what curator never writes
+    (`CorruptEntry`), the file is checked again, as lint does; None when that tells
+    otherwise than the lint found (the file edited since): the head's lint then says
+    nothing exact of the base."""
+    try:
+        return result.summary
+    except (MissingSummary, CorruptEntry):
+        today = dt.date.today()  # (no part of a summary depends on it)
+        again = check_file(Path(entry), result.display, taxonomy, today, hashed=False)
+        return again.summary if again.summary_key == result.summary_key else None

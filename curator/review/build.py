@@ -4,9 +4,10 @@ The head is read from the checkout itself when it is that commit and nothing und
 library differs from it, byte for byte (the CI case: no copy), and otherwise from the
 commit, written to a temporary folder from git's objects (`git.materialise`): `curator
 review` never checks anything out, and what it lints is exactly the commit it names,
-whatever the working tree holds. Only the checkout keeps the judge's index in its
-`.curator-cache/`; in a copy, the cache would be written to be deleted with it, so it is
-neither read nor written there. (Lint keeps nothing in a review, either way.)
+whatever the working tree holds. Only the checkout keeps lint's results and the judge's
+index in its `.curator-cache/` (a second review of it reads them, as `curator lint` does);
+in a copy, the cache would be written to be deleted with it, so it is neither read nor
+written there.
 
 The judgements are against the library the change will be merged into: the head's, plus the
 incidents the base branch gained since the change branched off (those files alone written to
@@ -180,16 +181,16 @@ def build_review(root: Path, base: str, head: str, judge_for: JudgeFactory | Non
     deprecates = any(c.path.startswith(taxonomy) for c in changes)
     with tree_at(revisions, revisions.head) as tree:
         library = _head_library(_library_in(tree, revisions), revisions)
+        # The checkout's cache outlives the run (a second review reads it); a copy's would
+        # be written only to be deleted with it.
+        cache = tree == revisions.repo
         held: list[object] = []  # each file's result, for the base's cross-file findings
-        findings = lint(library, cwd=tree, held=held)
+        findings = lint(library, cwd=tree, cache=cache, held=held)
         elsewhere = [f for f in findings if f.path not in touched and _may_cause(f, deprecates)]
         olds = [_at_base(revisions, c) for c in changes]
         linted = _Head(library, held, tree, changes, olds)
         caused, before = _at_base_too(elsewhere, revisions, linted, deprecates)
         held.clear()  # (100,000 results, before the judge's index is built)
-        # The checkout's cache outlives the run (a second review reads it); a copy's would
-        # be written only to be deleted with it.
-        cache = tree == revisions.repo
         # The files the library reads (the regular `IL-0002.yaml`), not every entry lint
         # reports (an `IL-0002.yml`, a subfolder `IL-0002/`, a link or a folder named
         # `IL-0002.yaml`: IL107), whose names carry no id the head holds: moved to one, a
@@ -404,8 +405,9 @@ def _caused_across_files(
 def _linted_at_base(
     findings: list[Finding], revisions: Revisions, taxonomy_changed: bool
 ) -> tuple[list[Finding], Taxonomy | None]:
-    """`_at_base_too` by linting the base, in a copy of its own. The base is read only when
-    there is something to compare."""
+    """`_at_base_too` by linting the base: in a copy of its own, or in the checkout, with
+    its cache, where the checkout is the base. The base is read only when there is
+    something to compare."""
     if not findings:
         return [], _taxonomy_at(revisions, revisions.base) if taxonomy_changed else None
     with tree_at(revisions, revisions.base) as tree:
@@ -413,7 +415,7 @@ def _linted_at_base(
         if not is_library(root):
             return list(findings), None
         library = Library.at(root)
-        before = {_place(f) for f in lint(library, cwd=tree)}
+        before = {_place(f) for f in lint(library, cwd=tree, cache=tree == revisions.repo)}
         taxonomy = library.taxonomy if taxonomy_changed else None
     return [f for f in findings if _place(f) not in before], taxonomy
 
