@@ -2703,6 +2703,20 @@ def test_a_review_of_a_commit_not_checked_out_keeps_no_cache(repo, copies_kept):
     assert "lint" in kept_in_cache(repo)
 
 
+def test_the_base_linted_in_the_checkout_keeps_its_results_there(repo, copies_kept, monkeypatch):
+    # A change to the taxonomy has the base linted; with the base checked out, in place,
+    # with the checkout's cache, as `curator lint` there would; the head in a copy, without.
+    deprecate_nccl(repo)
+    head = commit(repo, "deprecate a term")
+    git(repo, "checkout", "-q", "main")
+    review = build_review(repo, "main", head)
+    assert [f.change for f in review.files].count("unchanged") == 3  # IL302: the base linted
+    assert len(copies_kept) == 1 and kept_in_cache(repo) == ["lint", "lint-summary"]
+    checked = checks_counted(monkeypatch, lint_module)
+    assert build_review(repo, "main", head) == review
+    assert len(checked) == 3  # the head's incidents, in its copy; none of the base's
+
+
 def _summaries_spoilt(repo: Path, monkeypatch: pytest.MonkeyPatch, how: str) -> None:
     shards = list((repo / ".curator-cache").glob("lint-summary-*/*.json"))
     assert shards
