@@ -35,6 +35,7 @@ import curator.review.output as output
 from curator.library import Library
 from curator.lint_cache import Checked
 from curator.model import Dimension
+from curator.regular import Oversized
 from curator.review.build import JudgeFactory, build_review, to_paste
 from curator.review.judge import LibraryJudge
 from curator.review.links import Links
@@ -3033,6 +3034,61 @@ def test_a_huge_incident_file_is_refused_as_lint_does_without_being_held_by_the_
         ]
         peaks.append(int(run.err.split()[-1]) * 1024)  # (kB on Linux)
     assert peaks[1] - peaks[0] < 10_000_000, peaks  # 27 MB more of the file: ≈35 MB more
+
+
+@pytest.mark.parametrize("named", [True, False])
+def test_the_base_s_files_are_read_by_one_git_as_one_git_each_read_them(repo, monkeypatch, named):
+    # `file_at` ran `git cat-file` for each file the change touches (≈3.5 ms each: six
+    # minutes for a change to every incident of 100,000); `files_at` reads them all with
+    # one, and gives each the very bytes, or None, that `file_at` gives it.
+    if not named:
+        monkeypatch.setattr(review_git, "_NAMED_AT_MOST", 10)  # the whole tree listed
+    folder = repo / "incidents"
+    texts = {
+        "IL-0100.yaml": "id: IL-0100\n" + "가" * 26,  # 12 + 78 bytes: the limit, exactly
+        "IL-0101.yaml": "id: IL-0101\n" + "가" * 27,  # 93 bytes: over it
+        "with space.yaml": "title: 공백\n",
+        "new\nline.yaml": "title: 줄바꿈\n",
+        "사고 보고서.yaml": "title: 한국어 이름\n",
+    }
+    for name, text in texts.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    (folder / "link.yaml").symlink_to("IL-0100.yaml")
+    (folder / "folder.yaml").mkdir()
+    (folder / "folder.yaml" / "IL-0102.yaml").write_text("id: IL-0102\n")
+    commit(repo, "every kind of entry")
+    head = git(repo, "rev-parse", "HEAD")
+    git(repo, "update-index", "--add", "--cacheinfo", f"160000,{head},incidents/module")
+    git(repo, "commit", "-q", "-m", "a submodule")
+    base = git(repo, "rev-parse", "HEAD")
+    names = [*texts, "link.yaml", "folder.yaml", "module", "missing.yaml", "folder.yaml/x"]
+    paths = [f"incidents/{name}" for name in names]
+    started = []
+    running = review_git._running
+
+    def counted(cwd: Path, *args: str, **kwargs: Any) -> Any:
+        started.append(args[:2])
+        return running(cwd, *args, **kwargs)
+
+    monkeypatch.setattr(review_git, "_running", counted)
+    found = review_git.files_at(repo, base, paths, 90)
+    assert started == [
+        ("ls-tree", "-l" if named else "-r"),  # (the paths named, or every file listed)
+        ("cat-file", "blob"),  # the file over the limit, as `file_at` reads it, and its size
+        ("cat-file", "-s"),
+        ("cat-file", "--batch"),  # every other one
+    ]
+    one_by_one = {path: review_git.file_at(repo, base, path, 90) for path in paths}
+    assert found == one_by_one
+    assert [type(found[path]) for path in paths] == [type(one_by_one[p]) for p in paths]
+    expected = {f"incidents/{name}": text.encode() for name, text in texts.items()}
+    expected["incidents/IL-0101.yaml"] = expected["incidents/IL-0101.yaml"][:91]
+    expected["incidents/link.yaml"] = b"IL-0100.yaml"  # the path it holds, as git keeps it
+    assert found == {path: expected.get(path) for path in paths}
+    cut = found["incidents/IL-0101.yaml"]
+    assert isinstance(cut, Oversized) and cut.size == 93
+    started.clear()
+    assert review_git.files_at(repo, base, [], 90) == {} and started == []  # no git at all
 
 
 @pytest.mark.parametrize(

@@ -187,7 +187,7 @@ def build_review(root: Path, base: str, head: str, judge_for: JudgeFactory | Non
         held: list[object] = []  # each file's result, for the base's cross-file findings
         findings = lint(library, cwd=tree, cache=cache, held=held)
         elsewhere = [f for f in findings if f.path not in touched and _may_cause(f, deprecates)]
-        olds = [_at_base(revisions, c) for c in changes]
+        olds = _at_base(revisions, changes)
         linted = _Head(library, held, tree, changes, olds)
         caused, before = _at_base_too(elsewhere, revisions, linted, deprecates)
         held.clear()  # (100,000 results, before the judge's index is built)
@@ -510,11 +510,11 @@ def _added_on_base(revisions: Revisions, head: Library) -> list[str]:
     ]
 
 
-def _at_base(revisions: Revisions, change: FileChange) -> bytes | None:
-    """The file as it was at the base (before a rename, under its old path); None if new."""
-    if change.change == "added":
-        return None
-    return git.file_at(revisions.repo, revisions.base, change.old_path or change.path, MAX_BYTES)
+def _at_base(revisions: Revisions, changes: Sequence[FileChange]) -> list[bytes | None]:
+    """Each file as it was at the base (before a rename, under its old path); None if new."""
+    paths = [c.old_path or c.path for c in changes if c.change != "added"]
+    found = git.files_at(revisions.repo, revisions.base, paths, MAX_BYTES)
+    return [None if c.change == "added" else found[c.old_path or c.path] for c in changes]
 
 
 def _file_review(
