@@ -92,3 +92,31 @@ def test_entity_postings_in_the_order_entities_are_first_met() -> None:
     assert [by_entity.column(c).tolist() for c in range(3)] == [[0], [0, 2], [2]]
     assert [by_doc.column(r).tolist() for r in range(3)] == [[0, 1], [], [1, 2]]
     assert rarity[1] < rarity[0] == rarity[2]
+
+
+# Entries (row, column, value) of a 5 × 6 matrix, and the columns a query reads with their
+# weights, heaviest first as `Index.cosine` reads them; columns empty and repeated among them.
+entries = st.lists(
+    st.tuples(st.integers(0, 4), st.integers(0, 5), st.floats(0, 4, width=32)), max_size=30
+)
+wanted = st.lists(st.tuples(st.integers(0, 5), st.floats(0, 2)), max_size=8)
+
+
+@given(entries, wanted)
+def test_gather_sums_each_rows_entries_in_the_order_of_the_columns_asked(
+    entries: list[tuple[int, int, float]], asked: list[tuple[int, float]]
+) -> None:
+    # Bit for bit: a review judges each changed incident at the head and at the base and
+    # reports scores, so a faster gather must add the same products in the same order.
+    rows = np.array([row for row, _, _ in entries], dtype=np.int64)
+    cols = np.array([col for _, col, _ in entries], dtype=np.int64)
+    values = np.array([value for _, _, value in entries], dtype=np.float32)
+    postings = index.Postings.from_entries(rows, cols, values, 6)
+    expected = [0.0] * 5
+    for col, weight in asked:
+        for at in range(postings.indptr[col], postings.indptr[col + 1]):
+            expected[postings.rows[at]] += float(postings.values[at]) * weight
+    got = postings.gather(
+        np.array([c for c, _ in asked], dtype=np.int64), np.array([w for _, w in asked]), 5
+    )
+    assert got.dtype == np.float64 and got.tolist() == expected

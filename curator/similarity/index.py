@@ -98,14 +98,17 @@ class Postings:
         """Σ_c weights[c] · column c, as a dense vector of n_rows."""
         starts, ends = self.indptr[cols], self.indptr[cols + 1]
         lengths = ends - starts
-        total = int(lengths.sum())
-        if total == 0:
+        if int(lengths.sum()) == 0:
             return np.zeros(n_rows, dtype=np.float64)
-        # Positions of every entry of every wanted column, without a Python loop.
-        offsets = np.repeat(starts - np.cumsum(lengths) + lengths, lengths)
-        positions = offsets + np.arange(total)
-        contributions = self.values[positions] * np.repeat(weights, lengths)
-        return np.bincount(self.rows[positions], weights=contributions, minlength=n_rows)
+        # The columns' entries copied slice by slice, where an array of every entry's
+        # position took as long again, to make and to index with (a query's cosine at
+        # 10,000 incidents, ≈500,000 entries: 4.5 → 2.4 ms), the same products summed in
+        # the same order (a review reports the scores of both, which must not move).
+        spans = list(zip(starts.tolist(), ends.tolist(), strict=True))
+        values = np.concatenate([self.values[start:end] for start, end in spans])
+        rows = np.concatenate([self.rows[start:end] for start, end in spans])
+        contributions = values * np.repeat(weights, lengths)
+        return np.bincount(rows, weights=contributions, minlength=n_rows)
 
 
 @dataclass(frozen=True)
