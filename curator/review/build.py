@@ -196,9 +196,15 @@ def build_review(root: Path, base: str, head: str, judge_for: JudgeFactory | Non
         # `IL-0002.yaml`: IL107), whose names carry no id the head holds: moved to one, a
         # published incident's id disappears.
         incident_files = {path for path, _ in library_items(library)}
+        # Each file's findings picked once, where each file looked through all of them.
+        by_path: dict[str, list[Finding]] = {}
+        for finding in findings:
+            by_path.setdefault(finding.path, []).append(finding)
         with _judge(revisions, library, judge_for if changes else None, cache) as judge:
             files = [
-                _file_review(c, o, tree, findings, judge, library.taxonomy, incident_files)
+                _file_review(
+                    c, o, tree, by_path.get(c.path, []), judge, library.taxonomy, incident_files
+                )
                 for c, o in zip(changes, olds, strict=True)
             ]
             unread_on_base = _unread_on_base(judge, revisions.prefix)
@@ -521,12 +527,11 @@ def _file_review(
     change: FileChange,
     old: bytes | None,
     tree: Path,
-    findings: Sequence[Finding],
+    mine: list[Finding],  # lint's findings of the file
     judge: Judge | None,
     taxonomy: Taxonomy,
     incident_files: AbstractSet[Path],
 ) -> FileReview:
-    mine = [f for f in findings if f.path == change.path]
     if change.change == "removed":  # (its title as at the base: what the reviewer would lose)
         # A taxonomy file the library needs has findings all the same (IL303: cannot read).
         return FileReview(
