@@ -1363,6 +1363,41 @@ def test_annotations_on_lines_the_diff_shows_take_the_ten_first(repo):
     )  # broken-5 and broken-6
 
 
+def test_the_files_are_judged_in_worker_processes_as_one_process_judges_them(repo, monkeypatch):
+    # A change to every incident of 100,000 judged one file after another took an hour;
+    # the workers are forked with the judge's index, and hand back each file's review.
+    rewritten_as_a_twin(repo, "IL-0001")  # possible duplicates of the others, made here
+    (repo / "incidents" / "IL-0002.yaml").unlink()
+    write(repo, "IL-0004.yaml", incident("IL-0004"))  # (IL-0002 renamed, to git)
+    write(repo, "IL-0005.yaml", incident("IL-0005", ("    - nccl\n", "    - ncl\n")))
+    git(repo, "mv", "incidents/IL-0003.yaml", "incidents/IL-0006.yaml")
+    commit(repo, "every kind of change")
+    pools = []
+
+    class Counted(build.Workers):
+        def __init__(self, count: int) -> None:
+            pools.append(count)
+            super().__init__(count)
+
+    monkeypatch.setattr(build, "Workers", Counted)
+    monkeypatch.setattr(build, "worker_count", lambda files, least: 1)
+    alone = build_review(repo, "main", "HEAD", LibraryJudge)
+    monkeypatch.setattr(build, "worker_count", lambda files, least: 2)
+    shared = build_review(repo, "main", "HEAD", LibraryJudge)
+    assert pools == [1, 2]
+    assert output.as_json(shared) == output.as_json(alone)
+    found = [
+        (f.path, f.change, [m.id for m in f.matches], [m.id for m in f.matches_at_base])
+        for f in shared.files
+    ]
+    assert found == [
+        ("incidents/IL-0001.yaml", "changed", ["IL-0003", "IL-0004", "IL-0005"], []),
+        ("incidents/IL-0004.yaml", "renamed", [], ["IL-0001", "IL-0003", "IL-0005"]),
+        ("incidents/IL-0005.yaml", "added", ["IL-0001", "IL-0003", "IL-0004"], []),
+        ("incidents/IL-0006.yaml", "renamed", [], []),  # (its content too: not judged)
+    ]
+
+
 def test_a_possible_duplicate_of_an_edited_incident_is_at_the_first_line_the_diff_shows(repo):
     # It was at line 1, which the diff of an incident edited elsewhere does not show: the
     # notice was seen in no "Files changed". The change gives IL-0001 the text of IL-0002
