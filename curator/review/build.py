@@ -270,10 +270,15 @@ def _reviewed(count: int, review: Callable[[int], FileReview]) -> list[FileRevie
     forks = process_context().get_start_method() == "fork"
     count_of_workers = worker_count(count, PARALLEL_FROM) if forks else 1
     chunk = max(1, min(25, count // (8 * count_of_workers)))
+    if count_of_workers == 1:
+        return [review(at) for at in range(count)]
+    # The first here: the tables the judge makes as it is first asked (by id, by URL, the
+    # dates...) are then made once, in pages the workers share, not once in each worker.
+    first = review(0)
     _REVIEWING.append(review)
     try:
         with Workers(count_of_workers) as workers:
-            return list(workers.in_order(_review_of, range(count), chunk))
+            return [first, *workers.in_order(_review_of, range(1, count), chunk)]
     finally:
         _REVIEWING.pop()
 
