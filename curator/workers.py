@@ -21,6 +21,8 @@ import sys
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from contextlib import suppress
 from types import TracebackType
 from typing import Any, Generic, TypeVar
 
@@ -109,7 +111,7 @@ class Workers:
         )
         while pending:
             future, chunk = pending.popleft()
-            results = _result(future, work, chunk)
+            results = _result(pool, future, work, chunk)
             following = next(chunks, None)
             if following is not None:
                 pending.append(_submit(pool, work, following))
@@ -131,7 +133,9 @@ class Workers:
         for future, work, args in started:
             try:
                 future.result()
-            except Exception:
+            except Exception as exc:
+                if isinstance(exc, BrokenProcessPool) and self._pool is not None:
+                    _kill_workers(self._pool)
                 work(*args)
 
     def submit(self, work: Callable[..., Result], *args: Any) -> Future[Result] | None:
@@ -157,14 +161,28 @@ def _submit(
 
 
 def _result(
-    future: Future[list[Result]] | None, work: Callable[[Item], Result], chunk: list[Item]
+    pool: ProcessPoolExecutor,
+    future: Future[list[Result]] | None,
+    work: Callable[[Item], Result],
+    chunk: list[Item],
 ) -> list[Result]:
     if future is not None:
         try:
             return future.result()
-        except Exception:  # a worker died, or the work failed: do it again here
+        except BrokenProcessPool:  # a worker died: do it again here
+            _kill_workers(pool)
+        except Exception:  # the work failed: do it again here
             pass
     return _do_chunk(work, chunk)
+
+
+def _kill_workers(pool: ProcessPoolExecutor) -> None:
+    """Kill the workers still running in a pool that one that died has broken. From
+    Python 3.12 the pool stops them with SIGTERM and waits for them, holding the lock every
+    later call takes; but they ignore SIGTERM (`prepare_worker`): the run waited forever."""
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
+        with suppress(OSError, ValueError):  # (gone already, or closed)
+            process.kill()
 
 
 def _chunks(items: Iterable[Item], size: int) -> Iterator[list[Item]]:
