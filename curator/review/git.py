@@ -330,17 +330,9 @@ def files_at(repo: Path, commit: str, paths: Sequence[str], limit: int) -> dict[
     if not small:
         return found
     with _running(repo, "cat-file", "--batch", stdin=subprocess.PIPE) as proc:
-        assert proc.stdin is not None and proc.stdout is not None
-        for at in range(0, len(small), _BATCH):  # (as `materialise` asks: no thread needed)
-            batch = small[at : at + _BATCH]
-            proc.stdin.write(b"".join(e.sha + b"\n" for e in batch))
-            proc.stdin.flush()
-            for entry in batch:
-                size = _object_size(proc.stdout, entry)
-                found[entry.path] = _copied(proc.stdout, size, None, size)
-                proc.stdout.read(1)  # the newline after each object
-        proc.stdin.close()
-        proc.wait()
+        assert proc.stdout is not None
+        for entry, size in _objects(proc, small):
+            found[entry.path] = _copied(proc.stdout, size, None, size)
     return found
 
 
@@ -458,23 +450,13 @@ def materialise(repo: Path, commit: str, target: Path, *paths: str) -> None:
     blobs = [e for e in entries if e.mode != _SUBMODULE]
     links: list[tuple[str, bytes]] = []
     with _running(repo, "cat-file", "--batch", stdin=subprocess.PIPE) as proc:
-        assert proc.stdin is not None and proc.stdout is not None
-        # A batch of names at a time, each batch's objects read before the next is asked
-        # for: git never waits to write while we wait to write (no thread needed).
-        for at in range(0, len(blobs), _BATCH):
-            batch = blobs[at : at + _BATCH]
-            proc.stdin.write(b"".join(e.sha + b"\n" for e in batch))
-            proc.stdin.flush()
-            for entry in batch:
-                size = _object_size(proc.stdout, entry)
-                if entry.mode == _LINK:  # (made last: nothing is written through a link)
-                    links.append((entry.path, _copied(proc.stdout, size, None, _MAX_LINK)))
-                else:
-                    with _writing(entry.path, commit), _created(places.made(entry.path)) as out:
-                        _copied(proc.stdout, size, out, 0)
-                proc.stdout.read(1)  # the newline after each object
-        proc.stdin.close()  # (so git ends)
-        proc.wait()
+        assert proc.stdout is not None
+        for entry, size in _objects(proc, blobs):
+            if entry.mode == _LINK:  # (made last: nothing is written through a link)
+                links.append((entry.path, _copied(proc.stdout, size, None, _MAX_LINK)))
+            else:
+                with _writing(entry.path, commit), _created(places.made(entry.path)) as out:
+                    _copied(proc.stdout, size, out, 0)
     for path, link in links:
         places.folders.clear()  # (a link made may be on the way to the next)
         destination = places.of(path)
@@ -565,6 +547,25 @@ def _created(destination: Path) -> IO[bytes]:
         return open(os.open(destination, flags, 0o644), "wb")
     except FileExistsError:
         return open(os.devnull, "wb")
+
+
+def _objects(
+    proc: subprocess.Popen[bytes], entries: Sequence[_Entry]
+) -> Iterator[tuple[_Entry, int]]:
+    """Each of `entries` with its size, from `git cat-file --batch` (`proc`), whose output
+    then holds that many bytes of it, which the caller reads before asking for the next.
+    A batch of names at a time, each batch's objects read before the next is asked for:
+    git never waits to write while we wait to write (no thread needed)."""
+    assert proc.stdin is not None and proc.stdout is not None
+    for at in range(0, len(entries), _BATCH):
+        batch = entries[at : at + _BATCH]
+        proc.stdin.write(b"".join(e.sha + b"\n" for e in batch))
+        proc.stdin.flush()
+        for entry in batch:
+            yield entry, _object_size(proc.stdout, entry)
+            proc.stdout.read(1)  # the newline after each object
+    proc.stdin.close()  # (so git ends)
+    proc.wait()
 
 
 def _object_size(stream: IO[bytes], entry: _Entry) -> int:
