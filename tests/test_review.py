@@ -1373,18 +1373,23 @@ def test_the_files_are_judged_in_worker_processes_as_one_process_judges_them(rep
     git(repo, "mv", "incidents/IL-0003.yaml", "incidents/IL-0006.yaml")
     commit(repo, "every kind of change")
     pools = []
+    events = []
 
     class Counted(build.Workers):
         def __init__(self, count: int) -> None:
             pools.append(count)
+            events.append("forked")
             super().__init__(count)
 
     monkeypatch.setattr(build, "Workers", Counted)
+    # The heap the index's build freed is handed back before the workers are forked.
+    monkeypatch.setattr(build, "release_freed_memory", lambda: events.append("trimmed"))
     monkeypatch.setattr(build, "worker_count", lambda files, least: 1)
     alone = build_review(repo, "main", "HEAD", LibraryJudge)
     monkeypatch.setattr(build, "worker_count", lambda files, least: 2)
     shared = build_review(repo, "main", "HEAD", LibraryJudge)
     assert pools == [2]  # (none for one process)
+    assert events == ["trimmed", "forked"]
     assert output.as_json(shared) == output.as_json(alone)
     found = [
         (f.path, f.change, [m.id for m in f.matches], [m.id for m in f.matches_at_base])

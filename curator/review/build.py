@@ -33,6 +33,7 @@ from curator.library import (
 )
 from curator.lint import lint
 from curator.load import MAX_BYTES, Document, load_bytes
+from curator.memory import release_freed_memory
 from curator.model import DIMENSIONS, Dimension, canonical_id
 from curator.regular import read_regular
 from curator.review import ReviewError, git
@@ -275,6 +276,11 @@ def _reviewed(count: int, review: Callable[[int], FileReview]) -> list[FileRevie
     # The first here: the tables the judge makes as it is first asked (by id, by URL, the
     # dates...) are then made once, in pages the workers share, not once in each worker.
     first = review(0)
+    # Freed heap handed back before the fork: the index's build (and lint's results) left
+    # pages that hold nothing, which the workers would share and write into, each its own
+    # copy. A cold review of 1,000 files of 100,000: 1,427 → 1,098 MB in proportional set
+    # size as the files are judged (the main process 1,016 → 681 MB resident).
+    release_freed_memory()
     _REVIEWING.append(review)
     try:
         with Workers(count_of_workers) as workers:
