@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import shutil
@@ -3017,7 +3018,7 @@ def test_a_tree_s_files_that_would_land_outside_or_through_a_link_are_not_writte
     # git refuses trees naming such paths, but the reviewed commit is a stranger's.
     [blob] = [e for e in review_git._entries_at(repo, files, ("incidents/IL-0400.yaml",))]
     hostile = ["../escaped.yaml", "incidents/../../escaped-too.yaml", str(tmp_path / "abs.yaml")]
-    named = [review_git._Entry(blob.mode, blob.sha, path) for path in hostile]
+    named = [dataclasses.replace(blob, path=path) for path in hostile]
     monkeypatch.setattr(review_git, "_entries_at", lambda *args: [*named, blob])
     elsewhere = tmp_path / "elsewhere" / "tree"
     elsewhere.mkdir(parents=True)
@@ -3088,7 +3089,7 @@ def test_the_base_s_files_are_read_by_one_git_as_one_git_each_read_them(repo, mo
         "IL-0100.yaml": "id: IL-0100\n" + "가" * 26,  # 12 + 78 bytes: the limit, exactly
         "IL-0101.yaml": "id: IL-0101\n" + "가" * 27,  # 93 bytes: over it
         "with space.yaml": "title: 공백\n",
-        "new\nline.yaml": "title: 줄바꿈\n",
+        "new\nline\tand tab.yaml": "title: 줄바꿈\n",
         "사고 보고서.yaml": "title: 한국어 이름\n",
     }
     for name, text in texts.items():
@@ -3111,7 +3112,9 @@ def test_the_base_s_files_are_read_by_one_git_as_one_git_each_read_them(repo, mo
         return running(cwd, *args, **kwargs)
 
     monkeypatch.setattr(review_git, "_running", counted)
-    found = review_git.files_at(repo, base, paths, 90)
+    found = review_git.files_at(
+        repo, base, review_git.tree_entries(repo, base, paths, sized=True), 90
+    )
     assert started == [
         ("ls-tree", "-l" if named else "-r"),  # (the paths named, or every file listed)
         ("cat-file", "blob"),  # the file over the limit, as `file_at` reads it, and its size
@@ -3119,16 +3122,17 @@ def test_the_base_s_files_are_read_by_one_git_as_one_git_each_read_them(repo, mo
         ("cat-file", "--batch"),  # every other one
     ]
     one_by_one = {path: review_git.file_at(repo, base, path, 90) for path in paths}
-    assert found == one_by_one
-    assert [type(found[path]) for path in paths] == [type(one_by_one[p]) for p in paths]
+    assert {path: found.get(path) for path in paths} == one_by_one
+    assert [type(found.get(path)) for path in paths] == [type(one_by_one[p]) for p in paths]
     expected = {f"incidents/{name}": text.encode() for name, text in texts.items()}
     expected["incidents/IL-0101.yaml"] = expected["incidents/IL-0101.yaml"][:91]
     expected["incidents/link.yaml"] = b"IL-0100.yaml"  # the path it holds, as git keeps it
-    assert found == {path: expected.get(path) for path in paths}
+    assert found == expected
     cut = found["incidents/IL-0101.yaml"]
     assert isinstance(cut, Oversized) and cut.size == 93
     started.clear()
-    assert review_git.files_at(repo, base, [], 90) == {} and started == []  # no git at all
+    listed = review_git.tree_entries(repo, base, [], sized=True)
+    assert review_git.files_at(repo, base, listed, 90) == {} and started == []  # no git at all
 
 
 @pytest.mark.parametrize(
@@ -3267,24 +3271,38 @@ def test_a_git_command_that_fails_without_a_word_is_named_past_its_settings(repo
 
 
 @pytest.mark.parametrize("named", [True, False])
-def test_the_regular_files_at_a_commit_are_found_past_the_limit_on_named_files(
+def test_a_tree_s_entries_are_listed_alike_below_and_past_the_limit_on_named_files(
     repo, monkeypatch, named
 ):
     # Every name went on git's command line: the base of a change to every incident of a
     # large library passed the system's limit on a command's arguments, git did not start
-    # and the review ended in an internal error. Past the limit, the whole tree is listed.
+    # and the review ended in an internal error. Past the limit, the whole tree is listed
+    # and the entries asked for picked from it: the very entries, names of any bytes.
     if not named:
         monkeypatch.setattr(review_git, "_NAMED_AT_MOST", 10)
-    (repo / "incidents" / "IL-0009.yaml").symlink_to("IL-0001.yaml")
-    (repo / "incidents" / "folder.yaml").mkdir()
-    (repo / "incidents" / "folder.yaml" / "IL-0008.yaml").write_text("id: IL-0008\n")
-    commit(repo, "a link and a folder")
+    folder = repo / "incidents"
+    (folder / "IL-0009.yaml").symlink_to("IL-0001.yaml")
+    (folder / "folder.yaml").mkdir()
+    (folder / "folder.yaml" / "IL-0008.yaml").write_text("id: IL-0008\n")
+    (folder / "new\nline\tand tab.yaml").write_text("title: 줄바꿈\n", encoding="utf-8")
+    (folder / "run.yaml").write_text("id: run\n")
+    (folder / "run.yaml").chmod(0o755)
+    os.makedirs(bytes(folder) + b"/\xff", exist_ok=True)  # not UTF-8: as a folder and a file
+    Path(os.fsdecode(bytes(folder) + b"/\xff/\xed.yaml")).write_bytes(b"id: x\n")
+    commit(repo, "every kind of entry")
+    head = git(repo, "rev-parse", "HEAD")
+    git(repo, "update-index", "--add", "--cacheinfo", f"160000,{head},incidents/module")
+    git(repo, "commit", "-q", "-m", "a submodule")
+    odd = "incidents/" + os.fsdecode(b"\xff/\xed.yaml")  # (surrogateescape, as git's names)
     asked = [
         "incidents/IL-0001.yaml",
         "incidents/IL-0009.yaml",
         "incidents/folder.yaml",
+        "incidents/module",
         "incidents/missing.yaml",
-        "incidents/IL-0002.yaml",
+        "incidents/new\nline\tand tab.yaml",
+        "incidents/run.yaml",
+        odd,
     ]
     calls = []
     run_git = review_git.run_git
@@ -3294,6 +3312,31 @@ def test_the_regular_files_at_a_commit_are_found_past_the_limit_on_named_files(
         return run_git(cwd, *args)
 
     monkeypatch.setattr(review_git, "run_git", counted)
-    found = review_git.regular_files_at(repo, "HEAD", *asked)
-    assert found == {"incidents/IL-0001.yaml", "incidents/IL-0002.yaml"}
-    assert [any(path in call for path in asked) for call in calls] == [named]
+    listed = review_git.tree_entries(repo, "HEAD", asked, sized=True)
+    link, file = b"120000 blob", b"100644 blob"
+    assert [(e.path, e.mode + b" " + e.kind, e.size) for e in listed] == [
+        ("incidents/IL-0001.yaml", file, len(incident("IL-0001").encode())),
+        ("incidents/IL-0009.yaml", link, len("IL-0001.yaml")),
+        ("incidents/folder.yaml", b"040000 tree", None),
+        ("incidents/module", b"160000 commit", None),
+        ("incidents/new\nline\tand tab.yaml", file, len("title: 줄바꿈\n".encode())),
+        ("incidents/run.yaml", b"100755 blob", len("id: run\n")),
+        (odd, file, len("id: x\n")),
+    ]
+    regular = {e.path for e in listed if e.is_regular}
+    assert regular == {asked[0], asked[5], asked[6], odd}
+    assert [e.sha.decode() for e in listed[:1]] == [git(repo, "rev-parse", f"HEAD:{asked[0]}")]
+    # Recursive, as `materialise` lists: the files, links and submodules under a folder,
+    # without their sizes unless asked (git reads every blob's header for them).
+    under = ["incidents/folder.yaml", "incidents/module", "incidents/IL-0009.yaml", odd[:-7]]
+    inside = review_git.tree_entries(repo, "HEAD", under, recursive=True)
+    assert [(e.path, e.kind, e.size) for e in inside] == [
+        ("incidents/IL-0009.yaml", b"blob", None),
+        ("incidents/folder.yaml/IL-0008.yaml", b"blob", None),
+        ("incidents/module", b"commit", None),
+        (odd, b"blob", None),
+    ]
+    assert [any(path in call for path in asked) for call in calls] == [named, named]
+    assert review_git.present_at(repo, "HEAD", *asked) == [
+        path for path in asked if path != "incidents/missing.yaml"
+    ]

@@ -68,7 +68,7 @@ def cross_file_findings_at_base(
     # addition.
     if not all(read_in(path, folder) for path in [*at_base, *(c.path for c in changes)]):
         return None
-    regular = git.regular_files_at(repo, base, *at_base) if at_base else set()
+    regular = {entry.path for entry in git.tree_entries(repo, base, at_base) if entry.is_regular}
     for change, old in zip(changes, olds, strict=True):
         summaries.pop(change.path, None)
         if change.change == "added":

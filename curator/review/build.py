@@ -561,10 +561,12 @@ def _added_on_base(revisions: Revisions, head: Library) -> list[str]:
 
 
 def _at_base(revisions: Revisions, changes: Sequence[FileChange]) -> list[bytes | None]:
-    """Each file as it was at the base (before a rename, under its old path); None if new."""
+    """Each file as it was at the base (before a rename, under its old path; None if new or
+    no blob there)."""
     paths = [c.old_path or c.path for c in changes if c.change != "added"]
-    found = git.files_at(revisions.repo, revisions.base, paths, MAX_BYTES)
-    return [None if c.change == "added" else found[c.old_path or c.path] for c in changes]
+    listed = git.tree_entries(revisions.repo, revisions.base, paths, sized=True)
+    found = git.files_at(revisions.repo, revisions.base, listed, MAX_BYTES)
+    return [None if c.change == "added" else found.get(c.old_path or c.path) for c in changes]
 
 
 def _file_review(

@@ -184,7 +184,7 @@ def changed_files(repo: Path, base: str, head: str, *folders: str) -> list[FileC
 # A hunk's header in a diff without context (`-U0`): where its lines are at the head, and
 # how many (1 when not said; 0 for a hunk that only removes).
 _HUNK = re.compile(rb"@@ -[0-9]+(?:,[0-9]+)? \+([0-9]+)(?:,([0-9]+))? @@")
-# The bytes of paths `lines_changed` and `regular_files_at` name on git's command line, at
+# The bytes of paths `lines_changed` and `tree_entries` name on git's command line, at
 # most: a change to every incident of a large library would pass the system's limit on a
 # command's arguments (2 MB on Linux), and git would not start. Beyond it, git answers for
 # every file (the whole diff, the whole tree) and the files asked for are picked from that.
@@ -316,17 +316,24 @@ def _size_at(repo: Path, commit: str, path: str) -> int:
     return int(run_git(repo, "cat-file", "-s", f"{commit}:{path}"))
 
 
-def files_at(repo: Path, commit: str, paths: Sequence[str], limit: int) -> dict[str, bytes | None]:
-    """`file_at` of each of `paths`, by path, from one `git ls-tree` (each blob's size with
-    it) and one `git cat-file --batch`, where a process for each file took ≈3.5 ms (a
-    change to every incident of 100,000: six minutes). A blob of more than `limit` bytes
-    is read by `file_at`, which stops git after the bytes it keeps."""
-    found: dict[str, bytes | None] = dict.fromkeys(paths)
-    blobs = _blobs_at(repo, commit, paths)
-    for entry, size in blobs:
-        if size > limit:
+def files_at(
+    repo: Path, commit: str, listed: Sequence[TreeEntry], limit: int
+) -> dict[str, bytes | None]:
+    """`file_at` of each blob of `listed` (`tree_entries` with their sizes: files, and links,
+    whose bytes are the path they hold, as `git cat-file blob` gives them), by path, from
+    one `git cat-file --batch`, where a process for each file took ≈3.5 ms (a change to
+    every incident of 100,000: six minutes). A blob of more than `limit` bytes is read by
+    `file_at`, which stops git after the bytes it keeps."""
+    found: dict[str, bytes | None] = {}
+    small = []
+    for entry in listed:
+        if entry.kind != b"blob":
+            continue
+        assert entry.size is not None, "files_at reads entries listed with their sizes"
+        if entry.size > limit:
             found[entry.path] = file_at(repo, commit, entry.path, limit)
-    small = [entry for entry, size in blobs if size <= limit]
+        else:
+            small.append(entry)
     if not small:
         return found
     with _running(repo, "cat-file", "--batch", stdin=subprocess.PIPE) as proc:
@@ -336,48 +343,76 @@ def files_at(repo: Path, commit: str, paths: Sequence[str], limit: int) -> dict[
     return found
 
 
-def _blobs_at(repo: Path, commit: str, paths: Sequence[str]) -> list[tuple[_Entry, int]]:
-    """Those of `paths` that are blobs at `commit` (files and links, whose bytes are the
-    path they hold, as `git cat-file blob` gives them; not folders or submodules), each
-    with its size. Past `_NAMED_AT_MOST` bytes of names, from the whole tree."""
-    if not paths:
-        return []
-    if _named_bytes(paths) > _NAMED_AT_MOST:
-        out = run_git(repo, "ls-tree", "-r", "-l", "-z", "--full-tree", commit)
-    else:
-        out = run_git(repo, "ls-tree", "-l", "-z", "--full-tree", commit, "--", *paths)
-    asked = set(paths)
-    blobs = []
-    for line in out.split(b"\0"):
-        info, _, name = line.partition(b"\t")
-        fields = info.split()  # mode, type, object name, size
-        path = name.decode("utf-8", "surrogateescape")
-        if len(fields) == 4 and fields[1] == b"blob" and path in asked:
-            blobs.append((_Entry(fields[0], fields[2], path), int(fields[3])))
-    return blobs
-
-
 def present_at(repo: Path, commit: str, *paths: str) -> list[str]:
     """Those of `paths` that `commit` has (files or folders), in the order given."""
-    out = run_git(repo, "ls-tree", "-z", "--name-only", commit, "--", *paths)
-    found = set(out.decode("utf-8", "surrogateescape").split("\0"))
+    found = {entry.path for entry in tree_entries(repo, commit, paths)}
     return [path for path in paths if path in found]
 
 
-def regular_files_at(repo: Path, commit: str, *paths: str) -> set[str]:
-    """Those of `paths` that are regular files at `commit` (not links, folders or
-    submodules). Past `_NAMED_AT_MOST` bytes of names, every file of the commit is listed
-    and `paths` picked from them, as `lines_changed` does."""
-    if _named_bytes(paths) > _NAMED_AT_MOST:
-        out = run_git(repo, "ls-tree", "-r", "-z", commit)
+_REGULAR = (b"100644", b"100755")  # a file's modes (a link's is 120000, a submodule's 160000)
+
+
+@dataclass(frozen=True)
+class TreeEntry:
+    """An entry of a commit's tree, as `git ls-tree` lists it."""
+
+    mode: bytes  # 100644 or 100755 (a file), 120000 (a link), 160000 (a submodule), 040000
+    kind: bytes  # blob (a file or a link), tree (a folder) or commit (a submodule)
+    sha: bytes  # the object's name
+    size: int | None  # a blob's bytes, where they were asked for; None otherwise
+    path: str  # repository-relative, its bytes as git has them (surrogateescape)
+
+    @property
+    def is_regular(self) -> bool:
+        """A file: not a link, a folder or a submodule."""
+        return self.kind == b"blob" and self.mode in _REGULAR
+
+
+def tree_entries(
+    repo: Path,
+    commit: str,
+    paths: Sequence[str],
+    *,
+    recursive: bool = False,
+    sized: bool = False,
+) -> list[TreeEntry]:
+    """The entries `paths` name in `commit`'s tree, in the tree's order: each one's own, or,
+    `recursive`, the files, links and submodules under a folder in its place; each blob's
+    size with it where `sized` (git then reads every blob's header: ≈0.1 s more for the
+    100,000 files of a whole library). One `git ls-tree -z`; past `_NAMED_AT_MOST` bytes
+    of names, which would pass the system's limit on a command's arguments, the whole tree
+    is listed and the entries `paths` name picked from it."""
+    if not paths:
+        return []
+    options = ["-l"] if sized else []
+    whole = _named_bytes(paths) > _NAMED_AT_MOST
+    if whole:
+        # (-t: the folders too, as a listing of `paths` not `recursive` has them.)
+        every = ["-r"] if recursive else ["-r", "-t"]
+        out = run_git(repo, "ls-tree", *every, *options, "-z", "--full-tree", commit)
     else:
-        out = run_git(repo, "ls-tree", "-z", commit, "--", *paths)
-    found = set()
-    for entry in out.decode("utf-8", "surrogateescape").split("\0"):
-        mode, _, path = entry.partition("\t")
-        if mode.startswith(("100644 blob ", "100755 blob ")):
-            found.add(path)
-    return found & set(paths)
+        options = ["-r", *options] if recursive else options
+        out = run_git(repo, "ls-tree", *options, "-z", "--full-tree", commit, "--", *paths)
+    asked = set(paths)
+    picked = whole or not recursive  # (a recursive listing of `paths` holds only theirs)
+    entries = []
+    for line in out.split(b"\0"):
+        info, tab, name = line.partition(b"\t")
+        if not tab:
+            continue  # (after the last entry's NUL)
+        fields = info.split()  # mode, type, object name[, size: "-" where no blob's]
+        path = name.decode("utf-8", "surrogateescape")
+        if not picked or _names(asked, path, recursive):
+            size = int(fields[3]) if sized and fields[1] == b"blob" else None
+            entries.append(TreeEntry(fields[0], fields[1], fields[2], size, path))
+    return entries
+
+
+def _names(asked: set[str], path: str, recursive: bool) -> bool:
+    """Whether `asked` names `path`: itself, or, `recursive`, a folder holding it."""
+    if path in asked:
+        return True
+    return recursive and any(path[:at] in asked for at, char in enumerate(path) if char == "/")
 
 
 def _named_bytes(paths: Sequence[str]) -> int:
@@ -487,27 +522,12 @@ _BATCH = 200
 _MAX_LINK = 4096  # the longest path a link may hold (PATH_MAX)
 
 
-@dataclass(frozen=True)
-class _Entry:
-    mode: bytes
-    sha: bytes
-    path: str  # repository-relative
-
-
-def _entries_at(repo: Path, commit: str, paths: tuple[str, ...]) -> list[_Entry]:
+def _entries_at(repo: Path, commit: str, paths: tuple[str, ...]) -> list[TreeEntry]:
     """The files, links and submodules under `paths` at `commit`."""
     try:
-        out = run_git(repo, "ls-tree", "-r", "-z", "--full-tree", commit, "--", *paths)
+        return tree_entries(repo, commit, paths, recursive=True)
     except GitError as exc:
         raise GitError(f"cannot read {' and '.join(paths)} at {commit[:12]} ({exc})") from exc
-    entries = []
-    for line in out.split(b"\0"):
-        info, _, path = line.partition(b"\t")
-        mode, _, rest = info.partition(b" ")
-        kind, _, sha = rest.partition(b" ")
-        if kind in (b"blob", b"commit"):
-            entries.append(_Entry(mode, sha, path.decode("utf-8", "surrogateescape")))
-    return entries
 
 
 class _Places:
@@ -550,8 +570,8 @@ def _created(destination: Path) -> IO[bytes]:
 
 
 def _objects(
-    proc: subprocess.Popen[bytes], entries: Sequence[_Entry]
-) -> Iterator[tuple[_Entry, int]]:
+    proc: subprocess.Popen[bytes], entries: Sequence[TreeEntry]
+) -> Iterator[tuple[TreeEntry, int]]:
     """Each of `entries` with its size, from `git cat-file --batch` (`proc`), whose output
     then holds that many bytes of it, which the caller reads before asking for the next.
     A batch of names at a time, each batch's objects read before the next is asked for:
@@ -568,7 +588,7 @@ def _objects(
     proc.wait()
 
 
-def _object_size(stream: IO[bytes], entry: _Entry) -> int:
+def _object_size(stream: IO[bytes], entry: TreeEntry) -> int:
     """The size `git cat-file --batch` gives for the object it sends next."""
     header = stream.readline().split()
     if len(header) != 3 or header[0] != entry.sha:
