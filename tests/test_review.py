@@ -846,6 +846,39 @@ def test_an_error_a_change_causes_elsewhere_is_found_without_a_copy_of_the_base(
     }
 
 
+def test_the_base_s_versions_of_the_edited_files_are_listed_once(repo, monkeypatch):
+    # Their bytes (`files_at`) and whether each was a regular file there, which working the
+    # base's cross-file findings out from the head's lint asks, came from a `git ls-tree`
+    # each, of the same paths.
+    shared = ("postmortems/IL-0002", "postmortems/IL-0001")
+    write(repo, "IL-0002.yaml", incident("IL-0002", shared))
+    write(repo, "IL-0003.yaml", incident("IL-0003", ("status: published", "status: draft")) + "\n")
+    commit(repo, "repeat a source")
+    base = git(repo, "rev-parse", "main")
+
+    def no_copy(*args: object) -> None:
+        raise AssertionError("the base was written out")
+
+    listings = []
+    run_git = review_git.run_git
+
+    def counted(cwd: Path, *args: str) -> bytes:
+        if "ls-tree" in args and base in args:
+            listings.append(args[args.index("--") + 1 :])
+        return run_git(cwd, *args)
+
+    monkeypatch.setattr(review_git, "materialise", no_copy)
+    monkeypatch.setattr(review_git, "run_git", counted)
+    review = build_review(repo, "main", "HEAD")
+    found = {(f.path, f.change): [x.code for x in f.findings] for f in review.files}
+    assert found == {
+        ("incidents/IL-0002.yaml", "changed"): ["IL502"],
+        ("incidents/IL-0003.yaml", "changed"): [],
+        ("incidents/IL-0001.yaml", "unchanged"): ["IL502"],  # shares its URL: new here
+    }
+    assert listings == [("incidents/IL-0002.yaml", "incidents/IL-0003.yaml")]
+
+
 @pytest.mark.parametrize("aside", [".IL-0004.yaml", "old/IL-0004.yaml", "IL-0004.yml"])
 def test_an_incident_moved_into_the_library_needs_no_copy_of_the_base(repo, monkeypatch, aside):
     # The file it came from was no incident at the base (lint read it as none, or not at

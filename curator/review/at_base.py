@@ -27,7 +27,6 @@ from curator.findings import Finding
 from curator.library import Library, read_in
 from curator.lint import check_file, display_path, run_library_rules, summary_of
 from curator.lint_cache import Checked, CorruptEntry, MissingSummary
-from curator.review import git
 from curator.review.git import FileChange
 from curator.rules import LIBRARY_RULES
 from curator.rules.base import FileSummary
@@ -41,15 +40,15 @@ def cross_file_findings_at_base(
     library: Library,
     held: list[object],
     cwd: Path,
-    repo: Path,
-    base: str,
     changes: Sequence[FileChange],
     olds: Sequence[bytes | None],
+    regular: frozenset[str],
 ) -> list[Finding] | None:
-    """The cross-file rules' findings at `base`, from the head's `library` (linted with
+    """The cross-file rules' findings at the base, from the head's `library` (linted with
     `held`, what `curator.lint.lint` held of each file: paths, displays relative to `cwd`,
-    the repository's top as the head has it, and results) and the base's bytes of each of
-    `changes` (`olds`); None where that would not be exact."""
+    the repository's top as the head has it, and results), the base's bytes of each of
+    `changes` (`olds`) and which of them the base has as regular files (`regular`, their
+    paths there: not links, folders or submodules); None where that would not be exact."""
     entries, displays = cast(list[str], held[0]), cast(list[str], held[1])
     checked = cast(list[Checked], held[2])
     summaries: dict[str, FileSummary] = {}
@@ -68,7 +67,6 @@ def cross_file_findings_at_base(
     # addition.
     if not all(read_in(path, folder) for path in [*at_base, *(c.path for c in changes)]):
         return None
-    regular = {entry.path for entry in git.tree_entries(repo, base, at_base) if entry.is_regular}
     for change, old in zip(changes, olds, strict=True):
         summaries.pop(change.path, None)
         if change.change == "added":

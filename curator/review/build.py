@@ -189,8 +189,8 @@ def build_review(root: Path, base: str, head: str, judge_for: JudgeFactory | Non
         held: list[object] = []  # each file's result, for the base's cross-file findings
         findings = lint(library, cwd=tree, cache=cache, held=held)
         elsewhere = [f for f in findings if f.path not in touched and _may_cause(f, deprecates)]
-        olds = _at_base(revisions, changes)
-        linted = _Head(library, held, tree, changes, olds)
+        olds, regular = _at_base(revisions, changes)
+        linted = _Head(library, held, tree, changes, olds, regular)
         caused, before = _at_base_too(elsewhere, revisions, linted, deprecates)
         held.clear()  # (100,000 results, before the judge's index is built)
         # The files the library reads (the regular `IL-0002.yaml`), not every entry lint
@@ -418,6 +418,7 @@ class _Head:
     tree: Path
     changes: Sequence[FileChange]
     olds: Sequence[bytes | None]  # each changed file's bytes at the base (None: added)
+    regular: frozenset[str]  # those of them the base has as regular files (`_at_base`)
 
 
 def _at_base_too(
@@ -442,9 +443,8 @@ def _caused_across_files(
     findings = [f for f in findings if f.code in ACROSS_FILES]
     if not findings:
         return []
-    base = revisions.base
     before = cross_file_findings_at_base(
-        head.library, head.held, head.tree, revisions.repo, base, head.changes, head.olds
+        head.library, head.held, head.tree, head.changes, head.olds, head.regular
     )
     if before is None:
         return _linted_at_base(findings, revisions, False)[0]
@@ -560,13 +560,18 @@ def _added_on_base(revisions: Revisions, head: Library) -> list[str]:
     ]
 
 
-def _at_base(revisions: Revisions, changes: Sequence[FileChange]) -> list[bytes | None]:
+def _at_base(
+    revisions: Revisions, changes: Sequence[FileChange]
+) -> tuple[list[bytes | None], frozenset[str]]:
     """Each file as it was at the base (before a rename, under its old path; None if new or
-    no blob there)."""
+    no blob there), and the paths of those that were regular files there, which
+    `cross_file_findings_at_base` asks for: from one listing of the base's tree, where
+    each listed the same paths."""
     paths = [c.old_path or c.path for c in changes if c.change != "added"]
     listed = git.tree_entries(revisions.repo, revisions.base, paths, sized=True)
     found = git.files_at(revisions.repo, revisions.base, listed, MAX_BYTES)
-    return [None if c.change == "added" else found.get(c.old_path or c.path) for c in changes]
+    olds = [None if c.change == "added" else found.get(c.old_path or c.path) for c in changes]
+    return olds, frozenset(entry.path for entry in listed if entry.is_regular)
 
 
 def _file_review(
