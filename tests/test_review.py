@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import os
 import shutil
@@ -3051,7 +3050,7 @@ def test_a_tree_s_files_that_would_land_outside_or_through_a_link_are_not_writte
     # git refuses trees naming such paths, but the reviewed commit is a stranger's.
     [blob] = [e for e in review_git._entries_at(repo, files, ("incidents/IL-0400.yaml",))]
     hostile = ["../escaped.yaml", "incidents/../../escaped-too.yaml", str(tmp_path / "abs.yaml")]
-    named = [dataclasses.replace(blob, path=path) for path in hostile]
+    named = [blob._replace(path=path) for path in hostile]
     monkeypatch.setattr(review_git, "_entries_at", lambda *args: [*named, blob])
     elsewhere = tmp_path / "elsewhere" / "tree"
     elsewhere.mkdir(parents=True)

@@ -16,7 +16,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
-from typing import IO, Literal
+from typing import IO, Literal, NamedTuple
 
 from curator import repository
 from curator.oneline import escaped
@@ -352,9 +352,9 @@ def present_at(repo: Path, commit: str, *paths: str) -> list[str]:
 _REGULAR = (b"100644", b"100755")  # a file's modes (a link's is 120000, a submodule's 160000)
 
 
-@dataclass(frozen=True)
-class TreeEntry:
-    """An entry of a commit's tree, as `git ls-tree` lists it."""
+class TreeEntry(NamedTuple):
+    """An entry of a commit's tree, as `git ls-tree` lists it. (A tuple: made ≈2× as fast
+    as a frozen dataclass, for each of a library's 100,000 files.)"""
 
     mode: bytes  # 100644 or 100755 (a file), 120000 (a link), 160000 (a submodule), 040000
     kind: bytes  # blob (a file or a link), tree (a folder) or commit (a submodule)
