@@ -91,7 +91,8 @@ class Sample:
 # ------------------------------------------------------------------------------------------
 
 
-def _children_map() -> dict[int, list[int]]:
+def children_map() -> dict[int, list[int]]:
+    """Each running process's children, by its pid."""
     children: dict[int, list[int]] = {}
     for entry in os.scandir("/proc"):
         if not entry.name.isdigit():
@@ -107,7 +108,7 @@ def _children_map() -> dict[int, list[int]]:
 
 def _tree_rss(pid: int) -> int:
     """Bytes resident in `pid` and every process below it, right now."""
-    children, total, todo = _children_map(), 0, [pid]
+    children, total, todo = children_map(), 0, [pid]
     while todo:
         current = todo.pop()
         todo += children.get(current, [])

@@ -1,0 +1,70 @@
+"""benchmarks/bench_review.py, run by hand: the memory it gives forked workers."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+from types import ModuleType
+
+from conftest import REPO
+
+MB = 64  # what the process below writes before it forks
+
+
+def _bench_review() -> ModuleType:
+    if str(REPO / "benchmarks") not in sys.path:  # its imports, as the script's own folder
+        sys.path.append(str(REPO / "benchmarks"))
+    spec = importlib.util.spec_from_file_location(
+        "bench_review", REPO / "benchmarks" / "bench_review.py"
+    )
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("bench_review", module)  # for its dataclass
+    spec.loader.exec_module(module)
+    return module
+
+
+def _rss_kb(pid: int) -> int:
+    with open(f"/proc/{pid}/status", encoding="ascii") as status:
+        return next(int(line.split()[1]) for line in status if line.startswith("VmRSS:"))
+
+
+def test_pages_forked_workers_share_are_counted_once_not_once_in_each():
+    # The sum of resident sizes counted a page the review's workers share with it once in
+    # each (2,944 MB for 1,354 MB of proportional set size); PSS divides it among them.
+    bench_review = _bench_review()
+    script = textwrap.dedent(f"""
+        import os, time
+        shared = b"x" * {MB} * 2**20  # written: resident, and shared once forked
+        forked = [os.fork() for _ in range(3)]  # each forks again: eight processes
+        print(flush=True)
+        time.sleep(60)
+        """)
+    process = subprocess.Popen(
+        [sys.executable, "-c", script], stdout=subprocess.PIPE, start_new_session=True
+    )
+    try:
+        assert process.stdout
+        assert [process.stdout.readline() for _ in range(8)] == [b"\n"] * 8  # all forked
+        pss_kb = bench_review.descendants_pss_kb(os.getpid())
+        tree = [process.pid, *_descendants(bench_review, process.pid)]
+        rss_kb = sum(_rss_kb(pid) for pid in tree)
+    finally:
+        os.killpg(process.pid, signal.SIGKILL)  # the eight of them
+        process.wait()
+    assert len(tree) == 8
+    assert rss_kb > 8 * MB * 1024
+    assert MB * 1024 < pss_kb < 2 * MB * 1024
+
+
+def _descendants(bench_review: ModuleType, pid: int) -> list[int]:
+    children, found = bench_review.children_map(), []
+    todo = list(children.get(pid, []))
+    while todo:
+        found.append(todo.pop())
+        todo += children.get(found[-1], [])
+    return found
