@@ -20,7 +20,8 @@ Memory, the peak of each (the largest over the runs):
   sizes of the review's processes (`bench_scale.measure`, every 20 ms): kept, for the
   earlier tables;
 - the largest total proportional set size (PSS, `/proc/PID/smaps_rollup`) of the review's
-  processes, sampled every 0.25 s: the figure for a change of 50 files or more, which is
+  processes, sampled every 0.25 s (less often where a reading costs more than a tenth of
+  that in CPU, as at 100,000 incidents): the figure for a change of 50 files or more, which is
   judged in worker processes forked from the review's, sharing its pages (the judge's
   index) until one writes them. The sum of resident sizes counts each shared page once in
   every process that maps it; PSS divides it among them, so that the total is what the
@@ -37,6 +38,7 @@ import shutil
 import subprocess
 import sys
 import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -46,7 +48,11 @@ LONG = 60.0  # seconds: a run this long is measured once
 GIT = ["git", "-c", "user.name=bench", "-c", "user.email=bench@example.invalid"]
 REVISED = " 개정".encode()  # appended to each title changed
 _TITLE = re.compile(rb"(?m)^(title: .*?)(\r?)$")
-PSS_EVERY = 0.25  # seconds between two readings of the review's proportional set size
+PSS_EVERY = 0.25  # seconds between two readings of the review's proportional set size, or
+# PSS_SHARE: the CPU a reading takes (the kernel walks every page table; 34 ms for a 1.4 GB
+# review at 100,000 incidents, more than a tenth of a CPU every 0.25 s), at most this share
+# of the time between two, so that the sampler takes little of the CPUs it measures.
+PSS_SHARE = 0.1
 
 
 @dataclass(frozen=True)
@@ -86,7 +92,8 @@ def main() -> int:
           f"Median of {args.runs} runs (1 over {LONG:.0f} s). Cell: wall time (CPU time, "
           "children included) · peak RSS of the largest process / of all its processes "
           "together · peak PSS of all its processes together (each shared page divided "
-          f"among its processes; sampled every {PSS_EVERY} s).\n")  # fmt: skip
+          f"among its processes; sampled every {PSS_EVERY} s or, where a reading takes "
+          f"over {PSS_SHARE:.0%} of that in CPU, less often).\n")  # fmt: skip
     print("| files changed | " + " | ".join(f"review, {mode}" for mode in args.modes) + " |")
     print("| --- |" + " --- |" * len(args.modes))
     for count, runs in table.items():
@@ -134,14 +141,18 @@ def _runs(copy: Path, mode: str, count: int, args: argparse.Namespace) -> list[R
 
 def _run(command: list[str], cwd: Path) -> Run:
     """`measure(command)`, and the peak total PSS of the processes it runs, read every
-    PSS_EVERY s: this process's descendants, as it runs nothing else meanwhile."""
+    PSS_EVERY s (or less often, PSS_SHARE): this process's descendants, as it runs nothing
+    else meanwhile."""
     peak = 0
     done = threading.Event()
 
     def sample() -> None:
         nonlocal peak
-        while not done.wait(PSS_EVERY):
+        pause = PSS_EVERY
+        while not done.wait(pause):
+            started = time.thread_time()
             peak = max(peak, descendants_pss_kb(os.getpid()))
+            pause = max(PSS_EVERY, (time.thread_time() - started) / PSS_SHARE)
 
     sampler = threading.Thread(target=sample, daemon=True)
     sampler.start()
