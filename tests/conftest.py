@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import ctypes
+import importlib.util
 import os
 import re
 import shutil
@@ -12,12 +13,30 @@ import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
 from ruamel.yaml import YAML
 
 REPO = Path(__file__).resolve().parent.parent
+
+
+def benchmark_script(name: str) -> ModuleType:
+    """`benchmarks/<name>.py` imported as the module `name`, as it runs: its folder on the
+    import path (the scripts import each other) and the module in `sys.modules` (a
+    dataclass looks its module up by name)."""
+    if name not in sys.modules:
+        if str(REPO / "benchmarks") not in sys.path:
+            sys.path.append(str(REPO / "benchmarks"))
+        spec = importlib.util.spec_from_file_location(name, REPO / "benchmarks" / f"{name}.py")
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return sys.modules[name]
+
+
 DATA = REPO / "tests" / "data"
 BROKEN = DATA / "broken"
 

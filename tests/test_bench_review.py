@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import signal
 import subprocess
@@ -10,22 +9,9 @@ import sys
 import textwrap
 from types import ModuleType
 
-from conftest import REPO
+from conftest import benchmark_script
 
 MB = 64  # what the process below writes before it forks
-
-
-def _bench_review() -> ModuleType:
-    if str(REPO / "benchmarks") not in sys.path:  # its imports, as the script's own folder
-        sys.path.append(str(REPO / "benchmarks"))
-    spec = importlib.util.spec_from_file_location(
-        "bench_review", REPO / "benchmarks" / "bench_review.py"
-    )
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("bench_review", module)  # for its dataclass
-    spec.loader.exec_module(module)
-    return module
 
 
 def _rss_kb(pid: int) -> int:
@@ -36,7 +22,7 @@ def _rss_kb(pid: int) -> int:
 def test_pages_forked_workers_share_are_counted_once_not_once_in_each():
     # The sum of resident sizes counted a page the review's workers share with it once in
     # each (2,944 MB for 1,354 MB of proportional set size); PSS divides it among them.
-    bench_review = _bench_review()
+    bench_review = benchmark_script("bench_review")
     script = textwrap.dedent(f"""
         import os, time
         shared = b"x" * {MB} * 2**20  # written: resident, and shared once forked

@@ -2,32 +2,16 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
-from types import ModuleType
 
-from conftest import REPO
-
-
-def _bench_scale() -> ModuleType:
-    if str(REPO / "benchmarks") not in sys.path:  # its imports, as the script's own folder
-        sys.path.append(str(REPO / "benchmarks"))
-    spec = importlib.util.spec_from_file_location(
-        "bench_scale", REPO / "benchmarks" / "bench_scale.py"
-    )
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("bench_scale", module)
-    spec.loader.exec_module(module)
-    return module
+from conftest import benchmark_script
 
 
 def test_a_library_an_earlier_generator_wrote_is_made_again_not_measured(tmp_path: Path):
     # A library kept from an earlier generator (its defects elsewhere, the newest rule's
     # missing) was measured as today's, because only its manifest's presence was asked.
-    bench_scale = _bench_scale()
+    bench_scale = benchmark_script("bench_scale")
     root = bench_scale.library(tmp_path, 120, clean=False)
     manifest = root / "manifest.json"
     today = json.loads(manifest.read_text(encoding="utf-8"))
@@ -41,7 +25,7 @@ def test_a_library_an_earlier_generator_wrote_is_made_again_not_measured(tmp_pat
 
 
 def test_a_library_of_today_is_kept(tmp_path: Path):
-    bench_scale = _bench_scale()
+    bench_scale = benchmark_script("bench_scale")
     root = bench_scale.library(tmp_path, 30, clean=True)
     (root / "kept").write_text("")
     assert bench_scale.library(tmp_path, 30, clean=True) == root
