@@ -46,6 +46,7 @@ from bench_scale import Sample, cell, children_map, machine, measure  # (this fo
 
 LONG = 60.0  # seconds: a run this long is measured once
 GIT = ["git", "-c", "user.name=bench", "-c", "user.email=bench@example.invalid"]
+DATE = "2026-01-01T00:00:00Z"  # of the commit that retitles them
 REVISED = " 개정".encode()  # appended to each title changed
 _TITLE = re.compile(rb"(?m)^(title: .*?)(\r?)$")
 PSS_EVERY = 0.25  # seconds between two readings of the review's proportional set size, or
@@ -120,7 +121,11 @@ def _branch(copy: Path, names: list[str], count: int) -> None:
         text, found = _TITLE.subn(rb"\1" + REVISED + rb"\2", path.read_bytes(), count=1)
         assert found, f"{path} has no title: line"
         path.write_bytes(text)
-    subprocess.run([*GIT, "commit", "-q", "-a", "-m", f"retitle {count}"], cwd=copy, check=True)
+    # Dated, not now: the same change is the same commit from one run to the next, so that
+    # two builds' reports (`--reports`, which name the head) compare byte for byte.
+    dated = {**os.environ, "GIT_AUTHOR_DATE": DATE, "GIT_COMMITTER_DATE": DATE}
+    subprocess.run([*GIT, "commit", "-q", "-a", "-m", f"retitle {count}"], cwd=copy, check=True,
+                   env=dated)  # fmt: skip
 
 
 def _runs(copy: Path, mode: str, count: int, args: argparse.Namespace) -> list[Run]:

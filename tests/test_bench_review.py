@@ -7,6 +7,7 @@ import signal
 import subprocess
 import sys
 import textwrap
+import time
 from types import ModuleType
 
 from conftest import benchmark_script
@@ -54,3 +55,29 @@ def _descendants(bench_review: ModuleType, pid: int) -> list[int]:
         found.append(todo.pop())
         todo += children.get(found[-1], [])
     return found
+
+
+def test_the_same_change_is_the_same_commit_from_one_run_to_the_next(tmp_path):
+    # Committed at the time of the run, the change made another head on every run, and the
+    # reports of two builds, which name the head, never compared byte for byte.
+    bench_review = benchmark_script("bench_review")
+    (tmp_path / "incidents").mkdir()
+    names = [f"IL-000{n}.yaml" for n in range(1, 5)]
+    for name in names:
+        (tmp_path / "incidents" / name).write_text(f"id: {name[:7]}\ntitle: 제목\n", "utf-8")
+    git = [*bench_review.GIT, "-C", str(tmp_path)]
+    subprocess.run([*git, "init", "-q", "-b", "master"], check=True)
+    subprocess.run([*git, "add", "."], check=True)
+    subprocess.run([*git, "commit", "-q", "-m", "library"], check=True)
+
+    def head() -> str:
+        out = subprocess.run([*git, "rev-parse", "HEAD"], check=True, capture_output=True)
+        return out.stdout.decode().strip()
+
+    bench_review._branch(tmp_path, names, 2)
+    first = head()
+    time.sleep(1.1)  # (git dates a commit to the second)
+    bench_review._branch(tmp_path, names, 2)
+    assert head() == first
+    retitled = (tmp_path / "incidents" / "IL-0001.yaml").read_text("utf-8")
+    assert retitled == "id: IL-0001\ntitle: 제목 개정\n"
