@@ -42,7 +42,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from bench_scale import Sample, cell, children_map, machine, measure  # (this folder first)
+from bench_scale import Sample, cell, descendants, machine, measure  # (this folder first)
 
 LONG = 60.0  # seconds: a run this long is measured once
 GIT = ["git", "-c", "user.name=bench", "-c", "user.email=bench@example.invalid"]
@@ -172,11 +172,8 @@ def _run(command: list[str], cwd: Path) -> Run:
 def descendants_pss_kb(pid: int) -> int:
     """KB of proportional set size of every process below `pid` (not `pid` itself), now:
     each page they map counted in shares, one for each process mapping it."""
-    children, total = children_map(), 0
-    todo = list(children.get(pid, []))
-    while todo:
-        current = todo.pop()
-        todo += children.get(current, [])
+    total = 0
+    for current in descendants(pid):
         try:
             with open(f"/proc/{current}/smaps_rollup", "rb") as rollup:
                 total += next(int(line.split()[1]) for line in rollup if line.startswith(b"Pss:"))

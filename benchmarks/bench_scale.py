@@ -91,8 +91,8 @@ class Sample:
 # ------------------------------------------------------------------------------------------
 
 
-def children_map() -> dict[int, list[int]]:
-    """Each running process's children, by its pid."""
+def descendants(pid: int) -> list[int]:
+    """The processes below `pid` (children, theirs, and so on), running now."""
     children: dict[int, list[int]] = {}
     for entry in os.scandir("/proc"):
         if not entry.name.isdigit():
@@ -103,15 +103,17 @@ def children_map() -> dict[int, list[int]]:
         except OSError:
             continue
         children.setdefault(int(fields[1]), []).append(int(entry.name))
-    return children
+    found, todo = [], list(children.get(pid, []))
+    while todo:
+        found.append(todo.pop())
+        todo += children.get(found[-1], [])
+    return found
 
 
 def _tree_rss(pid: int) -> int:
     """Bytes resident in `pid` and every process below it, right now."""
-    children, total, todo = children_map(), 0, [pid]
-    while todo:
-        current = todo.pop()
-        todo += children.get(current, [])
+    total = 0
+    for current in [pid, *descendants(pid)]:
         try:
             with open(f"/proc/{current}/statm", "rb") as statm:
                 total += int(statm.read().split()[1]) * PAGE

@@ -8,7 +8,6 @@ import subprocess
 import sys
 import textwrap
 import time
-from types import ModuleType
 
 from conftest import benchmark_script
 
@@ -38,7 +37,7 @@ def test_pages_forked_workers_share_are_counted_once_not_once_in_each():
         assert process.stdout
         assert [process.stdout.readline() for _ in range(8)] == [b"\n"] * 8  # all forked
         pss_kb = bench_review.descendants_pss_kb(os.getpid())
-        tree = [process.pid, *_descendants(bench_review, process.pid)]
+        tree = [process.pid, *benchmark_script("bench_scale").descendants(process.pid)]
         rss_kb = sum(_rss_kb(pid) for pid in tree)
     finally:
         os.killpg(process.pid, signal.SIGKILL)  # the eight of them
@@ -46,15 +45,6 @@ def test_pages_forked_workers_share_are_counted_once_not_once_in_each():
     assert len(tree) == 8
     assert rss_kb > 8 * MB * 1024
     assert MB * 1024 < pss_kb < 2 * MB * 1024
-
-
-def _descendants(bench_review: ModuleType, pid: int) -> list[int]:
-    children, found = bench_review.children_map(), []
-    todo = list(children.get(pid, []))
-    while todo:
-        found.append(todo.pop())
-        todo += children.get(found[-1], [])
-    return found
 
 
 def test_the_same_change_is_the_same_commit_from_one_run_to_the_next(tmp_path):
