@@ -1,14 +1,18 @@
 """Benchmark `curator review` of a change to N incidents: wall time, CPU time, peak memory.
 
     python benchmarks/bench_review.py LIBRARY --copy /dev/shm/review-bench \
-        --changed 10 1000 all [--runs 3] [--modes cold warm] [--reports DIR] [--keep]
+        --changed 10 1000 all [--edit title|publisher] [--runs 3] [--modes cold warm] \
+        [--reports DIR] [--keep]
 
 LIBRARY is a library committed to git on `master` (`bench_scale.py`'s DIR/lib-<size>-clean);
 it is copied to --copy (deleted first, and after unless --keep; its `.curator-cache/` left
-behind) and never written to. For each N, a branch `bench-N` of the copy retitles every
-k-th incident (" 개정" appended to its `title:` line; N of them, k = incidents ÷ N, N=all
-every one), in one commit, and `curator review --base master --format json` runs there,
-checked out, as the review workflow runs it:
+behind) and never written to. For each N, a branch `bench-N` of the copy edits every
+k-th incident (N of them, k = incidents ÷ N, N=all every one), in one commit: --edit title
+(the default) appends " 개정" to its `title:` line, a change to its text, which the review
+judges; --edit publisher appends " 편집부" to its first `publisher:` line, which the
+review's similarity does not read (a clean-up of the sources' metadata), in the layout
+`curator fmt` writes, as any edit a contributor runs the hook on. `curator review --base master
+--format json` runs there, checked out, as the review workflow runs it:
 - cold: no `.curator-cache/`, as in the workflow's fresh clone (the judge's index built);
 - warm: the cache as the previous run left it (the same review run again).
 Each cell is the median of --runs runs, or one where the first took over a minute. With
@@ -46,9 +50,11 @@ from bench_scale import Sample, cell, descendants, machine, measure  # (this fol
 
 LONG = 60.0  # seconds: a run this long is measured once
 GIT = ["git", "-c", "user.name=bench", "-c", "user.email=bench@example.invalid"]
-DATE = "2026-01-01T00:00:00Z"  # of the commit that retitles them
-REVISED = " 개정".encode()  # appended to each title changed
+DATE = "2026-01-01T00:00:00Z"  # of the commit that edits them
+# What --edit appends to the line it edits.
+REVISED = {"title": " 개정".encode(), "publisher": " 편집부".encode()}
 _TITLE = re.compile(rb"(?m)^(title: .*?)(\r?)$")
+_PUBLISHER = re.compile(rb"(?m)^(    publisher: .*?)(\r?)$")
 PSS_EVERY = 0.25  # seconds between two readings of the review's proportional set size, or
 # PSS_SHARE: the CPU a reading takes (the kernel walks every page table; 34 ms for a 1.4 GB
 # review at 100,000 incidents, more than a tenth of a CPU every 0.25 s), at most this share
@@ -67,6 +73,7 @@ def main() -> int:
     parser.add_argument("library", type=Path, help="a library committed to git on master")
     parser.add_argument("--copy", type=Path, required=True, help="where to copy it (e.g. /dev/shm)")
     parser.add_argument("--changed", nargs="+", default=["10", "1000", "all"])
+    parser.add_argument("--edit", choices=("title", "publisher"), default="title")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--modes", nargs="+", choices=("cold", "warm"), default=["cold", "warm"])
     parser.add_argument("--reports", type=Path, help="keep each review's JSON report here")
@@ -84,7 +91,7 @@ def main() -> int:
     try:
         for asked in args.changed:
             count = len(names) if asked == "all" else min(int(asked), len(names))
-            _branch(copy, names, count)
+            _branch(copy, names, count, args.edit)
             table[count] = {mode: _runs(copy, mode, count, args) for mode in args.modes}
     finally:
         if not args.keep:
@@ -111,21 +118,26 @@ def _cache_left_behind(folder: str, names: list[str]) -> list[str]:
     return [".curator-cache"] if Path(folder).joinpath(".git").is_dir() else []
 
 
-def _branch(copy: Path, names: list[str], count: int) -> None:
-    """`bench-<count>` checked out: master with `count` incidents retitled, evenly spread."""
+def _branch(copy: Path, names: list[str], count: int, edit: str = "title") -> None:
+    """`bench-<count>` checked out: master with `count` incidents edited, evenly spread."""
     subprocess.run([*GIT, "checkout", "-q", "-f", "-B", f"bench-{count}", "master"], cwd=copy,
                    check=True)  # fmt: skip
     step = max(1, len(names) // count)
     for name in names[::step][:count]:
         path = copy / "incidents" / name
-        text, found = _TITLE.subn(rb"\1" + REVISED + rb"\2", path.read_bytes(), count=1)
-        assert found, f"{path} has no title: line"
-        path.write_bytes(text)
+        path.write_bytes(_edited(path.read_bytes(), edit, path))
     # Dated, not now: the same change is the same commit from one run to the next, so that
     # two builds' reports (`--reports`, which name the head) compare byte for byte.
     dated = {**os.environ, "GIT_AUTHOR_DATE": DATE, "GIT_COMMITTER_DATE": DATE}
-    subprocess.run([*GIT, "commit", "-q", "-a", "-m", f"retitle {count}"], cwd=copy, check=True,
+    subprocess.run([*GIT, "commit", "-q", "-a", "-m", f"{edit} {count}"], cwd=copy, check=True,
                    env=dated)  # fmt: skip
+
+
+def _edited(text: bytes, edit: str, path: Path) -> bytes:
+    line = _PUBLISHER if edit == "publisher" else _TITLE
+    text, found = line.subn(rb"\1" + REVISED[edit] + rb"\2", text, count=1)
+    assert found, f"{path} has no {edit}: line"
+    return text
 
 
 def _runs(copy: Path, mode: str, count: int, args: argparse.Namespace) -> list[Run]:

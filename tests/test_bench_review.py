@@ -53,8 +53,10 @@ def test_the_same_change_is_the_same_commit_from_one_run_to_the_next(tmp_path):
     bench_review = benchmark_script("bench_review")
     (tmp_path / "incidents").mkdir()
     names = [f"IL-000{n}.yaml" for n in range(1, 5)]
+    source = "sources:\n  - url: https://a.example/\n    publisher: A"
     for name in names:
-        (tmp_path / "incidents" / name).write_text(f"id: {name[:7]}\ntitle: 제목\n", "utf-8")
+        text = f"id: {name[:7]}\ntitle: 제목\n{source}\n"
+        (tmp_path / "incidents" / name).write_text(text, "utf-8")
     git = [*bench_review.GIT, "-C", str(tmp_path)]
     subprocess.run([*git, "init", "-q", "-b", "master"], check=True)
     subprocess.run([*git, "add", "."], check=True)
@@ -70,4 +72,11 @@ def test_the_same_change_is_the_same_commit_from_one_run_to_the_next(tmp_path):
     bench_review._branch(tmp_path, names, 2)
     assert head() == first
     retitled = (tmp_path / "incidents" / "IL-0001.yaml").read_text("utf-8")
-    assert retitled == "id: IL-0001\ntitle: 제목 개정\n"
+    assert retitled == f"id: IL-0001\ntitle: 제목 개정\n{source}\n"
+    bench_review._branch(tmp_path, names, 2, "publisher")
+    edited = [(tmp_path / "incidents" / name).read_text("utf-8") for name in names[:2]]
+    assert edited == [
+        f"id: IL-0001\ntitle: 제목\n{source} 편집부\n",
+        f"id: IL-0002\ntitle: 제목\n{source}\n",
+    ]
+    assert head() != first
