@@ -2011,6 +2011,35 @@ def test_a_rename_that_rewrites_only_the_id_is_not_judged_against_itself(repo):
     assert quiet in comment.splitlines() and "####" not in comment
 
 
+def test_an_edit_to_what_similar_does_not_read_is_not_judged(repo):
+    # IL-0002 is IL-0001's and IL-0003's likeness at the base. A comment, a source's
+    # publisher and a term added are nothing `similar` reads: two queries were spent on it
+    # (and on each incident of a change reformatting the library) to list the base's pairs.
+    edited = incident(
+        "IL-0002",
+        ("id: IL-0002", "# checked against the postmortem\nid: IL-0002"),
+        ("    title: Storage postmortem", "    title: Storage postmortem\n    publisher: Example"),
+        ("    - nccl", "    - nccl\n    - gpu"),
+    )
+    write(repo, "IL-0002.yaml", edited)
+    commit(repo, "annotate")
+    code, report = review_json(repo)
+    [file] = report["files"]
+    assert (code, file["change"], file["matches"], file["matches_at_base"]) == (
+        0,
+        "changed",
+        [],
+        [],
+    )
+    # A source's URL is read (the same URL is evidence of the same event): judged again.
+    write(repo, "IL-0002.yaml", edited.replace("/postmortems/IL-0002", "/postmortems/storage"))
+    commit(repo, "and its source moved")
+    _, report = review_json(repo)
+    [file] = report["files"]
+    kept = [(m["id"], m["kind"]) for m in file["matches_at_base"]]
+    assert (file["matches"], kept) == ([], [("IL-0001", "duplicate"), ("IL-0003", "duplicate")])
+
+
 def test_a_wording_edit_repeats_no_likeness_the_base_had_but_shows_a_new_one(repo):
     # IL-0002 is a possible duplicate of IL-0001 and IL-0003 at the base already: a
     # sentence reworded showed the table again, and ❌ in the status line.

@@ -26,7 +26,7 @@ from curator.similarity import store
 from curator.similarity import text as text_module
 from curator.similarity.entities import entities
 from curator.similarity.index import build, build_from
-from curator.similarity.records import read_record
+from curator.similarity.records import read_alike, read_record
 from curator.similarity.similar import DUPLICATE_THRESHOLD, Evidence, Judge, occurred_range
 from curator.similarity.text import features, stem, tokens
 from incidents import GITLAB_EN, incident
@@ -1894,3 +1894,36 @@ def test_an_input_is_named_where_its_syntax_error_stops_it_not_at_a_key_given_tw
         'quotes ("…") or write it as a `|` block; '
         f"`curator lint {draft}` lists every problem"
     )
+
+
+@pytest.mark.parametrize(
+    ("edit", "alike"),
+    [
+        ({"facets": {"causes": ["human-error"]}}, True),
+        ({"sources": [{"url": "https://EXAMPLE.com/a", "title": "A", "publisher": "B"}]}, True),
+        ({"title": "다른 제목"}, False),
+        ({"lessons": "새 교훈"}, False),
+        ({"sources": [{"url": "https://example.com/b", "title": "A"}]}, False),
+        ({"sources": [{"url": "https://example.com/a", "title": "B"}]}, False),
+        ({"related": ["IL-0009"]}, False),
+        ({"status": "draft"}, False),
+        ({"occurred": "2024-06"}, False),
+        ({"organizations": ["Other"]}, False),
+        ({"id": "IL-0002"}, False),
+    ],
+)
+def test_two_versions_read_alike_when_they_differ_only_in_what_similar_does_not_read(
+    edit: dict, alike: bool
+) -> None:
+    base = {
+        "id": "IL-0001",
+        "title": "스토리지 포화",
+        "status": "published",
+        "occurred": "2024-05",
+        "organizations": ["Example"],
+        "facets": {"causes": ["capacity-limit"]},
+        "lessons": "교훈",
+        "sources": [{"url": "https://example.com/a", "title": "A"}],
+    }
+    assert read_alike(base, {**base, **edit}, "IL-0001") is alike
+    assert read_alike(base, dict(base), "IL-0001")

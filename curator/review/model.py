@@ -192,7 +192,9 @@ class FileReview(_Value):
         "the matches its text at the base has too, as strong (a duplicate there, or related "
         "there and here), left out of `matches`, as the change neither makes nor settles them; "
         "none for an incident the change publishes (a draft, or a withdrawn one restored), "
-        "which puts the pair in a release (absent in reports of older versions).",
+        "which puts the pair in a release, nor for one whose change `similar` does not read "
+        "(its facets, comments, layout), which is not judged (absent in reports of older "
+        "versions).",
     )
     suggestions: list[FacetJudgement] = Field(default_factory=list, max_length=len(DIMENSIONS))
     duplicate_of: Match | None = Field(

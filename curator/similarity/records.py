@@ -11,7 +11,7 @@ that judge without it name it as lint does (`commands.unread`).
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache, partial
 from itertools import chain
 from pathlib import Path
@@ -229,6 +229,16 @@ def record_of(data: dict[str, Any], display: str, stem: str) -> Record:
         fields=fields,
         spelt=spelt,
     )
+
+
+def read_alike(one: dict[str, Any], other: dict[str, Any], stem: str) -> bool:
+    """Whether `similar` reads two versions of an incident file (its data, `stem` its name
+    without `.yaml`) as one: the same values but for the facets, which it never reads,
+    and for how each URL is spelt, which only its evidence quotes. So an edit to what it
+    does not read (the facets, a source's publisher, a comment, the layout) neither makes
+    nor settles a possible duplicate."""
+    first, second = record_of(one, "", stem), record_of(other, "", stem)
+    return replace(first, facets={}) == replace(second, facets={}) and first.fields == second.fields
 
 
 def _text(value: Any) -> str | None:
