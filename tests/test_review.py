@@ -1421,8 +1421,10 @@ def test_the_files_are_judged_in_worker_processes_as_one_process_judges_them(rep
     alone = build_review(repo, "main", "HEAD", LibraryJudge)
     monkeypatch.setattr(build, "worker_count", lambda files, least: 2)
     shared = build_review(repo, "main", "HEAD", LibraryJudge)
-    assert pools == [2]  # (none for one process)
-    assert events == ["trimmed", "forked"]
+    # (None for one process.) The files reviewed first without the index, then those that
+    # asked the judge something, by workers forked once it is built.
+    assert pools == [2, 2]
+    assert events == ["trimmed", "forked", "trimmed", "forked"]
     assert output.as_json(shared) == output.as_json(alone)
     found = [
         (f.path, f.change, [m.id for m in f.matches], [m.id for m in f.matches_at_base])
@@ -1434,6 +1436,46 @@ def test_the_files_are_judged_in_worker_processes_as_one_process_judges_them(rep
         ("incidents/IL-0005.yaml", "added", ["IL-0001", "IL-0003", "IL-0004"], []),
         ("incidents/IL-0006.yaml", "renamed", [], []),  # (its content too: not judged)
     ]
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_no_index_is_built_for_a_change_that_asks_the_judge_nothing(repo, monkeypatch, workers):
+    # A source's publisher edited in every incident, and one removed: nothing `similar`
+    # or `suggest` reads. The index was built all the same (36 s and 600 MB at 100,000).
+    for name in ("IL-0001.yaml", "IL-0002.yaml"):
+        path = repo / "incidents" / name
+        text = path.read_text("utf-8").replace(
+            "Storage postmortem", "Storage postmortem\n    publisher: A"
+        )
+        path.write_text(text, "utf-8")
+    (repo / "incidents" / "IL-0003.yaml").unlink()  # (a draft)
+    commit(repo, "publishers")
+    built = []
+
+    def judge_for(library, added, cache):
+        built.append(library.root)
+        return LibraryJudge(library, added, cache)
+
+    monkeypatch.setattr(build, "worker_count", lambda files, least: workers)
+    review = build_review(repo, "main", "HEAD", judge_for)
+    assert built == []
+    assert [(f.path, f.change, f.matches, f.matches_at_base) for f in review.files] == [
+        ("incidents/IL-0001.yaml", "changed", [], []),
+        ("incidents/IL-0002.yaml", "changed", [], []),
+        ("incidents/IL-0003.yaml", "removed", [], []),
+    ]
+    # One incident retitled as well: the judge is built, once, for it alone.
+    path = repo / "incidents" / "IL-0002.yaml"
+    path.write_text(path.read_text("utf-8").replace("떨어졌다\n", "떨어졌다 (2차)\n", 1), "utf-8")
+    commit(repo, "and a title")
+    review = build_review(repo, "main", "HEAD", judge_for)
+    assert built == [repo]
+    kept = {f.path: [m.id for m in f.matches_at_base] for f in review.files}
+    assert kept == {
+        "incidents/IL-0001.yaml": [],
+        "incidents/IL-0002.yaml": ["IL-0001"],
+        "incidents/IL-0003.yaml": [],
+    }
 
 
 def test_a_possible_duplicate_of_an_edited_incident_is_at_the_first_line_the_diff_shows(repo):

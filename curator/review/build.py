@@ -20,8 +20,9 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path, PurePosixPath
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from curator.findings import Finding, Severity
 from curator.library import (
@@ -203,17 +204,26 @@ def build_review(root: Path, base: str, head: str, judge_for: JudgeFactory | Non
         by_path: dict[str, list[Finding]] = {}
         for finding in findings:
             by_path.setdefault(finding.path, []).append(finding)
-        with _judge(revisions, library, judge_for if changes else None, cache) as judge:
 
-            def review(at: int) -> FileReview:
-                path = changes[at].path
-                return _file_review(
-                    changes[at], olds[at], tree, by_path.get(path, []), judge,
-                    library.taxonomy, incident_files,
-                )  # fmt: skip
+        def review(at: int, judge: Judge | None) -> tuple[FileReview, Removed | None]:
+            change, old = changes[at], olds[at]
+            return _file_review(
+                change, old, tree, by_path.get(change.path, []), judge,
+                library.taxonomy, incident_files,
+            ), _removed_at_base(change, old, incidents)  # fmt: skip
 
-            files = _reviewed(len(changes), review)
+        # Each file reviewed first without the judge, whose index (at 100,000 incidents,
+        # ≈36 s and 1.1 GB to build, 600 MB to read from the cache) is made only if a
+        # file's review asks it something.
+        unjudged = NOT_BUILT if judge_for else None
+        tentative = _reviewed(range(len(changes)), partial(_unless_judged, review, unjudged))
+        asking = [at for at, pair in enumerate(tentative) if pair is None]
+        with _judge(revisions, library, judge_for if asking else None, cache) as judge:
+            judged = dict(zip(asking, _reviewed(asking, partial(review, judge=judge)), strict=True))
             unread_on_base = _unread_on_base(judge, revisions.prefix)
+        reviewed = [judged[at] if pair is None else pair for at, pair in enumerate(tentative)]
+        files = [file for file, _ in reviewed]
+        removed = [at_base for _, at_base in reviewed]
         # The ids the head carries: each incident file's name, and the id written in each
         # one the change touched (a file renamed with its id kept still carries that id;
         # one moved to a subfolder, a dotfile or a `.yml` does not: the library no longer
@@ -233,10 +243,8 @@ def build_review(root: Path, base: str, head: str, judge_for: JudgeFactory | Non
     # Named from the base only now: a base id in `head_ids` would hide the IL901 of a
     # rename that breaks the file.
     files = [
-        _named_at_base(
-            _with_removal(_with_unread(f, incidents), c, o, revisions, head_ids, there), o
-        )
-        for f, c, o, there in zip(files, changes, olds, in_place, strict=True)
+        _named_at_base(_with_removal(_with_unread(f, incidents), c, r, head_ids, there), o)
+        for f, c, o, r, there in zip(files, changes, olds, removed, in_place, strict=True)
     ]
     files = _with_lines_in_diff(files, revisions)
     misplaced = misplaced_incidents(revisions.repo, revisions.base, revisions.head, incidents)
@@ -260,23 +268,25 @@ def build_review(root: Path, base: str, head: str, judge_for: JudgeFactory | Non
 PARALLEL_FROM = 50
 # The review of each changed file by its place among them, while `_reviewed` runs: what
 # its workers call, as they were forked with it.
-_REVIEWING: list[Callable[[int], FileReview]] = []
+_REVIEWING: list[Callable[[int], Any]] = []
+Reviewed = TypeVar("Reviewed")
+Removed = tuple[str, int, int]  # an id the base has, and its line and column there
 
 
-def _reviewed(count: int, review: Callable[[int], FileReview]) -> list[FileReview]:
-    """`review(at)` for each `at` of `range(count)`, in order: once there are PARALLEL_FROM
-    files, in worker processes, where the system forks them (each worker has the judge's
-    index as this process has it, in pages it shares with it: a change to every incident
-    spent an hour judging one file after another at 100,000 incidents, but the index is
-    hundreds of megabytes there, which a worker started otherwise would be sent)."""
+def _reviewed(ats: Sequence[int], review: Callable[[int], Reviewed]) -> list[Reviewed]:
+    """`review(at)` for each of `ats`, in order: once there are PARALLEL_FROM of them, in
+    worker processes, where the system forks them (each worker has the judge's index as
+    this process has it, in pages it shares with it: a change to every incident spent an
+    hour judging one file after another at 100,000 incidents, but the index is hundreds of
+    megabytes there, which a worker started otherwise would be sent)."""
     forks = process_context().get_start_method() == "fork"
-    count_of_workers = worker_count(count, PARALLEL_FROM) if forks else 1
-    chunk = max(1, min(25, count // (8 * count_of_workers)))
-    if count_of_workers == 1:
-        return [review(at) for at in range(count)]
+    count_of_workers = worker_count(len(ats), PARALLEL_FROM) if forks else 1
+    chunk = max(1, min(25, len(ats) // (8 * count_of_workers)))
+    if count_of_workers == 1 or len(ats) < 2:
+        return [review(at) for at in ats]
     # The first here: the tables the judge makes as it is first asked (by id, by URL, the
     # dates...) are then made once, in pages the workers share, not once in each worker.
-    first = review(0)
+    first = review(ats[0])
     # Freed heap handed back before the fork: the index's build (and lint's results) left
     # pages that hold nothing, which the workers would share and write into, each its own
     # copy. A cold review of 1,000 files of 100,000: 1,427 → 1,098 MB in proportional set
@@ -285,13 +295,50 @@ def _reviewed(count: int, review: Callable[[int], FileReview]) -> list[FileRevie
     _REVIEWING.append(review)
     try:
         with Workers(count_of_workers) as workers:
-            return [first, *workers.in_order(_review_of, range(1, count), chunk)]
+            return [first, *workers.in_order(_review_of, ats[1:], chunk)]
     finally:
         _REVIEWING.pop()
 
 
-def _review_of(at: int) -> FileReview:
+def _review_of(at: int) -> Any:
     return _REVIEWING[-1](at)
+
+
+class _Asked(Exception):
+    """A file's review asked the judge something before it was built."""
+
+
+class _NotBuilt:
+    """The judge before its index is built: a file whose review asks it nothing (a removal,
+    a change to what `similar` and `suggest` do not read) needs no index."""
+
+    def matches(self, path: Path) -> list[Match]:
+        raise _Asked
+
+    def suggestions(self, path: Path) -> Judged:
+        raise _Asked
+
+    def at_base(self, path: Path, before: bytes) -> dict[str, str]:
+        raise _Asked
+
+    def compare(self, path: Path, other_id: str) -> Match | None:
+        raise _Asked
+
+    def unread_on_base(self) -> list[Unread]:
+        raise _Asked
+
+
+NOT_BUILT = _NotBuilt()
+
+
+def _unless_judged(
+    review: Callable[[int, Judge | None], Reviewed], judge: Judge | None, at: int
+) -> Reviewed | None:
+    """The review of the file `at` by `judge`, or None if it asked the judge not yet built."""
+    try:
+        return review(at, judge)
+    except _Asked:
+        return None
 
 
 def _unread_on_base(judge: Judge | None, prefix: str) -> list[UnreadOnBase]:
@@ -563,7 +610,7 @@ def _added_on_base(revisions: Revisions, head: Library) -> list[str]:
 
 def _at_base(
     revisions: Revisions, changes: Sequence[FileChange]
-) -> tuple[list[bytes | None], frozenset[str]]:
+) -> tuple[Sequence[bytes | None], frozenset[str]]:
     """Each file as it was at the base (before a rename, under its old path; None if new or
     no blob there), and the paths of those that were regular files there, which
     `cross_file_findings_at_base` asks for: from one listing of the base's tree, where
@@ -820,25 +867,29 @@ def _writes(before: Any, data: Any, *keys: str) -> bool:
     return any(before.get(key) != data.get(key) for key in keys)
 
 
+def _removed_at_base(change: FileChange, old: bytes | None, incidents: str) -> Removed | None:
+    """The id of the incident the base has where the change is, and where, if it is one
+    that may not be deleted (`incident_removed.removed_id`): the review's workers read it
+    from the file, where the main process read 100,000 files again after them."""
+    if change.change == "added" or not read_in(change.old_path or change.path, incidents):
+        return None  # (never in the library: a hidden file, one in a subfolder)
+    return incident_removed.removed_id(old)
+
+
 def _with_removal(
     review: FileReview,
     change: FileChange,
-    old: bytes | None,
-    revisions: Revisions,
+    removed: Removed | None,
     head_ids: set[str],
     in_place: str | None = None,
 ) -> FileReview:
-    """Add the IL901 finding when the change makes a published id disappear (`head_ids`:
-    the ids the head carries, each as `canonical_id` spells it): a file removed, renamed,
-    or replaced by what the library does not read (`in_place`: a link, a folder)."""
-    if change.change == "added":
-        return review
-    old_path = change.old_path or change.path
-    if not read_in(old_path, _in_library(revisions.prefix, INCIDENTS)):
-        return review  # (never in the library: a hidden file, one in a subfolder)
-    removed = incident_removed.removed_id(old)
+    """Add the IL901 finding when the change makes a published id disappear (`removed`:
+    the base's, from `_removed_at_base`; `head_ids`: the ids the head carries, each as
+    `canonical_id` spells it): a file removed, renamed, or replaced by what the library does
+    not read (`in_place`: a link, a folder)."""
     if removed is None or canonical_id(removed[0]) in head_ids:
         return review
+    old_path = change.old_path or change.path
     renamed_to = change.path if change.change == "renamed" else None
     extra = ReportFinding.of(incident_removed.finding(old_path, removed, renamed_to, in_place))
     update: dict[str, Any] = {"findings": [extra, *review.findings]}

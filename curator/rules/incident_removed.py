@@ -77,11 +77,12 @@ def finding(
 
 def made_draft(path: str, before: bytes | None, after: Document | None) -> Finding | None:
     """The finding for an incident that the change makes a draft again (`before`, the file
-    at the base; `after`, at the head, as `path`), at its `status`; None if it may be."""
-    removed = removed_id(before)
-    if removed is None or after is None or not isinstance(after.data, dict):
+    at the base; `after`, at the head, as `path`), at its `status`; None if it may be.
+    The base is read only for a draft: the review asks this of every file it changes."""
+    if after is None or not isinstance(after.data, dict) or after.data.get("status") != "draft":
         return None
-    if after.data.get("status") != "draft":
+    removed = removed_id(before)
+    if removed is None:
         return None
     message = (
         f"{removed[0]} is made a draft again, so its id disappears from the next release "
