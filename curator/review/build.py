@@ -61,6 +61,7 @@ from curator.review.model import (
     UnreadOnBase,
     UnreadTaxonomy,
 )
+from curator.review.packed import PackedBytes
 from curator.review.taxonomy_change import Carrier, filter_changes, term_changes
 from curator.rules import (
     STOPPING,
@@ -618,7 +619,10 @@ def _at_base(
     paths = [c.old_path or c.path for c in changes if c.change != "added"]
     listed = git.tree_entries(revisions.repo, revisions.base, paths, sized=True)
     found = git.files_at(revisions.repo, revisions.base, listed, MAX_BYTES)
-    olds = [None if c.change == "added" else found.get(c.old_path or c.path) for c in changes]
+    # (Packed: the workers forked with them read them without copying their pages.)
+    olds = PackedBytes(
+        None if c.change == "added" else found.get(c.old_path or c.path) for c in changes
+    )
     return olds, frozenset(entry.path for entry in listed if entry.is_regular)
 
 
