@@ -2,8 +2,9 @@
 
 `tests/test_cache_differential.py` holds lint's cache to lint without one. This holds the
 others to the same: fmt's verdicts and the file digests under them, the lint results `fix`
-reads, the export's released data, and the similarity index (with the shares it is
-assembled from), which `similar`, `suggest`, `search`, `curator new` and `review` read.
+reads, the export's released data, the similarity index (with the shares it is assembled
+from), which `similar`, `suggest`, `search`, `curator new` and `review` read, and the ids of
+the checkout's files, by which `review` tells it holds the commit it reviews.
 
 A generated library, committed to git, is edited by a seeded random sequence of edits:
 texts, titles and ids changed, two files' ids swapped, a reference to an absent id added
@@ -58,7 +59,10 @@ from curator.cache import FOLDER
 
 Answer = tuple[int, str, str]  # exit code, standard output, standard error
 QUERIES = ("NCCL 타임아웃 때문에 학습이 멈춤", "DNS 장애", "GPU 드라이버 오류로 노드가 빠졌다")
-STORES = ("lint", "lint-summary", "fmt", "export", "file-digests", "similarity", "index-shares")
+STORES = (
+    *("lint", "lint-summary", "fmt", "export", "file-digests", "similarity", "index-shares"),
+    "blob-ids",  # (the ids of the checkout's files, by which `review` tells it holds the commit)
+)
 
 
 @dataclasses.dataclass

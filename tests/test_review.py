@@ -27,6 +27,7 @@ from conftest import (
 
 import curator.lint as lint_module
 import curator.lint_cache as lint_cache
+import curator.repository as repository
 import curator.review.at_base as at_base
 import curator.review.build as build
 import curator.review.git as review_git
@@ -2790,6 +2791,7 @@ def test_a_review_of_the_checkout_keeps_the_index_in_its_cache(repo, copies_kept
     assert build_review(repo, "main", head, LibraryJudge) == copied
     assert len(copies_kept) == 1  # the head's, while main was checked out
     assert kept_in_cache(repo) == [
+        "blob-ids",
         "file-digests",
         "index-shares",
         "lint",
@@ -2856,7 +2858,8 @@ def test_the_base_linted_in_the_checkout_keeps_its_results_there(repo, copies_ke
     git(repo, "checkout", "-q", "main")
     review = build_review(repo, "main", head)
     assert [f.change for f in review.files].count("unchanged") == 3  # IL302: the base linted
-    assert len(copies_kept) == 1 and kept_in_cache(repo) == ["lint", "lint-summary"]
+    kept = ["blob-ids", "lint", "lint-summary"]  # (the ids that told the base is checked out)
+    assert len(copies_kept) == 1 and kept_in_cache(repo) == kept
     checked = checks_counted(monkeypatch, lint_module)
     assert build_review(repo, "main", head) == review
     assert len(checked) == 3  # the head's incidents, in its copy; none of the base's
@@ -2961,9 +2964,10 @@ def test_what_main_added_meanwhile_is_written_out_alone_and_the_head_judged_in_p
     assert [(m.id, m.on_base) for m in review.files[0].matches][:1] == [("IL-0004", True)]
     written = [p.relative_to(c) for c in copies_kept for p in c.rglob("*") if p.is_file()]
     assert written == [Path("incidents/IL-0004.yaml")]
-    # Lint's results, the head's files' digests and shares; no index, which would be of more
-    # than the head.
-    assert kept_in_cache(repo) == ["file-digests", "index-shares", "lint", "lint-summary"]
+    # The checkout's files' ids, lint's results, the head's files' digests and shares; no
+    # index, which would be of more than the head.
+    kept = ["blob-ids", "file-digests", "index-shares", "lint", "lint-summary"]
+    assert kept_in_cache(repo) == kept
     read = files_read(monkeypatch, index_module)
     assert build_review(repo, "main", head, LibraryJudge) == review
     assert read == ["IL-0004.yaml"]  # the head's incidents come from their shares
@@ -3314,6 +3318,80 @@ def test_the_checkout_is_reviewed_only_where_its_bytes_are_the_commit_s(repo, di
     assert all(codes == [] for _, codes in reviews[0][2].values())
     if differ is _ident_expanded:
         assert "처리량이 $Id$ 떨어졌다" in reviews[0][2]["incidents/IL-0002.yaml"][0]
+
+
+def _skip_worktree_same_size(repo: Path) -> None:  # in place: its size and inode kept
+    git(repo, "update-index", "--skip-worktree", "incidents/IL-0002.yaml")
+    path = repo / "incidents" / "IL-0002.yaml"
+    before = path.stat()
+    with path.open("r+b") as same_file:
+        same_file.write(path.read_bytes().replace(b"    - nccl\n", b"    - nccx\n"))
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns + 1_000_000_000))
+    assert (path.stat().st_size, path.stat().st_ino) == (before.st_size, before.st_ino)
+
+
+def _hashed(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The paths whose bytes `repository.blob_id` reads and hashes, from now on."""
+    hashed: list[str] = []
+    real = repository.blob_id
+    monkeypatch.setattr(
+        repository, "blob_id", lambda path, *rest: hashed.append(path) or real(path, *rest)
+    )
+    return hashed
+
+
+def test_a_second_review_of_the_checkout_hashes_no_file_whose_stat_it_recorded(repo, monkeypatch):
+    # Each file's id is kept under its settled stat (curator.blob_ids): a second review read
+    # and hashed every file of the library again to tell the checkout holds the commit.
+    monkeypatch.setattr(lint_cache, "SETTLED_NS", 0)  # every file is settled once written
+    write(repo, "IL-0001.yaml", incident("IL-0001", ("떨어졌다.", "떨어졌다 .")))
+    commit(repo, "typo")
+    copied: list[object] = []
+    monkeypatch.setattr(review_git, "materialise", lambda *a: copied.append(a))  # (none made)
+    hashed = _hashed(monkeypatch)
+    first = build_review(repo, "main", "HEAD")
+    files = sorted(str(p) for p in repo.joinpath("incidents").iterdir())
+    assert sorted(hashed) == sorted([*files, *(str(p) for p in _schema_files(repo))])
+    hashed.clear()
+    assert build_review(repo, "main", "HEAD") == first
+    assert hashed == []
+    assert copied == []  # the checkout reviewed, both times
+
+
+def _schema_files(repo: Path) -> list[Path]:
+    return [p for p in repo.joinpath("schema").rglob("*") if p.is_file()]
+
+
+@pytest.mark.parametrize(
+    "differ",
+    [
+        _crlf_added_as_lf,
+        _checked_out_with_autocrlf,
+        _ident_expanded,
+        _skip_worktree,
+        _skip_worktree_same_size,
+    ],
+)
+def test_a_checkout_changed_since_its_ids_were_kept_is_not_taken_for_the_commit(
+    repo, monkeypatch, differ
+):
+    # The ids kept from a review before (curator.blob_ids) vouch for a file only under the
+    # stat it had: one git rewrote since, or one changed behind a skip-worktree mark, is
+    # read again, and the checkout is found not to hold the commit's bytes.
+    monkeypatch.setattr(lint_cache, "SETTLED_NS", 0)
+    write(repo, "IL-0001.yaml", incident("IL-0001", ("떨어졌다.", "떨어졌다 .")))
+    commit(repo, "typo")
+    revisions = build.resolve(repo, "main", "HEAD")
+    assert build._holds(revisions, revisions.head)
+    hashed = _hashed(monkeypatch)
+    assert build._holds(revisions, revisions.head)
+    assert hashed == []  # every id kept
+    differ(repo)
+    assert git(repo, "status", "--porcelain") == ""  # clean, as git tells it
+    revisions = build.resolve(repo, "main", "HEAD")
+    assert git(repo, "rev-parse", "HEAD") == revisions.head
+    assert not build._holds(revisions, revisions.head)
+    assert hashed  # a file read again, not answered by the stat kept with its id
 
 
 def test_a_relabel_shows_the_terms_it_adds_and_removes_and_what_supports_each_added(repo):

@@ -24,6 +24,7 @@ from functools import partial
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
+from curator.blob_ids import BlobIds
 from curator.findings import Finding, Severity
 from curator.library import (
     INCIDENTS,
@@ -138,12 +139,22 @@ def tree_at(revisions: Revisions, commit: str) -> Iterator[Path]:
     if (
         git.head_commit(repo) == commit
         and git.is_clean(repo, *folders)
-        and git.holds_commit(repo, commit, *folders)
+        and _holds(revisions, commit)
     ):
         yield repo
         return
     with _copy_at(revisions, commit) as tree:
         yield tree
+
+
+def _holds(revisions: Revisions, commit: str) -> bool:
+    """Whether the checkout has the very bytes of each file `commit` has (`holds_commit`):
+    a file whose stat is the one an earlier review recorded with its id is not read again
+    (`curator.blob_ids`), where every review read and hashed every file of the library."""
+    ids = BlobIds.open(_library_in(revisions.repo, revisions))
+    held = git.holds_commit(revisions.repo, commit, *_folders(revisions), blob_id=ids.of)
+    ids.save(prune=held)  # (one not held: the files after it were not asked about)
+    return held
 
 
 @contextmanager

@@ -12,7 +12,7 @@ import contextlib
 import os
 import re
 import subprocess
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -29,6 +29,8 @@ Change = Literal["added", "changed", "renamed", "removed"]
 _STATUS: dict[str, Change] = {"A": "added", "M": "changed", "T": "changed", "R": "renamed"}
 _STATUS["D"] = "removed"
 _MISSING = "git is not installed or not on PATH (curator review needs it)"
+# The id git gives the working tree's file at a path, a link or not, in the hash of an id.
+BlobId = Callable[[str, bool, str], str | None]
 
 
 class GitError(ReviewError):
@@ -454,17 +456,20 @@ def is_clean(repo: Path, *paths: str) -> bool:
     return out == b""
 
 
-def holds_commit(repo: Path, commit: str, *paths: str) -> bool:
+def holds_commit(
+    repo: Path, commit: str, *paths: str, blob_id: BlobId = repository.blob_id
+) -> bool:
     """Whether each file, link and submodule `commit` has under `paths` is in the working
-    tree with the very bytes the commit has (`repository.blob_id`). Together with
-    `is_clean`, which finds the files the commit does not have, the checkout is then the
-    commit, as lint reads it."""
+    tree with the very bytes the commit has (`blob_id`: `repository.blob_id`, or one that
+    gives its answers, such as `curator.blob_ids.BlobIds.of`). Together with `is_clean`,
+    which finds the files the commit does not have, the checkout is then the commit, as
+    lint reads it."""
     top = os.path.join(repo, "")
     for entry in _entries_at(repo, commit, paths):
         if entry.mode == _SUBMODULE:  # (an empty folder in a copy: `is_clean` tells)
             continue
         sha = entry.sha.decode("ascii")
-        if repository.blob_id(top + entry.path, entry.mode == _LINK, sha) != sha:
+        if blob_id(top + entry.path, entry.mode == _LINK, sha) != sha:
             return False
     return True
 
