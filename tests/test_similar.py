@@ -22,6 +22,7 @@ from synthetic import synthetic_library
 from curator.library import Library
 from curator.load_canonical import read_canonical
 from curator.similarity import entities as entity_kinds
+from curator.similarity import index as index_module
 from curator.similarity import store
 from curator.similarity import text as text_module
 from curator.similarity.entities import entities
@@ -1927,3 +1928,23 @@ def test_two_versions_read_alike_when_they_differ_only_in_what_similar_does_not_
     }
     assert read_alike(base, {**base, **edit}, "IL-0001") is alike
     assert read_alike(base, dict(base), "IL-0001")
+
+
+def test_the_names_of_a_librarys_files_are_those_of_the_files_the_index_reads(tmp_path):
+    # `library_names` lists them for the review without a Path made of each: the same
+    # regular `.yaml` files `library_items` gives, no link, FIFO, folder, `.yml` or
+    # hidden file among them.
+    root = write_library(
+        tmp_path / "lib",
+        {"IL-0001.yaml": incident("IL-0001"), "IL-0002.yml": incident("IL-0002")},
+    )
+    folder = root / "incidents"
+    (folder / ".IL-0003.yaml").write_text(incident("IL-0003"), encoding="utf-8")
+    (folder / "IL-0004.yaml").symlink_to(folder / "IL-0001.yaml")
+    (folder / "IL-0005.yaml").mkdir()
+    os.mkfifo(folder / "IL-0006.yaml")
+    (folder / "IL-0007.yaml").write_text(incident("IL-0007"), encoding="utf-8")
+    library = Library.at(root)
+    names = index_module.library_names(library)
+    assert names == ["IL-0001.yaml", "IL-0007.yaml"]
+    assert [p for p, _ in index_module.library_items(library)] == [folder / n for n in names]

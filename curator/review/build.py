@@ -72,7 +72,7 @@ from curator.rules import (
     unknown_term,
 )
 from curator.rules.taxonomy_invalid import RULE as TAXONOMY_INVALID
-from curator.similarity.index import NONE_ADDED, Added, library_items
+from curator.similarity.index import NONE_ADDED, Added, library_names
 from curator.similarity.records import read_alike
 from curator.similarity.store import load_index
 from curator.taxonomy import Taxonomy, load_taxonomy
@@ -122,6 +122,19 @@ def resolve(root: Path, base: str, head: str) -> Revisions:
     base_sha, head_sha = git.commit_of(repo, base), git.commit_of(repo, head)
     merge_base = git.merge_base(repo, base_sha, head_sha)
     return Revisions(repo, prefix, merge_base, head_sha, base_sha)
+
+
+@dataclass(frozen=True)
+class IncidentFiles:
+    """The files the library reads as incidents (`library_items`), by their names in its
+    folder of incidents: a set of their paths made a `Path` of each of 100,000 files (0.5 s
+    of a warm review), for the few the change touches to be looked up in it."""
+
+    folder: Path  # the library's incidents/
+    names: frozenset[str]
+
+    def __contains__(self, path: Path) -> bool:
+        return path.name in self.names and path.parent == self.folder
 
 
 def _in_library(prefix: str, *names: str) -> str:
@@ -211,7 +224,7 @@ def build_review(root: Path, base: str, head: str, judge_for: JudgeFactory | Non
         # reports (an `IL-0002.yml`, a subfolder `IL-0002/`, a link or a folder named
         # `IL-0002.yaml`: IL107), whose names carry no id the head holds: moved to one, a
         # published incident's id disappears.
-        incident_files = {path for path, _ in library_items(library)}
+        incident_files = IncidentFiles(library.incidents_dir, frozenset(library_names(library)))
         # Each file's findings picked once, where each file looked through all of them.
         by_path: dict[str, list[Finding]] = {}
         for finding in findings:
@@ -242,7 +255,7 @@ def build_review(root: Path, base: str, head: str, judge_for: JudgeFactory | Non
         # reads it).
         # Each as `canonical_id` spells it: IL-00025 is IL-0025 spelt otherwise (IL204),
         # and the export lists the one renamed to the other as modified, not removed.
-        head_ids = {canonical_id(path.stem) for path in incident_files} | {
+        head_ids = {canonical_id(name.removesuffix(".yaml")) for name in incident_files.names} | {
             canonical_id(f.id) for f in files if f.id and tree / f.path in incident_files
         }
         broken = [_broken_by_change(p, tree, caused) for p in sorted({f.path for f in caused})]
@@ -644,7 +657,7 @@ def _file_review(
     mine: list[Finding],  # lint's findings of the file
     judge: Judge | None,
     taxonomy: Taxonomy,
-    incident_files: AbstractSet[Path],
+    incident_files: IncidentFiles,
 ) -> FileReview:
     if change.change == "removed":  # (its title as at the base: what the reviewer would lose)
         # A taxonomy file the library needs has findings all the same (IL303: cannot read).
@@ -834,7 +847,7 @@ def _stopped(findings: Sequence[Finding]) -> bool:
 
 
 def _read_by_library(
-    path: Path, findings: Sequence[Finding], incident_files: AbstractSet[Path]
+    path: Path, findings: Sequence[Finding], incident_files: IncidentFiles
 ) -> bool:
     """Whether the library reads the file at `path` as an incident: one of its incident
     files (directly in incidents/, not hidden) that lint does not report as none (IL107)."""

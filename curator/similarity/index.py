@@ -442,12 +442,16 @@ def library_items(library: Library, added: Added = NONE_ADDED) -> list[tuple[Pat
     `IL-0001.yml` never read: IL107, and no incident is a duplicate of one); with those
     of `added` among them, as if they were in the library's folder."""
     folder = library.incidents_dir
-    own = [
-        (folder / name, f"{INCIDENTS}/{name}")
-        for name in library.incident_names()
-        if read_as_incident(name) and _is_regular(folder / name)
-    ]
+    own = [(folder / name, f"{INCIDENTS}/{name}") for name in library_names(library)]
     return sorted([*own, *added_items(added)], key=_display) if added else own
+
+
+def library_names(library: Library) -> list[str]:
+    """The names of the library's files `library_items` lists, without a `Path` made of
+    each (at 100,000 incidents, making them took 0.5 s of a warm `curator review`)."""
+    folder = f"{library.incidents_dir}{os.sep}"
+    names = library.incident_names()
+    return [name for name in names if read_as_incident(name) and _is_regular(folder + name)]
 
 
 def added_items(added: Added) -> list[tuple[Path, str]]:
@@ -464,7 +468,7 @@ def _display(item: tuple[Path, str]) -> str:
     return item[1]
 
 
-def _is_regular(path: Path) -> bool:
+def _is_regular(path: str | Path) -> bool:
     try:
         return stat.S_ISREG(os.lstat(path).st_mode)
     except OSError:
