@@ -4,6 +4,7 @@ the on-disk index, and the evaluation figures held above their floors."""
 from __future__ import annotations
 
 import datetime as dt
+import gc
 import json
 import os
 import re
@@ -1948,3 +1949,28 @@ def test_the_names_of_a_librarys_files_are_those_of_the_files_the_index_reads(tm
     names = index_module.library_names(library)
     assert names == ["IL-0001.yaml", "IL-0007.yaml"]
     assert [p for p, _ in index_module.library_items(library)] == [folder / n for n in names]
+
+
+def test_the_index_is_read_without_the_cyclic_collector_which_is_on_again_after(
+    tmp_path, monkeypatch
+):
+    # Decoding the records of 100,000 incidents made the collector go through every object
+    # of the run, again and again (0.8 s of a warm `curator review`), for no cycle.
+    root = write_library(
+        tmp_path / "lib", {f"IL-000{n}.yaml": incident(f"IL-000{n}") for n in range(1, 6)}
+    )
+    library = Library.at(root)
+    built = store.load_index(library)  # (kept in the cache)
+    path = store.index_path(library)
+    assert path is not None and path.is_file()
+    collector_on: list[tuple[str, bool]] = []
+    for name in ("_json", "records_from_json"):
+        real = getattr(store, name)
+        monkeypatch.setattr(
+            store, name, lambda x, n=name, f=real: collector_on.append((n, gc.isenabled())) or f(x)
+        )
+    assert gc.isenabled()
+    kept = store.read(path)
+    assert kept is not None and kept.records == built.records
+    assert collector_on == [("_json", False), ("_json", False), ("records_from_json", False)]
+    assert gc.isenabled()
