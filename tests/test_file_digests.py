@@ -67,15 +67,17 @@ def test_a_settled_file_is_read_once_and_then_answered_by_its_stat(library, read
 
 def test_a_changed_file_is_read_again_even_with_its_old_size_and_times(library, reads, monkeypatch):
     monkeypatch.setattr(kept, "SETTLED_NS", 0)
-    digest_all(library)
+    first = digest_all(library)["IL-0002.yaml"]
     path = library.incidents_dir / "IL-0002.yaml"
     before = path.stat()
     text = path.read_text(encoding="utf-8")
-    path.write_text(text.replace("NCCL", "NCXL", 1), encoding="utf-8")  # same size
+    assert "처리량" in text
+    path.write_text(text.replace("처리량", "처리율", 1), encoding="utf-8")  # same size
     os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))  # the old mtime back
     assert path.stat().st_size == before.st_size
     reads.clear()
-    assert digest_all(library)["IL-0002.yaml"] == sha256(path)  # ctime told it apart
+    digest = digest_all(library)["IL-0002.yaml"]
+    assert digest == sha256(path) != first  # ctime told it apart
     assert reads == ["IL-0002.yaml"]
 
 
