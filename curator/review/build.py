@@ -300,10 +300,10 @@ Removed = tuple[str, int, int]  # an id the base has, and its line and column th
 
 def _reviewed(ats: Sequence[int], review: Callable[[int], Reviewed]) -> list[Reviewed]:
     """`review(at)` for each of `ats`, in order: once there are PARALLEL_FROM of them, in
-    worker processes, where the system forks them (each worker has the judge's index as
-    this process has it, in pages it shares with it: a change to every incident spent an
-    hour judging one file after another at 100,000 incidents, but the index is hundreds of
-    megabytes there, which a worker started otherwise would be sent)."""
+    worker processes, where the system forks them (in the second pass each worker has the
+    judge's index as this process has it, in pages it shares with it: a change to every
+    incident spent an hour judging one file after another at 100,000 incidents, but the
+    index is hundreds of megabytes there, which a worker started otherwise would be sent)."""
     forks = process_context().get_start_method() == "fork"
     count_of_workers = worker_count(len(ats), PARALLEL_FROM) if forks else 1
     chunk = max(1, min(25, len(ats) // (8 * count_of_workers)))
