@@ -214,7 +214,7 @@ def prepare_worker() -> None:
     for number in (signal.SIGINT, *TERMINATION_SIGNALS):
         signal.signal(number, signal.SIG_IGN)
     # A worker lives for one run and makes millions of small acyclic objects: the cyclic
-    # collector would only walk them again and again (see `curator.lint.without_cyclic_gc`).
+    # collector would only walk them again and again (see `curator.memory.without_cyclic_gc`).
     gc.disable()
 
 

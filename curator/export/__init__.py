@@ -30,7 +30,8 @@ from curator.export.released_cache import ReleasedCache
 from curator.export.write import MANIFEST, ExportWriter
 from curator.findings import Finding
 from curator.library import Library
-from curator.lint import PARALLEL_FROM, without_cyclic_gc
+from curator.lint import PARALLEL_FROM
+from curator.memory import without_cyclic_gc
 from curator.progress import Progress
 from curator.workers import Workers, worker_count
 

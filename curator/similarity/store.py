@@ -35,8 +35,8 @@ from curator import __version__
 from curator.cache import UNDECODABLE, Store
 from curator.file_digests import NOT_REGULAR, UNREADABLE, FileDigests
 from curator.library import INCIDENTS, Library, read_as_incident
-from curator.lint import without_cyclic_gc
 from curator.lint_cache import code_context
+from curator.memory import without_cyclic_gc
 from curator.regular import open_regular
 from curator.similarity.index import (
     N_BUCKETS,
