@@ -41,7 +41,7 @@ from curator.review.build import JudgeFactory, build_review, to_paste
 from curator.review.judge import LibraryJudge
 from curator.review.links import Links
 from curator.review.markdown import render
-from curator.review.model import FacetJudgement, TermJudgement
+from curator.review.model import FacetJudgement, Review, TermJudgement
 from curator.rules.base import FileSummary
 from curator.signals import Terminated
 from curator.similarity import index as index_module
@@ -2295,6 +2295,35 @@ def test_a_report_past_what_the_comment_step_reads_leaves_out_the_least_importan
     assert "### ❌ 1 error · ⚠️ 20 warnings" in comment
     assert f"· {len(review.files)} files changed under the library" in comment
     assert f"✂️ The report leaves out {report.omitted.files} files, the least important" in comment
+
+
+def test_the_report_is_written_a_file_at_a_time_as_json_dumps_writes_it_whole(repo, monkeypatch):
+    # Dumped whole, the report was one tree of Python values: ≈460 MB more at 100,000 files.
+    write(repo, "IL-0004.yaml", incident("IL-0004", ("    - nccl\n", "    - ncl\n")))
+    for n in range(5, 9):
+        write(repo, f"IL-NEW-{n}.yaml", incident(f"IL-NEW-{n}", *DIFFERENT))
+    (repo / "incidents" / "IL-0003.yaml").unlink()
+    commit(repo, "a few")
+    review = build_review(repo, "main", "HEAD", LibraryJudge)
+    assert len(review.files) == 5 and any(f.matches_at_base or f.matches for f in review.files)
+
+    def whole(value: Review) -> str:
+        return json.dumps(value.model_dump(mode="json"), ensure_ascii=False, indent=2) + "\n"
+
+    assert output.as_json(review) == whole(review)
+    empty = review.model_copy(update={"files": []})
+    assert output.as_json(empty) == whole(empty)
+    # Its size to the byte: at the bound, whole; a byte over it, bounded.
+    monkeypatch.setattr(output, "MAX_REPORT_BYTES", len(whole(review).encode()))
+    assert output.as_json(review) == whole(review)
+    monkeypatch.setattr(output, "MAX_REPORT_BYTES", len(whole(review).encode()) - 1)
+    assert Review.model_validate(json.loads(output.as_json(review))).omitted is not None
+    # Past the bound: what is kept, as whole.
+    monkeypatch.setattr(output, "MAX_REPORT_BYTES", len(whole(review).encode()) // 2)
+    bounded = output.as_json(review)
+    kept = Review.model_validate(json.loads(bounded))
+    assert kept.omitted is not None and 0 < len(kept.files) < len(review.files)
+    assert bounded == whole(kept)
 
 
 def test_formats_and_exit_statuses(repo, tmp_path):

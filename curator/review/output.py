@@ -24,19 +24,26 @@ SUMMARY_VARIABLE = "GITHUB_STEP_SUMMARY"
 def as_json(review: Review) -> str:
     """The report, within the MAX_REPORT_BYTES that `read_review` reads: a change of
     thousands of incidents made more, and the comment step posted nothing. Past it, the
-    least important files (`bounded`) are left out, their counts kept."""
-    text = _dumped(review)
-    return text if _size(text) <= MAX_REPORT_BYTES else _dumped(bounded(review, _size(text)))
+    least important files (`bounded`) are left out, their counts kept. Written a file at
+    a time, as `json.dumps` of the whole report writes it, where the whole report was
+    first one tree of Python values, then its text, and past the bound each file's text as
+    well, and all of it again for what is kept."""
+    files = [_nested(_dumped(file)) for file in review.files]
+    sizes = [_size(text) for text in files]
+    # (Its size without making its text: the joins, and 4 more for the list not empty.)
+    size = _size(_joined(review, [])) + sum(sizes) + 2 * len(files) + 2 * bool(files)
+    if size <= MAX_REPORT_BYTES:
+        return _joined(review, files)
+    kept, dropped = bounded(review, size, [s + 2 for s in sizes])
+    return _joined(kept, [text for i, text in enumerate(files) if i not in dropped])
 
 
-def bounded(review: Review, size: int) -> Review:
-    """`review`, `size` bytes as JSON, without the files past MAX_REPORT_BYTES: advice
-    first, then warnings, possible duplicates and errors (`FileReview.rank`), the last of
-    the report's order first; what they hold counted in `omitted`, so that the comment's
-    counts are the whole change's, and its sections those a reviewer reads first."""
-    # A file's share: its JSON as the report indents it (4 spaces deeper), and the `,`.
-    dumps = [_dumped(file) for file in review.files]
-    shares = [_size(text) + 4 * text.count("\n") + 1 for text in dumps]
+def bounded(review: Review, size: int, shares: list[int]) -> tuple[Review, set[int]]:
+    """`review`, `size` bytes as JSON (`shares`: each file's, with what joins it to the
+    next), without the files past MAX_REPORT_BYTES: advice first, then warnings, possible
+    duplicates and errors (`FileReview.rank`), the last of the report's order first; what
+    they hold counted in `omitted`, so that the comment's counts are the whole change's,
+    and its sections those a reviewer reads first. Also the places of the files left out."""
     order = sorted(range(len(review.files)), key=lambda i: (-review.files[i].rank(), -i))
     excess, dropped = size - MAX_REPORT_BYTES + 1024, set()  # 1024: `omitted` itself
     for i in order:
@@ -54,7 +61,24 @@ def bounded(review: Review, size: int) -> Review:
         changed=sum(f.change != "unchanged" and review.in_library(f.path) for f in left_out),
         **{key: value - getattr(rest, key) for key, value in whole.model_dump().items()},
     )
-    return kept.model_copy(update={"omitted": omitted})
+    return kept.model_copy(update={"omitted": omitted}), dropped
+
+
+def _nested(text: str) -> str:
+    """A file's `_dumped` text as the report holds it: 4 spaces deeper, without its line
+    break (a line break inside a value is written as its escape)."""
+    return "    " + text[:-1].replace("\n", "\n    ")
+
+
+def _joined(review: Review, files: list[str]) -> str:
+    """`_dumped(review)`, given the `_nested` text of each of its files: the report
+    without them, with theirs in place of its empty list of files."""
+    text = _dumped(review.model_copy(update={"files": []}))
+    if not files:
+        return text
+    before, empty, after = text.partition('\n  "files": [],\n')  # (its one line)
+    assert empty, "no files key in the report"
+    return "".join([before, '\n  "files": [\n', ",\n".join(files), "\n  ],\n", after])
 
 
 def _dumped(value: BaseModel) -> str:
