@@ -232,10 +232,11 @@ def build_review(root: Path, base: str, head: str, judge_for: JudgeFactory | Non
 
         def review(at: int, judge: Judge | None) -> tuple[FileReview, Removed | None]:
             change, old = changes[at], olds[at]
+            base = load_bytes(old).document if old is not None else None  # (read once)
             return _file_review(
-                change, old, tree, by_path.get(change.path, []), judge,
+                change, old, base, tree, by_path.get(change.path, []), judge,
                 library.taxonomy, incident_files,
-            ), _removed_at_base(change, old, incidents)  # fmt: skip
+            ), _removed_at_base(change, base, incidents)  # fmt: skip
 
         # Each file reviewed first without the judge, whose index (at 100,000 incidents,
         # ≈36 s and 1.1 GB to build, 600 MB to read from the cache) is made only if a
@@ -653,6 +654,7 @@ def _at_base(
 def _file_review(
     change: FileChange,
     old: bytes | None,
+    base: Document | None,  # `old` read
     tree: Path,
     mine: list[Finding],  # lint's findings of the file
     judge: Judge | None,
@@ -664,13 +666,13 @@ def _file_review(
         return FileReview(
             path=change.path,
             change="removed",
-            title=_text(_document(old), "title") if old else None,
+            title=_text(base.data if base else None, "title") if old else None,
             **_bounded([ReportFinding.of(f) for f in mine]),
         )
     path = tree / change.path
     head = _loaded(path)
     data = head.data if head else None
-    before = _document(old) if old is not None else None
+    before = base.data if base else None
     # IL901 for an incident the change makes a draft again: the one finding of a changed
     # file that needs its base too.
     drafted = (
@@ -895,13 +897,13 @@ def _writes(before: Any, data: Any, *keys: str) -> bool:
     return any(before.get(key) != data.get(key) for key in keys)
 
 
-def _removed_at_base(change: FileChange, old: bytes | None, incidents: str) -> Removed | None:
+def _removed_at_base(change: FileChange, base: Document | None, incidents: str) -> Removed | None:
     """The id of the incident the base has where the change is, and where, if it is one
     that may not be deleted (`incident_removed.removed_id`): the review's workers read it
     from the file, where the main process read 100,000 files again after them."""
     if change.change == "added" or not read_in(change.old_path or change.path, incidents):
         return None  # (never in the library: a hidden file, one in a subfolder)
-    return incident_removed.removed_id(old)
+    return incident_removed.removed_in(base)
 
 
 def _with_removal(

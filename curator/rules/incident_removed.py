@@ -31,9 +31,11 @@ RULE = Rule(
 def removed_id(raw: bytes | None) -> tuple[str, int, int] | None:
     """(id, line, column) of the incident in `raw` (a file as it was at the base) if that
     incident may not be deleted; None for drafts, placeholders and files without an id."""
-    if raw is None:
-        return None
-    document = load_bytes(raw).document
+    return removed_in(load_bytes(raw).document if raw is not None else None)
+
+
+def removed_in(document: Document | None) -> tuple[str, int, int] | None:
+    """`removed_id` of a file already read (`document`: None if it could not be)."""
     if document is None or not isinstance(document.data, dict):
         return None
     data = document.data
