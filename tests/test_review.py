@@ -24,6 +24,7 @@ from conftest import (
     stopped_as_it_loads,
     write_library,
 )
+from pydantic import ValidationError
 
 import curator.lint as lint_module
 import curator.lint_cache as lint_cache
@@ -41,7 +42,14 @@ from curator.review.build import JudgeFactory, build_review, to_paste
 from curator.review.judge import LibraryJudge
 from curator.review.links import Links
 from curator.review.markdown import render
-from curator.review.model import FacetJudgement, Review, TermJudgement
+from curator.review.model import (
+    FacetJudgement,
+    FileReview,
+    Omitted,
+    ReportFinding,
+    Review,
+    TermJudgement,
+)
 from curator.rules.base import FileSummary
 from curator.signals import Terminated
 from curator.similarity import index as index_module
@@ -2295,6 +2303,51 @@ def test_a_report_past_what_the_comment_step_reads_leaves_out_the_least_importan
     assert "### ❌ 1 error · ⚠️ 20 warnings" in comment
     assert f"· {len(review.files)} files changed under the library" in comment
     assert f"✂️ The report leaves out {report.omitted.files} files, the least important" in comment
+
+
+def test_a_review_of_more_files_than_a_report_holds_leaves_the_least_important_out(tmp_path):
+    # A change to all 100,000 incidents and one file more was an internal error (exit 2):
+    # the review was refused by its own model's bound on the files a report holds.
+    one = FileReview(path="incidents/IL-0001.yaml", change="changed", id="IL-0001")
+    files = [one.model_copy(update={"path": f"incidents/IL-{n:06d}.yaml"}) for n in range(100_001)]
+    error = ReportFinding(
+        path=one.path, line=1, column=1, code="IL301", severity="error", message="unknown term"
+    )
+    files[0] = files[0].model_copy(update={"findings": [error]})
+    shas = {"base": "a" * 40, "head": "b" * 40}
+    with pytest.raises(ValidationError, match="at most 100000 items"):
+        Review(files=files, **shas)
+    review = Review.built(files, **shas)
+    assert len(review.files) == 100_001
+    path = tmp_path / "review.json"
+    path.write_text(output.as_json(review), encoding="utf-8")
+    report = output.read_review(path)
+    assert len(report.files) == 100_000 and report.files[0].errors()
+    assert report.omitted == Omitted(files=1, changed=1)  # the last of those with no finding
+    assert report.files[-1].path == "incidents/IL-099999.yaml"
+    assert report.count() == review.count() and report.count().errors == 1
+
+
+def test_a_report_left_short_once_counts_what_it_left_out_before_as_well(
+    repo, tmp_path, monkeypatch
+):
+    write(repo, "IL-0004.yaml", incident("IL-0004", ("    - nccl\n", "    - ncl\n")))
+    for n in range(5, 15):
+        write(repo, f"IL-NEW-{n}.yaml", incident(f"IL-NEW-{n}", *DIFFERENT))
+    commit(repo, "many")
+    review = build_review(repo, "main", "HEAD", LibraryJudge)
+    monkeypatch.setattr(output, "MAX_FILES", 8)
+    path = tmp_path / "review.json"
+    path.write_text(output.as_json(review), encoding="utf-8")
+    once = output.read_review(path)
+    assert once.omitted is not None and once.omitted.files == len(review.files) - 8
+    monkeypatch.setattr(output, "MAX_FILES", 3)
+    path.write_text(output.as_json(once), encoding="utf-8")
+    twice = output.read_review(path)
+    assert [f.path for f in twice.files] == [f.path for f in once.files][:3]
+    assert twice.omitted is not None and twice.omitted.files == len(review.files) - 3
+    assert twice.omitted.changed == len(review.files) - 3
+    assert twice.count() == review.count() and review.count().errors == 1
 
 
 def test_the_report_is_written_a_file_at_a_time_as_json_dumps_writes_it_whole(repo, monkeypatch):

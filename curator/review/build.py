@@ -274,12 +274,12 @@ def build_review(root: Path, base: str, head: str, judge_for: JudgeFactory | Non
     ]
     files = _with_lines_in_diff(files, revisions)
     misplaced = misplaced_incidents(revisions.repo, revisions.base, revisions.head, incidents)
-    return Review(
+    return Review.built(
+        [*files, *misplaced, *broken],
         base=revisions.base,
         head=revisions.head,
         base_tip=revisions.tip,
         root=revisions.prefix,
-        files=[*files, *misplaced, *broken],
         errors_elsewhere=_errors(elsewhere) - _errors(caused),
         terms_changed=terms,
         taxonomy_unread=unread,

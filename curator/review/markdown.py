@@ -171,8 +171,9 @@ def _header(review: Review, links: Links, tooling: ChangedTooling | None) -> str
     if review.omitted and review.omitted.files:
         lines += [
             f"✂️ The report leaves out {_plural(review.omitted.files, 'file')}, the least "
-            "important (advice first, errors last), to stay within the 64 MiB the comment step "
-            "reads: they are counted above, and `curator review` (below) lists them all.",
+            "important (advice first, errors last), to stay within what the comment step "
+            "reads (64 MiB, 100,000 files): they are counted above, and `curator review` "
+            "(below) lists them all.",
             "",
         ]
     if review.errors_elsewhere:

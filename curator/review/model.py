@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from pathlib import PurePosixPath
-from typing import Annotated, Final, Literal
+from typing import Annotated, Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -32,6 +32,8 @@ Change = Literal["added", "changed", "renamed", "removed", "unchanged"]
 # renderers walk millions of entries.
 _MANY = 10_000
 MAX_FINDINGS: Final = _MANY  # per file; the rest is counted (`FileReview.findings_omitted`)
+# Of a report as written and read; a review as built holds every file (`Review.built`).
+MAX_FILES: Final = 100_000
 MAX_REASONS: Final = 100  # per match; the last says how many more (`review.judge`)
 _MORE_REASONS = re.compile(r"and ([0-9]{1,9}) more: `curator similar` lists them all")
 
@@ -420,7 +422,7 @@ class Review(_Value):
     root: str = Field(
         default="", description="The library's folder in the repository; empty at its top."
     )
-    files: list[FileReview] = Field(default_factory=list, max_length=100_000)
+    files: list[FileReview] = Field(default_factory=list, max_length=MAX_FILES)
     errors_elsewhere: int = Field(
         default=0,
         ge=0,
@@ -455,7 +457,7 @@ class Review(_Value):
     )
     base_tip_unread: list[UnreadOnBase] = Field(
         default_factory=list,
-        max_length=100_000,  # (as many as `files`: the base may gain a library's worth)
+        max_length=MAX_FILES,  # (as many as `files`: the base may gain a library's worth)
         description="The incident files `base_tip` added since `base` that cannot be read as "
         "incidents, which the change's incidents were not compared with (absent in reports "
         "of older versions).",
@@ -463,9 +465,16 @@ class Review(_Value):
     omitted: Omitted | None = Field(
         default=None,
         description="The files left out, the least important first, for the report to stay "
-        "within the 64 MiB the comment step reads; `curator review` lists them (absent when "
-        "none are, and in reports of older versions).",
+        "within the 64 MiB and 100,000 files the comment step reads; `curator review` lists "
+        "them (absent when none are, and in reports of older versions).",
     )
+
+    @classmethod
+    def built(cls, files: list[FileReview], **fields: Any) -> Review:
+        """A review of `files` however many, where a report holds at most MAX_FILES
+        (`curator.review.output.as_json` leaves the rest out): the review's annotations
+        and its job summary are made of every file."""
+        return cls(**fields).model_copy(update={"files": files})
 
     def count(self) -> Counts:
         """Of the files in the report and of those it left out (`omitted`)."""

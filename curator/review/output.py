@@ -13,7 +13,7 @@ from curator.review import ReviewError
 from curator.review.annotations import workflow_commands
 from curator.review.links import Links
 from curator.review.markdown import COMMENT, SUMMARY, render
-from curator.review.model import Omitted, Review
+from curator.review.model import MAX_FILES, Omitted, Review
 from curator.review.tooling import ChangedTooling
 
 FORMATS = ("markdown", "json", "github")
@@ -22,17 +22,17 @@ SUMMARY_VARIABLE = "GITHUB_STEP_SUMMARY"
 
 
 def as_json(review: Review) -> str:
-    """The report, within the MAX_REPORT_BYTES that `read_review` reads: a change of
-    thousands of incidents made more, and the comment step posted nothing. Past it, the
-    least important files (`bounded`) are left out, their counts kept. Written a file at
-    a time, as `json.dumps` of the whole report writes it, where the whole report was
-    first one tree of Python values, then its text, and past the bound each file's text as
-    well, and all of it again for what is kept."""
+    """The report, within the MAX_REPORT_BYTES and MAX_FILES that `read_review` reads (a
+    change of thousands of incidents made more bytes than that, and the comment step posted
+    nothing). Past either, the least important files (`bounded`) are left out, their counts
+    kept. Written a file at a time, as `json.dumps` of the whole report writes it, where
+    the whole report was first one tree of Python values, then its text, and past the bound
+    each file's text as well, and all of it again for what is kept."""
     files = [_nested(_dumped(file)) for file in review.files]
     sizes = [_size(text) for text in files]
     # (Its size without making its text: the joins, and 4 more for the list not empty.)
     size = _size(_joined(review, [])) + sum(sizes) + 2 * len(files) + 2 * bool(files)
-    if size <= MAX_REPORT_BYTES:
+    if size <= MAX_REPORT_BYTES and len(files) <= MAX_FILES:
         return _joined(review, files)
     kept, dropped = bounded(review, size, [s + 2 for s in sizes])
     return _joined(kept, [text for i, text in enumerate(files) if i not in dropped])
@@ -40,25 +40,30 @@ def as_json(review: Review) -> str:
 
 def bounded(review: Review, size: int, shares: list[int]) -> tuple[Review, set[int]]:
     """`review`, `size` bytes as JSON (`shares`: each file's, with what joins it to the
-    next), without the files past MAX_REPORT_BYTES: advice first, then warnings, possible
-    duplicates and errors (`FileReview.rank`), the last of the report's order first; what
-    they hold counted in `omitted`, so that the comment's counts are the whole change's,
-    and its sections those a reviewer reads first. Also the places of the files left out."""
+    next), without the files past MAX_REPORT_BYTES or MAX_FILES: advice first, then
+    warnings, possible duplicates and errors (`FileReview.rank`), the last of the report's
+    order first; what they hold counted in `omitted` (with what it counted already), so
+    that the comment's counts are the whole change's, and its sections those a reviewer
+    reads first. Also the places of the files left out."""
     order = sorted(range(len(review.files)), key=lambda i: (-review.files[i].rank(), -i))
-    excess, dropped = size - MAX_REPORT_BYTES + 1024, set()  # 1024: `omitted` itself
+    excess = size - MAX_REPORT_BYTES + 1024  # 1024: `omitted` itself
+    extra, dropped = len(review.files) - MAX_FILES, set()
     for i in order:
-        if excess <= 0:
+        if excess <= 0 and extra <= 0:
             break
         dropped.add(i)
         excess -= shares[i]
+        extra -= 1
     kept = review.model_copy(
         update={"files": [f for i, f in enumerate(review.files) if i not in dropped]}
     )
-    whole, rest = review.count(), kept.count()
+    whole, rest = review.count(), kept.model_copy(update={"omitted": None}).count()
     left_out = [review.files[i] for i in dropped]
+    before = review.omitted or Omitted(files=0)
     omitted = Omitted(
-        files=len(left_out),
-        changed=sum(f.change != "unchanged" and review.in_library(f.path) for f in left_out),
+        files=before.files + len(left_out),
+        changed=before.changed
+        + sum(f.change != "unchanged" and review.in_library(f.path) for f in left_out),
         **{key: value - getattr(rest, key) for key, value in whole.model_dump().items()},
     )
     return kept.model_copy(update={"omitted": omitted}), dropped
