@@ -32,3 +32,11 @@ def test_an_item_read_back_is_a_copy_that_outlives_the_buffer():
     first = packed[0]
     del packed
     assert first == b"abc"
+
+
+def test_keeping_holds_the_wanted_items_at_their_places_and_none_elsewhere():
+    items = [b"id: IL-0001\n", None, "제목: 한국어\n".encode(), b"", b"x" * 5000]
+    kept = PackedBytes(items).keeping({0, 1, 3})
+    assert list(kept) == [b"id: IL-0001\n", None, None, b"", None]
+    assert list(PackedBytes(items).keeping(range(5))) == items
+    assert list(PackedBytes(items).keeping(set())) == [None] * 5

@@ -219,6 +219,7 @@ def build_review(root: Path, base: str, head: str, judge_for: JudgeFactory | Non
         olds, regular = _at_base(revisions, changes)
         linted = _Head(library, held, tree, changes, olds, regular)
         caused, before = _at_base_too(elsewhere, revisions, linted, deprecates)
+        del linted  # (its `olds`, let go below)
         held.clear()  # (100,000 results, before the judge's index is built)
         # The files the library reads (the regular `IL-0002.yaml`), not every entry lint
         # reports (an `IL-0002.yml`, a subfolder `IL-0002/`, a link or a folder named
@@ -244,6 +245,10 @@ def build_review(root: Path, base: str, head: str, judge_for: JudgeFactory | Non
         unjudged = NOT_BUILT if judge_for else None
         tentative = _reviewed(range(len(changes)), partial(_unless_judged, review, unjudged))
         asking = [at for at, pair in enumerate(tentative) if pair is None]
+        # The base's bytes kept only where read again: by the judged files' reviews, and
+        # for a file the head names neither id nor title of (`_named_at_base`). At 100,000
+        # changed files, ≈330 MB that the judge's index (≈1 GB) was built on top of.
+        olds = olds.keeping({*asking, *(at for at, p in enumerate(tentative) if _unnamed(p))})
         with _judge(revisions, library, judge_for if asking else None, cache) as judge:
             judged = dict(zip(asking, _reviewed(asking, partial(review, judge=judge)), strict=True))
             unread_on_base = _unread_on_base(judge, revisions.prefix)
@@ -636,7 +641,7 @@ def _added_on_base(revisions: Revisions, head: Library) -> list[str]:
 
 def _at_base(
     revisions: Revisions, changes: Sequence[FileChange]
-) -> tuple[Sequence[bytes | None], frozenset[str]]:
+) -> tuple[PackedBytes, frozenset[str]]:
     """Each file as it was at the base (before a rename, under its old path; None if new or
     no blob there), and the paths of those that were regular files there, which
     `cross_file_findings_at_base` asks for: from one listing of the base's tree, where
@@ -955,6 +960,10 @@ def _in_place_of(path: Path) -> str | None:
     if path.is_symlink():
         return "a symbolic link"
     return "a folder" if path.is_dir() else None
+
+
+def _unnamed(reviewed: tuple[FileReview, Removed | None] | None) -> bool:
+    return reviewed is not None and not (reviewed[0].id or reviewed[0].title)
 
 
 def _named_at_base(review: FileReview, old: bytes | None) -> FileReview:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from array import array
-from collections.abc import Iterable, Sequence
+from collections.abc import Container, Iterable, Sequence
 from typing import overload
 
 
@@ -39,3 +39,8 @@ class PackedBytes(Sequence[bytes | None]):
             return [self[i] for i in range(*at.indices(len(self)))]
         start = self._starts[at]
         return None if start < 0 else bytes(memoryview(self._buffer)[start : self._ends[at]])
+
+    def keeping(self, wanted: Container[int]) -> PackedBytes:
+        """The items of the places in `wanted`, None at the others, in a buffer of their
+        own: this one's, once let go, is handed back to the system whole."""
+        return PackedBytes(self[at] if at in wanted else None for at in range(len(self)))
