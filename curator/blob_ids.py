@@ -7,16 +7,11 @@ object id, as git would give its bytes (`repository.blob_id`), is the commit's
 library, where lint and the similarity index answer an unchanged one by its stat: at
 100,000 incidents, the only pass of a warm review that still read them all.
 
-So the ids are kept as `curator.file_digests` keeps its digests, and on the same terms: in
-the "blob-ids" store of `curator.cache` (checked shards; the folder's identity in their
-context, so that a cache committed or copied is never read), one entry per regular file
-under its path relative to the library root, `["size:mtime:ctime:inode", "hex id"]`. The
-stat is taken before the bytes are read and recorded only once settled (`settled_stat`):
-a file changed since, in place and with its old size, even its old mtime put back, has
-another ctime and is read again; so is a file git checked out again (`core.autocrlf`,
-`ident`) or one changed behind a skip-worktree mark. A link's target is read each time (it
-is no file's bytes to spare), and an id of another length than the commit's (a SHA-256
-repository's, a SHA-1 one's) is a miss.
+So the ids are kept under each file's stat (`curator.stat_keyed`), as `curator.file_digests`
+keeps its digests, in the "blob-ids" store: `["size:mtime:ctime:inode", "hex id"]`. A file
+git checked out again (`core.autocrlf`, `ident`) or changed behind a skip-worktree mark has
+another stat. A link's target is read each time (it is no file's bytes to spare), and an id
+of another length than the commit's (SHA-256 or SHA-1) is a miss.
 """
 
 from __future__ import annotations
@@ -26,31 +21,21 @@ import stat
 from pathlib import Path
 
 from curator import repository
-from curator.cache import Store
-from curator.lint_cache import settled_stat
+from curator.stat_keyed import StatKeyed
 
 KIND = "blob-ids"
 _CONTEXT = ("blob-ids 1",)  # the entries' shape: bump it to change them
 
 
-class BlobIds:
+class BlobIds(StatKeyed):
     """The object ids of the files of one library, answered from the store where a file's
     stat is the one recorded with its id."""
-
-    def __init__(self, root: Path, store: Store | None) -> None:
-        self.prefix = f"{root}{os.sep}"
-        self.store = store  # None: nothing kept (the folder cannot be written, or is a link)
-        self.seen: set[str] = set()
 
     @classmethod
     def open(cls, root: Path) -> BlobIds:
         """The ids kept for the library at `root`, all read at once: a review asks about
         every file."""
-        store = Store.open(root, KIND, _CONTEXT)
-        if not store.enabled:
-            return cls(root, None)
-        store.read_all()
-        return cls(root, store)
+        return cls(root, cls.opened(root, KIND, _CONTEXT, every_file=True))
 
     def of(self, path: str, link: bool, object_id: str) -> str | None:
         """`repository.blob_id(path, link, object_id)`: the file is read only where its
@@ -63,26 +48,10 @@ class BlobIds:
             return None
         if not stat.S_ISREG(st.st_mode):
             return None  # (as `blob_id` answers, without opening it)
-        key = path[len(self.prefix) :] if path.startswith(self.prefix) else path
-        self.seen.add(key)
-        known = f"{st.st_size}:{st.st_mtime_ns}:{st.st_ctime_ns}:{st.st_ino}"  # (`_stat_text`)
-        entry = self.store.get(key)
-        if (
-            type(entry) is list
-            and len(entry) == 2
-            and entry[0] == known
-            and type(entry[1]) is str
-            and len(entry[1]) == len(object_id)
-        ):
-            return entry[1]
-        found = repository.blob_id(path, False, object_id)
-        settled = settled_stat(st)  # (the stat taken before the bytes were read)
-        if found is not None and settled is not None:
-            self.store.put(key, [settled, found])
+        kept = self.kept(path, st)
+        if type(kept) is str and len(kept) == len(object_id):
+            return kept
+        found = repository.blob_id(path, False, object_id)  # (after the stat was taken)
+        if found is not None:
+            self.keep(path, st, found)
         return found
-
-    def save(self, prune: bool) -> None:
-        """Write what changed; with `prune`, where every file of the library was asked
-        about, without the entries of the others (deleted or renamed since)."""
-        if self.store is not None:
-            self.store.save(keep=self.seen if prune else None)

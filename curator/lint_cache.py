@@ -342,7 +342,7 @@ def settled_stat(st: os.stat_result) -> str | None:
 
 def _stat_text(st: os.stat_result) -> str:
     # One text rather than four numbers: 100,000 of them are read on every run. (Inlined in
-    # `ResultCache.get`, `FileDigests.read` and `BlobIds.of`: keep the four alike.)
+    # `ResultCache.get` and `StatKeyed.kept`: keep the three alike.)
     return f"{st.st_size}:{st.st_mtime_ns}:{st.st_ctime_ns}:{st.st_ino}"
 
 
