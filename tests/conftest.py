@@ -344,3 +344,19 @@ def files_read(monkeypatch: pytest.MonkeyPatch, *modules: Any) -> list[str]:
     for module in modules:
         monkeypatch.setattr(module, "read_regular", spying_on(module.read_regular))
     return read
+
+
+def blob_ids_hashed(
+    monkeypatch: pytest.MonkeyPatch, repository: Any, into: list[str] | None = None
+) -> list[str]:
+    """The names of the files whose bytes `repository.blob_id` reads and hashes, from now
+    on (added to `into`, when given)."""
+    names: list[str] = [] if into is None else into
+    real = repository.blob_id
+
+    def spying(path: str, link: bool, object_id: str) -> str | None:
+        names.append(os.path.basename(path))
+        return real(path, link, object_id)
+
+    monkeypatch.setattr(repository, "blob_id", spying)
+    return names

@@ -9,7 +9,7 @@ import os
 from pathlib import Path
 
 import pytest
-from conftest import write_library
+from conftest import blob_ids_hashed, write_library
 
 import curator.blob_ids as blob_ids_module
 import curator.lint_cache as kept
@@ -29,15 +29,7 @@ def root(tmp_path: Path) -> Path:
 @pytest.fixture
 def hashed(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The names of the files whose bytes `repository.blob_id` read and hashed."""
-    names: list[str] = []
-    real = repository.blob_id
-
-    def spying(path: str, link: bool, object_id: str) -> str | None:
-        names.append(os.path.basename(path))
-        return real(path, link, object_id)
-
-    monkeypatch.setattr(repository, "blob_id", spying)
-    return names
+    return blob_ids_hashed(monkeypatch, repository)
 
 
 def ids_of(root: Path, names: tuple[str, ...] = NAMES, like: str = "0" * 40) -> list[str | None]:

@@ -13,7 +13,7 @@ from types import ModuleType
 from typing import Any, NamedTuple
 
 import pytest
-from conftest import files_read, write_library
+from conftest import blob_ids_hashed, files_read, write_library
 
 import curator.blob_ids as blob_ids_module
 import curator.file_digests as digests_module
@@ -81,15 +81,7 @@ def root(tmp_path: Path) -> Path:
 @pytest.fixture
 def reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The names of the files whose bytes either kind read."""
-    names = files_read(monkeypatch, digests_module)
-    real = repository.blob_id
-
-    def spying(path: str, link: bool, object_id: str) -> str | None:
-        names.append(os.path.basename(path))
-        return real(path, link, object_id)
-
-    monkeypatch.setattr(repository, "blob_id", spying)
-    return names
+    return blob_ids_hashed(monkeypatch, repository, files_read(monkeypatch, digests_module))
 
 
 def store_of(kind: Kind, root: Path) -> Store:
