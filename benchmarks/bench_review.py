@@ -1,8 +1,8 @@
 """Benchmark `curator review` of a change to N incidents: wall time, CPU time, peak memory.
 
     python benchmarks/bench_review.py LIBRARY --copy /dev/shm/review-bench \
-        --changed 10 1000 all [--edit title|publisher] [--runs 3] [--modes cold warm] \
-        [--reports DIR] [--keep]
+        --changed 10 1000 all [--edit title|publisher] [--new K] [--runs 3] \
+        [--modes cold warm] [--reports DIR] [--keep]
 
 LIBRARY is a library committed to git on `master` (`bench_scale.py`'s DIR/lib-<size>-clean);
 it is copied to --copy (deleted first, and after unless --keep; its `.curator-cache/` left
@@ -11,8 +11,12 @@ k-th incident (N of them, k = incidents ÷ N, N=all every one), in one commit: -
 (the default) appends " 개정" to its `title:` line, a change to its text, which the review
 judges; --edit publisher appends " 편집부" to its first `publisher:` line, which the
 review's similarity does not read (a clean-up of the sources' metadata), in the layout
-`curator fmt` writes, as any edit a contributor runs the hook on. `curator review --base master
---format json` runs there, checked out, as the review workflow runs it:
+`curator fmt` writes, as any edit a contributor runs the hook on. With --new K, the commit
+also adds K new incidents (`IL-NEW-bench-1.yaml`, …: copies of the first K under that
+placeholder id, " 신규" appended to their title), which the judge is asked about: the
+index is built even for a change the similarity does not read otherwise, and a change to
+all N incidents and one more file is past the 100,000 files a report holds. `curator review
+--base master --format json` runs there, checked out, as the review workflow runs it:
 - cold: no `.curator-cache/`, as in the workflow's fresh clone (the judge's index built);
 - warm: the cache as the previous run left it (the same review run again).
 Each cell is the median of --runs runs, or one where the first took over a minute. With
@@ -54,6 +58,7 @@ DATE = "2026-01-01T00:00:00Z"  # of the commit that edits them
 # What --edit appends to the line it edits.
 REVISED = {"title": " 개정".encode(), "publisher": " 편집부".encode()}
 _TITLE = re.compile(rb"(?m)^(title: .*?)(\r?)$")
+_ID = re.compile(rb"(?m)^id: [^\r\n]*")
 _PUBLISHER = re.compile(rb"(?m)^(    publisher: .*?)(\r?)$")
 PSS_EVERY = 0.25  # seconds between two readings of the review's proportional set size, or
 # PSS_SHARE: the CPU a reading takes (the kernel walks every page table; 34 ms for a 1.4 GB
@@ -74,6 +79,7 @@ def main() -> int:
     parser.add_argument("--copy", type=Path, required=True, help="where to copy it (e.g. /dev/shm)")
     parser.add_argument("--changed", nargs="+", default=["10", "1000", "all"])
     parser.add_argument("--edit", choices=("title", "publisher"), default="title")
+    parser.add_argument("--new", type=int, default=0, help="new incidents added by the change")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--modes", nargs="+", choices=("cold", "warm"), default=["cold", "warm"])
     parser.add_argument("--reports", type=Path, help="keep each review's JSON report here")
@@ -91,7 +97,7 @@ def main() -> int:
     try:
         for asked in args.changed:
             count = len(names) if asked == "all" else min(int(asked), len(names))
-            _branch(copy, names, count, args.edit)
+            _branch(copy, names, count, args.edit, args.new)
             table[count] = {mode: _runs(copy, mode, count, args) for mode in args.modes}
     finally:
         if not args.keep:
@@ -118,14 +124,22 @@ def _cache_left_behind(folder: str, names: list[str]) -> list[str]:
     return [".curator-cache"] if Path(folder).joinpath(".git").is_dir() else []
 
 
-def _branch(copy: Path, names: list[str], count: int, edit: str = "title") -> None:
-    """`bench-<count>` checked out: master with `count` incidents edited, evenly spread."""
+def _branch(copy: Path, names: list[str], count: int, edit: str = "title", new: int = 0) -> None:
+    """`bench-<count>` checked out: master with `count` incidents edited, evenly spread, and
+    `new` incidents added."""
     subprocess.run([*GIT, "checkout", "-q", "-f", "-B", f"bench-{count}", "master"], cwd=copy,
                    check=True)  # fmt: skip
     step = max(1, len(names) // count)
     for name in names[::step][:count]:
         path = copy / "incidents" / name
         path.write_bytes(_edited(path.read_bytes(), edit, path))
+    for n, name in enumerate(names[:new], start=1):
+        placeholder = f"IL-NEW-bench-{n}"
+        text = (copy / "incidents" / name).read_bytes()
+        text = _ID.sub(f"id: {placeholder}".encode(), text, count=1)
+        text = _TITLE.sub(rb"\1" + " 신규".encode() + rb"\2", text, count=1)
+        (copy / "incidents" / f"{placeholder}.yaml").write_bytes(text)
+    subprocess.run([*GIT, "add", "incidents"], cwd=copy, check=True)
     # Dated, not now: the same change is the same commit from one run to the next, so that
     # two builds' reports (`--reports`, which name the head) compare byte for byte.
     dated = {**os.environ, "GIT_AUTHOR_DATE": DATE, "GIT_COMMITTER_DATE": DATE}

@@ -80,3 +80,13 @@ def test_the_same_change_is_the_same_commit_from_one_run_to_the_next(tmp_path):
         f"id: IL-0002\ntitle: 제목\n{source}\n",
     ]
     assert head() != first
+    bench_review._branch(tmp_path, names, 4, "publisher", new=1)
+    listed = subprocess.run([*git, "ls-files", "incidents"], check=True, capture_output=True)
+    assert listed.stdout.decode().split() == [
+        "incidents/IL-0001.yaml", "incidents/IL-0002.yaml", "incidents/IL-0003.yaml",
+        "incidents/IL-0004.yaml", "incidents/IL-NEW-bench-1.yaml",
+    ]  # fmt: skip
+    added = (tmp_path / "incidents" / "IL-NEW-bench-1.yaml").read_text("utf-8")
+    assert added == f"id: IL-NEW-bench-1\ntitle: 제목 신규\n{source} 편집부\n"
+    bench_review._branch(tmp_path, names, 2)  # (the next change has none of it)
+    assert not (tmp_path / "incidents" / "IL-NEW-bench-1.yaml").exists()
