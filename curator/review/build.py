@@ -248,7 +248,8 @@ def build_review(root: Path, base: str, head: str, judge_for: JudgeFactory | Non
         # The base's bytes kept only where read again: by the judged files' reviews, and
         # for a file the head names neither id nor title of (`_named_at_base`). At 100,000
         # changed files, ≈330 MB that the judge's index (≈1 GB) was built on top of.
-        olds = olds.keeping({*asking, *(at for at, p in enumerate(tentative) if _unnamed(p))})
+        unnamed = (at for at, pair in enumerate(tentative) if pair and _unnamed(pair[0]))
+        olds = olds.keeping({*asking, *unnamed})
         with _judge(revisions, library, judge_for if asking else None, cache) as judge:
             judged = dict(zip(asking, _reviewed(asking, partial(review, judge=judge)), strict=True))
             unread_on_base = _unread_on_base(judge, revisions.prefix)
@@ -671,7 +672,7 @@ def _file_review(
         return FileReview(
             path=change.path,
             change="removed",
-            title=_text(base.data if base else None, "title") if old else None,
+            title=_text(base.data if base else None, "title"),
             **_bounded([ReportFinding.of(f) for f in mine]),
         )
     path = tree / change.path
@@ -962,14 +963,15 @@ def _in_place_of(path: Path) -> str | None:
     return "a folder" if path.is_dir() else None
 
 
-def _unnamed(reviewed: tuple[FileReview, Removed | None] | None) -> bool:
-    return reviewed is not None and not (reviewed[0].id or reviewed[0].title)
+def _unnamed(review: FileReview) -> bool:
+    """Whether the head gives the file neither id nor title (`_named_at_base`)."""
+    return review.change != "removed" and not (review.id or review.title)
 
 
 def _named_at_base(review: FileReview, old: bytes | None) -> FileReview:
     """The base's id and title for a file the head gives neither (one that no longer
     parses, say), so that its section says which incident it is."""
-    if review.change == "removed" or review.id or review.title or old is None:
+    if not _unnamed(review) or old is None:
         return review
     before = _document(old)
     named = {"id": _text(before, "id"), "title": _text(before, "title")}
